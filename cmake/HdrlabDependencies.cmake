@@ -1,0 +1,38 @@
+# Every dependency is a Debian/Ubuntu package (scripts/setup.sh installs them); nothing is downloaded.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+find_package(glfw3 3.3 REQUIRED)
+find_package(glm REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(tinyexr REQUIRED)
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+
+find_path(STB_INCLUDE_DIR stb_image.h PATH_SUFFIXES stb REQUIRED)
+add_library(hdrlab_stb INTERFACE)
+target_include_directories(hdrlab_stb SYSTEM INTERFACE ${STB_INCLUDE_DIR})
+
+if(TARGET tinyexr::tinyexr)
+  set(HDRLAB_TINYEXR_TARGET tinyexr::tinyexr)
+else()
+  find_library(TINYEXR_LIBRARY tinyexr REQUIRED)
+  add_library(hdrlab_tinyexr INTERFACE)
+  target_link_libraries(hdrlab_tinyexr INTERFACE ${TINYEXR_LIBRARY})
+  set(HDRLAB_TINYEXR_TARGET hdrlab_tinyexr)
+endif()
+
+# Dear ImGui from libimgui-dev: a static library with the GLFW and OpenGL3 backends built in.
+add_library(hdrlab_imgui INTERFACE)
+target_link_libraries(hdrlab_imgui INTERFACE PkgConfig::IMGUI ${CMAKE_DL_LIBS})
+target_include_directories(hdrlab_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIRS} ${IMGUI_INCLUDE_DIRS}/backends)
+
+find_program(HDRLAB_GIT git)
+set(HDRLAB_GIT_REVISION "unknown")
+if(HDRLAB_GIT)
+  execute_process(COMMAND ${HDRLAB_GIT} -C ${CMAKE_SOURCE_DIR} rev-parse --short=12 HEAD
+                  OUTPUT_VARIABLE _rev OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _rc)
+  if(_rc EQUAL 0 AND _rev)
+    set(HDRLAB_GIT_REVISION "${_rev}")
+  endif()
+endif()

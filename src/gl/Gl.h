@@ -1,0 +1,3 @@
+// Gl.h: the one place that includes the generated glad GL loader.
+#pragma once
+#include <glad/gl.h>

@@ -1,0 +1,9 @@
+target_sources(hdrlab_core PRIVATE
+  gl/Object.cpp
+  gl/Buffer.cpp
+  gl/Texture.cpp
+  gl/Framebuffer.cpp
+  gl/Query.cpp
+  gl/VertexArray.cpp
+  gl/Program.cpp
+  gl/Debug.cpp)

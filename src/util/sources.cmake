@@ -1,0 +1,4 @@
+target_sources(hdrlab_core PRIVATE
+  util/Log.cpp
+  util/Paths.cpp
+  util/Stats.cpp)
