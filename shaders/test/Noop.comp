@@ -1,0 +1,3 @@
+// Test shader: does nothing (wrapper lifetime tests).
+layout(local_size_x = 1) in;
+void main() {}

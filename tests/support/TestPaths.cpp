@@ -1,0 +1,53 @@
+#include "support/TestPaths.h"
+
+#include <array>
+#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
+
+namespace testing_support {
+namespace fs = std::filesystem;
+
+fs::path sourceDir()
+{
+    return fs::path(HDRLAB_SOURCE_DIR);
+}
+
+fs::path hdrlabBinary()
+{
+    return fs::path(HDRLAB_BINARY);
+}
+
+std::optional<fs::path> sharedData(const std::string& sub)
+{
+    fs::path dir = sourceDir().parent_path() / "shared" / sub;
+    std::error_code ec;
+    if (fs::is_directory(dir, ec))
+        return dir;
+    return std::nullopt;
+}
+
+fs::path scratchDir(const std::string& name)
+{
+    fs::path dir = fs::temp_directory_path() / ("hdrlab-test-" + std::to_string(::getpid())) / name;
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir);
+    return dir;
+}
+
+CommandResult runCommand(const std::string& commandLine)
+{
+    CommandResult result;
+    FILE* pipe = ::popen((commandLine + " 2>&1").c_str(), "r");
+    if (!pipe)
+        return result;
+    std::array<char, 4096> chunk{};
+    while (std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
+        result.output.append(chunk.data(), n);
+    int status = ::pclose(pipe);
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return result;
+}
+
+} // namespace testing_support

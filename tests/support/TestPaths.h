@@ -1,0 +1,26 @@
+// TestPaths.h: where the tests find the source tree, the built hdrlab binary and ../shared data.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace testing_support {
+
+std::filesystem::path sourceDir();
+std::filesystem::path hdrlabBinary();
+/// ../shared/<sub> beside the checkout when present (CI and developer machines), else nullopt:
+/// tests that use it call GTEST_SKIP() so a user's fresh clone skips them cleanly.
+std::optional<std::filesystem::path> sharedData(const std::string& sub);
+/// A fresh empty folder under the build tree for a test's output files.
+std::filesystem::path scratchDir(const std::string& name);
+
+struct CommandResult
+{
+    int exitCode = -1;
+    std::string output; ///< stdout and stderr together
+};
+/// Runs a shell command line, capturing its output (for CLI tests).
+CommandResult runCommand(const std::string& commandLine);
+
+} // namespace testing_support
