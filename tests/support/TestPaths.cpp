@@ -1,6 +1,7 @@
 #include "support/TestPaths.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstdio>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -8,13 +9,18 @@
 namespace testing_support {
 namespace fs = std::filesystem;
 
+// Both can be overridden at run time so the test programs also run from a copied tree (the GPU machine).
 fs::path sourceDir()
 {
+    if (const char* dir = std::getenv("HDRLAB_SOURCE_DIR"); dir && *dir)
+        return fs::path(dir);
     return fs::path(HDRLAB_SOURCE_DIR);
 }
 
 fs::path hdrlabBinary()
 {
+    if (const char* binary = std::getenv("HDRLAB_BINARY"); binary && *binary)
+        return fs::path(binary);
     return fs::path(HDRLAB_BINARY);
 }
 

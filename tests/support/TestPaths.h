@@ -7,7 +7,9 @@
 
 namespace testing_support {
 
+/// $HDRLAB_SOURCE_DIR or the configure-time source dir.
 std::filesystem::path sourceDir();
+/// $HDRLAB_BINARY or the configure-time build/hdrlab.
 std::filesystem::path hdrlabBinary();
 /// ../shared/<sub> beside the checkout when present (CI and developer machines), else nullopt:
 /// tests that use it call GTEST_SKIP() so a user's fresh clone skips them cleanly.

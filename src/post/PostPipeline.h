@@ -1,0 +1,106 @@
+// PostPipeline.h: the per-frame post-processing pipeline, from the HDR frame to the display image.
+//
+//   [downsample] -> [range: manual, or auto by GPU min/max reduction] -> histogram/<method>
+//   -> scan/<method> (skipped when the method yields the cumulative histogram) -> tonemap/<operator>
+//   (curve on the GPU) -> one apply pass (Ld/Lw colour ratio, sRGB encode)
+//
+// The pipeline owns the stage outputs (histogram, CDF, params, curve), sized for the largest bin
+// count, and wraps every stage in a profiler scope and debug group, so a method only does its own
+// work. Nothing in run() reads back synchronously; the histogram view gets its data through an
+// asynchronous readback a few frames late.
+#pragma once
+
+#include "post/PostTypes.h"
+#include "post/histogram/HistogramMethod.h"
+#include "post/scan/ScanMethod.h"
+#include "post/tonemap/ToneOperator.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace post {
+
+enum class RangeMode { Manual, Auto };
+
+struct PipelineSettings
+{
+    std::string histogramMethod = "compute-shared-atomic";
+    std::string scanMethod = "compute-scan";
+    std::string toneOperator = "percentile";
+    HistogramSpec spec;
+    RangeMode rangeMode = RangeMode::Manual;
+    float logMin = -10.0f;         ///< manual range, log2 of scene-linear luminance (EV)
+    float logMax = 20.0f;
+    float autoRangeSpeed = 4.0f;   ///< smoothing of the automatic range, 1/s (0 = no smoothing)
+    int downsample = 1;            ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
+};
+
+/// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
+struct HistogramSnapshot
+{
+    std::uint64_t frame = 0;
+    std::uint32_t binCount = 0;
+    float logMin = 0.0f;
+    float logMax = 0.0f;
+    std::vector<std::uint32_t> bins;
+    std::array<std::uint32_t, hd::kCounterCount> counters{};
+    bool countersValid = true;
+    float curveLogMin = 0.0f;
+    float curveLogMax = 0.0f;
+    std::vector<float> curve;                ///< display luminance per curve sample (luminance channel)
+    std::vector<std::uint32_t> displayBins;  ///< histogram of the displayed image's luma (64 bins)
+    std::vector<std::pair<std::string, float>> markers; ///< named positions on the log2 axis (percentiles...)
+};
+
+/// GPU vs CPU reference on the current frame (--verify, the compare tool, tests).
+struct VerifyReport
+{
+    bool ok = true;
+    std::uint64_t gpuTotal = 0;
+    std::uint64_t cpuTotal = 0;
+    std::uint64_t maxBinDifference = 0;
+    std::uint64_t l1Difference = 0;
+    double curveMaxDifference = 0.0;
+    std::string text; ///< human-readable summary, one finding per line
+};
+
+class PostPipeline
+{
+public:
+    PostPipeline(gl::ShaderLibrary& shaders, profiling::Profiler& profiler, const GpuCaps& caps);
+    ~PostPipeline();
+
+    /// Runs the pipeline on `hdr`; returns the display image (GL_RGBA8, sRGB-encoded), same size.
+    const gl::Texture& run(const ImageInput& hdr, double dtSeconds, float fovYDegrees);
+
+    const PipelineSettings& settings() const;
+    /// Applies new settings (switching methods, bins, range...); unavailable or unknown methods are
+    /// refused with the reason in `message` and the previous choice is kept. Returns true if anything changed.
+    bool applySettings(const PipelineSettings& settings, std::string* message = nullptr);
+
+    HistogramMethod& histogramMethod();
+    ScanMethod* scanMethod();             ///< nullptr when the histogram method yields the CDF ("built in")
+    ToneOperator& toneOperator();
+    const GpuCaps& caps() const;
+    /// Message about the last clamp or refusal (e.g. "scatter-blend supports 1024 bins; using 1024").
+    const std::string& notice() const;
+
+    std::optional<HistogramSnapshot> latestSnapshot() const;
+    /// Synchronous GPU-vs-CPU comparison of the last run (tools and tests only; stalls).
+    VerifyReport verify();
+
+    // Stage outputs, for tests and tools.
+    const gl::Buffer& histogramBuffer() const;
+    const gl::Buffer& cdfBuffer() const;
+    const gl::Buffer& paramsBuffer() const;
+    const gl::Buffer& curveBuffer() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+};
+
+} // namespace post

@@ -1,0 +1,79 @@
+// PostTypes.h: small types shared by the histogram, scan and tone-operator stages.
+#pragma once
+
+#include "gl/Buffer.h"
+#include "gl/Program.h"
+#include "gl/Texture.h"
+#include "platform/GlContext.h"
+#include "shared/HostDevice.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace profiling {
+class Profiler;
+}
+
+namespace post {
+
+enum class Backend { OpenGL, Cuda, Cpu };
+std::string_view toString(Backend backend);
+
+/// Whether a method can run here, and if not, why (shown greyed out in the UI and by --list).
+struct Availability
+{
+    bool available = true;
+    std::string reason;
+
+    static Availability yes() { return {}; }
+    static Availability no(std::string why) { return {false, std::move(why)}; }
+};
+
+/// What the running GL (and CUDA) implementation offers; filled once at start.
+struct GpuCaps
+{
+    platform::GlInfo gl;
+    bool glTimersUseful = true;
+    bool cudaAvailable = false;  ///< a CUDA device exists and is the GL context's device
+    std::string cudaReason;      ///< why not, when cudaAvailable is false
+    int maxComputeSharedBytes = 32768;
+    int maxTextureSize = 16384;
+};
+
+enum class OutOfRange : std::uint32_t { Clamp = hd::kOutOfRangeClamp, Separate = hd::kOutOfRangeSeparate };
+
+/// CPU-side histogram settings. The log-luminance range itself lives on the GPU in the params
+/// buffer (hd::kParam* words) so an automatic range never needs a readback.
+struct HistogramSpec
+{
+    std::uint32_t binCount = hd::kDefaultHistogramBins; ///< 1..hd::kMaxHistogramBins
+    OutOfRange outOfRange = OutOfRange::Clamp;
+};
+
+/// What every stage gets from the pipeline; no globals.
+struct PassContext
+{
+    gl::ShaderLibrary& shaders;
+    profiling::Profiler& profiler;
+    const GpuCaps& caps;
+    std::uint64_t frameIndex = 0;
+};
+
+/// A scene-linear RGBA image on the GPU (RGBA16F or RGBA32F) and its size in pixels.
+struct ImageInput
+{
+    const gl::Texture& texture;
+    glm::ivec2 size{0};
+};
+
+/// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
+/// so switching methods never reallocates.
+struct HistogramTargets
+{
+    gl::Buffer& histogram;        ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
+    const gl::Buffer& params;     ///< uint[hd::kHistogramParamsWords]: range, bin count, policy, size
+    gl::Buffer* cumulative = nullptr; ///< uint[hd::kMaxHistogramBins], for methods that count H directly
+};
+
+} // namespace post

@@ -1,0 +1,43 @@
+// ScanMethod.h: the interface of prefix-sum (scan) techniques that integrate a histogram into its
+// cumulative distribution (inclusive scan of uint32 counts, on the GPU).
+#pragma once
+
+#include "post/PostTypes.h"
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace post {
+
+class ScanMethod
+{
+public:
+    virtual ~ScanMethod() = default;
+
+    virtual std::string_view id() const = 0;
+    virtual std::string_view label() const = 0;
+    virtual std::string_view description() const = 0;
+    virtual Backend backend() const { return Backend::OpenGL; }
+    virtual Availability availability(const GpuCaps&) const { return Availability::yes(); }
+    /// Longest input this method scans in one call.
+    virtual std::uint32_t maxLength() const { return hd::kMaxHistogramBins; }
+
+    /// output[i] = input[0] + ... + input[i] for i < count (uint32, both buffers from offset 0).
+    virtual void inclusiveScan(PassContext& ctx, const gl::Buffer& input, gl::Buffer& output, std::uint32_t count) = 0;
+
+    virtual bool ui() { return false; }
+    virtual std::string status() const { return {}; }
+};
+
+struct ScanMethodEntry
+{
+    std::string_view id;
+    std::function<std::unique_ptr<ScanMethod>()> create;
+};
+
+const std::vector<ScanMethodEntry>& scanMethodRegistry();
+std::unique_ptr<ScanMethod> createScanMethod(std::string_view id);
+
+} // namespace post

@@ -1,0 +1,66 @@
+// ToneOperator.h: the interface of histogram-driven tone operators.
+//
+// An operator turns the histogram and its CDF into a tone curve: a LUT of display luminance over
+// log2 world luminance in the curve buffer (layout in shared/HostDevice.h, hd::kCurve*), plus any
+// state it keeps (exposure, adaptation) in its own GPU buffers, all computed on the GPU with no CPU
+// readback. The pipeline's one apply pass then maps each pixel's luminance through the curve, keeps
+// chromaticity (RGB * Ld/Lw) and encodes sRGB.
+#pragma once
+
+#include "post/PostTypes.h"
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace post {
+
+class HistogramMethod;
+class ScanMethod;
+
+/// What the pipeline hands an operator each frame.
+struct ToneInputs
+{
+    ImageInput image;                 ///< the full-resolution scene-linear frame
+    ImageInput histogramImage;        ///< the (possibly downsampled) image the histogram was built from
+    const gl::Buffer& histogram;      ///< bins + counters of histogramImage (hd::kHistogramBufferWords)
+    const gl::Buffer& cdf;            ///< inclusive CDF of the bins (uint[hd::kMaxHistogramBins])
+    const gl::Buffer& params;         ///< the histogram's params (range, bins, policy)
+    HistogramSpec spec;
+    double dtSeconds = 1.0 / 60.0;    ///< frame time for temporal adaptation
+    float fovYDegrees = 60.0f;        ///< camera field of view (Ward's foveal sampling)
+    HistogramMethod& histogramMethod; ///< for operators that build their own histogram (Ward)
+    ScanMethod* scanMethod = nullptr; ///< nullptr when the histogram method produces the CDF itself
+};
+
+class ToneOperator
+{
+public:
+    virtual ~ToneOperator() = default;
+
+    virtual std::string_view id() const = 0;
+    virtual std::string_view label() const = 0;
+    virtual std::string_view description() const = 0;
+    /// False for operators that ignore the histogram (the fixed-exposure reference).
+    virtual bool usesHistogram() const { return true; }
+
+    /// Writes the tone curve into `curve` (float[hd::kCurveBufferWords]) on the GPU.
+    virtual void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) = 0;
+    /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
+    virtual void resetState() {}
+
+    virtual bool ui() { return false; }
+    virtual std::string status() const { return {}; }
+};
+
+struct ToneOperatorEntry
+{
+    std::string_view id;
+    std::function<std::unique_ptr<ToneOperator>()> create;
+};
+
+const std::vector<ToneOperatorEntry>& toneOperatorRegistry();
+std::unique_ptr<ToneOperator> createToneOperator(std::string_view id);
+
+} // namespace post

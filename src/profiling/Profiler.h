@@ -1,0 +1,131 @@
+// Profiler.h: per-pass GPU and CPU timing that never stalls the frame.
+//
+// Every pass runs inside a Profiler::Scope named `stage/<method>` ("scene", "histogram/<id>",
+// "scan/<id>", "tonemap/<id>", "ui"). A scope pushes a GL debug group and records GL_TIMESTAMP
+// queries (or CUDA events, through a TimerBackend) into a ring kFrameDelay frames deep; results are
+// read only once available, frames later. On GL implementations whose timer queries measure nothing
+// (llvmpipe returns 0) GPU times fall back to the CPU-side time of the scope and are marked as such.
+// Measurement only: the ImGui panel and the capture writers are separate (ui/TimingsPanel,
+// profiling/Capture).
+#pragma once
+
+#include "util/Stats.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace profiling {
+
+/// Where a pass's GPU time came from.
+enum class TimeSource { GlTimerQuery, CudaEvent, CpuFallback };
+std::string_view toString(TimeSource source);
+
+/// A non-GL GPU timer (CUDA events). Tokens identify one begin/end pair.
+class TimerBackend
+{
+public:
+    virtual ~TimerBackend() = default;
+    virtual std::string_view name() const = 0;
+    virtual int begin() = 0;
+    virtual void end(int token) = 0;
+    /// Elapsed milliseconds once the GPU has passed the end marker; never waits.
+    virtual std::optional<double> tryElapsedMs(int token) = 0;
+    virtual void release(int token) = 0;
+};
+
+/// One pass of one frame, as recorded for captures.
+struct PassRecord
+{
+    std::string name;
+    double cpuStartMs = 0.0; ///< since the capture started
+    double cpuMs = 0.0;
+    std::optional<double> gpuStartMs; ///< since the capture started (GL timestamps only)
+    std::optional<double> gpuMs;
+    TimeSource source = TimeSource::GlTimerQuery;
+};
+
+struct FrameRecord
+{
+    std::uint64_t frame = 0;
+    double cpuStartMs = 0.0;
+    double cpuFrameMs = 0.0;
+    std::vector<PassRecord> passes;
+};
+
+struct PassStats
+{
+    std::string name;
+    TimeSource source = TimeSource::GlTimerQuery;
+    util::Summary gpu;
+    util::Summary cpu;
+    std::vector<float> gpuHistory;
+};
+
+class Profiler
+{
+public:
+    static constexpr int kFrameDelay = 4;      ///< frames a timer result may take to arrive
+    static constexpr int kWarmupFrames = 8;    ///< frames ignored after a reset
+    static constexpr std::size_t kWindow = 256; ///< frames in the rolling statistics
+
+    /// `glTimersUseful` is false on software rasterisers (see GlInfo::isSoftwareRenderer).
+    explicit Profiler(bool glTimersUseful);
+    ~Profiler();
+    Profiler(const Profiler&) = delete;
+    Profiler& operator=(const Profiler&) = delete;
+
+    class Scope
+    {
+    public:
+        Scope(Scope&& other) noexcept;
+        Scope& operator=(Scope&&) = delete;
+        Scope(const Scope&) = delete;
+        ~Scope();
+
+    private:
+        friend class Profiler;
+        Scope(Profiler* profiler, int index);
+        Profiler* mProfiler = nullptr;
+        int mIndex = -1;
+    };
+
+    void beginFrame();
+    void endFrame();
+    /// Times a pass with GL timer queries (or `backend`'s timers, e.g. CUDA events).
+    [[nodiscard]] Scope scope(std::string_view name, TimerBackend* backend = nullptr);
+
+    /// Clears the statistics and skips kWarmupFrames (call after any method or setting change).
+    void resetStats();
+    bool glTimersUseful() const { return mGlTimersUseful; }
+    std::uint64_t frameIndex() const { return mFrameIndex; }
+
+    std::vector<PassStats> passStats() const;
+    util::Summary frameTimeMs() const;
+    std::vector<float> frameTimeHistory() const;
+    /// Most recent GPU time of a pass (ms) if any arrived.
+    std::optional<double> lastGpuMs(std::string_view name) const;
+
+    /// Recording for captures: frames whose results have all arrived are appended in order.
+    void startRecording();
+    void stopRecording();
+    bool recording() const { return mRecording; }
+    const std::deque<FrameRecord>& recordedFrames() const { return mRecorded; }
+    void clearRecording() { mRecorded.clear(); }
+
+private:
+    struct Impl;
+    void endScope(int index);
+    std::unique_ptr<Impl> mImpl;
+    bool mGlTimersUseful = true;
+    bool mRecording = false;
+    std::uint64_t mFrameIndex = 0;
+    std::deque<FrameRecord> mRecorded;
+};
+
+} // namespace profiling

@@ -1,0 +1,2 @@
+target_sources(hdrlab_core PRIVATE
+  profiling/Profiler.cpp)
