@@ -1,0 +1,57 @@
+// ImageIo.h: loading and writing images. Loading: OpenEXR (tinyexr, header validated by us first),
+// Radiance .hdr and PNG/JPEG/BMP/TGA/GIF (stb_image). Writing: PNG (stb_image_write) and OpenEXR
+// (tinyexr), always through util::writeFileAtomically. The file type comes from the magic bytes;
+// the extension only decides between "unsupported" and "damaged" in error messages, and picks TGA,
+// which has no magic number.
+// Limits: files up to kMaxFileBytes, images up to kMaxImageDimension on each side. Every failure
+// throws ImageError with one line naming the file; see docs/IMAGE_IO.md.
+#pragma once
+
+#include "image/Image.h"
+
+#include <cstdint>
+#include <filesystem>
+
+namespace image {
+
+/// Largest width or height accepted by any loader (and by the writers).
+inline constexpr int kMaxImageDimension = 16384;
+/// Largest file the loaders read into memory.
+inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(1) << 30;
+
+enum class FileKind { Unknown, OpenExr, RadianceHdr, Png, Jpeg, Bmp, Gif, Tga };
+
+/// The kind of image in `path`, from its first bytes (TGA, which has none, from its extension).
+/// Returns Unknown for unreadable files and unknown content; never throws.
+FileKind detectFileKind(const std::filesystem::path& path);
+/// The kind of image in a memory buffer; `pathForExtension` only serves the TGA case.
+FileKind detectFileKind(const std::uint8_t* bytes, std::size_t size, const std::filesystem::path& pathForExtension = {});
+const char* fileKindName(FileKind kind);
+
+/// Loads any supported image as scene-linear RGBA float: EXR and .hdr as stored, 8-bit formats
+/// decoded from sRGB (alpha stays linear). Grey images are spread to R=G=B; missing alpha is 1.
+ImageF loadHdrImage(const std::filesystem::path& path);
+
+/// Loads an 8-bit image (PNG, JPEG, BMP, TGA, GIF). desiredChannels 0 keeps the file's channel
+/// count, 1..4 converts (stb rules: grey<->RGB, alpha added as 255 or dropped).
+Image8 loadImage8(const std::filesystem::path& path, int desiredChannels = 0);
+
+/// sRGB transfer functions on one value (no clamping in decode; encode clamps to [0, 1]).
+float srgbToLinear(float encoded);
+float linearToSrgb(float linear);
+
+/// Decodes an sRGB 8-bit image to linear RGBA float (grey spread to RGB, alpha /255, default 1).
+ImageF decodeSrgb8(const Image8& encoded);
+/// Encodes linear RGBA float to sRGB 8-bit with 3 (RGB) or 4 (RGBA) channels: values are clamped
+/// to [0, 1] and NaN becomes 0; alpha is stored linearly.
+Image8 encodeSrgb8(const ImageF& linear, int channels = 4);
+
+/// Writes `image` as an 8-bit PNG. Throws ImageError (e.g. missing folder, empty image).
+void writePng(const std::filesystem::path& path, const Image8& image);
+
+enum class ExrPixelType { Half, Float };
+/// Writes `image` as a ZIP-compressed RGBA OpenEXR file. Half stores values above 65504 as +Inf;
+/// use Float to keep them. Throws ImageError.
+void writeExr(const std::filesystem::path& path, const ImageF& image, ExrPixelType pixelType = ExrPixelType::Half);
+
+} // namespace image

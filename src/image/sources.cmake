@@ -1,0 +1,12 @@
+# Image I/O (src/image). stb_image/stb_image_write: Debian's libstb-dev ships them prebuilt in
+# libstb.so; link that when present, else compile them here (StbImplementation.cpp), never both.
+target_sources(hdrlab_core PRIVATE
+  image/ImageIo.cpp
+  image/OpenExr.cpp)
+
+find_library(HDRLAB_STB_LIBRARY NAMES stb)
+if(HDRLAB_STB_LIBRARY)
+  target_link_libraries(hdrlab_core PUBLIC ${HDRLAB_STB_LIBRARY})
+else()
+  target_sources(hdrlab_core PRIVATE image/StbImplementation.cpp)
+endif()

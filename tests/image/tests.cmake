@@ -1,0 +1,2 @@
+# Image I/O tests (tests/image): CPU only.
+target_sources(hdrlab_tests_cpu PRIVATE image/ImageIoTest.cpp)
