@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs missing packages (scripts/setup.sh), configures build/ if needed and builds it.
+# Extra arguments go to CMake's configure step (e.g. -DHDRLAB_CUDA=OFF).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/setup.sh
+build_dir=${HDRLAB_BUILD_DIR:-build}
+if [ ! -f "$build_dir/build.ninja" ] || [ $# -gt 0 ]; then
+  cmake -S . -B "$build_dir" -G Ninja "$@"
+fi
+jobs=${HDRLAB_JOBS:-$(nproc)}
+cmake --build "$build_dir" -j "$jobs"
