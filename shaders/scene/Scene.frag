@@ -1,0 +1,109 @@
+// Scene.frag: physically based shading of the opaque geometry: Lambert diffuse plus GGX specular
+// (Smith height-correlated visibility, Schlick Fresnel) for the sun (shadow-mapped, 3x3 PCF) and up
+// to 16 unshadowed point lights, a constant ambient term chosen by the top-down sky-occlusion map
+// (outdoor under open sky, indoor under cover), and emission. Output is scene-linear radiance (cd/m²)
+// clamped to the half-float range. Limits: no indirect light besides the ambient constants, no
+// point-light shadows, no image-based specular.
+#include "scene/SceneFrame.glsl"
+
+layout(location = 0) in vec3 vWorldPosition;
+layout(location = 1) in vec3 vNormal;
+layout(location = 2) flat in int vMaterial;
+
+layout(binding = 0) uniform sampler2DShadow uSunShadowMap;
+layout(binding = 1) uniform sampler2DShadow uSkyOcclusionMap;
+
+layout(location = 0) out vec4 oColor;
+
+const float kPi = 3.14159265;
+
+float ggxDistribution(float nDotH, float alpha)
+{
+    float a2 = alpha * alpha;
+    float d = nDotH * nDotH * (a2 - 1.0) + 1.0;
+    return a2 / (kPi * d * d);
+}
+
+float smithVisibility(float nDotV, float nDotL, float alpha)
+{
+    float a2 = alpha * alpha;
+    float v = nDotL * sqrt(nDotV * nDotV * (1.0 - a2) + a2);
+    float l = nDotV * sqrt(nDotL * nDotL * (1.0 - a2) + a2);
+    return 0.5 / max(v + l, 1e-6);
+}
+
+vec3 schlickFresnel(vec3 f0, float vDotH)
+{
+    return f0 + (1.0 - f0) * pow(1.0 - vDotH, 5.0);
+}
+
+// BRDF times cos(theta_l): multiply by illuminance (lux) to get radiance (cd/m²).
+vec3 shade(vec3 n, vec3 v, vec3 l, vec3 diffuseColor, vec3 f0, float alpha)
+{
+    float nDotL = dot(n, l);
+    if (nDotL <= 0.0)
+        return vec3(0.0);
+    float nDotV = max(dot(n, v), 1e-4);
+    vec3 h = normalize(v + l);
+    float nDotH = max(dot(n, h), 0.0);
+    vec3 specular = ggxDistribution(nDotH, alpha) * smithVisibility(nDotV, nDotL, alpha) *
+                    schlickFresnel(f0, max(dot(v, h), 0.0));
+    return (diffuseColor / kPi + specular) * nDotL;
+}
+
+// Fraction of a 3x3 neighbourhood of the map that passes the depth comparison (each tap is itself a
+// bilinear 2x2 comparison).
+float filteredVisibility(sampler2DShadow map, vec3 coord, float texel)
+{
+    if (any(lessThan(coord, vec3(0.0))) || any(greaterThan(coord, vec3(1.0))))
+        return 1.0; // outside the map: nothing there to occlude
+    float sum = 0.0;
+    for (int y = -1; y <= 1; ++y)
+        for (int x = -1; x <= 1; ++x)
+            sum += texture(map, coord + vec3(vec2(x, y) * texel, 0.0));
+    return sum / 9.0;
+}
+
+void main()
+{
+    MaterialData material = uMaterials[vMaterial];
+    vec3 baseColor = material.baseColorRoughness.rgb;
+    float roughness = clamp(material.baseColorRoughness.w, 0.045, 1.0);
+    float metalness = material.emissionMetalness.w;
+    float alpha = roughness * roughness;
+    vec3 diffuseColor = baseColor * (1.0 - metalness);
+    vec3 f0 = mix(vec3(0.04), baseColor, metalness);
+
+    vec3 n = normalize(vNormal);
+    vec3 v = normalize(uCameraPosition.xyz - vWorldPosition);
+
+    vec3 radiance = material.emissionMetalness.rgb;
+
+    vec3 sunBrdf = shade(n, v, uSunDirection.xyz, diffuseColor, f0, alpha);
+    if (any(greaterThan(sunBrdf, vec3(0.0)))) {
+        // Normal offset grows with the slope to the light, the usual cure for shadow acne.
+        float nDotL = clamp(dot(n, uSunDirection.xyz), 0.0, 1.0);
+        vec3 offsetPosition = vWorldPosition + n * uShadowParams.z * (1.0 - nDotL + 0.2);
+        vec4 shadowCoord = uSunShadowMatrix * vec4(offsetPosition, 1.0);
+        float visibility = filteredVisibility(uSunShadowMap, shadowCoord.xyz, uShadowParams.x);
+        radiance += sunBrdf * uSunIlluminance.rgb * visibility;
+    }
+
+    for (int i = 0; i < uLightCount.x; ++i) {
+        vec3 toLight = uLights[i].positionRange.xyz - vWorldPosition;
+        float distance2 = max(dot(toLight, toLight), 1e-4);
+        float range = uLights[i].positionRange.w;
+        float falloff = clamp(1.0 - distance2 * distance2 / (range * range * range * range), 0.0, 1.0);
+        vec3 illuminance = uLights[i].intensity.rgb * falloff * falloff / distance2;
+        radiance += shade(n, v, toLight * inversesqrt(distance2), diffuseColor, f0, alpha) * illuminance;
+    }
+
+    // Open sky above (looked up 0.15 m off the surface so outer walls count as outdoor).
+    vec4 occlusionCoord = uSkyOcclusionMatrix * vec4(vWorldPosition + n * 0.15, 1.0);
+    float openSky = filteredVisibility(uSkyOcclusionMap, occlusionCoord.xyz, uShadowParams.y);
+    float skyFacing = 0.6 + 0.4 * n.y; // downward-facing surfaces see the ground, not the sky
+    vec3 ambient = mix(uAmbientIndoor.rgb, uAmbientOutdoor.rgb * skyFacing, openSky);
+    radiance += (diffuseColor + f0 * (1.0 - roughness)) * ambient;
+
+    oColor = vec4(clampRadiance(radiance), 1.0);
+}

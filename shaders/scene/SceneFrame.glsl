@@ -1,0 +1,55 @@
+// SceneFrame.glsl: the per-frame uniform block shared by the scene's shaders (std140, binding
+// kSceneFrameBinding), mirrored by SceneFrameBlock in src/scene/SceneRenderer.cpp. Units: radiance and
+// luminance in cd/m², illuminance in lux. Also the material buffer layout and the output clamp.
+#ifndef SCENE_FRAME_GLSL
+#define SCENE_FRAME_GLSL
+
+#define SCENE_MAX_POINT_LIGHTS 16
+// Largest value written to the RGBA16F target: half floats overflow to +Inf above 65504.
+#define SCENE_MAX_RADIANCE 60000.0
+
+struct PointLight
+{
+    vec4 positionRange;     // xyz position (m), w range (m)
+    vec4 intensity;         // rgb intensity (cd), w unused
+};
+
+layout(std140, binding = 0) uniform SceneFrame
+{
+    mat4 uViewProjection;
+    mat4 uInverseViewProjection;
+    mat4 uSunShadowMatrix;       // world -> shadow map [0,1]^3
+    mat4 uSkyOcclusionMatrix;    // world -> top-down occlusion map [0,1]^3
+    vec4 uCameraPosition;        // xyz
+    vec4 uSunDirection;          // xyz towards the sun, w = cos(angular radius)
+    vec4 uSunIlluminance;        // rgb lux (colour * illuminance, 0 below the horizon)
+    vec4 uSunDisc;               // rgb disc luminance (already clamped), w = 1 to draw the disc
+    vec4 uSkyZenith;             // rgb zenith colour (luminance 1), w = zenith luminance
+    vec4 uSkyHorizon;            // rgb horizon colour (luminance 1), w = model (0 clear, 1 overcast)
+    vec4 uSkyGround;             // rgb luminance shown below the horizon, w = 1 / (f(theta_s) * phi(0))
+    vec4 uAmbientOutdoor;        // rgb radiance
+    vec4 uAmbientIndoor;         // rgb radiance
+    vec4 uShadowParams;          // x shadow texel size (uv), y occlusion texel size (uv), z normal offset (m)
+    ivec4 uLightCount;           // x
+    PointLight uLights[SCENE_MAX_POINT_LIGHTS];
+};
+
+// Materials: two vec4 per material.
+struct MaterialData
+{
+    vec4 baseColorRoughness;     // rgb base colour, w perceptual roughness
+    vec4 emissionMetalness;      // rgb emitted luminance (cd/m²), w metalness
+};
+
+layout(std430, binding = 0) readonly buffer SceneMaterials
+{
+    MaterialData uMaterials[];
+};
+
+vec3 clampRadiance(vec3 c)
+{
+    // NaN-safe: max/min return the non-NaN operand on every GL implementation we target.
+    return clamp(c, vec3(0.0), vec3(SCENE_MAX_RADIANCE));
+}
+
+#endif

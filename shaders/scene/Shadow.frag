@@ -1,0 +1,4 @@
+// Shadow.frag: empty fragment stage of the depth-only passes (depth comes from rasterisation).
+void main()
+{
+}

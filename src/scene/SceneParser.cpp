@@ -1,0 +1,518 @@
+// SceneParser.cpp: JSON scene text -> scene::Scene, with file:line error messages.
+//
+// Every object in the file is read through a FieldReader that knows the keys its context allows, so
+// a typo is reported as an unknown field with the list of valid ones, and every value is type- and
+// range-checked where it is read. The format itself is documented in docs/SCENE_FORMAT.md.
+#include "scene/JsonReader.h"
+#include "scene/Scene.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <sstream>
+
+extern const char kDefaultSceneJson[];
+
+namespace scene {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+std::string formatNumber(double value)
+{
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+/// The allowed interval of a number; `lowOpen` excludes `low` (e.g. a size must be > 0).
+struct Range
+{
+    double low = -kInf;
+    double high = kInf;
+    bool lowOpen = false;
+
+    bool contains(double v) const { return (lowOpen ? v > low : v >= low) && v <= high; }
+    std::string describe() const
+    {
+        if (high == kInf)
+            return std::string("must be ") + (lowOpen ? "> " : ">= ") + formatNumber(low);
+        return "must be in " + std::string(lowOpen ? "(" : "[") + formatNumber(low) + ", " + formatNumber(high) + "]";
+    }
+};
+
+constexpr Range kAny{};
+constexpr Range kPositive{0.0, kInf, true};
+constexpr Range kNonNegative{0.0, kInf, false};
+constexpr Range kUnit{0.0, 1.0, false};
+
+class FieldReader
+{
+public:
+    FieldReader(const std::string& source, const JsonValue& value, std::string context,
+                std::initializer_list<const char*> allowed)
+        : mSource(source), mValue(value), mContext(std::move(context))
+    {
+        if (value.kind != JsonValue::Kind::Object)
+            fail(value, mContext + " must be an object, got " + std::string(jsonKindName(value.kind)));
+        // An empty list accepts every key (used to peek at an object's "type" first).
+        for (const JsonMember& member : value.members) {
+            if (allowed.size() == 0)
+                break;
+            bool known = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return member.key == k; });
+            if (!known) {
+                std::string list;
+                for (const char* k : allowed)
+                    list += (list.empty() ? "" : ", ") + std::string(k);
+                fail(member.keyPosition, "unknown field \"" + member.key + "\" in " + mContext + " (expected one of: " + list + ")");
+            }
+        }
+    }
+
+    const std::string& context() const { return mContext; }
+    const JsonValue& value() const { return mValue; }
+    bool has(const char* key) const { return mValue.find(key) != nullptr; }
+    const JsonValue* find(const char* key) const { return mValue.find(key); }
+
+    const JsonValue& require(const char* key) const
+    {
+        const JsonValue* v = mValue.find(key);
+        if (!v)
+            fail(mValue, mContext + " is missing required field \"" + key + "\"");
+        return *v;
+    }
+
+    [[noreturn]] void fail(const JsonValue& at, const std::string& what) const { fail(at.position, what); }
+    [[noreturn]] void fail(JsonPosition at, const std::string& what) const
+    {
+        throw SceneError(mSource + ":" + std::to_string(at.line) + ": " + what);
+    }
+
+    std::string field(const char* key) const { return "\"" + std::string(key) + "\" in " + mContext; }
+
+    void expectKind(const JsonValue& v, JsonValue::Kind kind, const std::string& what) const
+    {
+        if (v.kind != kind)
+            fail(v, what + " must be a" + (kind == JsonValue::Kind::Array || kind == JsonValue::Kind::Object ? "n " : " ") +
+                        std::string(jsonKindName(kind)) + ", got " + std::string(jsonKindName(v.kind)));
+    }
+
+    double checkedNumber(const JsonValue& v, const std::string& what, Range range) const
+    {
+        expectKind(v, JsonValue::Kind::Number, what);
+        if (!std::isfinite(v.number) || !range.contains(v.number))
+            fail(v, what + " " + range.describe() + ", got " + formatNumber(v.number));
+        if (std::abs(v.number) > double(std::numeric_limits<float>::max()))
+            fail(v, what + " is too large for a float, got " + formatNumber(v.number));
+        return v.number;
+    }
+
+    float number(const char* key, float fallback, Range range = kAny) const
+    {
+        const JsonValue* v = mValue.find(key);
+        return v ? float(checkedNumber(*v, field(key), range)) : fallback;
+    }
+
+    double number64(const char* key, double fallback, Range range = kAny) const
+    {
+        const JsonValue* v = mValue.find(key);
+        return v ? checkedNumber(*v, field(key), range) : fallback;
+    }
+
+    int integer(const char* key, int fallback, Range range) const
+    {
+        const JsonValue* v = mValue.find(key);
+        if (!v)
+            return fallback;
+        double d = checkedNumber(*v, field(key), range);
+        if (d != std::floor(d))
+            fail(*v, field(key) + " must be a whole number, got " + formatNumber(d));
+        return int(d);
+    }
+
+    bool boolean(const char* key, bool fallback) const
+    {
+        const JsonValue* v = mValue.find(key);
+        if (!v)
+            return fallback;
+        expectKind(*v, JsonValue::Kind::Bool, field(key));
+        return v->boolean;
+    }
+
+    std::string string(const char* key, const std::string& fallback) const
+    {
+        const JsonValue* v = mValue.find(key);
+        if (!v)
+            return fallback;
+        expectKind(*v, JsonValue::Kind::String, field(key));
+        return v->string;
+    }
+
+    glm::vec3 vec3(const JsonValue& v, const std::string& what, Range range) const
+    {
+        expectKind(v, JsonValue::Kind::Array, what);
+        if (v.items.size() != 3)
+            fail(v, what + " must be an array of 3 numbers, got " + std::to_string(v.items.size()) + " elements");
+        glm::vec3 out;
+        for (int i = 0; i < 3; ++i)
+            out[i] = float(checkedNumber(v.items[std::size_t(i)], what + "[" + std::to_string(i) + "]", range));
+        return out;
+    }
+
+    glm::vec3 vec3(const char* key, glm::vec3 fallback, Range range = kAny) const
+    {
+        const JsonValue* v = mValue.find(key);
+        return v ? vec3(*v, field(key), range) : fallback;
+    }
+
+    /// A colour that carries only a hue: non-negative, not black, normalised to luminance 1.
+    glm::vec3 hue(const char* key, glm::vec3 fallback) const
+    {
+        const JsonValue* v = mValue.find(key);
+        glm::vec3 c = v ? vec3(*v, field(key), kNonNegative) : fallback;
+        float luminance = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+        if (luminance <= 0.0f)
+            fail(v ? *v : mValue, field(key) + " must not be black (it is normalised to luminance 1)");
+        return c / luminance;
+    }
+
+    template <typename Enum>
+    Enum choice(const char* key, Enum fallback, std::initializer_list<std::pair<const char*, Enum>> options) const
+    {
+        const JsonValue* v = mValue.find(key);
+        if (!v)
+            return fallback;
+        expectKind(*v, JsonValue::Kind::String, field(key));
+        std::string list;
+        for (const auto& [name, value] : options) {
+            if (v->string == name)
+                return value;
+            list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+        }
+        fail(*v, field(key) + " must be one of " + list + ", got \"" + v->string + "\"");
+    }
+
+private:
+    const std::string& mSource;
+    const JsonValue& mValue;
+    std::string mContext;
+};
+
+std::string quotedName(const std::string& name)
+{
+    return "\"" + name + "\"";
+}
+
+class SceneParser
+{
+public:
+    SceneParser(std::string sourceName) : mSource(std::move(sourceName)) {}
+
+    Scene parse(std::string_view text)
+    {
+        JsonValue root;
+        try {
+            root = parseJson(text);
+        } catch (const JsonSyntaxError& e) {
+            throw SceneError(mSource + ":" + std::to_string(e.position().line) + ":" +
+                             std::to_string(e.position().column) + ": syntax error: " + e.what());
+        }
+        FieldReader top(mSource, root, "the scene",
+                        {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath"});
+        Scene scene;
+        scene.sourceName = mSource;
+        scene.description = top.string("description", "");
+        readMaterials(top, scene);
+        readObjects(top, scene);
+        if (const JsonValue* lights = top.find("lights"))
+            readLights(top, *lights, scene);
+        if (const JsonValue* sun = top.find("sun"))
+            scene.sun = readSun(*sun);
+        if (const JsonValue* sky = top.find("sky"))
+            scene.sky = readSky(*sky);
+        if (const JsonValue* ambient = top.find("ambient"))
+            scene.ambient = readAmbient(*ambient);
+        if (const JsonValue* path = top.find("cameraPath"))
+            scene.cameraPath = readPath(*path);
+        scene.camera = readCamera(top.find("camera"), scene.cameraPath);
+        return scene;
+    }
+
+private:
+    void readMaterials(const FieldReader& top, Scene& scene)
+    {
+        const JsonValue& materials = top.require("materials");
+        top.expectKind(materials, JsonValue::Kind::Object, "\"materials\"");
+        if (materials.members.empty())
+            top.fail(materials, "\"materials\" must define at least one material");
+        for (const JsonMember& member : materials.members) {
+            FieldReader f(mSource, *member.value, "material " + quotedName(member.key),
+                          {"baseColor", "roughness", "metalness", "emissionColor", "emissionLuminance"});
+            Material m;
+            m.name = member.key;
+            m.baseColor = f.vec3("baseColor", m.baseColor, kUnit);
+            m.roughness = f.number("roughness", m.roughness, kUnit);
+            m.metalness = f.number("metalness", m.metalness, kUnit);
+            m.emissionColor = f.hue("emissionColor", m.emissionColor);
+            m.emissionLuminance = f.number("emissionLuminance", m.emissionLuminance, kNonNegative);
+            mMaterialIndex[m.name] = int(scene.materials.size());
+            scene.materials.push_back(m);
+        }
+    }
+
+    void readObjects(const FieldReader& top, Scene& scene)
+    {
+        const JsonValue& objects = top.require("objects");
+        top.expectKind(objects, JsonValue::Kind::Array, "\"objects\"");
+        if (objects.items.empty())
+            top.fail(objects, "\"objects\" must contain at least one object");
+        int index = 0;
+        for (const JsonValue& item : objects.items) {
+            const JsonValue* nameValue = item.kind == JsonValue::Kind::Object ? item.find("name") : nullptr;
+            std::string context = "object " + std::to_string(index);
+            if (nameValue && nameValue->kind == JsonValue::Kind::String)
+                context += " (" + quotedName(nameValue->string) + ")";
+            scene.objects.push_back(readObject(item, context));
+            ++index;
+        }
+    }
+
+    Object readObject(const JsonValue& item, const std::string& context)
+    {
+        // Only the shape fields of the object's type are accepted, so e.g. a sphere's "size" is an error.
+        FieldReader probe(mSource, item, context, {});
+        Object o;
+        o.type = probe.choice<PrimitiveType>("type", PrimitiveType::Box,
+                                             {{"box", PrimitiveType::Box}, {"plane", PrimitiveType::Plane},
+                                              {"sphere", PrimitiveType::Sphere}, {"cylinder", PrimitiveType::Cylinder}});
+        probe.require("type");
+        auto reader = [&]() {
+            switch (o.type) {
+            case PrimitiveType::Box:
+            case PrimitiveType::Plane:
+                return FieldReader(mSource, item, context,
+                                   {"name", "type", "material", "position", "rotation", "size", "castsShadow"});
+            case PrimitiveType::Sphere:
+                return FieldReader(mSource, item, context,
+                                   {"name", "type", "material", "position", "rotation", "radius", "castsShadow"});
+            case PrimitiveType::Cylinder:
+                break;
+            }
+            return FieldReader(mSource, item, context,
+                               {"name", "type", "material", "position", "rotation", "radius", "height", "castsShadow"});
+        };
+        FieldReader f = reader();
+        o.name = f.string("name", "");
+        o.position = f.vec3("position", o.position);
+        o.rotationDegrees = f.vec3("rotation", o.rotationDegrees);
+        o.castsShadow = f.boolean("castsShadow", o.castsShadow);
+        if (o.type == PrimitiveType::Box) {
+            o.size = f.vec3(f.require("size"), f.field("size"), kPositive);
+        } else if (o.type == PrimitiveType::Plane) {
+            const JsonValue& size = f.require("size");
+            f.expectKind(size, JsonValue::Kind::Array, f.field("size"));
+            if (size.items.size() != 2)
+                f.fail(size, f.field("size") + " must be an array of 2 numbers (x and z extents), got " +
+                                 std::to_string(size.items.size()) + " elements");
+            o.size = {float(f.checkedNumber(size.items[0], f.field("size") + "[0]", kPositive)), 0.0f,
+                      float(f.checkedNumber(size.items[1], f.field("size") + "[1]", kPositive))};
+        } else {
+            f.require("radius");
+            o.radius = f.number("radius", o.radius, kPositive);
+            if (o.type == PrimitiveType::Cylinder) {
+                f.require("height");
+                o.height = f.number("height", o.height, kPositive);
+            }
+        }
+        const JsonValue& material = f.require("material");
+        f.expectKind(material, JsonValue::Kind::String, f.field("material"));
+        auto found = mMaterialIndex.find(material.string);
+        if (found == mMaterialIndex.end())
+            f.fail(material, f.field("material") + " names unknown material \"" + material.string + "\"");
+        o.material = found->second;
+        return o;
+    }
+
+    void readLights(const FieldReader& top, const JsonValue& lights, Scene& scene)
+    {
+        top.expectKind(lights, JsonValue::Kind::Array, "\"lights\"");
+        if (lights.items.size() > std::size_t(kMaxPointLights))
+            top.fail(lights, "\"lights\" has " + std::to_string(lights.items.size()) + " lights, at most " +
+                                 std::to_string(kMaxPointLights) + " are supported");
+        int index = 0;
+        for (const JsonValue& item : lights.items) {
+            FieldReader f(mSource, item, "light " + std::to_string(index++),
+                          {"position", "intensity", "color", "range"});
+            PointLight light;
+            light.position = f.vec3(f.require("position"), f.field("position"), kAny);
+            light.intensity = f.number("intensity", light.intensity, kNonNegative);
+            light.color = f.hue("color", light.color);
+            light.range = f.number("range", light.range, kPositive);
+            scene.lights.push_back(light);
+        }
+    }
+
+    Sun readSun(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"sun\"",
+                      {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds"});
+        Sun sun;
+        sun.azimuthDegrees = f.number("azimuth", sun.azimuthDegrees, kAny);
+        sun.elevationDegrees = f.number("elevation", sun.elevationDegrees, Range{-90.0, 90.0});
+        sun.illuminance = f.number("illuminance", sun.illuminance, kNonNegative);
+        sun.color = f.hue("color", sun.color);
+        sun.angularRadiusDegrees = f.number("angularRadius", sun.angularRadiusDegrees, Range{0.0, 10.0, true});
+        sun.shadowMapSize = f.integer("shadowMapSize", sun.shadowMapSize, Range{16.0, 8192.0});
+        if (const JsonValue* bounds = f.find("shadowBounds")) {
+            FieldReader b(mSource, *bounds, "\"sun\".\"shadowBounds\"", {"min", "max"});
+            glm::vec3 lo = b.vec3(b.require("min"), b.field("min"), kAny);
+            glm::vec3 hi = b.vec3(b.require("max"), b.field("max"), kAny);
+            if (!(glm::all(glm::lessThan(lo, hi))))
+                b.fail(*bounds, "\"shadowBounds\" \"min\" must be below \"max\" on every axis");
+            sun.shadowBounds = std::make_pair(lo, hi);
+        }
+        return sun;
+    }
+
+    Sky readSky(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"sky\"", {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo"});
+        Sky sky;
+        sky.model = f.choice<SkyModel>("model", sky.model,
+                                       {{"cie-clear", SkyModel::CieClear}, {"cie-overcast", SkyModel::CieOvercast}});
+        sky.zenithLuminance = f.number("zenithLuminance", sky.zenithLuminance, kNonNegative);
+        sky.zenithColor = f.hue("zenithColor", sky.zenithColor);
+        sky.horizonColor = f.hue("horizonColor", sky.horizonColor);
+        sky.groundAlbedo = f.number("groundAlbedo", sky.groundAlbedo, kUnit);
+        return sky;
+    }
+
+    Ambient readAmbient(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"ambient\"", {"outdoor", "indoor"});
+        Ambient ambient;
+        ambient.outdoor = f.vec3("outdoor", ambient.outdoor, kNonNegative);
+        ambient.indoor = f.vec3("indoor", ambient.indoor, kNonNegative);
+        return ambient;
+    }
+
+    CameraKeyframe readKeyframe(const JsonValue& value, int index)
+    {
+        FieldReader f(mSource, value, "keyframe " + std::to_string(index), {"time", "position", "yaw", "pitch"});
+        CameraKeyframe k;
+        f.require("time");
+        k.time = f.number64("time", 0.0, kAny);
+        k.position = f.vec3(f.require("position"), f.field("position"), kAny);
+        k.yawDegrees = f.number("yaw", 0.0f, kAny);
+        k.pitchDegrees = f.number("pitch", 0.0f, Range{-89.9, 89.9});
+        return k;
+    }
+
+    CameraPath readPath(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"cameraPath\"", {"interpolation", "wrap", "keyframes"});
+        CameraPath path;
+        path.interpolation = f.choice<PathInterpolation>(
+            "interpolation", path.interpolation,
+            {{"catmull-rom", PathInterpolation::CatmullRom}, {"linear", PathInterpolation::Linear}});
+        path.wrap = f.choice<PathWrap>("wrap", path.wrap, {{"loop", PathWrap::Loop}, {"clamp", PathWrap::Clamp}});
+        const JsonValue& keys = f.require("keyframes");
+        f.expectKind(keys, JsonValue::Kind::Array, f.field("keyframes"));
+        if (keys.items.empty())
+            f.fail(keys, f.field("keyframes") + " must contain at least one keyframe");
+        for (const JsonValue& item : keys.items) {
+            CameraKeyframe k = readKeyframe(item, int(path.keyframes.size()));
+            if (!path.keyframes.empty() && !(k.time > path.keyframes.back().time))
+                f.fail(item, "keyframe " + std::to_string(path.keyframes.size()) + ": \"time\" must be greater than the previous keyframe's (" +
+                                 formatNumber(path.keyframes.back().time) + "), got " + formatNumber(k.time));
+            path.keyframes.push_back(k);
+        }
+        return path;
+    }
+
+    Camera readCamera(const JsonValue* value, const CameraPath& path)
+    {
+        Camera camera;
+        if (!path.empty()) {
+            camera.position = path.keyframes.front().position;
+            camera.yawDegrees = path.keyframes.front().yawDegrees;
+            camera.pitchDegrees = path.keyframes.front().pitchDegrees;
+        }
+        if (!value)
+            return camera;
+        FieldReader f(mSource, *value, "\"camera\"", {"fov", "near", "far", "position", "yaw", "pitch"});
+        camera.verticalFovDegrees = f.number("fov", camera.verticalFovDegrees, Range{0.0, 179.0, true});
+        camera.nearPlane = f.number("near", camera.nearPlane, kPositive);
+        camera.farPlane = f.number("far", camera.farPlane, kPositive);
+        if (!(camera.farPlane > camera.nearPlane))
+            f.fail(f.has("far") ? f.require("far") : *value, f.field("far") + " must be greater than \"near\" (" +
+                                                                 formatNumber(camera.nearPlane) + "), got " +
+                                                                 formatNumber(camera.farPlane));
+        camera.position = f.vec3("position", camera.position);
+        camera.yawDegrees = f.number("yaw", camera.yawDegrees, kAny);
+        camera.pitchDegrees = f.number("pitch", camera.pitchDegrees, Range{-89.9, 89.9});
+        return camera;
+    }
+
+    std::string mSource;
+    std::map<std::string, int> mMaterialIndex;
+};
+
+} // namespace
+
+std::string_view toString(PrimitiveType type)
+{
+    switch (type) {
+    case PrimitiveType::Box: return "box";
+    case PrimitiveType::Plane: return "plane";
+    case PrimitiveType::Sphere: return "sphere";
+    case PrimitiveType::Cylinder: return "cylinder";
+    }
+    return "?";
+}
+
+std::string_view toString(SkyModel model)
+{
+    return model == SkyModel::CieClear ? "cie-clear" : "cie-overcast";
+}
+
+glm::vec3 Sun::direction() const
+{
+    return directionFromYawPitch(azimuthDegrees, elevationDegrees);
+}
+
+Scene parseScene(std::string_view text, const std::string& sourceName)
+{
+    return SceneParser(sourceName).parse(text);
+}
+
+Scene loadSceneFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        int error = errno;
+        throw SceneError("cannot open scene file '" + path.string() + "': " + std::strerror(error != 0 ? error : ENOENT));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw SceneError("cannot read scene file '" + path.string() + "'");
+    return parseScene(text.str(), path.string());
+}
+
+std::string_view defaultSceneText()
+{
+    return kDefaultSceneJson;
+}
+
+Scene defaultScene()
+{
+    return parseScene(defaultSceneText(), "scenes/default.json (built in)");
+}
+
+} // namespace scene

@@ -1,0 +1,318 @@
+// SceneRenderer.cpp: the scene's shadow, opaque and sky passes (see SceneRenderer.h).
+#include "scene/SceneRenderer.h"
+
+#include "gl/Debug.h"
+#include "profiling/Profiler.h"
+#include "scene/PrimitiveMesh.h"
+
+#include <glm/common.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/trigonometric.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <optional>
+
+namespace scene {
+namespace {
+
+constexpr GLuint kFrameBlockBinding = 0;     // SceneFrame.glsl
+constexpr GLuint kMaterialBinding = 0;       // SceneFrame.glsl
+constexpr GLuint kSunShadowUnit = 0;         // Scene.frag
+constexpr GLuint kSkyOcclusionUnit = 1;      // Scene.frag
+constexpr GLint kLightMatrixLocation = 0;    // Shadow.vert
+constexpr int kSkyOcclusionMapSize = 512;
+constexpr float kMaxRadiance = 60000.0f;     // SCENE_MAX_RADIANCE in SceneFrame.glsl
+
+struct GpuPointLight
+{
+    glm::vec4 positionRange;
+    glm::vec4 intensity;
+};
+
+// std140 mirror of the SceneFrame block: only mat4/vec4/ivec4 members, so no padding surprises.
+struct SceneFrameBlock
+{
+    glm::mat4 viewProjection;
+    glm::mat4 inverseViewProjection;
+    glm::mat4 sunShadowMatrix;
+    glm::mat4 skyOcclusionMatrix;
+    glm::vec4 cameraPosition;
+    glm::vec4 sunDirection;
+    glm::vec4 sunIlluminance;
+    glm::vec4 sunDisc;
+    glm::vec4 skyZenith;
+    glm::vec4 skyHorizon;
+    glm::vec4 skyGround;
+    glm::vec4 ambientOutdoor;
+    glm::vec4 ambientIndoor;
+    glm::vec4 shadowParams;
+    glm::ivec4 lightCount;
+    std::array<GpuPointLight, kMaxPointLights> lights;
+};
+static_assert(sizeof(SceneFrameBlock) == 4 * 64 + 10 * 16 + 16 + kMaxPointLights * 32);
+
+struct GpuMaterial
+{
+    glm::vec4 baseColorRoughness;
+    glm::vec4 emissionMetalness;
+};
+
+// Maps world space to [0,1]^3 of an orthographic view along `towardsLight` that encloses the box.
+glm::mat4 orthographicFit(glm::vec3 towardsLight, glm::vec3 boundsMin, glm::vec3 boundsMax)
+{
+    glm::vec3 centre = (boundsMin + boundsMax) * 0.5f;
+    float radius = std::max(glm::length(boundsMax - boundsMin) * 0.5f, 1e-3f);
+    glm::vec3 up = std::abs(towardsLight.y) > 0.99f ? glm::vec3(0, 0, -1) : glm::vec3(0, 1, 0);
+    glm::mat4 view = glm::lookAt(centre + towardsLight * radius * 2.0f, centre, up);
+    glm::vec3 lo(std::numeric_limits<float>::max());
+    glm::vec3 hi(-std::numeric_limits<float>::max());
+    for (int corner = 0; corner < 8; ++corner) {
+        glm::vec3 p((corner & 1) ? boundsMax.x : boundsMin.x, (corner & 2) ? boundsMax.y : boundsMin.y,
+                    (corner & 4) ? boundsMax.z : boundsMin.z);
+        glm::vec3 q = glm::vec3(view * glm::vec4(p, 1.0f));
+        lo = glm::min(lo, q);
+        hi = glm::max(hi, q);
+    }
+    // View space looks down -Z: near/far are the negated z extremes, padded so nothing is clipped.
+    float pad = 0.01f * radius;
+    glm::mat4 projection = glm::ortho(lo.x - pad, hi.x + pad, lo.y - pad, hi.y + pad, -hi.z - pad, -lo.z + pad);
+    glm::mat4 toUnit = glm::translate(glm::mat4(1.0f), glm::vec3(0.5f)) * glm::scale(glm::mat4(1.0f), glm::vec3(0.5f));
+    return toUnit * projection * view;
+}
+
+// Shadow-map depth texture with hardware depth comparison, so sampler2DShadow does bilinear PCF.
+gl::Texture makeComparisonDepth(std::string_view label, int size)
+{
+    gl::Texture texture = gl::Texture::depth(label, GL_DEPTH_COMPONENT32F, {size, size});
+    texture.setFilter(GL_LINEAR, GL_LINEAR);
+    glTextureParameteri(texture.id(), GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTextureParameteri(texture.id(), GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    return texture;
+}
+
+float cieIndicatrix(float gamma)
+{
+    float c = std::cos(gamma);
+    return 1.0f + 10.0f * (std::exp(-3.0f * gamma) - std::exp(-3.0f * float(std::numbers::pi) / 2.0f)) + 0.45f * c * c;
+}
+
+// A named pass: timed by the profiler when there is one (its scope also pushes the debug group),
+// otherwise just a debug group for RenderDoc/Nsight.
+class PassScope
+{
+public:
+    PassScope(profiling::Profiler* profiler, std::string_view name)
+    {
+        if (profiler)
+            mTimed.emplace(profiler->scope(name));
+        else
+            mGroup.emplace(name);
+    }
+
+private:
+    std::optional<profiling::Profiler::Scope> mTimed;
+    std::optional<gl::DebugGroup> mGroup;
+};
+
+} // namespace
+
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
+    : mScene(scene)
+{
+    mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
+    mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
+    mSkyProgram = shaders.buildGraphics("scene.sky", "scene/FullscreenTriangle.vert", "scene/Sky.frag");
+
+    TriangleMesh mesh = buildSceneMesh(mScene);
+    mVertices = gl::Buffer::fromSpan<MeshVertex>("scene.vertices", mesh.vertices);
+    mIndices = gl::Buffer::fromSpan<std::uint32_t>("scene.indices", mesh.indices);
+    mIndexCount = GLsizei(mesh.indices.size());
+    mShadowIndexCount = GLsizei(mesh.shadowCasterIndexCount);
+    mMeshArray = gl::VertexArray("scene.mesh");
+    mMeshArray.setVertexBuffer(0, mVertices, 0, sizeof(MeshVertex));
+    mMeshArray.setIndexBuffer(mIndices);
+    mMeshArray.setAttribute(0, 0, 3, offsetof(MeshVertex, position));
+    mMeshArray.setAttribute(1, 0, 3, offsetof(MeshVertex, normal));
+    mMeshArray.setAttribute(2, 0, 1, offsetof(MeshVertex, material));
+    mEmptyArray = gl::VertexArray("scene.fullscreen");
+
+    std::vector<GpuMaterial> materials;
+    for (const Material& m : mScene.materials)
+        materials.push_back({glm::vec4(m.baseColor, m.roughness),
+                             glm::vec4(m.emissionColor * m.emissionLuminance, m.metalness)});
+    mMaterials = gl::Buffer::fromSpan<GpuMaterial>("scene.materials", materials);
+    mFrameBlock = gl::Buffer("scene.frame", sizeof(SceneFrameBlock));
+
+    // Both maps cover the shadow casters (or the scene's explicit bounds); receivers outside count
+    // as unshadowed and open to the sky.
+    glm::vec3 lo = mesh.casterBoundsMin;
+    glm::vec3 hi = mesh.casterBoundsMax;
+    if (mScene.sun.shadowBounds) {
+        lo = mScene.sun.shadowBounds->first;
+        hi = mScene.sun.shadowBounds->second;
+    }
+    hi = glm::max(hi, lo + glm::vec3(1e-3f));
+    glm::vec3 towardsSun = mScene.sun.direction();
+    // A sun at or below the horizon lights nothing; its map is still made so the shader has one.
+    mSunMatrix = orthographicFit(towardsSun.y > 0.01f ? towardsSun : glm::vec3(0, 1, 0), lo, hi);
+    mSkyOcclusionMatrix = orthographicFit(glm::vec3(0, 1, 0), lo, hi);
+
+    mSunShadowMap = makeComparisonDepth("scene.sunShadowMap", mScene.sun.shadowMapSize);
+    mSunShadowFramebuffer = gl::Framebuffer("scene.sunShadowFramebuffer");
+    mSunShadowFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSunShadowMap);
+    mSunShadowFramebuffer.setDrawBuffers({GL_NONE});
+    mSunShadowFramebuffer.checkComplete("scene.sunShadowFramebuffer");
+    mSkyOcclusionMap = makeComparisonDepth("scene.skyOcclusionMap", kSkyOcclusionMapSize);
+    mSkyOcclusionFramebuffer = gl::Framebuffer("scene.skyOcclusionFramebuffer");
+    mSkyOcclusionFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyOcclusionMap);
+    mSkyOcclusionFramebuffer.setDrawBuffers({GL_NONE});
+    mSkyOcclusionFramebuffer.checkComplete("scene.skyOcclusionFramebuffer");
+}
+
+void SceneRenderer::resize(glm::ivec2 size)
+{
+    size = glm::max(size, glm::ivec2(1));
+    if (size == mSize && mColor.valid())
+        return;
+    mSize = size;
+    mColor = gl::Texture("scene.hdrColor", GL_RGBA16F, size);
+    mDepth = gl::Texture::depth("scene.depth", GL_DEPTH_COMPONENT32F, size);
+    mFramebuffer = gl::Framebuffer("scene.framebuffer");
+    mFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, mColor);
+    mFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mDepth);
+    mFramebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
+    mFramebuffer.checkComplete("scene.framebuffer");
+}
+
+void SceneRenderer::renderShadowMaps()
+{
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_CULL_FACE); // thin walls and single-sided planes must block light from either side
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(1.5f, 2.0f);
+    mShadowProgram.use();
+    mMeshArray.bind();
+    const float one = 1.0f;
+    struct MapPass
+    {
+        const gl::Framebuffer* framebuffer;
+        const gl::Texture* map;
+        const glm::mat4* matrix;
+    };
+    for (MapPass pass : {MapPass{&mSunShadowFramebuffer, &mSunShadowMap, &mSunMatrix},
+                         MapPass{&mSkyOcclusionFramebuffer, &mSkyOcclusionMap, &mSkyOcclusionMatrix}}) {
+        glClearNamedFramebufferfv(pass.framebuffer->id(), GL_DEPTH, 0, &one);
+        pass.framebuffer->bind();
+        glViewport(0, 0, pass.map->size().x, pass.map->size().y);
+        // The shadow matrices map to [0,1]^3; the rasteriser wants clip space in [-1,1]^3.
+        glm::mat4 toClip = glm::translate(glm::mat4(1.0f), glm::vec3(-1.0f)) * glm::scale(glm::mat4(1.0f), glm::vec3(2.0f));
+        glm::mat4 clip = toClip * *pass.matrix;
+        glProgramUniformMatrix4fv(mShadowProgram.id(), kLightMatrixLocation, 1, GL_FALSE, &clip[0][0]);
+        if (mShadowIndexCount > 0)
+            glDrawElements(GL_TRIANGLES, mShadowIndexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    mShadowMapsValid = true;
+}
+
+void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& options)
+{
+    const Sun& sun = mScene.sun;
+    const Sky& sky = mScene.sky;
+    float aspect = float(mSize.x) / float(mSize.y);
+    SceneFrameBlock block{};
+    block.viewProjection = camera.projection(aspect) * camera.view();
+    block.inverseViewProjection = glm::inverse(block.viewProjection);
+    block.sunShadowMatrix = mSunMatrix;
+    block.skyOcclusionMatrix = mSkyOcclusionMatrix;
+    block.cameraPosition = glm::vec4(camera.position, 1.0f);
+
+    glm::vec3 towardsSun = sun.direction();
+    float radius = glm::radians(sun.angularRadiusDegrees);
+    float sunUp = sun.elevationDegrees > 0.0f ? 1.0f : 0.0f;
+    block.sunDirection = glm::vec4(towardsSun, std::cos(radius));
+    block.sunIlluminance = glm::vec4(sun.color * sun.illuminance * sunUp, 0.0f);
+    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance, clipped to what a
+    // half float can hold.
+    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
+    float discLuminance = std::min(sun.illuminance / std::max(solidAngle, 1e-12f), kMaxRadiance);
+    block.sunDisc = glm::vec4(sun.color * discLuminance, options.drawSunDisc && sunUp > 0.0f ? 1.0f : 0.0f);
+
+    // CIE clear sky normalisation 1 / (f(theta_s) * phi(0)), phi(0) = 1 - exp(-0.32).
+    float sunZenith = glm::radians(90.0f - std::max(sun.elevationDegrees, 0.0f));
+    float normaliser = 1.0f / (cieIndicatrix(sunZenith) * (1.0f - std::exp(-0.32f)));
+    block.skyZenith = glm::vec4(sky.zenithColor, sky.zenithLuminance);
+    block.skyHorizon = glm::vec4(sky.horizonColor, sky.model == SkyModel::CieClear ? 0.0f : 1.0f);
+    // Lambertian ground under the sun and a sky of roughly zenith luminance.
+    float groundLuminance =
+        sky.groundAlbedo * (sun.illuminance * sunUp * std::max(towardsSun.y, 0.0f) / float(std::numbers::pi) + sky.zenithLuminance);
+    block.skyGround = glm::vec4(glm::vec3(groundLuminance), normaliser);
+    block.ambientOutdoor = glm::vec4(mScene.ambient.outdoor, 0.0f);
+    block.ambientIndoor = glm::vec4(mScene.ambient.indoor, 0.0f);
+    float shadowTexel = 1.0f / float(sun.shadowMapSize);
+    // Normal offset of about two shadow texels in world units.
+    glm::vec3 extent = glm::vec3(glm::inverse(mSunMatrix) * glm::vec4(1, 1, 0, 1) - glm::inverse(mSunMatrix) * glm::vec4(0, 0, 0, 1));
+    float worldTexel = glm::length(extent) * shadowTexel / std::sqrt(2.0f);
+    block.shadowParams = glm::vec4(shadowTexel, 1.0f / float(kSkyOcclusionMapSize), 2.0f * worldTexel, 0.0f);
+    block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
+    for (std::size_t i = 0; i < mScene.lights.size(); ++i) {
+        const PointLight& light = mScene.lights[i];
+        block.lights[i] = {glm::vec4(light.position, light.range), glm::vec4(light.color * light.intensity, 0.0f)};
+    }
+    mFrameBlock.update(0, sizeof(block), &block);
+}
+
+void SceneRenderer::render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler)
+{
+    if (!mColor.valid())
+        resize({1, 1});
+    uploadFrameBlock(camera, options);
+
+    if (!mShadowMapsValid) {
+        PassScope pass(profiler, "scene/shadow");
+        renderShadowMaps();
+    }
+
+    mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
+    mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
+    {
+        PassScope pass(profiler, "scene/opaque");
+        const float clearColor[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        const float clearDepth = 1.0f;
+        glClearNamedFramebufferfv(mFramebuffer.id(), GL_COLOR, 0, clearColor);
+        glClearNamedFramebufferfv(mFramebuffer.id(), GL_DEPTH, 0, &clearDepth);
+        mFramebuffer.bind();
+        glViewport(0, 0, mSize.x, mSize.y);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glDisable(GL_BLEND);
+        mSunShadowMap.bindUnit(kSunShadowUnit);
+        mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
+        mOpaqueProgram.use();
+        mMeshArray.bind();
+        glDrawElements(GL_TRIANGLES, mIndexCount, GL_UNSIGNED_INT, nullptr);
+    }
+    {
+        PassScope pass(profiler, "scene/sky");
+        glDepthFunc(GL_LEQUAL);
+        glDepthMask(GL_FALSE);
+        glDisable(GL_CULL_FACE);
+        mSkyProgram.use();
+        mEmptyArray.bind();
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glDepthMask(GL_TRUE);
+        glDepthFunc(GL_LESS);
+    }
+    glBindVertexArray(0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+} // namespace scene

@@ -1,0 +1,81 @@
+// SceneRenderer.h: renders a Scene into a scene-linear RGBA16F target (plus depth) with OpenGL 4.5.
+//
+// Passes: "scene/shadow" (the sun's depth map and the top-down sky-occlusion map; the scene is static,
+// so they are drawn on the first frame only), "scene/opaque" (GGX + Lambert shading of all geometry
+// in one indexed draw) and "scene/sky" (the analytic sky and sun disc behind the geometry). Limits: no
+// transparency, no point-light shadows, no indirect light besides the ambient constants; values are
+// clamped below the half-float maximum (60000 cd/m²), so the physical sun disc is clipped.
+#pragma once
+
+#include "gl/Buffer.h"
+#include "gl/Framebuffer.h"
+#include "gl/Program.h"
+#include "gl/Texture.h"
+#include "gl/VertexArray.h"
+#include "scene/Camera.h"
+#include "scene/Scene.h"
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+
+namespace profiling {
+class Profiler;
+}
+
+namespace scene {
+
+struct RenderOptions
+{
+    bool drawSunDisc = true; ///< off for dynamic-range measurements that must not count the sun
+};
+
+class SceneRenderer
+{
+public:
+    /// Builds the meshes, programs and shadow maps for `scene` (which need not outlive the renderer).
+    SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene);
+
+    /// Resizes the colour and depth targets; sizes below 1x1 are raised to 1x1.
+    void resize(glm::ivec2 size);
+    glm::ivec2 size() const { return mSize; }
+
+    /// Renders one frame into hdrTarget(); `profiler` (nullable) times the sub-passes.
+    void render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler = nullptr);
+
+    /// The RGBA16F scene-linear colour (cd/m²), valid after render().
+    const gl::Texture& hdrTarget() const { return mColor; }
+    const gl::Texture& depthTarget() const { return mDepth; }
+    const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
+
+private:
+    void renderShadowMaps();
+    void uploadFrameBlock(const Camera& camera, const RenderOptions& options);
+
+    Scene mScene;
+    gl::Program mShadowProgram;
+    gl::Program mOpaqueProgram;
+    gl::Program mSkyProgram;
+    gl::Buffer mVertices;
+    gl::Buffer mIndices;
+    gl::Buffer mMaterials;
+    gl::Buffer mFrameBlock;
+    gl::VertexArray mMeshArray;
+    gl::VertexArray mEmptyArray;
+    GLsizei mIndexCount = 0;
+    GLsizei mShadowIndexCount = 0;
+
+    gl::Texture mSunShadowMap;
+    gl::Framebuffer mSunShadowFramebuffer;
+    glm::mat4 mSunMatrix{1.0f};
+    gl::Texture mSkyOcclusionMap;
+    gl::Framebuffer mSkyOcclusionFramebuffer;
+    glm::mat4 mSkyOcclusionMatrix{1.0f};
+    bool mShadowMapsValid = false;
+
+    glm::ivec2 mSize{0};
+    gl::Texture mColor;
+    gl::Texture mDepth;
+    gl::Framebuffer mFramebuffer;
+};
+
+} // namespace scene

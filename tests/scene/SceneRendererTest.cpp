@@ -1,0 +1,169 @@
+// Scene renderer tests: the default scene renders headless with a real dynamic range (99.9th over
+// 0.1th luminance percentile >= 1e5 without the sun disc), no NaN/Inf, and tiny/odd sizes work.
+// Set HDRLAB_SCENE_TEST_DUMP=<folder> to also write each frame as a PFM image for inspection.
+#include "gl/Debug.h"
+#include "scene/Scene.h"
+#include "scene/SceneRenderer.h"
+#include "shared/HostDevice.h"
+#include "support/GlTestEnvironment.h"
+#include "support/TestPaths.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+using testing_support::GlTest;
+
+class SceneRendererTest : public GlTest
+{
+};
+
+struct FrameStats
+{
+    int nonFinite = 0;
+    int negative = 0;
+    double p001 = 0.0;  ///< 0.1th percentile of luminance
+    double p999 = 0.0;  ///< 99.9th percentile
+    double maxLuminance = 0.0;
+};
+
+FrameStats statsOf(const std::vector<float>& rgba)
+{
+    FrameStats stats;
+    std::vector<double> luminance;
+    luminance.reserve(rgba.size() / 4);
+    for (std::size_t i = 0; i + 3 < rgba.size(); i += 4) {
+        float r = rgba[i], g = rgba[i + 1], b = rgba[i + 2];
+        if (!std::isfinite(r) || !std::isfinite(g) || !std::isfinite(b) || !std::isfinite(rgba[i + 3])) {
+            ++stats.nonFinite;
+            continue;
+        }
+        if (r < 0.0f || g < 0.0f || b < 0.0f)
+            ++stats.negative;
+        luminance.push_back(hd::hdLuminance(r, g, b));
+    }
+    if (luminance.empty())
+        return stats;
+    std::sort(luminance.begin(), luminance.end());
+    auto percentile = [&](double p) {
+        std::size_t index = std::size_t(std::floor(p * double(luminance.size() - 1)));
+        return luminance[index];
+    };
+    stats.p001 = percentile(0.001);
+    stats.p999 = percentile(0.999);
+    stats.maxLuminance = luminance.back();
+    return stats;
+}
+
+void dumpIfAsked(const std::vector<float>& rgba, glm::ivec2 size, const std::string& name)
+{
+    const char* folder = std::getenv("HDRLAB_SCENE_TEST_DUMP");
+    if (!folder || !*folder)
+        return;
+    std::filesystem::create_directories(folder);
+    std::string path = (std::filesystem::path(folder) / (name + ".pfm")).string();
+    FILE* file = std::fopen(path.c_str(), "wb");
+    if (!file)
+        return;
+    // PFM: RGB float rows, bottom row first (which is GL's row order), negative scale = little endian.
+    std::fprintf(file, "PF\n%d %d\n-1.0\n", size.x, size.y);
+    for (std::size_t i = 0; i + 3 < rgba.size(); i += 4)
+        std::fwrite(&rgba[i], sizeof(float), 3, file);
+    std::fclose(file);
+}
+
+std::vector<float> renderFrame(scene::SceneRenderer& renderer, const scene::Camera& camera, bool sunDisc)
+{
+    scene::RenderOptions options;
+    options.drawSunDisc = sunDisc;
+    renderer.render(camera, options);
+    return renderer.hdrTarget().readRgbaFloat();
+}
+
+TEST_F(SceneRendererTest, DefaultSceneHasRealDynamicRange)
+{
+    scene::Scene s = scene::defaultScene();
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
+    const glm::ivec2 size(320, 180);
+    renderer.resize(size);
+    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA16F));
+    EXPECT_EQ(renderer.hdrTarget().size(), size);
+    for (double t : {0.0, 10.0}) {
+        SCOPED_TRACE("camera path time " + std::to_string(t));
+        std::vector<float> frame = renderFrame(renderer, s.cameraAt(t), false);
+        ASSERT_EQ(frame.size(), std::size_t(size.x * size.y * 4));
+        dumpIfAsked(frame, size, "default-t" + std::to_string(int(t)));
+        FrameStats stats = statsOf(frame);
+        EXPECT_EQ(stats.nonFinite, 0);
+        EXPECT_EQ(stats.negative, 0);
+        ASSERT_GT(stats.p001, 0.0) << "darkest pixels are black";
+        double ratio = stats.p999 / stats.p001;
+        std::printf("[ scene    ] t=%.0fs: L 0.1%% = %.4g, 99.9%% = %.4g cd/m2, ratio %.3g, max %.4g\n", t, stats.p001,
+                    stats.p999, ratio, stats.maxLuminance);
+        EXPECT_GT(stats.p999, 1000.0) << "no bright exterior or lamps in view";
+        EXPECT_GE(ratio, 1e5);
+    }
+}
+
+TEST_F(SceneRendererTest, SunDiscIsBrightAndOptional)
+{
+    // Looking at the sun from outdoors: the disc is there with drawSunDisc and gone without it.
+    scene::Scene s = scene::defaultScene();
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
+    renderer.resize({64, 64});
+    scene::Camera camera = s.camera;
+    camera.position = {0.0f, 1.6f, -40.0f};
+    camera.yawDegrees = s.sun.azimuthDegrees;
+    camera.pitchDegrees = s.sun.elevationDegrees;
+    camera.verticalFovDegrees = 5.0f;
+    FrameStats withDisc = statsOf(renderFrame(renderer, camera, true));
+    FrameStats without = statsOf(renderFrame(renderer, camera, false));
+    EXPECT_EQ(withDisc.nonFinite, 0);
+    EXPECT_GT(withDisc.maxLuminance, 50000.0);
+    EXPECT_LT(without.maxLuminance, withDisc.maxLuminance);
+}
+
+TEST_F(SceneRendererTest, TinyAndOddSizesRender)
+{
+    scene::Scene s = scene::defaultScene();
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
+    for (glm::ivec2 size : {glm::ivec2(1, 1), glm::ivec2(37, 23), glm::ivec2(0, 5)}) {
+        SCOPED_TRACE(std::to_string(size.x) + "x" + std::to_string(size.y));
+        renderer.resize(size);
+        glm::ivec2 expected = glm::max(size, glm::ivec2(1));
+        EXPECT_EQ(renderer.hdrTarget().size(), expected);
+        std::vector<float> frame = renderFrame(renderer, s.cameraAt(0.0), true);
+        ASSERT_EQ(frame.size(), std::size_t(expected.x * expected.y * 4));
+        FrameStats stats = statsOf(frame);
+        EXPECT_EQ(stats.nonFinite, 0);
+        EXPECT_GT(stats.maxLuminance, 0.0);
+        testing_support::expectNoGlErrors("render");
+    }
+}
+
+TEST_F(SceneRendererTest, EveryShippedSceneRenders)
+{
+    for (const auto& entry : std::filesystem::directory_iterator(testing_support::sourceDir() / "scenes")) {
+        if (entry.path().extension() != ".json")
+            continue;
+        SCOPED_TRACE(entry.path().string());
+        scene::Scene s = scene::loadSceneFile(entry.path());
+        scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
+        renderer.resize({96, 54});
+        std::vector<float> frame = renderFrame(renderer, s.cameraAt(0.0), true);
+        dumpIfAsked(frame, {96, 54}, entry.path().stem().string());
+        FrameStats stats = statsOf(frame);
+        EXPECT_EQ(stats.nonFinite, 0);
+        EXPECT_GT(stats.p999, 1.0);
+    }
+}
+
+} // namespace
