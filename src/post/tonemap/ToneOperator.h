@@ -52,6 +52,9 @@ public:
 
     virtual bool ui() { return false; }
     virtual std::string status() const { return {}; }
+    /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),
+    /// from an asynchronous readback a few frames late; empty when none.
+    virtual std::vector<std::pair<std::string, float>> markers() const { return {}; }
 };
 
 struct ToneOperatorEntry

@@ -1,0 +1,48 @@
+// ExposureCurve.comp: fills the curve buffer with displayCurve(Lw * 2^E) over a log2 range, for the
+// exposure and percentile operators. E and the range come either from uniforms (fixed exposure) or
+// from the GPU (E from the percentile state buffer, the range from the histogram params), so the
+// percentile operator never reads anything back. Clamp writes the LinearScale mode (exact) and the
+// equivalent LUT (for the view).
+#include "shared/HostDevice.h"
+#include "tonemap/DisplayCurve.glsl"
+
+layout(local_size_x = 256) in;
+
+layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
+layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; };
+layout(std430, binding = kBindingOperatorState) readonly buffer State { float state[]; };
+
+layout(location = 0) uniform uint uSamples;
+layout(location = 1) uniform uint uDisplayCurve;
+layout(location = 2) uniform float uWhite;
+layout(location = 3) uniform uint uFromGpu;   // 1: E from state[STATE_EXPOSURE], range from params
+layout(location = 4) uniform float uExposureEv;
+layout(location = 5) uniform float uLogMin;
+layout(location = 6) uniform float uLogMax;
+
+void main()
+{
+    float exposureEv = uExposureEv;
+    float logMin = uLogMin;
+    float logMax = uLogMax;
+    if (uFromGpu != 0u) {
+        exposureEv = state[STATE_EXPOSURE];
+        if (state[STATE_VALID] == 0.0 || isnan(exposureEv) || isinf(exposureEv))
+            exposureEv = 0.0;
+        logMin = uintBitsToFloat(params[kParamLogMin]);
+        logMax = uintBitsToFloat(params[kParamLogMax]);
+    }
+    uint i = gl_GlobalInvocationID.x;
+    if (i == 0u) {
+        curve[kCurveLogMin] = logMin;
+        curve[kCurveLogMax] = logMax;
+        curve[kCurveSampleCount] = float(uSamples);
+        curve[kCurveChannels] = 1.0;
+        curve[kCurveMode] = uDisplayCurve == kDisplayClamp ? kCurveModeLinearScale : kCurveModeLut;
+        curve[kCurveScale] = exp2(exposureEv);
+    }
+    if (i >= uSamples)
+        return;
+    float log2Lw = logMin + (float(i) + 0.5) * (logMax - logMin) / float(uSamples);
+    curve[kCurveHeaderWords + i] = displayCurve(exp2(log2Lw + exposureEv), uDisplayCurve, uWhite);
+}

@@ -1,0 +1,98 @@
+#include "post/tonemap/ToneCommon.h"
+
+#include "util/Log.h"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace post {
+
+StateReadback::StateReadback(std::string_view label, std::size_t bytes) : mBytes(bytes)
+{
+    for (int i = 0; i < kSlots; ++i)
+        mSlots[std::size_t(i)].buffer = gl::Buffer(std::string(label) + ".readback" + std::to_string(i), bytes);
+}
+
+StateReadback::~StateReadback()
+{
+    for (Slot& slot : mSlots)
+        if (slot.fence != nullptr)
+            glDeleteSync(slot.fence);
+}
+
+void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes)
+{
+    Slot& slot = mSlots[std::size_t(mNext)];
+    if (slot.fence != nullptr)
+        return; // every slot in flight: skip this frame rather than wait
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    source.copyTo(slot.buffer, offsetBytes, 0, mBytes);
+    slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    slot.sequence = ++mSequence;
+    mNext = (mNext + 1) % kSlots;
+}
+
+bool StateReadback::poll()
+{
+    bool arrived = false;
+    for (Slot& slot : mSlots) {
+        if (slot.fence == nullptr)
+            continue;
+        const GLenum state = glClientWaitSync(slot.fence, 0, 0);
+        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
+            continue;
+        glDeleteSync(slot.fence);
+        slot.fence = nullptr;
+        if (slot.sequence > mLatestSequence) {
+            mLatest.resize(mBytes / sizeof(float));
+            slot.buffer.read(0, mBytes, mLatest.data());
+            mLatestSequence = slot.sequence;
+            arrived = true;
+        }
+    }
+    return arrived;
+}
+
+void helpMarker(const char* text)
+{
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        ImGui::TextUnformatted(text);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
+bool displayCurveUi(DisplayCurveSettings& settings)
+{
+    bool changed = false;
+    const char* names[] = {"Clamp", "Reinhard", "Filmic (Hable / Uncharted 2)", "ACES fit (Narkowicz)"};
+    int current = int(settings.curve);
+    if (ImGui::Combo("Display curve", &current, names, kDisplayCurveCount)) {
+        settings.curve = DisplayCurve(current);
+        changed = true;
+    }
+    helpMarker("Maps exposed luminance x to display luminance. Clamp: min(x, 1). Reinhard 2002: x / (1 + x), "
+               "or x (1 + x/W^2) / (1 + x) with a white W. Hable: John Hable's Uncharted 2 curve, white 11.2. "
+               "ACES fit: Krzysztof Narkowicz's 2015 rational fit of the ACES RRT + ODT.");
+    if (settings.curve == DisplayCurve::Reinhard) {
+        changed |= ImGui::DragFloat("Reinhard white", &settings.reinhardWhite, 0.05f, 0.0f, 1000.0f, "%.2f");
+        helpMarker("Exposed luminance shown as white; 0 = none (plain x / (1 + x)).");
+    }
+    return changed;
+}
+
+std::string formatEv(double ev)
+{
+    char text[32];
+    std::snprintf(text, sizeof(text), "%+.1f", ev);
+    return text;
+}
+
+} // namespace post

@@ -1,0 +1,109 @@
+#include "post/tonemap/ToneEqualize.h"
+
+#include "gl/Debug.h"
+#include "post/histogram/HistogramMethod.h"
+#include "post/scan/ScanMethod.h"
+#include "post/tonemap/ToneCommon.h"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace post {
+
+std::string_view ToneEqualize::description() const
+{
+    return "Histogram equalization of log luminance (or of R, G, B): the normalised CDF in the cdf_min form "
+           "(Bugetti, eq. 1) is the tone curve.";
+}
+
+void ToneEqualize::buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs)
+{
+    const glm::ivec2 size = inputs.histogramImage.size;
+    if (!mSplitProgram)
+        mSplitProgram = ctx.shaders.buildCompute("tonemap.equalize.split", "tonemap/ChannelSplit.comp");
+    if (mChannelImage.size() != size)
+        mChannelImage = gl::Texture("tonemap.equalize.channel", GL_RGBA32F, size);
+    if (!mChannelHistograms[0]) {
+        for (int c = 0; c < 3; ++c) {
+            const std::string suffix = std::to_string(c);
+            mChannelHistograms[std::size_t(c)] = gl::Buffer("tonemap.equalize.histogram" + suffix,
+                                                            hd::kHistogramBufferWords * sizeof(std::uint32_t));
+            mChannelCdfs[std::size_t(c)] = gl::Buffer("tonemap.equalize.cdf" + suffix,
+                                                      hd::kMaxHistogramBins * sizeof(std::uint32_t));
+        }
+    }
+    const bool methodCumulates = inputs.histogramMethod.producesCumulative();
+    for (int c = 0; c < 3; ++c) {
+        gl::DebugGroup group("tonemap/equalize/channel" + std::to_string(c));
+        inputs.histogramImage.texture.bindUnit(hd::kTextureUnitInput);
+        mChannelImage.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
+        glProgramUniform2i(mSplitProgram.id(), 0, size.x, size.y);
+        mSplitProgram.set(1, unsigned(c));
+        mSplitProgram.use();
+        glDispatchCompute((unsigned(size.x) + 15u) / 16u, (unsigned(size.y) + 15u) / 16u, 1);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+
+        gl::Buffer& histogram = mChannelHistograms[std::size_t(c)];
+        gl::Buffer& cdf = mChannelCdfs[std::size_t(c)];
+        HistogramTargets targets{histogram, inputs.params, methodCumulates ? &cdf : nullptr};
+        inputs.histogramMethod.build(ctx, ImageInput{mChannelImage, size}, inputs.spec, targets);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        if (!methodCumulates && inputs.scanMethod != nullptr)
+            inputs.scanMethod->inclusiveScan(ctx, histogram, cdf, inputs.spec.binCount);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+}
+
+void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
+{
+    if (!mCurveProgram)
+        mCurveProgram = ctx.shaders.buildCompute("tonemap.equalize.curve", "tonemap/Equalize.comp",
+                                                 {{"DEGENERATE_VALUE", std::to_string(kEqualizeDegenerateValue)}});
+    mProblem.clear();
+    bool perChannel = mSettings.perChannel;
+    if (perChannel && !inputs.histogramMethod.producesCumulative() && inputs.scanMethod == nullptr) {
+        mProblem = "per-channel needs a scan method; using luminance";
+        perChannel = false;
+    }
+    if (perChannel && (inputs.histogramImage.size.x <= 0 || inputs.histogramImage.size.y <= 0))
+        perChannel = false;
+    if (perChannel)
+        buildChannelCdfs(ctx, inputs);
+
+    gl::DebugGroup group("tonemap/equalize/curve");
+    inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    for (int c = 0; c < 3; ++c) {
+        const gl::Buffer& cdf = perChannel ? mChannelCdfs[std::size_t(c)] : inputs.cdf;
+        cdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0 + unsigned(c));
+    }
+    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    mCurveProgram.set(0, perChannel ? 3u : 1u);
+    mCurveProgram.set(1, mSettings.encodedOutput ? 1u : 0u);
+    mCurveProgram.use();
+    glDispatchCompute((hd::kMaxHistogramBins + 255u) / 256u, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+bool ToneEqualize::ui()
+{
+    bool changed = ImGui::Checkbox("Per channel (R, G, B)", &mSettings.perChannel);
+    helpMarker("Equalize R, G and B separately (three histograms built with the selected method, Scheuermann & "
+               "Hensley Figure 2 C); colours shift. Off: equalize luminance and keep chromaticity.");
+    changed |= ImGui::Checkbox("Equalize encoded levels", &mSettings.encodedOutput);
+    helpMarker("Treat the equalized value as an sRGB-encoded display level (uniform perceived levels) instead of "
+               "linear display luminance.");
+    return changed;
+}
+
+std::string ToneEqualize::status() const
+{
+    std::string text = mSettings.perChannel ? "equalize: per channel R, G, B" : "equalize: luminance";
+    if (mSettings.encodedOutput)
+        text += ", encoded levels";
+    if (!mProblem.empty())
+        text += " (" + mProblem + ")";
+    return text;
+}
+
+} // namespace post

@@ -1,0 +1,55 @@
+// ToneEqualize.h: "equalize", histogram equalization of log luminance.
+//
+// Technique: Gonzalez & Woods' equalization as the numerical integral of the histogram (Scheuermann &
+// Hensley 2007, section 3.1), in the cdf_min form of Bugetti's equation (1), without rounding:
+// T[v] = (cdf(v) - cdf_min) / (N - cdf_min), one curve sample per bin centre over the histogram
+// range. The value is display luminance (default) or, as an option, an sRGB-encoded level (the curve
+// is then its sRGB EOTF: equalizes perceived rather than linear display levels). One occupied bin
+// (a uniform image, N == cdf_min) or an empty histogram gives 0.5 everywhere, the value
+// equalization gives the median. Per-channel mode (S&H Figure 2 C): three histograms of R, G and B
+// built with the selected histogram method on grey images carrying one channel (L(c, c, c) = c since
+// the Rec. 709 weights sum to 1, up to one float ulp), integrated by the selected scan method, and a
+// 3-channel curve (the apply pass maps each channel through its own LUT: colours shift, by design).
+// Limits: bins below the first occupied one map to 0, above the last to 1 (contrast stretch).
+#pragma once
+
+#include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/ToneSettings.h"
+
+#include <array>
+
+namespace post {
+
+class ToneEqualize final : public ToneOperator
+{
+public:
+    static constexpr std::string_view kId = "equalize";
+
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "Histogram equalization"; }
+    std::string_view description() const override;
+
+    void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    bool ui() override;
+    std::string status() const override;
+
+    const EqualizeSettings& settings() const { return mSettings; }
+    void setSettings(const EqualizeSettings& settings) { mSettings = settings; }
+
+    /// Per-channel mode: the R, G, B histograms and CDFs of the last frame (tests and the view).
+    const gl::Buffer& channelHistogram(int channel) const { return mChannelHistograms[std::size_t(channel)]; }
+    const gl::Buffer& channelCdf(int channel) const { return mChannelCdfs[std::size_t(channel)]; }
+
+private:
+    void buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs);
+
+    EqualizeSettings mSettings;
+    std::string mProblem;
+    gl::Program mCurveProgram;
+    gl::Program mSplitProgram;
+    gl::Texture mChannelImage;
+    std::array<gl::Buffer, 3> mChannelHistograms;
+    std::array<gl::Buffer, 3> mChannelCdfs;
+};
+
+} // namespace post

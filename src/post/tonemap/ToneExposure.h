@@ -1,0 +1,35 @@
+// ToneExposure.h: "exposure", the fixed-exposure reference operator (no histogram): Ld =
+// curve(Lw * 2^EV) with a selectable display curve (clamp, Reinhard 2002, Hable's Uncharted 2 filmic
+// curve, Narkowicz's ACES fit). Clamp uses the curve buffer's LinearScale mode (exact for any Lw);
+// the other curves a 1024-sample LUT over exposed luminance 2^-16 .. 2^12 (darker is black on any
+// display, all curves are flat above; the apply pass clamps beyond the ends).
+#pragma once
+
+#include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/ToneSettings.h"
+
+namespace post {
+
+class ToneExposure final : public ToneOperator
+{
+public:
+    static constexpr std::string_view kId = "exposure";
+
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "Fixed exposure"; }
+    std::string_view description() const override;
+    bool usesHistogram() const override { return false; }
+
+    void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    bool ui() override;
+    std::string status() const override;
+
+    const ExposureSettings& settings() const { return mSettings; }
+    void setSettings(const ExposureSettings& settings) { mSettings = sanitize(settings); }
+
+private:
+    ExposureSettings mSettings;
+    gl::Program mProgram;
+};
+
+} // namespace post

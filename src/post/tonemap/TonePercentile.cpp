@@ -1,0 +1,161 @@
+#include "post/tonemap/TonePercentile.h"
+
+#include "gl/Debug.h"
+#include "post/tonemap/ToneShaders.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace post {
+
+TonePercentile::TonePercentile() = default;
+TonePercentile::~TonePercentile() = default;
+
+std::string_view TonePercentile::description() const
+{
+    return "Exposure from percentiles of the log-luminance CDF (key or band average), adapted over time "
+           "(linear far, exponential near), then a display curve. Metering after Carucci 2006 as read by "
+           "Scheuermann & Hensley 2007; adaptation as Unreal/Bevy.";
+}
+
+void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
+{
+    using namespace percentile_state;
+    if (!mMeter) {
+        mMeter = ctx.shaders.buildCompute("tonemap.percentile.meter", "tonemap/PercentileMeter.comp",
+                                          percentileStateDefines());
+        mCurve = buildExposureCurveProgram(ctx.shaders, "tonemap.percentile.curve");
+        mState = gl::Buffer("tonemap.percentile.state", kWords * sizeof(float));
+        mReadback = std::make_unique<StateReadback>("tonemap.percentile.state", kWords * sizeof(float));
+    }
+    mReadback->poll();
+    if (mResetPending) {
+        mState.clearUint(0u); // all words 0.0f: not valid, the next usable frame snaps
+        mResetPending = false;
+    }
+    const PercentileSettings& s = mSettings;
+    double dt = inputs.dtSeconds;
+    dt = std::isfinite(dt) ? std::clamp(dt, 0.0, kMaxAdaptationDtSeconds) : 0.0;
+    {
+        gl::DebugGroup group("tonemap/percentile/meter");
+        inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        inputs.cdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+        mMeter.set(0, unsigned(s.metering));
+        mMeter.set(1, s.percentile / 100.0f);
+        mMeter.set(2, s.highPercentile / 100.0f);
+        mMeter.set(3, s.bandLow / 100.0f);
+        mMeter.set(4, s.bandHigh / 100.0f);
+        mMeter.set(5, std::log2(s.key));
+        mMeter.set(6, std::log2(s.whitePoint));
+        mMeter.set(7, s.limitHighlights ? 1u : 0u);
+        mMeter.set(8, s.compensationEv);
+        mMeter.set(9, s.minEv);
+        mMeter.set(10, s.maxEv);
+        mMeter.set(11, s.adapt ? 1u : 0u);
+        mMeter.set(12, s.speedUpEv);
+        mMeter.set(13, s.speedDownEv);
+        mMeter.set(14, s.transitionEv);
+        mMeter.set(15, float(dt));
+        mMeter.set(16, 0u);
+        mMeter.use();
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    {
+        gl::DebugGroup group("tonemap/percentile/curve");
+        dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f,
+                              0.0f, 0.0f);
+    }
+    mReadback->capture(mState);
+}
+
+bool TonePercentile::ui()
+{
+    PercentileSettings& s = mSettings;
+    bool changed = false;
+    const char* modes[] = {"Percentile to key", "Band average to key"};
+    int mode = int(s.metering);
+    if (ImGui::Combo("Metering", &mode, modes, 2)) {
+        s.metering = PercentileMetering(mode);
+        changed = true;
+    }
+    helpMarker("Percentile to key: the p-th percentile of log luminance is exposed to the key, limited so the "
+               "high percentile stays at or below the white point (our reading of Carucci 2006). Band average: "
+               "the mean log luminance between two percentiles is exposed to the key (Unreal/Unity style).");
+    changed |= ImGui::SliderFloat("Key", &s.key, 0.01f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+    helpMarker("Exposed luminance the metered value maps to (0.18 = middle grey).");
+    if (s.metering == PercentileMetering::Key) {
+        changed |= ImGui::SliderFloat("Percentile", &s.percentile, 0.0f, 100.0f, "%.1f %%");
+        helpMarker("Percentile of the log-luminance distribution placed at the key (50 = median).");
+        changed |= ImGui::Checkbox("Limit highlights", &s.limitHighlights);
+        helpMarker("Lower the exposure when the high percentile would exceed the white point.");
+        if (s.limitHighlights) {
+            changed |= ImGui::SliderFloat("High percentile", &s.highPercentile, 0.0f, 100.0f, "%.1f %%");
+            changed |= ImGui::SliderFloat("White point", &s.whitePoint, 0.1f, 16.0f, "%.2f",
+                                          ImGuiSliderFlags_Logarithmic);
+            helpMarker("Exposed luminance the high percentile may reach.");
+        }
+    } else {
+        changed |= ImGui::SliderFloat("Band low", &s.bandLow, 0.0f, 100.0f, "%.1f %%");
+        changed |= ImGui::SliderFloat("Band high", &s.bandHigh, 0.0f, 100.0f, "%.1f %%");
+        helpMarker("The mean of log2 luminance between these percentiles is metered (Unity 50-95, Unreal 10-90).");
+    }
+    changed |= ImGui::SliderFloat("Compensation (EV)", &s.compensationEv, -8.0f, 8.0f, "%+.2f");
+    helpMarker("Added to the target exposure.");
+    changed |= ImGui::DragFloatRange2("Exposure limits (EV)", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
+    changed |= ImGui::Checkbox("Adapt over time", &s.adapt);
+    helpMarker("Off: the exposure follows the target at once.");
+    if (s.adapt) {
+        changed |= ImGui::SliderFloat("Speed up (EV/s)", &s.speedUpEv, 0.05f, 20.0f, "%.2f");
+        helpMarker("Speed when the scene gets brighter (the exposure falls), as Unreal's SpeedUp.");
+        changed |= ImGui::SliderFloat("Speed down (EV/s)", &s.speedDownEv, 0.05f, 20.0f, "%.2f");
+        helpMarker("Speed when the scene gets darker (the exposure rises).");
+        changed |= ImGui::SliderFloat("Transition (EV)", &s.transitionEv, 0.0f, 8.0f, "%.2f");
+        helpMarker("Linear adaptation beyond this distance from the target, exponential within it.");
+    }
+    changed |= displayCurveUi(s.display);
+    if (changed)
+        s = sanitize(s);
+    return changed;
+}
+
+std::string TonePercentile::status() const
+{
+    using namespace percentile_state;
+    if (!mReadback || !mReadback->hasData())
+        return "percentile: waiting for the first frame";
+    const std::vector<float>& w = mReadback->latest();
+    if (w[kValid] == 0.0f)
+        return "percentile: no usable histogram yet";
+    std::string text = "exposure " + formatEv(w[kExposure]) + " EV, target " + formatEv(w[kTarget]) + " EV";
+    if (w[kFrameOk] == 0.0f)
+        text += " (empty/NaN frame: held)";
+    return text;
+}
+
+std::vector<std::pair<std::string, float>> TonePercentile::markers() const
+{
+    using namespace percentile_state;
+    if (!mReadback || !mReadback->hasData() || mReadback->latest()[kValid] == 0.0f)
+        return {};
+    const std::vector<float>& w = mReadback->latest();
+    const float log2Key = std::log2(mSettings.key);
+    std::vector<std::pair<std::string, float>> out;
+    if (mSettings.metering == PercentileMetering::Key) {
+        out.emplace_back("p" + std::to_string(int(std::lround(mSettings.percentile))), w[kMetered]);
+        if (mSettings.limitHighlights)
+            out.emplace_back("p" + std::to_string(int(std::lround(mSettings.highPercentile))), w[kHigh]);
+    } else {
+        out.emplace_back("band low", w[kBandLow]);
+        out.emplace_back("band mean", w[kMetered]);
+        out.emplace_back("band high", w[kBandHigh]);
+    }
+    out.emplace_back("key (target)", log2Key - w[kTarget]);
+    out.emplace_back("key (now)", log2Key - w[kExposure]);
+    return out;
+}
+
+} // namespace post

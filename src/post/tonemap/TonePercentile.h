@@ -1,0 +1,59 @@
+// TonePercentile.h: "percentile", percentile-driven auto-exposure with temporal adaptation.
+//
+// Technique: percentiles of the log-luminance CDF found on the GPU (binary search, linear
+// interpolation inside the bin), as Scheuermann & Hensley 2007 (section 3.2.1) suggest after Carucci
+// 2006 (GDC, "HDR meets Black & White 2"). Metering is our design, since Carucci's slides that would
+// say how are not available: (a) Key: the p-th percentile (50) goes to the key (0.18), limited so the
+// high percentile (99th) stays at or below a white point (1.0) after exposure; (b) BandAverage: the
+// mean log2 L between two percentiles (50 %, 95 %; Unity/Unreal style) goes to the key. Then
+// exposure compensation and min/max limits. Adaptation as Unreal / Bevy (linear at the set speed far
+// from the target, exponential within the transition distance; up 3 EV/s, down 1 EV/s, 1.5 EV),
+// integrated exactly so the result does not depend on the frame rate. The exposure lives in a GPU
+// buffer: an empty histogram or a non-finite target keeps it (NaN frames never poison it), the first
+// usable frame snaps (no flash), dt <= 0 changes nothing, dt is clamped to 0.5 s. The curve is
+// display(Lw * 2^E) in a 1024-sample LUT over the histogram range (Clamp: LinearScale mode).
+// Limits: percentiles resolve to the bin's uniform-density model; the status line and markers come
+// from an asynchronous readback and lag a few frames.
+#pragma once
+
+#include "post/tonemap/ToneCommon.h"
+#include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/ToneSettings.h"
+
+#include <memory>
+
+namespace post {
+
+class TonePercentile final : public ToneOperator
+{
+public:
+    static constexpr std::string_view kId = "percentile";
+
+    TonePercentile();
+    ~TonePercentile() override;
+
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "Percentile auto-exposure"; }
+    std::string_view description() const override;
+
+    void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    void resetState() override { mResetPending = true; }
+    bool ui() override;
+    std::string status() const override;
+    std::vector<std::pair<std::string, float>> markers() const override;
+
+    const PercentileSettings& settings() const { return mSettings; }
+    void setSettings(const PercentileSettings& settings) { mSettings = sanitize(settings); }
+    /// The GPU state (float[percentile_state::kWords]), for tests and tools.
+    const gl::Buffer& stateBuffer() const { return mState; }
+
+private:
+    PercentileSettings mSettings;
+    bool mResetPending = true;
+    gl::Buffer mState;
+    gl::Program mMeter;
+    gl::Program mCurve;
+    std::unique_ptr<StateReadback> mReadback;
+};
+
+} // namespace post

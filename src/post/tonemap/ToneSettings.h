@@ -1,0 +1,179 @@
+// ToneSettings.h: the plain settings of the four tone operators (no GL), shared by the GPU operators,
+// their CPU references (src/reference/Tone*) and the tools, so a settings snapshot means the same
+// thing on both sides. sanitize*() turn absurd or non-finite values into usable ones (documented
+// ranges) so that bad input never reaches a shader.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
+namespace post {
+
+/// The display curve applied after an exposure (percentile and exposure operators).
+enum class DisplayCurve : std::uint32_t {
+    Clamp = 0,    ///< Ld = min(x, 1)
+    Reinhard = 1, ///< Ld = x (1 + x / W^2) / (1 + x), W = white (0 = infinite: x / (1 + x)), Reinhard et al. 2002
+    Hable = 2,    ///< Hable's "Uncharted 2" filmic curve, white 11.2, no exposure bias
+    AcesFit = 3,  ///< Narkowicz 2015 rational fit of the ACES RRT+ODT, clamped to [0, 1]
+};
+inline constexpr int kDisplayCurveCount = 4;
+inline std::string_view toString(DisplayCurve curve)
+{
+    switch (curve) {
+    case DisplayCurve::Clamp: return "clamp";
+    case DisplayCurve::Reinhard: return "reinhard";
+    case DisplayCurve::Hable: return "hable";
+    case DisplayCurve::AcesFit: return "aces-fit";
+    }
+    return "?";
+}
+
+struct DisplayCurveSettings
+{
+    DisplayCurve curve = DisplayCurve::Reinhard;
+    float reinhardWhite = 0.0f; ///< exposed luminance shown as white; 0 = none (plain x / (1 + x))
+};
+
+// ---- equalize ----------------------------------------------------------------------------------
+struct EqualizeSettings
+{
+    bool perChannel = false;    ///< three histograms (R, G, B) and a 3-channel curve instead of luminance
+    bool encodedOutput = false; ///< treat the equalized value as an sRGB-encoded level (curve = sRGB EOTF of it)
+};
+
+/// Display value of a uniform (one occupied bin) or empty histogram: every sample gets 0.5, the
+/// value equalization gives the median (an equalized image has its median at mid display range).
+inline constexpr float kEqualizeDegenerateValue = 0.5f;
+
+// ---- percentile --------------------------------------------------------------------------------
+enum class PercentileMetering : std::uint32_t {
+    Key = 0,         ///< the p-th percentile goes to the key, limited by the high percentile and white point
+    BandAverage = 1, ///< the mean log2 L between a low and a high percentile goes to the key (UE/Unity style)
+};
+
+struct PercentileSettings
+{
+    PercentileMetering metering = PercentileMetering::Key;
+    float percentile = 50.0f;     ///< (Key) percentile placed at the key, 0..100
+    float key = 0.18f;            ///< exposed luminance the metered value maps to
+    bool limitHighlights = true;  ///< (Key) keep the high percentile at or below the white point
+    float highPercentile = 99.0f; ///< (Key) 0..100
+    float whitePoint = 1.0f;      ///< (Key) exposed luminance the high percentile may reach
+    float bandLow = 50.0f;        ///< (BandAverage) percentiles bounding the averaged band
+    float bandHigh = 95.0f;
+    float compensationEv = 0.0f;  ///< added to the target exposure
+    float minEv = -16.0f;         ///< exposure limits (EV, the log2 of the scale applied to Lw)
+    float maxEv = 16.0f;
+    bool adapt = true;            ///< temporal adaptation (off: the exposure follows the target at once)
+    float speedUpEv = 3.0f;       ///< EV/s when the scene brightens (exposure falls), UE SpeedUp / Bevy brighten
+    float speedDownEv = 1.0f;     ///< EV/s when the scene darkens (exposure rises)
+    float transitionEv = 1.5f;    ///< linear beyond this distance from the target, exponential within it
+    DisplayCurveSettings display;
+};
+
+/// Frame times above this are clamped (a hitch or a breakpoint must not snap the exposure).
+inline constexpr double kMaxAdaptationDtSeconds = 0.5;
+inline constexpr std::uint32_t kPercentileCurveSamples = 1024u;
+
+// ---- ward --------------------------------------------------------------------------------------
+struct WardSettings
+{
+    std::uint32_t bins = 100u;         ///< pcond HISTRES (2..kWardMaxBins)
+    float displayMin = 1.0f;           ///< Ldmin, cd/m^2 (pcond: Ldmax / Lddyn)
+    float displayMax = 100.0f;         ///< Ldmax, cd/m^2 (pcond -u)
+    float sceneScale = 1.0f;           ///< cd/m^2 per scene-linear luminance unit
+    bool humanContrast = false;        ///< pcond -s: the Ferwerda TVI ceiling instead of the linear one
+    bool duplicateBottomBin = true;    ///< pcond's "false samples at bottom" (extends the range by one bin)
+};
+
+inline constexpr std::uint32_t kWardMaxBins = 1024u;
+inline constexpr std::uint32_t kWardCurveSamples = 1024u;
+/// Ceiling passes are capped; pcond's loop cannot run more than 147 (see ToneWard.h), so the cap never changes a result.
+inline constexpr std::uint32_t kWardMaxPasses = 160u;
+inline constexpr double kWardLmin = 1e-7;     ///< pcond LMIN, cd/m^2
+inline constexpr double kWardLmax = 1e7;      ///< pcond LMAX
+inline constexpr double kWardCvRatio = 0.025; ///< pcond CVRATIO
+inline constexpr double kWardFtiny = 1e-6;    ///< Radiance FTINY
+
+// ---- exposure ----------------------------------------------------------------------------------
+struct ExposureSettings
+{
+    float exposureEv = 0.0f; ///< Ld = curve(Lw * 2^EV)
+    DisplayCurveSettings display;
+};
+
+inline constexpr std::uint32_t kExposureCurveSamples = 1024u;
+/// The fixed-exposure LUT spans exposed luminance 2^-16 .. 2^12 (darker is black on any display,
+/// every curve is flat above).
+inline constexpr float kExposureCurveLowEv = -16.0f;
+inline constexpr float kExposureCurveHighEv = 12.0f;
+
+// ---- sanitizing --------------------------------------------------------------------------------
+namespace detail {
+inline float finiteOr(float value, float fallback)
+{
+    return std::isfinite(value) ? value : fallback;
+}
+inline float clampFinite(float value, float lo, float hi, float fallback)
+{
+    return std::clamp(finiteOr(value, fallback), lo, hi);
+}
+} // namespace detail
+
+inline DisplayCurveSettings sanitize(DisplayCurveSettings s)
+{
+    if (std::uint32_t(s.curve) >= std::uint32_t(kDisplayCurveCount))
+        s.curve = DisplayCurve::Reinhard;
+    s.reinhardWhite = detail::clampFinite(s.reinhardWhite, 0.0f, 1e6f, 0.0f);
+    return s;
+}
+
+inline PercentileSettings sanitize(PercentileSettings s)
+{
+    const PercentileSettings d;
+    if (std::uint32_t(s.metering) > 1u)
+        s.metering = d.metering;
+    s.percentile = detail::clampFinite(s.percentile, 0.0f, 100.0f, d.percentile);
+    s.key = detail::clampFinite(s.key, 1e-6f, 1e6f, d.key);
+    s.highPercentile = detail::clampFinite(s.highPercentile, 0.0f, 100.0f, d.highPercentile);
+    s.whitePoint = detail::clampFinite(s.whitePoint, 1e-6f, 1e6f, d.whitePoint);
+    s.bandLow = detail::clampFinite(s.bandLow, 0.0f, 100.0f, d.bandLow);
+    s.bandHigh = detail::clampFinite(s.bandHigh, 0.0f, 100.0f, d.bandHigh);
+    if (s.bandHigh < s.bandLow)
+        std::swap(s.bandLow, s.bandHigh);
+    s.compensationEv = detail::clampFinite(s.compensationEv, -32.0f, 32.0f, 0.0f);
+    s.minEv = detail::clampFinite(s.minEv, -64.0f, 64.0f, d.minEv);
+    s.maxEv = detail::clampFinite(s.maxEv, -64.0f, 64.0f, d.maxEv);
+    if (s.maxEv < s.minEv)
+        std::swap(s.minEv, s.maxEv);
+    s.speedUpEv = detail::clampFinite(s.speedUpEv, 1e-3f, 1000.0f, d.speedUpEv);
+    s.speedDownEv = detail::clampFinite(s.speedDownEv, 1e-3f, 1000.0f, d.speedDownEv);
+    s.transitionEv = detail::clampFinite(s.transitionEv, 0.0f, 64.0f, d.transitionEv);
+    s.display = sanitize(s.display);
+    return s;
+}
+
+inline WardSettings sanitize(WardSettings s)
+{
+    const WardSettings d;
+    s.bins = std::clamp(s.bins, 2u, kWardMaxBins);
+    s.displayMax = detail::clampFinite(s.displayMax, 1e-3f, 1e6f, d.displayMax);
+    s.displayMin = detail::clampFinite(s.displayMin, 1e-4f, 1e6f, d.displayMin);
+    if (!(s.displayMin < s.displayMax)) { // a display range of zero or less: keep pcond's 100:1
+        s.displayMin = d.displayMin;
+        s.displayMax = d.displayMax;
+    }
+    s.sceneScale = detail::clampFinite(s.sceneScale, 1e-9f, 1e9f, d.sceneScale);
+    return s;
+}
+
+inline ExposureSettings sanitize(ExposureSettings s)
+{
+    s.exposureEv = detail::clampFinite(s.exposureEv, -64.0f, 64.0f, 0.0f);
+    s.display = sanitize(s.display);
+    return s;
+}
+
+} // namespace post

@@ -1,0 +1,87 @@
+#include "post/tonemap/ToneShaders.h"
+
+#include "shared/HostDevice.h"
+
+#include <sstream>
+#include <string>
+
+namespace post {
+
+namespace {
+
+std::string floatLiteral(double value)
+{
+    std::ostringstream out;
+    out.precision(9);
+    out << std::scientific << value;
+    return out.str();
+}
+
+} // namespace
+
+gl::ShaderDefines percentileStateDefines()
+{
+    using namespace percentile_state;
+    return {
+        {"STATE_EXPOSURE", std::to_string(kExposure)}, {"STATE_TARGET", std::to_string(kTarget)},
+        {"STATE_VALID", std::to_string(kValid)},       {"STATE_METERED", std::to_string(kMetered)},
+        {"STATE_HIGH", std::to_string(kHigh)},         {"STATE_BAND_LOW", std::to_string(kBandLow)},
+        {"STATE_BAND_HIGH", std::to_string(kBandHigh)}, {"STATE_FRAME_OK", std::to_string(kFrameOk)},
+    };
+}
+
+gl::ShaderDefines wardDefines()
+{
+    using namespace ward_state;
+    return {
+        {"WARD_OUTCOME", std::to_string(kOutcome)},
+        {"WARD_PASSES", std::to_string(kPasses)},
+        {"WARD_BWMIN", std::to_string(kBwmin)},
+        {"WARD_BWMAX", std::to_string(kBwmax)},
+        {"WARD_BWAVG", std::to_string(kBwavg)},
+        {"WARD_HISTOT", std::to_string(kHistot)},
+        {"WARD_FINAL_TOTAL", std::to_string(kFinalTotal)},
+        {"WARD_CEILING_FRACTION", std::to_string(kCeilingFraction)},
+        {"WARD_SAMPLES", std::to_string(kSamples)},
+        {"WARD_RANGE_VALID", std::to_string(kRangeValid)},
+        {"WARD_DUPLICATED", std::to_string(kDuplicated)},
+        {"WARD_CONVERGED", std::to_string(kConverged)},
+        {"WARD_GRID_W", std::to_string(kGridWidth)},
+        {"WARD_GRID_H", std::to_string(kGridHeight)},
+        {"WARD_LINEAR_SCALE", std::to_string(kLinearScale)},
+        {"WARD_MAX_BINS", std::to_string(kWardMaxBins)},
+        {"WARD_MAX_PASSES", std::to_string(kWardMaxPasses)},
+        {"WARD_LMIN", floatLiteral(kWardLmin)},
+        {"WARD_LMAX", floatLiteral(kWardLmax)},
+        {"WARD_CV_RATIO", floatLiteral(kWardCvRatio)},
+        {"WARD_FTINY", floatLiteral(kWardFtiny)},
+    };
+}
+
+gl::Program buildExposureCurveProgram(const gl::ShaderLibrary& shaders, std::string_view label)
+{
+    return shaders.buildCompute(label, "tonemap/ExposureCurve.comp", percentileStateDefines());
+}
+
+void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params, gl::Buffer& curve,
+                           const gl::Buffer* percentileState, const DisplayCurveSettings& display,
+                           std::uint32_t samples, float exposureEv, float logMin, float logMax)
+{
+    params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    // The shader declares the state block either way; without one, bind the curve there (never read).
+    (percentileState != nullptr ? *percentileState : curve).bindBase(GL_SHADER_STORAGE_BUFFER,
+                                                                     hd::kBindingOperatorState);
+    program.set(0, samples);
+    program.set(1, unsigned(display.curve));
+    program.set(2, display.reinhardWhite);
+    program.set(3, percentileState != nullptr ? 1u : 0u);
+    program.set(4, exposureEv);
+    program.set(5, logMin);
+    program.set(6, logMax);
+    program.use();
+    glDispatchCompute((samples + 255u) / 256u, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+} // namespace post

@@ -1,0 +1,79 @@
+// ToneWard.h: "ward", Ward Larson, Rushmeier & Piatko 1997, "A visibility matching tone reproduction
+// operator for high dynamic range scenes" (IEEE TVCG 3(4)): histogram adjustment with the linear
+// ceiling, as Radiance pcond implements it (shared/research/algorithms.md 1.2), entirely on the GPU.
+//
+//  1. foveal image: box filter of the full frame to about one sample per degree of the camera's field
+//     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
+//     the scene scale = cd/m^2 (WardFoveal.comp);
+//  2. range on the GPU: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
+//     duplication (pcond's default), log-average of the counted samples (WardRange.comp);
+//  3. the natural-log histogram (100 bins) built by the *selected histogram method* into this
+//     operator's own buffers (its range in log2 in its own params buffer);
+//  4. ceiling iteration in one workgroup: T db / (ln Ldmax - ln Ldmin) with T the current total,
+//     repeated while trimmings exceed 2.5 % of it; failure (T <= 2.5 % of the original) or a range that
+//     fits the display -> pcond's linear operator (log-average -> sqrt(Ldmin Ldmax)); option: the
+//     Ferwerda TVI ceiling (pcond -s); mapping ln Ld = ln Ldmin + (ln Ldmax - ln Ldmin) P(ln Lw) with P
+//     the piecewise-linear CDF; display (Ld - Ldmin) / (Ldmax - Ldmin) (WardCeiling.comp).
+// The loop is capped at 160 passes, which never changes the result: every pass that does not end the
+// loop trims more than 2.5 % of the current total, so after 146 such passes the total is below
+// 0.975^146 = 2.48 % of the original and the failure test stops it.
+// Differences from pcond: no random point samples (the foveal samples only, as algorithms.md 1.4
+// recommends), no centre weighting (-w), samples exactly at lwmin are counted (pcond's absolute FTINY
+// test drops them when the range is not duplicated), float instead of double sums.
+#pragma once
+
+#include "post/tonemap/ToneCommon.h"
+#include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/ToneSettings.h"
+
+#include <memory>
+
+namespace post {
+
+class ToneWard final : public ToneOperator
+{
+public:
+    static constexpr std::string_view kId = "ward";
+
+    ToneWard();
+    ~ToneWard() override;
+
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "Ward 1997 histogram adjustment"; }
+    std::string_view description() const override;
+
+    void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    bool ui() override;
+    std::string status() const override;
+    std::vector<std::pair<std::string, float>> markers() const override;
+
+    const WardSettings& settings() const { return mSettings; }
+    void setSettings(const WardSettings& settings) { mSettings = sanitize(settings); }
+
+    /// pcond's foveal grid for a w x h frame and vertical field of view (degrees).
+    static glm::ivec2 fovealGridSize(glm::ivec2 imageSize, float fovYDegrees);
+
+    // GPU data of the last frame, for tests and the histogram view.
+    const gl::Buffer& stateBuffer() const { return mState; }          ///< float[ward_state::kWords]
+    const gl::Buffer& histogramBuffer() const { return mHistogram; }  ///< the Ward histogram (uint bins + counters)
+    const gl::Buffer& paramsBuffer() const { return mParams; }        ///< its params (log2 range, bins)
+    const gl::Buffer& viewBuffer() const { return mView; }            ///< trimmed histogram, ceilings, cumf
+    const gl::Texture& fovealImage() const { return mFoveal; }
+
+private:
+    WardSettings mSettings;
+    std::uint32_t mBinsUsed = 0;
+    glm::ivec2 mGrid{0};
+    gl::Program mFovealProgram;
+    gl::Program mRangeProgram;
+    gl::Program mCeilingProgram;
+    gl::Texture mFoveal;
+    gl::Buffer mParams;
+    gl::Buffer mHistogram;
+    gl::Buffer mCumulative;
+    gl::Buffer mState;
+    gl::Buffer mView;
+    std::unique_ptr<StateReadback> mReadback;
+};
+
+} // namespace post

@@ -1,0 +1,157 @@
+#include "reference/TonePercentileRef.h"
+
+#include "reference/ToneExposureRef.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ref {
+
+std::optional<double> percentileBin(std::span<const std::uint32_t> cdf, double fraction)
+{
+    if (cdf.empty() || cdf.back() == 0u)
+        return std::nullopt;
+    const double total = cdf.back();
+    const double t = std::clamp(fraction, 0.0, 1.0) * total;
+    for (std::size_t i = 0; i < cdf.size(); ++i) {
+        if (cdf[i] == 0u || double(cdf[i]) < t)
+            continue;
+        const double before = i > 0 ? double(cdf[i - 1]) : 0.0;
+        const double count = double(cdf[i]) - before;
+        const double inside = count > 0.0 ? std::clamp((t - before) / count, 0.0, 1.0) : 0.0;
+        return double(i) + inside;
+    }
+    return double(cdf.size());
+}
+
+std::optional<double> percentile(std::span<const std::uint32_t> cdf, double percent, double logMin, double logMax)
+{
+    const std::optional<double> bin = percentileBin(cdf, percent / 100.0);
+    if (!bin)
+        return std::nullopt;
+    return logMin + *bin * (logMax - logMin) / double(cdf.size());
+}
+
+std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf, double lowPercent, double highPercent,
+                                   double logMin, double logMax)
+{
+    if (cdf.empty() || cdf.back() == 0u)
+        return std::nullopt;
+    if (highPercent < lowPercent)
+        std::swap(lowPercent, highPercent);
+    const double total = cdf.back();
+    const double lo = std::clamp(lowPercent / 100.0, 0.0, 1.0) * total;
+    const double hi = std::clamp(highPercent / 100.0, 0.0, 1.0) * total;
+    if (hi <= lo)
+        return percentile(cdf, lowPercent, logMin, logMax);
+    const double width = (logMax - logMin) / double(cdf.size());
+    double weighted = 0.0;
+    double mass = 0.0;
+    double before = 0.0;
+    for (std::size_t i = 0; i < cdf.size(); ++i) {
+        const double after = cdf[i];
+        const double count = after - before;
+        const double a = std::max(before, lo);
+        const double b = std::min(after, hi);
+        if (count > 0.0 && b > a) {
+            // The share [a, b] of this bin's cumulative interval sits, on average, at the middle of
+            // the positions it occupies when the bin's mass is spread uniformly.
+            const double middle = double(i) + ((a + b) * 0.5 - before) / count;
+            weighted += (b - a) * (logMin + middle * width);
+            mass += b - a;
+        }
+        before = after;
+    }
+    if (!(mass > 0.0))
+        return std::nullopt;
+    return weighted / mass;
+}
+
+PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf, double logMin, double logMax,
+                                    const post::PercentileSettings& raw)
+{
+    const post::PercentileSettings s = post::sanitize(raw);
+    PercentileTarget result;
+    double target = 0.0;
+    if (s.metering == post::PercentileMetering::Key) {
+        const std::optional<double> metered = percentile(cdf, s.percentile, logMin, logMax);
+        const std::optional<double> high = percentile(cdf, s.highPercentile, logMin, logMax);
+        if (!metered || !high)
+            return result;
+        result.meteredLog2 = *metered;
+        result.highLog2 = *high;
+        target = std::log2(double(s.key)) - *metered;
+        if (s.limitHighlights)
+            target = std::min(target, std::log2(double(s.whitePoint)) - *high);
+    } else {
+        const std::optional<double> mean = bandMeanLog2(cdf, s.bandLow, s.bandHigh, logMin, logMax);
+        if (!mean)
+            return result;
+        result.meteredLog2 = *mean;
+        target = std::log2(double(s.key)) - *mean;
+    }
+    target = std::clamp(target + s.compensationEv, double(s.minEv), double(s.maxEv));
+    if (!std::isfinite(target))
+        return result;
+    result.valid = true;
+    result.targetEv = target;
+    return result;
+}
+
+double adaptExposure(double currentEv, double targetEv, double dtSeconds, const post::PercentileSettings& raw)
+{
+    const post::PercentileSettings s = post::sanitize(raw);
+    if (!(dtSeconds > 0.0) || !std::isfinite(targetEv))
+        return currentEv;
+    if (!std::isfinite(currentEv))
+        return targetEv;
+    double dt = std::min(dtSeconds, post::kMaxAdaptationDtSeconds);
+    const double delta = targetEv - currentEv;
+    if (delta == 0.0)
+        return currentEv;
+    const double direction = delta > 0.0 ? 1.0 : -1.0;
+    // A falling exposure means the scene got brighter: the (faster) "up" speed.
+    const double speed = delta < 0.0 ? s.speedUpEv : s.speedDownEv;
+    double distance = std::abs(delta);
+    const double transition = s.transitionEv;
+    if (distance > transition) {
+        const double linearTime = (distance - transition) / speed;
+        if (dt <= linearTime)
+            return currentEv + direction * speed * dt;
+        dt -= linearTime;
+        distance = transition;
+    }
+    if (!(transition > 0.0))
+        return targetEv; // linear all the way and it arrived within dt
+    return targetEv - direction * distance * std::exp(-speed * dt / transition);
+}
+
+PercentileState stepPercentile(const PercentileState& previous, std::span<const std::uint32_t> cdf, double logMin,
+                               double logMax, double dtSeconds, const post::PercentileSettings& settings)
+{
+    const PercentileTarget target = percentileExposure(cdf, logMin, logMax, settings);
+    if (!target.valid)
+        return previous;
+    PercentileState next;
+    next.valid = true;
+    if (!previous.valid || !std::isfinite(previous.exposureEv) || !post::sanitize(settings).adapt)
+        next.exposureEv = target.targetEv;
+    else
+        next.exposureEv = adaptExposure(previous.exposureEv, target.targetEv, dtSeconds, settings);
+    return next;
+}
+
+std::vector<float> percentileCurveValues(double exposureEv, double logMin, double logMax,
+                                         const post::PercentileSettings& raw)
+{
+    const post::PercentileSettings s = post::sanitize(raw);
+    const std::uint32_t n = post::kPercentileCurveSamples;
+    std::vector<float> values(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const double x = logMin + (i + 0.5) * (logMax - logMin) / n;
+        values[i] = float(exposureDisplay(x, exposureEv, s.display));
+    }
+    return values;
+}
+
+} // namespace ref

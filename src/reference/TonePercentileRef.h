@@ -1,0 +1,60 @@
+// TonePercentileRef.h: CPU reference of percentile auto-exposure: percentiles of a histogram's CDF
+// (linear interpolation inside a bin, i.e. a uniform density within each bin), the band mean of
+// log2 L between two percentiles, the target exposure, and the temporal adaptation (linear far from
+// the target, exponential within the transition distance, integrated exactly over dt).
+#pragma once
+
+#include "post/tonemap/ToneSettings.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace ref {
+
+/// Position, in bins (0 = lower edge of bin 0, n = upper edge of the last), where the inclusive CDF
+/// reaches `fraction` (0..1) of its total: the first bin i with cdf[i] >= t (t = fraction * total)
+/// and cdf[i] > 0, plus (t - cdf[i-1]) / count_i. nullopt when the CDF is empty.
+std::optional<double> percentileBin(std::span<const std::uint32_t> cdf, double fraction);
+
+/// The same as log2 luminance over [logMin, logMax]; `percent` is 0..100.
+std::optional<double> percentile(std::span<const std::uint32_t> cdf, double percent, double logMin, double logMax);
+
+/// Mean log2 L of the mass between the low and high percentiles (0..100), each bin's share placed at
+/// the mean position of that share under a uniform density within the bin (a whole bin counts at
+/// its centre). Equals percentile(low) when low == high. nullopt when the CDF is empty.
+std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf, double lowPercent, double highPercent,
+                                   double logMin, double logMax);
+
+struct PercentileTarget
+{
+    bool valid = false;    ///< false for an empty histogram or a non-finite result
+    double targetEv = 0.0; ///< after compensation and the min/max limits
+    double meteredLog2 = 0.0; ///< the percentile (Key) or the band mean (BandAverage)
+    double highLog2 = 0.0;    ///< the high percentile (Key)
+};
+PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf, double logMin, double logMax,
+                                    const post::PercentileSettings& settings);
+
+/// One adaptation step from `currentEv` toward `targetEv` over `dtSeconds` (dt <= 0 or NaN: no
+/// change; dt clamped to kMaxAdaptationDtSeconds). Exact solution of dE/dt = speed * sign within the
+/// linear zone and dE/dt = speed * delta / transition within the exponential zone.
+double adaptExposure(double currentEv, double targetEv, double dtSeconds, const post::PercentileSettings& settings);
+
+/// The operator's state between frames.
+struct PercentileState
+{
+    bool valid = false; ///< false until the first usable frame (which snaps to the target)
+    double exposureEv = 0.0;
+};
+
+/// One frame: meter the CDF, then snap (first frame) or adapt; an unusable frame keeps the state.
+PercentileState stepPercentile(const PercentileState& previous, std::span<const std::uint32_t> cdf, double logMin,
+                               double logMax, double dtSeconds, const post::PercentileSettings& settings);
+
+/// The curve LUT: kPercentileCurveSamples samples over [logMin, logMax] of displayCurve(Lw * 2^E).
+std::vector<float> percentileCurveValues(double exposureEv, double logMin, double logMax,
+                                         const post::PercentileSettings& settings);
+
+} // namespace ref

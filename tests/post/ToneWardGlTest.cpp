@@ -1,0 +1,287 @@
+// GPU Ward 1997 histogram adjustment against the CPU reference (reference/ToneWardRef): the
+// properties W1-W4 and the TVI ceiling on GPU curves fed a prepared histogram, the foveal image, and
+// end to end with a real histogram method on random images, plus awkward inputs (1x1, all NaN).
+#include "post/histogram/HistogramRegistry.h"
+#include "post/tonemap/ToneShaders.h"
+#include "post/tonemap/ToneWard.h"
+#include "reference/ToneReference.h"
+#include "reference/ToneWardRef.h"
+#include "post/ToneGlTestSupport.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <random>
+
+namespace ts = testing_support;
+using tone_test::lut;
+
+namespace {
+
+struct WardRun
+{
+    std::vector<float> curve;
+    std::vector<float> state;
+    std::vector<std::uint32_t> bins;
+    std::vector<float> view;
+};
+
+class ToneWardGl : public ts::GlTest
+{
+protected:
+    void SetUp() override
+    {
+        method = post::createHistogramMethod("compute-shared-atomic");
+        ASSERT_TRUE(method);
+    }
+
+    /// A 42 x 42 image seen with a 40 degree field: one foveal sample per pixel. Pixel 0 holds `lo`,
+    /// pixel 1 `hi`, every other pixel `rest` (grey, cd/m^2 with scene scale 1).
+    static ts::TestImage fovealImage(float lo, float hi, float rest)
+    {
+        ts::TestImage image;
+        image.width = 42;
+        image.height = 42;
+        image.rgba.assign(42 * 42 * 4, 1.0f);
+        for (std::size_t p = 0; p < image.pixelCount(); ++p)
+            image.setGrey(p, p == 0 ? lo : p == 1 ? hi : rest);
+        return image;
+    }
+
+    WardRun run(post::ToneWard& op, post::HistogramMethod& histogramMethod, float fovY = 40.0f)
+    {
+        WardRun r;
+        r.curve = rig.run(op, histogramMethod, 1.0 / 60.0, fovY);
+        r.state = op.stateBuffer().readAll<float>(post::ward_state::kWords);
+        r.bins = op.histogramBuffer().readAll<std::uint32_t>(op.settings().bins);
+        r.view = op.viewBuffer().readAll<float>(post::kWardViewWords);
+        return r;
+    }
+
+    /// The CPU reference run on the GPU's own histogram and range.
+    static ref::WardResult referenceOf(const WardRun& r, const post::WardSettings& s)
+    {
+        using namespace post::ward_state;
+        ref::WardHistogram h;
+        h.valid = r.state[kRangeValid] != 0.0f;
+        h.bins.assign(r.bins.begin(), r.bins.end());
+        h.bwmin = r.state[kBwmin];
+        h.bwmax = r.state[kBwmax];
+        h.bwavg = r.state[kBwavg];
+        h.duplicateBottom = r.state[kDuplicated] != 0.0f;
+        return ref::wardCurve(h, s);
+    }
+
+    /// Largest difference between the GPU LUT and the reference mapping at the GPU's sample positions.
+    static double lutDifference(const WardRun& r, const ref::WardResult& expected, const post::WardSettings& s)
+    {
+        const double logMin = r.curve[hd::kCurveLogMin];
+        const double logMax = r.curve[hd::kCurveLogMax];
+        const auto n = std::uint32_t(r.curve[hd::kCurveSampleCount]);
+        double worst = 0.0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const double Lw = std::exp2(logMin + (i + 0.5) * (logMax - logMin) / n) * s.sceneScale;
+            double want = ref::wardDisplay(expected, s, Lw);
+            if (expected.outcome != ref::WardOutcome::Histogram)
+                want = std::min(want, 1.0);
+            worst = std::max(worst, std::abs(double(lut(r.curve, 0, i)) - want));
+        }
+        return worst;
+    }
+
+    tone_test::ToneRig rig;
+    std::unique_ptr<post::HistogramMethod> method;
+    tone_test::PreparedHistogram prepared;
+};
+
+post::WardSettings coreSettings()
+{
+    post::WardSettings s;
+    s.duplicateBottomBin = false;
+    return s;
+}
+
+TEST_F(ToneWardGl, FovealGridFollowsPcond)
+{
+    EXPECT_EQ(post::ToneWard::fovealGridSize({42, 42}, 40.0f), glm::ivec2(42, 42));
+    EXPECT_EQ(post::ToneWard::fovealGridSize({1920, 1080}, std::numeric_limits<float>::quiet_NaN()), glm::ivec2(42, 23));
+    EXPECT_EQ(post::ToneWard::fovealGridSize({1024, 768}, 0.0f), glm::ivec2(42, 31));
+    EXPECT_EQ(post::ToneWard::fovealGridSize({1920, 1080}, 60.0f), glm::ivec2(118, 66));
+    EXPECT_EQ(post::ToneWard::fovealGridSize({1, 1}, 60.0f), glm::ivec2(1, 1));
+    for (glm::ivec2 size : {glm::ivec2(1920, 1080), glm::ivec2(333, 77), glm::ivec2(5, 900)}) {
+        const ref::FovealGrid g = ref::fovealGridSize(size.x, size.y, 55.0);
+        EXPECT_EQ(post::ToneWard::fovealGridSize(size, 55.0f), glm::ivec2(g.width, g.height));
+    }
+}
+
+TEST_F(ToneWardGl, W1RangeThatFitsGivesTheLinearOperator)
+{
+    rig.setImage(fovealImage(1.0f, 40.0f, 5.0f)); // 40.4:1 < 100:1
+    post::ToneWard op;
+    op.setSettings(coreSettings());
+    const WardRun r = run(op, *method);
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 1.0f);
+    EXPECT_EQ(r.curve[hd::kCurveMode], hd::kCurveModeLinearScale);
+    // Log-average of the samples (all counted: 1, 40 and 1762 x 5) -> sqrt(1 * 100) = 10 cd/m^2 = display 0.1.
+    const double logAverage = (std::log(1.0) + std::log(40.0) + 1762.0 * std::log(5.0)) / 1764.0;
+    EXPECT_NEAR(r.curve[hd::kCurveScale], 10.0 / std::exp(logAverage) / 100.0, 1e-5);
+}
+
+TEST_F(ToneWardGl, W2UniformHistogramGivesThePowerLawOnTheGpu)
+{
+    rig.setImage(fovealImage(1e-2f, 100.0f / 1.01f, 1.0f)); // range 1e4:1 exactly
+    prepared.bins.assign(100, 17u);
+    post::ToneWard op;
+    op.setSettings(coreSettings());
+    const WardRun r = run(op, prepared);
+    ASSERT_EQ(r.state[post::ward_state::kOutcome], 0.0f);
+    EXPECT_EQ(r.state[post::ward_state::kPasses], 1.0f);
+    EXPECT_NEAR(r.state[post::ward_state::kBwmin], std::log(1e-2), 1e-5);
+    EXPECT_NEAR(r.state[post::ward_state::kBwmax], std::log(1e2), 1e-5);
+    const double logMin = r.curve[hd::kCurveLogMin];
+    const double logMax = r.curve[hd::kCurveLogMax];
+    double worst = 0.0;
+    for (std::uint32_t i = 0; i < post::kWardCurveSamples; ++i) {
+        const double Lw = std::exp2(logMin + (i + 0.5) * (logMax - logMin) / post::kWardCurveSamples);
+        const double Ld = std::sqrt(Lw / 1e-2); // exponent D / R = 0.5
+        worst = std::max(worst, std::abs(lut(r.curve, 0, i) - (Ld - 1.0) / 99.0));
+    }
+    EXPECT_LE(worst, 1e-4);
+}
+
+TEST_F(ToneWardGl, W3OneOccupiedBinFailsToTheLinearOperator)
+{
+    rig.setImage(fovealImage(1e-2f, 100.0f / 1.01f, 3.0f));
+    prepared.bins.assign(100, 0u);
+    prepared.bins[62] = 1764;
+    post::ToneWard op;
+    op.setSettings(coreSettings());
+    const WardRun r = run(op, prepared);
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 2.0f);
+    EXPECT_EQ(r.curve[hd::kCurveMode], hd::kCurveModeLinearScale);
+    const ref::WardResult expected = referenceOf(r, coreSettings());
+    EXPECT_EQ(expected.outcome, ref::WardOutcome::Failed);
+    EXPECT_EQ(r.state[post::ward_state::kPasses], float(expected.passes));
+    EXPECT_NEAR(r.curve[hd::kCurveScale], expected.linearScale, 1e-5 * expected.linearScale);
+}
+
+TEST_F(ToneWardGl, W4CeilingFractions)
+{
+    struct Case
+    {
+        float lo, hi, displayMin, fraction;
+    };
+    for (const Case c : {Case{1e-2f, 100.0f / 1.01f, 1.0f, 0.02f}, Case{1e-2f, 1e4f / 1.01f, 1.0f, 0.03f},
+                         Case{1e-2f, 100.0f / 1.01f, 3.125f, 0.026575f}}) {
+        rig.setImage(fovealImage(c.lo, c.hi, 1.0f));
+        prepared.bins.assign(100, 5u);
+        post::WardSettings s = coreSettings();
+        s.displayMin = c.displayMin;
+        post::ToneWard op;
+        op.setSettings(s);
+        const WardRun r = run(op, prepared);
+        EXPECT_NEAR(r.state[post::ward_state::kCeilingFraction], c.fraction, 2e-6);
+        // The view's ceilings are T db / D (uniform histogram: one pass, nothing trimmed).
+        EXPECT_NEAR(r.view[post::kWardViewCeilingOffset + 7], 500.0f * c.fraction, 500.0f * 2e-5);
+    }
+}
+
+TEST_F(ToneWardGl, CeilingLoopMatchesTheReferenceOnPreparedHistograms)
+{
+    std::mt19937 random(21);
+    for (int trial = 0; trial < 12; ++trial) {
+        post::WardSettings s = coreSettings();
+        s.bins = trial < 6 ? 100u : 37u + std::uint32_t(random() % 300);
+        s.humanContrast = trial % 2 == 1;
+        s.duplicateBottomBin = trial % 3 == 0;
+        s.sceneScale = trial % 4 == 0 ? 179.0f : 1.0f;
+        prepared.bins.assign(s.bins, 0u);
+        for (auto& b : prepared.bins)
+            b = random() % 3 == 0 ? 0u : std::uint32_t(std::pow(double(random() % 1000) / 100.0, 3.0));
+        prepared.bins[random() % s.bins] += 3000u;
+        const float hi = std::pow(10.0f, 1.0f + float(random() % 40) / 10.0f);
+        rig.setImage(fovealImage(1e-3f, hi, 0.5f));
+        post::ToneWard op;
+        op.setSettings(s);
+        const WardRun r = run(op, prepared);
+        const ref::WardResult expected = referenceOf(r, s);
+        EXPECT_EQ(int(r.state[post::ward_state::kOutcome]), int(expected.outcome)) << "trial " << trial;
+        EXPECT_EQ(int(r.state[post::ward_state::kPasses]), expected.passes) << "trial " << trial;
+        EXPECT_LE(lutDifference(r, expected, s), 1e-4) << "trial " << trial;
+        if (expected.outcome == ref::WardOutcome::Histogram) {
+            EXPECT_EQ(r.curve[hd::kCurveMode], hd::kCurveModeLut);
+            for (std::uint32_t i = 0; i < s.bins; ++i)
+                ASSERT_NEAR(r.view[i], expected.trimmed[i], 1e-3 * (1.0 + expected.trimmed[i])) << "bin " << i;
+        } else {
+            EXPECT_NEAR(r.curve[hd::kCurveScale], expected.linearScale * s.sceneScale,
+                        1e-4 * expected.linearScale * s.sceneScale);
+        }
+    }
+}
+
+TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReference)
+{
+    const ts::TestImage picture = ts::randomHdrImage(256, 192, -8.0f, 12.0f, 4);
+    rig.setImage(picture);
+    for (bool human : {false, true}) {
+        post::WardSettings s; // pcond defaults: 100 bins, 1..100 cd/m^2, bottom-bin duplication
+        s.humanContrast = human;
+        post::ToneWard op;
+        op.setSettings(s);
+        const WardRun r = run(op, *method, 60.0f);
+        // Foveal image: 256 x 192 at 60 degrees -> 89 x 67 box-filtered samples.
+        const ref::FovealGrid grid = ref::fovealGridSize(256, 192, 60.0);
+        ASSERT_EQ(op.fovealImage().size(), glm::ivec2(grid.width, grid.height));
+        const auto foveal = op.fovealImage().readRgbaFloat();
+        const auto expectedFoveal = ref::wardFovealLuminance(picture.rgba.data(), 256, 192, grid, 1.0);
+        for (std::size_t i = 0; i < expectedFoveal.size(); ++i) {
+            const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
+            ASSERT_NEAR(L, expectedFoveal[i], 1e-5 * expectedFoveal[i]) << "sample " << i;
+        }
+        std::uint64_t total = 0;
+        for (auto b : r.bins)
+            total += b;
+        EXPECT_EQ(double(total), double(r.state[post::ward_state::kSamples]));
+        // Same histogram: tight. Independent CPU binning and range: a sample may change bins.
+        const ref::WardResult expected = referenceOf(r, s);
+        EXPECT_EQ(expected.outcome, ref::WardOutcome::Histogram);
+        EXPECT_LE(lutDifference(r, expected, s), 1e-4);
+        ref::CurveInputs in;
+        in.rgba = picture.rgba.data();
+        in.width = picture.width;
+        in.height = picture.height;
+        in.fovYDegrees = 60.0f;
+        in.ward = s;
+        const auto independent = ref::referenceCurve("ward", in);
+        EXPECT_LE(ref::curveMaxDifference(r.curve, independent, 0, -10.0, 14.0), 2e-3) << "human " << human;
+    }
+}
+
+TEST_F(ToneWardGl, AwkwardInputsNeverBreak)
+{
+    post::ToneWard op;
+    ts::TestImage one;
+    one.width = 1;
+    one.height = 1;
+    one.rgba = {2.0f, 2.0f, 2.0f, 1.0f};
+    rig.setImage(one);
+    WardRun r = run(op, *method);
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 1.0f); // one sample: range 1.01:1 fits
+    EXPECT_TRUE(std::isfinite(r.curve[hd::kCurveScale]));
+    ts::TestImage nan = fovealImage(1.0f, 1.0f, 1.0f);
+    for (float& v : nan.rgba)
+        v = std::numeric_limits<float>::quiet_NaN();
+    rig.setImage(nan);
+    r = run(op, *method);
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 3.0f); // no samples: black
+    EXPECT_EQ(r.curve[hd::kCurveScale], 0.0f);
+    ts::TestImage black = fovealImage(0.0f, 0.0f, 0.0f);
+    rig.setImage(black);
+    r = run(op, *method);
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 3.0f);
+    glFinish();
+    rig.run(op, *method);
+    EXPECT_NE(op.status().find("ward"), std::string::npos);
+}
+
+} // namespace

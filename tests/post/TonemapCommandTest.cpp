@@ -1,0 +1,192 @@
+// `hdrlab tonemap`'s core (app::tonemapImage) in the shared test context: the real EXRs with every
+// registered operator (or the placeholder curve when none is registered), every damaged EXR (error
+// line, exit code 1, no crash), the 8-bit grey PNG equalization path, CSV outputs and --range parsing.
+#include "app/TonemapCore.h"
+#include "image/ImageIo.h"
+#include "post/tonemap/ToneOperator.h"
+#include "support/Equalize8Example.h"
+#include "support/GlTestEnvironment.h"
+#include "support/HistogramTestSupport.h"
+#include "support/TestPaths.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ts = testing_support;
+
+namespace {
+
+class TonemapCommand : public ts::GlTest
+{
+protected:
+    int run(const app::TonemapOptions& options)
+    {
+        out.str("");
+        err.str("");
+        return app::tonemapImage(options, ts::shaderLibrary(), ts::testGpuCaps(), out, err);
+    }
+    std::ostringstream out;
+    std::ostringstream err;
+};
+
+std::vector<std::filesystem::path> filesIn(const std::filesystem::path& folder)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+        if (entry.is_regular_file())
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+TEST_F(TonemapCommand, RealExrsGiveAPngOfTheRightSize)
+{
+    auto exr = ts::sharedData("exr");
+    if (!exr)
+        GTEST_SKIP() << "../shared/exr not present";
+    std::vector<std::string> operators;
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry())
+        operators.emplace_back(entry.id);
+    if (operators.empty())
+        operators.emplace_back("placeholder");
+    const auto scratch = ts::scratchDir("tonemap-real");
+    int files = 0;
+    for (const auto& input : filesIn(*exr / "real")) {
+        if (input.extension() != ".exr")
+            continue;
+        ++files;
+        const image::ImageF source = image::loadHdrImage(input);
+        for (const std::string& op : operators) {
+            app::TonemapOptions options;
+            options.input = input;
+            options.output = scratch / (input.stem().string() + "-" + op + ".png");
+            options.toneOperator = op;
+            options.curveOut = scratch / (input.stem().string() + "-" + op + "-curve.csv");
+            options.histogramOut = scratch / (input.stem().string() + "-" + op + "-hist.csv");
+            options.verify = true;
+            ASSERT_EQ(run(options), 0) << input << " " << op << ": " << err.str() << out.str();
+            const image::Image8 png = image::loadImage8(options.output);
+            EXPECT_EQ(png.width, source.width);
+            EXPECT_EQ(png.height, source.height);
+            EXPECT_TRUE(std::filesystem::file_size(*options.curveOut) > 0);
+            std::ifstream histogram(*options.histogramOut);
+            std::string header;
+            std::getline(histogram, header);
+            EXPECT_EQ(header, "bin,log2_lower,log2_upper,count");
+        }
+    }
+    EXPECT_GE(files, 1);
+}
+
+TEST_F(TonemapCommand, DamagedFilesFailWithOneErrorLine)
+{
+    auto exr = ts::sharedData("exr");
+    if (!exr)
+        GTEST_SKIP() << "../shared/exr not present";
+    const auto scratch = ts::scratchDir("tonemap-damaged");
+    int files = 0;
+    int refused = 0;
+    for (const auto& input : filesIn(*exr / "damaged")) {
+        ++files;
+        app::TonemapOptions options;
+        options.input = input;
+        options.output = scratch / "out.png";
+        const int code = run(options);
+        if (code == 0) {
+            // A few "damaged" files of the fuzz corpus may still be readable images: then a PNG exists.
+            EXPECT_TRUE(std::filesystem::exists(options.output)) << input;
+            continue;
+        }
+        ++refused;
+        EXPECT_EQ(code, 1) << input;
+        const std::string message = err.str();
+        EXPECT_EQ(message.rfind("hdrlab tonemap: ", 0), 0u) << input << ": " << message;
+        EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << input << ": " << message;
+    }
+    EXPECT_GE(files, 1);
+    EXPECT_GE(refused, files - 2) << "nearly every damaged file must be refused";
+    std::cout << "[ info     ] " << refused << " of " << files << " damaged files refused\n";
+}
+
+TEST_F(TonemapCommand, MissingInputAndBadOptionsFailCleanly)
+{
+    const auto scratch = ts::scratchDir("tonemap-bad");
+    app::TonemapOptions options;
+    options.input = scratch / "does-not-exist.exr";
+    options.output = scratch / "out.png";
+    EXPECT_EQ(run(options), 1);
+    EXPECT_NE(err.str().find("hdrlab tonemap: "), std::string::npos);
+    options.range = "5:1";
+    EXPECT_EQ(run(options), 1);
+    EXPECT_NE(err.str().find("MIN must be below MAX"), std::string::npos) << err.str();
+    options.range.reset();
+    options.bins = 0;
+    EXPECT_EQ(run(options), 1);
+    EXPECT_NE(err.str().find("--bins"), std::string::npos) << err.str();
+}
+
+TEST_F(TonemapCommand, GreyPngWithEqualizeTakesTheExact8BitPath)
+{
+    const auto scratch = ts::scratchDir("tonemap-equalize8");
+    image::Image8 grey(8, 8, 1);
+    grey.pixels.assign(ts::kEqualizeExampleInput.begin(), ts::kEqualizeExampleInput.end());
+    app::TonemapOptions options;
+    options.input = scratch / "example.png";
+    options.output = scratch / "equalized.png";
+    options.toneOperator = "equalize";
+    options.histogramOut = scratch / "levels.csv";
+    image::writePng(options.input, grey);
+    ASSERT_EQ(run(options), 0) << err.str();
+    const image::Image8 result = image::loadImage8(options.output);
+    ASSERT_EQ(result.channels, 1);
+    EXPECT_EQ(result.pixels, std::vector<std::uint8_t>(ts::kEqualizeExampleOutput.begin(), ts::kEqualizeExampleOutput.end()));
+}
+
+TEST_F(TonemapCommand, SyntheticExrWithManualRangeWritesCsvs)
+{
+    const auto scratch = ts::scratchDir("tonemap-synthetic");
+    ts::TestImage image = ts::randomHdrImage(33, 17, -4.0f, 6.0f, 2);
+    const ts::SpecialCounts special = ts::addSpecialPixels(image, 7);
+    image::ImageF hdr(33, 17);
+    hdr.pixels = image.rgba;
+    app::TonemapOptions options;
+    options.input = scratch / "in.exr";
+    image::writeExr(options.input, hdr, image::ExrPixelType::Float);
+    options.output = scratch / "out.png";
+    options.range = "-5:7";
+    options.bins = 48;
+    options.histogramOut = scratch / "hist.csv";
+    options.curveOut = scratch / "curve.csv";
+    if (post::toneOperatorRegistry().empty())
+        options.toneOperator = "placeholder";
+    else
+        options.toneOperator = std::string(post::toneOperatorRegistry().front().id);
+    ASSERT_EQ(run(options), 0) << err.str();
+    std::ifstream histogram(*options.histogramOut);
+    std::string line;
+    int rows = 0;
+    std::getline(histogram, line);
+    while (std::getline(histogram, line) && !line.empty())
+        ++rows;
+    EXPECT_EQ(rows, 48);
+    std::getline(histogram, line);
+    EXPECT_EQ(line, "counter,count");
+    std::getline(histogram, line);
+    EXPECT_EQ(line, "nan," + std::to_string(special.nan)); // EXR float keeps NaN
+    std::getline(histogram, line);
+    EXPECT_EQ(line, "inf," + std::to_string(special.inf));
+}
+
+TEST(TonemapRange, ParsesMinMaxAndRejectsBadValues)
+{
+    auto range = app::parseTonemapRange("-4.5:12");
+    ASSERT_TRUE(range);
+    EXPECT_EQ(range->first, -4.5f);
+    EXPECT_EQ(range->second, 12.0f);
+    EXPECT_FALSE(app::parseTonemapRange("auto"));
+    for (const char* bad : {"", "3", "1:", ":2", "a:b", "2:1", "1:1", "nan:3", "0:inf", "1:2:3", "1 :2x"})
+        EXPECT_THROW(app::parseTonemapRange(bad), std::invalid_argument) << bad;
+}
+
+} // namespace
