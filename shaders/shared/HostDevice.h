@@ -13,7 +13,7 @@
 #define HD_CONST(type, name, value) constexpr type name = value;
 #define HD_NAMESPACE_BEGIN namespace hd {
 #define HD_NAMESPACE_END }
-#define HD_UINT unsigned int
+#define HD_UINT unsigned // one keyword, so HD_UINT(x) casts compile
 #define HD_IS_NAN(x) isnan(x)
 #define HD_IS_INF(x) isinf(x)
 #define HD_LOG2(x) log2f(x)
@@ -82,7 +82,9 @@ HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UI
         return kBinInf;
     if (L <= 0.0f)
         return kBinNonPositive;
-    float t = (HD_LOG2(L) - logMin) / (logMax - logMin);
+    // A degenerate or NaN range (never set by the pipeline) puts every valid pixel in bin 0 instead
+    // of dividing by zero (int(NaN) is undefined in GLSL and C++).
+    float t = logMax > logMin ? (HD_LOG2(L) - logMin) / (logMax - logMin) : 0.0f;
     if (t < 0.0f)
         return outOfRange == kOutOfRangeSeparate ? kBinBelow : 0;
     if (t > 1.0f)
@@ -121,7 +123,8 @@ HD_CONST(HD_UINT, kHistogramParamsWords, 8u)
 // ---- Tone curve buffer layout (float SSBO) ------------------------------------------------------
 // A LUT of display luminance (display-referred linear, 0..1) over log2 of world luminance. Sample i
 // sits at logMin + (i + 0.5) * (logMax - logMin) / sampleCount; the apply pass interpolates
-// linearly between samples and clamps beyond the ends. Per-channel curves use three LUTs.
+// linearly between samples, continues linearly in Lw (constant Ld/Lw) below the first sample
+// and clamps above the last. Per-channel curves use three LUTs.
 HD_CONST(HD_UINT, kCurveLogMin, 0u)
 HD_CONST(HD_UINT, kCurveLogMax, 1u)
 HD_CONST(HD_UINT, kCurveSampleCount, 2u)  // float holding an integer count

@@ -97,6 +97,11 @@ public:
     const gl::Buffer& cdfBuffer() const;
     const gl::Buffer& paramsBuffer() const;
     const gl::Buffer& curveBuffer() const;
+    /// The display image of the last run (GL_RGBA8, sRGB-encoded).
+    const gl::Texture& outputTexture() const;
+
+    /// Uses an operator that is not in the registry (tests, tools); ignored when null.
+    void setToneOperator(std::unique_ptr<ToneOperator> op);
 
 private:
     struct Impl;

@@ -13,6 +13,7 @@
 
 namespace profiling {
 class Profiler;
+class TimerBackend;
 }
 
 namespace post {

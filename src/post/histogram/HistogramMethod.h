@@ -44,6 +44,9 @@ public:
     virtual bool ui() { return false; }
     /// One line of live status for the panel (latency, saturation...), empty when none.
     virtual std::string status() const { return {}; }
+    /// The timer for this method's profiler scope when it runs outside GL (CUDA events), else nullptr:
+    /// `ctx.profiler.scope(name, method.timerBackend())`.
+    virtual profiling::TimerBackend* timerBackend() { return nullptr; }
 };
 
 struct HistogramMethodEntry

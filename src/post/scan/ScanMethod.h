@@ -29,6 +29,9 @@ public:
 
     virtual bool ui() { return false; }
     virtual std::string status() const { return {}; }
+    /// The timer for this method's profiler scope when it runs outside GL (CUDA events), else nullptr:
+    /// `ctx.profiler.scope(name, method.timerBackend())`.
+    virtual profiling::TimerBackend* timerBackend() { return nullptr; }
 };
 
 struct ScanMethodEntry

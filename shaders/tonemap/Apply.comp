@@ -1,0 +1,72 @@
+// The tone-curve apply pass shared by every operator: maps each pixel's world luminance Lw through
+// the curve buffer (hd::kCurve*: a LUT over log2 Lw, linear interpolation, linear in Lw below the
+// first sample (constant Ld/Lw) and clamped above the last; or Ld = scale * Lw), scales RGB by
+// Ld/Lw (keeps chromaticity), clamps to [0, 1] and encodes sRGB (IEC 61966-2-1) into an RGBA8
+// UNORM image, so a readback gives the PNG bytes. Per-channel curves (3 channels) map R, G and B
+// each through their own LUT. NaN, Inf and non-positive input never give NaN output: Lw NaN or
+// <= 0 is black, Lw = +Inf shows the curve's top value as grey.
+#include "shared/HostDevice.h"
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(binding = kTextureUnitInput) uniform sampler2D uInput;
+layout(binding = kImageUnitOutput, rgba8) writeonly uniform image2D uOutput;
+layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
+layout(location = 0) uniform ivec2 uSize;
+
+bool isUsable(float value)
+{
+    return !isnan(value) && value > 0.0;
+}
+
+float evaluateCurve(uint channel, float Lw)
+{
+    if (curve[kCurveMode] == kCurveModeLinearScale)
+        return curve[kCurveScale] * Lw;
+    int samples = clamp(int(curve[kCurveSampleCount]), 1, int(kMaxCurveSamples));
+    uint lut = kCurveHeaderWords + channel * kMaxCurveSamples;
+    if (isinf(Lw))
+        return curve[lut + uint(samples - 1)];
+    float logMin = curve[kCurveLogMin];
+    float logMax = curve[kCurveLogMax];
+    float span = logMax > logMin ? logMax - logMin : 1.0;
+    float position = (log2(Lw) - logMin) / span * float(samples) - 0.5;
+    // Below the first sample the curve continues linearly (constant Ld/Lw), so shadows darker than
+    // the curve's range keep their gradation instead of being lifted to a flat floor.
+    if (position < 0.0)
+        return curve[lut] * exp2(position * span / float(samples));
+    position = min(position, float(samples - 1));
+    int below = int(floor(position));
+    int above = min(below + 1, samples - 1);
+    return mix(curve[lut + uint(below)], curve[lut + uint(above)], position - float(below));
+}
+
+float encodeSrgb(float linear)
+{
+    if (!(linear > 0.0))
+        return 0.0; // also NaN
+    linear = min(linear, 1.0);
+    return linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1.0 / 2.4) - 0.055;
+}
+
+void main()
+{
+    ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
+    if (any(greaterThanEqual(texel, uSize)))
+        return;
+    vec3 rgb = texelFetch(uInput, texel, 0).rgb;
+    vec3 display = vec3(0.0);
+    bool perChannel = int(curve[kCurveChannels]) == 3 && curve[kCurveMode] != kCurveModeLinearScale;
+    if (perChannel) {
+        for (uint c = 0u; c < 3u; ++c)
+            display[c] = isUsable(rgb[c]) ? evaluateCurve(c, rgb[c]) : 0.0;
+    } else {
+        float Lw = hdLuminance(rgb.r, rgb.g, rgb.b);
+        if (isUsable(Lw)) {
+            float Ld = evaluateCurve(0u, Lw);
+            display = isinf(Lw) ? vec3(Ld) : rgb * (Ld / Lw);
+        }
+    }
+    vec4 encoded = vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0);
+    imageStore(uOutput, texel, encoded);
+}

@@ -1,0 +1,306 @@
+#include "app/TonemapCore.h"
+
+#include "image/ImageIo.h"
+#include "platform/GlContext.h"
+#include "post/Equalize8.h"
+#include "post/PostPipeline.h"
+#include "post/scan/ScanMethod.h"
+#include "post/tonemap/ToneOperator.h"
+#include "profiling/Profiler.h"
+#include "util/Log.h"
+#include "util/Paths.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace app {
+
+namespace {
+
+constexpr std::string_view kPrefix = "hdrlab tonemap: ";
+
+float parseFloat(std::string_view text, std::string_view what)
+{
+    std::string copy(text);
+    std::size_t used = 0;
+    float value = 0.0f;
+    try {
+        value = std::stof(copy, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (copy.empty() || used != copy.size())
+        throw std::invalid_argument(util::format("--range: {} '{}' is not a number", what, copy));
+    if (!std::isfinite(value))
+        throw std::invalid_argument(util::format("--range: {} '{}' is not finite", what, copy));
+    return value;
+}
+
+std::string toneOperatorIds()
+{
+    std::string ids;
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry())
+        ids += (ids.empty() ? "" : ", ") + std::string(entry.id);
+    return ids.empty() ? "none registered" : ids;
+}
+
+void writeText(const std::filesystem::path& path, const std::string& text)
+{
+    util::writeFileAtomically(path, text);
+}
+
+std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, float histogramLogMax)
+{
+    std::ostringstream csv;
+    csv.precision(9);
+    const int channels = int(curve[hd::kCurveChannels]) == 3 ? 3 : 1;
+    if (curve[hd::kCurveMode] == hd::kCurveModeLinearScale) {
+        // A straight line Ld = scale * Lw: sampled over the histogram range.
+        const double scale = curve[hd::kCurveScale];
+        constexpr int kSamples = 256;
+        csv << "log2_Lw,Ld\n";
+        for (int i = 0; i < kSamples; ++i) {
+            double logL = histogramLogMin + (i + 0.5) * (double(histogramLogMax) - histogramLogMin) / kSamples;
+            csv << logL << "," << scale * std::exp2(logL) << "\n";
+        }
+        return csv.str();
+    }
+    const int samples = std::clamp(int(curve[hd::kCurveSampleCount]), 1, int(hd::kMaxCurveSamples));
+    const double logMin = curve[hd::kCurveLogMin];
+    const double logMax = curve[hd::kCurveLogMax];
+    csv << (channels == 3 ? "log2_Lw,Ld_r,Ld_g,Ld_b\n" : "log2_Lw,Ld\n");
+    for (int i = 0; i < samples; ++i) {
+        csv << logMin + (i + 0.5) * (logMax - logMin) / samples;
+        for (int c = 0; c < channels; ++c)
+            csv << "," << curve[hd::kCurveHeaderWords + std::size_t(c) * hd::kMaxCurveSamples + std::size_t(i)];
+        csv << "\n";
+    }
+    return csv.str();
+}
+
+std::string histogramCsv(const std::vector<std::uint32_t>& words, const std::vector<std::uint32_t>& params,
+                         bool countersValid)
+{
+    const float logMin = std::bit_cast<float>(params[hd::kParamLogMin]);
+    const float logMax = std::bit_cast<float>(params[hd::kParamLogMax]);
+    const std::uint32_t bins = std::clamp(params[hd::kParamBinCount], 1u, hd::kMaxHistogramBins);
+    std::ostringstream csv;
+    csv.precision(9);
+    csv << "bin,log2_lower,log2_upper,count\n";
+    const double width = (double(logMax) - logMin) / bins;
+    for (std::uint32_t i = 0; i < bins; ++i)
+        csv << i << "," << logMin + i * width << "," << logMin + (i + 1) * width << "," << words[i] << "\n";
+    csv << "\ncounter,count\n";
+    const char* names[] = {"nan", "inf", "non_positive", "below", "above"};
+    for (std::uint32_t i = 0; i < 5; ++i) {
+        csv << names[i] << ",";
+        if (countersValid)
+            csv << words[hd::kHistogramCountersOffset + i];
+        csv << "\n";
+    }
+    return csv.str();
+}
+
+/// The exact 8-bit path: an 8-bit grey PNG with the equalize operator.
+int equalizeGreyPng(const TonemapOptions& options, const image::Image8& grey, gl::ShaderLibrary& shaders,
+                    const post::GpuCaps& caps, std::ostream& out)
+{
+    std::unique_ptr<post::ScanMethod> scan = post::createScanMethod(options.scanMethod);
+    if (!scan)
+        throw std::invalid_argument("unknown scan method '" + options.scanMethod + "'");
+    if (post::Availability a = scan->availability(caps); !a.available)
+        throw std::invalid_argument("scan method '" + options.scanMethod + "' is unavailable: " + a.reason);
+    std::vector<std::uint8_t> levels(std::size_t(grey.width) * std::size_t(grey.height));
+    for (std::size_t i = 0; i < levels.size(); ++i)
+        levels[i] = grey.pixels[i * std::size_t(grey.channels)];
+
+    profiling::Profiler profiler(caps.glTimersUseful);
+    post::PassContext ctx{shaders, profiler, caps, 0};
+    post::Equalize8 equalize;
+    std::vector<std::uint8_t> result = equalize.run(ctx, *scan, levels.data(), levels.size());
+
+    image::Image8 output(grey.width, grey.height, 1);
+    output.pixels = std::move(result);
+    image::writePng(options.output, output);
+    const auto histogram = equalize.histogram().readAll<std::uint32_t>(post::Equalize8::kLevels);
+    if (options.histogramOut) {
+        std::ostringstream csv;
+        csv << "level,count\n";
+        for (std::uint32_t i = 0; i < post::Equalize8::kLevels; ++i)
+            csv << i << "," << histogram[i] << "\n";
+        writeText(*options.histogramOut, csv.str());
+    }
+    if (options.curveOut) {
+        // The level mapping, read off the image (levels with no pixel are not mapped).
+        std::vector<int> mapping(post::Equalize8::kLevels, -1);
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            mapping[levels[i]] = output.pixels[i];
+        std::ostringstream csv;
+        csv << "level,equalized\n";
+        for (std::uint32_t i = 0; i < post::Equalize8::kLevels; ++i)
+            if (mapping[i] >= 0)
+                csv << i << "," << mapping[i] << "\n";
+        writeText(*options.curveOut, csv.str());
+    }
+    out << "equalized 8-bit grey " << grey.width << "x" << grey.height << " (" << scan->id() << ") -> "
+        << options.output.string() << "\n";
+    return 0;
+}
+
+int tonemapHdr(const TonemapOptions& options, gl::ShaderLibrary& shaders, const post::GpuCaps& caps,
+               std::ostream& out, std::ostream& err)
+{
+    const auto range = options.range ? parseTonemapRange(*options.range) : std::nullopt;
+    image::ImageF hdr = image::loadHdrImage(options.input);
+    if (hdr.empty())
+        throw std::invalid_argument("'" + options.input.string() + "' has no pixels");
+    if (hdr.width > caps.maxTextureSize || hdr.height > caps.maxTextureSize)
+        throw std::invalid_argument(util::format("'{}' is {}x{}; this GPU takes textures up to {} pixels a side",
+                                                 options.input.string(), hdr.width, hdr.height, caps.maxTextureSize));
+
+    gl::Texture texture("tonemap.input", GL_RGBA32F, {hdr.width, hdr.height});
+    texture.upload(GL_RGBA, GL_FLOAT, hdr.pixels.data());
+
+    profiling::Profiler profiler(caps.glTimersUseful);
+    post::PostPipeline pipeline(shaders, profiler, caps);
+    post::PipelineSettings settings = pipeline.settings();
+    settings.histogramMethod = options.histogramMethod;
+    settings.scanMethod = options.scanMethod;
+    if (!post::toneOperatorRegistry().empty())
+        settings.toneOperator = options.toneOperator;
+    else
+        err << kPrefix << "warning: no tone operator is registered; using the unit-scale placeholder curve\n";
+    settings.spec.binCount = options.bins;
+    settings.rangeMode = range ? post::RangeMode::Manual : post::RangeMode::Auto;
+    if (range) {
+        settings.logMin = range->first;
+        settings.logMax = range->second;
+    }
+    settings.autoRangeSpeed = 0.0f; // a still image: no temporal smoothing
+    std::string message;
+    pipeline.applySettings(settings, &message);
+    const post::PipelineSettings& applied = pipeline.settings();
+    if (applied.histogramMethod != settings.histogramMethod || applied.scanMethod != settings.scanMethod ||
+        applied.toneOperator != settings.toneOperator) {
+        std::string text = message;
+        if (applied.toneOperator != settings.toneOperator)
+            text += " (operators: " + toneOperatorIds() + ")";
+        throw std::invalid_argument(text);
+    }
+    if (!message.empty())
+        err << kPrefix << "note: " << message << "\n";
+
+    pipeline.toneOperator().resetState();
+    profiler.beginFrame();
+    const gl::Texture& display = pipeline.run(post::ImageInput{texture, {hdr.width, hdr.height}}, 1.0 / 60.0, 60.0f);
+    profiler.endFrame();
+
+    const std::vector<unsigned char> rgba = display.readRgba8();
+    image::Image8 png(hdr.width, hdr.height, 3);
+    for (std::size_t i = 0, n = std::size_t(hdr.width) * std::size_t(hdr.height); i < n; ++i)
+        for (int c = 0; c < 3; ++c)
+            png.pixels[i * 3 + std::size_t(c)] = rgba[i * 4 + std::size_t(c)];
+    image::writePng(options.output, png);
+
+    const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    if (options.curveOut) {
+        const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
+        writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
+                                              std::bit_cast<float>(params[hd::kParamLogMax])));
+    }
+    if (options.histogramOut) {
+        const auto words = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
+        writeText(*options.histogramOut, histogramCsv(words, params, pipeline.histogramMethod().fillsCounters()));
+    }
+    out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
+        << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
+        << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
+        << "]) -> " << options.output.string() << "\n";
+    if (options.verify) {
+        post::VerifyReport report = pipeline.verify();
+        out << report.text;
+        if (!report.ok) {
+            err << kPrefix << "verification failed\n";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+std::optional<std::pair<float, float>> parseTonemapRange(std::string_view text)
+{
+    if (text == "auto")
+        return std::nullopt;
+    std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos)
+        throw std::invalid_argument(util::format("--range '{}': expected MIN:MAX (log2 units) or auto", text));
+    float logMin = parseFloat(text.substr(0, colon), "MIN");
+    float logMax = parseFloat(text.substr(colon + 1), "MAX");
+    if (!(logMin < logMax))
+        throw std::invalid_argument(util::format("--range '{}': MIN must be below MAX", text));
+    return std::make_pair(logMin, logMax);
+}
+
+post::GpuCaps queryGpuCaps(const platform::GlInfo& info)
+{
+    post::GpuCaps caps;
+    caps.gl = info;
+    caps.glTimersUseful = !info.isSoftwareRenderer();
+    GLint value = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &value);
+    caps.maxComputeSharedBytes = value;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &value);
+    caps.maxTextureSize = value;
+    caps.cudaAvailable = false;
+    caps.cudaReason = "the tonemap command runs the GL pipeline only";
+    return caps;
+}
+
+int tonemapImage(const TonemapOptions& options, gl::ShaderLibrary& shaders, const post::GpuCaps& caps,
+                 std::ostream& out, std::ostream& err)
+{
+    try {
+        if (options.bins < 1 || options.bins > hd::kMaxHistogramBins)
+            throw std::invalid_argument(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
+        if (options.range)
+            parseTonemapRange(*options.range); // reports a bad range before any file is read
+        if (options.output.empty())
+            throw std::invalid_argument("no output file (-o OUT.png)");
+        if (options.toneOperator == "equalize" && image::detectFileKind(options.input) == image::FileKind::Png) {
+            image::Image8 source = image::loadImage8(options.input);
+            if (source.channels <= 2)
+                return equalizeGreyPng(options, source, shaders, caps, out);
+        }
+        return tonemapHdr(options, shaders, caps, out, err);
+    } catch (const std::exception& error) {
+        err << kPrefix << error.what() << "\n";
+        return 1;
+    }
+}
+
+int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options)
+{
+    try {
+        if (options.range)
+            parseTonemapRange(*options.range);
+        const std::filesystem::path shaderRoot = util::findDataRoot(common.dataDir) / "shaders";
+        platform::ContextOptions contextOptions;
+        contextOptions.debug = common.verbose;
+        std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
+        gl::ShaderLibrary shaders(shaderRoot);
+        const post::GpuCaps caps = queryGpuCaps(context->info());
+        return tonemapImage(options, shaders, caps, std::cout, std::cerr);
+    } catch (const std::exception& error) {
+        std::cerr << kPrefix << error.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace app

@@ -1,0 +1,77 @@
+#include "post/AutoRange.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+
+namespace post {
+
+namespace {
+constexpr std::uint32_t kPixelsPerThread = 16;
+constexpr std::uint32_t kPositiveInfinityBits = 0x7F800000u;
+} // namespace
+
+gl::Buffer createHistogramParamsBuffer(std::string_view label)
+{
+    return gl::Buffer(label, hd::kHistogramParamsWords * sizeof(std::uint32_t));
+}
+
+void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const HistogramSpec& spec, glm::ivec2 size)
+{
+    std::array<std::uint32_t, hd::kHistogramParamsWords> words{};
+    words[hd::kParamLogMin] = std::bit_cast<std::uint32_t>(logMin);
+    words[hd::kParamLogMax] = std::bit_cast<std::uint32_t>(logMax);
+    words[hd::kParamBinCount] = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
+    words[hd::kParamOutOfRange] = std::uint32_t(spec.outOfRange);
+    words[hd::kParamWidth] = std::uint32_t(std::max(size.x, 0));
+    words[hd::kParamHeight] = std::uint32_t(std::max(size.y, 0));
+    params.update<std::uint32_t>(words);
+}
+
+void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ivec2 size)
+{
+    const std::array<std::uint32_t, 4> words{std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins),
+                                             std::uint32_t(spec.outOfRange), std::uint32_t(std::max(size.x, 0)),
+                                             std::uint32_t(std::max(size.y, 0))};
+    static_assert(hd::kParamOutOfRange == hd::kParamBinCount + 1 && hd::kParamHeight == hd::kParamBinCount + 3);
+    params.update<std::uint32_t>(words, hd::kParamBinCount * sizeof(std::uint32_t));
+}
+
+void AutoRange::update(PassContext& ctx, const ImageInput& image, gl::Buffer& params, double dtSeconds, float speed,
+                       bool reset, float fallbackMin, float fallbackMax)
+{
+    if (!mReduce) {
+        mReduce = ctx.shaders.buildCompute("range.auto.reduce", "post/AutoRangeReduce.comp",
+                                           {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
+        mFinish = ctx.shaders.buildCompute("range.auto.finish", "post/AutoRangeFinish.comp");
+        mRangeBits = gl::Buffer("range.auto.bits", 2 * sizeof(std::uint32_t));
+    }
+    const std::array<std::uint32_t, 2> initial{kPositiveInfinityBits, 0u};
+    mRangeBits.update<std::uint32_t>(initial);
+
+    const std::uint64_t pixels = std::uint64_t(std::max(image.size.x, 0)) * std::uint64_t(std::max(image.size.y, 0));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    mRangeBits.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    if (pixels != 0) {
+        const std::uint64_t perGroup = std::uint64_t(hd::kReduceGroupSize) * kPixelsPerThread;
+        const GLuint groups = GLuint((pixels + perGroup - 1) / perGroup);
+        mReduce.use();
+        glProgramUniform2i(mReduce.id(), 0, image.size.x, image.size.y);
+        image.texture.bindUnit(hd::kTextureUnitInput);
+        glBindSampler(hd::kTextureUnitInput, 0);
+        glDispatchCompute(std::min(groups, 65535u), (groups + 65534u) / 65535u, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+
+    const double blend = reset || speed <= 0.0f ? 1.0 : 1.0 - std::exp(-double(speed) * std::max(dtSeconds, 0.0));
+    mFinish.use();
+    mFinish.set(0, float(blend));
+    glProgramUniform2f(mFinish.id(), 1, fallbackMin, fallbackMax);
+    mFinish.set(2, kMinimumSpan);
+    params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+} // namespace post

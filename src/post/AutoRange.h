@@ -1,0 +1,39 @@
+// AutoRange.h: the histogram params buffer (range, bins, policy, size: hd::kParam* words) and the
+// automatic range, found on the GPU so that it never needs a CPU readback.
+//
+// Automatic range: a compute reduction of the finite positive luminance's min and max (workgroup
+// reduction in shared memory, then uint atomicMin/atomicMax on the float bits, which order like the
+// values for positive floats), then a one-thread pass that takes log2, widens degenerate ranges
+// (min == max) to kMinimumSpan, keeps the previous range on an empty frame, smooths exponentially
+// over time (blend 1 - exp(-speed * dt)) and writes the params buffer.
+#pragma once
+
+#include "post/PostTypes.h"
+
+namespace post {
+
+/// A params buffer (uint[hd::kHistogramParamsWords]) labelled for debuggers.
+gl::Buffer createHistogramParamsBuffer(std::string_view label);
+/// Writes every word (manual range).
+void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const HistogramSpec& spec, glm::ivec2 size);
+/// Writes bin count, policy and size only, leaving the range the GPU computed.
+void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ivec2 size);
+
+class AutoRange
+{
+public:
+    static constexpr float kMinimumSpan = 0.125f; ///< EV; narrower (uniform) frames are widened to this
+
+    /// Reduces `image` and writes the smoothed range into `params`. `speed` is 1/s (0: no smoothing);
+    /// `reset` jumps to the new range. `fallbackMin/Max` is used when there is no range yet and the
+    /// frame has no finite positive pixel.
+    void update(PassContext& ctx, const ImageInput& image, gl::Buffer& params, double dtSeconds, float speed,
+                bool reset, float fallbackMin, float fallbackMax);
+
+private:
+    gl::Program mReduce;
+    gl::Program mFinish;
+    gl::Buffer mRangeBits; ///< uint[2]: float bits of min L and max L
+};
+
+} // namespace post

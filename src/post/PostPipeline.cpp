@@ -1,0 +1,476 @@
+#include "post/PostPipeline.h"
+
+#include "gl/Debug.h"
+#include "post/AutoRange.h"
+#include "post/Downsample.h"
+#include "post/HistogramReadback.h"
+#include "post/TonemapApply.h"
+#include "post/tonemap/ToneEqualize.h"
+#include "post/tonemap/ToneExposure.h"
+#include "post/tonemap/TonePercentile.h"
+#include "post/tonemap/ToneWard.h"
+#include "profiling/Profiler.h"
+#include "reference/Histogram.h"
+#include "reference/Image.h"
+#include "reference/Scan.h"
+#include "reference/ToneReference.h"
+#include "util/Log.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace post {
+
+namespace {
+
+/// Stands in only while the operator registry is empty (the operators live in their own files): a
+/// straight Ld = Lw curve, so the pipeline and its tests run before any operator exists.
+class UnitScaleOperator final : public ToneOperator
+{
+public:
+    std::string_view id() const override { return "unit-scale"; }
+    std::string_view label() const override { return "Unit scale (no operator registered)"; }
+    std::string_view description() const override { return "Ld = Lw: placeholder while no tone operator is registered."; }
+    bool usesHistogram() const override { return false; }
+    void computeCurve(PassContext&, const ToneInputs&, gl::Buffer& curve) override
+    {
+        std::array<float, hd::kCurveHeaderWords> header{};
+        header[hd::kCurveSampleCount] = 1.0f;
+        header[hd::kCurveChannels] = 1.0f;
+        header[hd::kCurveMode] = hd::kCurveModeLinearScale;
+        header[hd::kCurveScale] = 1.0f;
+        curve.update<float>(header);
+    }
+};
+
+std::unique_ptr<ToneOperator> createToneOperatorOrFallback(const std::string& wanted)
+{
+    if (auto op = createToneOperator(wanted))
+        return op;
+    if (!toneOperatorRegistry().empty())
+        return toneOperatorRegistry().front().create();
+    return std::make_unique<UnitScaleOperator>();
+}
+
+bool isFiniteRange(float logMin, float logMax)
+{
+    return std::isfinite(logMin) && std::isfinite(logMax) && logMin < logMax;
+}
+
+/// Display-value tolerance of a GPU tone curve against its CPU reference (about half an 8-bit step).
+constexpr double kCurveTolerance = 2e-3;
+
+/// Largest display difference between the GPU curve and the operator's CPU reference curve built from
+/// the same histogram and settings; nullopt when the operator has no reference. The percentile
+/// reference snaps to its target, so an operator still adapting shows its distance to the target.
+std::optional<double> compareCurveWithReference(const ToneOperator& op, const std::vector<float>& gpuCurve,
+                                                const std::vector<std::uint32_t>& bins, float logMin, float logMax,
+                                                const std::vector<float>& frame, glm::ivec2 frameSize,
+                                                const std::vector<float>& histogramImage, glm::ivec2 histogramSize,
+                                                float fovYDegrees, double dtSeconds)
+{
+    ref::CurveInputs inputs;
+    inputs.fovYDegrees = fovYDegrees;
+    inputs.dtSeconds = dtSeconds;
+    inputs.bins = bins;
+    inputs.logMin = logMin;
+    inputs.logMax = logMax;
+    inputs.rgba = frame.data();
+    inputs.width = frameSize.x;
+    inputs.height = frameSize.y;
+    if (auto* equalize = dynamic_cast<const ToneEqualize*>(&op)) {
+        inputs.equalize = equalize->settings();
+        inputs.rgba = histogramImage.data(); // per-channel histograms come from the histogram image
+        inputs.width = histogramSize.x;
+        inputs.height = histogramSize.y;
+    } else if (auto* percentile = dynamic_cast<const TonePercentile*>(&op)) {
+        inputs.percentile = percentile->settings();
+    } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
+        inputs.ward = ward->settings();
+    } else if (auto* exposure = dynamic_cast<const ToneExposure*>(&op)) {
+        inputs.exposure = exposure->settings();
+    } else {
+        return std::nullopt;
+    }
+    const std::vector<float> expected = ref::referenceCurve(op.id(), inputs);
+    if (expected.size() != gpuCurve.size())
+        return std::nullopt;
+    const int channels = int(gpuCurve[hd::kCurveChannels]) == 3 ? 3 : 1;
+    double worst = 0.0;
+    for (int c = 0; c < channels; ++c)
+        worst = std::max(worst, ref::curveMaxDifference(gpuCurve, expected, c, logMin - 1.0, logMax + 1.0));
+    return worst;
+}
+
+} // namespace
+
+struct PostPipeline::Impl
+{
+    Impl(gl::ShaderLibrary& shaderLibrary, profiling::Profiler& timing, const GpuCaps& gpuCaps)
+        : shaders(shaderLibrary), profiler(timing), caps(gpuCaps)
+    {
+    }
+
+    gl::ShaderLibrary& shaders;
+    profiling::Profiler& profiler;
+    const GpuCaps& caps;
+    PipelineSettings settings;
+    std::unique_ptr<HistogramMethod> histogram;
+    std::unique_ptr<ScanMethod> scan;
+    std::unique_ptr<ToneOperator> tone;
+    std::string notice;
+
+    gl::Buffer histogramBuffer{"post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t)};
+    gl::Buffer cdfBuffer{"post.cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t)};
+    gl::Buffer paramsBuffer = createHistogramParamsBuffer("post.histogram-params");
+    gl::Buffer curveBuffer = createCurveBuffer("post.curve");
+    gl::Buffer displayBins{"post.display-histogram", TonemapApply::kDisplayBins * sizeof(std::uint32_t)};
+    gl::Texture output;
+    Downsample downsample;
+    AutoRange autoRange;
+    TonemapApply apply;
+    HistogramReadback readback;
+    std::optional<HistogramSnapshot> latest;
+    bool resetRange = true;
+
+    // What verify() needs from the last run (the caller's frame must still be alive).
+    const gl::Texture* lastHdr = nullptr;
+    glm::ivec2 lastHdrSize{0};
+    const gl::Texture* lastHistogramInput = nullptr;
+    glm::ivec2 lastHistogramInputSize{0};
+    float lastFovYDegrees = 60.0f;
+    double lastDtSeconds = 1.0 / 60.0;
+
+    std::uint32_t effectiveBins(const HistogramMethod& method, const ScanMethod* scanMethod, std::uint32_t wanted,
+                                std::string& why) const;
+};
+
+std::uint32_t PostPipeline::Impl::effectiveBins(const HistogramMethod& method, const ScanMethod* scanMethod,
+                                                std::uint32_t wanted, std::string& why) const
+{
+    std::uint32_t limit = std::min(method.maxBins(caps), hd::kMaxHistogramBins);
+    std::string limiter(method.id());
+    if (scanMethod && !method.producesCumulative() && scanMethod->maxLength() < limit) {
+        limit = scanMethod->maxLength();
+        limiter = std::string(scanMethod->id());
+    }
+    limit = std::max(limit, 1u);
+    std::uint32_t bins = std::clamp(wanted, 1u, limit);
+    if (bins != wanted)
+        why = util::format("{} supports {} bins; using {}", limiter, limit, bins);
+    return bins;
+}
+
+PostPipeline::PostPipeline(gl::ShaderLibrary& shaders, profiling::Profiler& profiler, const GpuCaps& caps)
+    : mImpl(std::make_unique<Impl>(shaders, profiler, caps))
+{
+    Impl& p = *mImpl;
+    p.histogramBuffer.clearUint(0u);
+    p.cdfBuffer.clearUint(0u);
+    p.paramsBuffer.clearUint(0u);
+    p.curveBuffer.clearUint(0u);
+    p.displayBins.clearUint(0u);
+
+    p.histogram = createHistogramMethod(p.settings.histogramMethod);
+    if (!p.histogram || !p.histogram->availability(caps).available) {
+        for (const HistogramMethodEntry& entry : histogramMethodRegistry()) {
+            auto candidate = entry.create();
+            if (candidate->availability(caps).available) {
+                p.histogram = std::move(candidate);
+                break;
+            }
+        }
+    }
+    if (!p.histogram)
+        throw std::runtime_error("no histogram method is available on this GPU");
+    p.settings.histogramMethod = std::string(p.histogram->id());
+
+    p.scan = createScanMethod(p.settings.scanMethod);
+    if (!p.scan || !p.scan->availability(caps).available) {
+        for (const ScanMethodEntry& entry : scanMethodRegistry()) {
+            auto candidate = entry.create();
+            if (candidate->availability(caps).available) {
+                p.scan = std::move(candidate);
+                break;
+            }
+        }
+    }
+    if (!p.scan)
+        throw std::runtime_error("no scan method is available on this GPU");
+    p.settings.scanMethod = std::string(p.scan->id());
+
+    p.tone = createToneOperatorOrFallback(p.settings.toneOperator);
+    p.settings.toneOperator = std::string(p.tone->id());
+    p.settings.spec.binCount = p.effectiveBins(*p.histogram, p.scan.get(), p.settings.spec.binCount, p.notice);
+}
+
+PostPipeline::~PostPipeline() = default;
+
+const PipelineSettings& PostPipeline::settings() const { return mImpl->settings; }
+HistogramMethod& PostPipeline::histogramMethod() { return *mImpl->histogram; }
+ScanMethod* PostPipeline::scanMethod() { return mImpl->histogram->producesCumulative() ? nullptr : mImpl->scan.get(); }
+ToneOperator& PostPipeline::toneOperator() { return *mImpl->tone; }
+const GpuCaps& PostPipeline::caps() const { return mImpl->caps; }
+const std::string& PostPipeline::notice() const { return mImpl->notice; }
+std::optional<HistogramSnapshot> PostPipeline::latestSnapshot() const { return mImpl->latest; }
+const gl::Buffer& PostPipeline::histogramBuffer() const { return mImpl->histogramBuffer; }
+const gl::Buffer& PostPipeline::cdfBuffer() const { return mImpl->cdfBuffer; }
+const gl::Buffer& PostPipeline::paramsBuffer() const { return mImpl->paramsBuffer; }
+const gl::Buffer& PostPipeline::curveBuffer() const { return mImpl->curveBuffer; }
+const gl::Texture& PostPipeline::outputTexture() const { return mImpl->output; }
+
+void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
+{
+    if (!op)
+        return;
+    mImpl->tone = std::move(op);
+    mImpl->settings.toneOperator = std::string(mImpl->tone->id());
+    mImpl->profiler.resetStats();
+}
+
+bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* message)
+{
+    Impl& p = *mImpl;
+    std::vector<std::string> refusals;
+    PipelineSettings next = p.settings;
+    std::unique_ptr<HistogramMethod> newHistogram;
+    std::unique_ptr<ScanMethod> newScan;
+    std::unique_ptr<ToneOperator> newTone;
+
+    if (wanted.histogramMethod != p.settings.histogramMethod) {
+        newHistogram = createHistogramMethod(wanted.histogramMethod);
+        if (!newHistogram) {
+            refusals.push_back("unknown histogram method '" + wanted.histogramMethod + "'");
+        } else if (Availability a = newHistogram->availability(p.caps); !a.available) {
+            refusals.push_back("histogram method '" + wanted.histogramMethod + "' is unavailable: " + a.reason);
+            newHistogram.reset();
+        } else {
+            next.histogramMethod = wanted.histogramMethod;
+        }
+    }
+    if (wanted.scanMethod != p.settings.scanMethod) {
+        newScan = createScanMethod(wanted.scanMethod);
+        if (!newScan) {
+            refusals.push_back("unknown scan method '" + wanted.scanMethod + "'");
+        } else if (Availability a = newScan->availability(p.caps); !a.available) {
+            refusals.push_back("scan method '" + wanted.scanMethod + "' is unavailable: " + a.reason);
+            newScan.reset();
+        } else {
+            next.scanMethod = wanted.scanMethod;
+        }
+    }
+    if (wanted.toneOperator != p.settings.toneOperator) {
+        newTone = createToneOperator(wanted.toneOperator);
+        if (!newTone)
+            refusals.push_back("unknown tone operator '" + wanted.toneOperator + "'");
+        else
+            next.toneOperator = wanted.toneOperator;
+    }
+    if (wanted.spec.outOfRange == OutOfRange::Clamp || wanted.spec.outOfRange == OutOfRange::Separate)
+        next.spec.outOfRange = wanted.spec.outOfRange;
+    else
+        refusals.push_back("unknown out-of-range policy");
+    if (wanted.rangeMode == RangeMode::Manual || wanted.rangeMode == RangeMode::Auto)
+        next.rangeMode = wanted.rangeMode;
+    if (isFiniteRange(wanted.logMin, wanted.logMax)) {
+        next.logMin = wanted.logMin;
+        next.logMax = wanted.logMax;
+    } else {
+        refusals.push_back(util::format("invalid range {}:{} (needs finite MIN < MAX)", wanted.logMin, wanted.logMax));
+    }
+    if (std::isfinite(wanted.autoRangeSpeed) && wanted.autoRangeSpeed >= 0.0f)
+        next.autoRangeSpeed = wanted.autoRangeSpeed;
+    else
+        refusals.push_back(util::format("invalid auto-range speed {} (needs a finite value >= 0)", wanted.autoRangeSpeed));
+    if (Downsample::isValidFactor(wanted.downsample))
+        next.downsample = wanted.downsample;
+    else
+        refusals.push_back(util::format("invalid downsample factor {} (1, 2, 4 or 8)", wanted.downsample));
+
+    const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
+    const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
+    std::string clampNotice;
+    next.spec.binCount = p.effectiveBins(histogramAfter, &scanAfter, wanted.spec.binCount, clampNotice);
+
+    const bool changed = newHistogram || newScan || newTone || next.spec.binCount != p.settings.spec.binCount ||
+                         next.spec.outOfRange != p.settings.spec.outOfRange ||
+                         next.rangeMode != p.settings.rangeMode || next.logMin != p.settings.logMin ||
+                         next.logMax != p.settings.logMax || next.autoRangeSpeed != p.settings.autoRangeSpeed ||
+                         next.downsample != p.settings.downsample;
+    if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
+        p.resetRange = true;
+    if (newHistogram)
+        p.histogram = std::move(newHistogram);
+    if (newScan)
+        p.scan = std::move(newScan);
+    if (newTone)
+        p.tone = std::move(newTone);
+    p.settings = next;
+
+    std::string text;
+    for (const std::string& refusal : refusals)
+        text += (text.empty() ? "" : "; ") + refusal;
+    if (!clampNotice.empty())
+        text += (text.empty() ? "" : "; ") + clampNotice;
+    if (!text.empty() || changed)
+        p.notice = text;
+    if (message)
+        *message = text;
+    if (changed)
+        p.profiler.resetStats();
+    return changed;
+}
+
+const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, float fovYDegrees)
+{
+    Impl& p = *mImpl;
+    if (hdr.size.x <= 0 || hdr.size.y <= 0)
+        throw std::invalid_argument(util::format("post pipeline: empty input image ({}x{})", hdr.size.x, hdr.size.y));
+    if (auto snapshot = p.readback.poll()) {
+        p.latest = std::move(*snapshot);
+        p.latest->markers = p.tone->markers();
+    }
+
+    PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
+    if (!p.output || p.output.size() != hdr.size)
+        p.output = gl::Texture("post.display", GL_RGBA8, hdr.size);
+
+    if (p.settings.downsample > 1) {
+        auto scope = p.profiler.scope("downsample");
+        const ImageInput reduced = p.downsample.run(ctx, hdr, p.settings.downsample);
+        p.lastHistogramInput = &p.downsample.texture();
+        p.lastHistogramInputSize = reduced.size;
+    } else {
+        p.lastHistogramInput = &hdr.texture;
+        p.lastHistogramInputSize = hdr.size;
+    }
+    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize};
+    p.lastHdr = &hdr.texture;
+    p.lastHdrSize = hdr.size;
+    p.lastFovYDegrees = fovYDegrees;
+    p.lastDtSeconds = dtSeconds;
+
+    const HistogramSpec spec = p.settings.spec;
+    if (p.settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
+    } else {
+        auto scope = p.profiler.scope("range/auto");
+        writeHistogramShape(p.paramsBuffer, spec, histogramImage.size);
+        p.autoRange.update(ctx, histogramImage, p.paramsBuffer, dtSeconds, p.settings.autoRangeSpeed, p.resetRange,
+                           p.settings.logMin, p.settings.logMax);
+        p.resetRange = false;
+    }
+
+    const bool builtInCdf = p.histogram->producesCumulative();
+    {
+        auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()));
+        HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
+        p.histogram->build(ctx, histogramImage, spec, targets);
+    }
+    if (!builtInCdf) {
+        auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()));
+        p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
+    }
+    {
+        auto scope = p.profiler.scope("tonemap/" + std::string(p.tone->id()));
+        ToneInputs inputs{hdr,          histogramImage, p.histogramBuffer, p.cdfBuffer, p.paramsBuffer, spec,
+                          dtSeconds,    fovYDegrees,    *p.histogram,      builtInCdf ? nullptr : p.scan.get()};
+        p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+        p.apply.apply(ctx, hdr, p.curveBuffer, p.output);
+    }
+    {
+        auto scope = p.profiler.scope("view/readback");
+        p.apply.buildDisplayHistogram(ctx, p.output, p.displayBins);
+        ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
+                                TonemapApply::kDisplayBins};
+        p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
+    }
+    return p.output;
+}
+
+VerifyReport PostPipeline::verify()
+{
+    Impl& p = *mImpl;
+    VerifyReport report;
+    std::ostringstream text;
+    if (!p.lastHistogramInput || !p.lastHdr) {
+        report.ok = false;
+        report.text = "verify: the pipeline has not run yet\n";
+        return report;
+    }
+    const std::vector<float> pixels = p.lastHistogramInput->readRgbaFloat();
+    const auto params = p.paramsBuffer.readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    const float logMin = std::bit_cast<float>(params[hd::kParamLogMin]);
+    const float logMax = std::bit_cast<float>(params[hd::kParamLogMax]);
+    const std::uint32_t bins = std::clamp(params[hd::kParamBinCount], 1u, hd::kMaxHistogramBins);
+    const ref::OutOfRange policy =
+        params[hd::kParamOutOfRange] == hd::kOutOfRangeSeparate ? ref::OutOfRange::Separate : ref::OutOfRange::Clamp;
+    const glm::ivec2 size = p.lastHistogramInputSize;
+
+    const auto gpuWords = p.histogramBuffer.readAll<std::uint32_t>(hd::kHistogramBufferWords);
+    const std::vector<std::uint32_t> gpuBins(gpuWords.begin(), gpuWords.begin() + bins);
+    const ref::Histogram cpu = ref::buildHistogram(pixels.data(), size.x, size.y, logMin, logMax, bins, policy);
+    std::array<std::uint32_t, hd::kCounterCount> gpuCounters{};
+    const bool counters = p.histogram->fillsCounters();
+    for (std::size_t i = 0; i < hd::kCounterCount; ++i)
+        gpuCounters[i] = counters ? gpuWords[hd::kHistogramCountersOffset + i] : std::uint32_t(cpu.counters[i]);
+    const auto nearEdges = ref::countNearEdges(pixels.data(), size.x, size.y, logMin, logMax, bins,
+                                               ref::gpuBinTolerance(logMin, logMax, bins));
+    const ref::HistogramComparison cmp = ref::compareHistograms(gpuBins, gpuCounters.data(), cpu, nearEdges);
+
+    report.gpuTotal = cmp.gpuTotal;
+    report.cpuTotal = cmp.cpuTotal;
+    report.maxBinDifference = cmp.maxBinDifference;
+    report.l1Difference = cmp.l1Difference;
+    text << "histogram " << p.histogram->id() << ": " << size.x << "x" << size.y << " input, " << bins
+         << " bins over log2 L [" << logMin << ", " << logMax << "]\n";
+    text << "totals: gpu " << cmp.gpuTotal << ", cpu " << cmp.cpuTotal
+         << (cmp.gpuTotal == cmp.cpuTotal ? " (equal)" : " (DIFFERENT)") << "\n";
+    text << "counters (NaN, Inf, <=0, below, above): cpu " << cpu.counters[hd::kCounterNaN] << ", "
+         << cpu.counters[hd::kCounterInf] << ", " << cpu.counters[hd::kCounterNonPositive] << ", "
+         << cpu.counters[hd::kCounterBelow] << ", " << cpu.counters[hd::kCounterAbove]
+         << (counters ? (cmp.countersEqual ? " (gpu equal)" : " (gpu DIFFERENT)") : " (method fills no counters)") << "\n";
+    text << "max per-bin difference " << cmp.maxBinDifference << ", L1 " << cmp.l1Difference << "\n";
+    text << "differences only between neighbouring bins (pixels within the GPU log2 tolerance of an edge): "
+         << (cmp.onlyNeighbourMoves ? "yes" : util::format("NO (first at edge {})", cmp.firstUnexplainedEdge)) << "\n";
+
+    const auto gpuCdf = p.cdfBuffer.readAll<std::uint32_t>(bins);
+    const auto cpuCdf = ref::inclusiveScan(gpuBins);
+    const bool cdfOk = gpuCdf == cpuCdf;
+    text << "CDF (" << (p.histogram->producesCumulative() ? "built in" : std::string(p.scan->id()))
+         << ") vs CPU scan of the GPU histogram: " << (cdfOk ? "exact" : "DIFFERENT") << "\n";
+
+    // The apply pass against ref::applyCurve, both through the GPU's curve.
+    const auto curve = p.curveBuffer.readAll<float>(hd::kCurveBufferWords);
+    const std::vector<float> hdrPixels = p.lastHdr->readRgbaFloat();
+    const std::vector<std::uint8_t> expected = ref::applyCurve(hdrPixels.data(), p.lastHdrSize.x, p.lastHdrSize.y,
+                                                                curve.data());
+    const std::vector<std::uint8_t> actual = p.output.readRgba8();
+    int worst = 0;
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
+        worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
+    text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)")
+         << "\n";
+    const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels,
+                                                      p.lastHdrSize, pixels, size, p.lastFovYDegrees, p.lastDtSeconds);
+    bool curveOk = true;
+    if (curveCheck) {
+        report.curveMaxDifference = *curveCheck;
+        curveOk = *curveCheck <= kCurveTolerance;
+        text << "tone curve of '" << p.tone->id() << "' vs its CPU reference (same histogram): max display difference "
+             << *curveCheck << (curveOk ? "" : util::format(" (ABOVE {})", kCurveTolerance)) << "\n";
+    } else {
+        text << "tone curve of '" << p.tone->id() << "': no CPU reference; compared histogram, CDF and apply pass only\n";
+    }
+
+    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && cmp.onlyNeighbourMoves && cdfOk && worst <= 1 &&
+                curveOk;
+    text << (report.ok ? "verify: OK\n" : "verify: FAILED\n");
+    report.text = text.str();
+    return report;
+}
+
+} // namespace post

@@ -1,0 +1,48 @@
+#include "post/TonemapApply.h"
+
+#include <stdexcept>
+
+namespace post {
+
+gl::Buffer createCurveBuffer(std::string_view label)
+{
+    return gl::Buffer(label, hd::kCurveBufferWords * sizeof(float));
+}
+
+void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output)
+{
+    if (output.size() != hdr.size || output.format() != GL_RGBA8)
+        throw std::invalid_argument("tonemap apply: the output must be GL_RGBA8 of the input's size");
+    if (curve.size() < hd::kCurveBufferWords * sizeof(float))
+        throw std::invalid_argument("tonemap apply: the curve buffer is too small");
+    if (!mApply)
+        mApply = ctx.shaders.buildCompute("tonemap.apply", "tonemap/Apply.comp");
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+                    GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    mApply.use();
+    glProgramUniform2i(mApply.id(), 0, hdr.size.x, hdr.size.y);
+    hdr.texture.bindUnit(hd::kTextureUnitInput);
+    glBindSampler(hd::kTextureUnitInput, 0);
+    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
+    glDispatchCompute(GLuint((hdr.size.x + 15) / 16), GLuint((hdr.size.y + 15) / 16), 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
+                    GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+void TonemapApply::buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins)
+{
+    if (!mDisplayHistogram)
+        mDisplayHistogram = ctx.shaders.buildCompute("tonemap.display-histogram", "post/DisplayHistogram.comp");
+    bins.clearUint(0u);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    mDisplayHistogram.use();
+    glProgramUniform2i(mDisplayHistogram.id(), 0, display.size().x, display.size().y);
+    display.bindUnit(hd::kTextureUnitInput);
+    glBindSampler(hd::kTextureUnitInput, 0);
+    bins.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0, 0, kDisplayBins * sizeof(std::uint32_t));
+    glDispatchCompute(GLuint((display.size().x + 15) / 16), GLuint((display.size().y + 15) / 16), 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+} // namespace post

@@ -1,0 +1,34 @@
+// TonemapApply.h: the one apply pass every tone operator shares, and the display histogram.
+//
+// Apply: each pixel's world luminance Lw goes through the curve buffer (hd::kCurve* layout: a LUT
+// of display luminance over log2 Lw, linear interpolation, linear in Lw below the first sample, clamped above the last; or
+// Ld = scale * Lw), RGB is scaled by Ld/Lw (chromaticity kept), clamped to [0, 1], sRGB-encoded
+// (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a readback gives PNG bytes). Three-channel
+// curves map R, G, B through their own LUTs. Lw NaN or <= 0 gives black, Lw = +Inf the curve's top
+// value as grey: never NaN. CPU reference: ref::applyCurve.
+// Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values).
+#pragma once
+
+#include "post/PostTypes.h"
+
+namespace post {
+
+/// A curve buffer (float[hd::kCurveBufferWords]) labelled for debuggers.
+gl::Buffer createCurveBuffer(std::string_view label);
+
+class TonemapApply
+{
+public:
+    static constexpr std::uint32_t kDisplayBins = 64;
+
+    /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr).
+    void apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output);
+    /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
+    void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
+
+private:
+    gl::Program mApply;
+    gl::Program mDisplayHistogram;
+};
+
+} // namespace post

@@ -1,0 +1,110 @@
+#include "reference/Image.h"
+
+#include "shared/HostDevice.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ref {
+
+RgbaImage boxDownsample(const float* rgba, int width, int height, int factor)
+{
+    RgbaImage out;
+    factor = std::max(factor, 1);
+    out.width = (width + factor - 1) / factor;
+    out.height = (height + factor - 1) / factor;
+    out.pixels.assign(std::size_t(out.width) * std::size_t(out.height) * 4, 0.0f);
+    for (int oy = 0; oy < out.height; ++oy) {
+        for (int ox = 0; ox < out.width; ++ox) {
+            float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            int count = 0;
+            for (int y = oy * factor; y < std::min(height, (oy + 1) * factor); ++y) {
+                for (int x = ox * factor; x < std::min(width, (ox + 1) * factor); ++x) {
+                    const float* p = rgba + (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
+                    for (int c = 0; c < 4; ++c)
+                        sum[c] += p[c];
+                    ++count;
+                }
+            }
+            float* o = out.pixels.data() + (std::size_t(oy) * std::size_t(out.width) + std::size_t(ox)) * 4;
+            for (int c = 0; c < 4; ++c)
+                o[c] = sum[c] / float(count);
+        }
+    }
+    return out;
+}
+
+double encodeSrgb(double linear)
+{
+    if (!(linear > 0.0))
+        return 0.0;
+    linear = std::min(linear, 1.0);
+    return linear <= 0.0031308 ? 12.92 * linear : 1.055 * std::pow(linear, 1.0 / 2.4) - 0.055;
+}
+
+double evaluateCurve(const float* curveWords, int channel, double Lw)
+{
+    if (curveWords[hd::kCurveMode] == hd::kCurveModeLinearScale)
+        return double(curveWords[hd::kCurveScale]) * Lw;
+    const int samples = std::clamp(int(curveWords[hd::kCurveSampleCount]), 1, int(hd::kMaxCurveSamples));
+    const float* lut = curveWords + hd::kCurveHeaderWords + std::size_t(channel) * hd::kMaxCurveSamples;
+    if (std::isinf(Lw))
+        return lut[samples - 1];
+    const double logMin = curveWords[hd::kCurveLogMin];
+    const double logMax = curveWords[hd::kCurveLogMax];
+    const double span = logMax > logMin ? logMax - logMin : 1.0;
+    // Sample i sits at fractional position i + 0.5 along the range.
+    double position = (std::log2(Lw) - logMin) / span * samples - 0.5;
+    // Below the first sample the curve is linear in Lw (Ld/Lw constant), as in the apply shader.
+    if (position < 0.0)
+        return double(lut[0]) * std::exp2(position * span / samples);
+    position = std::min(position, double(samples - 1));
+    int below = int(std::floor(position));
+    int above = std::min(below + 1, samples - 1);
+    double fraction = position - below;
+    return double(lut[below]) * (1.0 - fraction) + double(lut[above]) * fraction;
+}
+
+namespace {
+
+std::uint8_t toByte(double linear)
+{
+    return std::uint8_t(std::lround(encodeSrgb(linear) * 255.0));
+}
+
+bool isUsable(double value)
+{
+    return !std::isnan(value) && value > 0.0;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords)
+{
+    const std::size_t pixels = std::size_t(width) * std::size_t(height);
+    std::vector<std::uint8_t> out(pixels * 4, 0);
+    const bool perChannel = int(curveWords[hd::kCurveChannels]) == 3 &&
+                            curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const float* p = rgba + i * 4;
+        std::uint8_t* o = out.data() + i * 4;
+        o[3] = 255;
+        if (perChannel) {
+            for (int c = 0; c < 3; ++c)
+                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, p[c])) : 0;
+            continue;
+        }
+        double Lw = hd::hdLuminance(p[0], p[1], p[2]);
+        if (!isUsable(Lw))
+            continue;
+        double Ld = evaluateCurve(curveWords, 0, Lw);
+        for (int c = 0; c < 3; ++c) {
+            // +Inf luminance has no finite colour ratio: show the curve's value as grey.
+            double value = std::isinf(Lw) ? Ld : double(p[c]) * (Ld / Lw);
+            o[c] = toByte(value);
+        }
+    }
+    return out;
+}
+
+} // namespace ref

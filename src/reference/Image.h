@@ -1,0 +1,34 @@
+// Image.h: CPU references of the image passes around the histogram: the box downsample of the
+// histogram input and the tone-curve apply pass (curve lookup, colour ratio, sRGB encoding).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ref {
+
+struct RgbaImage
+{
+    int width = 0;
+    int height = 0;
+    std::vector<float> pixels; ///< width * height * 4
+};
+
+/// Box filter by `factor` (1, 2, 4, 8): the output is ceil(w/factor) x ceil(h/factor), each texel
+/// the mean of the factor x factor block's pixels that exist (partial blocks at odd edges).
+RgbaImage boxDownsample(const float* rgba, int width, int height, int factor);
+
+/// IEC 61966-2-1 sRGB OETF on a value clamped to [0, 1] (NaN gives 0).
+double encodeSrgb(double linear);
+
+/// Display luminance of world luminance `Lw` (> 0, may be +Inf) through one channel of a curve
+/// buffer laid out as hd::kCurve* (samples at logMin + (i + 0.5) * (logMax - logMin) / n, linear
+/// interpolation, linear in Lw below the first sample, clamped above the last; LinearScale mode: scale * Lw).
+double evaluateCurve(const float* curveWords, int channel, double Lw);
+
+/// The apply pass: RGBA8 (sRGB-encoded, alpha 255) of an RGBA float image through a curve buffer.
+/// One channel: RGB * Ld/Lw with Lw the luminance; three channels: each channel through its own
+/// curve. Lw (or the channel) NaN or <= 0 gives 0; +Inf gives the curve's top value.
+std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords);
+
+} // namespace ref

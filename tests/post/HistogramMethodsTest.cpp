@@ -1,0 +1,122 @@
+// Every OpenGL histogram method of the registry against the CPU reference (methods added later are
+// tested automatically; unavailable ones are skipped with the reason):
+//  - exact counts on bin-centre images at 1x1, 3x5, 257x131 and 1024x768, bins 1..4096, both
+//    out-of-range policies;
+//  - exact NaN/Inf/non-positive counters;
+//  - random HDR images: equal totals, differences only between neighbouring bins.
+#include "post/histogram/HistogramMethod.h"
+#include "reference/Histogram.h"
+#include "support/GlTestEnvironment.h"
+#include "support/HistogramTestSupport.h"
+
+#include <memory>
+
+namespace ts = testing_support;
+
+namespace {
+
+class HistogramMethods : public ts::GlTest, public ::testing::WithParamInterface<std::string>
+{
+protected:
+    void SetUp() override
+    {
+        method = post::createHistogramMethod(GetParam());
+        ASSERT_TRUE(method);
+        post::Availability availability = method->availability(ts::testGpuCaps());
+        if (method->backend() != post::Backend::OpenGL)
+            GTEST_SKIP() << GetParam() << " is not an OpenGL method (tested by its own backend's tests)";
+        if (!availability.available)
+            GTEST_SKIP() << GetParam() << " is unavailable here: " << availability.reason;
+    }
+
+    /// Bin counts above the method's limit are skipped (the pipeline clamps them).
+    bool supports(std::uint32_t bins) const { return bins <= method->maxBins(ts::testGpuCaps()); }
+
+    void expectExact(int width, int height, std::uint32_t bins, post::OutOfRange policy, std::uint32_t seed)
+    {
+        if (!supports(bins))
+            return;
+        constexpr float kLogMin = -6.0f, kLogMax = 9.0f;
+        ts::TestImage image = ts::binCentreImage(width, height, kLogMin, kLogMax, bins, seed, 7);
+        post::HistogramSpec spec{bins, policy};
+        ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, kLogMin, kLogMax, spec);
+        ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), width, height, kLogMin, kLogMax, bins,
+                                                 ts::toReference(policy));
+        ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(),
+                                  ::testing::PrintToString(GetParam()) + " " + std::to_string(width) + "x" +
+                                      std::to_string(height) + " bins " + std::to_string(bins) +
+                                      (policy == post::OutOfRange::Separate ? " separate" : " clamp"));
+    }
+
+    std::unique_ptr<post::HistogramMethod> method;
+};
+
+TEST_P(HistogramMethods, ExactOnBinCentresAtSmallAndOddSizes)
+{
+    std::uint32_t seed = 1;
+    for (glm::ivec2 size : {glm::ivec2(1, 1), glm::ivec2(3, 5), glm::ivec2(257, 131)})
+        for (std::uint32_t bins : {1u, 16u, 100u, 256u, 4096u})
+            for (post::OutOfRange policy : {post::OutOfRange::Clamp, post::OutOfRange::Separate})
+                expectExact(size.x, size.y, bins, policy, seed++);
+}
+
+TEST_P(HistogramMethods, ExactOnBinCentresAtLargeSize)
+{
+    expectExact(1024, 768, 256, post::OutOfRange::Clamp, 11);
+    expectExact(1024, 768, 4096, post::OutOfRange::Separate, 12);
+    expectExact(1024, 768, 1, post::OutOfRange::Clamp, 13);
+}
+
+TEST_P(HistogramMethods, CountsNaNInfAndNonPositivePixelsExactly)
+{
+    constexpr float kLogMin = -4.0f, kLogMax = 4.0f;
+    for (post::OutOfRange policy : {post::OutOfRange::Clamp, post::OutOfRange::Separate}) {
+        ts::TestImage image = ts::binCentreImage(61, 37, kLogMin, kLogMax, 64, 5, 11);
+        ts::SpecialCounts special = ts::addSpecialPixels(image, 5);
+        post::HistogramSpec spec{64, policy};
+        ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, kLogMin, kLogMax, spec);
+        ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, kLogMin, kLogMax, 64,
+                                                 ts::toReference(policy));
+        ASSERT_EQ(cpu.counters[hd::kCounterNaN], special.nan); // the generator and the reference agree
+        ASSERT_EQ(cpu.counters[hd::kCounterInf], special.inf);
+        ASSERT_EQ(cpu.counters[hd::kCounterNonPositive], special.nonPositive);
+        ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(), GetParam() + " with special pixels");
+    }
+}
+
+TEST_P(HistogramMethods, RandomHdrImagesDifferOnlyBetweenNeighbouringBins)
+{
+    std::uint32_t seed = 100;
+    for (std::uint32_t bins : {16u, 256u, 4096u}) {
+        if (!supports(bins))
+            continue;
+        for (post::OutOfRange policy : {post::OutOfRange::Clamp, post::OutOfRange::Separate}) {
+            ts::TestImage image = ts::randomHdrImage(199, 97, -14.0f, 14.0f, seed++);
+            ts::addSpecialPixels(image, 97);
+            post::HistogramSpec spec{bins, policy};
+            // The range cuts the image's range so that both ends see out-of-range pixels.
+            ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, -10.0f, 12.0f, spec);
+            ts::expectHistogramsClose(gpu, image, -10.0f, 12.0f, spec, method->fillsCounters(),
+                                      GetParam() + " random, bins " + std::to_string(bins));
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, HistogramMethods, ::testing::ValuesIn(ts::allHistogramMethodIds()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name;
+                             for (char c : info.param)
+                                 name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                             return name;
+                         });
+
+TEST(HistogramRegistry, ListsComputeSharedAtomicWithUniqueIds)
+{
+    const auto ids = ts::allHistogramMethodIds();
+    EXPECT_NE(std::find(ids.begin(), ids.end(), "compute-shared-atomic"), ids.end());
+    std::set<std::string> unique(ids.begin(), ids.end());
+    EXPECT_EQ(unique.size(), ids.size());
+    EXPECT_EQ(post::createHistogramMethod("no-such-method"), nullptr);
+}
+
+} // namespace

@@ -1,0 +1,8 @@
+target_sources(hdrlab_tests_cpu PRIVATE reference/ReferenceHistogramTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/ReferenceEqualizeTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/ReferenceImageTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/IntegralImageTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/ToneWardRefTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/TonePercentileRefTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/ToneEqualizeRefTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE reference/ToneExposureRefTest.cpp)
