@@ -1,0 +1,24 @@
+// HistogramCommon.glsl: what the histogram shaders of the paper methods and compute variants share:
+// the params buffer (range, bin count and policy live on the GPU) and the per-pixel bin lookup
+// through hdBinOf, so every method bins exactly like the CPU reference.
+#include "shared/HostDevice.h"
+
+layout(std430, binding = kBindingHistogramParams) readonly buffer HistogramParamsBuffer { uint histogramParams[]; };
+
+float paramLogMin() { return uintBitsToFloat(histogramParams[kParamLogMin]); }
+float paramLogMax() { return uintBitsToFloat(histogramParams[kParamLogMax]); }
+uint paramBinCount() { return clamp(histogramParams[kParamBinCount], 1u, kMaxHistogramBins); }
+uint paramPolicy() { return histogramParams[kParamOutOfRange]; }
+
+/// hdBinOf of a scene-linear colour with the range, bin count and policy of the params buffer.
+int binOfColor(vec4 color)
+{
+    return hdBinOf(hdLuminance(color.r, color.g, color.b), paramLogMin(), paramLogMax(), paramBinCount(),
+                   paramPolicy());
+}
+
+/// The histogram buffer word a bin or a no-bin code counts into.
+uint slotOfCode(int code)
+{
+    return code >= 0 ? uint(code) : kHistogramCountersOffset + hdCounterOfCode(code);
+}

@@ -1,0 +1,380 @@
+#include "app/CompareMethods.h"
+
+#include "gl/Query.h"
+#include "post/AutoRange.h"
+#include "post/histogram/HistogramCpuReadback.h"
+#include "post/histogram/HistogramMethod.h"
+#include "post/scan/ScanMethod.h"
+#include "post/tonemap/ToneOperator.h"
+#include "profiling/Profiler.h"
+#include "reference/Histogram.h"
+#include "util/Log.h"
+#include "util/Stats.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace app {
+
+namespace {
+
+constexpr std::string_view kCurveReferenceMethod = "compute-shared-atomic";
+
+ref::OutOfRange toReference(post::OutOfRange policy)
+{
+    return policy == post::OutOfRange::Separate ? ref::OutOfRange::Separate : ref::OutOfRange::Clamp;
+}
+
+/// The image's pixels (RGBA float), cropped to the image size when the texture is larger.
+std::vector<float> readPixels(const post::ImageInput& image)
+{
+    std::vector<float> all = image.texture.readRgbaFloat();
+    const glm::ivec2 textureSize = image.texture.size();
+    if (textureSize == image.size)
+        return all;
+    std::vector<float> cropped(std::size_t(image.size.x) * std::size_t(image.size.y) * 4u);
+    for (int y = 0; y < image.size.y; ++y)
+        std::copy_n(all.begin() + std::ptrdiff_t((std::size_t(y) * std::size_t(textureSize.x)) * 4u),
+                    std::size_t(image.size.x) * 4u, cropped.begin() + std::ptrdiff_t(std::size_t(y) * image.size.x * 4u));
+    return cropped;
+}
+
+struct Reference
+{
+    ref::Histogram histogram;
+    std::vector<std::uint32_t> nearEdges;
+};
+
+/// The tone curve (or, without an operator, the normalised CDF) derived from a histogram buffer.
+class CurveProbe
+{
+public:
+    explicit CurveProbe(const post::GpuCaps& caps)
+        : mCdf("compare/cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t)),
+          mCurve("compare/curve", hd::kCurveBufferWords * sizeof(float))
+    {
+        const post::PipelineSettings defaults;
+        mOperator = post::createToneOperator(defaults.toneOperator);
+        mScan = post::createScanMethod(defaults.scanMethod);
+        if (mScan && !mScan->availability(caps).available)
+            mScan.reset();
+        if (mOperator && mScan)
+            mMeasure = "tone curve of '" + defaults.toneOperator + "' (max |Ld - Ld_cpu| over the LUT)";
+        else
+            mMeasure = "normalised CDF (tone operator '" + defaults.toneOperator + "' or scan '" + defaults.scanMethod +
+                       "' not registered)";
+    }
+
+    const std::string& measure() const { return mMeasure; }
+
+    /// LUT values of the curve built from `histogram`, or the normalised CDF when there is no operator.
+    std::vector<double> curveOf(post::PassContext& ctx, const post::ImageInput& image, const gl::Buffer& histogram,
+                                const gl::Buffer& params, const post::HistogramSpec& spec,
+                                post::HistogramMethod& method)
+    {
+        const std::uint32_t bins = spec.binCount;
+        if (!mOperator || !mScan) {
+            const auto words = histogram.readAll<std::uint32_t>(bins);
+            std::vector<double> cdf(bins, 0.0);
+            double sum = 0.0;
+            for (std::uint32_t i = 0; i < bins; ++i)
+                cdf[i] = (sum += words[i]);
+            for (double& value : cdf)
+                value = sum > 0.0 ? value / sum : 0.0;
+            return cdf;
+        }
+        mScan->inclusiveScan(ctx, histogram, mCdf, bins);
+        mOperator->resetState();
+        post::ToneInputs inputs{image, image, histogram, mCdf, params, spec, 1.0 / 60.0, 60.0f, method, mScan.get()};
+        mOperator->computeCurve(ctx, inputs, mCurve);
+        const auto curve = mCurve.readAll<float>(hd::kCurveBufferWords);
+        if (curve[hd::kCurveMode] == hd::kCurveModeLinearScale)
+            return {double(curve[hd::kCurveScale])};
+        const int samples = std::clamp(int(curve[hd::kCurveSampleCount]), 1, int(hd::kMaxCurveSamples));
+        std::vector<double> values(static_cast<std::size_t>(samples));
+        for (int i = 0; i < samples; ++i)
+            values[std::size_t(i)] = curve[hd::kCurveHeaderWords + std::size_t(i)];
+        return values;
+    }
+
+private:
+    std::unique_ptr<post::ToneOperator> mOperator;
+    std::unique_ptr<post::ScanMethod> mScan;
+    gl::Buffer mCdf;
+    gl::Buffer mCurve;
+    std::string mMeasure;
+};
+
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
+{
+    if (a.size() != b.size())
+        return std::numeric_limits<double>::infinity();
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        worst = std::max(worst, std::abs(a[i] - b[i]));
+    return worst;
+}
+
+/// K builds of `method`, timed; the histogram is left in `histogram`.
+void timeBuilds(post::PassContext& ctx, post::HistogramMethod& method, const post::ImageInput& image,
+                const post::HistogramSpec& spec, const post::HistogramTargets& targets, unsigned repeat, CompareRow& row)
+{
+    method.build(ctx, image, spec, targets); // warm-up: shader compilation, allocations, first readback
+    row.gpuTimer = ctx.caps.glTimersUseful;
+    std::vector<gl::Query> queries;
+    for (unsigned k = 0; k < repeat; ++k) {
+        if (row.gpuTimer) {
+            queries.emplace_back(util::format("compare/{}/time[{}]", method.id(), k), GL_TIME_ELAPSED);
+            queries.back().begin();
+            method.build(ctx, image, spec, targets);
+            queries.back().end();
+        } else {
+            glFinish();
+            auto start = std::chrono::steady_clock::now();
+            method.build(ctx, image, spec, targets);
+            glFinish();
+            const auto elapsed = std::chrono::steady_clock::now() - start;
+            row.buildMs.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
+        }
+    }
+    glFinish();
+    for (const gl::Query& query : queries)
+        row.buildMs.push_back(double(query.waitResult()) * 1e-6);
+    if (!row.buildMs.empty()) {
+        util::Summary summary = util::summarize(row.buildMs);
+        row.medianMs = summary.median;
+        row.minMs = summary.min;
+        row.maxMs = summary.max;
+    }
+}
+
+} // namespace
+
+CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings)
+{
+    CompareReport report;
+    report.size = image.size;
+    report.bins = std::clamp(settings.bins, 1u, hd::kMaxHistogramBins);
+    report.outOfRange = settings.outOfRange;
+    report.repeat = std::max(settings.repeat, 1u);
+    report.renderer = ctx.caps.gl.renderer;
+    if (image.size.x <= 0 || image.size.y <= 0)
+        throw std::invalid_argument("compare: the image has no pixels");
+
+    const std::vector<float> pixels = readPixels(image);
+    if (settings.range) {
+        report.logMin = settings.range->first;
+        report.logMax = settings.range->second;
+    } else if (auto range = ref::autoRange(pixels.data(), image.size.x, image.size.y)) {
+        report.logMin = range->logMin;
+        report.logMax = std::max(range->logMax, range->logMin + post::AutoRange::kMinimumSpan);
+    } else {
+        report.logMin = -10.0f;
+        report.logMax = 20.0f;
+    }
+
+    gl::Buffer params = post::createHistogramParamsBuffer("compare/params");
+    gl::Buffer histogram("compare/histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    gl::Buffer cumulative("compare/cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    gl::Buffer cpuHistogram("compare/cpu-histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    CurveProbe curves(ctx.caps);
+    report.curveMeasure = curves.measure();
+
+    std::map<std::uint32_t, Reference> references;
+    std::map<std::uint32_t, std::vector<double>> cpuCurves;
+    std::unique_ptr<post::HistogramMethod> curveMethod = post::createHistogramMethod(kCurveReferenceMethod);
+    auto referenceFor = [&](std::uint32_t bins) -> const Reference& {
+        auto found = references.find(bins);
+        if (found != references.end())
+            return found->second;
+        Reference entry;
+        entry.histogram = ref::buildHistogram(pixels.data(), image.size.x, image.size.y, report.logMin, report.logMax,
+                                              bins, toReference(settings.outOfRange));
+        entry.nearEdges = ref::countNearEdges(pixels.data(), image.size.x, image.size.y, report.logMin, report.logMax,
+                                              bins, ref::gpuBinTolerance(report.logMin, report.logMax, bins));
+        return references.emplace(bins, std::move(entry)).first->second;
+    };
+
+    for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
+        if (!settings.onlyMethods.empty() &&
+            std::find(settings.onlyMethods.begin(), settings.onlyMethods.end(), std::string(entry.id)) ==
+                settings.onlyMethods.end())
+            continue;
+        std::unique_ptr<post::HistogramMethod> method = entry.create();
+        CompareRow& row = report.rows.emplace_back();
+        row.id = std::string(method->id());
+        row.label = std::string(method->label());
+        row.backend = std::string(post::toString(method->backend()));
+        row.limits = method->limits();
+        post::Availability availability = method->availability(ctx.caps);
+        if (!availability.available) {
+            row.available = false;
+            row.reason = availability.reason;
+            continue;
+        }
+        if (auto* readback = dynamic_cast<post::HistogramCpuReadback*>(method.get()))
+            readback->setSynchronous(true); // compare the frame's own histogram, not one from frames ago
+        row.bins = std::min(report.bins, method->maxBins(ctx.caps));
+        post::HistogramSpec spec{row.bins, settings.outOfRange};
+        post::writeHistogramParams(params, report.logMin, report.logMax, spec, image.size);
+        post::HistogramTargets targets{histogram, params, method->producesCumulative() ? &cumulative : nullptr};
+        try {
+            timeBuilds(ctx, *method, image, spec, targets, report.repeat, row);
+            const auto words = histogram.readAll<std::uint32_t>(hd::kHistogramBufferWords);
+            const Reference& reference = referenceFor(row.bins);
+            row.histogram.assign(words.begin(), words.begin() + row.bins);
+            row.countersCompared = method->fillsCounters();
+            std::array<std::uint32_t, hd::kCounterCount> counters{};
+            for (std::size_t i = 0; i < hd::kCounterCount; ++i)
+                counters[i] = row.countersCompared ? words[hd::kHistogramCountersOffset + i]
+                                                   : std::uint32_t(reference.histogram.counters[i]);
+            const ref::HistogramComparison comparison =
+                ref::compareHistograms(row.histogram, counters.data(), reference.histogram, reference.nearEdges);
+            row.gpuTotal = comparison.gpuTotal;
+            row.cpuTotal = comparison.cpuTotal;
+            row.maxBinDifference = comparison.maxBinDifference;
+            row.l1Difference = comparison.l1Difference;
+            row.countersEqual = comparison.countersEqual;
+            row.onlyNeighbourMoves = comparison.onlyNeighbourMoves;
+            row.status = method->status();
+
+            if (!cpuCurves.count(row.bins)) {
+                std::vector<std::uint32_t> upload(hd::kHistogramBufferWords, 0u);
+                std::copy(reference.histogram.bins.begin(), reference.histogram.bins.end(), upload.begin());
+                for (std::size_t i = 0; i < hd::kCounterCount; ++i)
+                    upload[hd::kHistogramCountersOffset + i] = std::uint32_t(reference.histogram.counters[i]);
+                cpuHistogram.update(std::span<const std::uint32_t>(upload));
+                cpuCurves[row.bins] = curves.curveOf(ctx, image, cpuHistogram, params, spec,
+                                                     curveMethod ? *curveMethod : *method);
+            }
+            row.curveDifference =
+                maxDifference(curves.curveOf(ctx, image, histogram, params, spec, *method), cpuCurves[row.bins]);
+        } catch (const std::exception& error) {
+            row.failed = true;
+            row.reason = error.what();
+        }
+    }
+    report.cpuHistogram = referenceFor(report.bins).histogram.bins;
+    return report;
+}
+
+CompareReport compareMethods(gl::ShaderLibrary& shaders, const post::GpuCaps& caps, const gl::Texture& hdr,
+                             glm::ivec2 size, const post::PipelineSettings& settings, unsigned repeat)
+{
+    profiling::Profiler profiler(caps.glTimersUseful);
+    post::PassContext ctx{shaders, profiler, caps, 0};
+    CompareSettings compare;
+    compare.bins = settings.spec.binCount;
+    compare.repeat = repeat;
+    compare.outOfRange = settings.spec.outOfRange;
+    if (settings.rangeMode == post::RangeMode::Manual)
+        compare.range = std::make_pair(settings.logMin, settings.logMax);
+    CompareReport report = compareMethods(ctx, post::ImageInput{hdr, size}, compare);
+    report.source = util::format("current frame {}x{}", size.x, size.y);
+    return report;
+}
+
+namespace {
+
+std::string formatMs(double ms)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(ms < 10.0 ? 3 : 1) << ms;
+    return out.str();
+}
+
+std::string formatDifference(const std::optional<double>& value)
+{
+    if (!value)
+        return "-";
+    std::ostringstream out;
+    out << std::setprecision(3) << *value;
+    return out.str();
+}
+
+std::string verdict(const CompareRow& row)
+{
+    if (row.exact())
+        return "exact";
+    if (row.gpuTotal == row.cpuTotal && row.countersEqual && row.onlyNeighbourMoves)
+        return "edge moves only";
+    return "DIFFERENT";
+}
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+} // namespace
+
+std::string formatCompareTable(const CompareReport& report)
+{
+    std::ostringstream out;
+    out << "hdrlab compare: " << report.source << ", " << report.size.x << "x" << report.size.y << ", "
+        << report.bins << " bins over log2 L [" << report.logMin << ", " << report.logMax << "], out-of-range "
+        << (report.outOfRange == post::OutOfRange::Separate ? "separate" : "clamp") << ", " << report.repeat
+        << " builds per method, " << report.renderer << "\n";
+    bool anyCpuTime = false;
+    out << std::left << std::setw(24) << "method" << std::right << std::setw(6) << "bins" << std::setw(11)
+        << "median ms" << std::setw(10) << "min ms" << std::setw(10) << "max ms" << std::setw(22) << "total gpu/cpu"
+        << std::setw(9) << "max bin" << std::setw(10) << "L1" << std::setw(11) << "curve" << "  result\n";
+    for (const CompareRow& row : report.rows) {
+        out << std::left << std::setw(24) << row.id << std::right;
+        if (!row.available || row.failed) {
+            out << "  " << (row.failed ? "FAILED: " : "unavailable: ") << row.reason << "\n";
+            continue;
+        }
+        anyCpuTime = anyCpuTime || !row.gpuTimer;
+        std::string mark = row.gpuTimer ? "" : "*";
+        out << std::setw(6) << row.bins << std::setw(11) << formatMs(row.medianMs) + mark << std::setw(10)
+            << formatMs(row.minMs) + mark << std::setw(10) << formatMs(row.maxMs) + mark << std::setw(22)
+            << util::format("{}/{}", row.gpuTotal, row.cpuTotal) << std::setw(9) << row.maxBinDifference
+            << std::setw(10) << row.l1Difference << std::setw(11) << formatDifference(row.curveDifference) << "  "
+            << verdict(row) << (row.countersCompared ? "" : " (no counters)");
+        if (!row.status.empty())
+            out << "; " << row.status;
+        out << "\n";
+    }
+    if (anyCpuTime)
+        out << "* CPU wall time around glFinish: GL timer queries measure nothing on this renderer\n";
+    out << "curve: " << report.curveMeasure << "\n";
+    return out.str();
+}
+
+std::string formatCompareCsv(const CompareReport& report)
+{
+    std::ostringstream out;
+    out << "method,label,backend,available,reason,bins,median_ms,min_ms,max_ms,time_source,gpu_total,cpu_total,"
+           "max_bin_difference,l1_difference,counters_compared,counters_equal,only_neighbour_moves,curve_difference,"
+           "curve_measure,width,height,log_min,log_max,status\n";
+    out.precision(9);
+    for (const CompareRow& row : report.rows) {
+        const bool ran = row.available && !row.failed;
+        out << row.id << "," << csvField(row.label) << "," << row.backend << "," << (row.available ? 1 : 0) << ","
+            << csvField(row.failed ? "FAILED: " + row.reason : row.reason) << "," << row.bins << ",";
+        if (ran)
+            out << row.medianMs << "," << row.minMs << "," << row.maxMs << ","
+                << (row.gpuTimer ? "gl_time_elapsed" : "cpu_wall_glfinish") << "," << row.gpuTotal << ","
+                << row.cpuTotal << "," << row.maxBinDifference << "," << row.l1Difference << ","
+                << (row.countersCompared ? 1 : 0) << "," << (row.countersEqual ? 1 : 0) << ","
+                << (row.onlyNeighbourMoves ? 1 : 0) << "," << formatDifference(row.curveDifference) << ",";
+        else
+            out << ",,,,,,,,,,,,";
+        out << csvField(report.curveMeasure) << "," << report.size.x << "," << report.size.y << "," << report.logMin
+            << "," << report.logMax << "," << csvField(row.status) << "\n";
+    }
+    return out.str();
+}
+
+} // namespace app

@@ -1,0 +1,92 @@
+// CompareMethods.h: the testable core of `hdrlab compare` and of the window's "compare all": every
+// histogram method of the registry side by side on one HDR frame, in the current GL context.
+//
+// For each available method: K timed builds (GL_TIME_ELAPSED queries read after one glFinish at the
+// end, or CPU wall time around glFinish where GL timers measure nothing, e.g. llvmpipe), the
+// difference from the CPU reference (ref::buildHistogram: totals, max per-bin difference, L1, and
+// whether the differences are only pixels within float tolerance of a bin edge), and the difference
+// of the tone curve the pipeline's default operator derives from the method's histogram versus from
+// the CPU histogram (or of the normalised CDFs when no operator is registered). Unavailable methods
+// are listed with their reason. Offline tool: it stalls freely.
+#pragma once
+
+#include "gl/Program.h"
+#include "gl/Texture.h"
+#include "post/PostPipeline.h"
+#include "post/PostTypes.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct CompareSettings
+{
+    std::uint32_t bins = hd::kDefaultHistogramBins;
+    unsigned repeat = 10;
+    /// log2 range; nullopt = the finite min/max of the frame (CPU, like the pipeline's auto range)
+    std::optional<std::pair<float, float>> range;
+    post::OutOfRange outOfRange = post::OutOfRange::Clamp;
+    std::vector<std::string> onlyMethods; ///< empty = every registered method
+};
+
+struct CompareRow
+{
+    std::string id;
+    std::string label;
+    std::string backend;
+    bool available = true;
+    bool failed = false;      ///< a build threw (shader compile error...): `reason` says what
+    std::string reason;       ///< why not, when unavailable or failed
+    std::string limits;
+    std::uint32_t bins = 0;   ///< bins actually used (a method may support fewer than asked)
+    std::vector<double> buildMs;
+    double medianMs = 0.0;
+    double minMs = 0.0;
+    double maxMs = 0.0;
+    bool gpuTimer = true;     ///< false: CPU wall time around glFinish (GL timers measure nothing here)
+    std::uint64_t gpuTotal = 0;
+    std::uint64_t cpuTotal = 0;
+    std::uint64_t maxBinDifference = 0;
+    std::uint64_t l1Difference = 0;
+    bool countersCompared = true;  ///< false when the method fills no counters
+    bool countersEqual = true;
+    bool onlyNeighbourMoves = true;
+    std::optional<double> curveDifference; ///< max |curve - CPU curve| over the LUT (or normalised CDF)
+    std::string status;                    ///< the method's status line after the builds
+    std::vector<std::uint32_t> histogram;  ///< the method's bins (for the bar chart)
+
+    bool exact() const { return available && !failed && l1Difference == 0 && countersEqual && gpuTotal == cpuTotal; }
+};
+
+struct CompareReport
+{
+    std::string source;        ///< "scene 'x' 1280x720" or the image path
+    glm::ivec2 size{0};
+    std::uint32_t bins = 0;
+    float logMin = 0.0f;
+    float logMax = 0.0f;
+    post::OutOfRange outOfRange = post::OutOfRange::Clamp;
+    unsigned repeat = 0;
+    std::string renderer;
+    std::string curveMeasure;  ///< what curveDifference measures (operator id, or "normalised CDF")
+    std::vector<std::uint32_t> cpuHistogram;
+    std::vector<CompareRow> rows;
+};
+
+/// Compares every method on `image` (the pass context's profiler times the methods' sub-passes).
+CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings);
+
+/// The window's "compare all": the pipeline's bins, range (or the frame's range in auto mode) and
+/// policy on the current HDR frame, `repeat` builds per method.
+CompareReport compareMethods(gl::ShaderLibrary& shaders, const post::GpuCaps& caps, const gl::Texture& hdr,
+                             glm::ivec2 size, const post::PipelineSettings& settings, unsigned repeat = 5);
+
+/// A fixed-width text table, one method per line, unavailable methods with their reason.
+std::string formatCompareTable(const CompareReport& report);
+/// The same as CSV (header line, one row per method).
+std::string formatCompareCsv(const CompareReport& report);
+
+} // namespace app

@@ -1,0 +1,132 @@
+#include "ui/CompareView.h"
+
+#include "util/Log.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+namespace {
+
+std::vector<float> toFloats(const std::vector<std::uint32_t>& values)
+{
+    return std::vector<float>(values.begin(), values.end());
+}
+
+void drawTable(const app::CompareReport& report)
+{
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                  ImGuiTableFlags_ScrollX;
+    if (!ImGui::BeginTable("compare-table", 7, flags))
+        return;
+    ImGui::TableSetupColumn("method");
+    ImGui::TableSetupColumn("bins");
+    ImGui::TableSetupColumn("median ms");
+    ImGui::TableSetupColumn("min..max ms");
+    ImGui::TableSetupColumn("vs CPU");
+    ImGui::TableSetupColumn("curve");
+    ImGui::TableSetupColumn("status");
+    ImGui::TableHeadersRow();
+    for (const app::CompareRow& row : report.rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.id.c_str());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s\n%s", row.label.c_str(), row.limits.c_str());
+        if (!row.available || row.failed) {
+            ImGui::TableNextColumn();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled(row.failed ? "failed" : "unavailable");
+            for (int i = 0; i < 3; ++i)
+                ImGui::TableNextColumn();
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", row.reason.c_str());
+            continue;
+        }
+        const char* mark = row.gpuTimer ? "" : "*";
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", row.bins);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f%s", row.medianMs, mark);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f..%.3f", row.minMs, row.maxMs);
+        ImGui::TableNextColumn();
+        if (row.exact())
+            ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1.0f), "exact");
+        else if (row.gpuTotal == row.cpuTotal && row.countersEqual && row.onlyNeighbourMoves)
+            ImGui::Text("L1 %llu (edges)", static_cast<unsigned long long>(row.l1Difference));
+        else
+            ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "L1 %llu, max %llu, total %llu/%llu",
+                               static_cast<unsigned long long>(row.l1Difference),
+                               static_cast<unsigned long long>(row.maxBinDifference),
+                               static_cast<unsigned long long>(row.gpuTotal),
+                               static_cast<unsigned long long>(row.cpuTotal));
+        ImGui::TableNextColumn();
+        if (row.curveDifference)
+            ImGui::Text("%.3g", *row.curveDifference);
+        else
+            ImGui::TextDisabled("-");
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.status.c_str());
+    }
+    ImGui::EndTable();
+}
+
+} // namespace
+
+void drawCompareResults(const app::CompareReport& report)
+{
+    ImGui::TextWrapped("%s: %dx%d, %u bins over log2 L [%.2f, %.2f], %u builds each (%s)", report.source.c_str(),
+                       report.size.x, report.size.y, report.bins, report.logMin, report.logMax, report.repeat,
+                       report.renderer.c_str());
+    drawTable(report);
+
+    std::vector<float> times;
+    std::string names;
+    std::vector<const app::CompareRow*> ran;
+    bool cpuTimes = false;
+    for (const app::CompareRow& row : report.rows)
+        if (row.available && !row.failed) {
+            times.push_back(float(row.medianMs));
+            ran.push_back(&row);
+            cpuTimes = cpuTimes || !row.gpuTimer;
+        }
+    if (!times.empty()) {
+        ImGui::Text("median build time per method (ms%s), left to right:", cpuTimes ? ", * = CPU wall time" : "");
+        for (std::size_t i = 0; i < ran.size(); ++i) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s%s", ran[i]->id.c_str(), i + 1 < ran.size() ? "," : "");
+        }
+        float largest = *std::max_element(times.begin(), times.end());
+        ImGui::PlotHistogram("##compare-times", times.data(), int(times.size()), 0, nullptr, 0.0f,
+                             largest > 0.0f ? largest * 1.05f : 1.0f, ImVec2(-1.0f, 90.0f));
+        if (ImGui::IsItemHovered()) {
+            float x = (ImGui::GetMousePos().x - ImGui::GetItemRectMin().x) / std::max(ImGui::GetItemRectSize().x, 1.0f);
+            std::size_t index = std::min(ran.size() - 1, std::size_t(std::max(x, 0.0f) * float(ran.size())));
+            ImGui::SetTooltip("%s: %.3f ms", ran[index]->id.c_str(), ran[index]->medianMs);
+        }
+
+        static int selected = 0;
+        selected = std::clamp(selected, 0, int(ran.size()) - 1);
+        std::vector<const char*> ids;
+        for (const app::CompareRow* row : ran)
+            ids.push_back(row->id.c_str());
+        ImGui::Combo("histogram of", &selected, ids.data(), int(ids.size()));
+        const std::vector<float> method = toFloats(ran[std::size_t(selected)]->histogram);
+        const std::vector<float> cpu = toFloats(report.cpuHistogram);
+        float top = 1.0f;
+        for (float v : method)
+            top = std::max(top, v);
+        for (float v : cpu)
+            top = std::max(top, v);
+        ImGui::PlotHistogram("method", method.data(), int(method.size()), 0, nullptr, 0.0f, top, ImVec2(-80.0f, 70.0f));
+        ImGui::PlotHistogram("CPU", cpu.data(), int(cpu.size()), 0, nullptr, 0.0f, top, ImVec2(-80.0f, 70.0f));
+    }
+    ImGui::TextDisabled("curve: %s", report.curveMeasure.c_str());
+}
+
+} // namespace ui

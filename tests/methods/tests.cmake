@@ -1,0 +1,4 @@
+target_sources(hdrlab_tests_gl PRIVATE methods/MethodTestSupport.cpp)
+target_sources(hdrlab_tests_gl PRIVATE methods/MethodMatrixTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE methods/PaperMethodOptionsTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE methods/CompareMethodsTest.cpp)
