@@ -1,0 +1,383 @@
+#include "app/App.h"
+
+#include "app/AppSetup.h"
+#include "app/CompareMethods.h"
+#include "gl/Debug.h"
+#include "gl/Framebuffer.h"
+#include "gl/Gl.h"
+#include "post/MethodListing.h"
+#include "post/PostPipeline.h"
+#include "profiling/Capture.h"
+#include "profiling/Profiler.h"
+#include "scene/FreeFlyController.h"
+#include "scene/Scene.h"
+#include "scene/SceneRenderer.h"
+#include "ui/CompareView.h"
+#include "ui/FramePanel.h"
+#include "ui/HistogramView.h"
+#include "ui/ImGuiLayer.h"
+#include "ui/PipelinePanel.h"
+#include "ui/TimingsPanel.h"
+#include "util/Log.h"
+#include "util/Paths.h"
+
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+namespace app {
+namespace {
+
+constexpr double kFixedDt = 1.0 / 60.0;       ///< headless: time step of the camera path and adaptation
+constexpr int kRecordFromFrame = 10;          ///< recording for --capture starts after this warm-up
+constexpr glm::ivec2 kDefaultSize{1280, 720};
+constexpr double kMaxWindowDt = 0.25;         ///< a stalled window frame must not jump the camera
+
+/// Where the display image goes in a framebuffer of `target` size: as large as fits, aspect kept, centred.
+glm::ivec4 fitRect(glm::ivec2 image, glm::ivec2 target)
+{
+    double scale = std::min(double(target.x) / image.x, double(target.y) / image.y);
+    glm::ivec2 size = glm::max(glm::ivec2(glm::dvec2(image) * scale), glm::ivec2(1));
+    if (image.x <= target.x && image.y <= target.y && image.x * 2 > target.x && image.y * 2 > target.y)
+        size = image; // close enough: keep 1:1 pixels
+    glm::ivec2 offset = (target - size) / 2;
+    return {offset.x, offset.y, offset.x + size.x, offset.y + size.y};
+}
+
+void printSummary(const std::deque<profiling::FrameRecord>& frames)
+{
+    if (frames.empty()) {
+        std::cout << "no frames were recorded (recording starts at frame " << kRecordFromFrame
+                  << "; use more --frames)\n";
+        return;
+    }
+    std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame
+              << ".." << frames.back().frame << "):\n"
+              << profiling::formatSummaryTable(profiling::summarizePasses(frames));
+}
+
+} // namespace
+
+struct App::Impl
+{
+    AppOptions options;
+    std::unique_ptr<platform::GlContext> context;
+    post::GpuCaps caps;
+    std::unique_ptr<gl::ShaderLibrary> shaders;
+    std::unique_ptr<profiling::Profiler> profiler;
+    scene::Scene scene;
+    std::unique_ptr<scene::SceneRenderer> renderer;
+    std::unique_ptr<post::PostPipeline> pipeline;
+    std::unique_ptr<ui::ImGuiLayer> imgui;
+    std::unique_ptr<ui::PipelinePanel> pipelinePanel;
+    ui::HistogramView histogramView;
+    ui::TimingsPanel timingsPanel;
+    gl::Framebuffer displayFramebuffer; ///< reads the display image for blits
+    gl::Texture uiTarget;          ///< headless --ui: the display image with the panels drawn over it
+    gl::Framebuffer uiFramebuffer;
+    scene::Camera camera;
+    scene::FreeFlyController controller;
+    bool isWindow = false;
+    bool showUi = true;
+    bool vsync = true;
+    bool f1WasDown = false;
+    int frameCount = -1;           ///< frames to render; -1 = until the window closes
+    int recordFrom = kRecordFromFrame;
+    int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
+    std::string captureStatus;
+    std::optional<CompareReport> compareReport;
+
+    void drawPanels(glm::ivec2 size, double pathSeconds);
+    void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
+    void presentToWindow(const gl::Texture& display, glm::ivec2 windowSize);
+    void updateUiCapture();
+    int finish(int renderedFrames);
+};
+
+App::App(const AppOptions& options)
+    : mImpl(std::make_unique<Impl>())
+{
+    Impl& a = *mImpl;
+    a.options = options;
+    a.vsync = options.vsync;
+    a.showUi = !options.hideUi;
+    glm::ivec2 size = options.size.value_or(kDefaultSize);
+
+    a.context = createAppContext(options, size);
+    a.isWindow = a.context->isWindow();
+    const platform::GlInfo& gl = a.context->info();
+    std::cout << "hdrlab " << HDRLAB_VERSION << " | " << gl.vendor << " | " << gl.renderer << " | OpenGL "
+              << gl.version << " | " << gl.platform << std::endl;
+    gl::installDebugCallback(false);
+    a.displayFramebuffer = gl::Framebuffer("app.display-read");
+
+    if (!a.isWindow) {
+        if (options.noArguments) {
+            // The demo: no flags and no display.
+            a.options.screenshot = kDemoScreenshot;
+            a.options.capture = kDemoCapture;
+            std::error_code ec;
+            std::cout << "demo run: " << kDefaultHeadlessFrames << " frames headless, writing "
+                      << (std::filesystem::current_path(ec) / kDemoScreenshot).string() << " and "
+                      << (std::filesystem::current_path(ec) / kDemoCapture).string() << std::endl;
+        }
+        a.frameCount = options.frames.value_or(kDefaultHeadlessFrames);
+    } else {
+        a.frameCount = options.frames.value_or(-1);
+    }
+    if (a.frameCount == 0 && (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot ||
+                              a.options.verify))
+        throw std::runtime_error("--frames 0 renders nothing to write or verify");
+    if (a.options.windowScreenshot && !a.isWindow)
+        throw std::runtime_error("--window-screenshot needs a window, and this run is headless");
+    if (a.options.windowScreenshot && a.frameCount < 0)
+        throw std::runtime_error("--window-screenshot needs --frames N (it is taken after the last frame)");
+    a.recordFrom = a.frameCount < 0 ? kRecordFromFrame : std::min(kRecordFromFrame, a.frameCount / 3);
+
+    a.caps = probeGpuCaps(*a.context);
+    a.shaders = std::make_unique<gl::ShaderLibrary>(util::findDataRoot(options.dataDir) / "shaders");
+    a.profiler = std::make_unique<profiling::Profiler>(a.caps.glTimersUseful);
+    a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
+    a.camera = a.scene.cameraAt(0.0);
+    a.renderer = std::make_unique<scene::SceneRenderer>(*a.shaders, a.scene);
+    a.renderer->resize(a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+    a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
+    applyRequestedSettings(*a.pipeline, a.options);
+
+    if (a.isWindow || options.ui) {
+        a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
+        a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
+    }
+    if (!a.isWindow && options.ui) {
+        a.uiTarget = gl::Texture("app.ui-target", GL_RGBA8, size);
+        a.uiFramebuffer = gl::Framebuffer("app.ui-target");
+        a.uiFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, a.uiTarget);
+        a.uiFramebuffer.checkComplete("app.ui-target");
+    }
+}
+
+App::~App() = default;
+
+void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
+{
+    ui::FrameInfo info{context->info(), scene.sourceName, size, profiler->frameTimeMs(), isWindow, {}};
+    info.cameraHint = isWindow ? "WASD/QE move, right mouse look, Shift fast, F1 hides the panels"
+                               : "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
+    if (ui::drawFramePanel(info, vsync).vsyncChanged)
+        context->setVsync(vsync);
+
+    ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
+    if (actions.verifyRequested)
+        pipelinePanel->setVerifyReport(pipeline->verify());
+    if (actions.compareRequested)
+        compareReport = compareMethods(*shaders, caps, renderer->hdrTarget(), renderer->size(), pipeline->settings());
+    if (compareReport) {
+        bool open = true;
+        ImGui::SetNextWindowSize(ImVec2(560, 320), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Compare all", &open))
+            ui::drawCompareResults(*compareReport);
+        ImGui::End();
+        if (!open)
+            compareReport.reset();
+    }
+
+    std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
+    if (snapshot && snapshot->markers.empty())
+        snapshot->markers = pipeline->toneOperator().markers();
+    ui::drawHistogramWindow(histogramView, snapshot, profiler->frameIndex());
+
+    // While --capture records the whole run, the button would cut that recording short.
+    bool recordingForFlags = profiler->recording() && uiCaptureFrames == 0;
+    if (recordingForFlags && captureStatus.empty())
+        captureStatus = "recording the whole run (summary, --capture)";
+    ui::TimingsPanelActions timing =
+        timingsPanel.draw(*profiler, captureStatus, uiCaptureFrames > 0 || recordingForFlags);
+    if (timing.captureRequested) {
+        uiCaptureFrames = timing.captureFrames;
+        profiler->startRecording();
+        captureStatus = util::format("capturing {} frames...", uiCaptureFrames);
+    }
+}
+
+void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSize)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDisable(GL_SCISSOR_TEST);
+    glViewport(0, 0, windowSize.x, windowSize.y);
+    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
+    glm::ivec4 rect = fitRect(display.size(), windowSize);
+    bool oneToOne = rect.z - rect.x == display.size().x && rect.w - rect.y == display.size().y;
+    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, 0, 0, display.size().x, display.size().y, rect.x, rect.y,
+                           rect.z, rect.w, GL_COLOR_BUFFER_BIT, oneToOne ? GL_NEAREST : GL_LINEAR);
+}
+
+void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi)
+{
+    if (drawUi)
+        imgui->newFrame(size, dt);
+    {
+        auto scope = profiler->scope("scene");
+        renderer->render(camera, {}, profiler.get());
+    }
+    const gl::Texture& display =
+        pipeline->run(post::ImageInput{renderer->hdrTarget(), renderer->size()}, dt, camera.verticalFovDegrees);
+    if (isWindow)
+        presentToWindow(display, size);
+    if (!drawUi)
+        return;
+    drawPanels(size, pathSeconds);
+    auto scope = profiler->scope("ui");
+    if (isWindow) {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    } else {
+        displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
+        glDisable(GL_SCISSOR_TEST);
+        glBlitNamedFramebuffer(displayFramebuffer.id(), uiFramebuffer.id(), 0, 0, size.x, size.y, 0, 0, size.x, size.y,
+                               GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        uiFramebuffer.bind();
+    }
+    imgui->render();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void App::Impl::updateUiCapture()
+{
+    if (uiCaptureFrames <= 0 || profiler->recordedFrames().size() < std::size_t(uiCaptureFrames))
+        return;
+    profiler->stopRecording();
+    std::string stem = "hdrlab-capture-" + profiling::timestampForFileName();
+    try {
+        auto metadata =
+            captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
+        profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata);
+        profiling::writeCsv(stem + ".csv", profiler->recordedFrames());
+        std::error_code ec;
+        captureStatus = util::format("wrote {} frames to {}/{}.json (+ .csv)", uiCaptureFrames,
+                                     std::filesystem::current_path(ec).string(), stem);
+    } catch (const std::exception& error) {
+        captureStatus = std::string("capture failed: ") + error.what();
+    }
+    util::logInfo("{}", captureStatus);
+    profiler->clearRecording();
+    uiCaptureFrames = 0;
+}
+
+int App::run()
+{
+    Impl& a = *mImpl;
+    int frame = 0;
+    auto last = std::chrono::steady_clock::now();
+    bool recordingForOutputs = a.options.capture || a.options.captureCsv || !a.isWindow;
+    while (a.frameCount < 0 || frame < a.frameCount) {
+        glm::ivec2 size = a.renderer->size();
+        double dt = kFixedDt;
+        if (a.isWindow) {
+            a.context->pollEvents();
+            if (a.context->shouldClose())
+                break;
+            size = a.context->framebufferSize();
+            if (size.x <= 0 || size.y <= 0) { // minimised: nothing to draw into
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                last = std::chrono::steady_clock::now();
+                continue;
+            }
+            if (size != a.renderer->size())
+                a.renderer->resize(size);
+            auto now = std::chrono::steady_clock::now();
+            dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
+            last = now;
+            bool f1Down = glfwGetKey(a.context->window(), GLFW_KEY_F1) == GLFW_PRESS;
+            if (f1Down && !a.f1WasDown)
+                a.showUi = !a.showUi;
+            a.f1WasDown = f1Down;
+        }
+
+        a.profiler->beginFrame();
+        if (recordingForOutputs && frame == a.recordFrom && a.uiCaptureFrames == 0)
+            a.profiler->startRecording();
+        double pathSeconds = frame * kFixedDt;
+        bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
+        if (a.isWindow) {
+            bool wantsMouse = drawUi && a.imgui->wantsMouse();
+            bool wantsKeyboard = drawUi && a.imgui->wantsKeyboard();
+            a.controller.update(a.context->window(), dt, wantsMouse, wantsKeyboard, a.camera);
+        } else {
+            a.camera = a.scene.cameraAt(pathSeconds);
+        }
+        a.renderFrame(dt, pathSeconds, size, drawUi);
+        ++frame;
+        if (a.isWindow) {
+            if (a.options.windowScreenshot && frame == a.frameCount) {
+                writeBackBufferPng(*a.options.windowScreenshot, size);
+                std::cout << "wrote " << a.options.windowScreenshot->string() << "\n";
+            }
+            a.context->swapBuffers();
+        }
+        a.profiler->endFrame();
+        a.updateUiCapture();
+    }
+    return a.finish(frame);
+}
+
+int App::Impl::finish(int renderedFrames)
+{
+    // End of the run: wait for the GPU once so the last frames' timings arrive (never per frame).
+    glFinish();
+    profiler->beginFrame();
+    profiler->stopRecording();
+    profiler->endFrame();
+
+    int exitCode = 0;
+    if (options.verify) {
+        post::VerifyReport report = pipeline->verify();
+        std::cout << "verify (" << pipeline->settings().histogramMethod << ", "
+                  << (pipeline->scanMethod() ? pipeline->settings().scanMethod : std::string("built-in CDF")) << ", "
+                  << pipeline->settings().toneOperator << "): " << (report.ok ? "ok" : "MISMATCH") << "\n"
+                  << report.text << (report.text.empty() || report.text.back() == '\n' ? "" : "\n");
+        if (!report.ok)
+            exitCode = 1;
+    }
+    if (renderedFrames > 0) {
+        if (options.screenshot)
+            writeDisplayPng(*options.screenshot, uiTarget.valid() ? uiTarget : pipeline->outputTexture());
+        if (options.screenshotExr)
+            writeHdrExr(*options.screenshotExr, renderer->hdrTarget());
+    }
+    const auto& frames = profiler->recordedFrames();
+    auto metadata =
+        captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
+    if (options.capture)
+        profiling::writeTraceEventJson(*options.capture, frames, metadata);
+    if (options.captureCsv)
+        profiling::writeCsv(*options.captureCsv, frames);
+    if (!isWindow || options.capture || options.captureCsv)
+        printSummary(frames);
+    for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
+        if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))
+            std::cout << "wrote " << (*path)->string() << "\n";
+    return exitCode;
+}
+
+int listMethods(const AppOptions& options)
+{
+    AppOptions headless = options;
+    headless.headless = true;
+    auto context = createAppContext(headless, kDefaultSize);
+    post::GpuCaps caps = probeGpuCaps(*context);
+    const platform::GlInfo& gl = context->info();
+    std::cout << "GPU: " << gl.vendor << " | " << gl.renderer << " | OpenGL " << gl.version << " | " << gl.platform
+              << "\n\n"
+              << post::describeAvailableMethods(caps);
+    return 0;
+}
+
+} // namespace app

@@ -1,0 +1,39 @@
+// App.h: the live/headless application. It owns the GL context, the scene renderer, the post
+// pipeline, the profiler and the UI, and runs the frame loop:
+//
+//   poll -> profiler.beginFrame -> ImGui NewFrame -> "scene" -> pipeline.run (histogram/<id>,
+//   scan/<id>, tonemap/<op>) -> present the display image -> panels -> "ui" (ImGui render) -> swap
+//   -> profiler.endFrame
+//
+// In a window the free-fly controller drives the camera; headless runs follow the scene's
+// deterministic camera path at t = frame / 60 s with a fixed dt, so captures are reproducible.
+#pragma once
+
+#include "app/AppOptions.h"
+
+#include <memory>
+
+namespace app {
+
+class App
+{
+public:
+    /// Creates the context and everything on it; throws std::runtime_error with a one-line reason.
+    explicit App(const AppOptions& options);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    /// Runs until the window closes or the frame count is reached, then writes the requested files.
+    /// Returns the exit code (1 when --verify finds a mismatch).
+    int run();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+};
+
+/// `hdrlab --list`: prints every method and whether it can run here (headless context). Returns 0.
+int listMethods(const AppOptions& options);
+
+} // namespace app

@@ -1,0 +1,44 @@
+// AppSetup.h: the parts of the application that are not the frame loop: choosing and creating the GL
+// context, turning command-line options into pipeline settings, capture metadata, and the output
+// files (screenshots), each written in one piece through the image writers.
+#pragma once
+
+#include "app/AppOptions.h"
+#include "gl/Texture.h"
+#include "platform/GlContext.h"
+#include "post/PostPipeline.h"
+#include "profiling/Capture.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace app {
+
+/// A window when one is wanted and can be opened, else headless EGL; says on stderr why it went
+/// headless when a window was wanted. Throws std::runtime_error when no context at all can be made.
+std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options, glm::ivec2 windowSize);
+
+/// GL limits, timer usefulness and CUDA availability of the current context.
+post::GpuCaps probeGpuCaps(const platform::GlContext& context);
+
+/// The requested settings on top of `current`.
+post::PipelineSettings requestedSettings(const AppOptions& options, post::PipelineSettings current);
+/// Applies the command line's method choices and settings; throws std::runtime_error when a method the
+/// user named explicitly is unknown or cannot run here. Clamps (e.g. bins) are reported as warnings.
+void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& options);
+
+/// One line: "bins=256 range=-10:20 out_of_range=clamp downsample=1".
+std::string describeSettings(const post::PipelineSettings& settings);
+/// `glTimersUsed`: the profiler's final say (it falls back to CPU time where GL timers return nothing).
+profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps, bool glTimersUsed, const std::string& sceneName,
+                                           glm::ivec2 size, const post::PipelineSettings& settings);
+
+/// The display image (GL_RGBA8, sRGB-encoded, bottom-up) as an RGB PNG (top-down).
+void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& display);
+/// The scene-linear HDR frame as a half-float OpenEXR.
+void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr);
+/// The bound default framebuffer's back buffer (window mode) as an RGB PNG.
+void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size);
+
+} // namespace app

@@ -1,0 +1,29 @@
+// HistogramView.h: the log-luminance histogram with the tone curve on one log2-luminance axis, drawn
+// as Scheuermann & Hensley (2007) Figure 1 does: histogram in red, tone curve in green; the
+// operator's markers (percentiles, exposure, Ward's ceiling...) as labelled vertical lines; the counts
+// of pixels in no bin (NaN, Inf, non-positive, below, above); and a small histogram of the displayed
+// image beside it. Data come from PostPipeline::latestSnapshot(), read back asynchronously, so the
+// view runs a few frames behind the image.
+#pragma once
+
+#include "post/PostPipeline.h"
+
+#include <optional>
+
+namespace ui {
+
+class HistogramView
+{
+public:
+    /// Draws into the current ImGui window (no Begin/End).
+    void draw(const std::optional<post::HistogramSnapshot>& snapshot, std::uint64_t currentFrame);
+
+private:
+    bool mLogCounts = false;
+};
+
+/// Draws the view in its own window "Histogram".
+void drawHistogramWindow(HistogramView& view, const std::optional<post::HistogramSnapshot>& snapshot,
+                         std::uint64_t currentFrame);
+
+} // namespace ui

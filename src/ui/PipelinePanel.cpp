@@ -1,0 +1,201 @@
+#include "ui/PipelinePanel.h"
+
+#include "ui/Widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui {
+namespace {
+
+constexpr float kRangeLimit = 40.0f; // slider bounds of the manual range, log2 luminance
+
+template <typename Registry>
+std::vector<PipelinePanel::Entry> listEntries(const Registry& registry, const post::GpuCaps& caps)
+{
+    std::vector<PipelinePanel::Entry> out;
+    for (const auto& registryEntry : registry) {
+        auto method = registryEntry.create();
+        if (!method)
+            continue;
+        PipelinePanel::Entry entry{std::string(method->id()), std::string(method->label()),
+                                   std::string(method->description())};
+        if constexpr (requires { method->availability(caps); }) {
+            post::Availability availability = method->availability(caps);
+            entry.available = availability.available;
+            entry.reason = availability.reason;
+        }
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
+const PipelinePanel::Entry* findEntry(const std::vector<PipelinePanel::Entry>& list, const std::string& id)
+{
+    for (const PipelinePanel::Entry& entry : list)
+        if (entry.id == id)
+            return &entry;
+    return nullptr;
+}
+
+/// A combo over `list`; unavailable entries are greyed out with the reason as tooltip. Returns true
+/// when the user picked another entry (written to `current`).
+bool drawMethodCombo(const char* label, const std::vector<PipelinePanel::Entry>& list, std::string& current)
+{
+    const PipelinePanel::Entry* selected = findEntry(list, current);
+    bool changed = false;
+    if (ImGui::BeginCombo(label, selected ? selected->label.c_str() : current.c_str())) {
+        for (const PipelinePanel::Entry& entry : list) {
+            ImGui::BeginDisabled(!entry.available);
+            bool isSelected = entry.id == current;
+            if (ImGui::Selectable(entry.label.c_str(), isSelected) && !isSelected) {
+                current = entry.id;
+                changed = true;
+            }
+            ImGui::EndDisabled();
+            std::string tip = entry.id + "\n" + (entry.available ? entry.description : "unavailable: " + entry.reason);
+            showTooltipOnHover(tip.c_str());
+            if (isSelected)
+                ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+/// The method's own widgets inside an ID scope; a change restarts the statistics.
+template <typename Method>
+void drawMethodUi(Method& method, profiling::Profiler& profiler)
+{
+    ImGui::PushID(&method);
+    if (method.ui())
+        profiler.resetStats();
+    ImGui::PopID();
+    std::string status = method.status();
+    if (!status.empty())
+        ImGui::TextDisabled("%s", status.c_str());
+}
+
+} // namespace
+
+PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
+    : mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
+      mScanMethods(listEntries(post::scanMethodRegistry(), caps)),
+      mToneOperators(listEntries(post::toneOperatorRegistry(), caps))
+{
+}
+
+PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
+{
+    PipelinePanelActions actions;
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(8, 170), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - 178)), ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin("Pipeline")) {
+        ImGui::End();
+        return actions;
+    }
+    post::PipelineSettings wanted = pipeline.settings();
+    bool changed = false;
+
+    if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) {
+        changed |= drawMethodCombo("method##histogram", mHistogramMethods, wanted.histogramMethod);
+        post::HistogramMethod& method = pipeline.histogramMethod();
+        HelpMarker(std::string(method.description()).c_str());
+        if (std::string limits = method.limits(); !limits.empty())
+            ImGui::TextDisabled("limits: %s", limits.c_str());
+
+        int bins = int(wanted.spec.binCount);
+        if (ImGui::SliderInt("bins", &bins, 1, int(hd::kMaxHistogramBins), "%d", ImGuiSliderFlags_Logarithmic)) {
+            wanted.spec.binCount = std::uint32_t(std::clamp(bins, 1, int(hd::kMaxHistogramBins)));
+            changed = true;
+        }
+        int rangeMode = wanted.rangeMode == post::RangeMode::Auto ? 1 : 0;
+        ImGui::TextUnformatted("range");
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton("manual", &rangeMode, 0);
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton("auto", &rangeMode, 1);
+        HelpMarker("Manual: a fixed log2-luminance range. Auto: the frame's min/max log2 luminance, found by a GPU "
+                   "reduction and smoothed over time; it never leaves the GPU.");
+        wanted.rangeMode = rangeMode == 1 ? post::RangeMode::Auto : post::RangeMode::Manual;
+        if (wanted.rangeMode == post::RangeMode::Manual) {
+            float range[2] = {wanted.logMin, wanted.logMax};
+            if (ImGui::DragFloat2("log2 min/max", range, 0.1f, -kRangeLimit, kRangeLimit, "%.1f")) {
+                if (range[1] - range[0] >= 0.1f) {
+                    wanted.logMin = range[0];
+                    wanted.logMax = range[1];
+                    changed = true;
+                }
+            }
+        } else {
+            changed |= ImGui::SliderFloat("smoothing 1/s", &wanted.autoRangeSpeed, 0.0f, 20.0f, "%.1f");
+            HelpMarker("How fast the automatic range follows the frame (0: at once).");
+        }
+        int policy = wanted.spec.outOfRange == post::OutOfRange::Separate ? 1 : 0;
+        const char* policies[] = {"clamp into end bins", "count separately"};
+        if (ImGui::Combo("out of range", &policy, policies, 2)) {
+            wanted.spec.outOfRange = policy == 1 ? post::OutOfRange::Separate : post::OutOfRange::Clamp;
+            changed = true;
+        }
+        const int factors[] = {1, 2, 4, 8};
+        int factorIndex = int(std::find(std::begin(factors), std::end(factors), wanted.downsample) - std::begin(factors));
+        const char* factorNames[] = {"full frame", "1/2", "1/4", "1/8"};
+        if (ImGui::Combo("downsample", &factorIndex, factorNames, 4)) {
+            wanted.downsample = factors[std::clamp(factorIndex, 0, 3)];
+            changed = true;
+        }
+        HelpMarker("Build the histogram from a box-downsampled copy of the frame (cheaper, smoother).");
+        drawMethodUi(method, profiler);
+    }
+
+    if (ImGui::CollapsingHeader("Scan", ImGuiTreeNodeFlags_DefaultOpen)) {
+        post::ScanMethod* scan = pipeline.scanMethod();
+        if (!scan) {
+            ImGui::BeginDisabled();
+            if (ImGui::BeginCombo("method##scan", "built in", ImGuiComboFlags_NoArrowButton))
+                ImGui::EndCombo();
+            ImGui::EndDisabled();
+            HelpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
+        } else {
+            changed |= drawMethodCombo("method##scan", mScanMethods, wanted.scanMethod);
+            HelpMarker(std::string(scan->description()).c_str());
+            drawMethodUi(*scan, profiler);
+        }
+    }
+
+    if (ImGui::CollapsingHeader("Tone operator", ImGuiTreeNodeFlags_DefaultOpen)) {
+        changed |= drawMethodCombo("operator", mToneOperators, wanted.toneOperator);
+        post::ToneOperator& tone = pipeline.toneOperator();
+        HelpMarker(std::string(tone.description()).c_str());
+        drawMethodUi(tone, profiler);
+    }
+
+    if (changed) {
+        // Refusals and clamps come back through pipeline.notice(), shown below.
+        if (pipeline.applySettings(wanted))
+            profiler.resetStats();
+    }
+    if (!pipeline.notice().empty())
+        ImGui::TextColored(kWarningColor, "%s", pipeline.notice().c_str());
+
+    ImGui::Separator();
+    if (ImGui::Button("Verify"))
+        actions.verifyRequested = true;
+    HelpMarker("Reads the last frame back and compares histogram, CDF and curve with the CPU reference (stalls).");
+    ImGui::SameLine();
+    if (ImGui::Button("Compare all"))
+        actions.compareRequested = true;
+    showTooltipOnHover("Runs every available histogram method on this frame: difference from the CPU reference, "
+                       "curve difference and build times (stalls; results in their own window).");
+    if (mVerify) {
+        ImGui::TextColored(mVerify->ok ? kOkColor : kErrorColor, "verify: %s", mVerify->ok ? "ok" : "MISMATCH");
+        ImGui::TextWrapped("%s", mVerify->text.c_str());
+    }
+    ImGui::End();
+    return actions;
+}
+
+} // namespace ui

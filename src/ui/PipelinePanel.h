@@ -1,0 +1,50 @@
+// PipelinePanel.h: the "Pipeline" panel. The host frames each stage the way Falcor's render-graph UI
+// does: a collapsing header, a combo over the stage's registry (methods that cannot run here are
+// greyed out with the reason as tooltip), a HelpMarker with the method's description, an ID scope,
+// then the method's own ui(). Any change goes through PostPipeline::applySettings and restarts the
+// timing statistics. Also the histogram input settings (bins, range, out-of-range policy,
+// downsampling), the pipeline's notice, and the Verify / Compare all buttons (run by the host).
+#pragma once
+
+#include "post/PostPipeline.h"
+#include "profiling/Profiler.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+struct PipelinePanelActions
+{
+    bool verifyRequested = false;
+    bool compareRequested = false;
+};
+
+class PipelinePanel
+{
+public:
+    /// Lists every registered method once, with its availability under `caps`.
+    explicit PipelinePanel(const post::GpuCaps& caps);
+
+    PipelinePanelActions draw(post::PostPipeline& pipeline, profiling::Profiler& profiler);
+    /// Shown under the Verify button until the next verification.
+    void setVerifyReport(post::VerifyReport report) { mVerify = std::move(report); }
+
+    struct Entry
+    {
+        std::string id;
+        std::string label;
+        std::string description;
+        bool available = true;
+        std::string reason;
+    };
+
+private:
+    std::vector<Entry> mHistogramMethods;
+    std::vector<Entry> mScanMethods;
+    std::vector<Entry> mToneOperators;
+    std::optional<post::VerifyReport> mVerify;
+};
+
+} // namespace ui

@@ -1,0 +1,100 @@
+#include "ui/TimingsPanel.h"
+
+#include "ui/Widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+namespace ui {
+namespace {
+
+const char* shortSource(profiling::TimeSource source)
+{
+    switch (source) {
+    case profiling::TimeSource::GlTimerQuery: return "GL query";
+    case profiling::TimeSource::CudaEvent: return "CUDA event";
+    case profiling::TimeSource::CpuFallback: return "CPU";
+    }
+    return "?";
+}
+
+} // namespace
+
+TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, const std::string& captureStatus,
+                                       bool capturing)
+{
+    TimingsPanelActions actions;
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - 608), 8), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(600, 330), ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin("Timings")) {
+        ImGui::End();
+        return actions;
+    }
+    std::vector<profiling::PassStats> passes = profiler.passStats();
+    ImGui::TextDisabled("GPU ms over the last %zu frames (statistics restart after any change)",
+                        profiling::Profiler::kWindow);
+    HelpMarker("Timer results arrive a few frames late and never stall the frame. 'CPU' means the GPU's timer "
+               "queries measure nothing here (software renderer), so the pass's CPU time stands in.");
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                       ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("passes", 7, kFlags)) {
+        for (const char* title : {"pass", "last", "mean", "min", "max", "std dev", "source"})
+            ImGui::TableSetupColumn(title);
+        ImGui::TableHeadersRow();
+        for (const profiling::PassStats& pass : passes) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            int depth = int(std::count(pass.name.begin(), pass.name.end(), '/'));
+            bool isStage = pass.name.rfind("histogram/", 0) == 0 || pass.name.rfind("scan/", 0) == 0 ||
+                           pass.name.rfind("tonemap/", 0) == 0;
+            // Stage scopes are "stage/<method>"; deeper names are nested sub-passes, indented.
+            float indent = float(std::max(0, depth - (isStage ? 1 : 0))) * 10.0f;
+            if (indent > 0.0f)
+                ImGui::Indent(indent);
+            ImGui::TextUnformatted(pass.name.c_str());
+            if (indent > 0.0f)
+                ImGui::Unindent(indent);
+            if (pass.gpu.count == 0) {
+                ImGui::TableNextColumn();
+                ImGui::TextDisabled("warming up");
+                continue;
+            }
+            for (double value : {pass.gpu.last, pass.gpu.mean, pass.gpu.min, pass.gpu.max, pass.gpu.stddev}) {
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", value);
+            }
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(shortSource(pass.source));
+        }
+        ImGui::EndTable();
+    }
+
+    std::vector<float> frameTimes = profiler.frameTimeHistory();
+    util::Summary frame = profiler.frameTimeMs();
+    std::string overlay = frame.count ? "frame " + std::to_string(frame.mean).substr(0, 5) + " ms mean" : "frame time";
+    ImGui::PlotLines("##frametime", frameTimes.data(), int(frameTimes.size()), 0, overlay.c_str(), 0.0f,
+                     float(std::max(frame.max * 1.2, 1.0)), ImVec2(-1, 60));
+
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(100);
+    ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
+    mCaptureFrames = std::clamp(mCaptureFrames, 1, 100000);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(capturing);
+    if (ImGui::Button("Capture")) {
+        actions.captureRequested = true;
+        actions.captureFrames = mCaptureFrames;
+    }
+    ImGui::EndDisabled();
+    HelpMarker("Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
+               "open in ui.perfetto.dev) and .csv into the working directory.");
+    if (!captureStatus.empty())
+        ImGui::TextWrapped("%s", captureStatus.c_str());
+    ImGui::End();
+    return actions;
+}
+
+} // namespace ui

@@ -1,0 +1,178 @@
+// CliTest.cpp: command-line parsing: every flag documented, values filled in, and absurd or malformed
+// values refused with a clear message and exit code 2.
+#include "app/Cli.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using app::CommandKind;
+using app::parseCommandLine;
+
+app::ParsedCommandLine parse(std::vector<std::string> args)
+{
+    return parseCommandLine(args);
+}
+
+void expectRefused(std::vector<std::string> args, const std::string& messagePart)
+{
+    std::string joined;
+    for (const auto& a : args)
+        joined += a + " ";
+    app::ParsedCommandLine result = parse(args);
+    EXPECT_EQ(result.kind, CommandKind::Exit) << joined;
+    EXPECT_NE(result.exitCode, 0) << joined;
+    EXPECT_NE(result.error.find(messagePart), std::string::npos) << joined << "-> " << result.error;
+    EXPECT_EQ(result.error.find('\n'), std::string::npos) << "one line: " << result.error;
+}
+
+TEST(CliTest, ParseSizeAcceptsWxHAndRefusesAbsurdSizes)
+{
+    EXPECT_EQ(app::parseSize("320x180"), glm::ivec2(320, 180));
+    EXPECT_EQ(app::parseSize("1X1"), glm::ivec2(1, 1));
+    EXPECT_EQ(app::parseSize("16384x16384"), glm::ivec2(16384, 16384));
+    for (const char* bad : {"0x0", "0x10", "10x0", "16385x10", "-5x10", "100", "x", "axb", "10x", "10x10x", " 10x10", ""})
+        EXPECT_THROW(app::parseSize(bad), app::CliError) << bad;
+}
+
+TEST(CliTest, ParseRangeAcceptsMinMaxAndAuto)
+{
+    app::RangeOption range = app::parseRange("-10:20.5");
+    EXPECT_FALSE(range.automatic);
+    EXPECT_FLOAT_EQ(range.logMin, -10.0f);
+    EXPECT_FLOAT_EQ(range.logMax, 20.5f);
+    EXPECT_TRUE(app::parseRange("auto").automatic);
+    for (const char* bad : {"5:1", "3:3", "nan:4", "1:inf", "1", ":", "a:b", "1:2:3", "-200:0", ""})
+        EXPECT_THROW(app::parseRange(bad), app::CliError) << bad;
+}
+
+TEST(CliTest, BinsMustBeWithinLimits)
+{
+    EXPECT_EQ(app::validateBins(1), 1u);
+    EXPECT_EQ(app::validateBins(4096), 4096u);
+    EXPECT_THROW(app::validateBins(0), app::CliError);
+    EXPECT_THROW(app::validateBins(4097), app::CliError);
+    EXPECT_THROW(app::validateBins(-3), app::CliError);
+}
+
+TEST(CliTest, RunOptionsAreFilledIn)
+{
+    auto result = parse({"--headless", "--frames", "30", "--size", "320x180", "--screenshot", "s.png", "--screenshot-exr",
+                         "s.exr", "--capture", "c.json", "--capture-csv", "c.csv", "--ui", "--histogram-method", "h",
+                         "--scan", "s", "--operator", "o", "--bins", "64", "--range", "-4:8", "--downsample", "2",
+                         "--out-of-range", "separate", "--vsync", "off", "--data-dir", "/tmp", "--log-level", "warning",
+                         "--verify", "--scene", "x.json"});
+    ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
+    const app::AppOptions& o = result.app;
+    EXPECT_TRUE(o.headless);
+    EXPECT_EQ(o.frames, 30);
+    EXPECT_EQ(o.size, glm::ivec2(320, 180));
+    EXPECT_EQ(o.screenshot, std::filesystem::path("s.png"));
+    EXPECT_EQ(o.screenshotExr, std::filesystem::path("s.exr"));
+    EXPECT_EQ(o.capture, std::filesystem::path("c.json"));
+    EXPECT_EQ(o.captureCsv, std::filesystem::path("c.csv"));
+    EXPECT_TRUE(o.ui);
+    EXPECT_TRUE(o.verify);
+    EXPECT_EQ(o.histogramMethod, "h");
+    EXPECT_EQ(o.scanMethod, "s");
+    EXPECT_EQ(o.toneOperator, "o");
+    EXPECT_EQ(o.bins, 64u);
+    ASSERT_TRUE(o.range);
+    EXPECT_FLOAT_EQ(o.range->logMin, -4.0f);
+    EXPECT_EQ(o.downsample, 2);
+    EXPECT_EQ(o.outOfRange, "separate");
+    EXPECT_FALSE(o.vsync);
+    EXPECT_EQ(o.dataDir, std::filesystem::path("/tmp"));
+    EXPECT_EQ(o.sceneFile, std::filesystem::path("x.json"));
+    EXPECT_EQ(result.logLevel, util::LogLevel::Warning);
+    EXPECT_FALSE(o.noArguments);
+}
+
+TEST(CliTest, NoArgumentsIsMarkedForTheDemo)
+{
+    auto result = parse({});
+    ASSERT_EQ(result.kind, CommandKind::Run);
+    EXPECT_TRUE(result.app.noArguments);
+    EXPECT_FALSE(result.app.frames);
+}
+
+TEST(CliTest, BadValuesAreRefusedWithOneLine)
+{
+    expectRefused({"--size", "0x0"}, "size '0x0'");
+    expectRefused({"--size", "20000x10"}, "at most 16384");
+    expectRefused({"--size", "wide"}, "not WxH");
+    expectRefused({"--bins", "0"}, "bins 0");
+    expectRefused({"--bins", "5000"}, "1..4096");
+    expectRefused({"--bins", "many"}, "--bins");
+    expectRefused({"--range", "5:1"}, "MIN must be below MAX");
+    expectRefused({"--range", "bright"}, "not MIN:MAX");
+    expectRefused({"--frames", "-1"}, "--frames -1");
+    expectRefused({"--downsample", "3"}, "--downsample");
+    expectRefused({"--vsync", "maybe"}, "--vsync");
+    expectRefused({"--no-such-flag"}, "--no-such-flag");
+    expectRefused({"--screenshot", ""}, "needs a file name");
+    expectRefused({"--headless", "--window-screenshot", "w.png"}, "needs a window");
+    expectRefused({"--log-level", "loud"}, "--log-level");
+}
+
+TEST(CliTest, HelpListsEveryFlagAndSubcommand)
+{
+    auto result = parse({"--help"});
+    ASSERT_EQ(result.kind, CommandKind::Exit);
+    EXPECT_EQ(result.exitCode, 0);
+    for (const char* flag : {"--scene", "--size", "--headless", "--frames", "--screenshot", "--screenshot-exr",
+                             "--capture", "--capture-csv", "--ui", "--list", "--verify", "--histogram-method", "--scan",
+                             "--operator", "--bins", "--range", "--downsample", "--vsync", "--data-dir", "--log-level",
+                             "--out-of-range", "--hide-ui", "tonemap", "compare", "equalize8", "bench"})
+        EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
+}
+
+TEST(CliTest, SubcommandsFillTheirOptions)
+{
+    auto tonemap = parse({"tonemap", "in.exr", "-o", "out.png", "--operator", "ward", "--bins", "100", "--range",
+                          "-8:8", "--curve-out", "c.csv", "--verify", "--data-dir", "/d"});
+    ASSERT_EQ(tonemap.kind, CommandKind::Tonemap) << tonemap.error;
+    EXPECT_EQ(tonemap.tonemap.input, std::filesystem::path("in.exr"));
+    EXPECT_EQ(tonemap.tonemap.output, std::filesystem::path("out.png"));
+    EXPECT_EQ(tonemap.tonemap.toneOperator, "ward");
+    EXPECT_EQ(tonemap.tonemap.bins, 100u);
+    EXPECT_EQ(tonemap.tonemap.range, "-8:8");
+    EXPECT_EQ(tonemap.tonemap.curveOut, std::filesystem::path("c.csv"));
+    EXPECT_TRUE(tonemap.tonemap.verify);
+    EXPECT_EQ(tonemap.common.dataDir, std::filesystem::path("/d"));
+
+    auto automatic = parse({"tonemap", "in.exr", "-o", "out.png", "--range", "auto"});
+    ASSERT_EQ(automatic.kind, CommandKind::Tonemap);
+    EXPECT_FALSE(automatic.tonemap.range);
+
+    auto compare = parse({"compare", "--size", "64x32", "--bins", "16", "--repeat", "3", "--csv", "r.csv"});
+    ASSERT_EQ(compare.kind, CommandKind::Compare) << compare.error;
+    EXPECT_EQ(compare.compare.size, "64x32");
+    EXPECT_EQ(compare.compare.bins, 16u);
+    EXPECT_EQ(compare.compare.repeat, 3u);
+    EXPECT_EQ(compare.compare.csv, std::filesystem::path("r.csv"));
+
+    auto equalize = parse({"equalize8", "in.png", "-o", "out.png", "--scan", "cuda-blelloch", "--block", "512"});
+    ASSERT_EQ(equalize.kind, CommandKind::Equalize8) << equalize.error;
+    EXPECT_EQ(equalize.equalize8.scan, "cuda-blelloch");
+    EXPECT_EQ(equalize.equalize8.block, 512u);
+
+    auto bench = parse({"bench", "scan", "--repeat", "7", "--log-level", "debug"});
+    ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;
+    EXPECT_EQ(bench.bench.suite, "scan");
+    EXPECT_EQ(bench.bench.repeat, 7u);
+    EXPECT_TRUE(bench.common.verbose);
+}
+
+TEST(CliTest, SubcommandsRefuseBadValues)
+{
+    expectRefused({"tonemap", "in.exr"}, "--output");
+    expectRefused({"tonemap", "in.exr", "-o", "o.png", "--bins", "0"}, "bins 0");
+    expectRefused({"tonemap", "in.exr", "-o", "o.png", "--range", "2:1"}, "MIN must be below MAX");
+    expectRefused({"compare", "--size", "0x5"}, "size '0x5'");
+    expectRefused({"compare", "--repeat", "0"}, "--repeat 0");
+    expectRefused({"equalize8", "in.png", "-o", "o.png", "--block", "128"}, "--block");
+    expectRefused({"bench", "everything"}, "suite");
+}
+
+} // namespace

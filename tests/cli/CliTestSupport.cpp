@@ -1,0 +1,52 @@
+#include "cli/CliTestSupport.h"
+
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace cli_test {
+
+std::string hdrlab(const std::string& arguments)
+{
+    return "'" + testing_support::hdrlabBinary().string() + "' " + arguments;
+}
+
+testing_support::CommandResult runIn(const std::filesystem::path& dir, const std::string& commandLine)
+{
+    return testing_support::runCommand("cd '" + dir.string() + "' && " + commandLine);
+}
+
+std::vector<std::string> lines(const std::string& output)
+{
+    std::vector<std::string> out;
+    std::istringstream in(output);
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty())
+            out.push_back(line);
+    return out;
+}
+
+std::size_t distinctColours(const image::Image8& image, std::size_t cap)
+{
+    std::set<std::uint32_t> colours;
+    for (int y = 0; y < image.height && colours.size() < cap; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            const std::uint8_t* p = image.at(x, y);
+            colours.insert(std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]);
+        }
+    return colours.size();
+}
+
+std::size_t countColour(const image::Image8& image, int r, int g, int b, int tolerance)
+{
+    std::size_t count = 0;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            const std::uint8_t* p = image.at(x, y);
+            if (std::abs(p[0] - r) <= tolerance && std::abs(p[1] - g) <= tolerance && std::abs(p[2] - b) <= tolerance)
+                ++count;
+        }
+    return count;
+}
+
+} // namespace cli_test

@@ -1,0 +1,24 @@
+// CliTestSupport.h: helpers for the tests that run the hdrlab binary.
+#pragma once
+
+#include "image/Image.h"
+#include "support/TestPaths.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cli_test {
+
+/// The quoted hdrlab binary followed by `arguments` (a shell fragment).
+std::string hdrlab(const std::string& arguments);
+/// Runs a command line in `dir` (cd first).
+testing_support::CommandResult runIn(const std::filesystem::path& dir, const std::string& commandLine);
+/// Non-empty lines of the output.
+std::vector<std::string> lines(const std::string& output);
+/// Number of distinct RGB colours of an 8-bit image (up to a cap).
+std::size_t distinctColours(const image::Image8& image, std::size_t cap = 1000);
+/// Number of pixels within `tolerance` of (r, g, b) per channel.
+std::size_t countColour(const image::Image8& image, int r, int g, int b, int tolerance = 1);
+
+} // namespace cli_test

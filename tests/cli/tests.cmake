@@ -1,0 +1,10 @@
+# CLI-level tests: they run the built hdrlab binary (headless through EGL; the window test under
+# Xvfb, skipped where xvfb-run is missing) and check its exit codes, messages and output files.
+add_executable(hdrlab_tests_cli support/CpuMain.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/CliRunTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/WindowSmokeTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/CliTestSupport.cpp)
+target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)
+add_dependencies(hdrlab_tests_cli hdrlab)
+gtest_discover_tests(hdrlab_tests_cli DISCOVERY_TIMEOUT 60
+  PROPERTIES LABELS cli TIMEOUT 600 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")

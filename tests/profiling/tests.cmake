@@ -1,0 +1,1 @@
+target_sources(hdrlab_tests_gl PRIVATE profiling/ProfilerTest.cpp)
