@@ -25,7 +25,7 @@ endif()
 # Dear ImGui from libimgui-dev: a static library with the GLFW and OpenGL3 backends built in.
 add_library(hdrlab_imgui INTERFACE)
 target_link_libraries(hdrlab_imgui INTERFACE PkgConfig::IMGUI ${CMAKE_DL_LIBS})
-target_include_directories(hdrlab_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIRS} ${IMGUI_INCLUDE_DIRS}/backends)
+target_include_directories(hdrlab_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIRS})
 
 find_program(HDRLAB_GIT git)
 set(HDRLAB_GIT_REVISION "unknown")

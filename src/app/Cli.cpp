@@ -166,7 +166,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                                       "write a PNG");
     tonemap->add_option("input", tmInput, "Input image")->required()->type_name("IN");
     tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
-    tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default percentile)")
+    tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")
         ->type_name("ID");
     tonemap->add_option("--histogram-method", result.tonemap.histogramMethod, "Histogram method id")->type_name("ID");
     tonemap->add_option("--scan", result.tonemap.scanMethod, "Scan method id")->type_name("ID");

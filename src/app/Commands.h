@@ -21,7 +21,7 @@ struct TonemapOptions
 {
     std::filesystem::path input;
     std::filesystem::path output;
-    std::string toneOperator = "percentile";
+    std::string toneOperator = "ward";
     std::string histogramMethod = "compute-shared-atomic";
     std::string scanMethod = "compute-scan";
     unsigned bins = 256;

@@ -29,7 +29,7 @@ struct PipelineSettings
 {
     std::string histogramMethod = "compute-shared-atomic";
     std::string scanMethod = "compute-scan";
-    std::string toneOperator = "percentile";
+    std::string toneOperator = "ward";
     HistogramSpec spec;
     RangeMode rangeMode = RangeMode::Manual;
     float logMin = -10.0f;         ///< manual range, log2 of scene-linear luminance (EV)

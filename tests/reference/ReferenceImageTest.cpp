@@ -101,7 +101,8 @@ TEST(ReferenceImage, PerChannelCurvesMapEachChannelThroughItsOwnLut)
     const auto byte = [](double v) { return std::uint8_t(std::lround(ref::encodeSrgb(v) * 255.0)); };
     EXPECT_EQ(out[0], byte(0.1));
     EXPECT_EQ(out[1], byte(0.2));
-    EXPECT_EQ(out[2], byte(0.3));
+    // 0.01 lies below the first sample (at -2 EV), where the curve is linear: 0.3 * 0.01 / 2^-2.
+    EXPECT_EQ(out[2], byte(0.3 * 0.01 / 0.25));
     EXPECT_EQ(out[4], 0);          // NaN channel
     EXPECT_EQ(out[5], 0);          // negative channel
     EXPECT_EQ(out[6], byte(0.3));  // +Inf: the top of its curve

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpu-perf.sh: the application-level GPU measurements for docs/PERF.md, in one go: headless runs of
+# the default scene at 1920x1080 and 3840x2160 with each tone operator (per-pass GPU times from
+# timer queries, fps), --verify on the GPU, and `hdrlab compare` at the seed papers' sizes and bin
+# counts. Logs and CSVs are packed into $OUT/perf.tar.gz (the device returns few files).
+#
+# Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-perf.sh [BIN_DIR]
+# Environment: OUT (default ./gpu-out), FRAMES (default 300), REPEAT (compare repeats, default 10).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=${1:-}
+[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
+bin=$(cd "$bin" && pwd)
+OUT=${OUT:-./gpu-out}
+mkdir -p "$OUT/perf"
+OUT=$(cd "$OUT" && pwd)
+export HDRLAB_DATA_DIR="$root"
+frames=${FRAMES:-300}
+repeat=${REPEAT:-10}
+status=0
+
+run() { # run NAME SECONDS COMMAND...
+  local name=$1 seconds=$2
+  shift 2
+  echo "==== $name: $*" >"$OUT/perf/$name.log"
+  timeout --signal=KILL "$seconds" "$@" >>"$OUT/perf/$name.log" 2>&1
+  local rc=$?
+  echo "==== exit $rc" >>"$OUT/perf/$name.log"
+  echo "$name: exit $rc"
+  [[ $rc -eq 0 ]] || status=1
+}
+
+{
+  date -u +%FT%TZ
+  git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1 || true
+} >"$OUT/perf/environment.txt"
+
+for size in 1920x1080 3840x2160; do
+  for op in percentile equalize ward exposure; do
+    run "app-$size-$op" 120 "$bin/hdrlab" --headless --size "$size" --frames "$frames" --operator "$op" \
+      --capture-csv "$OUT/perf/app-$size-$op.csv"
+  done
+  run "verify-$size" 120 "$bin/hdrlab" --headless --size "$size" --frames 30 --verify
+done
+for size in 256x256 512x512 1024x1024; do
+  for bins in 16 32 64 128 256 1024; do
+    run "compare-$size-$bins" 180 "$bin/hdrlab" compare --size "$size" --bins "$bins" --repeat "$repeat" \
+      --csv "$OUT/perf/compare-$size-$bins.csv"
+  done
+done
+for size in 1920x1080 3840x2160; do
+  for bins in 64 256 1024 4096; do
+    run "compare-$size-$bins" 180 "$bin/hdrlab" compare --size "$size" --bins "$bins" --repeat "$repeat" \
+      --csv "$OUT/perf/compare-$size-$bins.csv"
+  done
+done
+tar -czf "$OUT/perf.tar.gz" -C "$OUT" perf
+echo "overall: $([[ $status -eq 0 ]] && echo OK || echo FAILURES)"
+exit $status
