@@ -1,0 +1,221 @@
+// CudaHistogramMethods.cpp: the CUDA histogram methods as post::HistogramMethod: cuda-bugetti,
+// cuda-fast and cuda-cub. Each frame: register (once per resize) and map, in one call, the HDR frame
+// texture, the histogram and params buffers (and the CDF buffer when cuda-fast fuses the scan);
+// run the kernels on the CUDA context's stream; unmap. Outputs land in the GL buffers the later GL
+// passes read. Timing: timerBackend() gives the profiler CUDA events on the same stream.
+#include "cuda/CudaContext.h"
+#include "cuda/GlInterop.h"
+#include "cuda/Histogram.h"
+
+#include "post/histogram/HistogramRegistry.h"
+#include "util/Log.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace cuda {
+
+namespace {
+
+/// What every CUDA histogram method shares: availability, registrations, the texture object.
+class CudaHistogramBase : public post::HistogramMethod
+{
+public:
+    post::Backend backend() const override { return post::Backend::Cuda; }
+    post::Availability availability(const post::GpuCaps& caps) const override
+    {
+        return caps.cudaAvailable ? post::Availability::yes() : post::Availability::no(caps.cudaReason);
+    }
+    profiling::TimerBackend* timerBackend() override
+    {
+        return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
+    }
+
+    void build(post::PassContext&, const post::ImageInput& image, const post::HistogramSpec& spec,
+               const post::HistogramTargets& targets) override
+    {
+        CudaContext& context = CudaContext::instance();
+        const cudaStream_t stream = context.stream();
+        if (mFrame.track(image.texture))
+            forgetTexture(stream);
+        mHistogram.track(targets.histogram, GlRegistration::Access::ReadWrite);
+        mParams.track(targets.params, GlRegistration::Access::ReadOnly);
+        std::vector<const GlRegistration*> resources{&mFrame, &mHistogram, &mParams};
+        const bool withCdf = wantsCdf() && targets.cumulative != nullptr;
+        if (withCdf) {
+            mCdf.track(*targets.cumulative, GlRegistration::Access::ReadWrite);
+            resources.push_back(&mCdf);
+        }
+        MappedResources mapped(std::move(resources), stream);
+
+        HistogramInput input;
+        input.texture = textureFor(mapped.array(mFrame), stream);
+        input.width = std::min(image.size.x, image.texture.size().x);
+        input.height = std::min(image.size.y, image.texture.size().y);
+        HistogramOutput output;
+        output.histogram = static_cast<std::uint32_t*>(mapped.pointer(mHistogram));
+        output.cdf = withCdf ? static_cast<std::uint32_t*>(mapped.pointer(mCdf)) : nullptr;
+        const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(mParams));
+        const unsigned bins = std::clamp<unsigned>(spec.binCount, 1u, hd::kMaxHistogramBins);
+        run(input, params, bins, output, stream);
+    }
+
+protected:
+    virtual bool wantsCdf() const { return false; }
+    virtual void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins,
+                     const HistogramOutput& output, cudaStream_t stream) = 0;
+
+private:
+    /// A re-registered frame may map to a new array at a recycled address: drop the texture object.
+    void forgetTexture(cudaStream_t stream)
+    {
+        if (mTexture.get() != 0)
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+        mTexture = TextureObject();
+        mTextureArray = nullptr;
+    }
+
+    /// The mapped array normally stays the same frame to frame; a texture object is made only when
+    /// it changes (after waiting for the stream, so the old one is no longer in use).
+    cudaTextureObject_t textureFor(cudaArray_t array, cudaStream_t stream)
+    {
+        if (array != mTextureArray) {
+            if (mTexture.get() != 0)
+                CUDA_CHECK(cudaStreamSynchronize(stream));
+            mTexture = TextureObject(array);
+            mTextureArray = array;
+        }
+        return mTexture.get();
+    }
+
+    GlRegistration mFrame;
+    GlRegistration mHistogram;
+    GlRegistration mParams;
+    GlRegistration mCdf;
+    TextureObject mTexture;
+    cudaArray_t mTextureArray = nullptr;
+};
+
+class CudaBugettiHistogram final : public CudaHistogramBase
+{
+public:
+    static constexpr std::string_view kId = "cuda-bugetti";
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "CUDA shared memory + run aggregation (Bugetti)"; }
+    std::string_view description() const override
+    {
+        return "Bugetti's CalculateHistogram (CUDA): one shared-memory histogram per block, each thread merges "
+               "runs of equal bins into one atomic, a grid of a quarter of ceil(pixels/block) blocks, global "
+               "atomics to merge. Extended from 256 8-bit bins to log-luminance bins. Block 256 or 512.";
+    }
+    bool ui() override
+    {
+        bool changed = ImGui::RadioButton("256 threads", &mBlock, 256);
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton("512 threads", &mBlock, 512);
+        return changed;
+    }
+    std::string status() const override { return "block " + std::to_string(mBlock); }
+    void setBlock(int block) { mBlock = block; }
+
+protected:
+    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+             cudaStream_t stream) override
+    {
+        histogramBugetti(input, params, bins, output, mBlock, stream);
+    }
+
+private:
+    int mBlock = 256;
+};
+
+class CudaFastHistogram final : public CudaHistogramBase
+{
+public:
+    static constexpr std::string_view kId = "cuda-fast";
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "CUDA fast (persistent, replicated smem, fused CDF)"; }
+    std::string_view description() const override
+    {
+        return "Persistent grid, 4 pixels in flight per thread, replicated padded shared-memory histograms, "
+               "block partials merged by the last block (atomic ticket; global atomics for many bins), which "
+               "also scans the CDF in the same launch. Options: __match_any_sync warp aggregation (off: slower "
+               "on Hopper), fast __log2f binning (on).";
+    }
+    bool producesCumulative() const override { return mFusedCdf; }
+    bool ui() override
+    {
+        bool changed = ImGui::Checkbox("CDF in the same launch", &mFusedCdf);
+        changed |= ImGui::Checkbox("warp aggregation (__match_any_sync)", &mOptions.warpAggregation);
+        changed |= ImGui::Checkbox("fast log2 (__log2f, reciprocal range)", &mOptions.fastMath);
+        int merge = int(mOptions.merge);
+        const char* merges[] = {"auto", "last block", "global atomics"};
+        if (ImGui::Combo("merge", &merge, merges, 3)) {
+            mOptions.merge = FastMerge(merge);
+            changed = true;
+        }
+        return changed;
+    }
+    std::string status() const override
+    {
+        return mLastMerge == FastMerge::GlobalAtomics ? "merge: global atomics" : "merge: last block";
+    }
+
+protected:
+    bool wantsCdf() const override { return mFusedCdf; }
+    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+             cudaStream_t stream) override
+    {
+        mOptions.multiprocessors = CudaContext::instance().multiprocessorCount();
+        if (!mWorkspace)
+            mWorkspace.emplace(); // allocates: only once CUDA is known to work
+        mLastMerge = histogramFast(input, params, bins, output, *mWorkspace, mOptions, stream);
+    }
+
+private:
+    bool mFusedCdf = true;
+    FastHistogramOptions mOptions;
+    FastMerge mLastMerge = FastMerge::LastBlock;
+    std::optional<FastHistogramWorkspace> mWorkspace;
+};
+
+class CudaCubHistogram final : public CudaHistogramBase
+{
+public:
+    static constexpr std::string_view kId = "cuda-cub";
+    std::string_view id() const override { return kId; }
+    std::string_view label() const override { return "CUDA CUB HistogramEven (library baseline)"; }
+    std::string_view description() const override
+    {
+        return "A fused kernel writes each pixel's log-luminance in bin units (and counts NaN/Inf/non-positive/"
+               "out-of-range pixels), then cub::DeviceHistogram::HistogramEven bins it. Two passes and a 4-byte "
+               "intermediate per pixel; CUB privatises in shared memory only up to 256 bins.";
+    }
+
+protected:
+    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+             cudaStream_t stream) override
+    {
+        histogramCub(input, params, bins, output, mWorkspace, stream);
+    }
+
+private:
+    CubHistogramWorkspace mWorkspace;
+};
+
+} // namespace
+
+} // namespace cuda
+
+namespace post {
+
+void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
+{
+    list.push_back(histogramEntry<cuda::CudaBugettiHistogram>());
+    list.push_back(histogramEntry<cuda::CudaFastHistogram>());
+    list.push_back(histogramEntry<cuda::CudaCubHistogram>());
+}
+
+} // namespace post

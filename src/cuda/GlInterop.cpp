@@ -1,0 +1,140 @@
+#include "cuda/GlInterop.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cuda {
+
+namespace {
+
+std::string objectLabel(GLenum identifier, GLuint name)
+{
+    if (!glGetObjectLabel)
+        return {};
+    char text[512];
+    GLsizei length = 0;
+    glGetObjectLabel(identifier, name, GLsizei(sizeof(text)), &length, text);
+    return std::string(text, std::size_t(std::max<GLsizei>(length, 0)));
+}
+
+bool hasTag(GLenum identifier, GLuint name, const std::string& tag)
+{
+    if (!glGetObjectLabel || tag.empty())
+        return true; // cannot tell: trust name, size and format
+    // "contains": several registrations (a histogram method, a scan) may tag the same object.
+    return objectLabel(identifier, name).find(tag) != std::string::npos;
+}
+
+/// Appends a unique suffix to the object's label and returns it.
+std::string tagObject(GLenum identifier, GLuint name)
+{
+    if (!glObjectLabel)
+        return {};
+    static unsigned long long counter = 0;
+    std::string tag = " [cuda " + std::to_string(++counter) + "]";
+    std::string label = objectLabel(identifier, name);
+    if (label.size() + tag.size() >= 500)
+        label.clear();
+    label += tag;
+    glObjectLabel(identifier, name, GLsizei(label.size()), label.c_str());
+    return tag;
+}
+
+} // namespace
+
+GlRegistration& GlRegistration::operator=(GlRegistration&& other) noexcept
+{
+    if (this != &other) {
+        reset();
+        mResource = takeHandle(other.mResource);
+        mName = takeHandle(other.mName);
+        mBytes = takeHandle(other.mBytes);
+        mWidth = takeHandle(other.mWidth);
+        mHeight = takeHandle(other.mHeight);
+        mFormat = takeHandle(other.mFormat);
+        mTag = std::move(other.mTag);
+    }
+    return *this;
+}
+
+void GlRegistration::reset()
+{
+    if (mResource)
+        ignoreError(cudaGraphicsUnregisterResource(mResource));
+    mResource = nullptr;
+    mName = 0;
+    mBytes = 0;
+    mWidth = mHeight = 0;
+    mFormat = 0;
+    mTag.clear();
+}
+
+bool GlRegistration::track(const gl::Texture& texture)
+{
+    if (!texture.valid())
+        throw std::invalid_argument("CUDA interop: no GL texture");
+    if (mResource && mName == texture.id() && mWidth == texture.size().x && mHeight == texture.size().y
+        && mFormat == texture.format() && hasTag(GL_TEXTURE, mName, mTag))
+        return false;
+    reset();
+    CUDA_CHECK(cudaGraphicsGLRegisterImage(&mResource, texture.id(), GL_TEXTURE_2D, cudaGraphicsRegisterFlagsReadOnly));
+    mName = texture.id();
+    mWidth = texture.size().x;
+    mHeight = texture.size().y;
+    mFormat = texture.format();
+    mTag = tagObject(GL_TEXTURE, mName);
+    return true;
+}
+
+bool GlRegistration::track(const gl::Buffer& buffer, Access access)
+{
+    if (!buffer.valid())
+        throw std::invalid_argument("CUDA interop: no GL buffer");
+    if (mResource && mName == buffer.id() && mBytes == buffer.size() && hasTag(GL_BUFFER, mName, mTag))
+        return false;
+    reset();
+    const unsigned flags = access == Access::ReadOnly       ? cudaGraphicsRegisterFlagsReadOnly
+                           : access == Access::WriteDiscard ? cudaGraphicsRegisterFlagsWriteDiscard
+                                                            : cudaGraphicsRegisterFlagsNone;
+    CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&mResource, buffer.id(), flags));
+    mName = buffer.id();
+    mBytes = buffer.size();
+    mTag = tagObject(GL_BUFFER, mName);
+    return true;
+}
+
+MappedResources::MappedResources(std::vector<const GlRegistration*> registrations, cudaStream_t stream)
+    : mStream(stream)
+{
+    for (const GlRegistration* registration : registrations) {
+        if (!registration || !registration->resource())
+            throw std::logic_error("CUDA interop: mapping an unregistered resource");
+        if (std::find(mResources.begin(), mResources.end(), registration->resource()) == mResources.end())
+            mResources.push_back(registration->resource());
+    }
+    CUDA_CHECK(cudaGraphicsMapResources(int(mResources.size()), mResources.data(), mStream));
+}
+
+MappedResources::~MappedResources()
+{
+    ignoreError(cudaGraphicsUnmapResources(int(mResources.size()), mResources.data(), mStream));
+}
+
+void* MappedResources::pointer(const GlRegistration& registration, std::size_t* bytes) const
+{
+    void* pointer = nullptr;
+    std::size_t size = 0;
+    CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&pointer, &size, registration.resource()));
+    if (bytes)
+        *bytes = size;
+    return pointer;
+}
+
+cudaArray_t MappedResources::array(const GlRegistration& registration) const
+{
+    cudaArray_t array = nullptr;
+    CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, registration.resource(), 0, 0));
+    return array;
+}
+
+} // namespace cuda

@@ -1,0 +1,64 @@
+// HistogramDevice.cuh: device-side pieces every CUDA histogram kernel shares: the parameters read
+// from the GL params buffer (range and bin count live on the GPU), the "extended bin" of a pixel
+// (bins [0, binCount), then one slot per counter of shared/HostDevice.h, so NaN/Inf/non-positive/
+// below/above pixels are aggregated exactly like bins), and the two input readers (a texture
+// object over the mapped GL texture, or a linear RGBA16F buffer read 16 bytes = 2 pixels at a time).
+#pragma once
+
+#include "shared/HostDevice.h"
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace cuda::histogram_detail {
+
+struct Params
+{
+    float logMin;
+    float logMax;
+    unsigned binCount; ///< clamped to [1, capacity]
+    unsigned outOfRange;
+};
+
+/// Reads the params words; the bin count is clamped to what the launch sized its memory for.
+__device__ __forceinline__ Params loadParams(const std::uint32_t* words, unsigned capacity)
+{
+    Params params;
+    params.logMin = __uint_as_float(words[hd::kParamLogMin]);
+    params.logMax = __uint_as_float(words[hd::kParamLogMax]);
+    const unsigned bins = words[hd::kParamBinCount];
+    params.binCount = bins < 1u ? 1u : (bins > capacity ? capacity : bins);
+    params.outOfRange = words[hd::kParamOutOfRange];
+    return params;
+}
+
+/// Slots of the extended histogram: bins, then hd::kCounterCount counters.
+__device__ __forceinline__ unsigned extendedSlots(const Params& params)
+{
+    return params.binCount + hd::kCounterCount;
+}
+
+/// The extended slot of one pixel (hdBinOf on its luminance; counters follow the bins).
+__device__ __forceinline__ unsigned extendedSlotOf(float r, float g, float b, const Params& params)
+{
+    const int bin = hd::hdBinOf(hd::hdLuminance(r, g, b), params.logMin, params.logMax, params.binCount,
+                                params.outOfRange);
+    return bin >= 0 ? unsigned(bin) : params.binCount + hd::hdCounterOfCode(bin);
+}
+
+/// Writes an extended histogram's slot to the GL histogram buffer layout (bins at 0, counters at
+/// hd::kHistogramCountersOffset).
+__device__ __forceinline__ unsigned bufferWordOfSlot(unsigned slot, const Params& params)
+{
+    return slot < params.binCount ? slot : hd::kHistogramCountersOffset + (slot - params.binCount);
+}
+
+/// The two halves of a 32-bit word as floats.
+__device__ __forceinline__ float2 unpackHalf2(unsigned word)
+{
+    __half2 pair = *reinterpret_cast<__half2*>(&word);
+    return __half22float2(pair);
+}
+
+} // namespace cuda::histogram_detail

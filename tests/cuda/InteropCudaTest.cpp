@@ -1,0 +1,203 @@
+// CUDA-GL interop: the CUDA methods as the pipeline runs them (GL texture and buffers registered,
+// mapped in one call, unmapped), the probe, the CUDA scan methods on GL buffers, the local
+// adaptation buffer, and the CUDA-event timer backend. Uses the headless GL context, created only
+// after a CUDA device was found.
+#include "cuda/CudaEventTimer.h"
+#include "cuda/CudaTestSupport.h"
+#include "cuda/GlInterop.h"
+#include "cuda/LocalAdaptation.h"
+#include "post/AutoRange.h"
+#include "post/CudaProbe.h"
+#include "post/histogram/HistogramMethod.h"
+#include "post/scan/ScanMethod.h"
+#include "reference/Histogram.h"
+#include "reference/IntegralImage.h"
+#include "reference/Scan.h"
+#include "support/GlTestEnvironment.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <thread>
+
+namespace {
+
+/// The test context's caps with the CUDA probe run (testGpuCaps() leaves CUDA off).
+const post::GpuCaps& interopCaps()
+{
+    static const post::GpuCaps caps = [] {
+        post::GpuCaps probed = testing_support::testGpuCaps();
+        cuda::probeCudaForGl(probed);
+        return probed;
+    }();
+    return caps;
+}
+
+#define REQUIRE_CUDA_INTEROP()                                                                                       \
+    do {                                                                                                             \
+        REQUIRE_CUDA_DEVICE();                                                                                       \
+        if (!interopCaps().cudaAvailable)                                                                            \
+            GTEST_SKIP() << "CUDA-GL interop unavailable: " << interopCaps().cudaReason;                             \
+    } while (0)
+
+TEST(CudaInterop, ProbeAcceptsAnNvidiaGlContext)
+{
+    REQUIRE_CUDA_DEVICE();
+    const post::GpuCaps& caps = interopCaps();
+    if (!caps.gl.isNvidia())
+        GTEST_SKIP() << "GL runs on " << caps.gl.renderer << ": " << caps.cudaReason;
+    EXPECT_TRUE(caps.cudaAvailable) << caps.cudaReason;
+}
+
+class CudaHistogramMethodInterop : public ::testing::TestWithParam<std::string>
+{
+};
+
+TEST_P(CudaHistogramMethodInterop, MatchesTheReferenceThroughGl)
+{
+    REQUIRE_CUDA_INTEROP();
+    auto method = post::createHistogramMethod(GetParam());
+    ASSERT_TRUE(method);
+    ASSERT_TRUE(method->availability(interopCaps()).available);
+    ASSERT_NE(method->timerBackend(), nullptr);
+    for (unsigned bins : {1u, 100u, 4096u}) {
+        for (post::OutOfRange policy : {post::OutOfRange::Clamp, post::OutOfRange::Separate}) {
+            testing_support::TestImage image = testing_support::binCentreImage(257, 131, -10.0f, 20.0f, bins, bins, 9);
+            testing_support::addSpecialPixels(image, 13);
+            post::HistogramSpec spec;
+            spec.binCount = bins;
+            spec.outOfRange = policy;
+            // Twice: the second run reuses the registrations and must give the same result.
+            for (int run = 0; run < 2; ++run) {
+                const auto gpu = testing_support::runHistogramMethod(*method, image, -10.0f, 20.0f, spec);
+                const auto cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, -10.0f, 20.0f, bins,
+                                                     testing_support::toReference(policy));
+                testing_support::expectHistogramsEqual(gpu, cpu, true,
+                                                       GetParam() + " " + std::to_string(bins) + " bins, run " +
+                                                           std::to_string(run));
+                if (method->producesCumulative())
+                    EXPECT_EQ(gpu.cumulative.size(), bins);
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, CudaHistogramMethodInterop,
+                         ::testing::Values("cuda-bugetti", "cuda-fast", "cuda-cub"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (c == '-')
+                                     c = '_';
+                             return name;
+                         });
+
+TEST(CudaInterop, ScanMethodsOnGlBuffers)
+{
+    REQUIRE_CUDA_INTEROP();
+    std::mt19937 random(4);
+    std::uniform_int_distribution<std::uint32_t> pick(0, 100000);
+    for (const char* id : {"cuda-kogge-stone", "cuda-kogge-stone-db", "cuda-brent-kung", "cuda-blelloch",
+                           "cuda-warp-shuffle", "cuda-cub"}) {
+        auto method = post::createScanMethod(id);
+        ASSERT_TRUE(method) << id;
+        ASSERT_TRUE(method->availability(interopCaps()).available) << id;
+        for (std::uint32_t count : {1u, 255u, 4096u}) {
+            std::vector<std::uint32_t> values(count);
+            for (auto& value : values)
+                value = pick(random);
+            gl::Buffer input = gl::Buffer::fromSpan<std::uint32_t>("test.scan.in", values);
+            gl::Buffer output("test.scan.out", hd::kMaxHistogramBins * sizeof(std::uint32_t));
+            output.clearUint(0xDEADBEEFu);
+            post::PassContext ctx{testing_support::shaderLibrary(), testing_support::testProfiler(), interopCaps(), 0};
+            // The app registers the histogram buffer in the histogram method and again as the scan's
+            // input: a second registration of the same GL buffer must work.
+            cuda::GlRegistration other;
+            other.track(input, cuda::GlRegistration::Access::ReadWrite);
+            method->inclusiveScan(ctx, input, output, count);
+            EXPECT_EQ(output.readAll<std::uint32_t>(count), ref::inclusiveScan(values)) << id << " " << count;
+            // In place (input and output the same GL buffer).
+            method->inclusiveScan(ctx, input, input, count);
+            EXPECT_EQ(input.readAll<std::uint32_t>(count), ref::inclusiveScan(values)) << id << " in place " << count;
+            // Recreated buffers reuse GL names: results must land in the new ones.
+        }
+    }
+}
+
+TEST(CudaInterop, LocalAdaptationIsTheWindowMeanOfClampedLogLuminance)
+{
+    REQUIRE_CUDA_INTEROP();
+    const int width = 203, height = 77, radius = 6;
+    const float logMin = -6.0f, logMax = 10.0f;
+    testing_support::TestImage image = testing_support::randomHdrImage(width, height, logMin - 2.0f, logMax + 2.0f, 17);
+    testing_support::addSpecialPixels(image, 29);
+    gl::Texture texture = testing_support::uploadImage(image);
+    gl::Buffer params = post::createHistogramParamsBuffer("test.params");
+    post::HistogramSpec spec;
+    post::writeHistogramParams(params, logMin, logMax, spec, {width, height});
+    gl::Buffer output("test.local", cuda::LocalAdaptation::outputBytes({width, height}));
+    cuda::LocalAdaptation adaptation;
+    adaptation.run(texture, {width, height}, params, output, radius);
+    const auto got = output.readAll<float>(std::size_t(width) * height);
+
+    std::vector<double> logs(std::size_t(width) * height);
+    for (std::size_t i = 0; i < logs.size(); ++i) {
+        const float* p = &image.rgba[i * 4];
+        const float luminance = hd::hdLuminance(p[0], p[1], p[2]);
+        double value;
+        if (std::isnan(luminance) || luminance <= 0.0f)
+            value = logMin;
+        else if (std::isinf(luminance))
+            value = logMax;
+        else
+            value = std::clamp(double(std::log2(luminance)), double(logMin), double(logMax));
+        logs[i] = value;
+    }
+    const auto sat = ref::integralImage<double>(logs.data(), width, height, ref::IntegralKind::Inclusive);
+    std::size_t bad = 0;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const int x0 = std::max(0, x - radius), x1 = std::min(width, x + radius + 1);
+            const int y0 = std::max(0, y - radius), y1 = std::min(height, y + radius + 1);
+            const double mean = ref::boxSum(sat, width, x0, y0, x1, y1) / double((x1 - x0) * (y1 - y0));
+            const float value = got[std::size_t(y) * width + std::size_t(x)];
+            if (std::abs(double(value) - mean) > 1e-4 && bad++ < 3)
+                ADD_FAILURE() << "(" << x << ", " << y << "): gpu " << value << " cpu " << mean;
+        }
+    EXPECT_EQ(bad, 0u);
+}
+
+TEST(CudaEventTimer, MeasuresWithoutWaitingAndRecyclesSlots)
+{
+    REQUIRE_CUDA_DEVICE();
+    cuda::CudaContext& context = cuda::CudaContext::instance();
+    cuda::CudaEventTimer timer(context.stream(), 4);
+    const int token = timer.begin();
+    ASSERT_GE(token, 0);
+    cuda::DeviceBuffer<std::uint32_t> data(1 << 22);
+    CUDA_CHECK(cudaMemsetAsync(data.data(), 0, data.bytes(), context.stream()));
+    timer.end(token);
+    std::optional<double> ms;
+    for (int attempt = 0; attempt < 2000 && !ms; ++attempt) {
+        ms = timer.tryElapsedMs(token);
+        if (!ms)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_TRUE(ms.has_value());
+    EXPECT_GE(*ms, 0.0);
+    EXPECT_EQ(timer.slotsInUse(), 1);
+    timer.release(token);
+    EXPECT_EQ(timer.slotsInUse(), 0);
+    int tokens[5];
+    for (int& t : tokens)
+        t = timer.begin();
+    EXPECT_EQ(tokens[4], -1) << "a full ring hands out no token";
+    EXPECT_FALSE(timer.tryElapsedMs(-1).has_value());
+    for (int t : tokens)
+        if (t >= 0) {
+            timer.end(t);
+            timer.release(t);
+        }
+}
+
+} // namespace
