@@ -131,6 +131,12 @@ HD_CONST(HD_UINT, kCurveSampleCount, 2u)  // float holding an integer count
 HD_CONST(HD_UINT, kCurveChannels, 3u)     // 1 (luminance) or 3 (per channel R, G, B)
 HD_CONST(HD_UINT, kCurveMode, 4u)         // kCurveModeLut / kCurveModeLinearScale
 HD_CONST(HD_UINT, kCurveScale, 5u)        // display = scale * Lw in kCurveModeLinearScale
+// Local adaptation (percentile operator, CUDA summed-area table): with it on, the apply pass looks
+// the curve up at Lw * 2^(blend * (reference - localMean)), localMean being the mean log2 L around
+// the pixel and reference the globally metered log2 L, so dark neighbourhoods are exposed up.
+HD_CONST(HD_UINT, kCurveLocalBlend, 6u)
+HD_CONST(HD_UINT, kCurveLocalReference, 7u)
+HD_CONST(float, kLocalAdaptationMaxShiftEv, 8.0f)  // the local shift is clamped to +-8 EV
 HD_CONST(HD_UINT, kCurveHeaderWords, 16u)
 HD_CONST(HD_UINT, kCurveBufferWords, 12304u)  // header + 3 * kMaxCurveSamples
 HD_CONST(float, kCurveModeLut, 0.0f)
@@ -145,9 +151,15 @@ HD_CONST(HD_UINT, kBindingOperatorState, 4u)    // SSBO, operator-specific state
 HD_CONST(HD_UINT, kBindingScratch0, 5u)
 HD_CONST(HD_UINT, kBindingScratch1, 6u)
 HD_CONST(HD_UINT, kBindingScratch2, 7u)
+HD_CONST(HD_UINT, kBindingLocalAdaptation, 8u) // SSBO float[w*h]: local mean log2 L per pixel
 HD_CONST(HD_UINT, kTextureUnitInput, 0u)        // sampler2D scene-linear input
 HD_CONST(HD_UINT, kTextureUnitAux, 1u)
 HD_CONST(HD_UINT, kImageUnitOutput, 0u)
+
+// Apply-pass modes.
+HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone
+HD_CONST(HD_UINT, kApplyLocal, 1u)           // the curve with local adaptation
+HD_CONST(HD_UINT, kApplyViewLocalMean, 2u)   // show the local mean log2 L as grey over the histogram range
 
 // ---- Workgroup sizes ----------------------------------------------------------------------------
 HD_CONST(HD_UINT, kHistogramGroupX, 16u)

@@ -4,7 +4,9 @@
 // Ld/Lw (keeps chromaticity), clamps to [0, 1] and encodes sRGB (IEC 61966-2-1) into an RGBA8
 // UNORM image, so a readback gives the PNG bytes. Per-channel curves (3 channels) map R, G and B
 // each through their own LUT. NaN, Inf and non-positive input never give NaN output: Lw NaN or
-// <= 0 is black, Lw = +Inf shows the curve's top value as grey.
+// <= 0 is black, Lw = +Inf shows the curve's top value as grey. Mode kApplyLocal looks the curve up
+// at Lw * 2^(blend * (reference - localMean)) with the per-pixel local mean log2 L (hd::kCurveLocal*);
+// kApplyViewLocalMean shows that local mean as grey over the histogram range.
 #include "shared/HostDevice.h"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -12,7 +14,10 @@ layout(local_size_x = 16, local_size_y = 16) in;
 layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(binding = kImageUnitOutput, rgba8) writeonly uniform image2D uOutput;
 layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
+layout(std430, binding = kBindingLocalAdaptation) readonly buffer LocalMean { float localMean[]; };
+layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
+layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
 
 bool isUsable(float value)
 {
@@ -56,14 +61,29 @@ void main()
         return;
     vec3 rgb = texelFetch(uInput, texel, 0).rgb;
     vec3 display = vec3(0.0);
+    float localShift = 1.0; // factor applied to Lw before the curve lookup
+    if (uMode != kApplyGlobal) {
+        float mean = localMean[uint(texel.y) * uint(uSize.x) + uint(texel.x)];
+        if (uMode == kApplyViewLocalMean) {
+            float logMin = uintBitsToFloat(params[kParamLogMin]);
+            float logMax = uintBitsToFloat(params[kParamLogMax]);
+            float grey = clamp((mean - logMin) / max(logMax - logMin, 1e-6), 0.0, 1.0);
+            float encoded = isnan(mean) ? 0.0 : encodeSrgb(grey);
+            imageStore(uOutput, texel, vec4(encoded, encoded, encoded, 1.0));
+            return;
+        }
+        float shiftEv = curve[kCurveLocalBlend] * (curve[kCurveLocalReference] - mean);
+        if (!isnan(shiftEv))
+            localShift = exp2(clamp(shiftEv, -kLocalAdaptationMaxShiftEv, kLocalAdaptationMaxShiftEv));
+    }
     bool perChannel = int(curve[kCurveChannels]) == 3 && curve[kCurveMode] != kCurveModeLinearScale;
     if (perChannel) {
         for (uint c = 0u; c < 3u; ++c)
-            display[c] = isUsable(rgb[c]) ? evaluateCurve(c, rgb[c]) : 0.0;
+            display[c] = isUsable(rgb[c]) ? evaluateCurve(c, rgb[c] * localShift) : 0.0;
     } else {
         float Lw = hdLuminance(rgb.r, rgb.g, rgb.b);
         if (isUsable(Lw)) {
-            float Ld = evaluateCurve(0u, Lw);
+            float Ld = evaluateCurve(0u, Lw * localShift);
             display = isinf(Lw) ? vec3(Ld) : rgb * (Ld / Lw);
         }
     }

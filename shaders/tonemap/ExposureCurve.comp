@@ -19,6 +19,7 @@ layout(location = 3) uniform uint uFromGpu;   // 1: E from state[STATE_EXPOSURE]
 layout(location = 4) uniform float uExposureEv;
 layout(location = 5) uniform float uLogMin;
 layout(location = 6) uniform float uLogMax;
+layout(location = 7) uniform float uLocalBlend; // 0..1, percentile's local adaptation (read by the apply pass)
 
 void main()
 {
@@ -40,6 +41,8 @@ void main()
         curve[kCurveChannels] = 1.0;
         curve[kCurveMode] = uDisplayCurve == kDisplayClamp ? kCurveModeLinearScale : kCurveModeLut;
         curve[kCurveScale] = exp2(exposureEv);
+        curve[kCurveLocalBlend] = uLocalBlend;
+        curve[kCurveLocalReference] = uFromGpu != 0u ? state[STATE_METERED] : 0.0;
     }
     if (i >= uSamples)
         return;

@@ -15,6 +15,7 @@ target_sources(hdrlab_core PRIVATE
   cuda/IntegralImage.cu
   cuda/LocalAdaptationKernels.cu
   cuda/LocalAdaptation.cpp
+  cuda/LocalAdaptationSource.cpp
   cuda/Equalize8.cu
   cuda/Equalize8Command.cpp
   cuda/BenchData.cu

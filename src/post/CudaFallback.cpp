@@ -3,6 +3,7 @@
 // the CUDA commands say that CUDA is not built.
 #include "app/Commands.h"
 #include "post/CudaProbe.h"
+#include "post/LocalAdaptationSource.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/scan/ScanRegistry.h"
 
@@ -96,6 +97,11 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
                             return std::unique_ptr<HistogramMethod>(
                                 std::make_unique<UnavailableCudaHistogram>(name.id, name.label));
                         }});
+}
+
+std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()
+{
+    return nullptr;
 }
 
 void appendCudaScanMethods(std::vector<ScanMethodEntry>& list)

@@ -4,6 +4,7 @@
 #include "post/AutoRange.h"
 #include "post/Downsample.h"
 #include "post/HistogramReadback.h"
+#include "post/LocalAdaptationSource.h"
 #include "post/TonemapApply.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
@@ -25,6 +26,9 @@
 namespace post {
 
 namespace {
+
+/// Window half-size of the local-mean view when no operator asks for local adaptation.
+constexpr int kLocalMeanViewRadius = 48;
 
 /// Stands in only while the operator registry is empty (the operators live in their own files): a
 /// straight Ld = Lw curve, so the pipeline and its tests run before any operator exists.
@@ -133,6 +137,8 @@ struct PostPipeline::Impl
     AutoRange autoRange;
     TonemapApply apply;
     HistogramReadback readback;
+    std::unique_ptr<LocalAdaptationSource> localSource; ///< CUDA summed-area table, created on first use
+    gl::Buffer localMean;                               ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
     bool resetRange = true;
 
@@ -289,6 +295,10 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         next.downsample = wanted.downsample;
     else
         refusals.push_back(util::format("invalid downsample factor {} (1, 2, 4 or 8)", wanted.downsample));
+    if (wanted.viewLocalMean && !p.caps.cudaAvailable)
+        refusals.push_back("the local-mean view needs the CUDA summed-area table: " + p.caps.cudaReason);
+    else
+        next.viewLocalMean = wanted.viewLocalMean;
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
@@ -299,7 +309,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.spec.outOfRange != p.settings.spec.outOfRange ||
                          next.rangeMode != p.settings.rangeMode || next.logMin != p.settings.logMin ||
                          next.logMax != p.settings.logMax || next.autoRangeSpeed != p.settings.autoRangeSpeed ||
-                         next.downsample != p.settings.downsample;
+                         next.downsample != p.settings.downsample || next.viewLocalMean != p.settings.viewLocalMean;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
         p.resetRange = true;
     if (newHistogram)
@@ -366,20 +376,36 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
 
     const bool builtInCdf = p.histogram->producesCumulative();
     {
-        auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()));
+        auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
         p.histogram->build(ctx, histogramImage, spec, targets);
     }
     if (!builtInCdf) {
-        auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()));
+        auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
+    }
+    // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
+    std::optional<LocalMeanInput> local;
+    const int localRadius = p.tone->localAdaptationRadius();
+    if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
+        if (!p.localSource)
+            p.localSource = createLocalAdaptationSource();
+        if (p.localSource) {
+            const std::size_t bytes = std::size_t(hdr.size.x) * std::size_t(hdr.size.y) * sizeof(float);
+            if (p.localMean.size() < bytes)
+                p.localMean = gl::Buffer("post.local-mean", bytes);
+            auto scope = p.profiler.scope("local-adaptation/cuda-sat", p.localSource->timerBackend());
+            p.localSource->run(hdr.texture, hdr.size, p.paramsBuffer, p.localMean,
+                               localRadius >= 0 ? localRadius : kLocalMeanViewRadius);
+            local.emplace(LocalMeanInput{p.localMean, p.paramsBuffer, p.settings.viewLocalMean});
+        }
     }
     {
         auto scope = p.profiler.scope("tonemap/" + std::string(p.tone->id()));
         ToneInputs inputs{hdr,          histogramImage, p.histogramBuffer, p.cdfBuffer, p.paramsBuffer, spec,
                           dtSeconds,    fovYDegrees,    *p.histogram,      builtInCdf ? nullptr : p.scan.get()};
         p.tone->computeCurve(ctx, inputs, p.curveBuffer);
-        p.apply.apply(ctx, hdr, p.curveBuffer, p.output);
+        p.apply.apply(ctx, hdr, p.curveBuffer, p.output, local ? &*local : nullptr);
     }
     {
         auto scope = p.profiler.scope("view/readback");

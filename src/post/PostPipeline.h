@@ -36,6 +36,7 @@ struct PipelineSettings
     float logMax = 20.0f;
     float autoRangeSpeed = 4.0f;   ///< smoothing of the automatic range, 1/s (0 = no smoothing)
     int downsample = 1;            ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
+    bool viewLocalMean = false;    ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).

@@ -9,7 +9,8 @@ gl::Buffer createCurveBuffer(std::string_view label)
     return gl::Buffer(label, hd::kCurveBufferWords * sizeof(float));
 }
 
-void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output)
+void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output,
+                         const LocalMeanInput* local)
 {
     if (output.size() != hdr.size || output.format() != GL_RGBA8)
         throw std::invalid_argument("tonemap apply: the output must be GL_RGBA8 of the input's size");
@@ -24,6 +25,13 @@ void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buff
     hdr.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    const std::size_t pixels = std::size_t(hdr.size.x) * std::size_t(hdr.size.y);
+    if (local && local->localMean.size() < pixels * sizeof(float))
+        throw std::invalid_argument("tonemap apply: the local mean buffer is smaller than the frame");
+    // Without local adaptation the shader never reads these blocks; bind the curve there anyway.
+    (local ? local->localMean : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+    (local ? local->params : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    mApply.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     glDispatchCompute(GLuint((hdr.size.x + 15) / 16), GLuint((hdr.size.y + 15) / 16), 1);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |

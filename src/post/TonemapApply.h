@@ -16,13 +16,25 @@ namespace post {
 /// A curve buffer (float[hd::kCurveBufferWords]) labelled for debuggers.
 gl::Buffer createCurveBuffer(std::string_view label);
 
+/// The per-pixel local mean log2 luminance (float[w*h], row 0 first) for local adaptation, with the
+/// histogram params (range) for its view.
+struct LocalMeanInput
+{
+    const gl::Buffer& localMean;
+    const gl::Buffer& params;
+    bool view = false; ///< show the local mean as grey instead of the tone-mapped frame
+};
+
 class TonemapApply
 {
 public:
     static constexpr std::uint32_t kDisplayBins = 64;
 
-    /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr).
-    void apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output);
+    /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr);
+    /// with `local`, the curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with
+    /// `local->view`, the local mean itself is shown.
+    void apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output,
+               const LocalMeanInput* local = nullptr);
     /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
 

@@ -79,7 +79,8 @@ bool isUsable(double value)
 
 } // namespace
 
-std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords)
+std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords,
+                                     const float* localMean)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<std::uint8_t> out(pixels * 4, 0);
@@ -89,15 +90,24 @@ std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, c
         const float* p = rgba + i * 4;
         std::uint8_t* o = out.data() + i * 4;
         o[3] = 255;
+        // Local adaptation: look the curve up at Lw * 2^(blend * (reference - local mean)).
+        double shift = 1.0;
+        if (localMean) {
+            double shiftEv = double(curveWords[hd::kCurveLocalBlend]) *
+                             (double(curveWords[hd::kCurveLocalReference]) - double(localMean[i]));
+            if (!std::isnan(shiftEv))
+                shift = std::exp2(std::clamp(shiftEv, -double(hd::kLocalAdaptationMaxShiftEv),
+                                             double(hd::kLocalAdaptationMaxShiftEv)));
+        }
         if (perChannel) {
             for (int c = 0; c < 3; ++c)
-                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, p[c])) : 0;
+                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, p[c] * shift)) : 0;
             continue;
         }
         double Lw = hd::hdLuminance(p[0], p[1], p[2]);
         if (!isUsable(Lw))
             continue;
-        double Ld = evaluateCurve(curveWords, 0, Lw);
+        double Ld = evaluateCurve(curveWords, 0, Lw * shift);
         for (int c = 0; c < 3; ++c) {
             // +Inf luminance has no finite colour ratio: show the curve's value as grey.
             double value = std::isinf(Lw) ? Ld : double(p[c]) * (Ld / Lw);
@@ -105,6 +115,32 @@ std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, c
         }
     }
     return out;
+}
+
+std::vector<float> localMeanLog2(const float* rgba, int width, int height, int radius, float logMin, float logMax)
+{
+    // Straightforward per-pixel window average (O(w*h*r^2)): the plain definition the summed-area
+    // table computes quickly.
+    std::vector<float> log2L(std::size_t(width) * std::size_t(height));
+    for (std::size_t i = 0; i < log2L.size(); ++i) {
+        const float* p = rgba + i * 4;
+        double L = hd::hdLuminance(p[0], p[1], p[2]);
+        double value = std::isinf(L) ? double(logMax) : (L > 0.0 ? std::log2(L) : double(logMin)); // NaN: logMin
+        log2L[i] = float(std::clamp(value, double(logMin), double(logMax)));
+    }
+    std::vector<float> mean(log2L.size());
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            double sum = 0.0;
+            int count = 0;
+            for (int v = std::max(0, y - radius); v <= std::min(height - 1, y + radius); ++v)
+                for (int u = std::max(0, x - radius); u <= std::min(width - 1, x + radius); ++u) {
+                    sum += log2L[std::size_t(v) * std::size_t(width) + std::size_t(u)];
+                    ++count;
+                }
+            mean[std::size_t(y) * std::size_t(width) + std::size_t(x)] = float(sum / count);
+        }
+    return mean;
 }
 
 } // namespace ref

@@ -171,6 +171,15 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         post::ToneOperator& tone = pipeline.toneOperator();
         HelpMarker(std::string(tone.description()).c_str());
         drawMethodUi(tone, profiler);
+
+        // The summed-area table behind percentile's local adaptation, shown instead of the frame.
+        const bool cudaAvailable = pipeline.caps().cudaAvailable;
+        ImGui::BeginDisabled(!cudaAvailable);
+        changed |= ImGui::Checkbox("view local mean (SAT)", &wanted.viewLocalMean);
+        ImGui::EndDisabled();
+        HelpMarker(cudaAvailable ? "Shows the mean log2 luminance around each pixel, from the CUDA summed-area table "
+                                   "(Bilgic et al. 2010), as grey over the histogram range."
+                                 : ("Unavailable: needs CUDA (" + pipeline.caps().cudaReason + ").").c_str());
     }
 
     if (changed) {

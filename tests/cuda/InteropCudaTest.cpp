@@ -7,10 +7,13 @@
 #include "cuda/GlInterop.h"
 #include "cuda/LocalAdaptation.h"
 #include "post/AutoRange.h"
+#include "post/PostPipeline.h"
+#include "post/tonemap/TonePercentile.h"
 #include "post/CudaProbe.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "reference/Histogram.h"
+#include "reference/Image.h"
 #include "reference/IntegralImage.h"
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"
@@ -165,6 +168,42 @@ TEST(CudaInterop, LocalAdaptationIsTheWindowMeanOfClampedLogLuminance)
                 ADD_FAILURE() << "(" << x << ", " << y << "): gpu " << value << " cpu " << mean;
         }
     EXPECT_EQ(bad, 0u);
+}
+
+TEST(CudaInterop, PipelineAppliesPercentileLocalAdaptationFromTheSummedAreaTable)
+{
+    REQUIRE_CUDA_INTEROP();
+    const int width = 160, height = 90, radius = 5;
+    testing_support::TestImage image = testing_support::randomHdrImage(width, height, -6.0f, 14.0f, 33);
+    gl::Texture texture = testing_support::uploadImage(image);
+    post::PostPipeline pipeline(testing_support::shaderLibrary(), testing_support::testProfiler(), interopCaps());
+    post::PipelineSettings settings = pipeline.settings();
+    settings.toneOperator = "percentile";
+    settings.logMin = -8.0f;
+    settings.logMax = 16.0f;
+    std::string message;
+    ASSERT_TRUE(pipeline.applySettings(settings, &message) || message.empty()) << message;
+    auto& percentile = dynamic_cast<post::TonePercentile&>(pipeline.toneOperator());
+    post::PercentileSettings local = percentile.settings();
+    local.localAdaptation = true;
+    local.localBlend = 0.6f;
+    local.localRadius = radius;
+    percentile.setSettings(local);
+
+    pipeline.run({texture, {width, height}}, 1.0 / 60.0, 60.0f); // learns that CUDA is available
+    ASSERT_EQ(percentile.localAdaptationRadius(), radius);
+    const gl::Texture& display = pipeline.run({texture, {width, height}}, 1.0 / 60.0, 60.0f);
+    const std::vector<unsigned char> actual = display.readRgba8();
+    const std::vector<float> curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
+    EXPECT_FLOAT_EQ(curve[hd::kCurveLocalBlend], 0.6f);
+    const std::vector<float> mean = ref::localMeanLog2(image.rgba.data(), width, height, radius, -8.0f, 16.0f);
+    const std::vector<std::uint8_t> expected = ref::applyCurve(image.rgba.data(), width, height, curve.data(), mean.data());
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        if (std::abs(int(actual[i]) - int(expected[i])) > 1)
+            ++off;
+    EXPECT_LE(off, actual.size() / 1000) << "bytes more than 1 LSB from the CPU reference";
+    EXPECT_NE(expected, ref::applyCurve(image.rgba.data(), width, height, curve.data()));
 }
 
 TEST(CudaEventTimer, MeasuresWithoutWaitingAndRecyclesSlots)

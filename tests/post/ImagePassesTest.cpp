@@ -194,4 +194,47 @@ TEST_F(ImagePasses, ApplyPassGivesBlackOrWhiteForSpecialPixels)
     EXPECT_EQ(rgba, expected);
 }
 
+TEST_F(ImagePasses, ApplyPassWithLocalMeanMatchesTheCpuReference)
+{
+    // A hand-made local mean map (the CUDA summed-area table makes it on GPU machines) so the
+    // local-adaptation lookup and the view are checked here on any GL implementation.
+    post::TonemapApply apply;
+    const int width = 97, height = 41;
+    ts::TestImage image = ts::randomHdrImage(width, height, -8.0f, 12.0f, 21);
+    ts::addSpecialPixels(image, 7);
+    gl::Texture texture = ts::uploadImage(image);
+    gl::Texture output("test.display", GL_RGBA8, {width, height});
+    std::vector<float> curve = makeCurve(1, hd::kCurveModeLut, 512);
+    curve[hd::kCurveLocalBlend] = 0.7f;
+    curve[hd::kCurveLocalReference] = 2.0f;
+    gl::Buffer curveBuffer = post::createCurveBuffer("test.curve");
+    curveBuffer.update<float>(curve);
+    const std::vector<float> localMean = ref::localMeanLog2(image.rgba.data(), width, height, 3, -8.0f, 12.0f);
+    gl::Buffer localBuffer = gl::Buffer::fromSpan<float>("test.local-mean", localMean);
+    gl::Buffer params = post::createHistogramParamsBuffer("test.params");
+    post::writeHistogramParams(params, -8.0f, 12.0f, post::HistogramSpec{}, {width, height});
+
+    post::PassContext ctx = context();
+    const post::LocalMeanInput local{localBuffer, params, false};
+    apply.apply(ctx, {texture, {width, height}}, curveBuffer, output, &local);
+    const std::vector<unsigned char> actual = output.readRgba8();
+    const std::vector<std::uint8_t> expected =
+        ref::applyCurve(image.rgba.data(), width, height, curve.data(), localMean.data());
+    const std::vector<std::uint8_t> global = ref::applyCurve(image.rgba.data(), width, height, curve.data());
+    int worst = 0;
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        worst = std::max(worst, std::abs(int(actual[i]) - int(expected[i])));
+    EXPECT_LE(worst, 1);
+    EXPECT_NE(expected, global) << "the local shift must change the image";
+
+    const post::LocalMeanInput view{localBuffer, params, true};
+    apply.apply(ctx, {texture, {width, height}}, curveBuffer, output, &view);
+    const std::vector<unsigned char> grey = output.readRgba8();
+    for (std::size_t i = 0; i < localMean.size(); i += 37) {
+        const double expectedGrey = ref::encodeSrgb((localMean[i] + 8.0) / 20.0) * 255.0;
+        EXPECT_NEAR(grey[i * 4], expectedGrey, 1.0) << "pixel " << i;
+        EXPECT_EQ(grey[i * 4], grey[i * 4 + 1]);
+    }
+}
+
 } // namespace

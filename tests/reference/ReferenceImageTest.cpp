@@ -108,4 +108,31 @@ TEST(ReferenceImage, PerChannelCurvesMapEachChannelThroughItsOwnLut)
     EXPECT_EQ(out[6], byte(0.3));  // +Inf: the top of its curve
 }
 
+TEST(ReferenceImage, LocalMeanIsTheClippedWindowAverageOfClampedLog2Luminance)
+{
+    // 3x1 grey pixels of 2^0, 2^4 and NaN (counts as logMin = -2); radius 1, range [-2, 3].
+    const std::vector<float> rgba{1, 1, 1, 1, 16, 16, 16, 1, kNaN, kNaN, kNaN, 1};
+    const std::vector<float> mean = ref::localMeanLog2(rgba.data(), 3, 1, 1, -2.0f, 3.0f);
+    ASSERT_EQ(mean.size(), 3u);
+    EXPECT_NEAR(mean[0], (0.0 + 3.0) / 2.0, 1e-6);        // 16 clamps to 3 EV; the window is clipped
+    EXPECT_NEAR(mean[1], (0.0 + 3.0 - 2.0) / 3.0, 1e-6);
+    EXPECT_NEAR(mean[2], (3.0 - 2.0) / 2.0, 1e-6);
+}
+
+TEST(ReferenceImage, LocalAdaptationShiftsTheLookupByTheBlendedDifference)
+{
+    std::vector<float> curve(hd::kCurveBufferWords, 0.0f);
+    curve[hd::kCurveMode] = hd::kCurveModeLinearScale;
+    curve[hd::kCurveScale] = 0.25f;
+    curve[hd::kCurveLocalBlend] = 0.5f;
+    curve[hd::kCurveLocalReference] = 1.0f;
+    const std::vector<float> rgba{0.5f, 0.5f, 0.5f, 1};
+    const float darkSurround = -3.0f; // 4 EV under the reference: exposed up by 0.5 * 4 = 2 EV
+    const auto out = ref::applyCurve(rgba.data(), 1, 1, curve.data(), &darkSurround);
+    const auto byte = [](double v) { return std::uint8_t(std::lround(ref::encodeSrgb(v) * 255.0)); };
+    EXPECT_EQ(out[0], byte(0.5 * 0.25 * 4.0));
+    const float extreme = -100.0f; // the shift is clamped to +8 EV
+    EXPECT_EQ(ref::applyCurve(rgba.data(), 1, 1, curve.data(), &extreme)[0], byte(1.0));
+}
+
 } // namespace

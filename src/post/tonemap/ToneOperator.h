@@ -50,6 +50,10 @@ public:
     /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
     virtual void resetState() {}
 
+    /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its
+    /// apply pass (percentile's local adaptation, built by the CUDA summed-area table), or -1.
+    virtual int localAdaptationRadius() const { return -1; }
+
     virtual bool ui() { return false; }
     virtual std::string status() const { return {}; }
     /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),

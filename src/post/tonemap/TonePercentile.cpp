@@ -31,6 +31,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         mReadback = std::make_unique<StateReadback>("tonemap.percentile.state", kWords * sizeof(float));
     }
     mReadback->poll();
+    mLocalUnavailable = ctx.caps.cudaAvailable ? std::string() : "needs CUDA: " + ctx.caps.cudaReason;
     if (mResetPending) {
         mState.clearUint(0u); // all words 0.0f: not valid, the next usable frame snaps
         mResetPending = false;
@@ -67,7 +68,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     {
         gl::DebugGroup group("tonemap/percentile/curve");
         dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f,
-                              0.0f, 0.0f);
+                              0.0f, 0.0f, s.localAdaptation ? s.localBlend : 0.0f);
     }
     mReadback->capture(mState);
 }
@@ -117,9 +118,29 @@ bool TonePercentile::ui()
         helpMarker("Linear adaptation beyond this distance from the target, exponential within it.");
     }
     changed |= displayCurveUi(s.display);
+
+    // Local adaptation needs the CUDA summed-area table; without it the option is shown disabled.
+    ImGui::BeginDisabled(!mLocalUnavailable.empty());
+    changed |= ImGui::Checkbox("Local adaptation", &s.localAdaptation);
+    ImGui::EndDisabled();
+    helpMarker(mLocalUnavailable.empty()
+                   ? "Expose each pixel partly by the mean log luminance of its neighbourhood, from a CUDA summed-area "
+                     "table of the frame (Bilgic et al. 2010): the lookup uses Lw * 2^(blend * (metered - local mean))."
+                   : ("Unavailable: " + mLocalUnavailable).c_str());
+    if (s.localAdaptation && mLocalUnavailable.empty()) {
+        changed |= ImGui::SliderFloat("Local blend", &s.localBlend, 0.0f, 1.0f, "%.2f");
+        helpMarker("0: the global exposure only; 1: each pixel exposed by its neighbourhood alone.");
+        changed |= ImGui::SliderInt("Local radius (px)", &s.localRadius, 1, 512);
+        helpMarker("Half-size of the square window averaged around each pixel.");
+    }
     if (changed)
         s = sanitize(s);
     return changed;
+}
+
+int TonePercentile::localAdaptationRadius() const
+{
+    return mSettings.localAdaptation && mLocalUnavailable.empty() ? mSettings.localRadius : -1;
 }
 
 std::string TonePercentile::status() const

@@ -41,6 +41,7 @@ public:
     bool ui() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
+    int localAdaptationRadius() const override;
 
     const PercentileSettings& settings() const { return mSettings; }
     void setSettings(const PercentileSettings& settings) { mSettings = sanitize(settings); }
@@ -54,6 +55,7 @@ private:
     gl::Program mMeter;
     gl::Program mCurve;
     std::unique_ptr<StateReadback> mReadback;
+    std::string mLocalUnavailable = "no frame processed yet"; ///< why local adaptation is off here, if it is
 };
 
 } // namespace post

@@ -71,6 +71,9 @@ struct PercentileSettings
     float speedDownEv = 1.0f;     ///< EV/s when the scene darkens (exposure rises)
     float transitionEv = 1.5f;    ///< linear beyond this distance from the target, exponential within it
     DisplayCurveSettings display;
+    bool localAdaptation = false; ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
+    float localBlend = 0.5f;      ///< 0 = global exposure only, 1 = fully local
+    int localRadius = 48;         ///< half-size of the averaging window, pixels of the full frame
 };
 
 /// Frame times above this are clamped (a hitch or a breakpoint must not snap the exposure).
@@ -152,6 +155,8 @@ inline PercentileSettings sanitize(PercentileSettings s)
     s.speedDownEv = detail::clampFinite(s.speedDownEv, 1e-3f, 1000.0f, d.speedDownEv);
     s.transitionEv = detail::clampFinite(s.transitionEv, 0.0f, 64.0f, d.transitionEv);
     s.display = sanitize(s.display);
+    s.localBlend = detail::clampFinite(s.localBlend, 0.0f, 1.0f, d.localBlend);
+    s.localRadius = std::clamp(s.localRadius, 0, 4096);
     return s;
 }
 

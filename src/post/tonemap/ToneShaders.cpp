@@ -65,7 +65,7 @@ gl::Program buildExposureCurveProgram(const gl::ShaderLibrary& shaders, std::str
 
 void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params, gl::Buffer& curve,
                            const gl::Buffer* percentileState, const DisplayCurveSettings& display,
-                           std::uint32_t samples, float exposureEv, float logMin, float logMax)
+                           std::uint32_t samples, float exposureEv, float logMin, float logMax, float localBlend)
 {
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
@@ -79,6 +79,7 @@ void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params,
     program.set(4, exposureEv);
     program.set(5, logMin);
     program.set(6, logMax);
+    program.set(7, localBlend);
     program.use();
     glDispatchCompute((samples + 255u) / 256u, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -56,9 +56,11 @@ gl::ShaderDefines wardDefines();
 gl::Program buildExposureCurveProgram(const gl::ShaderLibrary& shaders, std::string_view label);
 
 /// Fills `curve` with display(Lw * 2^E): with `percentileState` E comes from it and the range from
-/// `params` (GPU only); without it, E and the range are the given values.
+/// `params` (GPU only); without it, E and the range are the given values. `localBlend` (0..1) goes
+/// into the curve header for the apply pass's local adaptation, with the metered value as reference.
 void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params, gl::Buffer& curve,
                            const gl::Buffer* percentileState, const DisplayCurveSettings& display,
-                           std::uint32_t samples, float exposureEv, float logMin, float logMax);
+                           std::uint32_t samples, float exposureEv, float logMin, float logMax,
+                           float localBlend = 0.0f);
 
 } // namespace post
