@@ -41,8 +41,13 @@ for size in 1920x1080 3840x2160; do
   for op in percentile equalize ward exposure; do
     run "app-$size-$op" 120 "$bin/hdrlab" --headless --size "$size" --frames "$frames" --operator "$op" \
       --capture-csv "$OUT/perf/app-$size-$op.csv"
+    run "verify-$size-$op" 120 "$bin/hdrlab" --headless --size "$size" --frames 30 --operator "$op" --verify
   done
-  run "verify-$size" 120 "$bin/hdrlab" --headless --size "$size" --frames 30 --verify
+  # The live pipeline with CUDA stages (interop, CUDA-event timing in the same profiler).
+  run "app-$size-cuda-fast" 120 "$bin/hdrlab" --headless --size "$size" --frames "$frames" \
+    --histogram-method cuda-fast --capture-csv "$OUT/perf/app-$size-cuda-fast.csv"
+  run "app-$size-cuda-bugetti" 120 "$bin/hdrlab" --headless --size "$size" --frames "$frames" \
+    --histogram-method cuda-bugetti --scan cuda-warp-shuffle --operator percentile --verify
 done
 for size in 256x256 512x512 1024x1024; do
   for bins in 16 32 64 128 256 1024; do

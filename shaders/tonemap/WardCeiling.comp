@@ -38,6 +38,10 @@ shared float sHist[WARD_MAX_BINS];
 shared float sCumf[WARD_MAX_BINS + 1];
 shared float sCeiling[WARD_MAX_BINS];
 shared float sSum[256];
+shared uint sOutcome;
+shared uint sPasses;
+shared uint sConverged;
+shared float sFinalTotal;
 
 #define SYNC() memoryBarrierShared(); barrier()
 
@@ -55,32 +59,18 @@ float blockSum(uint tid, float value)
     return total;
 }
 
-// mhistot and cumf[i] = (sum of bins below i) / mhistot; returns mhistot.
-float makeCumf(uint tid, uint n)
+// mhistot and cumf[i] = (sum of bins below i) / mhistot; returns mhistot. One invocation.
+float makeCumfSerial(uint n)
 {
-    uint chunk = (n + 255u) / 256u;
-    uint first = min(tid * chunk, n);
-    uint last = min(first + chunk, n);
-    float local = 0.0;
-    for (uint i = first; i < last; ++i)
-        local += sHist[i];
-    sSum[tid] = local;
-    SYNC();
-    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
-        float add = tid >= offset ? sSum[tid - offset] : 0.0;
-        SYNC();
-        sSum[tid] += add;
-        SYNC();
-    }
-    float total = sSum[255];
-    float running = sSum[tid] - local;
-    for (uint i = first; i < last; ++i) {
+    float total = 0.0;
+    for (uint i = 0u; i < n; ++i)
+        total += sHist[i];
+    float running = 0.0;
+    for (uint i = 0u; i < n; ++i) {
         sCumf[i] = total > 0.0 ? running / total : 0.0;
         running += sHist[i];
     }
-    if (tid == 0u)
-        sCumf[n] = 1.0;
-    SYNC();
+    sCumf[n] = 1.0;
     return total;
 }
 
@@ -127,51 +117,64 @@ void main()
         local += sHist[i];
     float histot = blockSum(tid, local);
 
-    uint outcome = kOutcomeHistogram;
-    uint passes = 0u;
-    bool converged = true;
-    float mhistot = histot;
-    if (!rangeValid || !(histot > 0.0)) {
-        outcome = kOutcomeNoSamples;
-    } else if (bwmax - bwmin <= displayRange) {
-        outcome = kOutcomeFits;
-    } else {
-        converged = false;
-        for (uint pass = 0u; pass < uint(WARD_MAX_PASSES); ++pass) {
-            mhistot = makeCumf(tid, n);
-            if (mhistot <= kCvRatio * histot) {
-                outcome = kOutcomeFailed;
-                converged = true;
-                break;
-            }
-            float trimmed = 0.0;
-            for (uint i = tid; i < n; i += 256u) {
-                float b = bwmin + (float(i) + 0.5) * db;
-                float clampf = 1.0 / displayRange;
-                if (uHumanContrast != 0u) {
-                    float Lw = exp(b);
-                    float P = 0.5 * (sCumf[i] + sCumf[i + 1u]);
-                    float Ld = exp(lnLdmin + P * displayRange);
-                    clampf = htcontrs(Ld) / htcontrs(Lw) * (Lw / Ld) / displayRange;
+    // The ceiling loop itself runs in one invocation: it is short (n <= WARD_MAX_BINS bins, a few
+    // passes in practice), and keeping every barrier out of its data-dependent exits makes it behave
+    // the same on every driver (a parallel version with barriers inside the early-exit loop gave
+    // wrong results on NVIDIA while llvmpipe passed).
+    if (tid == 0u) {
+        uint outcome = kOutcomeHistogram;
+        uint passes = 0u;
+        bool converged = true;
+        float mhistot = histot;
+        if (!rangeValid || !(histot > 0.0)) {
+            outcome = kOutcomeNoSamples;
+        } else if (bwmax - bwmin <= displayRange) {
+            outcome = kOutcomeFits;
+        } else {
+            converged = false;
+            for (uint pass = 0u; pass < uint(WARD_MAX_PASSES); ++pass) {
+                mhistot = makeCumfSerial(n);
+                if (mhistot <= kCvRatio * histot) {
+                    outcome = kOutcomeFailed;
+                    converged = true;
+                    break;
                 }
-                float ceiling = mhistot * db * clampf;
-                sCeiling[i] = ceiling;
-                if (sHist[i] > ceiling) {
-                    trimmed += sHist[i] - ceiling;
-                    sHist[i] = ceiling;
+                float trimmings = 0.0;
+                for (uint i = 0u; i < n; ++i) {
+                    float b = bwmin + (float(i) + 0.5) * db;
+                    float clampf = 1.0 / displayRange;
+                    if (uHumanContrast != 0u) {
+                        float Lw = exp(b);
+                        float P = 0.5 * (sCumf[i] + sCumf[i + 1u]);
+                        float Ld = exp(lnLdmin + P * displayRange);
+                        clampf = htcontrs(Ld) / htcontrs(Lw) * (Lw / Ld) / displayRange;
+                    }
+                    float ceiling = mhistot * db * clampf;
+                    sCeiling[i] = ceiling;
+                    if (sHist[i] > ceiling) {
+                        trimmings += sHist[i] - ceiling;
+                        sHist[i] = ceiling;
+                    }
                 }
-            }
-            float trimmings = blockSum(tid, trimmed); // also orders the trims before the next pass
-            ++passes;
-            if (trimmings <= kCvRatio * mhistot) {
-                converged = true;
-                break;
+                ++passes;
+                if (trimmings <= kCvRatio * mhistot) {
+                    converged = true;
+                    break;
+                }
             }
         }
+        if (outcome == kOutcomeFits || outcome == kOutcomeNoSamples)
+            makeCumfSerial(n); // for the view only
+        sOutcome = outcome;
+        sPasses = passes;
+        sConverged = converged ? 1u : 0u;
+        sFinalTotal = mhistot;
     }
-    if (outcome == kOutcomeFits || outcome == kOutcomeNoSamples)
-        makeCumf(tid, n); // for the view only
     SYNC();
+    uint outcome = sOutcome;
+    uint passes = sPasses;
+    bool converged = sConverged != 0u;
+    float mhistot = sFinalTotal;
 
     // Linear operator (pcond mapimage): log-average world luminance -> sqrt(Ldmin Ldmax).
     float geometric = sqrt(uLdmin * uLdmax);

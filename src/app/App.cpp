@@ -3,6 +3,7 @@
 #include "app/AppSetup.h"
 #include "app/CompareMethods.h"
 #include "gl/Debug.h"
+#include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Gl.h"
 #include "post/MethodListing.h"
@@ -20,6 +21,7 @@
 #include "ui/TimingsPanel.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/Stats.h"
 
 
 #include <GLFW/glfw3.h>
@@ -61,6 +63,16 @@ void printSummary(const std::deque<profiling::FrameRecord>& frames)
     std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame
               << ".." << frames.back().frame << "):\n"
               << profiling::formatSummaryTable(profiling::summarizePasses(frames));
+    // Frame-to-frame CPU time of the recorded frames (paced at two frames in flight): the frame rate.
+    std::vector<double> frameMs;
+    for (const profiling::FrameRecord& frame : frames)
+        if (frame.cpuFrameMs > 0.0)
+            frameMs.push_back(frame.cpuFrameMs);
+    if (!frameMs.empty()) {
+        const util::Summary s = util::summarize(frameMs);
+        std::cout << "frame time: median " << s.median << " ms (" << 1000.0 / s.median << " fps), mean " << s.mean
+                  << " ms, min " << s.min << ", max " << s.max << "\n";
+    }
 }
 
 } // namespace
@@ -72,6 +84,7 @@ struct App::Impl
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
+    std::unique_ptr<gl::FramePacer> pacer; ///< at most two frames in flight, window or headless
     scene::Scene scene;
     std::unique_ptr<scene::SceneRenderer> renderer;
     std::unique_ptr<post::PostPipeline> pipeline;
@@ -144,6 +157,7 @@ App::App(const AppOptions& options)
     a.caps = probeGpuCaps(*a.context);
     a.shaders = std::make_unique<gl::ShaderLibrary>(util::findDataRoot(options.dataDir) / "shaders");
     a.profiler = std::make_unique<profiling::Profiler>(a.caps.glTimersUseful);
+    a.pacer = std::make_unique<gl::FramePacer>();
     a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
     a.camera = a.scene.cameraAt(0.0);
     a.renderer = std::make_unique<scene::SceneRenderer>(*a.shaders, a.scene);
@@ -301,6 +315,7 @@ int App::run()
             a.f1WasDown = f1Down;
         }
 
+        a.pacer->beginFrame();
         a.profiler->beginFrame();
         if (recordingForOutputs && frame == a.recordFrom && a.uiCaptureFrames == 0)
             a.profiler->startRecording();
@@ -323,6 +338,7 @@ int App::run()
             a.context->swapBuffers();
         }
         a.profiler->endFrame();
+        a.pacer->endFrame();
         a.updateUiCapture();
     }
     return a.finish(frame);

@@ -5,6 +5,7 @@
 #include "app/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
+#include "post/CudaProbe.h"
 #include "profiling/Profiler.h"
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
@@ -51,7 +52,8 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         contextOptions.debug = common.verbose;
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(dataRoot / "shaders");
-        const post::GpuCaps caps = queryGpuCaps(context->info());
+        post::GpuCaps caps = queryGpuCaps(context->info());
+        cuda::probeCudaForGl(caps); // the CUDA methods join the comparison where a CUDA GPU drives GL
         profiling::Profiler profiler(caps.glTimersUseful);
         post::PassContext ctx{shaders, profiler, caps, 0};
 

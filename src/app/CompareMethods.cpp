@@ -17,7 +17,9 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 namespace app {
 
@@ -125,10 +127,30 @@ void timeBuilds(post::PassContext& ctx, post::HistogramMethod& method, const pos
                 const post::HistogramSpec& spec, const post::HistogramTargets& targets, unsigned repeat, CompareRow& row)
 {
     method.build(ctx, image, spec, targets); // warm-up: shader compilation, allocations, first readback
-    row.gpuTimer = ctx.caps.glTimersUseful;
+    profiling::TimerBackend* timer = method.timerBackend();
+    if (timer) {
+        // CUDA methods: CUDA events on their stream (GL timer queries do not see CUDA work). This is an
+        // offline tool, so each result is waited for before the next build.
+        row.gpuTimer = true;
+        for (unsigned k = 0; k < repeat; ++k) {
+            const int token = timer->begin();
+            method.build(ctx, image, spec, targets);
+            timer->end(token);
+            std::optional<double> ms;
+            for (int attempt = 0; attempt < 100000 && !ms; ++attempt) {
+                ms = timer->tryElapsedMs(token);
+                if (!ms)
+                    std::this_thread::sleep_for(std::chrono::microseconds(50));
+            }
+            timer->release(token);
+            if (ms)
+                row.buildMs.push_back(*ms);
+        }
+    }
+    row.gpuTimer = row.gpuTimer || ctx.caps.glTimersUseful;
     std::vector<gl::Query> queries;
-    for (unsigned k = 0; k < repeat; ++k) {
-        if (row.gpuTimer) {
+    for (unsigned k = 0; k < repeat && !timer; ++k) {
+        if (ctx.caps.glTimersUseful) {
             queries.emplace_back(util::format("compare/{}/time[{}]", method.id(), k), GL_TIME_ELAPSED);
             queries.back().begin();
             method.build(ctx, image, spec, targets);

@@ -2,6 +2,7 @@
 
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
+#include "post/CudaProbe.h"
 #include "post/Equalize8.h"
 #include "post/PostPipeline.h"
 #include "post/scan/ScanMethod.h"
@@ -259,7 +260,7 @@ post::GpuCaps queryGpuCaps(const platform::GlInfo& info)
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &value);
     caps.maxTextureSize = value;
     caps.cudaAvailable = false;
-    caps.cudaReason = "the tonemap command runs the GL pipeline only";
+    caps.cudaReason = "CUDA not probed for this context";
     return caps;
 }
 
@@ -295,7 +296,8 @@ int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options
         contextOptions.debug = common.verbose;
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(shaderRoot);
-        const post::GpuCaps caps = queryGpuCaps(context->info());
+        post::GpuCaps caps = queryGpuCaps(context->info());
+        cuda::probeCudaForGl(caps); // CUDA methods run in the tonemap pipeline too, where a CUDA GPU drives GL
         return tonemapImage(options, shaders, caps, std::cout, std::cerr);
     } catch (const std::exception& error) {
         std::cerr << kPrefix << error.what() << "\n";

@@ -6,4 +6,5 @@ target_sources(hdrlab_core PRIVATE
   gl/Query.cpp
   gl/VertexArray.cpp
   gl/Program.cpp
-  gl/Debug.cpp)
+  gl/Debug.cpp
+  gl/FramePacer.cpp)

@@ -401,10 +401,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         }
     }
     {
-        auto scope = p.profiler.scope("tonemap/" + std::string(p.tone->id()));
+        const std::string stage = "tonemap/" + std::string(p.tone->id());
+        auto scope = p.profiler.scope(stage);
         ToneInputs inputs{hdr,          histogramImage, p.histogramBuffer, p.cdfBuffer, p.paramsBuffer, spec,
                           dtSeconds,    fovYDegrees,    *p.histogram,      builtInCdf ? nullptr : p.scan.get()};
-        p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+        {
+            auto curveScope = p.profiler.scope(stage + "/curve");
+            p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+        }
+        auto applyScope = p.profiler.scope(stage + "/apply");
         p.apply.apply(ctx, hdr, p.curveBuffer, p.output, local ? &*local : nullptr);
     }
     {
