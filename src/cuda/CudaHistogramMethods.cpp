@@ -5,6 +5,7 @@
 // passes read. Timing: timerBackend() gives the profiler CUDA events on the same stream.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
+#include "profiling/Profiler.h"
 #include "cuda/Histogram.h"
 
 #include "post/histogram/HistogramRegistry.h"
@@ -33,7 +34,7 @@ public:
         return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
     }
 
-    void build(post::PassContext&, const post::ImageInput& image, const post::HistogramSpec& spec,
+    void build(post::PassContext& ctx, const post::ImageInput& image, const post::HistogramSpec& spec,
                const post::HistogramTargets& targets) override
     {
         CudaContext& context = CudaContext::instance();
@@ -59,6 +60,9 @@ public:
         output.cdf = withCdf ? static_cast<std::uint32_t*>(mapped.pointer(mCdf)) : nullptr;
         const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(mParams));
         const unsigned bins = std::clamp<unsigned>(spec.binCount, 1u, hd::kMaxHistogramBins);
+        // The host's "histogram/<id>" scope also holds the map, which makes the stream wait for the
+        // GL work before it (the scene); this one times the kernels alone.
+        auto kernels = ctx.profiler.scope("histogram/" + std::string(id()) + "/kernels", timerBackend());
         run(input, params, bins, output, stream);
     }
 

@@ -4,6 +4,7 @@
 // (CUB decides its own launches). See Scan.h for the algorithms.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
+#include "profiling/Profiler.h"
 #include "cuda/Scan.h"
 
 #include "post/scan/ScanRegistry.h"
@@ -51,7 +52,7 @@ public:
         return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
     }
 
-    void inclusiveScan(post::PassContext&, const gl::Buffer& input, gl::Buffer& output, std::uint32_t count) override
+    void inclusiveScan(post::PassContext& ctx, const gl::Buffer& input, gl::Buffer& output, std::uint32_t count) override
     {
         if (count == 0)
             return;
@@ -71,6 +72,7 @@ public:
         const auto* in = inPlace ? out : static_cast<const std::uint32_t*>(mapped.pointer(mInput));
         ScanOptions options;
         options.workspace = &mWorkspace;
+        auto kernel = ctx.profiler.scope("scan/" + std::string(id()) + "/kernel", timerBackend()); // without the map
         scanInclusive(mAlgorithm, in, out, count, context.stream(), options);
     }
 

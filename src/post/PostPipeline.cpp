@@ -9,11 +9,13 @@
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
 #include "post/tonemap/TonePercentile.h"
+#include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
 #include "profiling/Profiler.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
 #include "reference/Scan.h"
+#include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
 #include "util/Log.h"
 
@@ -59,6 +61,22 @@ std::unique_ptr<ToneOperator> createToneOperatorOrFallback(const std::string& wa
     return std::make_unique<UnitScaleOperator>();
 }
 
+/// The percentile operator's metering: the GPU's target exposure against the CPU reference's, in EV.
+std::optional<std::pair<double, double>> percentileTargetCheck(const ToneOperator& op,
+                                                               const std::vector<std::uint32_t>& bins, float logMin,
+                                                               float logMax)
+{
+    auto* percentile = dynamic_cast<const TonePercentile*>(&op);
+    if (!percentile)
+        return std::nullopt;
+    const std::vector<float> state = percentile->stateBuffer().readAll<float>(percentile_state::kWords);
+    const std::vector<std::uint32_t> cdf = ref::inclusiveScan(bins);
+    const ref::PercentileTarget expected = ref::percentileExposure(cdf, logMin, logMax, percentile->settings());
+    if (!expected.valid || state[percentile_state::kValid] == 0.0f)
+        return std::nullopt;
+    return std::pair<double, double>(state[percentile_state::kTarget], expected.targetEv);
+}
+
 bool isFiniteRange(float logMin, float logMax)
 {
     return std::isfinite(logMin) && std::isfinite(logMax) && logMin < logMax;
@@ -66,10 +84,13 @@ bool isFiniteRange(float logMin, float logMax)
 
 /// Display-value tolerance of a GPU tone curve against its CPU reference (about half an 8-bit step).
 constexpr double kCurveTolerance = 2e-3;
+/// EV tolerance of the GPU percentile target against the CPU reference (float vs double metering).
+constexpr double kTargetToleranceEv = 1e-3;
 
 /// Largest display difference between the GPU curve and the operator's CPU reference curve built from
 /// the same histogram and settings; nullopt when the operator has no reference. The percentile
-/// reference snaps to its target, so an operator still adapting shows its distance to the target.
+/// operator adapts over frames, so its curve is checked at the exposure the GPU holds now (its
+/// metering is checked apart, by percentileTargetCheck).
 std::optional<double> compareCurveWithReference(const ToneOperator& op, const std::vector<float>& gpuCurve,
                                                 const std::vector<std::uint32_t>& bins, float logMin, float logMax,
                                                 const std::vector<float>& frame, glm::ivec2 frameSize,
@@ -92,6 +113,11 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op, const st
         inputs.height = histogramSize.y;
     } else if (auto* percentile = dynamic_cast<const TonePercentile*>(&op)) {
         inputs.percentile = percentile->settings();
+        const std::vector<float> state = percentile->stateBuffer().readAll<float>(percentile_state::kWords);
+        if (state[percentile_state::kValid] != 0.0f) {
+            inputs.previousExposureEv = state[percentile_state::kExposure];
+            inputs.dtSeconds = 0.0; // no adaptation step: the curve at the current exposure
+        }
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
     } else if (auto* exposure = dynamic_cast<const ToneExposure*>(&op)) {
@@ -147,6 +173,7 @@ struct PostPipeline::Impl
     glm::ivec2 lastHdrSize{0};
     const gl::Texture* lastHistogramInput = nullptr;
     glm::ivec2 lastHistogramInputSize{0};
+    bool lastLocalMean = false;    ///< the last run's apply pass used the local mean (or showed it)
     float lastFovYDegrees = 60.0f;
     double lastDtSeconds = 1.0 / 60.0;
 
@@ -400,6 +427,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             local.emplace(LocalMeanInput{p.localMean, p.paramsBuffer, p.settings.viewLocalMean});
         }
     }
+    p.lastLocalMean = local.has_value();
     {
         const std::string stage = "tonemap/" + std::string(p.tone->id());
         auto scope = p.profiler.scope(stage);
@@ -477,8 +505,16 @@ VerifyReport PostPipeline::verify()
     // The apply pass against ref::applyCurve, both through the GPU's curve.
     const auto curve = p.curveBuffer.readAll<float>(hd::kCurveBufferWords);
     const std::vector<float> hdrPixels = p.lastHdr->readRgbaFloat();
-    const std::vector<std::uint8_t> expected = ref::applyCurve(hdrPixels.data(), p.lastHdrSize.x, p.lastHdrSize.y,
-                                                                curve.data());
+    // With local adaptation the reference uses the same local mean map (checked against its CPU
+    // reference by the CUDA tests); the local-mean view is not a tone mapping and is compared as such.
+    std::vector<float> localMean;
+    if (p.lastLocalMean)
+        localMean = p.localMean.readAll<float>(std::size_t(p.lastHdrSize.x) * std::size_t(p.lastHdrSize.y));
+    const std::vector<std::uint8_t> expected =
+        p.settings.viewLocalMean && p.lastLocalMean
+            ? p.output.readRgba8()
+            : ref::applyCurve(hdrPixels.data(), p.lastHdrSize.x, p.lastHdrSize.y, curve.data(),
+                              p.lastLocalMean ? localMean.data() : nullptr);
     const std::vector<std::uint8_t> actual = p.output.readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
@@ -495,6 +531,12 @@ VerifyReport PostPipeline::verify()
              << *curveCheck << (curveOk ? "" : util::format(" (ABOVE {})", kCurveTolerance)) << "\n";
     } else {
         text << "tone curve of '" << p.tone->id() << "': no CPU reference; compared histogram, CDF and apply pass only\n";
+    }
+    if (const auto target = percentileTargetCheck(*p.tone, gpuBins, logMin, logMax)) {
+        const bool targetOk = std::abs(target->first - target->second) <= kTargetToleranceEv;
+        curveOk = curveOk && targetOk;
+        text << "percentile target exposure: gpu " << target->first << " EV, cpu " << target->second << " EV"
+             << (targetOk ? "" : util::format(" (DIFFERS BY MORE THAN {} EV)", kTargetToleranceEv)) << "\n";
     }
 
     report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && cmp.onlyNeighbourMoves && cdfOk && worst <= 1 &&
