@@ -5,12 +5,9 @@
 // output buffer in one call; log-luminance kernel -> SAT (row + carried column pass) -> box-mean
 // kernel writing float[w*h] (row y * w + x, texture row 0 first) into the GL buffer; unmap.
 //
-// Hook for the tone operator (the lead wires it): bind `output` as an SSBO (e.g. at
-// hd::kBindingScratch2) in the apply pass and use, per pixel,
-//     logKey = mix(globalLogKey, localLog[p], localBlend)
-// where globalLogKey is the operator's global exposure key (log2) and localBlend in [0, 1] is the
-// new "local adaptation" option; the exposure is then 2^(targetLog - logKey). The same buffer, drawn
-// as a grey image mapped from [logMin, logMax], is the "local adaptation" view.
+// Used through post::LocalAdaptationSource: the pipeline runs it when the percentile operator's local
+// adaptation is on or the local-mean view is shown; the apply pass reads `output` at
+// hd::kBindingLocalAdaptation and looks the curve up at Lw * 2^(blend * (metered - local mean)).
 #pragma once
 
 #include "cuda/GlInterop.h"
