@@ -32,33 +32,11 @@ namespace {
 /// Window half-size of the local-mean view when no operator asks for local adaptation.
 constexpr int kLocalMeanViewRadius = 48;
 
-/// Stands in only while the operator registry is empty (the operators live in their own files): a
-/// straight Ld = Lw curve, so the pipeline and its tests run before any operator exists.
-class UnitScaleOperator final : public ToneOperator
-{
-public:
-    std::string_view id() const override { return "unit-scale"; }
-    std::string_view label() const override { return "Unit scale (no operator registered)"; }
-    std::string_view description() const override { return "Ld = Lw: placeholder while no tone operator is registered."; }
-    bool usesHistogram() const override { return false; }
-    void computeCurve(PassContext&, const ToneInputs&, gl::Buffer& curve) override
-    {
-        std::array<float, hd::kCurveHeaderWords> header{};
-        header[hd::kCurveSampleCount] = 1.0f;
-        header[hd::kCurveChannels] = 1.0f;
-        header[hd::kCurveMode] = hd::kCurveModeLinearScale;
-        header[hd::kCurveScale] = 1.0f;
-        curve.update<float>(header);
-    }
-};
-
 std::unique_ptr<ToneOperator> createToneOperatorOrFallback(const std::string& wanted)
 {
     if (auto op = createToneOperator(wanted))
         return op;
-    if (!toneOperatorRegistry().empty())
-        return toneOperatorRegistry().front().create();
-    return std::make_unique<UnitScaleOperator>();
+    return toneOperatorRegistry().front().create(); // the registry is never empty
 }
 
 /// The percentile operator's metering: the GPU's target exposure against the CPU reference's, in EV.
