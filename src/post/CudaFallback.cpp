@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr const char* kNoCudaReason = "this build has no CUDA (nvcc was not found at configure time)";
+constexpr const char* kNoCudaReason = "this build has no CUDA backend (configured without nvcc, or with -DHDRLAB_CUDA=OFF)";
 
 class UnavailableCudaHistogram final : public post::HistogramMethod
 {
