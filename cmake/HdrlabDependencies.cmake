@@ -27,12 +27,3 @@ add_library(hdrlab_imgui INTERFACE)
 target_link_libraries(hdrlab_imgui INTERFACE PkgConfig::IMGUI ${CMAKE_DL_LIBS})
 target_include_directories(hdrlab_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIRS})
 
-find_program(HDRLAB_GIT git)
-set(HDRLAB_GIT_REVISION "unknown")
-if(HDRLAB_GIT)
-  execute_process(COMMAND ${HDRLAB_GIT} -C ${CMAKE_SOURCE_DIR} rev-parse --short=12 HEAD
-                  OUTPUT_VARIABLE _rev OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _rc)
-  if(_rc EQUAL 0 AND _rev)
-    set(HDRLAB_GIT_REVISION "${_rev}")
-  endif()
-endif()

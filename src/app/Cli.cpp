@@ -1,6 +1,7 @@
 #include "app/Cli.h"
 
 #include "shared/HostDevice.h"
+#include "util/BuildInfo.h"
 
 #include <CLI/CLI.hpp>
 
@@ -105,7 +106,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                  "without a display) it renders frames off-screen and writes the requested files.",
                  "hdrlab");
     cli.option_defaults()->always_capture_default(false);
-    cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + HDRLAB_GIT_REVISION + ", " +
+    cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " +
                                           HDRLAB_BUILD_TYPE + ")");
 
     std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on";

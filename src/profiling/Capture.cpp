@@ -1,5 +1,6 @@
 #include "profiling/Capture.h"
 
+#include "util/BuildInfo.h"
 #include "util/Paths.h"
 #include "util/Stats.h"
 
@@ -74,7 +75,7 @@ std::string_view sourceToken(TimeSource source)
 CaptureMetadata buildMetadata()
 {
     return {{"build_type", HDRLAB_BUILD_TYPE},
-            {"git_revision", HDRLAB_GIT_REVISION},
+            {"git_revision", util::gitRevision()},
             {"hdrlab_version", HDRLAB_VERSION},
             {"date", formatUtc("%Y-%m-%dT%H:%M:%SZ")}};
 }
