@@ -47,11 +47,14 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, cons
         for (const profiling::PassStats& pass : passes) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            int depth = int(std::count(pass.name.begin(), pass.name.end(), '/'));
-            bool isStage = pass.name.rfind("histogram/", 0) == 0 || pass.name.rfind("scan/", 0) == 0 ||
-                           pass.name.rfind("tonemap/", 0) == 0;
-            // Stage scopes are "stage/<method>"; deeper names are nested sub-passes, indented.
-            float indent = float(std::max(0, depth - (isStage ? 1 : 0))) * 10.0f;
+            // A scope nested in another is named "<outer>/<inner>": indent by the number of timed
+            // scopes whose name is a path prefix of this one ("tonemap/ward" -> "tonemap/ward/curve").
+            int depth = 0;
+            for (const profiling::PassStats& outer : passes)
+                if (outer.name.size() < pass.name.size() && pass.name.compare(0, outer.name.size(), outer.name) == 0 &&
+                    pass.name[outer.name.size()] == '/')
+                    ++depth;
+            float indent = float(depth) * 10.0f;
             if (indent > 0.0f)
                 ImGui::Indent(indent);
             ImGui::TextUnformatted(pass.name.c_str());
