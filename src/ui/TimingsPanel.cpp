@@ -62,7 +62,9 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, cons
                 ImGui::Unindent(indent);
             if (pass.gpu.count == 0) {
                 ImGui::TableNextColumn();
-                ImGui::TextDisabled("warming up");
+                // Warm-up frames are not counted, and some passes (the static scene's shadow maps) run
+                // only then.
+                ImGui::TextDisabled("no samples");
                 continue;
             }
             for (double value : {pass.gpu.last, pass.gpu.mean, pass.gpu.min, pass.gpu.max, pass.gpu.stddev}) {
