@@ -1,7 +1,7 @@
 # Every dependency is a Debian/Ubuntu package (scripts/setup.sh installs them); nothing is downloaded.
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
-find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+# GL and EGL need no link-time libraries: glad loads libEGL/libGL (glvnd) at run time.
 find_package(glfw3 3.3 REQUIRED)
 find_package(glm REQUIRED)
 find_package(CLI11 REQUIRED)
