@@ -33,9 +33,23 @@ std::optional<fs::path> sharedData(const std::string& sub)
     return std::nullopt;
 }
 
+namespace {
+/// The test process's scratch folder; removed when the process exits so runs leave nothing behind.
+struct ScratchRoot
+{
+    fs::path path = fs::temp_directory_path() / ("hdrlab-test-" + std::to_string(::getpid()));
+    ~ScratchRoot()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+} // namespace
+
 fs::path scratchDir(const std::string& name)
 {
-    fs::path dir = fs::temp_directory_path() / ("hdrlab-test-" + std::to_string(::getpid())) / name;
+    static const ScratchRoot root;
+    fs::path dir = root.path / name;
     std::error_code ec;
     fs::remove_all(dir, ec);
     fs::create_directories(dir);

@@ -14,7 +14,7 @@ std::filesystem::path hdrlabBinary();
 /// ../shared/<sub> beside the checkout when present (CI and developer machines), else nullopt:
 /// tests that use it call GTEST_SKIP() so a user's fresh clone skips them cleanly.
 std::optional<std::filesystem::path> sharedData(const std::string& sub);
-/// A fresh empty folder under the build tree for a test's output files.
+/// A fresh empty folder (under the system temp folder, removed at exit) for a test's output files.
 std::filesystem::path scratchDir(const std::string& name);
 
 struct CommandResult
