@@ -22,12 +22,7 @@ void HistogramComputeGlobalAtomic::build(PassContext& ctx, const ImageInput& ima
     clearHistogram(targets.histogram, spec.binCount);
     if (image.size.x <= 0 || image.size.y <= 0)
         return;
-    bindHistogramInputs(image, targets);
-    targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-    glProgramUniform2i(mProgram.id(), mSizeLocation, image.size.x, image.size.y);
-    mProgram.use();
-    glDispatchCompute(groupsFor(image.size.x, hd::kHistogramGroupX), groupsFor(image.size.y, hd::kHistogramGroupY), 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    dispatchPerPixel(mProgram, mSizeLocation, image, targets);
 }
 
 } // namespace post

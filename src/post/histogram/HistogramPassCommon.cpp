@@ -88,6 +88,17 @@ std::uint32_t groupsFor(int count, std::uint32_t groupSize)
     return (std::uint32_t(count) + groupSize - 1u) / groupSize;
 }
 
+void dispatchPerPixel(const gl::Program& program, GLint sizeLocation, const ImageInput& image,
+                      const HistogramTargets& targets)
+{
+    bindHistogramInputs(image, targets);
+    targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+    glProgramUniform2i(program.id(), sizeLocation, image.size.x, image.size.y);
+    program.use();
+    glDispatchCompute(groupsFor(image.size.x, hd::kHistogramGroupX), groupsFor(image.size.y, hd::kHistogramGroupY), 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
 void clearHistogram(gl::Buffer& histogram, std::uint32_t binCount)
 {
     histogram.clearUintRange(0, wordOffset(binCount));
@@ -121,12 +132,7 @@ void CounterCensus::run(PassContext& ctx, const ImageInput& image, const Histogr
     targets.histogram.clearUintRange(wordOffset(hd::kHistogramCountersOffset), wordOffset(hd::kCounterCount));
     if (image.size.x <= 0 || image.size.y <= 0)
         return;
-    bindHistogramInputs(image, targets);
-    targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-    glProgramUniform2i(mProgram.id(), mSizeLocation, image.size.x, image.size.y);
-    mProgram.use();
-    glDispatchCompute(groupsFor(image.size.x, hd::kHistogramGroupX), groupsFor(image.size.y, hd::kHistogramGroupY), 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    dispatchPerPixel(mProgram, mSizeLocation, image, targets);
 }
 
 } // namespace post

@@ -53,6 +53,11 @@ void bindHistogramInputs(const ImageInput& image, const HistogramTargets& target
 /// Number of workgroups of `groupSize` that cover `count` items.
 std::uint32_t groupsFor(int count, std::uint32_t groupSize);
 
+/// Binds the inputs and the histogram buffer, then runs `program` with one invocation per pixel
+/// (hd::kHistogramGroupX x hd::kHistogramGroupY workgroups); `sizeLocation` receives the image size.
+void dispatchPerPixel(const gl::Program& program, GLint sizeLocation, const ImageInput& image,
+                      const HistogramTargets& targets);
+
 /// Byte offset of a word of the histogram buffer.
 constexpr std::size_t wordOffset(std::uint32_t word) { return std::size_t(word) * sizeof(std::uint32_t); }
 
