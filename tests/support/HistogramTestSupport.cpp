@@ -120,12 +120,11 @@ profiling::Profiler& testProfiler()
     return *profiler;
 }
 
-GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
-                                const post::HistogramSpec& spec)
+GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
+                                         float logMin, float logMax, const post::HistogramSpec& spec)
 {
-    gl::Texture texture = uploadImage(image);
     gl::Buffer params = post::createHistogramParamsBuffer("test.params");
-    post::writeHistogramParams(params, logMin, logMax, spec, {image.width, image.height});
+    post::writeHistogramParams(params, logMin, logMax, spec, size);
     gl::Buffer histogram("test.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
     gl::Buffer cumulative("test.cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t));
     // Garbage first: a method must clear what it writes.
@@ -134,8 +133,7 @@ GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& 
 
     post::PassContext ctx{shaderLibrary(), testProfiler(), testGpuCaps(), 0};
     post::HistogramTargets targets{histogram, params, method.producesCumulative() ? &cumulative : nullptr};
-    post::ImageInput input{texture, {image.width, image.height}};
-    method.build(ctx, input, spec, targets);
+    method.build(ctx, post::ImageInput{texture, size}, spec, targets);
     glFinish();
 
     GpuHistogram result;
@@ -146,6 +144,13 @@ GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& 
     if (method.producesCumulative())
         result.cumulative = cumulative.readAll<std::uint32_t>(spec.binCount);
     return result;
+}
+
+GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
+                                const post::HistogramSpec& spec)
+{
+    gl::Texture texture = uploadImage(image);
+    return runHistogramMethodOnTexture(method, texture, {image.width, image.height}, logMin, logMax, spec);
 }
 
 ref::OutOfRange toReference(post::OutOfRange policy)

@@ -63,6 +63,11 @@ struct GpuHistogram
     std::vector<std::uint32_t> cumulative; ///< only when the method produces it
 };
 
+/// Builds `method`'s histogram of an uploaded texture (buffers pre-filled with garbage, so a method
+/// must clear what it writes) and reads bins, counters and the cumulative output back.
+GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
+                                         float logMin, float logMax, const post::HistogramSpec& spec);
+
 /// Runs `method` on `image` with range [logMin, logMax] and `spec` (params, buffers made here).
 GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
                                 const post::HistogramSpec& spec);
