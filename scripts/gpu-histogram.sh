@@ -46,16 +46,29 @@ for size in 1920x1080 3840x2160; do
       --methods "$methods" --csv "$log/compare-$size-$bins.csv"
   done
 done
-for tuning in rows=1,groups=1024 rows=2,groups=1024 rows=4,groups=512 rows=4,groups=2048 rows=8,groups=1024 rows=4,groups=65535; do
+# Kernel shape sweep (HDRLAB_SHARED_ATOMIC keys: pixels, groups, strip, replicas, subgroup).
+tunings="pixels=1 pixels=2 pixels=4 pixels=8 pixels=4,groups=512 pixels=4,groups=2048 pixels=4,strip=1
+pixels=8,strip=1 pixels=4,replicas=2 pixels=4,replicas=4 pixels=4,subgroup=1 pixels=8,strip=1,subgroup=1
+pixels=8,subgroup=1,replicas=2"
+for tuning in $tunings; do
   for bins in 256 4096; do
     HDRLAB_SHARED_ATOMIC=$tuning run "tune-$tuning-$bins" 60 "$bin/hdrlab" compare --size 3840x2160 --bins "$bins" \
       --repeat 30 --methods compute-shared-atomic --csv "$log/tune-$tuning-$bins.csv"
   done
+  HDRLAB_SHARED_ATOMIC=$tuning run "tune-$tuning-1080p" 60 "$bin/hdrlab" compare --size 1920x1080 --bins 256 \
+    --repeat 30 --methods compute-shared-atomic --csv "$log/tune-$tuning-1080p.csv"
+done
+# The variants' exactness on this GPU's compiler (the subgroup path exists only here, not on llvmpipe).
+for tuning in pixels=8,strip=1,subgroup=1 pixels=4,replicas=4 pixels=8,subgroup=1,replicas=2; do
+  HDRLAB_SHARED_ATOMIC=$tuning run "gl-binning-$tuning" 240 "$bin/hdrlab_tests_gl" --gtest_brief=1 \
+    --gtest_filter='BinningExactness*:HistogramMethods*'
 done
 for size in 1920x1080 3840x2160; do
   for method in compute-shared-atomic compute-shared-atomic-linear cuda-fast; do
-    run "frames-$size-$method" 90 "$bin/hdrlab" --headless --size "$size" --frames 400 --histogram-method "$method" \
-      --verify --capture-csv "$log/frames-$size-$method.csv"
+    for op in ward percentile; do
+      run "frames-$size-$method-$op" 90 "$bin/hdrlab" --headless --size "$size" --frames 400 --histogram-method "$method" \
+        --operator "$op" --verify --capture-csv "$log/frames-$size-$method-$op.csv"
+    done
   done
 done
 
