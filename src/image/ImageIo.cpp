@@ -6,7 +6,7 @@
 #include "image/FormatError.h"
 #include "image/OpenExr.h"
 #include "util/Log.h"
-#include "util/Paths.h"
+#include "util/OutputFile.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
