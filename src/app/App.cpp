@@ -63,9 +63,10 @@ std::string describeOutput(const std::filesystem::path& path)
 void logDroppedFrames(const profiling::Profiler& profiler)
 {
     if (profiler.droppedFrames() > 0)
-        util::logWarning("capture: the recording kept its last {} frames and dropped {} older ones (ring of {} frames; "
-                         "--capture-frames N or the Timings panel's \"keep last N frames\" sets it)",
-                         profiler.recordedFrames().size(), profiler.droppedFrames(), profiler.recordingCapacity());
+        util::logWarning(
+            "capture: the recording kept its last {} frames and dropped {} older ones (ring of {} frames; "
+            "--capture-frames N or the Timings panel's \"keep last N frames\" sets it)",
+            profiler.recordedFrames().size(), profiler.droppedFrames(), profiler.recordingCapacity());
 }
 
 void printSummary(const std::deque<profiling::FrameRecord>& frames, std::uint64_t droppedFrames)
@@ -75,8 +76,8 @@ void printSummary(const std::deque<profiling::FrameRecord>& frames, std::uint64_
                   << "; use more --frames)\n";
         return;
     }
-    std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame
-              << ".." << frames.back().frame << ")"
+    std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame << ".."
+              << frames.back().frame << ")"
               << (droppedFrames > 0 ? ", " + std::to_string(droppedFrames) + " earlier frames dropped by the ring" : "")
               << ":\n"
               << profiling::formatSummaryTable(profiling::summarizePasses(frames));
@@ -393,7 +394,7 @@ int App::Impl::finish(int renderedFrames)
     glFinish();
     profiler->beginFrame();
     if (uiCaptureFrames > 0 || uiRecording)
-        writeUiCapture(); // the window closed while a capture from the panel ran: keep what it has
+        writeUiCapture();  // the window closed while a capture from the panel ran: keep what it has
     profiler->stopRecording();
     profiler->endFrame();
 

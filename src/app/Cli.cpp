@@ -7,12 +7,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -74,14 +74,14 @@ long long parseWholeNumber(std::string_view flag, std::string_view text, long lo
 {
     long long value = 0;
     switch (parseInt(text, value)) {
-    case IntParse::Ok:
-        if (value < min || value > max)
+        case IntParse::Ok:
+            if (value < min || value > max)
+                throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + rangeText(min, max));
+            return value;
+        case IntParse::TooLarge:
             throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + rangeText(min, max));
-        return value;
-    case IntParse::TooLarge:
-        throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + rangeText(min, max));
-    case IntParse::NotANumber:
-        break;
+        case IntParse::NotANumber:
+            break;
     }
     if (text.empty())
         throw CliError(std::string(flag) + " needs a whole number in " + rangeText(min, max));
@@ -100,15 +100,21 @@ std::string explainParseError(const CLI::ParseError& error)
     return message.substr(0, at) + " is given " + message.substr(at + marker.size()) + " times; give it once";
 }
 
-/// One output flag of a command: "-" (standard output) is accepted by text outputs only, and by one of them.
+/// Why an output flag refuses "-" (standard output): nullptr where it accepts it.
+constexpr const char* kStreamsText = nullptr;
+constexpr const char* kBinaryImage = "writes a binary image";
+constexpr const char* kBenchTable = "cannot share standard output with the table bench prints there";
+
+/// One output flag of a command; `noStandardOutput` says why it refuses "-", or is kStreamsText.
 struct OutputFlag
 {
     const CLI::Option* option;
     const std::string* value;
-    bool text;
+    const char* noStandardOutput;
 };
 
-/// Checks the output flags; returns whether one of them is "-".
+/// Checks the output flags: a file name given, "-" only where accepted and for one of them. Returns
+/// whether one of them is "-".
 bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
 {
     const CLI::Option* toStandardOutput = nullptr;
@@ -120,12 +126,14 @@ bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
             throw CliError(name + " needs a file name");
         if (*output.value != "-")
             continue;
-        if (!output.text)
-            throw CliError(name + " writes a binary image; '-' (standard output) is accepted only by text outputs "
-                                  "(captures and CSV files); give a file name");
+        if (output.noStandardOutput)
+            throw CliError(name + " " + output.noStandardOutput +
+                           "; '-' (standard output) is accepted only by "
+                           "capture and CSV outputs; give a file name");
         if (toStandardOutput)
-            throw CliError(toStandardOutput->get_name() + " and " + name + " both name '-'; only one output can go "
-                                                                             "to standard output");
+            throw CliError(toStandardOutput->get_name() + " and " + name +
+                           " both name '-'; only one output can go "
+                           "to standard output");
         toStandardOutput = output.option;
     }
     return toStandardOutput != nullptr;
@@ -167,13 +175,12 @@ RangeOption parseRange(std::string_view text)
         range.automatic = true;
         return range;
     }
-    constexpr double kLimit = 128.0; // beyond float's exponent range the bins would be meaningless
+    constexpr double kLimit = 128.0;  // beyond float's exponent range the bins would be meaningless
     std::size_t colon = text.find(':');
     double logMin = 0.0, logMax = 0.0;
     if (colon == std::string_view::npos || !parseFloat(text.substr(0, colon), logMin) ||
         !parseFloat(text.substr(colon + 1), logMax))
-        throw CliError("--range " + quoted(text) +
-                       " is not MIN:MAX (finite log2 luminances, e.g. -10:20) or auto");
+        throw CliError("--range " + quoted(text) + " is not MIN:MAX (finite log2 luminances, e.g. -10:20) or auto");
     if (!(logMin < logMax))
         throw CliError("--range " + quoted(text) + " is empty; MIN must be below MAX");
     if (logMin < -kLimit || logMax > kLimit)
@@ -214,8 +221,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* sizeOpt = cli.add_option("--size", sizeText, "Frame size: window size, or the headless frame (default "
                                                        "1280x720)")->type_name("WxH");
     cli.add_flag("--headless", o.headless, "Render off-screen through EGL, no window (automatic without a display)");
-    auto* framesOpt = cli.add_option("--frames", framesText, "Frames to render, then exit (headless default 300; a window "
-                                                         "runs until closed)")->type_name("N");
+    auto* framesOpt = cli.add_option("--frames", framesText,
+                                     "Frames to render, then exit (headless default 300; a window "
+                                     "runs until closed)")
+                          ->type_name("N");
     auto* screenshotOpt = cli.add_option("--screenshot", screenshot, "After the last frame, write the display image "
                                                                      "(tone-mapped, sRGB) as PNG")->type_name("OUT.png");
     auto* screenshotExrOpt =
@@ -225,18 +234,20 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                                "(testing) window mode: PNG of the window's back buffer after the UI pass "
                                                "of the last frame");
     windowScreenshotOpt->group("");
-    auto* captureOpt = cli.add_option("--capture", capture, "Write the recorded frames' pass timings as Chrome "
-                                                            "trace-event JSON (Perfetto, chrome://tracing; '-': "
-                                                            "standard output)")
+    auto* captureOpt = cli.add_option("--capture", capture,
+                                      "Write the recorded frames' pass timings as Chrome "
+                                      "trace-event JSON (Perfetto, chrome://tracing; '-': "
+                                      "standard output)")
                            ->type_name("OUT.json");
-    auto* captureCsvOpt = cli.add_option("--capture-csv", captureCsv, "Write the recorded frames' pass timings as CSV: "
-                                                                      "frame,pass,cpu_ms,gpu_ms,gpu_source ('-': "
-                                                                      "standard output)")
+    auto* captureCsvOpt = cli.add_option("--capture-csv", captureCsv,
+                                         "Write the recorded frames' pass timings as CSV: "
+                                         "frame,pass,cpu_ms,gpu_ms,gpu_source ('-': "
+                                         "standard output)")
                               ->type_name("OUT.csv");
     auto* captureFramesOpt =
         cli.add_option("--capture-frames", captureFramesText,
-                       "Recording keeps the last N frames, 1.." + std::to_string(kMaxCaptureFrames) +
-                           " (default " + std::to_string(kDefaultCaptureFrames) +
+                       "Recording keeps the last N frames, 1.." + std::to_string(kMaxCaptureFrames) + " (default " +
+                           std::to_string(kDefaultCaptureFrames) +
                            "); older frames are dropped and counted in the capture")
             ->type_name("N");
     cli.add_flag("--ui", o.ui, "Draw the ImGui panels into headless output (--screenshot); a window always has them");
@@ -319,8 +330,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     CLI::App* bench = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries");
     bench->add_option("suite", result.bench.suite, "Which: cuda, scan, integral, equalize8 or all (default all)")
         ->check(CLI::IsMember({"cuda", "scan", "integral", "equalize8", "all"}));
-    auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV ('-': standard output)")
-                            ->type_name("OUT.csv");
+    auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
     bench->add_option("--repeat", benchRepeat, "Timed repetitions (default 50)")->type_name("K");
     addCommonOptions(*bench, dataDir, logLevel);
 
@@ -347,8 +357,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.tonemap.curveOut = tmCurve;
             if (tmHistOpt->count())
                 result.tonemap.histogramOut = tmHistogram;
-            result.standardOutputIsData = checkOutputFlags(
-                {{tmOutputOpt, &tmOutput, false}, {tmCurveOpt, &tmCurve, true}, {tmHistOpt, &tmHistogram, true}});
+            result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
+                                                            {tmCurveOpt, &tmCurve, kStreamsText},
+                                                            {tmHistOpt, &tmHistogram, kStreamsText}});
             return result;
         }
         if (compare->parsed()) {
@@ -367,7 +378,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.csv = cmpCsv;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
-            result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, true}});
+            result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}});
             return result;
         }
         if (equalize8->parsed()) {
@@ -378,7 +389,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             if (block != 256 && block != 512)
                 throw CliError("--block " + eqBlock + " is neither 256 nor 512");
             result.equalize8.block = unsigned(block);
-            checkOutputFlags({{eqOutputOpt, &eqOutput, false}});
+            checkOutputFlags({{eqOutputOpt, &eqOutput, kBinaryImage}});
             return result;
         }
         if (bench->parsed()) {
@@ -386,7 +397,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             result.bench.repeat = unsigned(parseWholeNumber("--repeat", benchRepeat, 1, kMaxRepeat));
             if (benchCsvOpt->count())
                 result.bench.csv = benchCsv;
-            result.standardOutputIsData = checkOutputFlags({{benchCsvOpt, &benchCsv, true}});
+            checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}});
             return result;
         }
 
@@ -396,8 +407,14 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             o.sceneFile = scene;
         if (sizeOpt->count())
             o.size = parseSize(sizeText);
-        if (framesOpt->count())
+        if (framesOpt->count()) {
+            // "-1" reads like "until closed" elsewhere; here the window already does that without --frames.
+            long long negative = 0;
+            if (parseInt(framesText, negative) == IntParse::Ok && negative < 0)
+                throw CliError("--frames " + framesText + " is negative; give 0.." + std::to_string(kMaxFrames) +
+                               ", or leave --frames out to run a window until it is closed");
             o.frames = int(parseWholeNumber("--frames", framesText, 0, kMaxFrames));
+        }
         if (captureFramesOpt->count())
             o.captureFrames = int(parseWholeNumber("--capture-frames", captureFramesText, 1, kMaxCaptureFrames));
         if (screenshotOpt->count())
@@ -425,12 +442,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
-        result.standardOutputIsData =
-            checkOutputFlags({{screenshotOpt, &screenshot, false},
-                              {screenshotExrOpt, &screenshotExr, false},
-                              {windowScreenshotOpt, &windowScreenshot, false},
-                              {captureOpt, &capture, true},
-                              {captureCsvOpt, &captureCsv, true}});
+        result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
+                                                        {screenshotExrOpt, &screenshotExr, kBinaryImage},
+                                                        {windowScreenshotOpt, &windowScreenshot, kBinaryImage},
+                                                        {captureOpt, &capture, kStreamsText},
+                                                        {captureCsvOpt, &captureCsv, kStreamsText}});
         if (o.windowScreenshot && o.headless)
             throw CliError("--window-screenshot needs a window; it cannot be combined with --headless");
     } catch (const CLI::CallForHelp& e) {

@@ -19,7 +19,7 @@
 #include "reference/Equalize8.h"
 #include "reference/IntegralImage.h"
 #include "shared/HostDevice.h"
-#include "util/OutputFile.h"
+#include "util/Paths.h"
 
 #include <algorithm>
 #include <chrono>
@@ -427,7 +427,7 @@ int runBenchCommand(const CommonOptions&, const BenchOptions& options)
             bench.equalize8();
         bench.print();
         if (options.csv) {
-            util::writeTextOutput(*options.csv, bench.csv());
+            util::writeFileAtomically(*options.csv, bench.csv());
             std::printf("\nwrote %s\n", options.csv->string().c_str());
         }
         return 0;

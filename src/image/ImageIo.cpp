@@ -130,16 +130,52 @@ Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int des
     return image;
 }
 
+/// Feeds stb from memory and notes whether it asked for bytes past the end: stb reads zeros there, so
+/// a truncated uncompressed Radiance file would otherwise decode as black rows without an error.
+struct EndTrackingReader
+{
+    const std::vector<std::uint8_t>& bytes;
+    std::size_t at = 0;
+    bool readPastEnd = false;
+
+    static int read(void* user, char* out, int size)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        std::size_t count = std::min(std::size_t(std::max(size, 0)), self.bytes.size() - self.at);
+        if (count == 0 && size > 0)
+            self.readPastEnd = true;
+        std::memcpy(out, self.bytes.data() + self.at, count);
+        self.at += count;
+        return int(count);
+    }
+    static void skip(void* user, int count)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        long long to = (long long)self.at + count;
+        self.readPastEnd = self.readPastEnd || to > (long long)self.bytes.size();
+        self.at = std::size_t(std::clamp<long long>(to, 0, (long long)self.bytes.size()));
+    }
+    static int eof(void* user)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        return self.at >= self.bytes.size();
+    }
+};
+
 ImageF decodeRadiance(const std::vector<std::uint8_t>& bytes)
 {
     checkStbHeader(bytes, FileKind::RadianceHdr);
     int width = 0;
     int height = 0;
     int fileChannels = 0;
+    EndTrackingReader reader{bytes};
+    const stbi_io_callbacks callbacks{&EndTrackingReader::read, &EndTrackingReader::skip, &EndTrackingReader::eof};
     std::unique_ptr<float, StbFree> pixels(
-        stbi_loadf_from_memory(bytes.data(), int(bytes.size()), &width, &height, &fileChannels, ImageF::kChannels));
+        stbi_loadf_from_callbacks(&callbacks, &reader, &width, &height, &fileChannels, ImageF::kChannels));
     if (!pixels)
         throw FormatError("damaged Radiance HDR file: " + stbReason());
+    if (reader.readPastEnd)
+        throw FormatError("damaged Radiance HDR file: it ends before the last pixel row");
     checkDimensions(width, height);
     ImageF image(width, height);
     std::memcpy(image.pixels.data(), pixels.get(), image.pixels.size() * sizeof(float));

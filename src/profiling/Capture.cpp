@@ -85,7 +85,8 @@ std::string timestampForFileName()
     return formatUtc("%Y%m%d-%H%M%S");
 }
 
-std::string toTraceEventJson(const std::deque<FrameRecord>& frames, const CaptureMetadata& metadata,
+std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
+                             const CaptureMetadata& metadata,
                              std::uint64_t droppedFrames)
 {
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
@@ -130,8 +131,10 @@ std::string toCsv(const std::deque<FrameRecord>& frames)
     return out.str();
 }
 
-void writeTraceEventJson(const std::filesystem::path& path, const std::deque<FrameRecord>& frames,
-                         const CaptureMetadata& metadata, std::uint64_t droppedFrames)
+void writeTraceEventJson(const std::filesystem::path& path,
+                         const std::deque<FrameRecord>& frames,
+                         const CaptureMetadata& metadata,
+                         std::uint64_t droppedFrames)
 {
     util::writeTextOutput(path, toTraceEventJson(frames, metadata, droppedFrames));
 }

@@ -40,13 +40,16 @@ CaptureMetadata buildMetadata();
 std::string timestampForFileName();
 
 /// `droppedFrames`: frames of the recording that its ring dropped before `frames` (otherData.dropped_frames).
-std::string toTraceEventJson(const std::deque<FrameRecord>& frames, const CaptureMetadata& metadata,
+std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
+                             const CaptureMetadata& metadata,
                              std::uint64_t droppedFrames = 0);
 std::string toCsv(const std::deque<FrameRecord>& frames);
 
 /// Both throw std::runtime_error with a one-line reason when the file cannot be written.
-void writeTraceEventJson(const std::filesystem::path& path, const std::deque<FrameRecord>& frames,
-                         const CaptureMetadata& metadata, std::uint64_t droppedFrames = 0);
+void writeTraceEventJson(const std::filesystem::path& path,
+                         const std::deque<FrameRecord>& frames,
+                         const CaptureMetadata& metadata,
+                         std::uint64_t droppedFrames = 0);
 void writeCsv(const std::filesystem::path& path, const std::deque<FrameRecord>& frames);
 
 struct PassSummary

@@ -349,7 +349,7 @@ void Profiler::clearRecording()
 void Profiler::appendRecord(FrameRecord&& record)
 {
     if (record.frame < mRecordingFirstFrame)
-        return; // begun before this recording started
+        return;  // begun before this recording started
     if (mRecorded.size() >= mRecordingCapacity) {
         mRecorded.pop_front();
         ++mDroppedFrames;

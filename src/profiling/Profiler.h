@@ -116,7 +116,7 @@ public:
     /// that keeps the last recordingCapacity() frames; older frames are dropped and counted, so memory
     /// stays bounded however long a window records.
     static constexpr std::size_t kDefaultRecordingCapacity = 10'000;
-    static constexpr std::size_t kMaxRecordingCapacity = 1'000'000; ///< about 1 KB a frame
+    static constexpr std::size_t kMaxRecordingCapacity = 1'000'000;  ///< about 1 KB a frame
     /// Starts a new recording (the previous one is cleared) with the frame in progress, or the next
     /// one: frames begun earlier but harvested later are not part of it. Any number of times.
     void startRecording();
@@ -140,7 +140,7 @@ private:
     void appendRecord(FrameRecord&& record);
     bool mRecording = false;
     std::uint64_t mFrameIndex = 0;
-    std::deque<FrameRecord> mRecorded; ///< the ring: push at the back, drop at the front
+    std::deque<FrameRecord> mRecorded;  ///< the ring: push at the back, drop at the front
     std::size_t mRecordingCapacity = kDefaultRecordingCapacity;
     std::uint64_t mRecordingFirstFrame = 0;
     std::uint64_t mDroppedFrames = 0;

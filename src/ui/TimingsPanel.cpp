@@ -32,7 +32,8 @@ std::string describeRing(const profiling::Profiler& profiler)
 
 } // namespace
 
-void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler, CaptureMode mode,
+void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
+                                       CaptureMode mode,
                                        TimingsPanelActions& actions)
 {
     const int ringFrames = int(profiler.recordingCapacity());
@@ -46,8 +47,9 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler, Capt
     ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
     mCaptureFrames = std::clamp(mCaptureFrames, 1, ringFrames);
     ImGui::EndDisabled();
-    HelpMarker("Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
-               "open in ui.perfetto.dev) and .csv into the working directory.");
+    HelpMarker(
+        "Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
+        "open in ui.perfetto.dev) and .csv into the working directory.");
 
     if (mode == CaptureMode::RecordingUntilStopped) {
         if (ImGui::Button("Stop and write"))
@@ -66,14 +68,16 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler, Capt
         if (ring != ringFrames)
             actions.ringFrames = std::size_t(ring);
     }
-    HelpMarker("Record keeps recording until stopped, then writes the frames like Capture. Recording keeps a ring of "
-               "the last N frames (--capture-frames sets it at start): older frames are dropped and counted in the "
-               "capture's dropped_frames, so memory stays bounded however long the window records.");
+    HelpMarker(
+        "Record keeps recording until stopped, then writes the frames like Capture. Recording keeps a ring of "
+        "the last N frames (--capture-frames sets it at start): older frames are dropped and counted in the "
+        "capture's dropped_frames, so memory stays bounded however long the window records.");
     if (mode != CaptureMode::Idle)
         ImGui::TextDisabled("recording: %s", describeRing(profiler).c_str());
 }
 
-TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, const std::string& captureStatus,
+TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
+                                       const std::string& captureStatus,
                                        CaptureMode mode)
 {
     TimingsPanelActions actions;

@@ -13,7 +13,7 @@ namespace ui {
 
 struct TimingsPanelActions
 {
-    bool captureRequested = false; ///< "Capture": record the next captureFrames frames, then write
+    bool captureRequested = false;  ///< "Capture": record the next captureFrames frames, then write
     int captureFrames = 0;
     bool recordRequested = false;  ///< "Record": record until "Stop and write"
     bool stopRequested = false;    ///< "Stop and write"
@@ -23,9 +23,9 @@ struct TimingsPanelActions
 /// What the recording is doing, as the app sees it.
 enum class CaptureMode {
     Idle,
-    CapturingFrames,       ///< "Capture N frames" runs
-    RecordingUntilStopped, ///< "Record" runs
-    RecordingForOutputs    ///< --capture/--capture-csv record the whole run; the buttons wait
+    CapturingFrames,        ///< "Capture N frames" runs
+    RecordingUntilStopped,  ///< "Record" runs
+    RecordingForOutputs     ///< --capture/--capture-csv record the whole run; the buttons wait
 };
 
 class TimingsPanel

@@ -16,10 +16,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kMaxSymlinkHops = 40; // as the kernel's own limit (ELOOP)
+constexpr int kMaxSymlinkHops = 40;  // as the kernel's own limit (ELOOP)
 constexpr int kMaxTempNameAttempts = 100;
 
-int gDataFd = STDOUT_FILENO; ///< where writeTextOutput("-") writes
+int gDataFd = STDOUT_FILENO;  ///< where writeTextOutput("-") writes
 
 [[noreturn]] void fail(const fs::path& path, const std::string& reason)
 {
@@ -99,7 +99,7 @@ void syncFolder(const fs::path& folder)
     ::close(fd);
 }
 
-} // namespace
+}  // namespace
 
 bool isStandardOutput(const fs::path& path)
 {
@@ -116,16 +116,20 @@ fs::path resolveOutputTarget(const fs::path& path)
     for (int hops = 0;; ++hops) {
         if (!current.has_filename())
             fail(path, "the name ends with '/'; it names a folder, not a file");
-        struct stat info {};
+        struct stat info
+        {
+        };
         if (::lstat(current.c_str(), &info) != 0) {
             int error = errno;
             if (error != ENOENT)
                 fail(path, errnoText(error));
             // A new file (or a dangling link's target): its folder must exist.
             const fs::path folder = folderOf(current);
-            struct stat folderInfo {};
-            std::string where = current == path ? std::string() : "it is a symbolic link to '" + current.string() +
-                                                                      "', whose ";
+            struct stat folderInfo
+            {
+            };
+            std::string where =
+                current == path ? std::string() : "it is a symbolic link to '" + current.string() + "', whose ";
             if (::stat(folder.c_str(), &folderInfo) != 0)
                 fail(path, where + "folder '" + folder.string() + "' does not exist");
             if (!S_ISDIR(folderInfo.st_mode))
@@ -153,7 +157,9 @@ fs::path resolveOutputTarget(const fs::path& path)
 void writeFileAtomically(const fs::path& path, std::string_view bytes)
 {
     const fs::path target = resolveOutputTarget(path);
-    struct stat existing {};
+    struct stat existing
+    {
+    };
     const bool replacing = ::stat(target.c_str(), &existing) == 0;
 
     fs::path temp;
@@ -204,4 +210,4 @@ void reserveStandardOutputForData()
     gDataFd = data;
 }
 
-} // namespace util
+}  // namespace util

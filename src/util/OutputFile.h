@@ -50,4 +50,4 @@ void writeTextOutput(const std::filesystem::path& path, std::string_view text);
 /// printf) go to standard error from now on. Call once, before anything is printed.
 void reserveStandardOutputForData();
 
-} // namespace util
+}  // namespace util

@@ -3,7 +3,7 @@
 // folder and up to three parents, <exe>/../share/hdrlab, then the working directory.
 #pragma once
 
-#include "util/OutputFile.h" // writeFileAtomically, formerly declared here
+#include "util/OutputFile.h"  // writeFileAtomically, formerly declared here
 
 #include <filesystem>
 #include <optional>
