@@ -130,22 +130,36 @@ Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int des
     return image;
 }
 
-/// Feeds stb from memory and notes whether it asked for bytes past the end: stb reads zeros there, so
-/// a truncated uncompressed Radiance file would otherwise decode as black rows without an error.
+/// Feeds stb from memory and notes whether it asked for bytes past the end. stb itself reads zeros
+/// there: a truncated flat Radiance file then decodes as black rows without an error, and a truncated
+/// run-length file never ends (a zero run length makes no progress). Past the end this reader hands out
+/// bytes of 1 instead (runs of one byte: every scanline finishes) and the caller reports the truncation.
 struct EndTrackingReader
 {
     const std::vector<std::uint8_t>& bytes;
     std::size_t at = 0;
     bool readPastEnd = false;
 
+    static constexpr char kFillPastEnd = 1;
+    static constexpr int kStbRefillSize = 128;  ///< sizeof(stbi__context::buffer_start)
+
     static int read(void* user, char* out, int size)
     {
         auto& self = *static_cast<EndTrackingReader*>(user);
-        std::size_t count = std::min(std::size_t(std::max(size, 0)), self.bytes.size() - self.at);
-        if (count == 0 && size > 0)
+        if (size <= 0)
+            return 0;
+        if (self.at >= self.bytes.size()) {
             self.readPastEnd = true;
+            std::memset(out, kFillPastEnd, std::size_t(size));
+            return size;
+        }
+        std::size_t count = std::min(std::size_t(size), self.bytes.size() - self.at);
         std::memcpy(out, self.bytes.data() + self.at, count);
         self.at += count;
+        // stb refills its 128-byte buffer ahead of need, and the last refill may come back short; its
+        // other reads (a pixel's 4 bytes) ask for exactly what it needs, so a short one is truncation.
+        if (count < std::size_t(size) && size != kStbRefillSize)
+            self.readPastEnd = true;
         return int(count);
     }
     static void skip(void* user, int count)
@@ -172,10 +186,10 @@ ImageF decodeRadiance(const std::vector<std::uint8_t>& bytes)
     const stbi_io_callbacks callbacks{&EndTrackingReader::read, &EndTrackingReader::skip, &EndTrackingReader::eof};
     std::unique_ptr<float, StbFree> pixels(
         stbi_loadf_from_callbacks(&callbacks, &reader, &width, &height, &fileChannels, ImageF::kChannels));
-    if (!pixels)
-        throw FormatError("damaged Radiance HDR file: " + stbReason());
     if (reader.readPastEnd)
         throw FormatError("damaged Radiance HDR file: it ends before the last pixel row");
+    if (!pixels)
+        throw FormatError("damaged Radiance HDR file: " + stbReason());
     checkDimensions(width, height);
     ImageF image(width, height);
     std::memcpy(image.pixels.data(), pixels.get(), image.pixels.size() * sizeof(float));

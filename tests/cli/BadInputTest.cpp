@@ -22,7 +22,9 @@ using cli_test::lines;
 
 /// Exit code `exitCode` (2: a command-line value, 1: a failure while running), and the last line
 /// starts with `prefix` and holds `part`; "error" appears on no other line.
-void expectError(const testing_support::CommandResult& result, int exitCode, const std::string& part,
+void expectError(const testing_support::CommandResult& result,
+                 int exitCode,
+                 const std::string& part,
                  const std::string& prefix = "hdrlab: error: ")
 {
     EXPECT_EQ(result.exitCode, exitCode) << result.output;
@@ -46,7 +48,9 @@ void writeText(const fs::path& path, const std::string& text)
 
 bool isCharacterDevice(const fs::path& path)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     return ::lstat(path.c_str(), &info) == 0 && S_ISCHR(info.st_mode);
 }
 
@@ -83,7 +87,7 @@ TEST(BadInput, HistogramBinsAndRange)
     expectError(run("--bins -3"), 2, "--bins -3 is outside 1..4096");
     expectError(run("--bins x"), 2, "--bins 'x' is not a whole number");
     auto oneBin = run("--headless --frames 3 --size 16x16 --bins 1 --verify");
-    EXPECT_EQ(oneBin.exitCode, 0) << oneBin.output; // the smallest histogram is valid, and verified
+    EXPECT_EQ(oneBin.exitCode, 0) << oneBin.output;  // the smallest histogram is valid, and verified
     expectError(run("--range 3:1"), 2, "--range '3:1' is empty; MIN must be below MAX");
     expectError(run("--range nan:3"), 2, "--range 'nan:3' is not MIN:MAX");
     expectError(run("--range 1e308:1e309"), 2, "is not MIN:MAX");
@@ -117,11 +121,14 @@ TEST(BadInput, ImageFiles)
     writeText(dir / "empty.exr", "");
     writeText(dir / "truncated.exr", exr.substr(0, exr.size() / 2));
     writeText(dir / "truncated.png", png.substr(0, png.size() / 2));
-    writeText(dir / "flat.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n" + std::string(4 * 4 * 4 - 8, '\x80'));
+    writeText(dir / "flat.hdr",
+              "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n" + std::string(4 * 4 * 4 - 8, '\x80'));
     fs::create_directory(dir / "folder.exr");
 
     const std::string prefix = "hdrlab tonemap: cannot read '";
-    auto tonemap = [&](const std::string& input) { return cli_test::runIn(dir, hdrlab("tonemap " + input + " -o o.png")); };
+    auto tonemap = [&](const std::string& input) {
+        return cli_test::runIn(dir, hdrlab("tonemap " + input + " -o o.png"));
+    };
     expectError(tonemap("empty.exr"), 1, "file is empty", prefix);
     expectError(tonemap("truncated.exr"), 1, "damaged OpenEXR file", prefix);
     expectError(tonemap("truncated.png"), 1, "damaged PNG file", prefix);
@@ -191,7 +198,8 @@ TEST(BadInput, OutputPaths)
 TEST(BadInput, CaptureRingKeepsTheLastFrames)
 {
     fs::path dir = testing_support::scratchDir("bad-input-capture-ring");
-    auto result = cli_test::runIn(dir, hdrlab("--headless --frames 40 --size 16x16 --capture-frames 5 --capture c.json"));
+    auto result =
+        cli_test::runIn(dir, hdrlab("--headless --frames 40 --size 16x16 --capture-frames 5 --capture c.json"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
     EXPECT_NE(result.output.find("dropped"), std::string::npos) << result.output;
     std::ifstream file(dir / "c.json");
@@ -202,4 +210,4 @@ TEST(BadInput, CaptureRingKeepsTheLastFrames)
     EXPECT_LE(other["dropped_frames"].get<int>(), 25);
 }
 
-} // namespace
+}  // namespace

@@ -299,7 +299,7 @@ TEST(ImageIo, BrokenFilesGiveOneClearLine)
 TEST(ImageIo, TruncatedRadianceIsAnError)
 {
     fs::path dir = scratchDir("image-truncated-hdr");
-    for (int width : {4, 64}) { // stb writes rows narrower than 8 flat, wider ones run-length encoded
+    for (int width : {4, 64}) {  // stb writes rows narrower than 8 flat, wider ones run-length encoded
         std::vector<float> rgb(std::size_t(width) * 3 * 3);
         for (std::size_t i = 0; i < rgb.size(); ++i)
             rgb[i] = 0.25f + float(i % 7);
@@ -311,6 +311,7 @@ TEST(ImageIo, TruncatedRadianceIsAnError)
         writeBytes(dir / "whole.hdr", encoded);
         EXPECT_EQ(image::loadHdrImage(dir / "whole.hdr").width, width);
         for (std::size_t cut : {std::size_t(1), std::size_t(5), encoded.size() / 3}) {
+            SCOPED_TRACE("width " + std::to_string(width) + ", " + std::to_string(cut) + " bytes cut");
             writeBytes(dir / "cut.hdr", encoded.substr(0, encoded.size() - cut));
             expectLoadError(dir / "cut.hdr", "damaged Radiance HDR file");
         }
