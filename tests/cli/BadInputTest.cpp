@@ -143,7 +143,8 @@ TEST(BadInput, SceneFiles)
     fs::path dir = testing_support::scratchDir("bad-input-scenes");
     writeText(dir / "empty.json", "");
     writeText(dir / "deep.json", std::string(10'000, '[') + std::string(10'000, ']'));
-    writeText(dir / "huge.json", R"({"objects": [{"type": "box", "size": [1e308, 1, 1]}]})");
+    writeText(dir / "huge.json",
+              R"({"materials": {"m": {}}, "objects": [{"type": "box", "size": [1e308, 1, 1], "material": "m"}]})");
     fs::create_directory(dir / "folder.json");
     auto scene = [&](const std::string& file) {
         return cli_test::runIn(dir, hdrlab("--headless --frames 1 --size 16x16 --scene " + file));
@@ -180,7 +181,8 @@ TEST(BadInput, OutputPaths)
     EXPECT_GT(fs::file_size(dir / "real" / "shot.png"), 0u);
 
     // "-": the CSV alone on standard output; hdrlab's own messages go to standard error.
-    auto csv = testing_support::runCommand(hdrlab(run16 + "--frames 14 --capture-csv -") + " 2>/dev/null");
+    auto csv = testing_support::runCommand("( " + hdrlab("--headless --frames 14 --size 16x16 --capture-csv -") +
+                                           " 2>/dev/null )");
     EXPECT_EQ(csv.exitCode, 0);
     auto csvLines = lines(csv.output);
     ASSERT_FALSE(csvLines.empty());
