@@ -120,10 +120,13 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
     auto result = parse({"--help"});
     ASSERT_EQ(result.kind, CommandKind::Exit);
     EXPECT_EQ(result.exitCode, 0);
-    for (const char* flag : {"--scene", "--size", "--headless", "--frames", "--screenshot", "--screenshot-exr",
-                             "--capture", "--capture-csv", "--ui", "--list", "--verify", "--histogram-method", "--scan",
-                             "--operator", "--bins", "--range", "--downsample", "--vsync", "--data-dir", "--log-level",
-                             "--out-of-range", "--hide-ui", "tonemap", "compare", "equalize8", "bench"})
+    for (const char* flag :
+         {"--scene",          "--size",         "--headless",         "--frames",         "--screenshot",
+          "--screenshot-exr", "--capture",      "--capture-csv",      "--capture-frames", "--ui",
+          "--list",           "--verify",       "--histogram-method", "--scan",           "--operator",
+          "--bins",           "--range",        "--downsample",       "--vsync",          "--data-dir",
+          "--log-level",      "--out-of-range", "--hide-ui",          "tonemap",          "compare",
+          "equalize8",        "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 
