@@ -110,7 +110,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " +
                                           HDRLAB_BUILD_TYPE + ")");
 
-    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on";
+    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "auto";
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
@@ -159,6 +159,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
+    cli.add_option("--cuda-interop", cudaInterop,
+                   "How CUDA passes reach GL's frame and buffers: auto (memory shared "
+                   "through Vulkan where possible, else map/unmap) or map (default auto)")
+        ->check(CLI::IsMember({"auto", "map"}));
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
@@ -318,6 +322,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
+        o.cudaInteropMap = cudaInterop == "map";
         const std::pair<CLI::Option*, const std::string*> outputs[] = {
             {screenshotOpt, &screenshot}, {screenshotExrOpt, &screenshotExr}, {windowScreenshotOpt, &windowScreenshot},
             {captureOpt, &capture}, {captureCsvOpt, &captureCsv}};

@@ -88,13 +88,16 @@ class ExternalMipmappedArray
 public:
     ExternalMipmappedArray() = default;
     /// `flags`: cudaArray* flags describing how the exporter may use the image (colour attachment...).
-    ExternalMipmappedArray(const ExternalMemory& memory, const cudaChannelFormatDesc& format, int width, int height,
+    ExternalMipmappedArray(const ExternalMemory& memory,
+                           const cudaChannelFormatDesc& format,
+                           int width,
+                           int height,
                            unsigned flags)
     {
         cudaExternalMemoryMipmappedArrayDesc desc{};
         desc.offset = 0;
         desc.formatDesc = format;
-        desc.extent = make_cudaExtent(std::size_t(width), std::size_t(height), 0);
+        desc.extent = cudaExtent{std::size_t(width), std::size_t(height), 0};  // depth 0: a 2-D image
         desc.flags = flags;
         desc.numLevels = 1;
         CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&mArray, memory.get(), &desc));
@@ -171,4 +174,4 @@ private:
     cudaExternalSemaphore_t mSemaphore = nullptr;
 };
 
-} // namespace cuda
+}  // namespace cuda

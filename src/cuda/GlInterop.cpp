@@ -65,7 +65,7 @@ GlRegistration& GlRegistration::operator=(GlRegistration&& other) noexcept
 
 const SharedStorage* GlRegistration::shared() const
 {
-    return static_cast<const SharedStorage*>(mShared.get()); // only SharedStorage is ever kept
+    return static_cast<const SharedStorage*>(mShared.get());  // only SharedStorage is ever kept
 }
 
 void GlRegistration::reset()

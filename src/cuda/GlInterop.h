@@ -51,9 +51,15 @@ public:
     GlRegistration() = default;
     ~GlRegistration() { reset(); }
     GlRegistration(GlRegistration&& other) noexcept
-        : mResource(takeHandle(other.mResource)), mName(takeHandle(other.mName)), mBytes(takeHandle(other.mBytes)),
-          mWidth(takeHandle(other.mWidth)), mHeight(takeHandle(other.mHeight)), mFormat(takeHandle(other.mFormat)),
-          mIsTexture(takeHandle(other.mIsTexture)), mTag(std::move(other.mTag)), mShared(std::move(other.mShared))
+        : mResource(takeHandle(other.mResource)),
+          mName(takeHandle(other.mName)),
+          mBytes(takeHandle(other.mBytes)),
+          mWidth(takeHandle(other.mWidth)),
+          mHeight(takeHandle(other.mHeight)),
+          mFormat(takeHandle(other.mFormat)),
+          mIsTexture(takeHandle(other.mIsTexture)),
+          mTag(std::move(other.mTag)),
+          mShared(std::move(other.mShared))
     {
     }
     GlRegistration& operator=(GlRegistration&& other) noexcept;
@@ -114,6 +120,6 @@ private:
     cudaStream_t mStream = nullptr;
 };
 
-using MappedResources = InteropScope; // TEMPORARY until the adapters are renamed after the layout merge
+using MappedResources = InteropScope;  // TEMPORARY until the adapters are renamed after the layout merge
 
 } // namespace cuda

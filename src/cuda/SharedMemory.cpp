@@ -4,6 +4,7 @@
 #include "gl/Buffer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Texture.h"
+#include "post/CudaInterop.h"
 #include "util/Log.h"
 
 #include <cstring>
@@ -25,9 +26,12 @@ cudaChannelFormatDesc channelFormat(SharedImageFormat format)
 std::optional<SharedImageFormat> sharedFormatOf(GLenum internalFormat)
 {
     switch (internalFormat) {
-    case GL_RGBA16F: return SharedImageFormat::Rgba16F;
-    case GL_RGBA32F: return SharedImageFormat::Rgba32F;
-    default: return std::nullopt;
+        case GL_RGBA16F:
+            return SharedImageFormat::Rgba16F;
+        case GL_RGBA32F:
+            return SharedImageFormat::Rgba32F;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -48,8 +52,9 @@ bool glRunsOnDevice(const VulkanExporter::Uuid& uuid)
 /// The value of texel channel `c` at (x, y) in the self-check (finite half-float bit patterns).
 std::uint16_t checkTexel(int x, int y, int c)
 {
-    const std::uint32_t hash = (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(c) * 83492791u);
-    return std::uint16_t(hash & 0x7BFFu); // exponent < 31: never Inf or NaN
+    const std::uint32_t hash =
+        (std::uint32_t(x) * 73856093u) ^ (std::uint32_t(y) * 19349663u) ^ (std::uint32_t(c) * 83492791u);
+    return std::uint16_t(hash & 0x7BFFu);  // exponent < 31: never Inf or NaN
 }
 
 /// Writes a small shared texture the ways the app does (a framebuffer clear, a scissored clear, an
@@ -57,7 +62,7 @@ std::uint16_t checkTexel(int x, int y, int c)
 /// what the other API sees. "" when all agree, else what differed.
 std::string checkSharedLayout(const std::shared_ptr<SharedDevice>& device)
 {
-    constexpr int kWidth = 197, kHeight = 133; // odd sizes across several tiles
+    constexpr int kWidth = 197, kHeight = 133;     // odd sizes across several tiles
     constexpr glm::ivec4 kScissor{17, 9, 90, 60};  // x, y, width, height
     constexpr glm::ivec4 kUpload{120, 70, 64, 50};
     constexpr std::size_t kWords = 1024;
@@ -106,7 +111,7 @@ std::string checkSharedLayout(const std::shared_ptr<SharedDevice>& device)
     CUDA_CHECK(cudaMemcpyAsync(upperHalf, fromCuda.data(), fromCuda.size() * 4, cudaMemcpyHostToDevice, stream));
     device->semaphores.handToGl(buffers, textures, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    const auto glSees = buffer.readAll<std::uint32_t>(kWords); // waits for GL, which waited for CUDA
+    const auto glSees = buffer.readAll<std::uint32_t>(kWords);  // waits for GL, which waited for CUDA
 
     auto halfOf = [](float value) {
         // exact for the few values used above
@@ -144,7 +149,7 @@ std::string checkSharedLayout(const std::shared_ptr<SharedDevice>& device)
            std::to_string(wrongBack) + " words CUDA->GL differ";
 }
 
-} // namespace
+}  // namespace
 
 InteropSemaphores::InteropSemaphores(const VulkanExporter& exporter)
     : mToCudaExport(exporter.createSemaphore()), mToGlExport(exporter.createSemaphore())
@@ -155,15 +160,17 @@ InteropSemaphores::InteropSemaphores(const VulkanExporter& exporter)
     mToGlCuda = ExternalSemaphore::importFd(mToGlExport->exportFd());
 }
 
-void InteropSemaphores::handToCuda(std::span<const GLuint> buffers, std::span<const GLuint> textures,
+void InteropSemaphores::handToCuda(std::span<const GLuint> buffers,
+                                   std::span<const GLuint> textures,
                                    cudaStream_t stream) const
 {
     mToCudaGl.signal(buffers, textures);
-    glFlush(); // the signal must reach the GPU: CUDA's wait does not flush GL
+    glFlush();  // the signal must reach the GPU: CUDA's wait does not flush GL
     mToCudaCuda.wait(stream);
 }
 
-void InteropSemaphores::handToGl(std::span<const GLuint> buffers, std::span<const GLuint> textures,
+void InteropSemaphores::handToGl(std::span<const GLuint> buffers,
+                                 std::span<const GLuint> textures,
                                  cudaStream_t stream) const
 {
     mToGlCuda.signal(stream);
@@ -228,8 +235,8 @@ std::unique_ptr<SharedAllocator> SharedAllocator::create(std::string* whyNot)
         auto device = std::make_shared<SharedDevice>(uuid);
         // CUDA must be told how the image is used to read GL's texel layout; check which flags do.
         std::string mismatches;
-        for (unsigned flags : {unsigned(cudaArrayColorAttachment), 0u,
-                               unsigned(cudaArrayColorAttachment | cudaArraySurfaceLoadStore)}) {
+        for (unsigned flags :
+             {unsigned(cudaArrayColorAttachment), 0u, unsigned(cudaArrayColorAttachment | cudaArraySurfaceLoadStore)}) {
             device->arrayFlags = flags;
             const std::string mismatch = checkSharedLayout(device);
             if (mismatch.empty()) {
@@ -265,4 +272,24 @@ std::string SharedAllocator::describe() const
     return "memory allocated by Vulkan on " + mDevice->exporter.description() + ", ordered by semaphores";
 }
 
-} // namespace cuda
+}  // namespace cuda
+
+namespace post {
+
+CudaInterop chooseCudaInterop(const GpuCaps& caps, CudaInteropMode mode)
+{
+    if (!caps.cudaAvailable)
+        return {nullptr, mapUnmapStatus(caps.cudaReason)};
+    if (mode == CudaInteropMode::Map)
+        return {nullptr, mapUnmapStatus("chosen with --cuda-interop map")};
+    std::string whyNot;
+    std::unique_ptr<cuda::SharedAllocator> allocator = cuda::SharedAllocator::create(&whyNot);
+    if (!allocator) {
+        util::logWarning("CUDA-GL shared memory unavailable, keeping map/unmap: {}", whyNot);
+        return {nullptr, mapUnmapStatus(whyNot)};
+    }
+    std::string status = "shared " + allocator->describe() + ": no per-frame sync";
+    return {std::move(allocator), std::move(status)};
+}
+
+}  // namespace post

@@ -55,7 +55,7 @@ struct SharedDevice
 {
     VulkanExporter exporter;
     InteropSemaphores semaphores;
-    unsigned arrayFlags = 0; ///< cudaArray* flags that gave CUDA the same texel layout as GL
+    unsigned arrayFlags = 0;  ///< cudaArray* flags that gave CUDA the same texel layout as GL
 
     explicit SharedDevice(const VulkanExporter::Uuid& uuid) : exporter(uuid), semaphores(exporter) {}
 };
@@ -109,4 +109,4 @@ private:
     std::shared_ptr<SharedDevice> mDevice;
 };
 
-} // namespace cuda
+}  // namespace cuda

@@ -28,8 +28,10 @@ void check(VkResult result, const char* what)
 VkFormat toVkFormat(SharedImageFormat format)
 {
     switch (format) {
-    case SharedImageFormat::Rgba16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
-    case SharedImageFormat::Rgba32F: return VK_FORMAT_R32G32B32A32_SFLOAT;
+        case SharedImageFormat::Rgba16F:
+            return VK_FORMAT_R16G16B16A16_SFLOAT;
+        case SharedImageFormat::Rgba32F:
+            return VK_FORMAT_R32G32B32A32_SFLOAT;
     }
     return VK_FORMAT_UNDEFINED;
 }
@@ -39,12 +41,12 @@ VkFormat toVkFormat(SharedImageFormat format)
 constexpr VkImageUsageFlags kImageUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                           VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-constexpr VkBufferUsageFlags kBufferUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-    VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
-    VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+constexpr VkBufferUsageFlags kBufferUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                            VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+                                            VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
 
-} // namespace
+}  // namespace
 
 struct VulkanDevice
 {
@@ -65,7 +67,8 @@ struct VulkanDevice
     std::uint32_t deviceLocalType(std::uint32_t allowedTypes) const
     {
         for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-            if ((allowedTypes & (1u << i)) && (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+            if ((allowedTypes & (1u << i)) &&
+                (memory.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
                 return i;
         throw std::runtime_error("Vulkan: no device-local memory type for an exportable allocation");
     }
@@ -123,7 +126,9 @@ int ExportedMemory::exportFd() const
     return mObjects->device->exportMemoryFd(mObjects->memory);
 }
 
-ExportedSemaphore::ExportedSemaphore(std::unique_ptr<Objects> objects) : mObjects(std::move(objects)) {}
+ExportedSemaphore::ExportedSemaphore(std::unique_ptr<Objects> objects) : mObjects(std::move(objects))
+{
+}
 
 ExportedSemaphore::~ExportedSemaphore() = default;
 
@@ -317,4 +322,4 @@ std::unique_ptr<ExportedSemaphore> VulkanExporter::createSemaphore() const
     return std::unique_ptr<ExportedSemaphore>(new ExportedSemaphore(std::move(objects)));
 }
 
-} // namespace cuda
+}  // namespace cuda

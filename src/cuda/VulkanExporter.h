@@ -21,7 +21,7 @@ namespace cuda {
 /// Formats of exportable images (the HDR frame and other float targets).
 enum class SharedImageFormat { Rgba16F, Rgba32F };
 
-struct VulkanDevice; // instance + device, shared by everything allocated from them
+struct VulkanDevice;  // instance + device, shared by everything allocated from them
 
 /// One exported allocation (an image with its dedicated memory, or a buffer with its memory).
 /// Each importer gets its own descriptor from exportFd(); the Vulkan objects live as long as this.
@@ -37,7 +37,7 @@ public:
     std::uint64_t allocationSize() const { return mAllocationSize; }
     bool dedicated() const { return mDedicated; }
 
-    struct Objects; ///< the Vulkan handles (VulkanExporter.cpp), freed in its destructor
+    struct Objects;  ///< the Vulkan handles (VulkanExporter.cpp), freed in its destructor
 
 private:
     friend class VulkanExporter;
@@ -87,4 +87,4 @@ private:
     std::shared_ptr<VulkanDevice> mDevice;
 };
 
-} // namespace cuda
+}  // namespace cuda

@@ -31,7 +31,7 @@ void clearGlErrors()
     }
 }
 
-} // namespace
+}  // namespace
 
 bool externalObjectsSupported()
 {
@@ -55,7 +55,7 @@ MemoryObject MemoryObject::importFd(int fd, std::uint64_t bytes, bool dedicated)
     glMemoryObjectParameterivEXT(name, GL_DEDICATED_MEMORY_OBJECT_EXT, &isDedicated);
     glImportMemoryFdEXT(name, bytes, GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
     if (std::string error = errorAfter("glImportMemoryFdEXT"); !error.empty()) {
-        ::close(fd); // a failed import leaves the descriptor with us
+        ::close(fd);  // a failed import leaves the descriptor with us
         throw std::runtime_error(error);
     }
     return memory;
@@ -104,4 +104,4 @@ Buffer createBuffer(SharedAllocator* allocator, std::string_view label, std::siz
     return allocator ? allocator->createBuffer(label, bytes) : Buffer(label, bytes);
 }
 
-} // namespace gl
+}  // namespace gl

@@ -83,4 +83,4 @@ Texture createTexture(SharedAllocator* allocator, std::string_view label, GLenum
 /// A buffer from `allocator` when there is one, else a plain buffer.
 Buffer createBuffer(SharedAllocator* allocator, std::string_view label, std::size_t bytes);
 
-} // namespace gl
+}  // namespace gl

@@ -14,8 +14,7 @@
 
 namespace gl {
 
-enum class ObjectKind
-{
+enum class ObjectKind {
     Buffer,
     Texture,
     Framebuffer,
@@ -25,8 +24,8 @@ enum class ObjectKind
     Query,
     VertexArray,
     Sampler,
-    MemoryObject, ///< GL_EXT_memory_object (no debug label namespace)
-    Semaphore,    ///< GL_EXT_semaphore (no debug label namespace)
+    MemoryObject,  ///< GL_EXT_memory_object (no debug label namespace)
+    Semaphore,     ///< GL_EXT_semaphore (no debug label namespace)
     Count
 };
 

@@ -21,14 +21,16 @@ Texture::Texture(std::string_view label, GLenum internalFormat, glm::ivec2 size,
     setLabel(label);
 }
 
-Texture::Texture(std::string_view label, GLenum internalFormat, glm::ivec2 size,
+Texture::Texture(std::string_view label,
+                 GLenum internalFormat,
+                 glm::ivec2 size,
                  std::shared_ptr<const ExternalStorage> storage)
     : mSize(glm::max(size, glm::ivec2(1))), mFormat(internalFormat), mLevels(1), mExternalStorage(std::move(storage))
 {
     GLuint name = 0;
     glCreateTextures(GL_TEXTURE_2D, 1, &name);
     adopt(name);
-    glTextureParameteri(name, GL_TEXTURE_TILING_EXT, GL_OPTIMAL_TILING_EXT); // as the exporter's image
+    glTextureParameteri(name, GL_TEXTURE_TILING_EXT, GL_OPTIMAL_TILING_EXT);  // as the exporter's image
     glTextureStorageMem2DEXT(name, 1, internalFormat, mSize.x, mSize.y, mExternalStorage->memory().id(), 0);
     glTextureParameteri(name, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTextureParameteri(name, GL_TEXTURE_MAG_FILTER, GL_LINEAR);

@@ -24,7 +24,9 @@ public:
     /// A depth texture for shadow maps and depth-buffer tricks (compare mode off).
     static Texture depth(std::string_view label, GLenum internalFormat, glm::ivec2 size);
     /// One level whose storage is `storage`'s imported memory (offset 0); keeps `storage` alive.
-    Texture(std::string_view label, GLenum internalFormat, glm::ivec2 size,
+    Texture(std::string_view label,
+            GLenum internalFormat,
+            glm::ivec2 size,
             std::shared_ptr<const ExternalStorage> storage);
     /// The texture is deleted before the storage it lives in is released.
     ~Texture() { reset(); }
