@@ -7,6 +7,8 @@
 #include "post/CudaInterop.h"
 #include "util/Log.h"
 
+#include <glm/vec4.hpp>
+
 #include <cstring>
 #include <exception>
 #include <mutex>
