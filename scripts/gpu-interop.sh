@@ -31,9 +31,9 @@ fi
 
 # One run: the median frame time and the histogram stage / kernels medians from the summary table.
 measure() { # measure SIZE OPERATOR METHOD INTEROP
-  local size=$1 op=$2 method=$3 interop=$4 log="$OUT/frame-$1-$2-$3-$4.log"
+  local size=$1 op=$2 method=$3 interop=$4 log="$OUT/frame-$1-$2-$3-$4-$round.log"
   timeout --signal=KILL 120 "$bin/hdrlab" --headless --size "$size" --frames "$FRAMES" --operator "$op" \
-    --histogram-method "$method" --cuda-interop "$interop" --capture-csv "$OUT/frame-$1-$2-$3-$4.csv" >"$log" 2>&1 ||
+    --histogram-method "$method" --cuda-interop "$interop" --capture-csv "$OUT/frame-$1-$2-$3-$4-$round.csv" >"$log" 2>&1 ||
     { status=1; echo "FAILED: $size $op $method $interop (see $log)"; tail -3 "$log"; return; }
   local frame hist
   frame=$(sed -n 's/^frame time: median \([0-9.]*\) ms.*/\1/p' "$log")
@@ -44,11 +44,12 @@ measure() { # measure SIZE OPERATOR METHOD INTEROP
 echo "size      operator   method                 path frame (median)     median ms of the histogram, scan and tonemap scopes"
 for size in $SIZES; do
   for op in ward percentile; do
-    measure "$size" "$op" compute-shared-atomic auto
-    measure "$size" "$op" cuda-fast auto
-    measure "$size" "$op" cuda-fast map
-    measure "$size" "$op" compute-shared-atomic auto
+    for round in 1 2; do # interleaved, so drift shows as a difference between rounds
+      measure "$size" "$op" compute-shared-atomic auto
+      measure "$size" "$op" cuda-fast auto
+      measure "$size" "$op" cuda-fast map
+    done
   done
 done
-grep -h "cuda_interop\|interop" "$OUT"/frame-3840x2160-ward-cuda-fast-auto.log 2>/dev/null | head -3
+grep -h "interop\|shared memory" "$OUT"/frame-3840x2160-ward-cuda-fast-auto-1.log 2>/dev/null | head -3
 exit $status

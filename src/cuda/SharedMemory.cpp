@@ -37,18 +37,32 @@ std::optional<SharedImageFormat> sharedFormatOf(GLenum internalFormat)
     }
 }
 
-/// True when one of the GL context's devices has `uuid` (GL_EXT_memory_object's UUID query).
-bool glRunsOnDevice(const VulkanExporter::Uuid& uuid)
+std::string hexOf(const VulkanExporter::Uuid& uuid)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string text;
+    for (std::uint8_t byte : uuid) {
+        text += digits[byte >> 4];
+        text += digits[byte & 15];
+    }
+    return text;
+}
+
+/// "" when one of the GL context's devices has `uuid` (GL_EXT_memory_object's UUID query), else
+/// what GL reported.
+std::string glDeviceMismatch(const VulkanExporter::Uuid& uuid)
 {
     GLint count = 0;
     glGetIntegerv(GL_NUM_DEVICE_UUIDS_EXT, &count);
+    std::string seen;
     for (GLint i = 0; i < count; ++i) {
         VulkanExporter::Uuid glUuid{};
         glGetUnsignedBytei_vEXT(GL_DEVICE_UUID_EXT, GLuint(i), glUuid.data());
         if (glUuid == uuid)
-            return true;
+            return {};
+        seen += (seen.empty() ? "" : ", ") + hexOf(glUuid);
     }
-    return false;
+    return "GL reports device UUIDs [" + seen + "], CUDA " + hexOf(uuid);
 }
 
 /// The value of texel channel `c` at (x, y) in the self-check (finite half-float bit patterns).
@@ -232,8 +246,10 @@ std::unique_ptr<SharedAllocator> SharedAllocator::create(std::string* whyNot)
         const CudaContext& context = CudaContext::instance();
         VulkanExporter::Uuid uuid{};
         std::memcpy(uuid.data(), context.properties().uuid.bytes, uuid.size());
-        if (!glRunsOnDevice(uuid))
-            return refuse("the GL context reports no device UUID equal to the CUDA device's");
+        // Seen on an H200 test context: GL reported no matching UUID although GL, CUDA and Vulkan share
+        // the GPU. The self-check below is what decides; the mismatch is only logged.
+        if (const std::string mismatch = glDeviceMismatch(uuid); !mismatch.empty())
+            util::logInfo("CUDA-GL shared memory: {}; trying anyway (the self-check decides)", mismatch);
         auto device = std::make_shared<SharedDevice>(uuid);
         // CUDA must be told how the image is used to read GL's texel layout; check which flags do.
         std::string mismatches;

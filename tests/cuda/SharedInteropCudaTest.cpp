@@ -110,19 +110,25 @@ void runFrames(const Case& c)
     post::HistogramSpec spec;
     spec.binCount = kBins;
     std::vector<ref::Histogram> expected;
+    ASSERT_TRUE(frame.valid() && histogram.valid() && cdf.valid() && params.valid());
     for (int n = 0; n < kFrames; ++n) {
-        const std::vector<std::uint16_t> halves = frameHalves(n);
-        expected.push_back(referenceOf(halves));
-        glTextureSubImage2D(frame.id(), 0, 0, 0, kWidth, kHeight, GL_RGBA, GL_HALF_FLOAT, halves.data());
-        post::writeHistogramParams(params, kLogMin, kLogMax, spec, {kWidth, kHeight});
-        const bool fused = method->producesCumulative();
-        method->build(ctx, post::ImageInput{frame, {kWidth, kHeight}}, spec,
-                      post::HistogramTargets{histogram, params, fused ? &cdf : nullptr});
-        if (!fused)
-            scan->inclusiveScan(ctx, histogram, cdf, kBins);
-        // GL reads CUDA's results in its own stream, as the tone operators do.
-        glCopyNamedBufferSubData(histogram.id(), results.id(), 0, GLintptr(n) * 2 * kBins * 4, kBins * 4);
-        glCopyNamedBufferSubData(cdf.id(), results.id(), 0, (GLintptr(n) * 2 + 1) * kBins * 4, kBins * 4);
+        try {
+            const std::vector<std::uint16_t> halves = frameHalves(n);
+            expected.push_back(referenceOf(halves));
+            glTextureSubImage2D(frame.id(), 0, 0, 0, kWidth, kHeight, GL_RGBA, GL_HALF_FLOAT, halves.data());
+            post::writeHistogramParams(params, kLogMin, kLogMax, spec, {kWidth, kHeight});
+            const bool fused = method->producesCumulative();
+            method->build(ctx, post::ImageInput{frame, {kWidth, kHeight}}, spec,
+                          post::HistogramTargets{histogram, params, fused ? &cdf : nullptr});
+            if (!fused)
+                scan->inclusiveScan(ctx, histogram, cdf, kBins);
+            // GL reads CUDA's results in its own stream, as the tone operators do.
+            glCopyNamedBufferSubData(histogram.id(), results.id(), 0, GLintptr(n) * 2 * kBins * 4, kBins * 4);
+            glCopyNamedBufferSubData(cdf.id(), results.id(), 0, (GLintptr(n) * 2 + 1) * kBins * 4, kBins * 4);
+        } catch (const std::exception& error) {
+            FAIL() << c.histogram << (c.shared ? " shared" : " map/unmap") << ", frame " << n << ": " << error.what()
+                   << " (frame texture " << frame.id() << (frame.valid() ? " valid" : " invalid") << ")";
+        }
     }
     const std::vector<std::uint32_t> got = results.readAll<std::uint32_t>(std::size_t(kFrames) * 2 * kBins);
     for (int n = 0; n < kFrames; ++n) {
