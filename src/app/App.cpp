@@ -163,7 +163,7 @@ App::App(const AppOptions& options)
     a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
     a.camera = a.scene.cameraAt(0.0);
     a.cudaInterop = post::chooseCudaInterop(
-        a.caps, options.cudaInteropMap ? post::CudaInteropMode::Map : post::CudaInteropMode::Auto);
+        a.caps, options.cudaInteropShared ? post::CudaInteropMode::Shared : post::CudaInteropMode::Map);
     a.caps.cudaInterop = a.cudaInterop.status;
     a.renderer = std::make_unique<scene::SceneRenderer>(*a.shaders, a.scene);
     a.renderer->setTargetAllocator(a.cudaInterop.allocator.get());

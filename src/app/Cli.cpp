@@ -110,7 +110,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " +
                                           HDRLAB_BUILD_TYPE + ")");
 
-    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "auto";
+    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map";
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
@@ -160,9 +160,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
     cli.add_option("--cuda-interop", cudaInterop,
-                   "How CUDA passes reach GL's frame and buffers: auto (memory shared "
-                   "through Vulkan where possible, else map/unmap) or map (default auto)")
-        ->check(CLI::IsMember({"auto", "map"}));
+                   "How CUDA passes reach GL's frame and buffers: map (cudaGraphicsMapResources per pass) or "
+                   "shared (memory shared through Vulkan, GPU semaphores; map where unavailable). Default map")
+        ->check(CLI::IsMember({"map", "shared"}));
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
@@ -322,7 +322,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
-        o.cudaInteropMap = cudaInterop == "map";
+        o.cudaInteropShared = cudaInterop == "shared";
         const std::pair<CLI::Option*, const std::string*> outputs[] = {
             {screenshotOpt, &screenshot}, {screenshotExrOpt, &screenshotExr}, {windowScreenshotOpt, &windowScreenshot},
             {captureOpt, &capture}, {captureCsvOpt, &captureCsv}};

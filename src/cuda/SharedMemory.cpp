@@ -299,7 +299,7 @@ CudaInterop chooseCudaInterop(const GpuCaps& caps, CudaInteropMode mode)
     if (!caps.cudaAvailable)
         return {nullptr, mapUnmapStatus(caps.cudaReason)};
     if (mode == CudaInteropMode::Map)
-        return {nullptr, mapUnmapStatus("chosen with --cuda-interop map")};
+        return {nullptr, mapUnmapStatus("the default (--cuda-interop shared shares memory instead)")};
     std::string whyNot;
     std::unique_ptr<cuda::SharedAllocator> allocator = cuda::SharedAllocator::create(&whyNot);
     if (!allocator) {

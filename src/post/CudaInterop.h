@@ -1,9 +1,10 @@
 // CudaInterop.h: how the CUDA passes reach the GL frame and buffers they read and write, chosen once
-// per run. "shared": the HDR frame and the pipeline's buffers live in memory that Vulkan allocated and
-// both GL and CUDA imported, handed over by GPU semaphores, so no pass synchronises the two APIs.
-// "map": cudaGraphicsMapResources / Unmap per pass, which synchronises CUDA with all earlier GL work
-// (the fallback wherever the shared path is missing: no Vulkan device, no GL_EXT_memory_object_fd /
-// GL_EXT_semaphore_fd, a layout self-check that failed, or no CUDA at all). docs/CUDA.md compares both.
+// per run. "map" (default): cudaGraphicsMapResources / Unmap per pass, which synchronises CUDA with
+// all earlier GL work. "shared": the HDR frame and the pipeline's buffers live in memory that Vulkan
+// allocated and both GL and CUDA imported, handed over by GPU semaphores, so no pass synchronises the
+// two APIs on the CPU; where that is missing (no Vulkan device, no GL_EXT_memory_object_fd /
+// GL_EXT_semaphore_fd, a failed layout self-check, no CUDA) it falls back to map, saying why.
+// Measured on an H200 the two cost the frame about the same (docs/CUDA.md), so map stays the default.
 #pragma once
 
 #include "gl/ExternalObjects.h"
@@ -15,8 +16,8 @@
 namespace post {
 
 enum class CudaInteropMode {
-    Auto,  ///< shared memory where it works, else map/unmap
-    Map,   ///< always map/unmap (for measuring the difference)
+    Map,     ///< map/unmap per pass
+    Shared,  ///< shared memory where it works, else map/unmap
 };
 
 struct CudaInterop
