@@ -7,12 +7,14 @@
 #include "post/CudaInterop.h"
 #include "util/Log.h"
 
+#include <glad/egl.h>
 #include <glm/vec4.hpp>
 
 #include <cstring>
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace cuda {
@@ -166,6 +168,29 @@ std::string checkSharedLayout(const std::shared_ptr<SharedDevice>& device)
 }
 
 }  // namespace
+
+EglCurrentContext::EglCurrentContext()
+{
+    if (eglGetCurrentContext == nullptr)  // no EGL in this process (a GLX window): nothing to keep
+        return;
+    mDisplay = eglGetCurrentDisplay();
+    mContext = eglGetCurrentContext();
+    mDraw = eglGetCurrentSurface(EGL_DRAW);
+    mRead = eglGetCurrentSurface(EGL_READ);
+}
+
+void EglCurrentContext::restore() const
+{
+    if (mContext == EGL_NO_CONTEXT || eglGetCurrentContext() == mContext)
+        return;
+    util::logWarning("CUDA-GL shared memory: starting Vulkan left the GL context not current; restoring it");
+    eglInitialize(mDisplay, nullptr, nullptr);  // in case the display was terminated
+    if (!eglMakeCurrent(mDisplay, mDraw, mRead, mContext))
+        throw std::runtime_error(
+            "starting Vulkan left the GL context not current, and it cannot be made current "
+            "again (EGL error " +
+            std::to_string(eglGetError()) + ")");
+}
 
 InteropSemaphores::InteropSemaphores(const VulkanExporter& exporter)
     : mToCudaExport(exporter.createSemaphore()), mToGlExport(exporter.createSemaphore())

@@ -50,14 +50,35 @@ private:
     ExternalSemaphore mToGlCuda;
 };
 
+/// The EGL context current when this was made (none with GLX). restore() makes it current again:
+/// on an H200 the tests' EGL context (debug) was no longer current after Vulkan started, and every
+/// later GL call failed silently.
+class EglCurrentContext
+{
+public:
+    EglCurrentContext();
+    /// Throws when the context was lost and cannot be made current again.
+    void restore() const;
+
+private:
+    void* mDisplay = nullptr;  // EGLDisplay, EGLContext, EGLSurface (void* in EGL 1.5)
+    void* mContext = nullptr;
+    void* mDraw = nullptr;
+    void* mRead = nullptr;
+};
+
 /// The Vulkan device and the semaphores every shared object of the process uses.
 struct SharedDevice
 {
+    EglCurrentContext glContext;  ///< captured before Vulkan starts, restored before GL imports
     VulkanExporter exporter;
     InteropSemaphores semaphores;
     unsigned arrayFlags = 0;  ///< cudaArray* flags that gave CUDA the same texel layout as GL
 
-    explicit SharedDevice(const VulkanExporter::Uuid& uuid) : exporter(uuid), semaphores(exporter) {}
+    explicit SharedDevice(const VulkanExporter::Uuid& uuid)
+        : exporter(uuid), semaphores((glContext.restore(), exporter))
+    {
+    }
 };
 
 /// One shared allocation as GL and CUDA see it. Owned (shared) by the gl::Texture / gl::Buffer built
