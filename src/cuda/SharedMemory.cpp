@@ -183,13 +183,11 @@ void EglCurrentContext::restore() const
 {
     if (mContext == EGL_NO_CONTEXT || eglGetCurrentContext() == mContext)
         return;
-    util::logWarning("CUDA-GL shared memory: starting Vulkan left the GL context not current; restoring it");
+    util::logWarning("CUDA-GL shared memory: the GL context is no longer current; making it current again");
     eglInitialize(mDisplay, nullptr, nullptr);  // in case the display was terminated
     if (!eglMakeCurrent(mDisplay, mDraw, mRead, mContext))
-        throw std::runtime_error(
-            "starting Vulkan left the GL context not current, and it cannot be made current "
-            "again (EGL error " +
-            std::to_string(eglGetError()) + ")");
+        throw std::runtime_error("the GL context is no longer current and cannot be made current again (EGL error " +
+                                 std::to_string(eglGetError()) + ")");
 }
 
 InteropSemaphores::InteropSemaphores(const VulkanExporter& exporter)
@@ -260,6 +258,21 @@ std::unique_ptr<SharedAllocator> SharedAllocator::create(std::string* whyNot)
         return refuse(*reason);
     if (!gl::externalObjectsSupported())
         return refuse("the GL context lacks GL_EXT_memory_object_fd / GL_EXT_semaphore_fd");
+
+    // However it ends, the caller's GL context is current afterwards: on an H200 the tests' context was
+    // found not current after a refused attempt, and every later GL call failed silently.
+    struct RestoreOnExit
+    {
+        EglCurrentContext context;
+        ~RestoreOnExit()
+        {
+            try {
+                context.restore();
+            } catch (const std::exception& failure) {
+                util::logError("CUDA-GL shared memory: {}", failure.what());
+            }
+        }
+    } restoreOnExit;
 
     static std::mutex mutex;
     static std::weak_ptr<SharedDevice> existing;

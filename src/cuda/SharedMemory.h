@@ -51,8 +51,8 @@ private:
 };
 
 /// The EGL context current when this was made (none with GLX). restore() makes it current again:
-/// on an H200 the tests' EGL context (debug) was no longer current after Vulkan started, and every
-/// later GL call failed silently.
+/// on an H200 the tests' EGL context (debug) was found not current after the shared-memory start
+/// (cause not found yet), and every later GL call failed silently.
 class EglCurrentContext
 {
 public:
