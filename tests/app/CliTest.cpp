@@ -57,45 +57,11 @@ TEST(CliTest, BinsMustBeWithinLimits)
 
 TEST(CliTest, RunOptionsAreFilledIn)
 {
-    auto result = parse({"--headless",
-                         "--frames",
-                         "30",
-                         "--size",
-                         "320x180",
-                         "--screenshot",
-                         "s.png",
-                         "--screenshot-exr",
-                         "s.exr",
-                         "--capture",
-                         "c.json",
-                         "--capture-csv",
-                         "c.csv",
-                         "--ui",
-                         "--histogram-method",
-                         "h",
-                         "--scan",
-                         "s",
-                         "--operator",
-                         "o",
-                         "--bins",
-                         "64",
-                         "--range",
-                         "-4:8",
-                         "--downsample",
-                         "2",
-                         "--out-of-range",
-                         "separate",
-                         "--vsync",
-                         "off",
-                         "--data-dir",
-                         "/tmp",
-                         "--log-level",
-                         "warning",
-                         "--verify",
-                         "--scene",
-                         "x.json",
-                         "--cuda-interop",
-                         "shared"});
+    auto result = parse({"--headless", "--frames", "30", "--size", "320x180", "--screenshot", "s.png", "--screenshot-exr",
+                         "s.exr", "--capture", "c.json", "--capture-csv", "c.csv", "--ui", "--histogram-method", "h",
+                         "--scan", "s", "--operator", "o", "--bins", "64", "--range", "-4:8", "--downsample", "2",
+                         "--out-of-range", "separate", "--vsync", "off", "--data-dir", "/tmp", "--log-level", "warning",
+                         "--verify", "--scene", "x.json", "--cuda-interop", "shared"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
     const app::AppOptions& o = result.app;
     EXPECT_TRUE(o.headless);
@@ -157,12 +123,10 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
     auto result = parse({"--help"});
     ASSERT_EQ(result.kind, CommandKind::Exit);
     EXPECT_EQ(result.exitCode, 0);
-    for (const char* flag :
-         {"--scene",    "--size",        "--headless",     "--frames",  "--screenshot",   "--screenshot-exr",
-          "--capture",  "--capture-csv", "--ui",           "--list",    "--verify",       "--histogram-method",
-          "--scan",     "--operator",    "--bins",         "--range",   "--downsample",   "--vsync",
-          "--data-dir", "--log-level",   "--out-of-range", "--hide-ui", "--cuda-interop", "tonemap",
-          "compare",    "equalize8",     "bench"})
+    for (const char* flag : {"--scene", "--size", "--headless", "--frames", "--screenshot", "--screenshot-exr",
+                             "--capture", "--capture-csv", "--ui", "--list", "--verify", "--histogram-method", "--scan",
+                             "--operator", "--bins", "--range", "--downsample", "--vsync", "--data-dir", "--log-level",
+                             "--out-of-range", "--hide-ui", "--cuda-interop", "tonemap", "compare", "equalize8", "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 
