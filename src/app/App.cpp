@@ -6,6 +6,7 @@
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Gl.h"
+#include "post/CudaInterop.h"
 #include "post/MethodListing.h"
 #include "post/PostPipeline.h"
 #include "profiling/Capture.h"
@@ -103,6 +104,7 @@ struct App::Impl
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
     std::unique_ptr<gl::FramePacer> pacer; ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;         ///< outlives the renderer and pipeline that allocate through it
     scene::Scene scene;
     std::unique_ptr<scene::SceneRenderer> renderer;
     std::unique_ptr<post::PostPipeline> pipeline;
@@ -182,9 +184,14 @@ App::App(const AppOptions& options)
     a.pacer = std::make_unique<gl::FramePacer>();
     a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
     a.camera = a.scene.cameraAt(0.0);
+    a.cudaInterop = post::chooseCudaInterop(
+        a.caps, options.cudaInteropShared ? post::CudaInteropMode::Shared : post::CudaInteropMode::Map);
+    a.caps.cudaInterop = a.cudaInterop.status;
     a.renderer = std::make_unique<scene::SceneRenderer>(*a.shaders, a.scene);
+    a.renderer->setTargetAllocator(a.cudaInterop.allocator.get());
     a.renderer->resize(a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
+    a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
     applyRequestedSettings(*a.pipeline, a.options);
 
     if (a.isWindow || options.ui) {

@@ -42,6 +42,7 @@ struct AppOptions
     std::optional<std::string> outOfRange;      ///< --out-of-range clamp|separate
     std::optional<int> downsample;              ///< --downsample 1|2|4|8
     bool vsync = true;                          ///< --vsync on|off
+    bool cudaInteropShared = false;             ///< --cuda-interop shared (default map)
     std::optional<std::filesystem::path> dataDir; ///< --data-dir DIR
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;

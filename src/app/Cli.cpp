@@ -210,7 +210,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " +
                                           HDRLAB_BUILD_TYPE + ")");
 
-    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on";
+    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map";
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
@@ -271,6 +271,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
+    cli.add_option("--cuda-interop", cudaInterop,
+                   "How CUDA passes reach GL's frame and buffers: map (cudaGraphicsMapResources per pass) or "
+                   "shared (memory shared through Vulkan, GPU semaphores; map where unavailable). Default map")
+        ->check(CLI::IsMember({"map", "shared"}));
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
@@ -442,6 +446,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
+        o.cudaInteropShared = cudaInterop == "shared";
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},

@@ -6,6 +6,8 @@ target_sources(hdrlab_core PRIVATE
   cuda/CudaEventTimer.cpp
   cuda/CudaProbe.cpp
   cuda/GlInterop.cpp
+  cuda/VulkanExporter.cpp
+  cuda/SharedMemory.cpp
   cuda/Scan.cu
   cuda/BugettiHistogram.cu
   cuda/FastHistogram.cu

@@ -2,6 +2,7 @@
 // HDRLAB_HAS_CUDA is off). The CUDA methods are still listed, with the reason they cannot run, and
 // the CUDA commands say that CUDA is not built.
 #include "app/Commands.h"
+#include "post/CudaInterop.h"
 #include "post/CudaProbe.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/histogram/HistogramRegistry.h"
@@ -97,6 +98,11 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
                             return std::unique_ptr<HistogramMethod>(
                                 std::make_unique<UnavailableCudaHistogram>(name.id, name.label));
                         }});
+}
+
+CudaInterop chooseCudaInterop(const GpuCaps&, CudaInteropMode)
+{
+    return {nullptr, mapUnmapStatus(kNoCudaReason)};
 }
 
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()

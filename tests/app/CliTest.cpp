@@ -61,7 +61,7 @@ TEST(CliTest, RunOptionsAreFilledIn)
                          "s.exr", "--capture", "c.json", "--capture-csv", "c.csv", "--ui", "--histogram-method", "h",
                          "--scan", "s", "--operator", "o", "--bins", "64", "--range", "-4:8", "--downsample", "2",
                          "--out-of-range", "separate", "--vsync", "off", "--data-dir", "/tmp", "--log-level", "warning",
-                         "--verify", "--scene", "x.json"});
+                         "--verify", "--scene", "x.json", "--cuda-interop", "shared"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
     const app::AppOptions& o = result.app;
     EXPECT_TRUE(o.headless);
@@ -82,6 +82,7 @@ TEST(CliTest, RunOptionsAreFilledIn)
     EXPECT_EQ(o.downsample, 2);
     EXPECT_EQ(o.outOfRange, "separate");
     EXPECT_FALSE(o.vsync);
+    EXPECT_TRUE(o.cudaInteropShared);
     EXPECT_EQ(o.dataDir, std::filesystem::path("/tmp"));
     EXPECT_EQ(o.sceneFile, std::filesystem::path("x.json"));
     EXPECT_EQ(result.logLevel, util::LogLevel::Warning);
@@ -94,6 +95,7 @@ TEST(CliTest, NoArgumentsIsMarkedForTheDemo)
     ASSERT_EQ(result.kind, CommandKind::Run);
     EXPECT_TRUE(result.app.noArguments);
     EXPECT_FALSE(result.app.frames);
+    EXPECT_FALSE(result.app.cudaInteropShared);  // map/unmap: measured faster at 4K (docs/CUDA.md)
 }
 
 TEST(CliTest, BadValuesAreRefusedWithOneLine)
@@ -109,6 +111,7 @@ TEST(CliTest, BadValuesAreRefusedWithOneLine)
     expectRefused({"--frames", "-1"}, "--frames -1");
     expectRefused({"--downsample", "3"}, "--downsample");
     expectRefused({"--vsync", "maybe"}, "--vsync");
+    expectRefused({"--cuda-interop", "ring"}, "--cuda-interop");
     expectRefused({"--no-such-flag"}, "--no-such-flag");
     expectRefused({"--screenshot", ""}, "needs a file name");
     expectRefused({"--headless", "--window-screenshot", "w.png"}, "needs a window");
@@ -125,7 +128,7 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
           "--screenshot-exr", "--capture",      "--capture-csv",      "--capture-frames", "--ui",
           "--list",           "--verify",       "--histogram-method", "--scan",           "--operator",
           "--bins",           "--range",        "--downsample",       "--vsync",          "--data-dir",
-          "--log-level",      "--out-of-range", "--hide-ui",          "tonemap",          "compare",
+          "--log-level",      "--out-of-range", "--hide-ui",          "--cuda-interop",     "tonemap",          "compare",
           "equalize8",        "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
