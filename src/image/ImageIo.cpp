@@ -68,6 +68,15 @@ std::vector<std::uint8_t> readFileBytes(const fs::path& path)
     return bytes;
 }
 
+/// The size checks of readFileBytes, for bytes that did not come from a file.
+void checkInMemorySize(std::span<const std::uint8_t> bytes)
+{
+    if (bytes.empty())
+        throw FormatError("file is empty");
+    if (bytes.size() > kMaxFileBytes)
+        throw FormatError(util::format("file of {} bytes is too large (limit {} bytes)", bytes.size(), kMaxFileBytes));
+}
+
 void checkDimensions(long long width, long long height)
 {
     if (width < 1 || height < 1)
@@ -85,7 +94,7 @@ std::string stbReason()
 
 /// Reads the size from the file's header (cheap, no pixel decoding) and checks it before stb
 /// allocates anything.
-void checkStbHeader(const std::vector<std::uint8_t>& bytes, FileKind kind)
+void checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
 {
     if (bytes.size() > std::size_t(INT_MAX))
         throw FormatError("file is too large for stb_image");
@@ -111,7 +120,7 @@ struct StbFree
     void operator()(void* pixels) const { stbi_image_free(pixels); }
 };
 
-Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int desiredChannels)
+Image8 decodeStb8(std::span<const std::uint8_t> bytes, FileKind kind, int desiredChannels)
 {
     checkStbHeader(bytes, kind);
     int width = 0;
@@ -130,7 +139,7 @@ Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int des
     return image;
 }
 
-ImageF decodeRadiance(const std::vector<std::uint8_t>& bytes)
+ImageF decodeRadiance(std::span<const std::uint8_t> bytes)
 {
     checkStbHeader(bytes, FileKind::RadianceHdr);
     int width = 0;
@@ -249,11 +258,11 @@ FileKind detectFileKind(const fs::path& path)
     return detectFileKind(head.data(), std::size_t(in.gcount()), path);
 }
 
-ImageF loadHdrImage(const fs::path& path)
+ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name)
 {
-    return withReadErrors(path, [&]() -> ImageF {
-        std::vector<std::uint8_t> bytes = readFileBytes(path);
-        FileKind kind = detectFileKind(bytes.data(), bytes.size(), path);
+    return withReadErrors(name, [&]() -> ImageF {
+        checkInMemorySize(bytes);
+        FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
         case FileKind::OpenExr:
             return detail::decodeOpenExr(bytes);
@@ -268,17 +277,17 @@ ImageF loadHdrImage(const fs::path& path)
         case FileKind::Unknown:
             break;
         }
-        throw FormatError(unknownContentReason(path));
+        throw FormatError(unknownContentReason(name));
     });
 }
 
-Image8 loadImage8(const fs::path& path, int desiredChannels)
+Image8 decodeImage8(std::span<const std::uint8_t> bytes, const fs::path& name, int desiredChannels)
 {
     if (desiredChannels < 0 || desiredChannels > 4)
-        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
-    return withReadErrors(path, [&]() -> Image8 {
-        std::vector<std::uint8_t> bytes = readFileBytes(path);
-        FileKind kind = detectFileKind(bytes.data(), bytes.size(), path);
+        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", name.string(), desiredChannels));
+    return withReadErrors(name, [&]() -> Image8 {
+        checkInMemorySize(bytes);
+        FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
         case FileKind::Png:
         case FileKind::Jpeg:
@@ -292,8 +301,22 @@ Image8 loadImage8(const fs::path& path, int desiredChannels)
         case FileKind::Unknown:
             break;
         }
-        throw FormatError(unknownContentReason(path));
+        throw FormatError(unknownContentReason(name));
     });
+}
+
+ImageF loadHdrImage(const fs::path& path)
+{
+    const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
+    return decodeHdrImage(bytes, path);
+}
+
+Image8 loadImage8(const fs::path& path, int desiredChannels)
+{
+    if (desiredChannels < 0 || desiredChannels > 4)
+        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
+    const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
+    return decodeImage8(bytes, path, desiredChannels);
 }
 
 float srgbToLinear(float encoded)

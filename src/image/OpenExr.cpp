@@ -268,7 +268,7 @@ void checkAttributeType(const std::string& name, const std::string& type, const 
 }
 
 /// Reads and checks the header and the chunk table of `bytes` (see the file comment).
-Layout parseLayout(const std::vector<std::uint8_t>& bytes)
+Layout parseLayout(std::span<const std::uint8_t> bytes)
 {
     const std::size_t fileSize = bytes.size();
     if (fileSize < 8 || !std::equal(kExrMagic.begin(), kExrMagic.end(), bytes.begin()))
@@ -688,7 +688,7 @@ ImageF frameInDisplayWindow(const Layout& layout, ImageF dataImage, std::size_t 
 
 } // namespace
 
-ImageF decodeOpenExr(const std::vector<std::uint8_t>& bytes)
+ImageF decodeOpenExr(std::span<const std::uint8_t> bytes)
 {
     Layout layout = parseLayout(bytes);
 
