@@ -5,6 +5,7 @@
 
 #include "image/FormatError.h"
 #include "image/OpenExr.h"
+#include "image/RadianceCheck.h"
 #include "util/Log.h"
 #include "util/Paths.h"
 
@@ -92,9 +93,15 @@ std::string stbReason()
     return reason ? reason : "unknown error";
 }
 
+struct StbHeaderSize
+{
+    int width = 0;
+    int height = 0;
+};
+
 /// Reads the size from the file's header (cheap, no pixel decoding) and checks it before stb
 /// allocates anything.
-void checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
+StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
 {
     if (bytes.size() > std::size_t(INT_MAX))
         throw FormatError("file is too large for stb_image");
@@ -113,6 +120,7 @@ void checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
         throw FormatError(util::format("damaged {} file: {}", fileKindName(kind), stbReason()));
     checkDimensions(width, height);
+    return {width, height};
 }
 
 struct StbFree
@@ -141,7 +149,8 @@ Image8 decodeStb8(std::span<const std::uint8_t> bytes, FileKind kind, int desire
 
 ImageF decodeRadiance(std::span<const std::uint8_t> bytes)
 {
-    checkStbHeader(bytes, FileKind::RadianceHdr);
+    const StbHeaderSize size = checkStbHeader(bytes, FileKind::RadianceHdr);
+    detail::checkRadianceStream(bytes, size.width, size.height);
     int width = 0;
     int height = 0;
     int fileChannels = 0;
