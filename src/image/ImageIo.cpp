@@ -8,6 +8,7 @@
 #include "image/RadianceCheck.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/PrintableText.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -89,8 +90,9 @@ void checkDimensions(long long width, long long height)
 
 std::string stbReason()
 {
+    // stb puts raw bytes of the file into some reasons (a PNG chunk's type).
     const char* reason = stbi_failure_reason();
-    return reason ? reason : "unknown error";
+    return reason ? util::escapeControlCharacters(reason, true) : "unknown error";
 }
 
 struct StbHeaderSize
@@ -191,7 +193,8 @@ auto withReadErrors(const fs::path& path, Decode decode) -> decltype(decode())
     } catch (const std::bad_alloc&) {
         throw ImageError("cannot read '" + path.string() + "': out of memory");
     } catch (const std::exception& error) {
-        throw ImageError("cannot read '" + path.string() + "': " + error.what());
+        // Reasons may quote the file (attribute names, chunk types): one bounded line whatever it holds.
+        throw ImageError("cannot read '" + path.string() + "': " + util::escapeControlCharacters(error.what(), false, 600));
     }
 }
 

@@ -77,6 +77,12 @@ void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int hei
         requireFlatPixels(stream, pixels);
         return;
     }
+    // Before stb allocates the whole image: the fewest bytes that can hold it (every scanline as
+    // 127-pixel runs, 2 bytes per run and component, after its 4-byte marker).
+    constexpr std::size_t kLongestRun = 127;
+    const std::size_t runsPerComponent = (std::size_t(width) + kLongestRun - 1) / kLongestRun;
+    if (stream.remaining() / std::size_t(height) < 4 + 4 * 2 * runsPerComponent)
+        refuse("truncated pixel data");
     for (int y = 0; y < height; ++y) {
         if (stream.remaining() < 4)
             refuse("truncated scanline");
