@@ -243,6 +243,80 @@ TEST(ImageRadiance, LoadsRgbe)
     }
 }
 
+std::string encodeRadiance(int width, int height, const std::vector<float>& rgb)
+{
+    std::string encoded;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    EXPECT_TRUE(stbi_write_hdr_to_func(append, &encoded, width, height, 3, rgb.data()));
+    return encoded;
+}
+
+// stb writes run-length scanlines from 8 pixels wide: the stream check must pass them.
+TEST(ImageRadiance, LoadsRunLengthScanlines)
+{
+    const int width = 300;
+    const int height = 3;
+    std::vector<float> rgb(std::size_t(width * height * 3));
+    for (std::size_t i = 0; i < rgb.size(); ++i)
+        rgb[i] = (i / 90) % 2 ? 4.0f : 0.25f; // long runs and changes
+    const std::string encoded = encodeRadiance(width, height, rgb);
+    const image::ImageF loaded = image::decodeHdrImage(
+        std::span(reinterpret_cast<const std::uint8_t*>(encoded.data()), encoded.size()), "rle.hdr");
+    ASSERT_EQ(loaded.width, width);
+    ASSERT_EQ(loaded.height, height);
+    EXPECT_FLOAT_EQ(loaded.at(0, 0)[0], 0.25f);
+    EXPECT_FLOAT_EQ(loaded.at(30, 0)[0], 4.0f);
+    EXPECT_FLOAT_EQ(loaded.at(width - 1, height - 1)[2], rgb.back());
+}
+
+std::string radianceMessage(const std::string& bytes)
+{
+    try {
+        image::decodeHdrImage(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "bad.hdr");
+    } catch (const image::ImageError& error) {
+        return error.what();
+    }
+    return "(no error)";
+}
+
+// Found by fuzzing: stb_image 2.27 loops forever on a run of length 0 (and on a file cut inside a
+// scanline, where it reads zeros), and allocates a whole image a tiny file cannot hold.
+TEST(ImageRadiance, DamagedRunLengthDataIsRefusedQuickly)
+{
+    const std::string header = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n";
+    const auto started = std::chrono::steady_clock::now();
+    std::string zeroRun = header + "-Y 2 +X 8\n" + std::string("\x02\x02\x00\x08\x08", 5) + "12345678" +
+                          std::string("\x00\x88\x10", 3) + std::string(64, '\x88');
+    EXPECT_EQ(radianceMessage(zeroRun), "cannot read 'bad.hdr': damaged Radiance HDR file: RLE run of length 0");
+
+    std::string valid = encodeRadiance(16, 2, std::vector<float>(16 * 2 * 3, 1.0f));
+    std::string cut = valid.substr(0, valid.size() - 3);
+    EXPECT_EQ(radianceMessage(cut), "cannot read 'bad.hdr': damaged Radiance HDR file: truncated RLE scanline");
+
+    std::string huge = header + "-Y 11500 +X 11500\n" + std::string("\x02\x02\x2c\xec\x01", 5);
+    EXPECT_EQ(radianceMessage(huge), "cannot read 'bad.hdr': damaged Radiance HDR file: truncated pixel data");
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+}
+
+// Found by fuzzing: stb quotes an unknown PNG chunk's type, raw bytes included.
+TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
+{
+    std::string png = readBytes(testing_support::sourceDir() / "tests/fuzz/corpus/png/regress-binary-chunk-type-in-error.png");
+    ASSERT_FALSE(png.empty());
+    std::string message;
+    try {
+        image::decodeHdrImage(std::span(reinterpret_cast<const std::uint8_t*>(png.data()), png.size()), "x.png");
+    } catch (const image::ImageError& error) {
+        message = error.what();
+    }
+    EXPECT_NE(message.find("PNG chunk not known"), std::string::npos) << message;
+    EXPECT_NE(message.find("\\x"), std::string::npos) << message;
+    for (char c : message)
+        EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) << message;
+}
+
 TEST(ImageIo, TypeComesFromMagicBytesNotExtension)
 {
     fs::path dir = scratchDir("image-magic");
