@@ -31,8 +31,9 @@ void requireCleanMessage(std::string_view message, std::string_view expectedStar
             "error message does not start with \"" + std::string(expectedStart) + "\": " + std::string(message));
     require(message.size() <= kMaxMessageBytes,
             "error message of " + std::to_string(message.size()) + " bytes: " + std::string(message.substr(0, 200)));
-    for (char c : message)
-        require(static_cast<unsigned char>(c) >= 0x20, "error message holds a control character: " + std::string(message));
+    const bool hasControlCharacter =
+        std::any_of(message.begin(), message.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    require(!hasControlCharacter, "error message holds a control character: " + std::string(message));
 }
 
 void requireConsistent(const image::ImageF& decoded)
