@@ -4,6 +4,7 @@
 #include "image/ImageIo.h"
 
 #include "image/FormatError.h"
+#include "image/JpegCheck.h"
 #include "image/OpenExr.h"
 #include "image/RadianceCheck.h"
 #include "util/Log.h"
@@ -107,6 +108,8 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
 {
     if (bytes.size() > std::size_t(INT_MAX))
         throw FormatError("file is too large for stb_image");
+    if (kind == FileKind::Jpeg)
+        detail::checkJpegHuffmanTables(bytes); // before stbi_info, which reads the tables too
     // PNG: read the size from IHDR ourselves, since stb refuses big images with a vague reason.
     constexpr std::size_t kIhdrEnd = 24;
     if (kind == FileKind::Png && bytes.size() >= kIhdrEnd && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) {

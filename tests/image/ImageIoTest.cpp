@@ -300,6 +300,22 @@ TEST(ImageRadiance, DamagedRunLengthDataIsRefusedQuickly)
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
 }
 
+// Found by fuzzing: stb_image 2.27 writes past its Huffman arrays for a table of more than 256
+// symbols; the file is refused before stb reads it, while a valid JPEG still loads.
+TEST(ImageIo, JpegWithAnOversizedHuffmanTableIsRefused)
+{
+    const fs::path corpus = testing_support::sourceDir() / "tests/fuzz/corpus/png";
+    const image::Image8 valid = image::loadImage8(corpus / "gen-jpeg.jpg");
+    EXPECT_GE(valid.width, 1);
+    try {
+        image::loadImage8(corpus / "regress-jpeg-huffman-table-overflow.jpg");
+        ADD_FAILURE() << "the damaged JPEG loaded";
+    } catch (const image::ImageError& error) {
+        EXPECT_NE(std::string(error.what()).find("damaged JPEG file: Huffman table of"), std::string::npos)
+            << error.what();
+    }
+}
+
 // Found by fuzzing: stb quotes an unknown PNG chunk's type, raw bytes included.
 TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
 {
