@@ -31,9 +31,9 @@ void checkHuffmanSegment(std::span<const std::uint8_t> payload)
     while (at < payload.size()) {
         const std::uint8_t tableClassAndId = payload[at++];
         if ((tableClassAndId >> 4) > 1 || (tableClassAndId & 15) > 3)
-            return; // stb: "bad DHT header"
+            return;  // stb: "bad DHT header"
         if (payload.size() - at < std::size_t(kHuffmanCodeLengths))
-            return; // stb reads zeros past the end: no symbols
+            return;  // stb reads zeros past the end: no symbols
         int symbols = 0;
         for (int length = 0; length < kHuffmanCodeLengths; ++length)
             symbols += payload[at++];
@@ -44,11 +44,11 @@ void checkHuffmanSegment(std::span<const std::uint8_t> payload)
     }
 }
 
-} // namespace
+}  // namespace
 
 void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
 {
-    std::size_t at = 2; // after SOI (detectFileKind saw FF D8)
+    std::size_t at = 2;  // after SOI (detectFileKind saw FF D8)
     bool inEntropyData = false;
     while (at + 1 < bytes.size()) {
         if (bytes[at] != kMarkerPrefix) {
@@ -57,24 +57,24 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
         }
         const std::uint8_t marker = bytes[at + 1];
         if (marker == kMarkerPrefix) {
-            ++at; // fill byte
+            ++at;  // fill byte
             continue;
         }
         if (inEntropyData && (marker == 0x00 || (marker >= 0xd0 && marker <= 0xd7))) {
-            at += 2; // stuffed 0xFF or a restart marker inside the scan
+            at += 2;  // stuffed 0xFF or a restart marker inside the scan
             continue;
         }
         inEntropyData = false;
         at += 2;
         if (marker == kEndOfImage)
-            return; // stb stops here; whatever follows is not decoded
+            return;  // stb stops here; whatever follows is not decoded
         if (isStandalone(marker))
             continue;
         if (at + 2 > bytes.size())
             return;
         const std::size_t length = (std::size_t(bytes[at]) << 8) | bytes[at + 1];
         if (length < 2)
-            return; // stb refuses it
+            return;  // stb refuses it
         const std::size_t end = std::min(at + length, bytes.size());
         if (marker == kDefineHuffmanTables)
             checkHuffmanSegment(bytes.subspan(at + 2, end - (at + 2)));
@@ -83,4 +83,4 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
     }
 }
 
-} // namespace image::detail
+}  // namespace image::detail

@@ -14,4 +14,4 @@ namespace image::detail {
 /// Throws FormatError ("damaged JPEG file: ...") for a Huffman table stb_image would overflow on.
 void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes);
 
-} // namespace image::detail
+}  // namespace image::detail

@@ -62,15 +62,15 @@ void requireFlatPixels(const Stream& stream, std::size_t pixels)
         refuse("truncated pixel data");
 }
 
-} // namespace
+}  // namespace
 
 void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int height)
 {
     Stream stream(bytes);
-    stream.readHeaderLineIsEmpty(); // "#?RADIANCE" or "#?RGBE", checked by stbi_info
+    stream.readHeaderLineIsEmpty();  // "#?RADIANCE" or "#?RGBE", checked by stbi_info
     while (!stream.readHeaderLineIsEmpty()) {
     }
-    stream.readHeaderLineIsEmpty(); // "-Y H +X W", parsed by stbi_info
+    stream.readHeaderLineIsEmpty();  // "-Y H +X W", parsed by stbi_info
 
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     if (width < kMinRleWidth || width >= kMaxRleWidth) {
@@ -96,7 +96,7 @@ void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int hei
             return;
         }
         if (((int(lengthHigh) << 8) | lengthLow) != width)
-            return; // stb: "invalid decoded scanline length"
+            return;  // stb: "invalid decoded scanline length"
         for (int component = 0; component < 4; ++component) {
             int x = 0;
             while (x < width) {
@@ -110,12 +110,12 @@ void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int hei
                     stream.next();
                     count -= 128;
                     if (count > left)
-                        return; // stb: "bad RLE data in HDR"
+                        return;  // stb: "bad RLE data in HDR"
                 } else {
                     if (count == 0)
                         refuse("RLE run of length 0");
                     if (count > left)
-                        return; // stb: "bad RLE data in HDR"
+                        return;  // stb: "bad RLE data in HDR"
                     if (stream.remaining() < std::size_t(count))
                         refuse("truncated RLE scanline");
                     stream.skip(std::size_t(count));
@@ -126,4 +126,4 @@ void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int hei
     }
 }
 
-} // namespace image::detail
+}  // namespace image::detail

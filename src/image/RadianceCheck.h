@@ -15,4 +15,4 @@ namespace image::detail {
 /// decode missing data; `width` and `height` are the ones stbi_info read from the header.
 void checkRadianceStream(std::span<const std::uint8_t> bytes, int width, int height);
 
-} // namespace image::detail
+}  // namespace image::detail

@@ -10,7 +10,8 @@
 
 namespace util {
 
-inline std::string escapeControlCharacters(std::string_view text, bool escapeNonAscii = false,
+inline std::string escapeControlCharacters(std::string_view text,
+                                           bool escapeNonAscii = false,
                                            std::size_t maxBytes = std::string::npos)
 {
     static constexpr char kHex[] = "0123456789abcdef";
@@ -36,4 +37,4 @@ inline std::string escapeControlCharacters(std::string_view text, bool escapeNon
     return result;
 }
 
-} // namespace util
+}  // namespace util

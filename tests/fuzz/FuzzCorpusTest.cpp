@@ -57,7 +57,9 @@ TEST_P(FuzzCorpus, EveryFileParsesOrFailsCleanly)
     RecordProperty("regressions", regressions);
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, FuzzCorpus, testing::ValuesIn(fuzz::kTargets),
+INSTANTIATE_TEST_SUITE_P(Targets,
+                         FuzzCorpus,
+                         testing::ValuesIn(fuzz::kTargets),
                          [](const testing::TestParamInfo<fuzz::Target>& info) { return std::string(info.param.name); });
 
-} // namespace
+}  // namespace

@@ -41,8 +41,9 @@ void requireConsistent(const image::ImageF& decoded)
     require(decoded.width >= 1 && decoded.height >= 1 && decoded.width <= image::kMaxImageDimension &&
                 decoded.height <= image::kMaxImageDimension,
             "decoded image of " + std::to_string(decoded.width) + "x" + std::to_string(decoded.height));
-    require(decoded.pixels.size() == std::size_t(decoded.width) * std::size_t(decoded.height) * image::ImageF::kChannels,
-            "decoded image has the wrong number of values");
+    require(
+        decoded.pixels.size() == std::size_t(decoded.width) * std::size_t(decoded.height) * image::ImageF::kChannels,
+        "decoded image has the wrong number of values");
 }
 
 void requireConsistent(const image::Image8& decoded, int desiredChannels)
@@ -50,8 +51,9 @@ void requireConsistent(const image::Image8& decoded, int desiredChannels)
     require(decoded.width >= 1 && decoded.height >= 1 && decoded.width <= image::kMaxImageDimension &&
                 decoded.height <= image::kMaxImageDimension,
             "decoded 8-bit image of " + std::to_string(decoded.width) + "x" + std::to_string(decoded.height));
-    require(decoded.channels >= 1 && decoded.channels <= 4 && (desiredChannels == 0 || decoded.channels == desiredChannels),
-            "decoded 8-bit image has " + std::to_string(decoded.channels) + " channels");
+    require(
+        decoded.channels >= 1 && decoded.channels <= 4 && (desiredChannels == 0 || decoded.channels == desiredChannels),
+        "decoded 8-bit image has " + std::to_string(decoded.channels) + " channels");
     require(decoded.pixels.size() ==
                 std::size_t(decoded.width) * std::size_t(decoded.height) * std::size_t(decoded.channels),
             "decoded 8-bit image has the wrong number of bytes");
@@ -97,7 +99,7 @@ void requireConsistent(const scene::Scene& parsed)
         require(keys[i].time > keys[i - 1].time, "keyframe times not increasing");
 }
 
-} // namespace
+}  // namespace
 
 void runScene(Bytes input)
 {
@@ -113,7 +115,8 @@ void runScene(Bytes input)
 
     // What the app does next on the CPU: tessellate every object, and play the camera path.
     scene::TriangleMesh mesh = scene::buildSceneMesh(parsed);
-    require(mesh.indices.size() % 3 == 0 && mesh.shadowCasterIndexCount <= mesh.indices.size(), "bad mesh index counts");
+    require(mesh.indices.size() % 3 == 0 && mesh.shadowCasterIndexCount <= mesh.indices.size(),
+            "bad mesh index counts");
     for (std::uint32_t index : mesh.indices)
         require(index < mesh.vertices.size(), "mesh index out of range");
     const double start = parsed.cameraPath.empty() ? 0.0 : parsed.cameraPath.keyframes.front().time;
@@ -138,7 +141,8 @@ void runHdr(Bytes input)
 void runPng(Bytes input)
 {
     constexpr const char* kName = "fuzz.png";
-    if (!runImage(input, kName, {image::FileKind::Png, image::FileKind::Jpeg, image::FileKind::Bmp, image::FileKind::Gif}))
+    if (!runImage(input, kName,
+                  {image::FileKind::Png, image::FileKind::Jpeg, image::FileKind::Bmp, image::FileKind::Gif}))
         return;
     // A file that loads as HDR also loads as 8-bit, e.g. as one grey channel (equalize8 does that).
     try {
@@ -148,4 +152,4 @@ void runPng(Bytes input)
     }
 }
 
-} // namespace fuzz
+}  // namespace fuzz

@@ -37,7 +37,7 @@ void runPng(Bytes input);
 
 struct Target
 {
-    std::string_view name; ///< also the corpus folder: tests/fuzz/corpus/<name>/
+    std::string_view name;  ///< also the corpus folder: tests/fuzz/corpus/<name>/
     void (*run)(Bytes input);
 };
 
@@ -48,4 +48,4 @@ inline constexpr Target kTargets[] = {
     {"png", runPng},
 };
 
-} // namespace fuzz
+}  // namespace fuzz

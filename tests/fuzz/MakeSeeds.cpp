@@ -50,7 +50,7 @@ float sampleValue(int x, int y, int channel)
 struct ExrChannel
 {
     const char* name;
-    int storedType; ///< TINYEXR_PIXELTYPE_*
+    int storedType;  ///< TINYEXR_PIXELTYPE_*
 };
 
 std::string saveExr(EXRImage& image, EXRHeader& header)
@@ -110,7 +110,8 @@ struct ExrHeaderData
         for (std::size_t c = 0; c < channels.size(); ++c) {
             std::strncpy(infos[c].name, channels[c].name, sizeof(infos[c].name) - 1);
             storedTypes[c] = channels[c].storedType;
-            inputTypes[c] = channels[c].storedType == TINYEXR_PIXELTYPE_UINT ? TINYEXR_PIXELTYPE_UINT : TINYEXR_PIXELTYPE_FLOAT;
+            inputTypes[c] =
+                channels[c].storedType == TINYEXR_PIXELTYPE_UINT ? TINYEXR_PIXELTYPE_UINT : TINYEXR_PIXELTYPE_FLOAT;
         }
         header.num_channels = int(channels.size());
         header.channels = infos.data();
@@ -137,8 +138,13 @@ std::string scanlineExr(const std::vector<ExrChannel>& channels, int width, int 
 }
 
 /// A tiled file; levelMode ONE_LEVEL, MIPMAP or RIPMAP (rounding down).
-std::string tiledExr(const std::vector<ExrChannel>& channels, int width, int height, int tileWidth, int tileHeight,
-                     int levelMode, int compression)
+std::string tiledExr(const std::vector<ExrChannel>& channels,
+                     int width,
+                     int height,
+                     int tileWidth,
+                     int tileHeight,
+                     int levelMode,
+                     int compression)
 {
     ExrHeaderData data(channels, compression, width, height);
     data.header.tiled = 1;
@@ -154,7 +160,7 @@ std::string tiledExr(const std::vector<ExrChannel>& channels, int width, int hei
         }
         return levels;
     };
-    std::vector<std::pair<int, int>> levels; // (levelX, levelY) in tinyexr's order
+    std::vector<std::pair<int, int>> levels;  // (levelX, levelY) in tinyexr's order
     if (levelMode == TINYEXR_TILE_ONE_LEVEL) {
         levels.push_back({0, 0});
     } else if (levelMode == TINYEXR_TILE_MIPMAP_LEVELS) {
@@ -176,8 +182,8 @@ std::string tiledExr(const std::vector<ExrChannel>& channels, int width, int hei
         int tilesY = (levelHeight + tileHeight - 1) / tileHeight;
         for (int ty = 0; ty < tilesY; ++ty) {
             for (int tx = 0; tx < tilesX; ++tx) {
-                planes.push_back(std::make_unique<Planes>(channels, tileWidth, tileHeight, tx * tileWidth,
-                                                          ty * tileHeight, int(l)));
+                planes.push_back(
+                    std::make_unique<Planes>(channels, tileWidth, tileHeight, tx * tileWidth, ty * tileHeight, int(l)));
                 EXRTile tile{};
                 tile.offset_x = tx;
                 tile.offset_y = ty;
@@ -220,29 +226,37 @@ void putInt32(std::string& file, std::size_t at, std::int32_t value)
 
 void makeExrSeeds()
 {
-    const std::vector<ExrChannel> rgbaHalf = {{"A", TINYEXR_PIXELTYPE_HALF}, {"B", TINYEXR_PIXELTYPE_HALF},
-                                              {"G", TINYEXR_PIXELTYPE_HALF}, {"R", TINYEXR_PIXELTYPE_HALF}};
-    const std::vector<ExrChannel> rgbFloat = {{"B", TINYEXR_PIXELTYPE_FLOAT}, {"G", TINYEXR_PIXELTYPE_FLOAT},
-                                              {"R", TINYEXR_PIXELTYPE_FLOAT}};
-    const std::vector<ExrChannel> mixed = {{"B", TINYEXR_PIXELTYPE_HALF}, {"G", TINYEXR_PIXELTYPE_FLOAT},
-                                           {"R", TINYEXR_PIXELTYPE_UINT}};
+    const std::vector<ExrChannel> rgbaHalf = {{"A", TINYEXR_PIXELTYPE_HALF},
+                                              {"B", TINYEXR_PIXELTYPE_HALF},
+                                              {"G", TINYEXR_PIXELTYPE_HALF},
+                                              {"R", TINYEXR_PIXELTYPE_HALF}};
+    const std::vector<ExrChannel> rgbFloat = {
+        {"B", TINYEXR_PIXELTYPE_FLOAT}, {"G", TINYEXR_PIXELTYPE_FLOAT}, {"R", TINYEXR_PIXELTYPE_FLOAT}};
+    const std::vector<ExrChannel> mixed = {
+        {"B", TINYEXR_PIXELTYPE_HALF}, {"G", TINYEXR_PIXELTYPE_FLOAT}, {"R", TINYEXR_PIXELTYPE_UINT}};
     const std::vector<ExrChannel> grey = {{"Y", TINYEXR_PIXELTYPE_HALF}};
-    const std::vector<ExrChannel> layer = {{"diffuse.B", TINYEXR_PIXELTYPE_HALF}, {"diffuse.G", TINYEXR_PIXELTYPE_HALF},
-                                           {"diffuse.R", TINYEXR_PIXELTYPE_HALF}, {"depth.Z", TINYEXR_PIXELTYPE_FLOAT}};
+    const std::vector<ExrChannel> layer = {{"diffuse.B", TINYEXR_PIXELTYPE_HALF},
+                                           {"diffuse.G", TINYEXR_PIXELTYPE_HALF},
+                                           {"diffuse.R", TINYEXR_PIXELTYPE_HALF},
+                                           {"depth.Z", TINYEXR_PIXELTYPE_FLOAT}};
     const std::vector<ExrChannel> single = {{"Z", TINYEXR_PIXELTYPE_UINT}};
 
     save("exr", "none-rgba-half.exr", scanlineExr(rgbaHalf, 3, 2, TINYEXR_COMPRESSIONTYPE_NONE));
     save("exr", "rle-rgb-float.exr", scanlineExr(rgbFloat, 5, 3, TINYEXR_COMPRESSIONTYPE_RLE));
     save("exr", "zips-mixed-types.exr", scanlineExr(mixed, 4, 3, TINYEXR_COMPRESSIONTYPE_ZIPS));
     save("exr", "zip-two-blocks.exr", scanlineExr(rgbaHalf, 3, 17, TINYEXR_COMPRESSIONTYPE_ZIP));
-    save("exr", "piz-rgb-half.exr", scanlineExr({rgbaHalf.begin() + 1, rgbaHalf.end()}, 6, 5, TINYEXR_COMPRESSIONTYPE_PIZ));
+    save("exr", "piz-rgb-half.exr",
+         scanlineExr({rgbaHalf.begin() + 1, rgbaHalf.end()}, 6, 5, TINYEXR_COMPRESSIONTYPE_PIZ));
     save("exr", "piz-float-two-blocks.exr", scanlineExr(rgbFloat, 3, 33, TINYEXR_COMPRESSIONTYPE_PIZ));
     save("exr", "none-grey-y.exr", scanlineExr(grey, 2, 2, TINYEXR_COMPRESSIONTYPE_NONE));
     save("exr", "rle-layer.exr", scanlineExr(layer, 3, 2, TINYEXR_COMPRESSIONTYPE_RLE));
     save("exr", "zip-single-uint.exr", scanlineExr(single, 2, 3, TINYEXR_COMPRESSIONTYPE_ZIP));
-    save("exr", "tiled-one-level-zip.exr", tiledExr(rgbaHalf, 5, 3, 2, 2, TINYEXR_TILE_ONE_LEVEL, TINYEXR_COMPRESSIONTYPE_ZIP));
-    save("exr", "tiled-mipmap-none.exr", tiledExr(grey, 5, 4, 2, 2, TINYEXR_TILE_MIPMAP_LEVELS, TINYEXR_COMPRESSIONTYPE_NONE));
-    save("exr", "tiled-ripmap-rle.exr", tiledExr(rgbFloat, 4, 2, 2, 1, TINYEXR_TILE_RIPMAP_LEVELS, TINYEXR_COMPRESSIONTYPE_RLE));
+    save("exr", "tiled-one-level-zip.exr",
+         tiledExr(rgbaHalf, 5, 3, 2, 2, TINYEXR_TILE_ONE_LEVEL, TINYEXR_COMPRESSIONTYPE_ZIP));
+    save("exr", "tiled-mipmap-none.exr",
+         tiledExr(grey, 5, 4, 2, 2, TINYEXR_TILE_MIPMAP_LEVELS, TINYEXR_COMPRESSIONTYPE_NONE));
+    save("exr", "tiled-ripmap-rle.exr",
+         tiledExr(rgbFloat, 4, 2, 2, 1, TINYEXR_TILE_RIPMAP_LEVELS, TINYEXR_COMPRESSIONTYPE_RLE));
     save("exr", "tiled-piz.exr", tiledExr(mixed, 4, 4, 4, 2, TINYEXR_TILE_ONE_LEVEL, TINYEXR_COMPRESSIONTYPE_PIZ));
 
     // What tinyexr's writer cannot produce: other line orders, a data window off the origin inside
@@ -276,7 +290,8 @@ std::string radiance(int width, int height)
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x)
             for (int c = 0; c < 3; ++c)
-                rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3 + std::size_t(c)] = sampleValue(x % 5, y, c);
+                rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3 + std::size_t(c)] =
+                    sampleValue(x % 5, y, c);
     std::string bytes;
     if (!stbi_write_hdr_to_func(appendToString, &bytes, width, height, 3, rgb.data()))
         throw std::runtime_error("stbi_write_hdr failed");
@@ -285,8 +300,8 @@ std::string radiance(int width, int height)
 
 void makeHdrSeeds()
 {
-    save("hdr", "flat.hdr", radiance(3, 2)); // widths below 8 are stored flat
-    save("hdr", "rle.hdr", radiance(12, 2)); // new-style run-length scanlines
+    save("hdr", "flat.hdr", radiance(3, 2));  // widths below 8 are stored flat
+    save("hdr", "rle.hdr", radiance(12, 2));  // new-style run-length scanlines
     // The other header forms stb reads: the #?RGBE magic, no FORMAT line, +Y (bottom-up) is refused.
     std::string rgbe = radiance(3, 2);
     rgbe.replace(0, 11, "#?RGBE\n");
@@ -316,8 +331,14 @@ void appendChunk(std::string& png, const char* type, const std::string& data)
 }
 
 /// A PNG from raw scanlines (filter byte included in `raw`).
-std::string png(int width, int height, int bitDepth, int colourType, int interlace, const std::string& raw,
-                const std::string& palette = {}, const std::string& transparency = {})
+std::string png(int width,
+                int height,
+                int bitDepth,
+                int colourType,
+                int interlace,
+                const std::string& raw,
+                const std::string& palette = {},
+                const std::string& transparency = {})
 {
     std::string result("\x89PNG\r\n\x1a\n", 8);
     std::string header;
@@ -325,8 +346,8 @@ std::string png(int width, int height, int bitDepth, int colourType, int interla
     appendBigEndian(header, std::uint32_t(height));
     header += char(bitDepth);
     header += char(colourType);
-    header += '\0'; // deflate
-    header += '\0'; // adaptive filtering
+    header += '\0';  // deflate
+    header += '\0';  // adaptive filtering
     header += char(interlace);
     appendChunk(result, "IHDR", header);
     if (!palette.empty())
@@ -371,7 +392,10 @@ std::string adam7(int width, int height, int bytesPerPixel)
     return raw;
 }
 
-std::string stbWritten(int (*write)(stbi_write_func*, void*, int, int, int, const void*), int width, int height, int channels)
+std::string stbWritten(int (*write)(stbi_write_func*, void*, int, int, int, const void*),
+                       int width,
+                       int height,
+                       int channels)
 {
     std::vector<std::uint8_t> pixels(std::size_t(width) * std::size_t(height) * std::size_t(channels));
     for (std::size_t i = 0; i < pixels.size(); ++i)
@@ -403,20 +427,24 @@ void makePngSeeds()
     const std::string rgba = stbWritten(writePng, 3, 3, 4);
     save("png", "rgba.png", rgba);
     save("png", "truncated.png", rgba.substr(0, rgba.size() - 20));
-    save("png", "rgb16-filters.png", png(3, 5, 16, 2, 0, scanlines(1, 18, 0) + scanlines(1, 18, 1) + scanlines(1, 18, 2) +
-                                                         scanlines(1, 18, 3) + scanlines(1, 18, 4)));
+    save("png", "rgb16-filters.png",
+         png(3, 5, 16, 2, 0,
+             scanlines(1, 18, 0) + scanlines(1, 18, 1) + scanlines(1, 18, 2) + scanlines(1, 18, 3) +
+                 scanlines(1, 18, 4)));
     save("png", "grey1.png", png(9, 2, 1, 0, 0, scanlines(2, 2, 0)));
     save("png", "palette4-trns.png",
-         png(5, 2, 4, 3, 0, scanlines(2, 3, 1), std::string("\xff\0\0\0\xff\0\0\0\xff\x10\x20\x30", 12), std::string("\x80\0", 2)));
+         png(5, 2, 4, 3, 0, scanlines(2, 3, 1), std::string("\xff\0\0\0\xff\0\0\0\xff\x10\x20\x30", 12),
+             std::string("\x80\0", 2)));
     save("png", "adam7-rgba.png", png(9, 9, 8, 6, 1, adam7(9, 9, 4)));
     save("png", "adam7-grey16.png", png(5, 3, 16, 0, 1, adam7(5, 3, 2)));
     save("png", "jpeg.jpg", stbWritten(writeJpeg, 9, 9, 3));
     save("png", "bmp.bmp", stbWritten(writeBmp, 3, 2, 4));
     // The smallest GIF: 1x1, one colour of a 2-entry table, LZW minimum code size 2.
-    save("png", "gif.gif", std::string("GIF89a\x01\0\x01\0\x80\0\0\xff\x80\x00\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;", 35));
+    save("png", "gif.gif",
+         std::string("GIF89a\x01\0\x01\0\x80\0\0\xff\x80\x00\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02\x44\x01\0;", 35));
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv)
 {
@@ -450,8 +478,8 @@ int main(int argc, char** argv)
             target.run(bytes);
             try {
                 image::ImageF decoded = image::decodeHdrImage(bytes, seed.filename());
-                std::printf("  %-36s %5zu bytes  loads as %dx%d\n", seed.filename().c_str(), bytes.size(), decoded.width,
-                            decoded.height);
+                std::printf("  %-36s %5zu bytes  loads as %dx%d\n", seed.filename().c_str(), bytes.size(),
+                            decoded.width, decoded.height);
             } catch (const image::ImageError& error) {
                 std::printf("  %-36s %5zu bytes  %s\n", seed.filename().c_str(), bytes.size(), error.what());
             }
