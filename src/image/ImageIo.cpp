@@ -118,6 +118,18 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
                    (std::uint32_t(bytes[at + 2]) << 8) | std::uint32_t(bytes[at + 3]);
         };
         checkDimensions(bigEndian(16), bigEndian(20));
+        // Every chunk up to IEND must fit in the file: stb sizes its IDAT buffer from the length
+        // field before reading, so a 100-byte file could make it reserve a gigabyte.
+        constexpr std::size_t kChunkOverhead = 12; // length, type, CRC
+        std::size_t at = 8;
+        while (at + kChunkOverhead <= bytes.size()) {
+            const std::uint32_t length = bigEndian(at);
+            if (length > bytes.size() - at - kChunkOverhead)
+                throw FormatError(util::format("damaged PNG file: chunk of {} bytes at offset {} runs past the end", length, at));
+            if (std::memcmp(bytes.data() + at + 4, "IEND", 4) == 0)
+                break;
+            at += kChunkOverhead + length;
+        }
     }
     int width = 0;
     int height = 0;

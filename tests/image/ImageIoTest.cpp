@@ -316,6 +316,21 @@ TEST(ImageIo, JpegWithAnOversizedHuffmanTableIsRefused)
     }
 }
 
+// Found by fuzzing: stb sizes its IDAT buffer from the chunk's length field before reading it, so
+// a 96-byte PNG reserved 1.1 GB; chunks running past the end are refused first.
+TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
+{
+    const fs::path file = testing_support::sourceDir() / "tests/fuzz/corpus/png/regress-png-idat-length-past-end.png";
+    try {
+        image::loadImage8(file);
+        ADD_FAILURE() << "the damaged PNG loaded";
+    } catch (const image::ImageError& error) {
+        EXPECT_NE(std::string(error.what()).find("damaged PNG file: chunk of 1192034343 bytes at offset 33 runs past the end"),
+                  std::string::npos)
+            << error.what();
+    }
+}
+
 // Found by fuzzing: stb quotes an unknown PNG chunk's type, raw bytes included.
 TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
 {
