@@ -24,23 +24,25 @@ bool isStandalone(std::uint8_t marker)
     return marker == 0x00 || marker == 0x01 || (marker >= 0xd0 && marker <= 0xd9);
 }
 
-/// Checks every table of one DHT segment (payload without its length field).
-void checkHuffmanSegment(std::span<const std::uint8_t> payload)
+/// Checks every table of one DHT segment as stb reads it: tables while its length field says bytes
+/// are left, each read whole even past that length (`rest` runs to the end of the file).
+void checkHuffmanSegment(std::span<const std::uint8_t> rest, long long declaredBytes)
 {
+    std::span<const std::uint8_t> payload = rest;
     std::size_t at = 0;
-    while (at < payload.size()) {
+    while (declaredBytes > 0 && at < payload.size()) {
         const std::uint8_t tableClassAndId = payload[at++];
         if ((tableClassAndId >> 4) > 1 || (tableClassAndId & 15) > 3)
             return;  // stb: "bad DHT header"
-        if (payload.size() - at < std::size_t(kHuffmanCodeLengths))
-            return;  // stb reads zeros past the end: no symbols
+        // Counts past the end of the file read as 0 in stb, but the ones present still count.
         int symbols = 0;
-        for (int length = 0; length < kHuffmanCodeLengths; ++length)
+        for (int length = 0; length < kHuffmanCodeLengths && at < payload.size(); ++length)
             symbols += payload[at++];
         if (symbols > kMaxHuffmanSymbols)
             throw FormatError("damaged JPEG file: Huffman table of " + std::to_string(symbols) + " symbols (at most " +
                               std::to_string(kMaxHuffmanSymbols) + ")");
         at += std::size_t(symbols);
+        declaredBytes -= 17 + symbols;
     }
 }
 
@@ -77,7 +79,7 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
             return;  // stb refuses it
         const std::size_t end = std::min(at + length, bytes.size());
         if (marker == kDefineHuffmanTables)
-            checkHuffmanSegment(bytes.subspan(at + 2, end - (at + 2)));
+            checkHuffmanSegment(bytes.subspan(std::min(at + 2, bytes.size())), (long long)(length)-2);
         at = end;
         inEntropyData = marker == kStartOfScan;
     }
