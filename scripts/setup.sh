@@ -10,6 +10,7 @@ packages=(
   libegl-dev libgl-dev libegl1 libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   libgtest-dev libgmock-dev
   xvfb xauth
+  clang libclang-rt-14-dev zlib1g-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
 )
 
 missing=()

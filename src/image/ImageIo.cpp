@@ -4,9 +4,13 @@
 #include "image/ImageIo.h"
 
 #include "image/FormatError.h"
+#include "image/JpegCheck.h"
 #include "image/OpenExr.h"
+#include "image/RadianceCheck.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
+#include "util/Paths.h"
+#include "util/PrintableText.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -68,6 +72,15 @@ std::vector<std::uint8_t> readFileBytes(const fs::path& path)
     return bytes;
 }
 
+/// The size checks of readFileBytes, for bytes that did not come from a file.
+void checkInMemorySize(std::span<const std::uint8_t> bytes)
+{
+    if (bytes.empty())
+        throw FormatError("file is empty");
+    if (bytes.size() > kMaxFileBytes)
+        throw FormatError(util::format("file of {} bytes is too large (limit {} bytes)", bytes.size(), kMaxFileBytes));
+}
+
 void checkDimensions(long long width, long long height)
 {
     if (width < 1 || height < 1)
@@ -79,16 +92,25 @@ void checkDimensions(long long width, long long height)
 
 std::string stbReason()
 {
+    // stb puts raw bytes of the file into some reasons (a PNG chunk's type).
     const char* reason = stbi_failure_reason();
-    return reason ? reason : "unknown error";
+    return reason ? util::escapeControlCharacters(reason, true) : "unknown error";
 }
+
+struct StbHeaderSize
+{
+    int width = 0;
+    int height = 0;
+};
 
 /// Reads the size from the file's header (cheap, no pixel decoding) and checks it before stb
 /// allocates anything.
-void checkStbHeader(const std::vector<std::uint8_t>& bytes, FileKind kind)
+StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
 {
     if (bytes.size() > std::size_t(INT_MAX))
         throw FormatError("file is too large for stb_image");
+    if (kind == FileKind::Jpeg)
+        detail::checkJpegHuffmanTables(bytes); // before stbi_info, which reads the tables too
     // PNG: read the size from IHDR ourselves, since stb refuses big images with a vague reason.
     constexpr std::size_t kIhdrEnd = 24;
     if (kind == FileKind::Png && bytes.size() >= kIhdrEnd && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) {
@@ -97,6 +119,18 @@ void checkStbHeader(const std::vector<std::uint8_t>& bytes, FileKind kind)
                    (std::uint32_t(bytes[at + 2]) << 8) | std::uint32_t(bytes[at + 3]);
         };
         checkDimensions(bigEndian(16), bigEndian(20));
+        // Every chunk up to IEND must fit in the file: stb sizes its IDAT buffer from the length
+        // field before reading, so a 100-byte file could make it reserve a gigabyte.
+        constexpr std::size_t kChunkOverhead = 12; // length, type, CRC
+        std::size_t at = 8;
+        while (at + kChunkOverhead <= bytes.size()) {
+            const std::uint32_t length = bigEndian(at);
+            if (length > bytes.size() - at - kChunkOverhead)
+                throw FormatError(util::format("damaged PNG file: chunk of {} bytes at offset {} runs past the end", length, at));
+            if (std::memcmp(bytes.data() + at + 4, "IEND", 4) == 0)
+                break;
+            at += kChunkOverhead + length;
+        }
     }
     int width = 0;
     int height = 0;
@@ -104,6 +138,7 @@ void checkStbHeader(const std::vector<std::uint8_t>& bytes, FileKind kind)
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
         throw FormatError(util::format("damaged {} file: {}", fileKindName(kind), stbReason()));
     checkDimensions(width, height);
+    return {width, height};
 }
 
 struct StbFree
@@ -111,7 +146,7 @@ struct StbFree
     void operator()(void* pixels) const { stbi_image_free(pixels); }
 };
 
-Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int desiredChannels)
+Image8 decodeStb8(std::span<const std::uint8_t> bytes, FileKind kind, int desiredChannels)
 {
     checkStbHeader(bytes, kind);
     int width = 0;
@@ -136,7 +171,7 @@ Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int des
 /// bytes of 1 instead (runs of one byte: every scanline finishes) and the caller reports the truncation.
 struct EndTrackingReader
 {
-    const std::vector<std::uint8_t>& bytes;
+    std::span<const std::uint8_t> bytes;
     std::size_t at = 0;
     bool readPastEnd = false;
 
@@ -176,9 +211,10 @@ struct EndTrackingReader
     }
 };
 
-ImageF decodeRadiance(const std::vector<std::uint8_t>& bytes)
+ImageF decodeRadiance(std::span<const std::uint8_t> bytes)
 {
-    checkStbHeader(bytes, FileKind::RadianceHdr);
+    const StbHeaderSize size = checkStbHeader(bytes, FileKind::RadianceHdr);
+    detail::checkRadianceStream(bytes, size.width, size.height);
     int width = 0;
     int height = 0;
     int fileChannels = 0;
@@ -223,7 +259,8 @@ auto withReadErrors(const fs::path& path, Decode decode) -> decltype(decode())
     } catch (const std::bad_alloc&) {
         throw ImageError("cannot read '" + path.string() + "': out of memory");
     } catch (const std::exception& error) {
-        throw ImageError("cannot read '" + path.string() + "': " + error.what());
+        // Reasons may quote the file (attribute names, chunk types): one bounded line whatever it holds.
+        throw ImageError("cannot read '" + path.string() + "': " + util::escapeControlCharacters(error.what(), false, 600));
     }
 }
 
@@ -299,11 +336,11 @@ FileKind detectFileKind(const fs::path& path)
     return detectFileKind(head.data(), std::size_t(in.gcount()), path);
 }
 
-ImageF loadHdrImage(const fs::path& path)
+ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name)
 {
-    return withReadErrors(path, [&]() -> ImageF {
-        std::vector<std::uint8_t> bytes = readFileBytes(path);
-        FileKind kind = detectFileKind(bytes.data(), bytes.size(), path);
+    return withReadErrors(name, [&]() -> ImageF {
+        checkInMemorySize(bytes);
+        FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
         case FileKind::OpenExr:
             return detail::decodeOpenExr(bytes);
@@ -318,17 +355,17 @@ ImageF loadHdrImage(const fs::path& path)
         case FileKind::Unknown:
             break;
         }
-        throw FormatError(unknownContentReason(path));
+        throw FormatError(unknownContentReason(name));
     });
 }
 
-Image8 loadImage8(const fs::path& path, int desiredChannels)
+Image8 decodeImage8(std::span<const std::uint8_t> bytes, const fs::path& name, int desiredChannels)
 {
     if (desiredChannels < 0 || desiredChannels > 4)
-        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
-    return withReadErrors(path, [&]() -> Image8 {
-        std::vector<std::uint8_t> bytes = readFileBytes(path);
-        FileKind kind = detectFileKind(bytes.data(), bytes.size(), path);
+        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", name.string(), desiredChannels));
+    return withReadErrors(name, [&]() -> Image8 {
+        checkInMemorySize(bytes);
+        FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
         case FileKind::Png:
         case FileKind::Jpeg:
@@ -342,8 +379,22 @@ Image8 loadImage8(const fs::path& path, int desiredChannels)
         case FileKind::Unknown:
             break;
         }
-        throw FormatError(unknownContentReason(path));
+        throw FormatError(unknownContentReason(name));
     });
+}
+
+ImageF loadHdrImage(const fs::path& path)
+{
+    const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
+    return decodeHdrImage(bytes, path);
+}
+
+Image8 loadImage8(const fs::path& path, int desiredChannels)
+{
+    if (desiredChannels < 0 || desiredChannels > 4)
+        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
+    const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
+    return decodeImage8(bytes, path, desiredChannels);
 }
 
 float srgbToLinear(float encoded)

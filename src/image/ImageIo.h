@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 
 namespace image {
 
@@ -35,6 +36,12 @@ ImageF loadHdrImage(const std::filesystem::path& path);
 /// Loads an 8-bit image (PNG, JPEG, BMP, TGA, GIF). desiredChannels 0 keeps the file's channel
 /// count, 1..4 converts (stb rules: grey<->RGB, alpha added as 255 or dropped).
 Image8 loadImage8(const std::filesystem::path& path, int desiredChannels = 0);
+
+/// loadHdrImage and loadImage8 on a file's bytes already in memory (the load functions read the
+/// file and call these; the fuzz targets call them directly). `name` stands for the file in error
+/// messages and picks TGA by its extension. Same limits and errors as the load functions.
+ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const std::filesystem::path& name);
+Image8 decodeImage8(std::span<const std::uint8_t> bytes, const std::filesystem::path& name, int desiredChannels = 0);
 
 /// sRGB transfer functions on one value (no clamping in decode; encode clamps to [0, 1]).
 float srgbToLinear(float encoded);

@@ -18,6 +18,7 @@
 #include "image/FormatError.h"
 #include "image/ImageIo.h"
 #include "util/Log.h"
+#include "util/PrintableText.h"
 
 #include <tinyexr.h>
 
@@ -179,6 +180,8 @@ struct Layout
     bool roundUp = false;
     int tilesX = 0; ///< level 0 only
     int tilesY = 0;
+    int levelsX = 1; ///< mipmap/ripmap levels (tiled files)
+    int levelsY = 1;
     int linesPerBlock = 1;
     std::uint64_t chunkCount = 0;
 };
@@ -258,6 +261,21 @@ std::uint64_t tileCount(std::uint64_t size, std::uint64_t tileSize)
     return (size + tileSize - 1) / tileSize;
 }
 
+/// Whether a tile header's coordinates name a tile of one of the file's levels.
+bool isTileOfLevel(const Layout& layout, std::int32_t tileX, std::int32_t tileY, std::int32_t levelX,
+                   std::int32_t levelY)
+{
+    if (levelX < 0 || levelY < 0 || levelX >= layout.levelsX || levelY >= layout.levelsY)
+        return false;
+    if (layout.levelMode != TINYEXR_TILE_RIPMAP_LEVELS && levelX != levelY)
+        return false;
+    const std::uint64_t tilesX = tileCount(levelSize(std::uint64_t(layout.width), levelX, layout.roundUp),
+                                           std::uint64_t(layout.tileWidth));
+    const std::uint64_t tilesY = tileCount(levelSize(std::uint64_t(layout.height), levelY, layout.roundUp),
+                                           std::uint64_t(layout.tileHeight));
+    return tileX >= 0 && tileY >= 0 && std::uint64_t(tileX) < tilesX && std::uint64_t(tileY) < tilesY;
+}
+
 void checkAttributeType(const std::string& name, const std::string& type, const char* expected, std::int32_t size,
                         std::int32_t expectedSize)
 {
@@ -268,7 +286,7 @@ void checkAttributeType(const std::string& name, const std::string& type, const 
 }
 
 /// Reads and checks the header and the chunk table of `bytes` (see the file comment).
-Layout parseLayout(const std::vector<std::uint8_t>& bytes)
+Layout parseLayout(std::span<const std::uint8_t> bytes)
 {
     const std::size_t fileSize = bytes.size();
     if (fileSize < 8 || !std::equal(kExrMagic.begin(), kExrMagic.end(), bytes.begin()))
@@ -422,6 +440,8 @@ Layout parseLayout(const std::vector<std::uint8_t>& bytes)
             }
         }
         layout.chunkCount = chunks;
+        layout.levelsX = xLevels;
+        layout.levelsY = yLevels;
         layout.tilesX = int(tileCount(width, std::uint64_t(layout.tileWidth)));
         layout.tilesY = int(tileCount(height, std::uint64_t(layout.tileHeight)));
         decodeBytes = chunks * std::uint64_t(layout.tileWidth) * std::uint64_t(layout.tileHeight) * bytesPerPixel;
@@ -469,6 +489,10 @@ Layout parseLayout(const std::vector<std::uint8_t>& bytes)
                 std::uint64_t tilePixelsX = std::min<std::uint64_t>(layout.tileWidth, width - std::uint64_t(tileX) * layout.tileWidth);
                 std::uint64_t tilePixelsY = std::min<std::uint64_t>(layout.tileHeight, height - std::uint64_t(tileY) * layout.tileHeight);
                 rawBytes = tilePixelsX * tilePixelsY;
+            } else if (!isTileOfLevel(layout, tileX, tileY, levelX, levelY)) {
+                // tinyexr multiplies these coordinates by the tile size in int: keep them in range.
+                damaged(util::format("chunk {} holds tile ({}, {}) of level ({}, {}), not a tile of the file", chunk,
+                                     tileX, tileY, levelX, levelY));
             }
         } else {
             std::int32_t y = chunkReader.i32("a chunk header");
@@ -503,6 +527,7 @@ std::string takeTinyexrMessage(const char* message, const char* fallback)
     if (message)
         FreeEXRErrorMessage(message);
     std::replace(text.begin(), text.end(), '\n', ' ');
+    text = util::escapeControlCharacters(text, true, 400);
     while (!text.empty() && (text.back() == ' ' || text.back() == '.'))
         text.pop_back();
     return text.empty() ? fallback : text;
@@ -688,7 +713,7 @@ ImageF frameInDisplayWindow(const Layout& layout, ImageF dataImage, std::size_t 
 
 } // namespace
 
-ImageF decodeOpenExr(const std::vector<std::uint8_t>& bytes)
+ImageF decodeOpenExr(std::span<const std::uint8_t> bytes)
 {
     Layout layout = parseLayout(bytes);
 

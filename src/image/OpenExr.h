@@ -8,6 +8,7 @@
 #include "image/Image.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace image::detail {
 
 /// Decodes an OpenEXR file held in memory to RGBA float (the display window, pixels outside the
 /// data window are 0). Throws FormatError with the reason.
-ImageF decodeOpenExr(const std::vector<std::uint8_t>& bytes);
+ImageF decodeOpenExr(std::span<const std::uint8_t> bytes);
 
 /// Encodes RGBA float as a ZIP-compressed OpenEXR file; `storeHalf` picks half or float channels.
 /// Throws FormatError with the reason.

@@ -2,7 +2,9 @@
 # libstb.so; link that when present, else compile them here (StbImplementation.cpp), never both.
 target_sources(hdrlab_core PRIVATE
   image/ImageIo.cpp
-  image/OpenExr.cpp)
+  image/JpegCheck.cpp
+  image/OpenExr.cpp
+  image/RadianceCheck.cpp)
 
 find_library(HDRLAB_STB_LIBRARY NAMES stb)
 if(HDRLAB_STB_LIBRARY)

@@ -5,6 +5,7 @@
 // range-checked where it is read. The format itself is documented in docs/SCENE_FORMAT.md.
 #include "scene/JsonReader.h"
 #include "scene/Scene.h"
+#include "util/PrintableText.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,6 +23,8 @@ namespace scene {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+// Longest part of an error message taken from the file (names, strings): enough to recognise it.
+constexpr std::size_t kMaxEchoedBytes = 400;
 
 std::string formatNumber(double value)
 {
@@ -90,7 +93,8 @@ public:
     [[noreturn]] void fail(const JsonValue& at, const std::string& what) const { fail(at.position, what); }
     [[noreturn]] void fail(JsonPosition at, const std::string& what) const
     {
-        throw SceneError(mSource + ":" + std::to_string(at.line) + ": " + what);
+        throw SceneError(util::escapeControlCharacters(mSource) + ":" + std::to_string(at.line) + ": " +
+                         util::escapeControlCharacters(what, false, kMaxEchoedBytes));
     }
 
     std::string field(const char* key) const { return "\"" + std::string(key) + "\" in " + mContext; }
@@ -219,8 +223,9 @@ public:
         try {
             root = parseJson(text);
         } catch (const JsonSyntaxError& e) {
-            throw SceneError(mSource + ":" + std::to_string(e.position().line) + ":" +
-                             std::to_string(e.position().column) + ": syntax error: " + e.what());
+            throw SceneError(util::escapeControlCharacters(mSource) + ":" + std::to_string(e.position().line) + ":" +
+                             std::to_string(e.position().column) + ": syntax error: " +
+                             util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
         }
         FieldReader top(mSource, root, "the scene",
                         {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath"});

@@ -243,6 +243,112 @@ TEST(ImageRadiance, LoadsRgbe)
     }
 }
 
+std::string encodeRadiance(int width, int height, const std::vector<float>& rgb)
+{
+    std::string encoded;
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    EXPECT_TRUE(stbi_write_hdr_to_func(append, &encoded, width, height, 3, rgb.data()));
+    return encoded;
+}
+
+// stb writes run-length scanlines from 8 pixels wide: the stream check must pass them.
+TEST(ImageRadiance, LoadsRunLengthScanlines)
+{
+    const int width = 300;
+    const int height = 3;
+    std::vector<float> rgb(std::size_t(width * height * 3));
+    for (std::size_t i = 0; i < rgb.size(); ++i)
+        rgb[i] = (i / 90) % 2 ? 4.0f : 0.25f; // long runs and changes
+    const std::string encoded = encodeRadiance(width, height, rgb);
+    const image::ImageF loaded = image::decodeHdrImage(
+        std::span(reinterpret_cast<const std::uint8_t*>(encoded.data()), encoded.size()), "rle.hdr");
+    ASSERT_EQ(loaded.width, width);
+    ASSERT_EQ(loaded.height, height);
+    EXPECT_FLOAT_EQ(loaded.at(0, 0)[0], 0.25f);
+    EXPECT_FLOAT_EQ(loaded.at(30, 0)[0], 4.0f);
+    EXPECT_FLOAT_EQ(loaded.at(width - 1, height - 1)[2], rgb.back());
+}
+
+std::string radianceMessage(const std::string& bytes)
+{
+    try {
+        image::decodeHdrImage(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), "bad.hdr");
+    } catch (const image::ImageError& error) {
+        return error.what();
+    }
+    return "(no error)";
+}
+
+// Found by fuzzing: stb_image 2.27 loops forever on a run of length 0 (and on a file cut inside a
+// scanline, where it reads zeros), and allocates a whole image a tiny file cannot hold.
+TEST(ImageRadiance, DamagedRunLengthDataIsRefusedQuickly)
+{
+    const std::string header = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n";
+    const auto started = std::chrono::steady_clock::now();
+    std::string zeroRun = header + "-Y 2 +X 8\n" + std::string("\x02\x02\x00\x08\x08", 5) + "12345678" +
+                          std::string("\x00\x88\x10", 3) + std::string(64, '\x88');
+    EXPECT_EQ(radianceMessage(zeroRun), "cannot read 'bad.hdr': damaged Radiance HDR file: RLE run of length 0");
+
+    std::string valid = encodeRadiance(16, 2, std::vector<float>(16 * 2 * 3, 1.0f));
+    std::string cut = valid.substr(0, valid.size() - 3);
+    EXPECT_NE(radianceMessage(cut).find("damaged Radiance HDR file: truncated"), std::string::npos) << radianceMessage(cut);
+
+    std::string huge = header + "-Y 11500 +X 11500\n" + std::string("\x02\x02\x2c\xec\x01", 5);
+    EXPECT_EQ(radianceMessage(huge), "cannot read 'bad.hdr': damaged Radiance HDR file: truncated pixel data");
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+}
+
+// Found by fuzzing: stb_image 2.27 writes past its Huffman arrays for a table of more than 256
+// symbols; the file is refused before stb reads it, while a valid JPEG still loads.
+TEST(ImageIo, JpegWithAnOversizedHuffmanTableIsRefused)
+{
+    const fs::path corpus = testing_support::sourceDir() / "tests/fuzz/corpus/png";
+    const image::Image8 valid = image::loadImage8(corpus / "gen-jpeg.jpg");
+    EXPECT_GE(valid.width, 1);
+    try {
+        image::loadImage8(corpus / "regress-jpeg-huffman-table-overflow.jpg");
+        ADD_FAILURE() << "the damaged JPEG loaded";
+    } catch (const image::ImageError& error) {
+        EXPECT_NE(std::string(error.what()).find("damaged JPEG file: Huffman table of"), std::string::npos)
+            << error.what();
+    }
+}
+
+// Found by fuzzing: stb sizes its IDAT buffer from the chunk's length field before reading it, so
+// a 96-byte PNG reserved 1.1 GB; chunks running past the end are refused first.
+TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
+{
+    const fs::path file = testing_support::sourceDir() / "tests/fuzz/corpus/png/regress-png-idat-length-past-end.png";
+    try {
+        image::loadImage8(file);
+        ADD_FAILURE() << "the damaged PNG loaded";
+    } catch (const image::ImageError& error) {
+        EXPECT_NE(std::string(error.what()).find("damaged PNG file: chunk of 1192034343 bytes at offset 33 runs past the end"),
+                  std::string::npos)
+            << error.what();
+    }
+}
+
+// Found by fuzzing: stb quotes an unknown PNG chunk's type, raw bytes included.
+TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
+{
+    // Signature, IHDR of a 1x1 grey image, then an empty critical chunk whose type holds 0x01 and 0x02.
+    const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\0\0\0\0", 21) +
+                            "CRC!" + std::string("\0\0\0\0\x01" "AB\x02", 8) + "CRC!" + std::string("\0\0\0\0IENDCRC!", 12);
+    std::string message;
+    try {
+        image::decodeHdrImage(std::span(reinterpret_cast<const std::uint8_t*>(png.data()), png.size()), "x.png");
+    } catch (const image::ImageError& error) {
+        message = error.what();
+    }
+    EXPECT_NE(message.find("PNG chunk not known"), std::string::npos) << message;
+    EXPECT_NE(message.find("\\x"), std::string::npos) << message;
+    for (char c : message)
+        EXPECT_TRUE(static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) << message;
+}
+
 TEST(ImageIo, TypeComesFromMagicBytesNotExtension)
 {
     fs::path dir = scratchDir("image-magic");

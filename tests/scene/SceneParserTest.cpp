@@ -119,6 +119,25 @@ TEST(SceneParser, SyntaxErrorNamesFileLineAndColumn)
     EXPECT_CONTAINS(message, "expected a quoted key");
 }
 
+// Found by fuzzing: an escape of a raw control character echoed it into the message.
+TEST(SceneParser, ErrorMessagesEscapeControlCharactersAndCutLongQuotes)
+{
+    std::string message = errorOf(std::string("{\"description\": \"a \\\x01 b\"}"), "ctl.json");
+    EXPECT_CONTAINS(message, "ctl.json:1:");
+    EXPECT_CONTAINS(message, "\\x01");
+    EXPECT_EQ(message.find('\x01'), std::string::npos) << message;
+
+    const std::string longName(5000, 'm');
+    message = errorOf(minimalScene(), "long.json");
+    EXPECT_EQ(message, "(no error)");
+    std::string text = minimalScene();
+    text.replace(text.find("\"material\": \"wall\""), 18, "\"material\": \"" + longName + "\"");
+    message = errorOf(text, "long.json");
+    EXPECT_CONTAINS(message, "names unknown material");
+    EXPECT_CONTAINS(message, "...");
+    EXPECT_LT(message.size(), 600u) << message.size();
+}
+
 TEST(SceneParser, TruncatedFileIsASyntaxError)
 {
     std::string message = errorOf("{\n  \"materials\": {", "cut.json");

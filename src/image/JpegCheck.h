@@ -1,0 +1,17 @@
+// JpegCheck.h: internal to src/image. Walks a JPEG file's marker segments the way stb_image 2.27
+// reads them, before stb does, and refuses Huffman tables (DHT) whose 16 code-length counts add up
+// to more than 256 symbols: stb 2.27 writes one table entry per symbol into 257-entry arrays
+// without checking (fixed in stb 2.28), so such a file overwrites the decoder's memory.
+// Limits: only the DHT counts are checked; every other error is left to stb's messages. Entropy-
+// coded data is skipped up to the next marker (0xFF not followed by 0x00 or a restart marker).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+namespace image::detail {
+
+/// Throws FormatError ("damaged JPEG file: ...") for a Huffman table stb_image would overflow on.
+void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes);
+
+}  // namespace image::detail

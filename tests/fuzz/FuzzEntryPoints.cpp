@@ -1,0 +1,155 @@
+// FuzzEntryPoints.cpp: the per-parser fuzz entry points and the invariants they check (see
+// FuzzEntryPoints.h). Only the parsers' documented errors are expected; their messages must be
+// one line (no control characters) of bounded length, naming the input.
+#include "FuzzEntryPoints.h"
+
+#include "image/ImageIo.h"
+#include "scene/PrimitiveMesh.h"
+#include "scene/Scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <string>
+
+namespace fuzz {
+namespace {
+
+// Longest error message accepted: echoing a megabyte of the input back is no "clear line".
+constexpr std::size_t kMaxMessageBytes = 1024;
+
+void require(bool condition, const std::string& what)
+{
+    if (!condition)
+        throw FuzzInvariantError(what);
+}
+
+void requireCleanMessage(std::string_view message, std::string_view expectedStart)
+{
+    require(message.starts_with(expectedStart),
+            "error message does not start with \"" + std::string(expectedStart) + "\": " + std::string(message));
+    require(message.size() <= kMaxMessageBytes,
+            "error message of " + std::to_string(message.size()) + " bytes: " + std::string(message.substr(0, 200)));
+    const bool hasControlCharacter =
+        std::any_of(message.begin(), message.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    require(!hasControlCharacter, "error message holds a control character: " + std::string(message));
+}
+
+void requireConsistent(const image::ImageF& decoded)
+{
+    require(decoded.width >= 1 && decoded.height >= 1 && decoded.width <= image::kMaxImageDimension &&
+                decoded.height <= image::kMaxImageDimension,
+            "decoded image of " + std::to_string(decoded.width) + "x" + std::to_string(decoded.height));
+    require(
+        decoded.pixels.size() == std::size_t(decoded.width) * std::size_t(decoded.height) * image::ImageF::kChannels,
+        "decoded image has the wrong number of values");
+}
+
+void requireConsistent(const image::Image8& decoded, int desiredChannels)
+{
+    require(decoded.width >= 1 && decoded.height >= 1 && decoded.width <= image::kMaxImageDimension &&
+                decoded.height <= image::kMaxImageDimension,
+            "decoded 8-bit image of " + std::to_string(decoded.width) + "x" + std::to_string(decoded.height));
+    require(
+        decoded.channels >= 1 && decoded.channels <= 4 && (desiredChannels == 0 || decoded.channels == desiredChannels),
+        "decoded 8-bit image has " + std::to_string(decoded.channels) + " channels");
+    require(decoded.pixels.size() ==
+                std::size_t(decoded.width) * std::size_t(decoded.height) * std::size_t(decoded.channels),
+            "decoded 8-bit image has the wrong number of bytes");
+}
+
+/// Decodes `input` as the app loads an image (decodeHdrImage) when its magic bytes say it is one
+/// of `kinds` or nothing known; inputs that turned into another target's format are skipped so
+/// each target spends its time on its own parser.
+bool runImage(Bytes input, const char* name, std::initializer_list<image::FileKind> kinds)
+{
+    image::FileKind detected = image::detectFileKind(input.data(), input.size(), name);
+    if (detected != image::FileKind::Unknown && std::find(kinds.begin(), kinds.end(), detected) == kinds.end())
+        return false;
+    const std::string messageStart = std::string("cannot read '") + name + "': ";
+    try {
+        requireConsistent(image::decodeHdrImage(input, name));
+        return true;
+    } catch (const image::ImageError& error) {
+        requireCleanMessage(error.what(), messageStart);
+    }
+    return false;
+}
+
+bool finite(const glm::vec3& v)
+{
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+void requireConsistent(const scene::Scene& parsed)
+{
+    require(!parsed.materials.empty() && !parsed.objects.empty(), "scene without materials or objects");
+    for (const scene::Object& object : parsed.objects) {
+        require(object.material >= 0 && std::size_t(object.material) < parsed.materials.size(),
+                "object material index out of range");
+        require(finite(object.position) && finite(object.rotationDegrees) && finite(object.size) &&
+                    std::isfinite(object.radius) && std::isfinite(object.height),
+                "object with a non-finite value");
+    }
+    require(parsed.lights.size() <= std::size_t(scene::kMaxPointLights), "too many lights");
+    require(parsed.camera.nearPlane > 0.0f && parsed.camera.farPlane > parsed.camera.nearPlane, "bad camera planes");
+    const std::vector<scene::CameraKeyframe>& keys = parsed.cameraPath.keyframes;
+    for (std::size_t i = 1; i < keys.size(); ++i)
+        require(keys[i].time > keys[i - 1].time, "keyframe times not increasing");
+}
+
+}  // namespace
+
+void runScene(Bytes input)
+{
+    const std::string_view text(reinterpret_cast<const char*>(input.data()), input.size());
+    scene::Scene parsed;
+    try {
+        parsed = scene::parseScene(text, "fuzz.json");
+    } catch (const scene::SceneError& error) {
+        requireCleanMessage(error.what(), "fuzz.json:");
+        return;
+    }
+    requireConsistent(parsed);
+
+    // What the app does next on the CPU: tessellate every object, and play the camera path.
+    scene::TriangleMesh mesh = scene::buildSceneMesh(parsed);
+    require(mesh.indices.size() % 3 == 0 && mesh.shadowCasterIndexCount <= mesh.indices.size(),
+            "bad mesh index counts");
+    for (std::uint32_t index : mesh.indices)
+        require(index < mesh.vertices.size(), "mesh index out of range");
+    const double start = parsed.cameraPath.empty() ? 0.0 : parsed.cameraPath.keyframes.front().time;
+    const double duration = parsed.cameraPath.duration();
+    for (double t : {start, start + 0.37 * duration, start + duration, start + 2.5 * duration + 1.0, -1.0e9,
+                     std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        scene::Camera camera = parsed.cameraAt(t);
+        require(camera.pitchDegrees >= -89.9f && camera.pitchDegrees <= 89.9f, "camera pitch out of range");
+    }
+}
+
+void runExr(Bytes input)
+{
+    runImage(input, "fuzz.exr", {image::FileKind::OpenExr});
+}
+
+void runHdr(Bytes input)
+{
+    runImage(input, "fuzz.hdr", {image::FileKind::RadianceHdr});
+}
+
+void runPng(Bytes input)
+{
+    constexpr const char* kName = "fuzz.png";
+    if (!runImage(input, kName,
+                  {image::FileKind::Png, image::FileKind::Jpeg, image::FileKind::Bmp, image::FileKind::Gif}))
+        return;
+    // A file that loads as HDR also loads as 8-bit, e.g. as one grey channel (equalize8 does that).
+    try {
+        requireConsistent(image::decodeImage8(input, kName, 1), 1);
+    } catch (const image::ImageError& error) {
+        throw FuzzInvariantError(std::string("decodeImage8 refuses what decodeHdrImage accepted: ") + error.what());
+    }
+}
+
+}  // namespace fuzz

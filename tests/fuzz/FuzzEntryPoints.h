@@ -1,0 +1,51 @@
+// FuzzEntryPoints.h: one function per hdrlab parser that takes arbitrary bytes, runs them through
+// the parser's public in-memory entry point and checks the promise "no input crashes us": the
+// input either parses into a consistent result or is refused with the parser's own error type and
+// a one-line message. Anything else (another exception, a broken invariant) throws
+// FuzzInvariantError, which libFuzzer sees as a crash and the corpus test as a failure.
+// The same functions back the libFuzzer targets (LibFuzzerMain.cpp, clang) and the corpus replay
+// test (FuzzCorpusTest.cpp, any compiler). No GL context is needed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string_view>
+
+namespace fuzz {
+
+/// A parser broke its promise on this input (crash-worthy).
+class FuzzInvariantError : public std::logic_error
+{
+public:
+    using std::logic_error::logic_error;
+};
+
+using Bytes = std::span<const std::uint8_t>;
+
+/// Scene JSON (scene::parseScene), then what the app does with a scene on the CPU: the mesh and
+/// camera path evaluation.
+void runScene(Bytes input);
+/// OpenEXR through image::decodeHdrImage (our header validation, then tinyexr).
+void runExr(Bytes input);
+/// Radiance .hdr through image::decodeHdrImage (stb_image).
+void runHdr(Bytes input);
+/// PNG (and the other 8-bit formats stb_image reads: JPEG, BMP, GIF) through image::decodeHdrImage
+/// and image::decodeImage8.
+void runPng(Bytes input);
+
+struct Target
+{
+    std::string_view name;  ///< also the corpus folder: tests/fuzz/corpus/<name>/
+    void (*run)(Bytes input);
+};
+
+inline constexpr Target kTargets[] = {
+    {"scene", runScene},
+    {"exr", runExr},
+    {"hdr", runHdr},
+    {"png", runPng},
+};
+
+}  // namespace fuzz
