@@ -138,6 +138,16 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
         throw FormatError(util::format("damaged {} file: {}", fileKindName(kind), stbReason()));
     checkDimensions(width, height);
+    // stb allocates the whole canvas before decoding: a few bytes declaring a huge image would cost
+    // gigabytes. No format here packs more than about 2 700 pixels per byte (GIF's LZW at best;
+    // deflate about 1 000, JPEG about 250), so more than 4 096 per byte beyond the first megapixel
+    // cannot be a whole file.
+    constexpr std::uint64_t kMaxPixelsPerByte = 4096;
+    constexpr std::uint64_t kFreePixels = 1u << 20;
+    const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+    if (pixels > kFreePixels + kMaxPixelsPerByte * bytes.size())
+        throw FormatError(util::format("damaged {} file: a {}x{} image cannot be stored in {} bytes", fileKindName(kind),
+                                       width, height, bytes.size()));
     return {width, height};
 }
 

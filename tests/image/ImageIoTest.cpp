@@ -331,6 +331,22 @@ TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
     }
 }
 
+// Found by fuzzing: a 41-byte GIF declaring an 8193 x 13569 canvas made stb allocate 444 MB before
+// reading a pixel; a canvas no compression could fit in the file is refused first.
+TEST(ImageIo, HugeCanvasInATinyFileIsRefusedBeforeAllocation)
+{
+    const fs::path corpus = testing_support::sourceDir() / "tests/fuzz/corpus/png";
+    EXPECT_GE(image::loadImage8(corpus / "gen-gif.gif").width, 1);
+    try {
+        image::loadImage8(corpus / "regress-gif-huge-canvas-tiny-file.gif");
+        ADD_FAILURE() << "the damaged GIF loaded";
+    } catch (const image::ImageError& error) {
+        EXPECT_NE(std::string(error.what()).find("damaged GIF file: a 8193x13569 image cannot be stored in 41 bytes"),
+                  std::string::npos)
+            << error.what();
+    }
+}
+
 // Found by fuzzing: stb quotes an unknown PNG chunk's type, raw bytes included.
 TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
 {
