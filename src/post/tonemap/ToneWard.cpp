@@ -46,6 +46,15 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
     return {count(tanHalfX, width), count(tanHalfY, height)};
 }
 
+std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
+{
+    // The foveal pass box-filters the whole frame (W*H*8 read); the grid it writes (RGBA32F, about
+    // 1000 samples), Ward's own histogram of it and the curve (one float per bin) are small. Once the
+    // histogram pass produces the foveal image, only the grid is read here.
+    const std::uint64_t grid = pixelCount(fovealGridSize(shape.frame, shape.fovYDegrees)) * 16;
+    return pixelCount(shape.frame) * kFrameBytesPerPixel + grid + std::uint64_t(mSettings.bins) * kBinBytes;
+}
+
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     using namespace ward_state;
