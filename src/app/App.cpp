@@ -357,7 +357,6 @@ int App::Impl::runFrames(int count)
     return rendered;
 }
 
-
 void App::Impl::waitForTimings()
 {
     // Wait for the GPU once so the last frames' timings arrive (never per frame), then harvest them.
@@ -394,6 +393,7 @@ post::PostPipeline& App::pipeline() { return *mImpl->pipeline; }
 profiling::Profiler& App::profiler() { return *mImpl->profiler; }
 const post::GpuCaps& App::caps() const { return mImpl->caps; }
 const platform::GlInfo& App::glInfo() const { return mImpl->context->info(); }
+float App::cameraFovYDegrees() const { return mImpl->camera.verticalFovDegrees; }
 
 int App::Impl::finish(int renderedFrames)
 {

@@ -53,6 +53,8 @@ public:
     profiling::Profiler& profiler();
     const post::GpuCaps& caps() const;
     const platform::GlInfo& glInfo() const;
+    /// The camera's vertical field of view (Ward's foveal grid depends on it).
+    float cameraFovYDegrees() const;
 
 private:
     struct Impl;
