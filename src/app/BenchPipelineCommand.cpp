@@ -53,7 +53,7 @@ struct CopyBandwidth
 {
     std::uint64_t bufferBytes = 0;
     double medianMs = 0.0;
-    bool gpuTimed = true; ///< false: CPU wall clock around glFinish (software GL)
+    bool gpuTimed = true;  ///< false: CPU wall clock around glFinish (software GL)
     double bytesPerSecond() const { return medianMs > 0.0 ? 2.0 * double(bufferBytes) / (medianMs * 1e-3) : 0.0; }
 };
 
@@ -62,6 +62,14 @@ std::string fixed(double value, int digits)
 {
     char text[64];
     std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+/// `value` with 6 significant digits: floors of small stages are fractions of a microsecond.
+std::string significant(double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g", value);
     return text;
 }
 
@@ -83,7 +91,7 @@ CopyBandwidth measureCopyBandwidth(bool glTimersUseful)
     gl::Buffer source("bench.copy-source", result.bufferBytes);
     gl::Buffer target("bench.copy-target", result.bufferBytes);
     source.clearUint(0x3c003c00u);
-    source.copyTo(target, 0, 0, result.bufferBytes); // first touch, not timed
+    source.copyTo(target, 0, 0, result.bufferBytes);  // first touch, not timed
     std::vector<double> ms;
     if (glTimersUseful) {
         std::vector<gl::Query> queries;
@@ -93,10 +101,10 @@ CopyBandwidth measureCopyBandwidth(bool glTimersUseful)
             source.copyTo(target, 0, 0, result.bufferBytes);
             queries.back().end();
         }
-        for (const gl::Query& query : queries) // a tool's one wait, after all copies are queued
+        for (const gl::Query& query : queries)  // a tool's one wait, after all copies are queued
             ms.push_back(double(query.waitResult()) * 1e-6);
     }
-    if (median(ms) <= 0.0) { // no GPU timer (llvmpipe): time the copy on the CPU clock
+    if (median(ms) <= 0.0) {  // no GPU timer (llvmpipe): time the copy on the CPU clock
         result.gpuTimed = false;
         ms.clear();
         for (int run = 0; run < kRuns; ++run) {
@@ -114,7 +122,7 @@ CopyBandwidth measureCopyBandwidth(bool glTimersUseful)
 /// One measured configuration of the chain.
 struct Path
 {
-    std::string kind; ///< "gl", "cuda-histogram", "cuda-scan"
+    std::string kind;  ///< "gl", "cuda-histogram", "cuda-scan"
     std::string histogram;
     std::string scan;
 };
@@ -122,17 +130,20 @@ struct Path
 struct StageRow
 {
     std::string stage;
-    std::string source; ///< time source: gl-timer-query, cuda-event, cpu-fallback, wall-clock
+    std::string source;  ///< time source: gl-timer-query, cuda-event, cpu-fallback, wall-clock
     double medianUs = 0.0;
-    std::uint64_t bytes = 0; ///< 0: no traffic model (sub-stages)
+    std::uint64_t bytes = 0;  ///< 0: no traffic model (sub-stages)
 };
 
 std::string timeSourceName(profiling::TimeSource source)
 {
     switch (source) {
-    case profiling::TimeSource::GlTimerQuery: return "gl-timer-query";
-    case profiling::TimeSource::CudaEvent: return "cuda-event";
-    case profiling::TimeSource::CpuFallback: return "cpu-fallback";
+        case profiling::TimeSource::GlTimerQuery:
+            return "gl-timer-query";
+        case profiling::TimeSource::CudaEvent:
+            return "cuda-event";
+        case profiling::TimeSource::CpuFallback:
+            return "cpu-fallback";
     }
     return "unknown";
 }
@@ -194,17 +205,21 @@ public:
     void printHeader() const
     {
         const platform::GlInfo& gl = mApp.glInfo();
-        std::printf("hdrlab bench pipeline on %s (%s, OpenGL %s): %u timed frames after %u warm-up frames per "
-                    "configuration, default scene\n",
-                    gl.renderer.c_str(), gl.vendor.c_str(), gl.version.c_str(), mOptions.frames, mOptions.warmup);
+        std::printf(
+            "hdrlab bench pipeline on %s (%s, OpenGL %s): %u timed frames after %u warm-up frames per "
+            "configuration, default scene\n",
+            gl.renderer.c_str(), gl.vendor.c_str(), gl.version.c_str(), mOptions.frames, mOptions.warmup);
         std::printf("copy bandwidth: %.1f GB/s (GL buffer copy of %llu MiB, read + write, median of 10, %s)\n",
                     mCopy.bytesPerSecond() * 1e-9, (unsigned long long)(mCopy.bufferBytes >> 20),
                     mCopy.gpuTimed ? "GL timer queries" : "CPU clock around glFinish");
         if (!mApp.caps().glTimersUseful)
-            std::printf("NOTE: %s is a software renderer: its GL timer queries measure nothing, so every time "
-                        "below is a CPU fallback (the CPU time of each pass), not a GPU number; the floors use "
-                        "a CPU memory copy.\n",
-                        gl.renderer.c_str());
+            std::printf(
+                "NOTE: %s is a software renderer: its GL timer queries measure nothing, so every time "
+                "below is a CPU fallback (the CPU time of each pass), not a GPU number; the floors use "
+                "a CPU memory copy.\n",
+                gl.renderer.c_str());
+        if (!mApp.caps().cudaAvailable)
+            std::printf("CUDA paths skipped: %s\n", mApp.caps().cudaReason.c_str());
     }
 
     void run()
@@ -254,6 +269,8 @@ private:
     {
         const post::PipelineSettings defaults;
         std::vector<Path> list{{"gl", defaults.histogramMethod, defaults.scanMethod}};
+        if (!mApp.caps().cudaAvailable)
+            return list;  // said once in the header
         for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry())
             if (entry.id.rfind("cuda-", 0) == 0)
                 list.push_back({"cuda-histogram", std::string(entry.id), defaults.scanMethod});
@@ -276,7 +293,7 @@ private:
         const post::PipelineSettings& got = pipeline.settings();
         if (got.histogramMethod != path.histogram || got.scanMethod != path.scan || got.toneOperator != op) {
             // Say it once per method, not once per configuration.
-            if (mSkipped.insert(path.histogram + "|" + path.scan + "|" + op).second)
+            if (mSkipped.insert(path.histogram + "|" + path.scan).second)
                 std::printf("\nskipped %s path (histogram %s, scan %s, operator %s): %s\n", path.kind.c_str(),
                             path.histogram.c_str(), path.scan.c_str(), op.c_str(), message.c_str());
             return;
@@ -292,18 +309,23 @@ private:
         const auto start = std::chrono::steady_clock::now();
         mApp.renderFrames(int(mOptions.frames));
         mApp.waitForTimings();
-        const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double wallMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         // CUDA events can arrive a little after glFinish; a frame whose results are late stays
         // pending, so harvest again a few times rather than lose it.
-        for (int retry = 0; retry < 4 && profiler.recordedFrames().size() < mOptions.frames; ++retry)
+        for (int retry = 0; retry < 4 && profiler.recordedFrames().size() <= mOptions.frames; ++retry)
             mApp.waitForTimings();
         profiler.stopRecording();
-        std::vector<profiling::FrameRecord> frames(profiler.recordedFrames().begin(), profiler.recordedFrames().end());
+        // waitForTimings' own harvest frames have no passes: keep the rendered frames only.
+        std::vector<profiling::FrameRecord> frames;
+        for (const profiling::FrameRecord& frame : profiler.recordedFrames())
+            if (!frame.passes.empty())
+                frames.push_back(frame);
         profiler.clearRecording();
 
         post::TrafficShape shape;
         shape.frame = size;
-        shape.histogramImage = size; // the bench leaves downsampling off
+        shape.histogramImage = size;  // the bench leaves downsampling off
         shape.bins = got.spec.binCount;
         shape.fovYDegrees = mApp.cameraFovYDegrees();
         const std::string tonemap = "tonemap/" + op;
@@ -323,7 +345,7 @@ private:
             for (const std::string& child : childScopes(frames, scope))
                 add(stage + child.substr(scope.size()), {child}, 0);
         };
-        const std::uint64_t sceneBytes = post::pixelCount(size) * post::kFrameBytesPerPixel; // the frame written
+        const std::uint64_t sceneBytes = post::pixelCount(size) * post::kFrameBytesPerPixel;  // the frame written
         add("scene", {"scene"}, sceneBytes);
         std::vector<std::string> chainScopes{histogramScope, tonemap};
         if (got.rangeMode == post::RangeMode::Auto) {
@@ -354,8 +376,13 @@ private:
         report(size, got.spec.binCount, op, path, got, builtInCdf, rows, frames.size());
     }
 
-    void report(glm::ivec2 size, unsigned bins, const std::string& op, const Path& path,
-                const post::PipelineSettings& got, bool builtInCdf, const std::vector<StageRow>& rows,
+    void report(glm::ivec2 size,
+                unsigned bins,
+                const std::string& op,
+                const Path& path,
+                const post::PipelineSettings& got,
+                bool builtInCdf,
+                const std::vector<StageRow>& rows,
                 std::size_t frameCount)
     {
         const double bandwidth = mCopy.bytesPerSecond();
@@ -376,11 +403,9 @@ private:
             std::printf("| %s | %s | %.2f | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(), row.medianUs,
                         mbText.c_str(), floorText.c_str(), ratioText.c_str());
             mCsv << sizeText << ',' << bins << ',' << op << ',' << path.kind << ',' << got.histogramMethod << ','
-                 << scanText << ',' << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3)
-                 << ',';
+                 << scanText << ',' << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3) << ',';
             if (floorUs > 0.0)
-                mCsv << row.bytes << ',' << fixed(floorUs, 3) << ','
-                     << fixed(row.medianUs / floorUs, 4);
+                mCsv << row.bytes << ',' << significant(floorUs) << ',' << significant(row.medianUs / floorUs);
             else
                 mCsv << ",,";
             mCsv << ',' << fixed(bandwidth * 1e-9, 2) << ',' << frameCount << '\n';
@@ -410,7 +435,7 @@ void validate(const BenchOptions& options)
                                     "' (see hdrlab --list, or use all)");
 }
 
-} // namespace
+}  // namespace
 
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
 {
@@ -437,4 +462,4 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
     return runCudaBenchSuites(common, options);
 }
 
-} // namespace app
+}  // namespace app

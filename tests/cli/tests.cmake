@@ -4,6 +4,7 @@ add_executable(hdrlab_tests_cli support/CpuMain.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliRunTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/WindowSmokeTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliTestSupport.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/BenchPipelineTest.cpp)
 target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)
 add_dependencies(hdrlab_tests_cli hdrlab)
 gtest_discover_tests(hdrlab_tests_cli DISCOVERY_TIMEOUT 60
