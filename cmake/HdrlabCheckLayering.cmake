@@ -3,10 +3,12 @@
 # `#include "..."` lines, so it needs no build and no compiler. The rules (docs/ARCHITECTURE.md):
 #  1. src/cuda/ (kernels, launchers, CUDA runtime owners, GL interop) includes only cuda/, shared/,
 #     gl/, profiling/ and util/ headers: never post/, app/, ui/ (their adapters sit above it).
-#  2. src/post/ never includes app/ or ui/ headers.
+#  2. src/post/, src/scene/, src/image/ and src/reference/ never include app/ or ui/ headers.
 #  3. Nothing a kernel file (.cu, .cuh) includes, directly or through other project headers, is a GL
 #     or UI header (gl/, platform/, ui/, post/, app/, <glad/...>, <imgui...>, <GLFW/...>): nvcc never
 #     compiles glad or ImGui.
+#  4. The base layer (src/gl/, src/platform/, src/profiling/, src/util/) includes only gl/, platform/,
+#     profiling/, util/ and shared/ headers.
 # Prints every violation and "found N layering violations", then fails; else "layering: OK".
 cmake_minimum_required(VERSION 3.25)
 if(NOT DEFINED ROOT)
@@ -51,13 +53,28 @@ foreach(relative IN LISTS cuda_files)
 endforeach()
 
 # Rule 2.
-file(GLOB_RECURSE post_files RELATIVE "${ROOT}" "${ROOT}/src/post/*")
-foreach(relative IN LISTS post_files)
+file(GLOB_RECURSE middle_files RELATIVE "${ROOT}" "${ROOT}/src/post/*" "${ROOT}/src/scene/*" "${ROOT}/src/image/*"
+     "${ROOT}/src/reference/*")
+foreach(relative IN LISTS middle_files)
   math(EXPR checked "${checked} + 1")
   read_includes("${ROOT}/${relative}" quoted angle)
   foreach(target IN LISTS quoted)
     if(target MATCHES "^(app|ui)/")
-      report("${relative} includes \"${target}\" (src/post/ must not depend on app/ or ui/)")
+      string(REGEX MATCH "^src/[a-z]+/" folder "${relative}")
+      report("${relative} includes \"${target}\" (${folder} must not depend on app/ or ui/)")
+    endif()
+  endforeach()
+endforeach()
+
+# Rule 4.
+file(GLOB_RECURSE base_files RELATIVE "${ROOT}" "${ROOT}/src/gl/*" "${ROOT}/src/platform/*" "${ROOT}/src/profiling/*"
+     "${ROOT}/src/util/*")
+foreach(relative IN LISTS base_files)
+  math(EXPR checked "${checked} + 1")
+  read_includes("${ROOT}/${relative}" quoted angle)
+  foreach(target IN LISTS quoted)
+    if(NOT target MATCHES "^(gl|platform|profiling|util|shared)/")
+      report("${relative} includes \"${target}\" (the base layer may include only gl/, platform/, profiling/, util/, shared/)")
     endif()
   endforeach()
 endforeach()
@@ -100,4 +117,4 @@ endforeach()
 if(violations GREATER 0)
   message(FATAL_ERROR "found ${violations} layering violations")
 endif()
-message("layering: OK (${checked} files under src/cuda and src/post, kernel include trees walked)")
+message("layering: OK (${checked} files checked, kernel include trees walked)")
