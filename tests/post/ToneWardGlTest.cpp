@@ -8,6 +8,7 @@
 #include "reference/ToneWardRef.h"
 #include "post/ToneGlTestSupport.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -51,6 +52,11 @@ protected:
     WardRun run(post::ToneWard& op, post::HistogramMethod& histogramMethod, float fovY = 40.0f)
     {
         WardRun r;
+        if (&histogramMethod == &prepared) { // a prepared histogram reaches Ward only through the method path
+            post::WardSettings s = op.settings();
+            s.histogramBySelectedMethod = true;
+            op.setSettings(s);
+        }
         r.curve = rig.run(op, histogramMethod, 1.0 / 60.0, fovY);
         r.state = op.stateBuffer().readAll<float>(post::ward_state::kWords);
         r.bins = op.histogramBuffer().readAll<std::uint32_t>(op.settings().bins);
@@ -254,6 +260,32 @@ TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReferenc
         in.ward = s;
         const auto independent = ref::referenceCurve("ward", in);
         EXPECT_LE(ref::curveMaxDifference(r.curve, independent, 0, -10.0, 14.0), 2e-3) << "human " << human;
+    }
+}
+
+// Ward's own binning (one dispatch) and the selected method's give the same histogram, state and curve.
+TEST_F(ToneWardGl, FovealHistogramInsideTheCurveKernelEqualsTheSelectedMethods)
+{
+    ts::TestImage picture = ts::randomHdrImage(640, 360, -10.0f, 14.0f, 4);
+    ts::addSpecialPixels(picture, 57);
+    rig.setImage(picture);
+    for (std::uint32_t bins : {2u, 100u, 257u, 1024u}) {
+        std::array<WardRun, 2> runs;
+        for (int bySelectedMethod = 0; bySelectedMethod < 2; ++bySelectedMethod) {
+            post::WardSettings s;
+            s.bins = bins;
+            s.histogramBySelectedMethod = bySelectedMethod == 1;
+            post::ToneWard op;
+            op.setSettings(s);
+            runs[bySelectedMethod] = run(op, *method, 60.0f);
+        }
+        EXPECT_EQ(runs[0].bins, runs[1].bins) << bins << " bins";
+        EXPECT_EQ(runs[0].state, runs[1].state) << bins << " bins";
+        EXPECT_EQ(runs[0].curve, runs[1].curve) << bins << " bins";
+        std::uint64_t total = 0;
+        for (auto b : runs[0].bins)
+            total += b;
+        EXPECT_GT(total, 1000u) << "the case must bin real samples";
     }
 }
 

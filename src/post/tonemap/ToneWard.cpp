@@ -17,6 +17,10 @@ namespace post {
 
 namespace {
 constexpr int kFovealGroupPixels = 256; ///< WardFoveal.comp's workgroup size
+// WardCurve.comp's uStage values.
+constexpr std::uint32_t kStageAll = 0;
+constexpr std::uint32_t kStageRange = 1;
+constexpr std::uint32_t kStageCeiling = 2;
 } // namespace
 
 ToneWard::ToneWard() = default;
@@ -63,7 +67,7 @@ std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     using namespace ward_state;
-    if (!mCeilingProgram) {
+    if (!mCurveProgram) {
         const gl::ShaderDefines defines = wardDefines();
         gl::ShaderDefines perSample = defines, perInvocation = defines;
         perSample.emplace_back("PER_SAMPLE_GROUP", "1");
@@ -71,11 +75,9 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
         mFovealSmallProgram =
             ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
-        mRangeProgram = ctx.shaders.buildCompute("tonemap.ward.range", "tonemap/WardRange.comp", defines);
-        mCeilingProgram = ctx.shaders.buildCompute("tonemap.ward.ceiling", "tonemap/WardCeiling.comp", defines);
+        mCurveProgram = ctx.shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
         mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
         mHistogram = gl::Buffer("tonemap.ward.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
-        mCumulative = gl::Buffer("tonemap.ward.cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t));
         mState = gl::Buffer("tonemap.ward.state", kWords * sizeof(float));
         mView = gl::Buffer("tonemap.ward.view", kWardViewWords * sizeof(float));
         mState.clearUint(0u);
@@ -89,7 +91,9 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         return;
     }
     const WardSettings& s = mSettings;
-    mBinsUsed = std::clamp(std::min(s.bins, inputs.histogramMethod.maxBins(ctx.caps)), 2u, kWardMaxBins);
+    const std::uint32_t binLimit =
+        s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
+    mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
     const glm::ivec2 grid = fovealGridSize(size, inputs.fovYDegrees);
     if (grid != mGrid || !mFoveal) {
         mFoveal = gl::Texture("tonemap.ward.foveal", GL_RGBA32F, grid);
@@ -113,41 +117,41 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/range"); // timed, and a debug group
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/fit"); // range, histogram, ceiling loop
         mFoveal.bindUnit(hd::kTextureUnitInput);
-        mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-        glProgramUniform2i(mRangeProgram.id(), 0, grid.x, grid.y);
-        mRangeProgram.set(1, mBinsUsed);
-        mRangeProgram.set(2, s.duplicateBottomBin ? 1u : 0u);
-        mRangeProgram.use();
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    }
-    {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/histogram"); // timed, and a debug group
-        HistogramSpec spec;
-        spec.binCount = mBinsUsed;
-        spec.outOfRange = OutOfRange::Separate;
-        HistogramTargets targets{mHistogram, mParams, &mCumulative};
-        inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
-        glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    }
-    {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/ceiling"); // timed, and a debug group
-        mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-        curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-        mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-        mCeilingProgram.set(0, mBinsUsed);
-        mCeilingProgram.set(1, s.displayMin);
-        mCeilingProgram.set(2, s.displayMax);
-        mCeilingProgram.set(3, s.sceneScale);
-        mCeilingProgram.set(4, s.humanContrast ? 1u : 0u);
-        mCeilingProgram.set(5, kWardCurveSamples);
-        mCeilingProgram.use();
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        mCurveProgram.set(0, mBinsUsed);
+        mCurveProgram.set(1, s.displayMin);
+        mCurveProgram.set(2, s.displayMax);
+        mCurveProgram.set(3, s.sceneScale);
+        mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
+        mCurveProgram.set(5, kWardCurveSamples);
+        glProgramUniform2i(mCurveProgram.id(), 6, grid.x, grid.y);
+        mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
+        const auto dispatchCurve = [&](std::uint32_t stage) {
+            // Rebound every time: the histogram method binds its own buffers to the same points.
+            mFoveal.bindUnit(hd::kTextureUnitInput);
+            mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+            mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+            mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+            curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+            mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+            mCurveProgram.set(8, stage);
+            mCurveProgram.use();
+            glDispatchCompute(1, 1, 1);
+            glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        };
+        if (!s.histogramBySelectedMethod) {
+            dispatchCurve(kStageAll);
+        } else {
+            dispatchCurve(kStageRange);
+            HistogramSpec spec;
+            spec.binCount = mBinsUsed;
+            spec.outOfRange = OutOfRange::Separate;
+            HistogramTargets targets{mHistogram, mParams, nullptr};
+            inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
+            glMemoryBarrier(GL_ALL_BARRIER_BITS);
+            dispatchCurve(kStageCeiling);
+        }
     }
     mReadback->capture(mState);
 }
@@ -175,6 +179,10 @@ bool ToneWard::ui()
     changed |= ImGui::Checkbox("Duplicate bottom bin", &s.duplicateBottomBin);
     helpMarker("pcond extends the range down by one bin and moves half of bin 1 into it ('false samples at "
                "bottom'), so the darkest samples do not map to pure black.");
+    changed |= ImGui::Checkbox("Foveal histogram by the selected method", &s.histogramBySelectedMethod);
+    helpMarker("Off: Ward's curve kernel bins the few thousand foveal samples itself, in one dispatch. On: the "
+               "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
+               "CUDA method), to compare its cost on a small image.");
     if (changed)
         s = sanitize(s);
     return changed;

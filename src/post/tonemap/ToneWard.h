@@ -5,15 +5,18 @@
 //  1. foveal image: box filter of the full frame to about one sample per degree of the camera's field
 //     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
 //     the scene scale = cd/m^2 (WardFoveal.comp);
-//  2. range on the GPU: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
-//     duplication (pcond's default), log-average of the counted samples (WardRange.comp);
-//  3. the natural-log histogram (100 bins) built by the *selected histogram method* into this
-//     operator's own buffers (its range in log2 in its own params buffer);
-//  4. ceiling iteration in one workgroup: T db / (ln Ldmax - ln Ldmin) with T the current total,
+// Steps 2-4 run in one workgroup and one dispatch (WardCurve.comp):
+//  2. range: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
+//     duplication (pcond's default), log-average of the counted samples;
+//  3. the natural-log histogram (100 bins) of the foveal samples with the pipeline's bit-exact
+//     binning, into this operator's own buffers (its range in log2 in its own params buffer); the
+//     selected histogram method is not used for it: about a thousand samples do not pay for its
+//     dispatches (or, for a CUDA method, an interop round trip);
+//  4. ceiling iteration: T db / (ln Ldmax - ln Ldmin) with T the current total,
 //     repeated while trimmings exceed 2.5 % of it; failure (T <= 2.5 % of the original) or a range that
 //     fits the display -> pcond's linear operator (log-average -> sqrt(Ldmin Ldmax)); option: the
 //     Ferwerda TVI ceiling (pcond -s); mapping ln Ld = ln Ldmin + (ln Ldmax - ln Ldmin) P(ln Lw) with P
-//     the piecewise-linear CDF; display (Ld - Ldmin) / (Ldmax - Ldmin) (WardCeiling.comp).
+//     the piecewise-linear CDF; display (Ld - Ldmin) / (Ldmax - Ldmin).
 // The loop is capped at 160 passes, which never changes the result: every pass that does not end the
 // loop trims more than 2.5 % of the current total, so after 146 such passes the total is below
 // 0.975^146 = 2.48 % of the original and the failure test stops it.
@@ -67,12 +70,10 @@ private:
     glm::ivec2 mGrid{0};
     gl::Program mFovealProgram;      ///< a workgroup per foveal sample
     gl::Program mFovealSmallProgram; ///< an invocation per foveal sample (small blocks)
-    gl::Program mRangeProgram;
-    gl::Program mCeilingProgram;
+    gl::Program mCurveProgram; ///< range, histogram and ceiling loop in one workgroup
     gl::Texture mFoveal;
     gl::Buffer mParams;
     gl::Buffer mHistogram;
-    gl::Buffer mCumulative;
     gl::Buffer mState;
     gl::Buffer mView;
     std::unique_ptr<StateReadback> mReadback;
