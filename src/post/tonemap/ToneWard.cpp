@@ -57,11 +57,12 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
 
 std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
 {
-    // The foveal pass box-filters the whole frame (W*H*8 read); the grid it writes (RGBA32F, about
-    // 1000 samples), Ward's own histogram of it and the curve (one float per bin) are small. Once the
-    // histogram pass produces the foveal image, only the grid is read here.
+    // The foveal pass box-filters the whole frame (W*H*8 read) into the grid (RGBA32F, about a
+    // thousand samples); the curve dispatch reads the grid and writes the curve (one float per bin;
+    // its own histogram stays in shared memory). Once the histogram pass produces the foveal image,
+    // the frame read leaves this stage.
     const std::uint64_t grid = pixelCount(fovealGridSize(shape.frame, shape.fovYDegrees)) * 16;
-    return pixelCount(shape.frame) * kFrameBytesPerPixel + grid + std::uint64_t(mSettings.bins) * kBinBytes;
+    return pixelCount(shape.frame) * kFrameBytesPerPixel + grid + std::uint64_t(shape.bins) * kBinBytes;
 }
 
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
