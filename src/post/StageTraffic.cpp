@@ -29,4 +29,4 @@ std::uint64_t applyMinimumBytes(const TrafficShape& shape)
     return pixelCount(shape.frame) * (kFrameBytesPerPixel + kDisplayBytesPerPixel);
 }
 
-} // namespace post
+}  // namespace post

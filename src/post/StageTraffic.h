@@ -15,17 +15,17 @@
 
 namespace post {
 
-inline constexpr std::uint64_t kFrameBytesPerPixel = 8;   ///< RGBA16F scene-linear frame
-inline constexpr std::uint64_t kDisplayBytesPerPixel = 4; ///< RGBA8 display image
-inline constexpr std::uint64_t kBinBytes = 4;             ///< one uint32 histogram or CDF entry
+inline constexpr std::uint64_t kFrameBytesPerPixel = 8;    ///< RGBA16F scene-linear frame
+inline constexpr std::uint64_t kDisplayBytesPerPixel = 4;  ///< RGBA8 display image
+inline constexpr std::uint64_t kBinBytes = 4;              ///< one uint32 histogram or CDF entry
 
 /// What the traffic of one frame's chain depends on.
 struct TrafficShape
 {
-    glm::ivec2 frame{0};          ///< the full-resolution frame (apply; operators that read it)
-    glm::ivec2 histogramImage{0}; ///< the image the histogram is built from (the frame, or downsampled)
+    glm::ivec2 frame{0};           ///< the full-resolution frame (apply; operators that read it)
+    glm::ivec2 histogramImage{0};  ///< the image the histogram is built from (the frame, or downsampled)
     std::uint32_t bins = 0;
-    float fovYDegrees = 60.0f;    ///< camera field of view (Ward's foveal grid)
+    float fovYDegrees = 60.0f;  ///< camera field of view (Ward's foveal grid)
 };
 
 std::uint64_t pixelCount(glm::ivec2 size);
@@ -39,4 +39,4 @@ std::uint64_t scanMinimumBytes(const TrafficShape& shape);
 /// tonemap/<op>/apply: the frame read (W*H*8) and the display image written (W*H*4).
 std::uint64_t applyMinimumBytes(const TrafficShape& shape);
 
-} // namespace post
+}  // namespace post
