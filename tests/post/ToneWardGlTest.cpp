@@ -289,6 +289,39 @@ TEST_F(ToneWardGl, FovealHistogramInsideTheCurveKernelEqualsTheSelectedMethods)
     }
 }
 
+// The foveal image made by the histogram pass (one read of the frame) is taken by Ward, once, and
+// gives the curve of Ward's own foveal pass.
+TEST_F(ToneWardGl, FovealImageFromTheHistogramPassIsUsedOnceAndGivesTheSameCurve)
+{
+    ts::TestImage picture = ts::randomHdrImage(1920, 1080, -8.0f, 12.0f, 21);
+    ts::addSpecialPixels(picture, 211);
+    rig.setImage(picture);
+    post::ToneWard own;
+    const WardRun expected = run(own, *method, 60.0f);
+    EXPECT_FALSE(own.fovealFromHistogramPass());
+
+    post::ToneWard fused;
+    post::FovealTarget* target = fused.fovealTarget(rig.size, 60.0f);
+    ASSERT_NE(target, nullptr) << "1080p at 60 degrees has blocks of 263 pixels: the fused path must be offered";
+    EXPECT_EQ(fused.fovealTarget({320, 180}, 60.0f), nullptr) << "blocks of 7 pixels: Ward's own pass is better";
+    target = fused.fovealTarget(rig.size, 60.0f);
+    post::HistogramSpec spec{256, post::OutOfRange::Clamp};
+    ts::runHistogramMethodOnTexture(*method, rig.image, rig.size, -12.0f, 14.0f, spec, target);
+    ASSERT_TRUE(target->written);
+    const WardRun fromHistogram = run(fused, *method, 60.0f);
+    EXPECT_TRUE(fused.fovealFromHistogramPass());
+    EXPECT_FALSE(target->written) << "consumed";
+    EXPECT_EQ(fromHistogram.state[post::ward_state::kGridWidth], expected.state[post::ward_state::kGridWidth]);
+    EXPECT_NEAR(fromHistogram.state[post::ward_state::kBwavg], expected.state[post::ward_state::kBwavg], 1e-5);
+    double worst = 0.0;
+    for (std::size_t i = hd::kCurveHeaderWords; i < hd::kCurveHeaderWords + post::kWardCurveSamples; ++i)
+        worst = std::max(worst, double(std::abs(fromHistogram.curve[i] - expected.curve[i])));
+    EXPECT_LE(worst, 1e-4);
+    // The next frame without a histogram-made image falls back to Ward's own pass (no stale reuse).
+    (void)run(fused, *method, 60.0f);
+    EXPECT_FALSE(fused.fovealFromHistogramPass());
+}
+
 // Both foveal paths against the CPU box filter: an invocation per sample (small blocks, the test
 // above) and a workgroup per sample (blocks of 256 pixels or more; here 1021 x 767 at 20 degrees:
 // blocks of about 38 x 38 pixels, odd sizes so block bounds do not align with the workgroup).

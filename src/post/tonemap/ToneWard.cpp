@@ -57,12 +57,42 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
 
 std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
 {
-    // The foveal pass box-filters the whole frame (W*H*8 read) into the grid (RGBA32F, about a
+    // Its own foveal pass box-filters the whole frame (W*H*8 read) into the grid (RGBA32F, about a
     // thousand samples); the curve dispatch reads the grid and writes the curve (one float per bin;
-    // its own histogram stays in shared memory). Once the histogram pass produces the foveal image,
-    // the frame read leaves this stage.
+    // its own histogram stays in shared memory). When the last frame's foveal image came out of the
+    // histogram pass (one read of the frame for all metering), the frame read is not this stage's.
     const std::uint64_t grid = pixelCount(fovealGridSize(shape.frame, shape.fovYDegrees)) * 16;
-    return pixelCount(shape.frame) * kFrameBytesPerPixel + grid + std::uint64_t(shape.bins) * kBinBytes;
+    const std::uint64_t frameRead = mFovealFromHistogram ? 0 : pixelCount(shape.frame) * kFrameBytesPerPixel;
+    return frameRead + grid + std::uint64_t(shape.bins) * kBinBytes;
+}
+
+namespace {
+/// Blocks of a workgroup's worth of pixels or more: a workgroup per sample (here or in the histogram
+/// pass); smaller ones take WardFoveal.comp's invocation-per-sample path.
+bool blocksFillAWorkgroup(glm::ivec2 size, glm::ivec2 grid)
+{
+    return std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
+}
+} // namespace
+
+void ToneWard::ensureFovealImage(glm::ivec2 grid)
+{
+    if (grid != mGrid || !mFoveal) {
+        mFoveal = gl::Texture("tonemap.ward.foveal", GL_RGBA32F, grid);
+        mGrid = grid;
+    }
+}
+
+FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
+{
+    if (imageSize.x <= 0 || imageSize.y <= 0)
+        return nullptr;
+    const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
+    if (!blocksFillAWorkgroup(imageSize, grid))
+        return nullptr; // small blocks: WardFoveal.comp's invocation per sample is the better shape
+    ensureFovealImage(grid);
+    mFovealTarget = FovealTarget{&mFoveal, grid, mSettings.sceneScale, false};
+    return &mFovealTarget;
 }
 
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
@@ -96,16 +126,16 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
     const glm::ivec2 grid = fovealGridSize(size, inputs.fovYDegrees);
-    if (grid != mGrid || !mFoveal) {
-        mFoveal = gl::Texture("tonemap.ward.foveal", GL_RGBA32F, grid);
-        mGrid = grid;
-    }
-    {
+    ensureFovealImage(grid);
+    // The histogram pass may have filled the foveal image already (same frame, grid and scale).
+    mFovealFromHistogram = mFovealTarget.written && mFovealTarget.image == &mFoveal && mFovealTarget.grid == grid &&
+                           mFovealTarget.sceneScale == s.sceneScale;
+    mFovealTarget.written = false; // consumed: a later frame must fill it again
+    if (!mFovealFromHistogram) {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal"); // timed, and a debug group
         inputs.image.texture.bindUnit(hd::kTextureUnitInput);
         mFoveal.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
-        // A workgroup per sample once blocks hold a workgroup's worth of pixels; else an invocation each.
-        const bool perSampleGroup = std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
+        const bool perSampleGroup = blocksFillAWorkgroup(size, grid);
         gl::Program& program = perSampleGroup ? mFovealProgram : mFovealSmallProgram;
         glProgramUniform2i(program.id(), 0, size.x, size.y);
         glProgramUniform2i(program.id(), 1, grid.x, grid.y);
@@ -198,8 +228,9 @@ std::string ToneWard::status() const
     char text[160];
     switch (int(w[kOutcome])) {
     case 0:
-        std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s", int(w[kPasses]),
+        std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s", int(w[kPasses]),
                       100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
+                      mFovealFromHistogram ? " (from the histogram pass)" : "",
                       w[kConverged] != 0.0f ? "" : " (pass cap hit)");
         break;
     case 1: std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)"); break;

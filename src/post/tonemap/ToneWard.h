@@ -50,6 +50,7 @@ public:
     bool ui() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
+    FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override;
 
     const WardSettings& settings() const { return mSettings; }
     void setSettings(const WardSettings& settings) { mSettings = sanitize(settings); }
@@ -63,8 +64,12 @@ public:
     const gl::Buffer& paramsBuffer() const { return mParams; }        ///< its params (log2 range, bins)
     const gl::Buffer& viewBuffer() const { return mView; }            ///< trimmed histogram, ceilings, cumf
     const gl::Texture& fovealImage() const { return mFoveal; }
+    /// Whether the last curve used a foveal image made by the histogram pass.
+    bool fovealFromHistogramPass() const { return mFovealFromHistogram; }
 
 private:
+    void ensureFovealImage(glm::ivec2 grid);
+
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
     glm::ivec2 mGrid{0};
@@ -72,6 +77,8 @@ private:
     gl::Program mFovealSmallProgram; ///< an invocation per foveal sample (small blocks)
     gl::Program mCurveProgram; ///< range, histogram and ceiling loop in one workgroup
     gl::Texture mFoveal;
+    FovealTarget mFovealTarget;          ///< offered to the histogram pass
+    bool mFovealFromHistogram = false;   ///< last frame's foveal image came from the histogram pass
     gl::Buffer mParams;
     gl::Buffer mHistogram;
     gl::Buffer mState;
