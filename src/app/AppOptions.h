@@ -29,6 +29,7 @@ struct AppOptions
     std::optional<std::filesystem::path> windowScreenshot; ///< --window-screenshot OUT.png (hidden; tests)
     std::optional<std::filesystem::path> capture;          ///< --capture OUT.json (trace events)
     std::optional<std::filesystem::path> captureCsv;       ///< --capture-csv OUT.csv
+    std::optional<int> captureFrames;  ///< --capture-frames N: the recording ring keeps the last N frames
     bool ui = false;            ///< --ui: draw the panels into headless output too
     bool hideUi = false;        ///< --hide-ui: start a window with the panels hidden (F1 toggles)
     bool list = false;          ///< --list
@@ -41,6 +42,7 @@ struct AppOptions
     std::optional<std::string> outOfRange;      ///< --out-of-range clamp|separate
     std::optional<int> downsample;              ///< --downsample 1|2|4|8
     bool vsync = true;                          ///< --vsync on|off
+    bool cudaInteropShared = false;             ///< --cuda-interop shared (default map)
     std::optional<std::filesystem::path> dataDir; ///< --data-dir DIR
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;

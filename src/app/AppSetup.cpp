@@ -132,6 +132,7 @@ profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps, bool glTim
         {"glsl_version", caps.gl.glslVersion},
         {"platform", caps.gl.platform},
         {"cuda", caps.cudaAvailable ? "available" : "unavailable: " + caps.cudaReason},
+        {"cuda_interop", caps.cudaInterop},
         {"scene", sceneName},
         {"resolution", std::to_string(size.x) + "x" + std::to_string(size.y)},
         {"histogram_method", settings.histogramMethod},

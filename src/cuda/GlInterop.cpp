@@ -1,6 +1,10 @@
 #include "cuda/GlInterop.h"
 
+#include "cuda/SharedMemory.h"
+#include "util/Log.h"
+
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 
 namespace cuda {
@@ -52,9 +56,16 @@ GlRegistration& GlRegistration::operator=(GlRegistration&& other) noexcept
         mWidth = takeHandle(other.mWidth);
         mHeight = takeHandle(other.mHeight);
         mFormat = takeHandle(other.mFormat);
+        mIsTexture = takeHandle(other.mIsTexture);
         mTag = std::move(other.mTag);
+        mShared = std::move(other.mShared);
     }
     return *this;
+}
+
+const SharedStorage* GlRegistration::shared() const
+{
+    return static_cast<const SharedStorage*>(mShared.get());  // only SharedStorage is ever kept
 }
 
 void GlRegistration::reset()
@@ -66,13 +77,27 @@ void GlRegistration::reset()
     mBytes = 0;
     mWidth = mHeight = 0;
     mFormat = 0;
+    mIsTexture = false;
     mTag.clear();
+    mShared.reset();
 }
 
 bool GlRegistration::track(const gl::Texture& texture)
 {
     if (!texture.valid())
         throw std::invalid_argument("CUDA interop: no GL texture");
+    if (sharedStorageOf(texture)) {
+        if (mShared == texture.externalStorage() && mName == texture.id())
+            return false;
+        reset();
+        mShared = texture.externalStorage();
+        mName = texture.id();
+        mWidth = texture.size().x;
+        mHeight = texture.size().y;
+        mFormat = texture.format();
+        mIsTexture = true;
+        return true;
+    }
     if (mResource && mName == texture.id() && mWidth == texture.size().x && mHeight == texture.size().y
         && mFormat == texture.format() && hasTag(GL_TEXTURE, mName, mTag))
         return false;
@@ -82,6 +107,7 @@ bool GlRegistration::track(const gl::Texture& texture)
     mWidth = texture.size().x;
     mHeight = texture.size().y;
     mFormat = texture.format();
+    mIsTexture = true;
     mTag = tagObject(GL_TEXTURE, mName);
     return true;
 }
@@ -90,6 +116,15 @@ bool GlRegistration::track(const gl::Buffer& buffer, Access access)
 {
     if (!buffer.valid())
         throw std::invalid_argument("CUDA interop: no GL buffer");
+    if (sharedStorageOf(buffer)) {
+        if (mShared == buffer.externalStorage() && mName == buffer.id())
+            return false;
+        reset();
+        mShared = buffer.externalStorage();
+        mName = buffer.id();
+        mBytes = buffer.size();
+        return true;
+    }
     if (mResource && mName == buffer.id() && mBytes == buffer.size() && hasTag(GL_BUFFER, mName, mTag))
         return false;
     reset();
@@ -103,25 +138,46 @@ bool GlRegistration::track(const gl::Buffer& buffer, Access access)
     return true;
 }
 
-MappedResources::MappedResources(std::vector<const GlRegistration*> registrations, cudaStream_t stream)
-    : mStream(stream)
+InteropScope::InteropScope(std::vector<const GlRegistration*> registrations, cudaStream_t stream) : mStream(stream)
 {
     for (const GlRegistration* registration : registrations) {
-        if (!registration || !registration->resource())
-            throw std::logic_error("CUDA interop: mapping an unregistered resource");
-        if (std::find(mResources.begin(), mResources.end(), registration->resource()) == mResources.end())
-            mResources.push_back(registration->resource());
+        if (!registration || !registration->tracking())
+            throw std::logic_error("CUDA interop: using an untracked GL object");
+        if (const SharedStorage* shared = registration->shared()) {
+            std::vector<GLuint>& names = registration->isTexture() ? mSharedTextures : mSharedBuffers;
+            if (std::find(names.begin(), names.end(), registration->name()) == names.end())
+                names.push_back(registration->name());
+            mSemaphores = &shared->semaphores();
+        } else if (std::find(mMapped.begin(), mMapped.end(), registration->resource()) == mMapped.end()) {
+            mMapped.push_back(registration->resource());
+        }
     }
-    CUDA_CHECK(cudaGraphicsMapResources(int(mResources.size()), mResources.data(), mStream));
+    if (!mMapped.empty())
+        CUDA_CHECK(cudaGraphicsMapResources(int(mMapped.size()), mMapped.data(), mStream));
+    if (mSemaphores)
+        mSemaphores->handToCuda(mSharedBuffers, mSharedTextures, mStream);
 }
 
-MappedResources::~MappedResources()
+InteropScope::~InteropScope()
 {
-    ignoreError(cudaGraphicsUnmapResources(int(mResources.size()), mResources.data(), mStream));
+    if (mSemaphores) {
+        try {
+            mSemaphores->handToGl(mSharedBuffers, mSharedTextures, mStream);
+        } catch (const std::exception& failure) {
+            util::logError("CUDA interop: handing GL objects back failed: {}", failure.what());
+        }
+    }
+    if (!mMapped.empty())
+        ignoreError(cudaGraphicsUnmapResources(int(mMapped.size()), mMapped.data(), mStream));
 }
 
-void* MappedResources::pointer(const GlRegistration& registration, std::size_t* bytes) const
+void* InteropScope::pointer(const GlRegistration& registration, std::size_t* bytes) const
 {
+    if (const SharedStorage* shared = registration.shared()) {
+        if (bytes)
+            *bytes = registration.bytes();
+        return shared->pointer();
+    }
     void* pointer = nullptr;
     std::size_t size = 0;
     CUDA_CHECK(cudaGraphicsResourceGetMappedPointer(&pointer, &size, registration.resource()));
@@ -130,8 +186,10 @@ void* MappedResources::pointer(const GlRegistration& registration, std::size_t* 
     return pointer;
 }
 
-cudaArray_t MappedResources::array(const GlRegistration& registration) const
+cudaArray_t InteropScope::array(const GlRegistration& registration) const
 {
+    if (const SharedStorage* shared = registration.shared())
+        return shared->array();
     cudaArray_t array = nullptr;
     CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, registration.resource(), 0, 0));
     return array;

@@ -9,6 +9,8 @@ target_sources(hdrlab_core PRIVATE
   cuda/CudaContext.cpp
   cuda/CudaEventTimer.cpp
   cuda/GlInterop.cpp
+  cuda/VulkanExporter.cpp
+  cuda/SharedMemory.cpp
   cuda/Scan.cu
   cuda/BugettiHistogram.cu
   cuda/FastHistogram.cu

@@ -1,5 +1,7 @@
 #include "gl/Buffer.h"
 
+#include "gl/ExternalObjects.h"
+
 namespace gl {
 
 Buffer::Buffer(std::string_view label, std::size_t bytes, const void* data, GLbitfield flags)
@@ -12,10 +14,27 @@ Buffer::Buffer(std::string_view label, std::size_t bytes, const void* data, GLbi
     setLabel(label);
 }
 
+Buffer::Buffer(std::string_view label, std::size_t bytes, std::shared_ptr<const ExternalStorage> storage)
+    : mBytes(bytes), mExternalStorage(std::move(storage))
+{
+    GLuint name = 0;
+    glCreateBuffers(1, &name);
+    adopt(name);
+    glNamedBufferStorageMemEXT(name, GLsizeiptr(bytes == 0 ? 4 : bytes), mExternalStorage->memory().id(), 0);
+    setLabel(label);
+}
+
 void Buffer::update(std::size_t offset, std::size_t bytes, const void* data)
 {
-    if (bytes != 0)
+    if (bytes == 0)
+        return;
+    if (!mExternalStorage) {
         glNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), data);
+        return;
+    }
+    // Deleting the staging buffer right away is safe: GL keeps its storage until the copy ran.
+    const Buffer staging("gl.update-staging", bytes, data);
+    staging.copyTo(*this, 0, offset, bytes);
 }
 
 void Buffer::clearUint(std::uint32_t value)

@@ -36,6 +36,8 @@ void deleteObject(ObjectKind kind, GLuint name)
     case ObjectKind::Query: glDeleteQueries(1, &name); break;
     case ObjectKind::VertexArray: glDeleteVertexArrays(1, &name); break;
     case ObjectKind::Sampler: glDeleteSamplers(1, &name); break;
+    case ObjectKind::MemoryObject: glDeleteMemoryObjectsEXT(1, &name); break;
+    case ObjectKind::Semaphore: glDeleteSemaphoresEXT(1, &name); break;
     case ObjectKind::Count: break;
     }
 }
@@ -52,6 +54,8 @@ GLenum labelNamespace(ObjectKind kind)
     case ObjectKind::Query: return GL_QUERY;
     case ObjectKind::VertexArray: return GL_VERTEX_ARRAY;
     case ObjectKind::Sampler: return GL_SAMPLER;
+    case ObjectKind::MemoryObject: return GL_NONE; // KHR_debug has no namespace for these
+    case ObjectKind::Semaphore: return GL_NONE;
     case ObjectKind::Count: break;
     }
     return GL_BUFFER;

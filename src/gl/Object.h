@@ -14,7 +14,20 @@
 
 namespace gl {
 
-enum class ObjectKind { Buffer, Texture, Framebuffer, Renderbuffer, Program, Shader, Query, VertexArray, Sampler, Count };
+enum class ObjectKind {
+    Buffer,
+    Texture,
+    Framebuffer,
+    Renderbuffer,
+    Program,
+    Shader,
+    Query,
+    VertexArray,
+    Sampler,
+    MemoryObject,  ///< GL_EXT_memory_object (no debug label namespace)
+    Semaphore,     ///< GL_EXT_semaphore (no debug label namespace)
+    Count
+};
 
 /// Number of live objects of a kind created through these wrappers (for leak tests).
 int liveObjectCount(ObjectKind kind);
@@ -51,7 +64,7 @@ public:
     /// Names the object for debuggers and the KHR_debug log.
     void setLabel(std::string_view label) const
     {
-        if (mName != 0u && glObjectLabel)
+        if (mName != 0u && glObjectLabel && detail::labelNamespace(Kind) != GL_NONE)
             glObjectLabel(detail::labelNamespace(Kind), mName, GLsizei(label.size()), label.data());
     }
 

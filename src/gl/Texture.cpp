@@ -1,5 +1,7 @@
 #include "gl/Texture.h"
 
+#include "gl/ExternalObjects.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -13,6 +15,24 @@ Texture::Texture(std::string_view label, GLenum internalFormat, glm::ivec2 size,
     adopt(name);
     glTextureStorage2D(name, mLevels, internalFormat, mSize.x, mSize.y);
     glTextureParameteri(name, GL_TEXTURE_MIN_FILTER, mLevels > 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+    glTextureParameteri(name, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(name, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(name, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    setLabel(label);
+}
+
+Texture::Texture(std::string_view label,
+                 GLenum internalFormat,
+                 glm::ivec2 size,
+                 std::shared_ptr<const ExternalStorage> storage)
+    : mSize(glm::max(size, glm::ivec2(1))), mFormat(internalFormat), mLevels(1), mExternalStorage(std::move(storage))
+{
+    GLuint name = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &name);
+    adopt(name);
+    glTextureParameteri(name, GL_TEXTURE_TILING_EXT, GL_OPTIMAL_TILING_EXT);  // as the exporter's image
+    glTextureStorageMem2DEXT(name, 1, internalFormat, mSize.x, mSize.y, mExternalStorage->memory().id(), 0);
+    glTextureParameteri(name, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTextureParameteri(name, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTextureParameteri(name, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTextureParameteri(name, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);

@@ -2,6 +2,7 @@ target_sources(hdrlab_core PRIVATE
   gl/Object.cpp
   gl/Buffer.cpp
   gl/Texture.cpp
+  gl/ExternalObjects.cpp
   gl/Framebuffer.cpp
   gl/Query.cpp
   gl/VertexArray.cpp

@@ -1,6 +1,7 @@
 // CudaFallback.cpp: the post layer's CUDA entry points for builds without the CUDA backend (compiled
 // only when HDRLAB_HAS_CUDA is off). The CUDA methods are still listed, with the reason they cannot
 // run; the probe says CUDA is not built. (The CUDA commands' stand-ins are app/CudaCommandsFallback.cpp.)
+#include "post/CudaInterop.h"
 #include "post/CudaProbe.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/histogram/HistogramRegistry.h"
@@ -89,6 +90,11 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
                             return std::unique_ptr<HistogramMethod>(
                                 std::make_unique<UnavailableCudaHistogram>(name.id, name.label));
                         }});
+}
+
+CudaInterop chooseCudaInterop(const GpuCaps&, CudaInteropMode)
+{
+    return {nullptr, mapUnmapStatus(kNoCudaReason)};
 }
 
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()

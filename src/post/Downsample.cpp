@@ -1,5 +1,7 @@
 #include "post/Downsample.h"
 
+#include "gl/ExternalObjects.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +20,7 @@ ImageInput Downsample::run(PassContext& ctx, const ImageInput& input, int factor
         mProgram = ctx.shaders.buildCompute("histogram-input.downsample", "post/Downsample.comp");
     const glm::ivec2 size = outputSize(input.size, factor);
     if (!mOutput || mOutput.size() != size)
-        mOutput = gl::Texture("histogram-input.downsampled", GL_RGBA32F, size);
+        mOutput = gl::createTexture(mAllocator, "histogram-input.downsampled", GL_RGBA32F, size);
 
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     mProgram.use();

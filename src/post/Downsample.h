@@ -6,6 +6,10 @@
 
 #include "post/PostTypes.h"
 
+namespace gl {
+class SharedAllocator;
+}
+
 namespace post {
 
 class Downsample
@@ -17,10 +21,17 @@ public:
     /// Downsamples `input` by `factor` (2, 4, 8) into an internal texture (reallocated on size change).
     ImageInput run(PassContext& ctx, const ImageInput& input, int factor);
     const gl::Texture& texture() const { return mOutput; }
+    /// Later outputs are created through `allocator` (shared with CUDA; null: plain GL storage).
+    void setSharedAllocator(gl::SharedAllocator* allocator)
+    {
+        mAllocator = allocator;
+        mOutput = gl::Texture();
+    }
 
 private:
     gl::Program mProgram;
     gl::Texture mOutput;
+    gl::SharedAllocator* mAllocator = nullptr;
 };
 
 } // namespace post

@@ -1,6 +1,7 @@
 #include "post/PostPipeline.h"
 
 #include "gl/Debug.h"
+#include "gl/ExternalObjects.h"
 #include "post/AutoRange.h"
 #include "post/Downsample.h"
 #include "post/HistogramReadback.h"
@@ -130,6 +131,7 @@ struct PostPipeline::Impl
     std::unique_ptr<ScanMethod> scan;
     std::unique_ptr<ToneOperator> tone;
     std::string notice;
+    gl::SharedAllocator* allocator = nullptr;  ///< shared GL/CUDA storage for the CUDA-touched outputs
 
     gl::Buffer histogramBuffer{"post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t)};
     gl::Buffer cdfBuffer{"post.cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t)};
@@ -232,6 +234,23 @@ const gl::Buffer& PostPipeline::cdfBuffer() const { return mImpl->cdfBuffer; }
 const gl::Buffer& PostPipeline::paramsBuffer() const { return mImpl->paramsBuffer; }
 const gl::Buffer& PostPipeline::curveBuffer() const { return mImpl->curveBuffer; }
 const gl::Texture& PostPipeline::outputTexture() const { return mImpl->output; }
+
+void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
+{
+    Impl& p = *mImpl;
+    p.allocator = allocator;
+    p.histogramBuffer =
+        gl::createBuffer(allocator, "post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    p.cdfBuffer = gl::createBuffer(allocator, "post.cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    p.paramsBuffer =
+        gl::createBuffer(allocator, "post.histogram-params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
+    p.histogramBuffer.clearUint(0u);
+    p.cdfBuffer.clearUint(0u);
+    p.paramsBuffer.clearUint(0u);
+    p.localMean = gl::Buffer();
+    p.downsample.setSharedAllocator(allocator);
+    p.resetRange = true;
+}
 
 void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
 {
@@ -402,7 +421,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         if (p.localSource) {
             const std::size_t bytes = std::size_t(hdr.size.x) * std::size_t(hdr.size.y) * sizeof(float);
             if (p.localMean.size() < bytes)
-                p.localMean = gl::Buffer("post.local-mean", bytes);
+                p.localMean = gl::createBuffer(p.allocator, "post.local-mean", bytes);
             auto scope = p.profiler.scope("local-adaptation/cuda-sat", p.localSource->timerBackend());
             p.localSource->run(hdr.texture, hdr.size, p.paramsBuffer, p.localMean,
                                localRadius >= 0 ? localRadius : kLocalMeanViewRadius);

@@ -21,6 +21,10 @@
 #include <string>
 #include <vector>
 
+namespace gl {
+class SharedAllocator;
+}
+
 namespace post {
 
 enum class RangeMode { Manual, Auto };
@@ -86,6 +90,10 @@ public:
     ScanMethod* scanMethod();             ///< nullptr when the histogram method yields the CDF ("built in")
     ToneOperator& toneOperator();
     const GpuCaps& caps() const;
+    /// Recreates the stage outputs CUDA passes touch (histogram, CDF, params, local mean, downsampled
+    /// input) through `allocator`, so CUDA reaches them without map/unmap (post/CudaInterop.h); null
+    /// goes back to plain GL storage. Call before the first run; the allocator must outlive the pipeline.
+    void setSharedAllocator(gl::SharedAllocator* allocator);
     /// Message about the last clamp or refusal (e.g. "scatter-blend supports 1024 bins; using 1024").
     const std::string& notice() const;
 

@@ -38,6 +38,7 @@ struct GpuCaps
     bool glTimersUseful = true;
     bool cudaAvailable = false;  ///< a CUDA device exists and is the GL context's device
     std::string cudaReason;      ///< why not, when cudaAvailable is false
+    std::string cudaInterop;     ///< how CUDA passes reach GL objects (post/CudaInterop.h); empty: not chosen
     int maxComputeSharedBytes = 32768;
     int maxTextureSize = 16384;
 };

@@ -1,4 +1,5 @@
 target_sources(hdrlab_core PRIVATE post/PostTypes.cpp)
+target_sources(hdrlab_core PRIVATE post/CudaInterop.cpp)
 target_sources(hdrlab_core PRIVATE post/PostPipeline.cpp)
 target_sources(hdrlab_core PRIVATE post/AutoRange.cpp)
 target_sources(hdrlab_core PRIVATE post/Downsample.cpp)

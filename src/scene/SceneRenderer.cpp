@@ -2,6 +2,7 @@
 #include "scene/SceneRenderer.h"
 
 #include "gl/Debug.h"
+#include "gl/ExternalObjects.h"
 #include "profiling/Profiler.h"
 #include "scene/PrimitiveMesh.h"
 
@@ -172,13 +173,22 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
     mSkyOcclusionFramebuffer.checkComplete("scene.skyOcclusionFramebuffer");
 }
 
+void SceneRenderer::setTargetAllocator(gl::SharedAllocator* allocator)
+{
+    mTargetAllocator = allocator;
+    if (!mColor.valid())
+        return;
+    mColor = gl::Texture();
+    resize(mSize);
+}
+
 void SceneRenderer::resize(glm::ivec2 size)
 {
     size = glm::max(size, glm::ivec2(1));
     if (size == mSize && mColor.valid())
         return;
     mSize = size;
-    mColor = gl::Texture("scene.hdrColor", GL_RGBA16F, size);
+    mColor = gl::createTexture(mTargetAllocator, "scene.hdrColor", GL_RGBA16F, size);
     mDepth = gl::Texture::depth("scene.depth", GL_DEPTH_COMPONENT32F, size);
     mFramebuffer = gl::Framebuffer("scene.framebuffer");
     mFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, mColor);

@@ -18,6 +18,10 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 
+namespace gl {
+class SharedAllocator;
+}
+
 namespace profiling {
 class Profiler;
 }
@@ -38,6 +42,9 @@ public:
     /// Resizes the colour and depth targets; sizes below 1x1 are raised to 1x1.
     void resize(glm::ivec2 size);
     glm::ivec2 size() const { return mSize; }
+    /// Later colour targets are created through `allocator` (memory CUDA shares, post/CudaInterop.h;
+    /// null: plain GL storage); a current one is recreated at once.
+    void setTargetAllocator(gl::SharedAllocator* allocator);
 
     /// Renders one frame into hdrTarget(); `profiler` (nullable) times the sub-passes.
     void render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler = nullptr);
@@ -73,6 +80,7 @@ private:
     bool mShadowMapsValid = false;
 
     glm::ivec2 mSize{0};
+    gl::SharedAllocator* mTargetAllocator = nullptr;
     gl::Texture mColor;
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;

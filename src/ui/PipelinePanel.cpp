@@ -65,6 +65,15 @@ bool drawMethodCombo(const char* label, const std::vector<PipelinePanel::Entry>&
     return changed;
 }
 
+/// For a CUDA method: how it reaches the GL frame and buffers (shared memory, or map/unmap and why).
+template <typename Method>
+void drawCudaInteropLine(const Method& method, const post::GpuCaps& caps)
+{
+    if (method.backend() != post::Backend::Cuda || caps.cudaInterop.empty())
+        return;
+    ImGui::TextDisabled("interop: %s", caps.cudaInterop.c_str());
+}
+
 /// The method's own widgets inside an ID scope; a change restarts the statistics.
 template <typename Method>
 void drawMethodUi(Method& method, profiling::Profiler& profiler)
@@ -149,6 +158,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         }
         HelpMarker("Build the histogram from a box-downsampled copy of the frame (cheaper, smoother).");
         drawMethodUi(method, profiler);
+        drawCudaInteropLine(method, pipeline.caps());
     }
 
     if (ImGui::CollapsingHeader("Scan", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -163,6 +173,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed |= drawMethodCombo("method##scan", mScanMethods, wanted.scanMethod);
             HelpMarker(std::string(scan->description()).c_str());
             drawMethodUi(*scan, profiler);
+            drawCudaInteropLine(*scan, pipeline.caps());
         }
     }
 

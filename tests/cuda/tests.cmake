@@ -7,6 +7,7 @@ add_executable(hdrlab_tests_cuda
   cuda/HistogramCudaTest.cpp
   cuda/IntegralImageCudaTest.cpp
   cuda/Equalize8CudaTest.cpp
-  cuda/InteropCudaTest.cpp)
+  cuda/InteropCudaTest.cpp
+  cuda/SharedInteropCudaTest.cpp)
 target_link_libraries(hdrlab_tests_cuda PRIVATE hdrlab_test_support)
 gtest_discover_tests(hdrlab_tests_cuda DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cuda TIMEOUT 600)

@@ -14,6 +14,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
 namespace cuda {
@@ -39,26 +40,27 @@ public:
     {
         CudaContext& context = CudaContext::instance();
         const cudaStream_t stream = context.stream();
-        if (mFrame.track(image.texture))
-            forgetTexture(stream);
-        mHistogram.track(targets.histogram, GlRegistration::Access::ReadWrite);
-        mParams.track(targets.params, GlRegistration::Access::ReadOnly);
-        std::vector<const GlRegistration*> resources{&mFrame, &mHistogram, &mParams};
+        Slot& slot = slotFor(image.texture);
+        if (slot.frame.track(image.texture))
+            forgetTexture(slot, stream);
+        slot.histogram.track(targets.histogram, GlRegistration::Access::ReadWrite);
+        slot.params.track(targets.params, GlRegistration::Access::ReadOnly);
+        std::vector<const GlRegistration*> resources{&slot.frame, &slot.histogram, &slot.params};
         const bool withCdf = wantsCdf() && targets.cumulative != nullptr;
         if (withCdf) {
-            mCdf.track(*targets.cumulative, GlRegistration::Access::ReadWrite);
-            resources.push_back(&mCdf);
+            slot.cdf.track(*targets.cumulative, GlRegistration::Access::ReadWrite);
+            resources.push_back(&slot.cdf);
         }
         MappedResources mapped(std::move(resources), stream);
 
         HistogramInput input;
-        input.texture = textureFor(mapped.array(mFrame), stream);
+        input.texture = textureFor(slot, mapped.array(slot.frame), stream);
         input.width = std::min(image.size.x, image.texture.size().x);
         input.height = std::min(image.size.y, image.texture.size().y);
         HistogramOutput output;
-        output.histogram = static_cast<std::uint32_t*>(mapped.pointer(mHistogram));
-        output.cdf = withCdf ? static_cast<std::uint32_t*>(mapped.pointer(mCdf)) : nullptr;
-        const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(mParams));
+        output.histogram = static_cast<std::uint32_t*>(mapped.pointer(slot.histogram));
+        output.cdf = withCdf ? static_cast<std::uint32_t*>(mapped.pointer(slot.cdf)) : nullptr;
+        const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(slot.params));
         const unsigned bins = std::clamp<unsigned>(spec.binCount, 1u, hd::kMaxHistogramBins);
         // The host's "histogram/<id>" scope also holds the map, which makes the stream wait for the
         // GL work before it (the scene); this one times the kernels alone.
@@ -72,34 +74,61 @@ protected:
                      const HistogramOutput& output, cudaStream_t stream) = 0;
 
 private:
-    /// A re-registered frame may map to a new array at a recycled address: drop the texture object.
-    void forgetTexture(cudaStream_t stream)
+    /// One input's registrations and texture object. Two slots: Ward's curve builds a second
+    /// histogram per frame (of its foveal image) with the same method object, and a single slot
+    /// would re-register both inputs, and wait for the stream, twice a frame.
+    struct Slot
     {
-        if (mTexture.get() != 0)
-            CUDA_CHECK(cudaStreamSynchronize(stream));
-        mTexture = TextureObject();
-        mTextureArray = nullptr;
-    }
+        GlRegistration frame;
+        GlRegistration histogram;
+        GlRegistration params;
+        GlRegistration cdf;
+        TextureObject texture;
+        cudaArray_t textureArray = nullptr;
+        std::uint64_t lastUse = 0;
+    };
 
-    /// The mapped array normally stays the same frame to frame; a texture object is made only when
-    /// it changes (after waiting for the stream, so the old one is no longer in use).
-    cudaTextureObject_t textureFor(cudaArray_t array, cudaStream_t stream)
+    /// The slot that tracks `texture` (by GL name; track() then checks that it is the same object),
+    /// else the least recently used one.
+    Slot& slotFor(const gl::Texture& texture)
     {
-        if (array != mTextureArray) {
-            if (mTexture.get() != 0)
-                CUDA_CHECK(cudaStreamSynchronize(stream));
-            mTexture = TextureObject(array);
-            mTextureArray = array;
+        Slot* chosen = &mSlots[0];
+        for (Slot& slot : mSlots) {
+            if (slot.frame.tracking() && slot.frame.name() == texture.id()) {
+                chosen = &slot;
+                break;
+            }
+            if (slot.lastUse < chosen->lastUse)
+                chosen = &slot;
         }
-        return mTexture.get();
+        chosen->lastUse = ++mUses;
+        return *chosen;
     }
 
-    GlRegistration mFrame;
-    GlRegistration mHistogram;
-    GlRegistration mParams;
-    GlRegistration mCdf;
-    TextureObject mTexture;
-    cudaArray_t mTextureArray = nullptr;
+    /// A re-registered frame may map to a new array at a recycled address: drop the texture object.
+    static void forgetTexture(Slot& slot, cudaStream_t stream)
+    {
+        if (slot.texture.get() != 0)
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+        slot.texture = TextureObject();
+        slot.textureArray = nullptr;
+    }
+
+    /// The array normally stays the same frame to frame; a texture object is made only when it
+    /// changes (after waiting for the stream, so the old one is no longer in use).
+    static cudaTextureObject_t textureFor(Slot& slot, cudaArray_t array, cudaStream_t stream)
+    {
+        if (array != slot.textureArray) {
+            if (slot.texture.get() != 0)
+                CUDA_CHECK(cudaStreamSynchronize(stream));
+            slot.texture = TextureObject(array);
+            slot.textureArray = array;
+        }
+        return slot.texture.get();
+    }
+
+    std::array<Slot, 2> mSlots;
+    std::uint64_t mUses = 0;
 };
 
 class CudaBugettiHistogram final : public CudaHistogramBase
