@@ -225,10 +225,7 @@ void parseBenchPipelineOptions(BenchOptions& bench, const std::string& sizes, co
     } else if (!bins.empty()) {
         bench.bins.clear();
         for (const std::string& text : split(bins)) {
-            long long value = 0;
-            if (!parseInt(text, value))
-                throw CliError("--bins " + quoted(std::string_view(text)) + " is not a number (N[,N...] or all)");
-            bench.bins.push_back(validateBins(value));
+            bench.bins.push_back(unsigned(parseWholeNumber("--bins", text, 1, hd::kMaxHistogramBins)));
         }
     }
     if (!toneOperator.empty()) {
