@@ -92,9 +92,10 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
                         }});
 }
 
-CudaInterop chooseCudaInterop(const GpuCaps&, CudaInteropMode)
+CudaInterop chooseCudaInterop(const GpuCaps& caps, CudaInteropMode)
 {
-    return {nullptr, mapUnmapStatus(kNoCudaReason)};
+    // The probe's reason (here always "no CUDA backend" unless a caller set its own).
+    return {nullptr, mapUnmapStatus(caps.cudaReason.empty() ? std::string(kNoCudaReason) : caps.cudaReason)};
 }
 
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()
