@@ -124,6 +124,8 @@ struct App::Impl
     int frameCount = -1;           ///< frames to render; -1 = until the window closes
     int recordFrom = kRecordFromFrame;
     int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
+    int frame = 0;                 ///< frames rendered (headless: the camera path's frame index)
+    bool recordForOutputs = false; ///< run(): start recording at recordFrom (captures, summary)
     bool uiRecording = false;      ///< "Record" from the UI runs until "Stop and write"
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
@@ -132,6 +134,10 @@ struct App::Impl
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
     void presentToWindow(const gl::Texture& display, glm::ivec2 windowSize);
     void updateUiCapture();
+    /// The frame loop: renders until `count` frames are done (count < 0: until the window closes).
+    /// Returns the frames rendered by this call.
+    int runFrames(int count);
+    void waitForTimings();
     void writeUiCapture();
     int finish(int renderedFrames);
 };
@@ -339,10 +345,16 @@ void App::Impl::writeUiCapture()
 int App::run()
 {
     Impl& a = *mImpl;
-    int frame = 0;
+    a.recordForOutputs = a.options.capture || a.options.captureCsv || !a.isWindow;
+    return a.finish(a.runFrames(a.frameCount));
+}
+
+int App::Impl::runFrames(int count)
+{
+    Impl& a = *this;
+    int rendered = 0;
     auto last = std::chrono::steady_clock::now();
-    bool recordingForOutputs = a.options.capture || a.options.captureCsv || !a.isWindow;
-    while (a.frameCount < 0 || frame < a.frameCount) {
+    while (count < 0 || rendered < count) {
         glm::ivec2 size = a.renderer->size();
         double dt = kFixedDt;
         if (a.isWindow) {
@@ -368,9 +380,9 @@ int App::run()
 
         a.pacer->beginFrame();
         a.profiler->beginFrame();
-        if (recordingForOutputs && frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
+        if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
             a.profiler->startRecording();
-        double pathSeconds = frame * kFixedDt;
+        double pathSeconds = a.frame * kFixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
         if (a.isWindow) {
             bool wantsMouse = drawUi && a.imgui->wantsMouse();
@@ -380,9 +392,10 @@ int App::run()
             a.camera = a.scene.cameraAt(pathSeconds);
         }
         a.renderFrame(dt, pathSeconds, size, drawUi);
-        ++frame;
+        ++a.frame;
+        ++rendered;
         if (a.isWindow) {
-            if (a.options.windowScreenshot && frame == a.frameCount) {
+            if (a.options.windowScreenshot && a.frame == a.frameCount) {
                 writeBackBufferPng(*a.options.windowScreenshot, size);
                 std::cout << "wrote " << a.options.windowScreenshot->string() << "\n";
             }
@@ -392,8 +405,46 @@ int App::run()
         a.pacer->endFrame();
         a.updateUiCapture();
     }
-    return a.finish(frame);
+    return rendered;
 }
+
+void App::Impl::waitForTimings()
+{
+    // Wait for the GPU once so the last frames' timings arrive (never per frame), then harvest them.
+    glFinish();
+    profiler->beginFrame();
+    profiler->endFrame();
+}
+
+void App::renderFrames(int count)
+{
+    if (mImpl->isWindow)
+        throw std::logic_error("App::renderFrames is for headless runs");
+    mImpl->runFrames(std::max(count, 0));
+}
+
+void App::rewindCameraPath()
+{
+    mImpl->frame = 0;
+}
+
+void App::resizeFrame(glm::ivec2 size)
+{
+    if (mImpl->isWindow)
+        throw std::logic_error("App::resizeFrame is for headless runs");
+    mImpl->renderer->resize(size);
+}
+
+void App::waitForTimings()
+{
+    mImpl->waitForTimings();
+}
+
+post::PostPipeline& App::pipeline() { return *mImpl->pipeline; }
+profiling::Profiler& App::profiler() { return *mImpl->profiler; }
+const post::GpuCaps& App::caps() const { return mImpl->caps; }
+const platform::GlInfo& App::glInfo() const { return mImpl->context->info(); }
+float App::cameraFovYDegrees() const { return mImpl->camera.verticalFovDegrees; }
 
 int App::Impl::finish(int renderedFrames)
 {

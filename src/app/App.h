@@ -13,6 +13,17 @@
 
 #include <memory>
 
+namespace platform {
+struct GlInfo;
+}
+namespace post {
+struct GpuCaps;
+class PostPipeline;
+}
+namespace profiling {
+class Profiler;
+}
+
 namespace app {
 
 class App
@@ -27,6 +38,23 @@ public:
     /// Runs until the window closes or the frame count is reached, then writes the requested files.
     /// Returns the exit code (1 when --verify finds a mismatch).
     int run();
+
+    // Tools that measure the app's own frame (`hdrlab bench pipeline`) drive the same frame loop
+    // from outside: headless only, no output files, no automatic recording.
+    /// Renders `count` frames, continuing the camera path.
+    void renderFrames(int count);
+    /// The next frame is the camera path's first (t = 0), so every configuration renders the same frames.
+    void rewindCameraPath();
+    /// Headless: resizes the scene targets (the pipeline follows on the next frame).
+    void resizeFrame(glm::ivec2 size);
+    /// Waits for the GPU once (glFinish) and harvests the timings of every frame rendered so far.
+    void waitForTimings();
+    post::PostPipeline& pipeline();
+    profiling::Profiler& profiler();
+    const post::GpuCaps& caps() const;
+    const platform::GlInfo& glInfo() const;
+    /// The camera's vertical field of view (Ward's foveal grid depends on it).
+    float cameraFovYDegrees() const;
 
 private:
     struct Impl;

@@ -1,6 +1,7 @@
 #include "app/Cli.h"
 
 #include "post/histogram/HistogramMethod.h"
+#include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
 #include "shared/HostDevice.h"
 #include "util/BuildInfo.h"
@@ -197,6 +198,53 @@ unsigned validateBins(long long bins)
     return unsigned(bins);
 }
 
+namespace {
+
+/// `bench pipeline`'s lists: sizes "WxH[,WxH...]", bins "N[,N...]|all".
+void parseBenchPipelineOptions(BenchOptions& bench, const std::string& sizes, const std::string& bins,
+                               const std::string& toneOperator, const std::string& range, long long frames,
+                               long long warmup)
+{
+    auto split = [](const std::string& text) {
+        std::vector<std::string> parts;
+        std::size_t start = 0;
+        for (std::size_t comma = text.find(','); ; comma = text.find(',', start)) {
+            parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+            if (comma == std::string::npos)
+                return parts;
+            start = comma + 1;
+        }
+    };
+    if (!sizes.empty()) {
+        bench.sizes.clear();
+        for (const std::string& size : split(sizes))
+            bench.sizes.push_back(parseSize(size));
+    }
+    if (bins == "all") {
+        bench.bins = {64, 256, 1024, 4096};
+    } else if (!bins.empty()) {
+        bench.bins.clear();
+        for (const std::string& text : split(bins)) {
+            bench.bins.push_back(unsigned(parseWholeNumber("--bins", text, 1, hd::kMaxHistogramBins)));
+        }
+    }
+    if (!toneOperator.empty()) {
+        if (toneOperator != "all" && !post::createToneOperator(toneOperator))
+            throw CliError("--operator: unknown tone operator " + quoted(std::string_view(toneOperator)) + " (see hdrlab --list, or all)");
+        bench.toneOperator = toneOperator;
+    }
+    if (!range.empty())
+        bench.range = parseRange(range);
+    if (frames < 1 || frames > kMaxRepeat)
+        throw CliError("--frames " + std::to_string(frames) + " is outside 1.." + std::to_string(kMaxRepeat));
+    if (warmup < 0 || warmup > kMaxRepeat)
+        throw CliError("--warmup " + std::to_string(warmup) + " is outside 0.." + std::to_string(kMaxRepeat));
+    bench.frames = unsigned(frames);
+    bench.warmup = unsigned(warmup);
+}
+
+} // namespace
+
 ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
 {
     ParsedCommandLine result;
@@ -332,10 +380,26 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string benchCsv;
     std::string benchRepeat = std::to_string(result.bench.repeat);
     CLI::App* bench = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries");
-    bench->add_option("suite", result.bench.suite, "Which: cuda, scan, integral, equalize8 or all (default all)")
-        ->check(CLI::IsMember({"cuda", "scan", "integral", "equalize8", "all"}));
+    bench->add_option("suite", result.bench.suite,
+                      "Which: pipeline (the app's frame against the memory floor), or the CUDA suites cuda, scan, "
+                      "integral, equalize8, all (default all: every CUDA suite)")
+        ->check(CLI::IsMember({"pipeline", "cuda", "scan", "integral", "equalize8", "all"}));
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
-    bench->add_option("--repeat", benchRepeat, "Timed repetitions (default 50)")->type_name("K");
+    bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
+    std::string benchSizes, benchBins, benchOperator, benchRange;
+    long long benchFrames = result.bench.frames, benchWarmup = result.bench.warmup;
+    std::vector<CLI::Option*> pipelineOnly{
+        bench->add_option("--size", benchSizes, "pipeline: frame sizes (default 1920x1080)")->type_name("WxH[,WxH...]"),
+        bench->add_option("--bins", benchBins, "pipeline: bin counts, or all = 64,256,1024,4096 (default 256)")
+            ->type_name("N[,N...]|all"),
+        bench->add_option("--operator", benchOperator, "pipeline: tone operator id, or all (default: the app's)")
+            ->type_name("ID|all"),
+        bench->add_option("--range", benchRange, "pipeline: histogram range (default: the app's)")
+            ->type_name("MIN:MAX|auto"),
+        bench->add_option("--frames", benchFrames, "pipeline: timed frames per configuration (default 60)")
+            ->type_name("N"),
+        bench->add_option("--warmup", benchWarmup, "pipeline: frames rendered before the timed ones (default 20)")
+            ->type_name("N")};
     addCommonOptions(*bench, dataDir, logLevel);
 
     cli.require_subcommand(0, 1);
@@ -401,6 +465,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             result.bench.repeat = unsigned(parseWholeNumber("--repeat", benchRepeat, 1, kMaxRepeat));
             if (benchCsvOpt->count())
                 result.bench.csv = benchCsv;
+            if (result.bench.suite != "pipeline")
+                for (const CLI::Option* option : pipelineOnly)
+                    if (option->count())
+                        throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
+                                       result.bench.suite + "'");
+            parseBenchPipelineOptions(result.bench, benchSizes, benchBins, benchOperator, benchRange, benchFrames,
+                                      benchWarmup);
             checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}});
             return result;
         }

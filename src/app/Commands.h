@@ -2,6 +2,10 @@
 // code and prints one clear error line (and returns nonzero) on bad input.
 #pragma once
 
+#include "app/AppOptions.h"
+
+#include <glm/vec2.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -56,13 +60,27 @@ struct Equalize8Options
 };
 int runEqualize8Command(const CommonOptions& common, const Equalize8Options& options);
 
-/// `hdrlab bench [cuda|scan|integral|equalize8|all] [--csv OUT.csv]`: GPU benchmarks (CUDA events / timer queries)
+/// `hdrlab bench [pipeline|cuda|scan|integral|equalize8|all] [--csv OUT.csv]`: GPU benchmarks.
+/// `pipeline` times the app's own frame stage by stage against the memory floor (every build, llvmpipe
+/// included); the other suites time the CUDA kernels alone with CUDA events ("all": every CUDA suite).
 struct BenchOptions
 {
     std::string suite = "all";
     std::optional<std::filesystem::path> csv;
-    unsigned repeat = 50;
+    unsigned repeat = 50;                      ///< CUDA suites: timed runs per case
+    // bench pipeline
+    std::vector<glm::ivec2> sizes{{1920, 1080}}; ///< --size WxH[,WxH...]
+    std::vector<unsigned> bins{256};             ///< --bins N[,N...]
+    std::optional<std::string> toneOperator;     ///< --operator ID (default: every operator)
+    std::optional<RangeOption> range;            ///< --range MIN:MAX|auto (default: the app's range)
+    unsigned frames = 60;                        ///< --frames: timed frames per configuration
+    unsigned warmup = 20;                        ///< --warmup: frames rendered before the timed ones
 };
+/// Runs the suite: `pipeline` here, the others through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
+/// `hdrlab bench pipeline` (app/BenchPipelineCommand.cpp).
+int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);
+/// The CUDA suites (app/BenchCommand.cpp; app/CudaCommandsFallback.cpp without the CUDA backend).
+int runCudaBenchSuites(const CommonOptions& common, const BenchOptions& options);
 
 } // namespace app

@@ -1,10 +1,13 @@
-# The CUDA backend (included by src/CMakeLists.txt only when nvcc was found). Kernels live in .cu
-# files behind plain C++ launchers; GL interop and the post:: method classes are host C++ (.cpp)
-# so that glad and ImGui never go through nvcc. CUB is used in CubBaseline.cu only (slow to compile).
+# The CUDA backend (included by src/CMakeLists.txt only when nvcc was found): kernels in .cu files
+# behind plain C++ launchers, the CUDA runtime owners (context, stream, event timer) and the GL
+# interop primitives. Host code that touches GL is .cpp, so glad and ImGui never go through nvcc.
+# Nothing here includes post/ or app/: the post:: adapters (post/histogram/HistogramCudaMethods.cpp,
+# post/scan/ScanCudaMethods.cpp, ...) and the commands (app/BenchCommand.cpp, ...) sit above it and
+# are listed by their own areas (ctest `layering` checks it). CUB is used in CubBaseline.cu only
+# (slow to compile).
 target_sources(hdrlab_core PRIVATE
   cuda/CudaContext.cpp
   cuda/CudaEventTimer.cpp
-  cuda/CudaProbe.cpp
   cuda/GlInterop.cpp
   cuda/VulkanExporter.cpp
   cuda/SharedMemory.cpp
@@ -12,16 +15,11 @@ target_sources(hdrlab_core PRIVATE
   cuda/BugettiHistogram.cu
   cuda/FastHistogram.cu
   cuda/CubBaseline.cu
-  cuda/CudaHistogramMethods.cpp
-  cuda/CudaScanMethods.cpp
   cuda/IntegralImage.cu
   cuda/LocalAdaptationKernels.cu
   cuda/LocalAdaptation.cpp
-  cuda/LocalAdaptationSource.cpp
   cuda/Equalize8.cu
-  cuda/Equalize8Command.cpp
-  cuda/BenchData.cu
-  cuda/BenchCommand.cpp)
+  cuda/BenchData.cu)
 target_link_libraries(hdrlab_core PUBLIC CUDA::cudart_static)
 # CMake 3.25 has no CUDA20 dialect for nvcc (CMAKE_CUDA_STANDARD 20 fails at generate time); the
 # .cu files need only C++17.

@@ -1,14 +1,12 @@
-// CudaFallback.cpp: the CUDA entry points for builds without the CUDA backend (compiled only when
-// HDRLAB_HAS_CUDA is off). The CUDA methods are still listed, with the reason they cannot run, and
-// the CUDA commands say that CUDA is not built.
-#include "app/Commands.h"
+// CudaFallback.cpp: the post layer's CUDA entry points for builds without the CUDA backend (compiled
+// only when HDRLAB_HAS_CUDA is off). The CUDA methods are still listed, with the reason they cannot
+// run; the probe says CUDA is not built. (The CUDA commands' stand-ins are app/CudaCommandsFallback.cpp.)
 #include "post/CudaInterop.h"
 #include "post/CudaProbe.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/scan/ScanRegistry.h"
 
-#include <iostream>
 #include <stdexcept>
 
 namespace {
@@ -81,12 +79,6 @@ constexpr CudaMethodName kScanMethods[] = {
     {"cuda-cub", "CUDA CUB DeviceScan"},
 };
 
-int reportNoCuda(const char* command)
-{
-    std::cerr << "hdrlab " << command << ": " << kNoCudaReason << "; rebuild with -DHDRLAB_CUDA=ON on a machine with nvcc\n";
-    return 2;
-}
-
 } // namespace
 
 namespace post {
@@ -100,9 +92,10 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
                         }});
 }
 
-CudaInterop chooseCudaInterop(const GpuCaps&, CudaInteropMode)
+CudaInterop chooseCudaInterop(const GpuCaps& caps, CudaInteropMode)
 {
-    return {nullptr, mapUnmapStatus(kNoCudaReason)};
+    // The probe's reason (here always "no CUDA backend" unless a caller set its own).
+    return {nullptr, mapUnmapStatus(caps.cudaReason.empty() ? std::string(kNoCudaReason) : caps.cudaReason)};
 }
 
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()
@@ -129,17 +122,3 @@ void probeCudaForGl(post::GpuCaps& caps)
 }
 
 } // namespace cuda
-
-namespace app {
-
-int runEqualize8Command(const CommonOptions&, const Equalize8Options&)
-{
-    return reportNoCuda("equalize8");
-}
-
-int runBenchCommand(const CommonOptions&, const BenchOptions&)
-{
-    return reportNoCuda("bench");
-}
-
-} // namespace app

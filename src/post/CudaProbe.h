@@ -1,5 +1,5 @@
 // CudaProbe.h: decides whether the CUDA methods can run with the current GL context. Plain C++ so
-// that the app includes it in every build: implemented in src/cuda/CudaProbe.cpp when the CUDA
+// that the app includes it in every build: implemented in src/post/CudaProbe.cpp when the CUDA
 // backend is built, and in src/post/CudaFallback.cpp (always "unavailable") when it is not.
 #pragma once
 

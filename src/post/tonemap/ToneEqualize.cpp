@@ -55,6 +55,15 @@ void ToneEqualize::buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs)
     }
 }
 
+std::uint64_t ToneEqualize::curveMinimumBytes(const TrafficShape& shape) const
+{
+    if (!mSettings.perChannel)
+        return ToneOperator::curveMinimumBytes(shape); // the luminance CDF in, the curve out
+    // Per channel: R, G and B histograms of the histogram image (one read can build all three), then
+    // three CDFs and three curves.
+    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel + 3 * ToneOperator::curveMinimumBytes(shape);
+}
+
 void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     if (!mCurveProgram)

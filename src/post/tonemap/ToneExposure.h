@@ -21,6 +21,11 @@ public:
     bool usesHistogram() const override { return false; }
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    /// No histogram read: only the curve (one float per bin) is written.
+    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override
+    {
+        return std::uint64_t(shape.bins) * kBinBytes;
+    }
     bool ui() override;
     std::string status() const override;
 

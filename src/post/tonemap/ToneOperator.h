@@ -8,6 +8,7 @@
 #pragma once
 
 #include "post/PostTypes.h"
+#include "post/StageTraffic.h"
 
 #include <functional>
 #include <memory>
@@ -49,6 +50,14 @@ public:
     virtual void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) = 0;
     /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
     virtual void resetState() {}
+
+    /// The least device-memory bytes computeCurve must move (post/StageTraffic.h; the floor of
+    /// `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.
+    /// Operators that read the frame or build histograms of their own override it.
+    virtual std::uint64_t curveMinimumBytes(const TrafficShape& shape) const
+    {
+        return std::uint64_t(shape.bins) * kBinBytes * 2;
+    }
 
     /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its
     /// apply pass (percentile's local adaptation, built by the CUDA summed-area table), or -1.

@@ -46,6 +46,7 @@ public:
     std::string_view description() const override;
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
     bool ui() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;

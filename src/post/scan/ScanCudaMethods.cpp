@@ -1,7 +1,7 @@
-// CudaScanMethods.cpp: the CUDA scans as post::ScanMethod (ids cuda-kogge-stone, cuda-kogge-stone-db,
+// ScanCudaMethods.cpp: the CUDA scans as post::ScanMethod (ids cuda-kogge-stone, cuda-kogge-stone-db,
 // cuda-brent-kung, cuda-blelloch, cuda-warp-shuffle, cuda-cub). The input and output GL buffers are
 // registered once and mapped together per call; a histogram's CDF (<= 4096 bins) is one launch
-// (CUB decides its own launches). See Scan.h for the algorithms.
+// (CUB decides its own launches). See cuda/Scan.h for the algorithms.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
 #include "profiling/Profiler.h"

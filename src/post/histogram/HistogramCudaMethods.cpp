@@ -1,4 +1,4 @@
-// CudaHistogramMethods.cpp: the CUDA histogram methods as post::HistogramMethod: cuda-bugetti,
+// HistogramCudaMethods.cpp: the CUDA histogram methods as post::HistogramMethod: cuda-bugetti,
 // cuda-fast and cuda-cub. Each frame: register (once per resize) and map, in one call, the HDR frame
 // texture, the histogram and params buffers (and the CDF buffer when cuda-fast fuses the scan);
 // run the kernels on the CUDA context's stream; unmap. Outputs land in the GL buffers the later GL

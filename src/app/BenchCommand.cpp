@@ -401,7 +401,7 @@ private:
 
 } // namespace
 
-int runBenchCommand(const CommonOptions&, const BenchOptions& options)
+int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
 {
     const std::string& suite = options.suite;
     if (suite != "cuda" && suite != "scan" && suite != "integral" && suite != "equalize8" && suite != "all") {

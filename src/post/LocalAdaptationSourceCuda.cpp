@@ -1,4 +1,5 @@
-// LocalAdaptationSource.cpp: post::LocalAdaptationSource backed by cuda::LocalAdaptation.
+// LocalAdaptationSourceCuda.cpp: post::LocalAdaptationSource backed by cuda::LocalAdaptation (the
+// summed-area table in src/cuda); built only with the CUDA backend (CudaFallback.cpp otherwise).
 #include "post/LocalAdaptationSource.h"
 
 #include "cuda/LocalAdaptation.h"

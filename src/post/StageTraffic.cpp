@@ -1,0 +1,32 @@
+#include "post/StageTraffic.h"
+
+#include <algorithm>
+
+namespace post {
+
+std::uint64_t pixelCount(glm::ivec2 size)
+{
+    return std::uint64_t(std::max(size.x, 0)) * std::uint64_t(std::max(size.y, 0));
+}
+
+std::uint64_t autoRangeMinimumBytes(const TrafficShape& shape)
+{
+    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel;
+}
+
+std::uint64_t histogramMinimumBytes(const TrafficShape& shape)
+{
+    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel + std::uint64_t(shape.bins) * kBinBytes;
+}
+
+std::uint64_t scanMinimumBytes(const TrafficShape& shape)
+{
+    return std::uint64_t(shape.bins) * kBinBytes * 2;
+}
+
+std::uint64_t applyMinimumBytes(const TrafficShape& shape)
+{
+    return pixelCount(shape.frame) * (kFrameBytesPerPixel + kDisplayBytesPerPixel);
+}
+
+}  // namespace post

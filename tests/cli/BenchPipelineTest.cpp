@@ -1,0 +1,99 @@
+// BenchPipelineTest.cpp: `hdrlab bench pipeline` end to end on a tiny frame (GL through EGL; on
+// llvmpipe its times are CPU fallbacks, which it must say): the CSV has its columns, one block of
+// stage rows per (bins, operator) of `--bins all --operator all`, and finite positive floors and
+// ratios wherever a stage has a traffic model; bad options fail with one line.
+#include "cli/CliTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cli_test::hdrlab;
+
+const std::vector<std::string> kColumns = {
+    "size",        "bins",      "operator", "path",     "histogram_method", "scan_method",   "stage",
+    "time_source", "median_us", "bytes",    "floor_us", "time_over_floor",  "copy_gb_per_s", "frames"};
+
+std::vector<std::string> splitCsv(const std::string& line)
+{
+    std::vector<std::string> fields;
+    std::stringstream in(line);
+    for (std::string field; std::getline(in, field, ',');)
+        fields.push_back(field);
+    if (!line.empty() && line.back() == ',')
+        fields.emplace_back();
+    return fields;
+}
+
+TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
+{
+    const fs::path dir = testing_support::scratchDir("bench-pipeline");
+    auto result = cli_test::runIn(
+        dir, hdrlab("bench pipeline --size 64x36 --bins all --operator all --frames 3 --warmup 1 --csv b.csv"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_NE(result.output.find("copy bandwidth:"), std::string::npos) << result.output;
+    if (result.output.find("llvmpipe") != std::string::npos)
+        EXPECT_NE(result.output.find("CPU fallback"), std::string::npos) << result.output;
+
+    std::ifstream file(dir / "b.csv");
+    std::string line;
+    ASSERT_TRUE(std::getline(file, line));
+    EXPECT_EQ(splitCsv(line), kColumns);
+
+    // (bins, operator) of the gl path -> its stages.
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> stages;
+    std::size_t rows = 0;
+    while (std::getline(file, line)) {
+        ++rows;
+        const std::vector<std::string> f = splitCsv(line);
+        ASSERT_EQ(f.size(), kColumns.size()) << line;
+        EXPECT_EQ(f[0], "64x36") << line;
+        const double medianUs = std::stod(f[8]);
+        EXPECT_TRUE(std::isfinite(medianUs) && medianUs >= 0.0) << line;
+        EXPECT_GT(std::stod(f[12]), 0.0) << "copy bandwidth: " << line;
+        EXPECT_EQ(f[13], "3") << "timed frames harvested: " << line;
+        if (!f[9].empty()) {
+            EXPECT_GT(std::stoull(f[9]), 0u) << line;
+            const double floorUs = std::stod(f[10]);
+            const double ratio = std::stod(f[11]);
+            EXPECT_TRUE(std::isfinite(floorUs) && floorUs > 0.0) << line;
+            EXPECT_TRUE(std::isfinite(ratio) && ratio >= 0.0) << line;
+            EXPECT_NEAR(ratio, medianUs / floorUs, 1e-3 * ratio + 1e-3) << line;
+        }
+        if (f[3] == "gl")
+            stages[{f[1], f[2]}].insert(f[6]);
+    }
+    EXPECT_GT(rows, 0u);
+    for (const char* bins : {"64", "256", "1024", "4096"})
+        for (const char* op : {"percentile", "equalize", "ward", "exposure"}) {
+            const auto found = stages.find({bins, op});
+            ASSERT_NE(found, stages.end()) << bins << " bins, " << op;
+            for (const char* stage : {"scene", "histogram", "scan", "curve", "apply", "chain", "frame"})
+                EXPECT_TRUE(found->second.count(stage)) << bins << " bins, " << op << ": no " << stage << " row";
+        }
+    // Ward's curve sub-stages are reported under the curve.
+    const std::pair<std::string, std::string> ward256{"256", "ward"};
+    EXPECT_TRUE(stages[ward256].count("curve/foveal"));
+}
+
+TEST(BenchPipelineTest, BadOptionsGiveOneLineErrors)
+{
+    for (const char* arguments :
+         {"bench pipeline --bins 5000", "bench pipeline --bins 64,x", "bench pipeline --size 0x4",
+          "bench pipeline --operator no-such-operator", "bench pipeline --frames 0", "bench scan --bins 64"}) {
+        auto result = testing_support::runCommand(hdrlab(arguments));
+        EXPECT_NE(result.exitCode, 0) << arguments;
+        auto out = cli_test::lines(result.output);
+        ASSERT_EQ(out.size(), 1u) << arguments << "\n" << result.output;
+        EXPECT_EQ(out[0].rfind("hdrlab: error: ", 0), 0u) << out[0];
+    }
+}
+
+}  // namespace

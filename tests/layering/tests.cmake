@@ -1,0 +1,14 @@
+# Layering: dependencies point down (cmake/HdrlabCheckLayering.cmake reads the #include lines of
+# src/cuda, src/post, src/scene, src/image, src/reference, the base folders and every kernel's
+# include tree). The second test runs the same check on a fixture tree with one violation of each
+# rule (kernel -> launcher -> gl/ and <imgui.h>, an adapter in src/cuda including post/, post/
+# including app/, util/ including post/), so the check is known to fail when it must.
+add_test(NAME layering
+  COMMAND ${CMAKE_COMMAND} -DROOT=${CMAKE_SOURCE_DIR} -P ${CMAKE_SOURCE_DIR}/cmake/HdrlabCheckLayering.cmake)
+add_test(NAME layering-detects-violations
+  COMMAND ${CMAKE_COMMAND} -DROOT=${CMAKE_CURRENT_SOURCE_DIR}/layering/violations
+          -P ${CMAKE_SOURCE_DIR}/cmake/HdrlabCheckLayering.cmake)
+set_tests_properties(layering layering-detects-violations PROPERTIES LABELS cpu)
+# The exit code is ignored when a pass expression is set: the expected count and each rule's message.
+set_tests_properties(layering-detects-violations PROPERTIES PASS_REGULAR_EXPRESSION
+  "src/cuda/Adapter.cpp includes \"post/PostTypes.h\".*src/post/Command.cpp includes \"app/Commands.h\".*src/util/Upward.h includes \"post/PostPipeline.h\".*src/cuda/Kernel.cu reaches <imgui.h>.*src/cuda/Kernel.cu reaches \"gl/Buffer.h\".*found 5 layering violations")
