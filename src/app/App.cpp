@@ -443,6 +443,7 @@ void App::waitForTimings()
 post::PostPipeline& App::pipeline() { return *mImpl->pipeline; }
 profiling::Profiler& App::profiler() { return *mImpl->profiler; }
 const post::GpuCaps& App::caps() const { return mImpl->caps; }
+const gl::ShaderLibrary& App::shaders() const { return *mImpl->shaders; }
 const platform::GlInfo& App::glInfo() const { return mImpl->context->info(); }
 float App::cameraFovYDegrees() const { return mImpl->camera.verticalFovDegrees; }
 

@@ -13,6 +13,10 @@
 
 #include <memory>
 
+namespace gl {
+class ShaderLibrary;
+}
+
 namespace platform {
 struct GlInfo;
 }
@@ -52,6 +56,7 @@ public:
     post::PostPipeline& pipeline();
     profiling::Profiler& profiler();
     const post::GpuCaps& caps() const;
+    const gl::ShaderLibrary& shaders() const;
     const platform::GlInfo& glInfo() const;
     /// The camera's vertical field of view (Ward's foveal grid depends on it).
     float cameraFovYDegrees() const;
