@@ -2,6 +2,8 @@
 
 #include "app/AppSetup.h"
 #include "app/CompareMethods.h"
+#include "app/ResizeStorm.h"
+#include "app/ResourceReport.h"
 #include "gl/Debug.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
@@ -106,6 +108,10 @@ struct App::Impl
     int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
+    std::unique_ptr<ResizeStorm> storm; ///< --resize-storm
+    std::uint64_t lastResourceReport = ~std::uint64_t(0);
+
+    void reportResources(std::uint64_t frame);
 
     void drawPanels(glm::ivec2 size, double pathSeconds);
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
@@ -148,6 +154,8 @@ App::App(const AppOptions& options)
     if (a.frameCount == 0 && (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot ||
                               a.options.verify))
         throw std::runtime_error("--frames 0 renders nothing to write or verify");
+    if (a.options.resizeStorm && !a.isWindow)
+        throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
     if (a.options.windowScreenshot && !a.isWindow)
         throw std::runtime_error("--window-screenshot needs a window, and this run is headless");
     if (a.options.windowScreenshot && a.frameCount < 0)
@@ -164,6 +172,11 @@ App::App(const AppOptions& options)
     a.renderer->resize(a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     applyRequestedSettings(*a.pipeline, a.options);
+    if (options.resizeStorm) {
+        a.storm = std::make_unique<ResizeStorm>(*options.resizeStorm, a.context->framebufferSize(), a.caps,
+                                                a.pipeline->settings());
+        a.frameCount = std::max(a.frameCount, a.storm->frameCount());
+    }
 
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
@@ -285,22 +298,41 @@ void App::Impl::updateUiCapture()
     uiCaptureFrames = 0;
 }
 
+void App::Impl::reportResources(std::uint64_t frame)
+{
+    if (frame == lastResourceReport)
+        return;
+    lastResourceReport = frame;
+    std::cout << formatResourceLine(sampleResources(frame)) << std::endl;
+}
+
 int App::run()
 {
     Impl& a = *mImpl;
     int frame = 0;
+    std::size_t iteration = 0;
     auto last = std::chrono::steady_clock::now();
-    bool recordingForOutputs = a.options.capture || a.options.captureCsv || !a.isWindow;
+    // Headless runs record every frame for the summary table; a resource report (the soak) records
+    // only for --capture, since a recording that keeps every frame is growth by design.
+    bool recordingForOutputs =
+        a.options.capture || a.options.captureCsv || (!a.isWindow && !a.options.resourceReport);
     while (a.frameCount < 0 || frame < a.frameCount) {
+        if (a.options.resourceReport && frame % *a.options.resourceReport == 0)
+            a.reportResources(std::uint64_t(frame));
         glm::ivec2 size = a.renderer->size();
         double dt = kFixedDt;
         if (a.isWindow) {
+            if (a.storm && a.storm->apply(iteration, a.context->window(), *a.pipeline))
+                a.profiler->resetStats();
+            ++iteration;
             a.context->pollEvents();
             if (a.context->shouldClose())
                 break;
             size = a.context->framebufferSize();
-            if (size.x <= 0 || size.y <= 0) { // minimised: nothing to draw into
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!windowCanRender(size, a.context->isMinimised())) { // nothing to draw into
+                if (a.storm)
+                    a.storm->noteSkippedFrame();
+                std::this_thread::sleep_for(std::chrono::milliseconds(a.storm ? 1 : 50));
                 last = std::chrono::steady_clock::now();
                 continue;
             }
@@ -340,7 +372,14 @@ int App::run()
         a.profiler->endFrame();
         a.pacer->endFrame();
         a.updateUiCapture();
+        if (a.storm && gl::takeErrorCount() > 0)
+            throw std::runtime_error("resize storm, " + a.storm->describe(iteration - 1, a.pipeline->settings()) +
+                                     ": GL error: " + gl::lastErrorMessage());
     }
+    if (a.options.resourceReport)
+        a.reportResources(std::uint64_t(frame));
+    if (a.storm)
+        std::cout << a.storm->summary() << std::endl;
     return a.finish(frame);
 }
 
@@ -375,7 +414,7 @@ int App::Impl::finish(int renderedFrames)
         profiling::writeTraceEventJson(*options.capture, frames, metadata);
     if (options.captureCsv)
         profiling::writeCsv(*options.captureCsv, frames);
-    if (!isWindow || options.capture || options.captureCsv)
+    if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
         printSummary(frames);
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))

@@ -113,7 +113,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
-    long long frames = 0, bins = 0;
+    long long frames = 0, bins = 0, resourceReport = 0, resizeStorm = 0;
 
     auto* sceneOpt = cli.add_option("--scene", scene, "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
                                                       "scene")->type_name("FILE");
@@ -158,6 +158,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
+    auto* resourceReportOpt =
+        cli.add_option("--resource-report", resourceReport, "Every N frames print one line: frame, resident memory, "
+                                                            "GL objects alive by kind, CUDA allocations (the soak)")
+            ->type_name("N");
+    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStorm, "(testing) window mode: STEPS frames of "
+                                                                         "window resizes, iconify and method switches");
+    resizeStormOpt->group("");
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
@@ -284,6 +291,18 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 throw CliError("--frames " + std::to_string(frames) + " is outside 0.." + std::to_string(kMaxFrames));
             o.frames = int(frames);
         }
+        if (resourceReportOpt->count()) {
+            if (resourceReport < 1 || resourceReport > kMaxFrames)
+                throw CliError("--resource-report " + std::to_string(resourceReport) + " is outside 1.." +
+                               std::to_string(kMaxFrames));
+            o.resourceReport = int(resourceReport);
+        }
+        if (resizeStormOpt->count()) {
+            if (resizeStorm < 1 || resizeStorm > kMaxFrames)
+                throw CliError("--resize-storm " + std::to_string(resizeStorm) + " is outside 1.." +
+                               std::to_string(kMaxFrames));
+            o.resizeStorm = int(resizeStorm);
+        }
         if (screenshotOpt->count())
             o.screenshot = screenshot;
         if (screenshotExrOpt->count())
@@ -317,6 +336,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 throw CliError(option->get_name() + " needs a file name");
         if (o.windowScreenshot && o.headless)
             throw CliError("--window-screenshot needs a window; it cannot be combined with --headless");
+        if (o.resizeStorm && o.headless)
+            throw CliError("--resize-storm needs a window; it cannot be combined with --headless");
     } catch (const CLI::CallForHelp& e) {
         std::ostringstream out, err;
         result.exitCode = cli.exit(e, out, err);

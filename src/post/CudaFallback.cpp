@@ -122,6 +122,11 @@ void probeCudaForGl(post::GpuCaps& caps)
     caps.cudaReason = kNoCudaReason;
 }
 
+std::optional<int> liveDeviceAllocations()
+{
+    return std::nullopt;
+}
+
 } // namespace cuda
 
 namespace app {

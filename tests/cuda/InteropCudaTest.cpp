@@ -52,6 +52,24 @@ TEST(CudaInterop, ProbeAcceptsAnNvidiaGlContext)
     EXPECT_TRUE(caps.cudaAvailable) << caps.cudaReason;
 }
 
+TEST(CudaRaii, DeviceAllocationsAreCountedWhileAlive)
+{
+    REQUIRE_CUDA_DEVICE();
+    const std::optional<int> before = cuda::liveDeviceAllocations();
+    ASSERT_TRUE(before.has_value()) << "a CUDA build reports its allocations";
+    {
+        cuda::DeviceBuffer<std::uint32_t> buffer(64);
+        cuda::DeviceBuffer<std::uint32_t> moved = std::move(buffer);
+        moved.resize(128); // freed and allocated again: still one
+        const cudaChannelFormatDesc format = cudaCreateChannelDesc<float4>();
+        cuda::CudaArray array(format, 4, 4);
+        EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 2);
+        moved.resize(0);
+        EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 1);
+    }
+    EXPECT_EQ(cuda::liveDeviceAllocations(), *before);
+}
+
 class CudaHistogramMethodInterop : public ::testing::TestWithParam<std::string>
 {
 };
