@@ -1,80 +1,136 @@
-// compute-shared-atomic: log-luminance histogram with one private histogram per workgroup in shared
-// memory, run aggregation (Bugetti, "Histogram Equalization", 2.2: a thread adds a run of equal
-// consecutive bins with one atomic), then one merge of the non-zero shared bins into the global
-// buffer. Range, bin count and policy come from the params buffer (they may be set by the GPU).
-//
-// Work split: workgroup g owns the contiguous pixel range [g * N, (g + 1) * N), N = group size *
-// PIXELS_PER_THREAD; thread t reads pixels g*N + t + k * group size, so neighbouring threads read
-// neighbouring pixels and each thread's consecutive pixels are close in the image (long runs).
+// compute-shared-atomic: the default GL log-luminance histogram, built to read the frame once at
+// close to memory speed.
+//  - 2-D tiles walked by a persistent grid (grid-stride): a 32x8 workgroup covers a tile of
+//    32 x 8*PIXELS (ROWS layout: an invocation's pixels lie 8 rows apart) or 32*PIXELS x 8 (STRIP
+//    layout: an invocation's pixels are neighbours in a row, so runs of equal bins are longer). A
+//    pixel's position is the tile origin plus the invocation's offset: no per-pixel division.
+//  - PIXELS texel loads issued before any of them is binned, so several reads are in flight.
+//  - Bit-exact binning (hdBinOfScaled, scale computed once per invocation); runs of equal bins go
+//    in with one shared atomic (Bugetti's aggregation); with SUBGROUP_VOTE, a subgroup whose pixels
+//    all share one bin adds them with one atomic; REPLICAS copies of the shared histogram (one per
+//    warp modulo REPLICAS, odd stride) spread same-bin atomics of different warps.
+//  - Each workgroup adds its non-zero bins to the global buffer once.
+// Range, bin count and policy come from the params buffer (they may be set by the GPU).
+#ifndef SUBGROUP_VOTE
+#define SUBGROUP_VOTE 0
+#endif
+#if SUBGROUP_VOTE
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#endif
 #include "shared/HostDevice.h"
 
-#ifndef PIXELS_PER_THREAD
-#define PIXELS_PER_THREAD 16
+#ifndef PIXELS
+#define PIXELS 4
+#endif
+#ifndef STRIP
+#define STRIP 0
+#endif
+#ifndef BIN_CAPACITY
+#define BIN_CAPACITY 4096
+#endif
+#ifndef REPLICAS
+#define REPLICAS 1
 #endif
 
-const uint kGroupSize = kHistogramGroupX * kHistogramGroupY;
-layout(local_size_x = kHistogramGroupX * kHistogramGroupY) in;
+#if STRIP
+const uvec2 kTile = uvec2(32u * PIXELS, 8u);
+#else
+const uvec2 kTile = uvec2(32u, 8u * PIXELS);
+#endif
+const uint kGroupSize = 256u;
+const uint kStride = REPLICAS > 1 ? BIN_CAPACITY + kCounterCount + 1u : BIN_CAPACITY + kCounterCount; // odd: banks
+const int kNoPixel = -100; // outside the image: no bin, no counter
+layout(local_size_x = 32, local_size_y = 8) in;
 
 layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(std430, binding = kBindingHistogram) buffer HistogramBuffer { uint histogram[]; };
 layout(std430, binding = kBindingHistogramParams) readonly buffer ParamsBuffer { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
 
-shared uint sBins[kMaxHistogramBins];
-shared uint sCounters[kCounterCount];
+// Per copy: bins [0, BIN_CAPACITY), then the no-bin counters.
+shared uint sHistogram[REPLICAS * kStride];
 
-void addRun(int bin, uint count)
+uint slotOf(int code)
 {
-    if (count == 0u)
-        return;
-    if (bin >= 0)
-        atomicAdd(sBins[bin], count);
-    else
-        atomicAdd(sCounters[hdCounterOfCode(bin)], count);
+    return code >= 0 ? uint(code) : BIN_CAPACITY + hdCounterOfCode(code);
+}
+
+void addRun(uint copy, int code, uint count)
+{
+    if (count != 0u && code != kNoPixel)
+        atomicAdd(sHistogram[copy + slotOf(code)], count);
 }
 
 void main()
 {
     const float logMin = uintBitsToFloat(params[kParamLogMin]);
     const float logMax = uintBitsToFloat(params[kParamLogMax]);
-    const uint binCount = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
+    const uint binCount = clamp(params[kParamBinCount], 1u, uint(BIN_CAPACITY));
     const uint policy = params[kParamOutOfRange];
+    const float scale = hdBinScale(logMin, logMax, binCount);
     const uint local = gl_LocalInvocationIndex;
+    const uint copy = ((local >> 5u) % uint(REPLICAS)) * kStride;
 
-    for (uint bin = local; bin < binCount; bin += kGroupSize)
-        sBins[bin] = 0u;
-    if (local < kCounterCount)
-        sCounters[local] = 0u;
+    for (uint i = local; i < REPLICAS * kStride; i += kGroupSize)
+        sHistogram[i] = 0u;
     barrier();
 
-    const uint width = uint(uSize.x);
-    const uint pixelCount = width * uint(uSize.y);
-    const uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * kGroupSize * PIXELS_PER_THREAD + local;
-    // Bugetti's aggregation: accumulate while the bin repeats, one atomic per run.
-    int runBin = 0;
+    const uvec2 size = uvec2(uSize);
+    const uint tilesX = (size.x + kTile.x - 1u) / kTile.x;
+    const uint tileCount = tilesX * ((size.y + kTile.y - 1u) / kTile.y);
+    int runCode = kNoPixel;
     uint runLength = 0u;
-    for (uint k = 0u; k < PIXELS_PER_THREAD; ++k) {
-        uint index = first + k * kGroupSize;
-        if (index >= pixelCount)
-            break;
-        vec3 rgb = texelFetch(uInput, ivec2(index % width, index / width), 0).rgb;
-        int bin = hdBinOf(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax, binCount, policy);
-        if (runLength != 0u && bin == runBin) {
-            ++runLength;
-        } else {
-            addRun(runBin, runLength);
-            runBin = bin;
-            runLength = 1u;
+    for (uint tile = gl_WorkGroupID.x; tile < tileCount; tile += gl_NumWorkGroups.x) {
+        const uvec2 origin = uvec2(tile % tilesX, tile / tilesX) * kTile;
+#if STRIP
+        const uvec2 first = origin + uvec2(gl_LocalInvocationID.x * PIXELS, gl_LocalInvocationID.y);
+        const uvec2 step = uvec2(1u, 0u);
+#else
+        const uvec2 first = origin + gl_LocalInvocationID.xy;
+        const uvec2 step = uvec2(0u, 8u);
+#endif
+        vec3 texel[PIXELS];
+        for (uint k = 0u; k < PIXELS; ++k) {
+            const uvec2 pixel = first + k * step;
+            texel[k] = all(lessThan(pixel, size)) ? texelFetch(uInput, ivec2(pixel), 0).rgb : vec3(0.0);
+        }
+        for (uint k = 0u; k < PIXELS; ++k) {
+            const uvec2 pixel = first + k * step;
+            const int code = all(lessThan(pixel, size))
+                                 ? hdBinOfScaled(hdLuminance(texel[k].r, texel[k].g, texel[k].b), logMin, logMax,
+                                                 scale, binCount, policy)
+                                 : kNoPixel;
+#if SUBGROUP_VOTE
+            // Uniform control flow here: the whole subgroup votes. Full subgroups only (the
+            // workgroup is a multiple of every NVIDIA/AMD/Intel subgroup size).
+            if (subgroupAllEqual(code)) {
+                if (subgroupElect())
+                    addRun(copy, code, gl_SubgroupSize);
+                continue;
+            }
+#endif
+            if (runLength != 0u && code == runCode) {
+                ++runLength;
+            } else {
+                addRun(copy, runCode, runLength);
+                runCode = code;
+                runLength = 1u;
+            }
         }
     }
-    addRun(runBin, runLength);
+    addRun(copy, runCode, runLength);
     barrier();
 
-    for (uint bin = local; bin < binCount; bin += kGroupSize) {
-        uint count = sBins[bin];
+    for (uint slot = local; slot < BIN_CAPACITY + kCounterCount; slot += kGroupSize) {
+        const bool isBin = slot < binCount;
+        const bool isCounter = slot >= BIN_CAPACITY;
+        if (!isBin && !isCounter)
+            continue;
+        uint count = 0u;
+        for (uint r = 0u; r < uint(REPLICAS); ++r)
+            count += sHistogram[r * kStride + slot];
         if (count != 0u)
-            atomicAdd(histogram[bin], count);
+            atomicAdd(histogram[isBin ? slot : kHistogramCountersOffset + (slot - BIN_CAPACITY)], count);
     }
-    if (local < kCounterCount && sCounters[local] != 0u)
-        atomicAdd(histogram[kHistogramCountersOffset + local], sCounters[local]);
 }

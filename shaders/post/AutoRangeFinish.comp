@@ -23,7 +23,8 @@ void main()
         // Empty frame (no finite positive luminance): keep the current range.
         target = oldValid ? vec2(oldMin, oldMax) : uFallbackRange;
     } else {
-        target = vec2(log2(uintBitsToFloat(minBits)), log2(uintBitsToFloat(maxBits)));
+        // hdLog2, the binning's own log2, so the darkest pixel sits exactly on logMin (bin 0, not below).
+        target = vec2(hdLog2(uintBitsToFloat(minBits)), hdLog2(uintBitsToFloat(maxBits)));
         if (target.y - target.x < uMinimumSpan) {
             float centre = 0.5 * (target.x + target.y);
             target = vec2(centre - 0.5 * uMinimumSpan, centre + 0.5 * uMinimumSpan);

@@ -33,7 +33,7 @@ void main()
             break;
         vec3 rgb = texelFetch(uInput, ivec2(index % width, index / width), 0).rgb;
         float L = hdLuminance(rgb.r, rgb.g, rgb.b);
-        if (isnan(L) || isinf(L) || L <= 0.0)
+        if (isnan(L) || isinf(L) || !(L >= kMinLuminance))
             continue;
         uint bits = floatBitsToUint(L);
         smallest = min(smallest, bits);

@@ -16,8 +16,16 @@
 #define HD_UINT unsigned // one keyword, so HD_UINT(x) casts compile
 #define HD_IS_NAN(x) isnan(x)
 #define HD_IS_INF(x) isinf(x)
-#define HD_LOG2(x) log2f(x)
-#define HD_FLOOR(x) floorf(x)
+#define HD_PRECISE
+#if defined(__CUDA_ARCH__) // device: explicit IEEE roundings, never contracted into an FMA
+#define HD_MUL(a, b) __fmul_rn((a), (b))
+#define HD_ADD(a, b) __fadd_rn((a), (b))
+#define HD_SUB(a, b) __fsub_rn((a), (b))
+#define HD_FLOAT_BITS(x) __float_as_uint(x)
+#define HD_BITS_FLOAT(u) __uint_as_float(u)
+#else
+#define HD_HOST_BIT_CASTS
+#endif
 #elif defined(__cplusplus)
 #include <cmath>
 #include <cstdint>
@@ -28,8 +36,8 @@
 #define HD_UINT std::uint32_t
 #define HD_IS_NAN(x) std::isnan(x)
 #define HD_IS_INF(x) std::isinf(x)
-#define HD_LOG2(x) std::log2(x)
-#define HD_FLOOR(x) std::floor(x)
+#define HD_PRECISE
+#define HD_HOST_BIT_CASTS
 #else // GLSL
 #define HD_FUNC
 #define HD_CONST(type, name, value) const type name = value;
@@ -38,8 +46,34 @@
 #define HD_UINT uint
 #define HD_IS_NAN(x) isnan(x)
 #define HD_IS_INF(x) isinf(x)
-#define HD_LOG2(x) log2(x)
-#define HD_FLOOR(x) floor(x)
+// `precise` forbids contracting a * b + c into an FMA, so every rounding happens as written.
+#define HD_PRECISE precise
+#define HD_MUL(a, b) ((a) * (b))
+#define HD_ADD(a, b) ((a) + (b))
+#define HD_SUB(a, b) ((a) - (b))
+#define HD_FLOAT_BITS(x) floatBitsToUint(x)
+#define HD_BITS_FLOAT(u) uintBitsToFloat(u)
+#endif
+
+#if defined(HD_HOST_BIT_CASTS) // host C++ (also nvcc's host pass): plain IEEE operations, no -ffp-contract
+#include <cstring>
+#define HD_MUL(a, b) ((a) * (b))
+#define HD_ADD(a, b) ((a) + (b))
+#define HD_SUB(a, b) ((a) - (b))
+#define HD_FLOAT_BITS(x) ::hdHostFloatBits(x)
+#define HD_BITS_FLOAT(u) ::hdHostBitsFloat(u)
+inline unsigned hdHostFloatBits(float x)
+{
+    unsigned u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+inline float hdHostBitsFloat(unsigned u)
+{
+    float x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
 #endif
 
 HD_NAMESPACE_BEGIN
@@ -55,18 +89,42 @@ HD_CONST(float, kLumaR, 0.2126f)
 HD_CONST(float, kLumaG, 0.7152f)
 HD_CONST(float, kLumaB, 0.0722f)
 
+// Channels closer to zero than kTinyChannel count as zero. GPUs flush denormal floats to zero
+// (llvmpipe and NVIDIA alike) and the CPU does not; with tiny channels gone, every product below is a
+// normal float, so the luminance is the same bit for bit everywhere (a denormal result of a
+// cancellation is caught by hdBinOf's kMinLuminance test).
+HD_CONST(float, kTinyChannel, 7.8886091e-31f) // 2^-100
+
+HD_FUNC float hdFlushTiny(float c)
+{
+    return (c > -kTinyChannel && c < kTinyChannel) ? 0.0f : c;
+}
+
+// Evaluated in exactly this order with one IEEE rounding per operation on the CPU, in GLSL
+// (`precise`) and in CUDA (__fmul_rn/__fadd_rn), so all three agree bit for bit.
 HD_FUNC float hdLuminance(float r, float g, float b)
 {
-    return kLumaR * r + kLumaG * g + kLumaB * b;
+    HD_PRECISE float red = HD_MUL(kLumaR, hdFlushTiny(r));
+    HD_PRECISE float green = HD_MUL(kLumaG, hdFlushTiny(g));
+    HD_PRECISE float blue = HD_MUL(kLumaB, hdFlushTiny(b));
+    HD_PRECISE float luminance = HD_ADD(HD_ADD(red, green), blue);
+    return luminance;
 }
 
 // ---- Binning ------------------------------------------------------------------------------------
 // The histogram is over log2(L) in [logMin, logMax] (EV), split into binCount equal bins
 // [logMin + i*w, logMin + (i+1)*w), the last one closed on the right. hdBinOf returns the bin, or
 // one of the negative codes below for pixels that go in no bin.
+//
+// Bit-exact everywhere: the GPUs' log2 and division differ from the CPU's in the last bits, which
+// moved pixels near bin edges into the neighbouring bin. So binning uses only operations that IEEE
+// 754 rounds the same way on every device (add, subtract, multiply, compare, integer and bit
+// operations), evaluated in a fixed order: hdLog2 is a polynomial, and the bins-per-EV scale is a
+// reciprocal by Newton's iteration. The CPU reference, every GLSL shader and every CUDA kernel call
+// these same functions, so a pixel lands in the same bin on all of them.
 HD_CONST(int, kBinNaN, -1)          // L is NaN
 HD_CONST(int, kBinInf, -2)          // L is +-Inf
-HD_CONST(int, kBinNonPositive, -3)  // L <= 0 (negative or zero)
+HD_CONST(int, kBinNonPositive, -3)  // L <= 0 (negative or zero), or below kMinLuminance
 HD_CONST(int, kBinBelow, -4)        // log2 L < logMin and the policy counts it separately
 HD_CONST(int, kBinAbove, -5)        // log2 L > logMax and the policy counts it separately
 
@@ -74,23 +132,129 @@ HD_CONST(int, kBinAbove, -5)        // log2 L > logMax and the policy counts it 
 HD_CONST(HD_UINT, kOutOfRangeClamp, 0u)     // below/above go into the end bins (default)
 HD_CONST(HD_UINT, kOutOfRangeSeparate, 1u)  // below/above are counted in their own counters
 
-HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UINT outOfRange)
+// The smallest normal float: a luminance below it would be a denormal, which GPUs flush to zero.
+HD_CONST(float, kMinLuminance, 1.17549435e-38f)
+// Range widths (logMax - logMin) outside [2^-60, 2^60] EV count as degenerate.
+HD_CONST(float, kMinRangeWidth, 8.6736174e-19f)
+HD_CONST(float, kMaxRangeWidth, 1.1529215e18f)
+
+// log2(1 + x) = x * P(x) on x in [-0.25, 0.5): Chebyshev fit, error below 1e-7 in float.
+HD_CONST(float, kLog2P0, 1.4426950216293335f)
+HD_CONST(float, kLog2P1, -0.7213484644889832f)
+HD_CONST(float, kLog2P2, 0.48090222477912903f)
+HD_CONST(float, kLog2P3, -0.3605765700340271f)
+HD_CONST(float, kLog2P4, 0.28818631172180176f)
+HD_CONST(float, kLog2P5, -0.24270190298557281f)
+HD_CONST(float, kLog2P6, 0.21635855734348297f)
+HD_CONST(float, kLog2P7, -0.174443781375885f)
+HD_CONST(float, kLog2P8, 0.07827980071306229f)
+
+// log2 of a positive, normal, finite float within 1.5e-7, identical on every device: the exponent
+// from the bits, the mantissa m reduced to [0.75, 1.5), then the polynomial in x = m - 1 (exact).
+HD_FUNC float hdLog2(float L)
+{
+    HD_UINT bits = HD_FLOAT_BITS(L);
+    int exponent = int(bits >> 23u) - 127;
+    HD_UINT mantissa = bits & 0x007fffffu;
+    HD_UINT reduced = mantissa | 0x3f800000u; // m in [1, 2)
+    if (mantissa >= 0x00400000u) {             // m >= 1.5: use m / 2 in [0.75, 1)
+        reduced = mantissa | 0x3f000000u;
+        exponent += 1;
+    }
+    HD_PRECISE float x = HD_SUB(HD_BITS_FLOAT(reduced), 1.0f);
+    HD_PRECISE float p = kLog2P8;
+    p = HD_ADD(HD_MUL(p, x), kLog2P7);
+    p = HD_ADD(HD_MUL(p, x), kLog2P6);
+    p = HD_ADD(HD_MUL(p, x), kLog2P5);
+    p = HD_ADD(HD_MUL(p, x), kLog2P4);
+    p = HD_ADD(HD_MUL(p, x), kLog2P3);
+    p = HD_ADD(HD_MUL(p, x), kLog2P2);
+    p = HD_ADD(HD_MUL(p, x), kLog2P1);
+    p = HD_ADD(HD_MUL(p, x), kLog2P0);
+    HD_PRECISE float result = HD_ADD(float(exponent), HD_MUL(p, x));
+    return result;
+}
+
+// The rounding error of product = a * b (Dekker's exact product, built from multiplications and
+// additions alone, so no FMA is needed and every device agrees): a * b == product + error exactly.
+HD_FUNC float hdProductError(float a, float b, float product)
+{
+    HD_PRECISE float aSplit = HD_MUL(4097.0f, a);
+    HD_PRECISE float aHigh = HD_SUB(aSplit, HD_SUB(aSplit, a));
+    HD_PRECISE float aLow = HD_SUB(a, aHigh);
+    HD_PRECISE float bSplit = HD_MUL(4097.0f, b);
+    HD_PRECISE float bHigh = HD_SUB(bSplit, HD_SUB(bSplit, b));
+    HD_PRECISE float bLow = HD_SUB(b, bHigh);
+    HD_PRECISE float error = HD_SUB(HD_MUL(aHigh, bHigh), product);
+    error = HD_ADD(error, HD_MUL(aHigh, bLow));
+    error = HD_ADD(error, HD_MUL(aLow, bHigh));
+    error = HD_ADD(error, HD_MUL(aLow, bLow));
+    return error;
+}
+
+// |numerator - quotient * denominator|, with the product taken exactly.
+HD_FUNC float hdQuotientResidual(float numerator, float denominator, float quotient)
+{
+    HD_PRECISE float product = HD_MUL(quotient, denominator);
+    HD_PRECISE float residual = HD_SUB(HD_SUB(numerator, product), hdProductError(quotient, denominator, product));
+    return residual < 0.0f ? -residual : residual;
+}
+
+// Bins per EV, binCount / (logMax - logMin), correctly rounded (so "nice" ranges bin exactly as the
+// real numbers say): a reciprocal by Newton's iteration from a bit-trick guess, then the nearest of
+// the candidates around binCount * reciprocal by exact residuals. 0 when the range is degenerate:
+// then every valid pixel goes to bin 0. Uniform per dispatch, so kernels compute it once.
+HD_FUNC float hdBinScale(float logMin, float logMax, HD_UINT binCount)
+{
+    if (!(logMax > logMin))
+        return 0.0f; // also NaN
+    HD_PRECISE float width = HD_SUB(logMax, logMin);
+    if (!(width >= kMinRangeWidth && width <= kMaxRangeWidth))
+        return 0.0f;
+    HD_PRECISE float r = HD_BITS_FLOAT(0x7ef311c3u - HD_FLOAT_BITS(width));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
+    float bins = float(binCount);
+    HD_PRECISE float estimate = HD_MUL(bins, r); // within a few ulp of bins / width
+    HD_UINT best = HD_FLOAT_BITS(estimate);
+    float bestResidual = hdQuotientResidual(bins, width, estimate);
+    for (int step = -3; step <= 3; ++step) {
+        HD_UINT candidate = HD_UINT(int(HD_FLOAT_BITS(estimate)) + step);
+        float residual = hdQuotientResidual(bins, width, HD_BITS_FLOAT(candidate));
+        if (residual < bestResidual) {
+            bestResidual = residual;
+            best = candidate;
+        }
+    }
+    return HD_BITS_FLOAT(best);
+}
+
+// hdBinOf with the scale of hdBinScale(logMin, logMax, binCount) computed by the caller.
+HD_FUNC int hdBinOfScaled(float L, float logMin, float logMax, float scale, HD_UINT binCount, HD_UINT outOfRange)
 {
     if (HD_IS_NAN(L))
         return kBinNaN;
     if (HD_IS_INF(L))
         return kBinInf;
-    if (L <= 0.0f)
+    if (!(L >= kMinLuminance))
         return kBinNonPositive;
-    // A degenerate or NaN range (never set by the pipeline) puts every valid pixel in bin 0 instead
-    // of dividing by zero (int(NaN) is undefined in GLSL and C++).
-    float t = logMax > logMin ? (HD_LOG2(L) - logMin) / (logMax - logMin) : 0.0f;
-    if (t < 0.0f)
+    // A degenerate or NaN range (never set by the pipeline) puts every valid pixel in bin 0.
+    if (!(scale > 0.0f))
+        return 0;
+    HD_PRECISE float lg = hdLog2(L);
+    if (lg < logMin)
         return outOfRange == kOutOfRangeSeparate ? kBinBelow : 0;
-    if (t > 1.0f)
+    if (lg > logMax)
         return outOfRange == kOutOfRangeSeparate ? kBinAbove : int(binCount) - 1;
-    int bin = int(HD_FLOOR(t * float(binCount)));
+    HD_PRECISE float position = HD_MUL(HD_SUB(lg, logMin), scale); // >= 0: int() is floor
+    int bin = int(position);
     return bin < int(binCount) ? bin : int(binCount) - 1;
+}
+
+HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UINT outOfRange)
+{
+    return hdBinOfScaled(L, logMin, logMax, hdBinScale(logMin, logMax, binCount), binCount, outOfRange);
 }
 
 // ---- Histogram buffer layout (uint32 SSBO, kHistogramBufferWords words) -------------------------

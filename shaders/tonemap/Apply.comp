@@ -7,9 +7,17 @@
 // <= 0 is black, Lw = +Inf shows the curve's top value as grey. Mode kApplyLocal looks the curve up
 // at Lw * 2^(blend * (reference - localMean)) with the per-pixel local mean log2 L (hd::kCurveLocal*);
 // kApplyViewLocalMean shows that local mean as grey over the histogram range.
+//
+// Work split: a 32x8 workgroup covers 32 x 8*ROWS pixels (a warp reads and writes 32 neighbouring
+// pixels of a row); each invocation loads its ROWS texels before mapping any, so several reads are
+// in flight, and reads the curve's header once for all of them.
 #include "shared/HostDevice.h"
 
-layout(local_size_x = 16, local_size_y = 16) in;
+#ifndef ROWS
+#define ROWS 4
+#endif
+
+layout(local_size_x = 32, local_size_y = 8) in;
 
 layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(binding = kImageUnitOutput, rgba8) writeonly uniform image2D uOutput;
@@ -24,25 +32,45 @@ bool isUsable(float value)
     return !isnan(value) && value > 0.0;
 }
 
-float evaluateCurve(uint channel, float Lw)
+// The curve's header, read once per invocation.
+struct Curve
 {
-    if (curve[kCurveMode] == kCurveModeLinearScale)
-        return curve[kCurveScale] * Lw;
-    int samples = clamp(int(curve[kCurveSampleCount]), 1, int(kMaxCurveSamples));
+    bool linearScale;
+    float scale;
+    int samples;
+    float logMin;
+    float span;
+    float samplesPerEv; // samples / span
+};
+
+Curve loadCurve()
+{
+    Curve c;
+    c.linearScale = curve[kCurveMode] == kCurveModeLinearScale;
+    c.scale = curve[kCurveScale];
+    c.samples = clamp(int(curve[kCurveSampleCount]), 1, int(kMaxCurveSamples));
+    c.logMin = curve[kCurveLogMin];
+    float logMax = curve[kCurveLogMax];
+    c.span = logMax > c.logMin ? logMax - c.logMin : 1.0;
+    c.samplesPerEv = float(c.samples) / c.span;
+    return c;
+}
+
+float evaluateCurve(Curve c, uint channel, float Lw)
+{
+    if (c.linearScale)
+        return c.scale * Lw;
     uint lut = kCurveHeaderWords + channel * kMaxCurveSamples;
     if (isinf(Lw))
-        return curve[lut + uint(samples - 1)];
-    float logMin = curve[kCurveLogMin];
-    float logMax = curve[kCurveLogMax];
-    float span = logMax > logMin ? logMax - logMin : 1.0;
-    float position = (log2(Lw) - logMin) / span * float(samples) - 0.5;
+        return curve[lut + uint(c.samples - 1)];
+    float position = (log2(Lw) - c.logMin) * c.samplesPerEv - 0.5;
     // Below the first sample the curve continues linearly (constant Ld/Lw), so shadows darker than
     // the curve's range keep their gradation instead of being lifted to a flat floor.
     if (position < 0.0)
-        return curve[lut] * exp2(position * span / float(samples));
-    position = min(position, float(samples - 1));
+        return curve[lut] * exp2(position / c.samplesPerEv);
+    position = min(position, float(c.samples - 1));
     int below = int(floor(position));
-    int above = min(below + 1, samples - 1);
+    int above = min(below + 1, c.samples - 1);
     return mix(curve[lut + uint(below)], curve[lut + uint(above)], position - float(below));
 }
 
@@ -54,12 +82,8 @@ float encodeSrgb(float linear)
     return linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1.0 / 2.4) - 0.055;
 }
 
-void main()
+void applyPixel(Curve c, ivec2 texel, vec3 rgb)
 {
-    ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
-    if (any(greaterThanEqual(texel, uSize)))
-        return;
-    vec3 rgb = texelFetch(uInput, texel, 0).rgb;
     vec3 display = vec3(0.0);
     float localShift = 1.0; // factor applied to Lw before the curve lookup
     if (uMode != kApplyGlobal) {
@@ -76,17 +100,36 @@ void main()
         if (!isnan(shiftEv))
             localShift = exp2(clamp(shiftEv, -kLocalAdaptationMaxShiftEv, kLocalAdaptationMaxShiftEv));
     }
-    bool perChannel = int(curve[kCurveChannels]) == 3 && curve[kCurveMode] != kCurveModeLinearScale;
+    bool perChannel = int(curve[kCurveChannels]) == 3 && !c.linearScale;
     if (perChannel) {
-        for (uint c = 0u; c < 3u; ++c)
-            display[c] = isUsable(rgb[c]) ? evaluateCurve(c, rgb[c] * localShift) : 0.0;
+        for (uint ch = 0u; ch < 3u; ++ch)
+            display[ch] = isUsable(rgb[ch]) ? evaluateCurve(c, ch, rgb[ch] * localShift) : 0.0;
     } else {
         float Lw = hdLuminance(rgb.r, rgb.g, rgb.b);
         if (isUsable(Lw)) {
-            float Ld = evaluateCurve(0u, Lw * localShift);
+            float Ld = evaluateCurve(c, 0u, Lw * localShift);
             display = isinf(Lw) ? vec3(Ld) : rgb * (Ld / Lw);
         }
     }
     vec4 encoded = vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0);
     imageStore(uOutput, texel, encoded);
+}
+
+void main()
+{
+    const ivec2 first = ivec2(gl_WorkGroupID.x * 32u + gl_LocalInvocationID.x,
+                              gl_WorkGroupID.y * (8u * ROWS) + gl_LocalInvocationID.y);
+    if (first.x >= uSize.x || first.y >= uSize.y)
+        return;
+    vec3 rgb[ROWS];
+    for (int k = 0; k < ROWS; ++k) {
+        const ivec2 texel = first + ivec2(0, 8 * k);
+        rgb[k] = texel.y < uSize.y ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
+    }
+    const Curve c = loadCurve();
+    for (int k = 0; k < ROWS; ++k) {
+        const ivec2 texel = first + ivec2(0, 8 * k);
+        if (texel.y < uSize.y)
+            applyPixel(c, texel, rgb[k]);
+    }
 }

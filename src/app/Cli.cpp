@@ -1,5 +1,6 @@
 #include "app/Cli.h"
 
+#include "post/histogram/HistogramMethod.h"
 #include "shared/HostDevice.h"
 #include "util/BuildInfo.h"
 
@@ -198,6 +199,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     compare->add_option("--bins", cmpBins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
     compare->add_option("--repeat", cmpRepeat, "Timed repetitions per method (default 10)")->type_name("K");
     auto* cmpCsvOpt = compare->add_option("--csv", cmpCsv, "Also write the results as CSV")->type_name("OUT.csv");
+    std::vector<std::string> cmpMethods;
+    compare->add_option("--methods", cmpMethods, "Only these histogram methods (comma-separated ids; default all)")
+        ->delimiter(',')
+        ->type_name("ID,...");
     auto* cmpImageOpt = compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")
                             ->type_name("IN");
     addCommonOptions(*compare, dataDir, logLevel);
@@ -255,6 +260,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             if (cmpRepeat < 1 || cmpRepeat > kMaxRepeat)
                 throw CliError("--repeat " + std::to_string(cmpRepeat) + " is outside 1.." + std::to_string(kMaxRepeat));
             result.compare.repeat = unsigned(cmpRepeat);
+            for (const std::string& id : cmpMethods)
+                if (!post::createHistogramMethod(id))
+                    throw CliError("--methods: unknown histogram method '" + id + "' (see hdrlab --list)");
+            result.compare.methods = cmpMethods;
             if (cmpSceneOpt->count())
                 result.compare.scene = cmpScene;
             if (cmpCsvOpt->count())

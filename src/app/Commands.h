@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -41,6 +42,7 @@ struct CompareOptions
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
     std::optional<std::string> image; ///< compare on an image file instead of a scene frame
+    std::vector<std::string> methods; ///< histogram method ids to run; empty = all
 };
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options);
 

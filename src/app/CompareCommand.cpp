@@ -60,6 +60,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         CompareSettings settings;
         settings.bins = options.bins;
         settings.repeat = options.repeat;
+        settings.onlyMethods = options.methods;
         CompareReport report;
         if (options.image) {
             image::ImageF hdr = image::loadHdrImage(*options.image);

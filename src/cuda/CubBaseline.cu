@@ -3,8 +3,8 @@
 // Garland 2016) and the cuda-cub histogram: a fused kernel turns each pixel into its position in bin
 // units (counting pixels in no bin into the counters), then cub::DeviceHistogram::HistogramEven
 // bins those samples. The range lives on the GPU but CUB's levels are host values, so the fused
-// kernel normalises to [0, binCount) and CUB bins with levels 0..binCount (scale exactly 1, so
-// CUB's bin is floor(sample), hdBinOf's floor(t * binCount)). Limits: two passes and a
+// kernel bins with hdBinOf (bit-exact) and hands CUB the bin centre, bin + 0.5, with levels
+// 0..binCount: CUB's floor(sample) is then hdBinOf's bin exactly. Limits: two passes and a
 // 4-byte-per-pixel intermediate; stock CUB privatises in shared memory only up to 256 bins.
 #include "cuda/Histogram.h"
 #include "cuda/HistogramDevice.cuh"
@@ -39,15 +39,13 @@ __device__ __forceinline__ float sampleOf(float r, float g, float b, const histo
                                           unsigned* blockCounters)
 {
     const float luminance = hd::hdLuminance(r, g, b);
-    const int bin = hd::hdBinOf(luminance, params.logMin, params.logMax, params.binCount, params.outOfRange);
+    const int bin =
+        hd::hdBinOfScaled(luminance, params.logMin, params.logMax, params.scale, params.binCount, params.outOfRange);
     if (bin < 0) {
         atomicAdd(&blockCounters[hd::hdCounterOfCode(bin)], 1u);
         return -1.0f;
     }
-    const float t = (log2f(luminance) - params.logMin) / (params.logMax - params.logMin);
-    if (t < 0.0f || t > 1.0f)
-        return float(bin) + 0.5f; // clamped by the policy
-    return fminf(t * float(params.binCount), float(params.binCount) - 0.5f);
+    return float(bin) + 0.5f;
 }
 
 template <bool kTexture>

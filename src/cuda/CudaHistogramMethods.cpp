@@ -146,14 +146,15 @@ public:
         return "Persistent grid, 4 pixels in flight per thread, replicated padded shared-memory histograms, "
                "block partials merged by the last block (atomic ticket; global atomics for many bins), which "
                "also scans the CDF in the same launch. Options: __match_any_sync warp aggregation (off: slower "
-               "on Hopper), fast __log2f binning (on).";
+               "on Hopper), hardware __log2f binning (off: not bit-exact).";
     }
     bool producesCumulative() const override { return mFusedCdf; }
+    bool exactBinning() const override { return !mOptions.fastMath; }
     bool ui() override
     {
         bool changed = ImGui::Checkbox("CDF in the same launch", &mFusedCdf);
         changed |= ImGui::Checkbox("warp aggregation (__match_any_sync)", &mOptions.warpAggregation);
-        changed |= ImGui::Checkbox("fast log2 (__log2f, reciprocal range)", &mOptions.fastMath);
+        changed |= ImGui::Checkbox("hardware log2 (__log2f; not bit-exact)", &mOptions.fastMath);
         int merge = int(mOptions.merge);
         const char* merges[] = {"auto", "last block", "global atomics"};
         if (ImGui::Combo("merge", &merge, merges, 3)) {

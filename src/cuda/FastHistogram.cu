@@ -59,6 +59,7 @@ __device__ __forceinline__ void addSlot(unsigned* histogram, unsigned slot)
 }
 
 /// hdBinOf with __log2f and a multiplication by binCount / (logMax - logMin); `scale` must be finite.
+/// Not bit-exact: __log2f differs from hdLog2 in the last bits, so pixels near edges can move.
 __device__ __forceinline__ unsigned fastSlotOf(float r, float g, float b, const Params& params, float scale)
 {
     const float luminance = hd::hdLuminance(r, g, b);
@@ -107,7 +108,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
     const unsigned slots = histogram_detail::extendedSlots(params);
     const unsigned lane = threadIdx.x & 31u;
     const unsigned warp = threadIdx.x >> 5;
-    const float scale = float(params.binCount) / (params.logMax - params.logMin);
+    const float scale = float(params.binCount) / (params.logMax - params.logMin); // fast path only
     const bool fast = args.fastMath && isfinite(scale) && scale > 0.0f;
     auto slotOf = [&](float r, float g, float b) {
         return fast ? fastSlotOf(r, g, b, params, scale) : histogram_detail::extendedSlotOf(r, g, b, params);

@@ -72,9 +72,10 @@ struct FastHistogramOptions
     /// __match_any_sync aggregation of equal slots. Off by default: on the H200 the match costs more
     /// than it saves (Hopper already merges same-address shared atomics of a warp; see docs/CUDA.md).
     bool warpAggregation = false;
-    /// Bin with __log2f and a reciprocal range (what GLSL log2 compiles to on NVIDIA) instead of
-    /// hdBinOf's accurate log2f and division: differs only within a few ulps of bin edges.
-    bool fastMath = true;
+    /// Bin with the hardware __log2f and a rounded reciprocal range instead of hdBinOf's bit-exact
+    /// hdLog2 and hdBinScale: a little cheaper, but pixels within a few ulps of a bin edge can land in
+    /// the neighbouring bin. Off by default, so cuda-fast matches the CPU reference exactly.
+    bool fastMath = false;
 };
 
 /// The fastest histogram we have: persistent grid, several pixels per thread (16-byte loads on the

@@ -19,6 +19,7 @@ struct Params
     float logMax;
     unsigned binCount; ///< clamped to [1, capacity]
     unsigned outOfRange;
+    float scale; ///< hd::hdBinScale of the range, once per thread instead of per pixel
 };
 
 /// Reads the params words; the bin count is clamped to what the launch sized its memory for.
@@ -30,6 +31,7 @@ __device__ __forceinline__ Params loadParams(const std::uint32_t* words, unsigne
     const unsigned bins = words[hd::kParamBinCount];
     params.binCount = bins < 1u ? 1u : (bins > capacity ? capacity : bins);
     params.outOfRange = words[hd::kParamOutOfRange];
+    params.scale = hd::hdBinScale(params.logMin, params.logMax, params.binCount);
     return params;
 }
 
@@ -42,8 +44,8 @@ __device__ __forceinline__ unsigned extendedSlots(const Params& params)
 /// The extended slot of one pixel (hdBinOf on its luminance; counters follow the bins).
 __device__ __forceinline__ unsigned extendedSlotOf(float r, float g, float b, const Params& params)
 {
-    const int bin = hd::hdBinOf(hd::hdLuminance(r, g, b), params.logMin, params.logMax, params.binCount,
-                                params.outOfRange);
+    const int bin = hd::hdBinOfScaled(hd::hdLuminance(r, g, b), params.logMin, params.logMax, params.scale,
+                                      params.binCount, params.outOfRange);
     return bin >= 0 ? unsigned(bin) : params.binCount + hd::hdCounterOfCode(bin);
 }
 

@@ -129,7 +129,7 @@ std::optional<LogRange> autoRange(const float* rgba, int width, int height)
     bool any = false;
     for (std::size_t i = 0; i < pixels; ++i) {
         float L = luminanceAt(rgba, i);
-        if (!std::isfinite(L) || L <= 0.0f)
+        if (!std::isfinite(L) || !(L >= hd::kMinLuminance))
             continue;
         any = true;
         smallest = std::min(smallest, L);
@@ -137,7 +137,7 @@ std::optional<LogRange> autoRange(const float* rgba, int width, int height)
     }
     if (!any)
         return std::nullopt;
-    return LogRange{std::log2(smallest), std::log2(largest)};
+    return LogRange{hd::hdLog2(smallest), hd::hdLog2(largest)};
 }
 
 } // namespace ref

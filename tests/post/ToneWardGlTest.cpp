@@ -257,6 +257,27 @@ TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReferenc
     }
 }
 
+// Both foveal paths against the CPU box filter: an invocation per sample (small blocks, the test
+// above) and a workgroup per sample (blocks of 256 pixels or more; here 1021 x 767 at 20 degrees:
+// blocks of about 38 x 38 pixels, odd sizes so block bounds do not align with the workgroup).
+TEST_F(ToneWardGl, FovealImageWithAWorkgroupPerSampleMatchesTheBoxFilter)
+{
+    ts::TestImage picture = ts::randomHdrImage(1021, 767, -8.0f, 12.0f, 9);
+    ts::addSpecialPixels(picture, 101); // non-finite pixels are left out of the mean
+    rig.setImage(picture);
+    post::ToneWard op;
+    run(op, *method, 20.0f);
+    const ref::FovealGrid grid = ref::fovealGridSize(1021, 767, 20.0);
+    ASSERT_GE(1021.0 * 767.0 / (grid.width * grid.height), 256.0) << "the case must take the workgroup path";
+    ASSERT_EQ(op.fovealImage().size(), glm::ivec2(grid.width, grid.height));
+    const auto foveal = op.fovealImage().readRgbaFloat();
+    const auto expected = ref::wardFovealLuminance(picture.rgba.data(), 1021, 767, grid, 1.0);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
+        ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+    }
+}
+
 TEST_F(ToneWardGl, AwkwardInputsNeverBreak)
 {
     post::ToneWard op;

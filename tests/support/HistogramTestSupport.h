@@ -1,9 +1,10 @@
 // HistogramTestSupport.h: image generators, GPU runners and comparisons shared by the histogram,
 // scan and pipeline tests (and reused by the methods' own tests).
 //
-// Exact-count images put every pixel's luminance at a bin centre (grey pixels, so L == the value up
-// to float rounding, far from any edge); random HDR images are compared by totals and "moves only
-// between neighbouring bins" (ref::compareHistograms), because GPU log2 may differ in the last bits.
+// Binning is bit-exact on every device (shared/HostDevice.h), so GPU histograms are compared for
+// equality, also on random HDR images; bin-centre images keep the exact-count tests readable.
+// expectHistogramsClose ("moves only between neighbouring bins", ref::compareHistograms) remains for
+// method options that trade exactness for speed (cuda-fast's hardware log2).
 #pragma once
 
 #include "gl/Buffer.h"

@@ -1,15 +1,75 @@
 #include "post/histogram/HistogramComputeSharedAtomic.h"
 
 #include "gl/Debug.h"
+#include "util/Log.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string>
 
 namespace post {
 
+namespace {
+
+constexpr std::array<std::uint32_t, 3> kBinCapacities{256u, 1024u, 4096u};
+constexpr std::uint32_t kTileWidth = 32;
+constexpr std::uint32_t kGroupRows = 8;
+
+/// Reads "key=value" pairs of HDRLAB_SHARED_ATOMIC (benchmark tuning), keeping defaults on errors.
+HistogramComputeSharedAtomic::Tuning readTuning()
+{
+    HistogramComputeSharedAtomic::Tuning tuning;
+    const char* text = std::getenv("HDRLAB_SHARED_ATOMIC");
+    if (!text || !*text)
+        return tuning;
+    std::string_view rest(text);
+    while (!rest.empty()) {
+        const std::string_view item = rest.substr(0, rest.find(','));
+        rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+        const auto equals = item.find('=');
+        std::uint32_t value = 0;
+        if (equals == std::string_view::npos ||
+            std::from_chars(item.data() + equals + 1, item.data() + item.size(), value).ec != std::errc())
+            continue;
+        const std::string_view key = item.substr(0, equals);
+        if (key == "pixels" && value >= 1 && value <= 16)
+            tuning.pixels = value;
+        else if (key == "groups" && value >= 1 && value <= 65535)
+            tuning.maxGroups = value;
+        else if (key == "strip")
+            tuning.strip = value != 0;
+        else if (key == "replicas" && value >= 1 && value <= 16)
+            tuning.replicas = value;
+        else if (key == "subgroup")
+            tuning.subgroupVote = value != 0;
+    }
+    util::logInfo("compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={}",
+                  tuning.pixels, tuning.maxGroups, int(tuning.strip), tuning.replicas, int(tuning.subgroupVote));
+    return tuning;
+}
+
+/// Whether the subgroup fast path can compile here (vote operations in compute shaders).
+bool subgroupVoteSupported(const GpuCaps& caps)
+{
+    if (!caps.gl.hasExtension("GL_KHR_shader_subgroup"))
+        return false;
+    GLint stages = 0, features = 0;
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
+    glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+    return (stages & GL_COMPUTE_SHADER_BIT) != 0 && (features & GL_SUBGROUP_FEATURE_VOTE_BIT_KHR) != 0;
+}
+
+} // namespace
+
+HistogramComputeSharedAtomic::HistogramComputeSharedAtomic() : mTuning(readTuning()) {}
+
 std::string_view HistogramComputeSharedAtomic::description() const
 {
-    return "GL compute: a private histogram per workgroup in shared memory, runs of equal bins added with "
-           "one atomic (Bugetti's aggregation), then one atomicAdd per non-zero bin into the global buffer.";
+    return "GL compute: a persistent grid of workgroups walks 32x32 tiles (a warp reads 32 neighbouring texels, "
+           "4 loads in flight per thread), bins bit-exactly into a private shared-memory histogram with runs "
+           "of equal bins added by one atomic (Bugetti's aggregation), then each workgroup adds its non-zero "
+           "bins to the global buffer once.";
 }
 
 Availability HistogramComputeSharedAtomic::availability(const GpuCaps& caps) const
@@ -21,28 +81,54 @@ Availability HistogramComputeSharedAtomic::availability(const GpuCaps& caps) con
     return Availability::yes();
 }
 
-void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& image, const HistogramSpec&,
+std::string HistogramComputeSharedAtomic::status() const
+{
+    return std::to_string(mLastGroups) + " workgroups, " + std::to_string(mTuning.pixels) + " loads in flight, " +
+           (mTuning.strip ? "row strips" : "columns") + (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
+           (mLastSubgroupVote ? ", subgroup vote" : "");
+}
+
+void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
                                          const HistogramTargets& targets)
 {
-    if (!mProgram)
-        mProgram = ctx.shaders.buildCompute("histogram.compute-shared-atomic", "histogram/SharedAtomic.comp",
-                                            {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
+    const std::uint32_t bins = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
+    std::size_t variant = 0;
+    while (kBinCapacities[variant] < bins)
+        ++variant;
+    gl::Program& program = mPrograms[variant];
+    const std::uint32_t capacity = kBinCapacities[variant];
+    // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
+    const std::uint32_t fitting = std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
+    const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
+    const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
+    if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
+        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::to_string(capacity),
+                                           "histogram/SharedAtomic.comp",
+                                           {{"PIXELS", std::to_string(mTuning.pixels)},
+                                            {"STRIP", mTuning.strip ? "1" : "0"},
+                                            {"BIN_CAPACITY", std::to_string(capacity)},
+                                            {"REPLICAS", std::to_string(replicas)},
+                                            {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"}});
+        mLastReplicas = replicas;
+        mLastSubgroupVote = subgroupVote;
+    }
     targets.histogram.clearUint(0u);
-    const std::uint64_t pixels = std::uint64_t(std::max(image.size.x, 0)) * std::uint64_t(std::max(image.size.y, 0));
-    if (pixels == 0)
+    if (image.size.x <= 0 || image.size.y <= 0)
         return;
-    const std::uint64_t perGroup = std::uint64_t(hd::kHistogramGroupX * hd::kHistogramGroupY) * kPixelsPerThread;
-    const GLuint groups = GLuint((pixels + perGroup - 1) / perGroup);
+    const std::uint64_t tileWidth = mTuning.strip ? kTileWidth * mTuning.pixels : kTileWidth;
+    const std::uint64_t tileHeight = mTuning.strip ? kGroupRows : kGroupRows * mTuning.pixels;
+    const std::uint64_t tiles = ((std::uint64_t(image.size.x) + tileWidth - 1) / tileWidth) *
+                                ((std::uint64_t(image.size.y) + tileHeight - 1) / tileHeight);
+    mLastGroups = std::uint32_t(std::min<std::uint64_t>(tiles, mTuning.maxGroups));
 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    mProgram.use();
-    glProgramUniform2i(mProgram.id(), 0, image.size.x, image.size.y);
+    program.use();
+    glProgramUniform2i(program.id(), 0, image.size.x, image.size.y);
     image.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
     targets.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-    // More than 65535 groups (GL's guaranteed limit per dimension) spill into y; the shader linearises.
-    glDispatchCompute(std::min(groups, 65535u), (groups + 65534u) / 65535u, 1);
+    glDispatchCompute(mLastGroups, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 

@@ -1,13 +1,20 @@
 // HistogramComputeSharedAtomic.h: "compute-shared-atomic", the default GL histogram method.
 //
-// Technique: one private histogram per workgroup in shared memory (up to 4096 uint bins = 16 KB),
-// each thread walks PIXELS_PER_THREAD pixels and aggregates runs of consecutive equal bins into one
-// shared atomic (Bugetti, "Histogram Equalization", section 2.2: aggregation + thread coarsening),
-// then one global merge: an atomicAdd of every non-zero shared bin into the histogram buffer.
-// Limits: 1..4096 bins (shared memory: 16 KB of the 32 KB GL guarantees); any input size.
+// Technique: one private histogram per workgroup in shared memory; a persistent grid of workgroups
+// walks 2-D tiles of the frame (32 x 8*ROWS pixels, a warp reading 32 neighbouring texels of a
+// row), each thread issues ROWS texel loads before binning them, and runs of equal bins go in with
+// one shared atomic (Bugetti, "Histogram Equalization", 2.2: aggregation + thread coarsening). Each
+// workgroup then adds its non-zero bins to the global buffer once. Binning is bit-exact
+// (shared/HostDevice.h). The first version, with a linear pixel index and one workgroup per 4096
+// pixels, is kept as compute-shared-atomic-linear.
+// Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
+// any input size. Tunables (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,
+// replicas=N,subgroup=0|1" (see SharedAtomic.comp and docs/PERF.md section 0).
 #pragma once
 
 #include "post/histogram/HistogramMethod.h"
+
+#include <array>
 
 namespace post {
 
@@ -15,19 +22,33 @@ class HistogramComputeSharedAtomic final : public HistogramMethod
 {
 public:
     static constexpr std::string_view kId = "compute-shared-atomic";
-    static constexpr std::uint32_t kPixelsPerThread = 16;
+    /// The kernel's shape; defaults from the H200 sweep in docs/PERF.md.
+    struct Tuning
+    {
+        std::uint32_t pixels = 4;       ///< texel loads in flight per invocation
+        std::uint32_t maxGroups = 1024; ///< persistent grid size
+        bool strip = false;             ///< an invocation's pixels in a row (true) or 8 rows apart
+        std::uint32_t replicas = 1;     ///< shared histogram copies (bin counts up to 1024 only)
+        bool subgroupVote = false;      ///< subgroupAllEqual fast path (where GL_KHR_shader_subgroup exists)
+    };
 
+    HistogramComputeSharedAtomic();
     std::string_view id() const override { return kId; }
-    std::string_view label() const override { return "Compute: shared-memory atomics"; }
+    std::string_view label() const override { return "Compute: shared-memory atomics, 2-D tiles"; }
     std::string_view description() const override;
     Availability availability(const GpuCaps& caps) const override;
-    std::string limits() const override { return "1..4096 bins, 16 KB shared memory per workgroup"; }
+    std::string limits() const override { return "1..4096 bins, up to 16 KB shared memory per workgroup"; }
+    std::string status() const override;
 
     void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
-    gl::Program mProgram;
+    Tuning mTuning;
+    std::uint32_t mLastGroups = 0;
+    std::uint32_t mLastReplicas = 1;
+    bool mLastSubgroupVote = false;
+    std::array<gl::Program, 3> mPrograms; ///< bin capacities 256, 1024, 4096
 };
 
 } // namespace post

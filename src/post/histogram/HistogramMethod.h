@@ -35,6 +35,10 @@ public:
     virtual bool producesCumulative() const { return false; }
     /// True when build() fills the NaN/Inf/non-positive/below/above counters.
     virtual bool fillsCounters() const { return true; }
+    /// False while an option trades bit-exact binning for speed (e.g. cuda-fast's hardware log2):
+    /// then pixels within a few ulps of an edge may sit in the neighbouring bin, and verify and
+    /// compare accept exactly that. Every method is exact with its default options.
+    virtual bool exactBinning() const { return true; }
 
     /// Builds the histogram of `image` into `targets.histogram` (the method clears what it writes).
     virtual void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,

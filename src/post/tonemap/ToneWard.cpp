@@ -1,6 +1,7 @@
 #include "post/tonemap/ToneWard.h"
 
 #include "gl/Debug.h"
+#include "profiling/Profiler.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/tonemap/ToneShaders.h"
 #include "util/Log.h"
@@ -13,6 +14,10 @@
 #include <numbers>
 
 namespace post {
+
+namespace {
+constexpr int kFovealGroupPixels = 256; ///< WardFoveal.comp's workgroup size
+} // namespace
 
 ToneWard::ToneWard() = default;
 ToneWard::~ToneWard() = default;
@@ -51,7 +56,12 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     using namespace ward_state;
     if (!mCeilingProgram) {
         const gl::ShaderDefines defines = wardDefines();
-        mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal", "tonemap/WardFoveal.comp", defines);
+        gl::ShaderDefines perSample = defines, perInvocation = defines;
+        perSample.emplace_back("PER_SAMPLE_GROUP", "1");
+        perInvocation.emplace_back("PER_SAMPLE_GROUP", "0");
+        mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
+        mFovealSmallProgram =
+            ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
         mRangeProgram = ctx.shaders.buildCompute("tonemap.ward.range", "tonemap/WardRange.comp", defines);
         mCeilingProgram = ctx.shaders.buildCompute("tonemap.ward.ceiling", "tonemap/WardCeiling.comp", defines);
         mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
@@ -77,18 +87,24 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         mGrid = grid;
     }
     {
-        gl::DebugGroup group("tonemap/ward/foveal");
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal"); // timed, and a debug group
         inputs.image.texture.bindUnit(hd::kTextureUnitInput);
         mFoveal.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
-        glProgramUniform2i(mFovealProgram.id(), 0, size.x, size.y);
-        glProgramUniform2i(mFovealProgram.id(), 1, grid.x, grid.y);
-        mFovealProgram.set(2, s.sceneScale);
-        mFovealProgram.use();
-        glDispatchCompute((unsigned(grid.x) + 7u) / 8u, (unsigned(grid.y) + 7u) / 8u, 1);
+        // A workgroup per sample once blocks hold a workgroup's worth of pixels; else an invocation each.
+        const bool perSampleGroup = std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
+        gl::Program& program = perSampleGroup ? mFovealProgram : mFovealSmallProgram;
+        glProgramUniform2i(program.id(), 0, size.x, size.y);
+        glProgramUniform2i(program.id(), 1, grid.x, grid.y);
+        program.set(2, s.sceneScale);
+        program.use();
+        if (perSampleGroup)
+            glDispatchCompute(unsigned(grid.x), unsigned(grid.y), 1);
+        else
+            glDispatchCompute((unsigned(grid.x) + 7u) / 8u, (unsigned(grid.y) + 7u) / 8u, 1);
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        gl::DebugGroup group("tonemap/ward/range");
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/range"); // timed, and a debug group
         mFoveal.bindUnit(hd::kTextureUnitInput);
         mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
         mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
@@ -100,7 +116,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        gl::DebugGroup group("tonemap/ward/histogram");
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/histogram"); // timed, and a debug group
         HistogramSpec spec;
         spec.binCount = mBinsUsed;
         spec.outOfRange = OutOfRange::Separate;
@@ -109,7 +125,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        gl::DebugGroup group("tonemap/ward/ceiling");
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/ceiling"); // timed, and a debug group
         mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
         mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);

@@ -64,7 +64,8 @@ private:
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
     glm::ivec2 mGrid{0};
-    gl::Program mFovealProgram;
+    gl::Program mFovealProgram;      ///< a workgroup per foveal sample
+    gl::Program mFovealSmallProgram; ///< an invocation per foveal sample (small blocks)
     gl::Program mRangeProgram;
     gl::Program mCeilingProgram;
     gl::Texture mFoveal;

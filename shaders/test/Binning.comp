@@ -1,0 +1,27 @@
+// Test shader: evaluates the shared header's binning functions on the GPU for a list of cases, so a
+// test can compare them bit for bit with the CPU (tests/post/BinningExactnessTest.cpp).
+// Input per case (8 words): r, g, b, logMin, logMax (float bits), binCount, policy, unused.
+// Output per case (4 words): luminance bits, hdLog2(luminance) bits, hdBinScale bits, hdBinOf code.
+#include "shared/HostDevice.h"
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) readonly buffer Cases { uint cases[]; };
+layout(std430, binding = 1) writeonly buffer Results { uint results[]; };
+layout(location = 0) uniform uint uCaseCount;
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= uCaseCount)
+        return;
+    float r = uintBitsToFloat(cases[8u * i + 0u]);
+    float g = uintBitsToFloat(cases[8u * i + 1u]);
+    float b = uintBitsToFloat(cases[8u * i + 2u]);
+    float logMin = uintBitsToFloat(cases[8u * i + 3u]);
+    float logMax = uintBitsToFloat(cases[8u * i + 4u]);
+    uint bins = cases[8u * i + 5u];
+    uint policy = cases[8u * i + 6u];
+    float L = hdLuminance(r, g, b);
+    results[4u * i + 0u] = floatBitsToUint(L);
+    results[4u * i + 1u] = (L >= kMinLuminance && !isinf(L)) ? floatBitsToUint(hdLog2(L)) : 0u;
+    results[4u * i + 2u] = floatBitsToUint(hdBinScale(logMin, logMax, bins));
+    results[4u * i + 3u] = uint(hdBinOf(L, logMin, logMax, bins, policy));
+}
