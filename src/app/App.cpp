@@ -158,7 +158,7 @@ App::App(const AppOptions& options)
         throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
     if (a.options.windowScreenshot && !a.isWindow)
         throw std::runtime_error("--window-screenshot needs a window, and this run is headless");
-    if (a.options.windowScreenshot && a.frameCount < 0)
+    if (a.options.windowScreenshot && a.frameCount < 0 && !a.options.resizeStorm) // the storm sets its count
         throw std::runtime_error("--window-screenshot needs --frames N (it is taken after the last frame)");
     a.recordFrom = a.frameCount < 0 ? kRecordFromFrame : std::min(kRecordFromFrame, a.frameCount / 3);
 
@@ -338,6 +338,8 @@ int App::run()
             }
             if (size != a.renderer->size())
                 a.renderer->resize(size);
+            if (a.storm)
+                a.storm->noteRenderedFrame(size);
             auto now = std::chrono::steady_clock::now();
             dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
             last = now;

@@ -13,8 +13,8 @@ namespace app {
 namespace {
 
 /// The sizes every storm starts with: degenerate, very wide, very tall.
-constexpr glm::ivec2 kExtremeSizes[] = {{1, 1},   {4000, 1}, {1, 4000}, {2, 1},  {1, 2}, {4000, 2}, {3, 4000},
-                                        {1, 1},   {16, 9},   {4000, 7}, {7, 3},  {1, 300}, {300, 1}, {2, 2}};
+constexpr glm::ivec2 kExtremeSizes[] = {{1, 1}, {4000, 1}, {1, 4000}, {2, 1}, {1, 2},   {4000, 2}, {3, 4000},
+                                        {1, 1}, {16, 9},   {4000, 7}, {7, 3}, {1, 300}, {300, 1},  {2, 2}};
 constexpr unsigned kBinChoices[] = {1, 64, 256, 1000, 4096};
 constexpr int kDownsampleChoices[] = {1, 2, 4, 8};
 constexpr std::uint32_t kSeed = 20240611u;
@@ -40,9 +40,11 @@ std::string sizeText(glm::ivec2 size)
     return std::to_string(size.x) + "x" + std::to_string(size.y);
 }
 
-} // namespace
+}  // namespace
 
-std::vector<StormStep> planResizeStorm(int steps, glm::ivec2 homeSize, const StormMethods& methods,
+std::vector<StormStep> planResizeStorm(int steps,
+                                       glm::ivec2 homeSize,
+                                       const StormMethods& methods,
                                        const post::PipelineSettings& home)
 {
     std::mt19937 random(kSeed);
@@ -56,9 +58,9 @@ std::vector<StormStep> planResizeStorm(int steps, glm::ivec2 homeSize, const Sto
         StormStep step;
         if (std::size_t(i) < std::size(kExtremeSizes)) {
             step.windowSize = kExtremeSizes[i];
-        } else if (every(i, 4, 0)) { // tiny
+        } else if (every(i, 4, 0)) {  // tiny
             step.windowSize = {pick(1, 8), pick(1, 8)};
-        } else if (every(i, 4, 1)) { // a line or a column
+        } else if (every(i, 4, 1)) {  // a line or a column
             glm::ivec2 line{pick(1000, kMaxWideSide), pick(1, 3)};
             step.windowSize = pick(0, 1) ? line : glm::ivec2(line.y, line.x);
         } else {
@@ -166,22 +168,33 @@ std::string ResizeStorm::describe(std::size_t iteration, const post::PipelineSet
                                current.rangeMode == post::RangeMode::Auto ? "auto" : "manual");
 }
 
-std::string ResizeStorm::summary() const
+void ResizeStorm::noteRenderedFrame(glm::ivec2 framebufferSize)
 {
-    std::set<std::pair<int, int>> sizes;
-    glm::ivec2 widest{0, 0}, tallest{0, 0};
-    for (std::size_t i = 0; i < mApplied; ++i) {
-        glm::ivec2 size = mPlan[i].windowSize;
-        sizes.insert({size.x, size.y});
-        if (size.x * 1.0 / size.y > widest.x * 1.0 / std::max(widest.y, 1))
-            widest = size;
-        if (size.y * 1.0 / size.x > tallest.y * 1.0 / std::max(tallest.x, 1))
-            tallest = size;
-    }
-    return util::format("resize storm: {} steps, {} distinct window sizes (widest {}, tallest {}), {} iconify "
-                        "requests, {} settings switches, {} frames skipped while minimised or empty",
-                        mApplied, sizes.size(), sizeText(widest), sizeText(tallest), mIconifies, mSwitches,
-                        mSkippedFrames);
+    mRenderedSizes.insert({framebufferSize.x, framebufferSize.y});
 }
 
-} // namespace app
+std::string ResizeStorm::summary() const
+{
+    std::set<std::pair<int, int>> requested;
+    for (std::size_t i = 0; i < mApplied; ++i)
+        requested.insert({mPlan[i].windowSize.x, mPlan[i].windowSize.y});
+    // Extremes of what was really rendered: the smallest area, the widest and the tallest aspect.
+    std::pair<int, int> smallest{0, 0}, widest{0, 0}, tallest{0, 0};
+    for (const auto& [x, y] : mRenderedSizes) {
+        if (smallest.first == 0 || x * y < smallest.first * smallest.second)
+            smallest = {x, y};
+        if (widest.first == 0 || x * 1.0 / y > widest.first * 1.0 / widest.second)
+            widest = {x, y};
+        if (tallest.first == 0 || y * 1.0 / x > tallest.second * 1.0 / tallest.first)
+            tallest = {x, y};
+    }
+    auto text = [](std::pair<int, int> size) { return sizeText({size.first, size.second}); };
+    return util::format(
+        "resize storm: {} steps, {} distinct window sizes requested, {} rendered (smallest {}, "
+        "widest {}, tallest {}), {} iconify requests, {} settings switches, {} frames skipped while "
+        "minimised or empty",
+        mApplied, requested.size(), mRenderedSizes.size(), text(smallest), text(widest), text(tallest), mIconifies,
+        mSwitches, mSkippedFrames);
+}
+
+}  // namespace app

@@ -20,7 +20,9 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct GLFWwindow;
@@ -51,7 +53,9 @@ struct StormMethods
 
 /// The storm: `steps` steps (extreme sizes first, then seeded random ones), then one final step back
 /// to `homeSize`, restored, with `home`'s methods and settings.
-std::vector<StormStep> planResizeStorm(int steps, glm::ivec2 homeSize, const StormMethods& methods,
+std::vector<StormStep> planResizeStorm(int steps,
+                                       glm::ivec2 homeSize,
+                                       const StormMethods& methods,
                                        const post::PipelineSettings& home);
 
 /// The methods of each registry that are available with `caps`.
@@ -60,7 +64,7 @@ StormMethods availableStormMethods(const post::GpuCaps& caps);
 class ResizeStorm
 {
 public:
-    static constexpr int kSettleFrames = 3; ///< ordinary frames at the start size after the storm
+    static constexpr int kSettleFrames = 3;  ///< ordinary frames at the start size after the storm
 
     ResizeStorm(int steps, glm::ivec2 homeSize, const post::GpuCaps& caps, const post::PipelineSettings& home);
 
@@ -73,10 +77,13 @@ public:
     bool apply(std::size_t iteration, GLFWwindow* window, post::PostPipeline& pipeline);
     /// Counts a loop iteration that rendered nothing (minimised or zero-size framebuffer).
     void noteSkippedFrame() { ++mSkippedFrames; }
+    /// Records the framebuffer size a frame was rendered at: the sizes the app really saw, which a
+    /// window system may have clamped, unlike the requested ones.
+    void noteRenderedFrame(glm::ivec2 framebufferSize);
 
     /// "step 12/400: window 4000x1, compute-replicated, compute-scan, ward, 256 bins, downsample 2"
     std::string describe(std::size_t iteration, const post::PipelineSettings& current) const;
-    /// One line: steps, distinct sizes, iconify requests, switches, skipped frames.
+    /// One line: steps, distinct requested and rendered sizes, iconify requests, switches, skipped frames.
     std::string summary() const;
 
 private:
@@ -85,6 +92,7 @@ private:
     int mIconifies = 0;
     int mSwitches = 0;
     int mSkippedFrames = 0;
+    std::set<std::pair<int, int>> mRenderedSizes;
 };
 
-} // namespace app
+}  // namespace app

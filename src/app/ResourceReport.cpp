@@ -51,4 +51,4 @@ std::string formatResourceLine(const ResourceSample& sample)
     return line.str();
 }
 
-} // namespace app
+}  // namespace app

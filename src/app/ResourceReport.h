@@ -24,7 +24,7 @@ struct ResourceSample
     long long rssKb = -1;     ///< resident set size in KiB; -1 where /proc is unavailable
     std::array<int, std::size_t(gl::ObjectKind::Count)> glObjects{};
     int glTotal = 0;
-    std::optional<int> cudaAllocations; ///< nullopt: this build has no CUDA backend
+    std::optional<int> cudaAllocations;  ///< nullopt: this build has no CUDA backend
 };
 
 /// Resident set size of this process in KiB (/proc/self/statm); -1 where unavailable.
@@ -34,4 +34,4 @@ ResourceSample sampleResources(std::uint64_t frame);
 /// The one-line key=value form shown above (no trailing newline).
 std::string formatResourceLine(const ResourceSample& sample);
 
-} // namespace app
+}  // namespace app
