@@ -108,7 +108,7 @@ struct App::Impl
     int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
-    std::unique_ptr<ResizeStorm> storm; ///< --resize-storm
+    std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
 
     void reportResources(std::uint64_t frame);
@@ -158,7 +158,7 @@ App::App(const AppOptions& options)
         throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
     if (a.options.windowScreenshot && !a.isWindow)
         throw std::runtime_error("--window-screenshot needs a window, and this run is headless");
-    if (a.options.windowScreenshot && a.frameCount < 0 && !a.options.resizeStorm) // the storm sets its count
+    if (a.options.windowScreenshot && a.frameCount < 0 && !a.options.resizeStorm)  // the storm sets its count
         throw std::runtime_error("--window-screenshot needs --frames N (it is taken after the last frame)");
     a.recordFrom = a.frameCount < 0 ? kRecordFromFrame : std::min(kRecordFromFrame, a.frameCount / 3);
 
@@ -314,8 +314,7 @@ int App::run()
     auto last = std::chrono::steady_clock::now();
     // Headless runs record every frame for the summary table; a resource report (the soak) records
     // only for --capture, since a recording that keeps every frame is growth by design.
-    bool recordingForOutputs =
-        a.options.capture || a.options.captureCsv || (!a.isWindow && !a.options.resourceReport);
+    bool recordingForOutputs = a.options.capture || a.options.captureCsv || (!a.isWindow && !a.options.resourceReport);
     while (a.frameCount < 0 || frame < a.frameCount) {
         if (a.options.resourceReport && frame % *a.options.resourceReport == 0)
             a.reportResources(std::uint64_t(frame));
@@ -329,7 +328,7 @@ int App::run()
             if (a.context->shouldClose())
                 break;
             size = a.context->framebufferSize();
-            if (!windowCanRender(size, a.context->isMinimised())) { // nothing to draw into
+            if (!windowCanRender(size, a.context->isMinimised())) {  // nothing to draw into
                 if (a.storm)
                     a.storm->noteSkippedFrame();
                 std::this_thread::sleep_for(std::chrono::milliseconds(a.storm ? 1 : 50));

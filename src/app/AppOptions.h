@@ -42,8 +42,8 @@ struct AppOptions
     std::optional<int> downsample;              ///< --downsample 1|2|4|8
     bool vsync = true;                          ///< --vsync on|off
     std::optional<std::filesystem::path> dataDir; ///< --data-dir DIR
-    std::optional<int> resourceReport;          ///< --resource-report N: resource line every N frames
-    std::optional<int> resizeStorm;             ///< --resize-storm STEPS (window robustness test)
+    std::optional<int> resourceReport;            ///< --resource-report N: resource line every N frames
+    std::optional<int> resizeStorm;               ///< --resize-storm STEPS (window robustness test)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

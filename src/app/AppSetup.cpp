@@ -53,7 +53,7 @@ std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options,
     contextOptions.debug = true;
 #endif
     if (options.resizeStorm)
-        contextOptions.debug = true; // a test: every GL error must reach the debug callback
+        contextOptions.debug = true;  // a test: every GL error must reach the debug callback
     if (!options.headless) {
         std::string whyNot;
         if (!hasDisplay()) {

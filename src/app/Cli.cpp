@@ -159,12 +159,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
-    auto* resourceReportOpt =
-        cli.add_option("--resource-report", resourceReport, "Every N frames print one line: frame, resident memory, "
-                                                            "GL objects alive by kind, CUDA allocations (the soak)")
-            ->type_name("N");
-    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStorm, "(testing) window mode: STEPS frames of "
-                                                                         "window resizes, iconify and method switches");
+    auto* resourceReportOpt = cli.add_option("--resource-report", resourceReport,
+                                             "Every N frames print one line: frame, resident memory, "
+                                             "GL objects alive by kind, CUDA allocations (the soak)")
+                                  ->type_name("N");
+    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStorm,
+                                          "(testing) window mode: STEPS frames of "
+                                          "window resizes, iconify and method switches");
     resizeStormOpt->group("");
     addCommonOptions(cli, dataDir, logLevel);
 

@@ -23,16 +23,26 @@ int liveObjectCountTotal()
 std::string_view toString(ObjectKind kind)
 {
     switch (kind) {
-    case ObjectKind::Buffer: return "buffer";
-    case ObjectKind::Texture: return "texture";
-    case ObjectKind::Framebuffer: return "framebuffer";
-    case ObjectKind::Renderbuffer: return "renderbuffer";
-    case ObjectKind::Program: return "program";
-    case ObjectKind::Shader: return "shader";
-    case ObjectKind::Query: return "query";
-    case ObjectKind::VertexArray: return "vertex-array";
-    case ObjectKind::Sampler: return "sampler";
-    case ObjectKind::Count: break;
+        case ObjectKind::Buffer:
+            return "buffer";
+        case ObjectKind::Texture:
+            return "texture";
+        case ObjectKind::Framebuffer:
+            return "framebuffer";
+        case ObjectKind::Renderbuffer:
+            return "renderbuffer";
+        case ObjectKind::Program:
+            return "program";
+        case ObjectKind::Shader:
+            return "shader";
+        case ObjectKind::Query:
+            return "query";
+        case ObjectKind::VertexArray:
+            return "vertex-array";
+        case ObjectKind::Sampler:
+            return "sampler";
+        case ObjectKind::Count:
+            break;
     }
     return "unknown";
 }

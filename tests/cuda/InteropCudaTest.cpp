@@ -60,7 +60,7 @@ TEST(CudaRaii, DeviceAllocationsAreCountedWhileAlive)
     {
         cuda::DeviceBuffer<std::uint32_t> buffer(64);
         cuda::DeviceBuffer<std::uint32_t> moved = std::move(buffer);
-        moved.resize(128); // freed and allocated again: still one
+        moved.resize(128);  // freed and allocated again: still one
         const cudaChannelFormatDesc format = cudaCreateChannelDesc<float4>();
         cuda::CudaArray array(format, 4, 4);
         EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 2);
