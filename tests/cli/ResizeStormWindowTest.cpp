@@ -78,8 +78,10 @@ TEST(ResourceReportTest, PrintsASampleAtTheStartEveryNFramesAndTheEnd)
     EXPECT_EQ(result.output.find("recorded frames"), std::string::npos) << "no timing table in a resource run";
 }
 
-TEST(ResourceReportTest, RejectsANonPositiveInterval)
+TEST(ResourceReportTest, RejectsANonPositiveIntervalAndIsInTheHelp)
 {
+    auto help = testing_support::runCommand(hdrlab("--help"));
+    EXPECT_NE(help.output.find("--resource-report"), std::string::npos) << help.output;
     for (const char* value : {"0", "-3"}) {
         auto result = testing_support::runCommand(hdrlab(std::string("--headless --resource-report ") + value));
         EXPECT_EQ(result.exitCode, 2) << result.output;
