@@ -3,6 +3,7 @@
 // adaptation buffer, and the CUDA-event timer backend. Uses the headless GL context, created only
 // after a CUDA device was found.
 #include "cuda/CudaEventTimer.h"
+#include "cuda/CudaRaii.h"
 #include "cuda/CudaTestSupport.h"
 #include "cuda/GlInterop.h"
 #include "cuda/LocalAdaptation.h"
@@ -61,7 +62,7 @@ TEST(CudaRaii, DeviceAllocationsAreCountedWhileAlive)
         cuda::DeviceBuffer<std::uint32_t> buffer(64);
         cuda::DeviceBuffer<std::uint32_t> moved = std::move(buffer);
         moved.resize(128);  // freed and allocated again: still one
-        const cudaChannelFormatDesc format = cudaCreateChannelDesc<float4>();
+        const cudaChannelFormatDesc format = cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat);
         cuda::CudaArray array(format, 4, 4);
         EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 2);
         moved.resize(0);
