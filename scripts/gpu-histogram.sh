@@ -6,6 +6,7 @@
 # scene with each method. Logs and CSVs go to $OUT/histogram.tar.gz.
 #
 # Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-histogram.sh [BIN_DIR]
+# HDRLAB_SECTIONS="tests compare tune frames" picks sections (default all).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,6 +19,8 @@ OUT=$(cd "$OUT" && pwd)
 log="$OUT/histogram"
 export HDRLAB_DATA_DIR="$root" HDRLAB_SOURCE_DIR="$root"
 status=0
+sections=${HDRLAB_SECTIONS:-tests compare tune frames} # a subset keeps one device call under its limit
+want() { [[ " $sections " == *" $1 "* ]]; }
 
 run() { # run NAME SECONDS COMMAND...
   local name=$1 seconds=$2
@@ -35,10 +38,13 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$log/device.t
 git -C "$root" rev-parse --short=12 HEAD >>"$log/device.txt" 2>/dev/null
 date -u +%FT%TZ >>"$log/device.txt"
 
+if want tests; then
 run gl-binning 240 "$bin/hdrlab_tests_gl" --gtest_brief=1 \
   --gtest_filter='BinningExactness*:HistogramMethods*:MethodMatrix*:EveryMethod*:GlWrappers*'
 run cuda-histogram 240 "$bin/hdrlab_tests_cuda" --gtest_brief=1 --gtest_filter='*Histogram*'
+fi
 
+if want compare; then
 methods=compute-shared-atomic,compute-shared-atomic-linear,compute-global-atomic,compute-replicated,compute-subgroup,cuda-bugetti,cuda-fast,cuda-cub
 for size in 1920x1080 3840x2160; do
   for bins in 64 256 1024 4096; do
@@ -46,6 +52,8 @@ for size in 1920x1080 3840x2160; do
       --methods "$methods" --csv "$log/compare-$size-$bins.csv"
   done
 done
+fi
+if want tune; then
 # Kernel shape sweep (HDRLAB_SHARED_ATOMIC keys: pixels, groups, strip, replicas, subgroup).
 tunings="pixels=1 pixels=2 pixels=4 pixels=8 pixels=4,groups=512 pixels=4,groups=2048 pixels=4,strip=1
 pixels=8,strip=1 pixels=4,replicas=2 pixels=4,replicas=4 pixels=4,subgroup=1 pixels=8,strip=1,subgroup=1
@@ -63,6 +71,8 @@ for tuning in pixels=8,strip=1,subgroup=1 pixels=4,replicas=4 pixels=8,subgroup=
   HDRLAB_SHARED_ATOMIC=$tuning run "gl-binning-$tuning" 240 "$bin/hdrlab_tests_gl" --gtest_brief=1 \
     --gtest_filter='BinningExactness*:HistogramMethods*'
 done
+fi
+if want frames; then
 for size in 1920x1080 3840x2160; do
   for method in compute-shared-atomic compute-shared-atomic-linear cuda-fast; do
     for op in ward percentile; do
@@ -72,6 +82,7 @@ for size in 1920x1080 3840x2160; do
   done
 done
 
+fi
 tar -czf "$OUT/histogram.tar.gz" -C "$OUT" histogram
 echo "overall: $([[ $status -eq 0 ]] && echo OK || echo FAILURES)"
 exit $status

@@ -4,7 +4,9 @@
 #include "app/Cli.h"
 #include "app/Commands.h"
 #include "util/Log.h"
+#include "util/OutputFile.h"
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -47,10 +49,15 @@ int runParsed(const app::ParsedCommandLine& parsed)
 
 int main(int argc, char** argv)
 {
+    // Past a file size limit (ulimit -f) a write then fails with EFBIG and a clear error, instead of
+    // the default SIGXFSZ killing the process mid-write.
+    std::signal(SIGXFSZ, SIG_IGN);
     std::vector<std::string> args(argv + 1, argv + argc);
     app::ParsedCommandLine parsed = app::parseCommandLine(args);
     util::setLogLevel(parsed.logLevel);
     try {
+        if (parsed.standardOutputIsData)
+            util::reserveStandardOutputForData();
         return runParsed(parsed);
     } catch (const std::exception& error) {
         std::cout.flush();

@@ -10,8 +10,20 @@
 //    all share one bin adds them with one atomic; REPLICAS copies of the shared histogram (one per
 //    warp modulo REPLICAS, odd stride) spread same-bin atomics of different warps.
 //  - Each workgroup adds its non-zero bins to the global buffer once.
+//  - FOVEAL 1: the same histogram, and in the same read of the frame Ward's foveal image (the box
+//    filter of WardFoveal.comp): the tiles are then the foveal blocks ([x w/gw, (x+1) w/gw) x ...,
+//    so they partition the frame), each walked by the whole workgroup, PIXELS rows of loads in
+//    flight; the finite pixels' RGB sums meet in a shared-memory tree and the block's mean goes to
+//    uFoveal. Only for blocks of at least a workgroup's worth of pixels (the host checks).
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
+#ifndef FOVEAL
+#define FOVEAL 0
+#endif
 #ifndef SUBGROUP_VOTE
+#define SUBGROUP_VOTE 0
+#endif
+#if FOVEAL // block edges make trip counts differ between invocations: no subgroup-uniform vote
+#undef SUBGROUP_VOTE
 #define SUBGROUP_VOTE 0
 #endif
 #if SUBGROUP_VOTE
@@ -47,6 +59,12 @@ layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(std430, binding = kBindingHistogram) buffer HistogramBuffer { uint histogram[]; };
 layout(std430, binding = kBindingHistogramParams) readonly buffer ParamsBuffer { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
+#if FOVEAL
+layout(binding = kImageUnitOutput, rgba32f) writeonly uniform image2D uFoveal;
+layout(location = 1) uniform ivec2 uFovealGrid;
+layout(location = 2) uniform float uSceneScale;
+shared vec4 sFovealSum[kGroupSize]; // rgb sum, finite pixel count
+#endif
 
 // Per copy: bins [0, BIN_CAPACITY), then the no-bin counters.
 shared uint sHistogram[REPLICAS * kStride];
@@ -76,11 +94,57 @@ void main()
         sHistogram[i] = 0u;
     barrier();
 
+    int runCode = kNoPixel;
+    uint runLength = 0u;
+#if FOVEAL
+    const uint blockCount = uint(uFovealGrid.x * uFovealGrid.y);
+    for (uint block = gl_WorkGroupID.x; block < blockCount; block += gl_NumWorkGroups.x) {
+        const ivec2 cell = ivec2(int(block % uint(uFovealGrid.x)), int(block / uint(uFovealGrid.x)));
+        // Integer block bounds (sizes below 2^15, so the products fit in int).
+        const ivec2 lo = cell * uSize / uFovealGrid;
+        const ivec2 hi = (cell + 1) * uSize / uFovealGrid;
+        vec4 sum = vec4(0.0);
+        for (int y = lo.y + int(gl_LocalInvocationID.y); y < hi.y; y += 8 * PIXELS) {
+            for (int x = lo.x + int(gl_LocalInvocationID.x); x < hi.x; x += 32) {
+                vec3 texel[PIXELS];
+                for (int k = 0; k < PIXELS; ++k)
+                    texel[k] = y + 8 * k < hi.y ? texelFetch(uInput, ivec2(x, y + 8 * k), 0).rgb : vec3(0.0);
+                for (int k = 0; k < PIXELS; ++k) {
+                    int code = kNoPixel;
+                    if (y + 8 * k < hi.y) {
+                        const vec3 rgb = texel[k];
+                        if (!(any(isnan(rgb)) || any(isinf(rgb))))
+                            sum += vec4(rgb, 1.0);
+                        code = hdBinOfScaled(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax, scale, binCount, policy);
+                    }
+                    if (runLength != 0u && code == runCode) {
+                        ++runLength;
+                    } else {
+                        addRun(copy, runCode, runLength);
+                        runCode = code;
+                        runLength = 1u;
+                    }
+                }
+            }
+        }
+        sFovealSum[local] = sum;
+        barrier();
+        for (uint stride = kGroupSize / 2u; stride > 0u; stride >>= 1u) {
+            if (local < stride)
+                sFovealSum[local] += sFovealSum[local + stride];
+            barrier();
+        }
+        if (local == 0u) {
+            const vec4 total = sFovealSum[0];
+            imageStore(uFoveal, cell,
+                       total.w > 0.0 ? vec4(total.rgb / total.w * uSceneScale, 1.0) : vec4(uintBitsToFloat(0x7fc00000u)));
+        }
+        barrier(); // sFovealSum is reused by the next block
+    }
+#else
     const uvec2 size = uvec2(uSize);
     const uint tilesX = (size.x + kTile.x - 1u) / kTile.x;
     const uint tileCount = tilesX * ((size.y + kTile.y - 1u) / kTile.y);
-    int runCode = kNoPixel;
-    uint runLength = 0u;
     for (uint tile = gl_WorkGroupID.x; tile < tileCount; tile += gl_NumWorkGroups.x) {
         const uvec2 origin = uvec2(tile % tilesX, tile / tilesX) * kTile;
 #if STRIP
@@ -119,6 +183,7 @@ void main()
             }
         }
     }
+#endif
     addRun(copy, runCode, runLength);
     barrier();
 

@@ -22,9 +22,9 @@
 #include "ui/PipelinePanel.h"
 #include "ui/TimingsPanel.h"
 #include "util/Log.h"
+#include "util/OutputFile.h"
 #include "util/Paths.h"
 #include "util/Stats.h"
-
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -55,15 +55,33 @@ glm::ivec4 fitRect(glm::ivec2 image, glm::ivec2 target)
     return {offset.x, offset.y, offset.x + size.x, offset.y + size.y};
 }
 
-void printSummary(const std::deque<profiling::FrameRecord>& frames)
+/// "hdrlab-capture.json", or "standard output" for "-".
+std::string describeOutput(const std::filesystem::path& path)
+{
+    return util::isStandardOutput(path) ? std::string("standard output") : path.string();
+}
+
+/// Says, once per written capture, that the recording ring dropped older frames.
+void logDroppedFrames(const profiling::Profiler& profiler)
+{
+    if (profiler.droppedFrames() > 0)
+        util::logWarning(
+            "capture: the recording kept its last {} frames and dropped {} older ones (ring of {} frames; "
+            "--capture-frames N or the Timings panel's \"keep last N frames\" sets it)",
+            profiler.recordedFrames().size(), profiler.droppedFrames(), profiler.recordingCapacity());
+}
+
+void printSummary(const std::deque<profiling::FrameRecord>& frames, std::uint64_t droppedFrames)
 {
     if (frames.empty()) {
         std::cout << "no frames were recorded (recording starts at frame " << kRecordFromFrame
                   << "; use more --frames)\n";
         return;
     }
-    std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame
-              << ".." << frames.back().frame << "):\n"
+    std::cout << "\nper-pass GPU time over " << frames.size() << " recorded frames (" << frames.front().frame << ".."
+              << frames.back().frame << ")"
+              << (droppedFrames > 0 ? ", " + std::to_string(droppedFrames) + " earlier frames dropped by the ring" : "")
+              << ":\n"
               << profiling::formatSummaryTable(profiling::summarizePasses(frames));
     // Frame-to-frame CPU time of the recorded frames (paced at two frames in flight): the frame rate.
     std::vector<double> frameMs;
@@ -106,6 +124,7 @@ struct App::Impl
     int frameCount = -1;           ///< frames to render; -1 = until the window closes
     int recordFrom = kRecordFromFrame;
     int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
+    bool uiRecording = false;      ///< "Record" from the UI runs until "Stop and write"
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
     std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
@@ -117,6 +136,7 @@ struct App::Impl
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
     void presentToWindow(const gl::Texture& display, glm::ivec2 windowSize);
     void updateUiCapture();
+    void writeUiCapture();
     int finish(int renderedFrames);
 };
 
@@ -165,6 +185,8 @@ App::App(const AppOptions& options)
     a.caps = probeGpuCaps(*a.context);
     a.shaders = std::make_unique<gl::ShaderLibrary>(util::findDataRoot(options.dataDir) / "shaders");
     a.profiler = std::make_unique<profiling::Profiler>(a.caps.glTimersUseful);
+    if (options.captureFrames)
+        a.profiler->setRecordingCapacity(std::size_t(*options.captureFrames));
     a.pacer = std::make_unique<gl::FramePacer>();
     a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
     a.camera = a.scene.cameraAt(0.0);
@@ -220,17 +242,31 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
         snapshot->markers = pipeline->toneOperator().markers();
     ui::drawHistogramWindow(histogramView, snapshot, profiler->frameIndex());
 
-    // While --capture records the whole run, the button would cut that recording short.
-    bool recordingForFlags = profiler->recording() && uiCaptureFrames == 0;
-    if (recordingForFlags && captureStatus.empty())
+    // While --capture records the whole run, the buttons would cut that recording short.
+    ui::CaptureMode mode = ui::CaptureMode::Idle;
+    if (uiCaptureFrames > 0)
+        mode = ui::CaptureMode::CapturingFrames;
+    else if (uiRecording)
+        mode = ui::CaptureMode::RecordingUntilStopped;
+    else if (profiler->recording())
+        mode = ui::CaptureMode::RecordingForOutputs;
+    if (mode == ui::CaptureMode::RecordingForOutputs && captureStatus.empty())
         captureStatus = "recording the whole run (summary, --capture)";
-    ui::TimingsPanelActions timing =
-        timingsPanel.draw(*profiler, captureStatus, uiCaptureFrames > 0 || recordingForFlags);
+    ui::TimingsPanelActions timing = timingsPanel.draw(*profiler, captureStatus, mode);
+    if (timing.ringFrames > 0)
+        profiler->setRecordingCapacity(timing.ringFrames);
     if (timing.captureRequested) {
         uiCaptureFrames = timing.captureFrames;
         profiler->startRecording();
         captureStatus = util::format("capturing {} frames...", uiCaptureFrames);
     }
+    if (timing.recordRequested) {
+        uiRecording = true;
+        profiler->startRecording();
+        captureStatus = "recording until stopped...";
+    }
+    if (timing.stopRequested)
+        writeUiCapture();
 }
 
 void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSize)
@@ -278,24 +314,32 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
 
 void App::Impl::updateUiCapture()
 {
-    if (uiCaptureFrames <= 0 || profiler->recordedFrames().size() < std::size_t(uiCaptureFrames))
-        return;
+    if (uiCaptureFrames > 0 && profiler->framesRecorded() >= std::uint64_t(uiCaptureFrames))
+        writeUiCapture();
+}
+
+void App::Impl::writeUiCapture()
+{
     profiler->stopRecording();
     std::string stem = "hdrlab-capture-" + profiling::timestampForFileName();
     try {
         auto metadata =
             captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
-        profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata);
+        profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata, profiler->droppedFrames());
         profiling::writeCsv(stem + ".csv", profiler->recordedFrames());
         std::error_code ec;
-        captureStatus = util::format("wrote {} frames to {}/{}.json (+ .csv)", uiCaptureFrames,
+        captureStatus = util::format("wrote {} frames to {}/{}.json (+ .csv)", profiler->recordedFrames().size(),
                                      std::filesystem::current_path(ec).string(), stem);
+        if (profiler->droppedFrames() > 0)
+            captureStatus += util::format("; {} older frames were dropped by the ring", profiler->droppedFrames());
+        logDroppedFrames(*profiler);
     } catch (const std::exception& error) {
         captureStatus = std::string("capture failed: ") + error.what();
     }
     util::logInfo("{}", captureStatus);
     profiler->clearRecording();
     uiCaptureFrames = 0;
+    uiRecording = false;
 }
 
 void App::Impl::reportResources(std::uint64_t frame)
@@ -350,7 +394,7 @@ int App::run()
 
         a.pacer->beginFrame();
         a.profiler->beginFrame();
-        if (recordingForOutputs && frame == a.recordFrom && a.uiCaptureFrames == 0)
+        if (recordingForOutputs && frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
             a.profiler->startRecording();
         double pathSeconds = frame * kFixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
@@ -389,6 +433,8 @@ int App::Impl::finish(int renderedFrames)
     // End of the run: wait for the GPU once so the last frames' timings arrive (never per frame).
     glFinish();
     profiler->beginFrame();
+    if (uiCaptureFrames > 0 || uiRecording)
+        writeUiCapture();  // the window closed while a capture from the panel ran: keep what it has
     profiler->stopRecording();
     profiler->endFrame();
 
@@ -412,14 +458,16 @@ int App::Impl::finish(int renderedFrames)
     auto metadata =
         captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
     if (options.capture)
-        profiling::writeTraceEventJson(*options.capture, frames, metadata);
+        profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames());
     if (options.captureCsv)
         profiling::writeCsv(*options.captureCsv, frames);
+    if (options.capture || options.captureCsv)
+        logDroppedFrames(*profiler);
     if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
-        printSummary(frames);
+        printSummary(frames, profiler->droppedFrames());
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))
-            std::cout << "wrote " << (*path)->string() << "\n";
+            std::cout << "wrote " << describeOutput(**path) << "\n";
     return exitCode;
 }
 

@@ -29,6 +29,7 @@ struct AppOptions
     std::optional<std::filesystem::path> windowScreenshot; ///< --window-screenshot OUT.png (hidden; tests)
     std::optional<std::filesystem::path> capture;          ///< --capture OUT.json (trace events)
     std::optional<std::filesystem::path> captureCsv;       ///< --capture-csv OUT.csv
+    std::optional<int> captureFrames;  ///< --capture-frames N: the recording ring keeps the last N frames
     bool ui = false;            ///< --ui: draw the panels into headless output too
     bool hideUi = false;        ///< --hide-ui: start a window with the panels hidden (F1 toggles)
     bool list = false;          ///< --list

@@ -1,13 +1,18 @@
 #include "app/Cli.h"
 
 #include "post/histogram/HistogramMethod.h"
+#include "profiling/Profiler.h"
 #include "shared/HostDevice.h"
 #include "util/BuildInfo.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -16,33 +21,122 @@ namespace {
 
 constexpr long long kMaxFrames = 10'000'000;
 constexpr long long kMaxRepeat = 100'000;
+constexpr long long kMaxBins = hd::kMaxHistogramBins;
+constexpr long long kMaxCaptureFrames = profiling::Profiler::kMaxRecordingCapacity;
+constexpr long long kDefaultCaptureFrames = profiling::Profiler::kDefaultRecordingCapacity;
 
 const std::map<std::string, util::LogLevel> kLogLevels = {
     {"debug", util::LogLevel::Debug},     {"info", util::LogLevel::Info},   {"warning", util::LogLevel::Warning},
     {"error", util::LogLevel::Error},     {"quiet", util::LogLevel::Quiet},
 };
 
-bool parseInt(std::string_view text, long long& value)
+enum class IntParse { Ok, NotANumber, TooLarge };
+
+/// Decimal digits with an optional '-' (no spaces, no '+', no hex), as whole-number flags take them.
+IntParse parseInt(std::string_view text, long long& value)
 {
     if (text.empty())
-        return false;
+        return IntParse::NotANumber;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() && end == text.data() + text.size();
+    if (end != text.data() + text.size() || ec == std::errc::invalid_argument)
+        return IntParse::NotANumber;
+    if (ec == std::errc::result_out_of_range) {
+        value = text.front() == '-' ? std::numeric_limits<long long>::min() : std::numeric_limits<long long>::max();
+        return IntParse::TooLarge;
+    }
+    return IntParse::Ok;
 }
 
-bool parseFloat(std::string_view text, float& value)
+/// A finite decimal number (e.g. "-10", "2.5", "1e3"); NaN, infinities and trailing text are refused.
+bool parseFloat(std::string_view text, double& value)
 {
-    if (text.empty())
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text.front())))
         return false;
-    // std::from_chars for float is in GCC 12's libstdc++; istringstream keeps this portable.
-    std::istringstream in{std::string(text)};
-    in >> value;
-    return in && in.peek() == std::char_traits<char>::eof() && std::isfinite(value);
+    std::string copy(text);
+    char* end = nullptr;
+    errno = 0;
+    value = std::strtod(copy.c_str(), &end);
+    return end == copy.c_str() + copy.size() && errno != ERANGE && std::isfinite(value);
 }
 
 std::string quoted(std::string_view text)
 {
     return "'" + std::string(text) + "'";
+}
+
+std::string rangeText(long long min, long long max)
+{
+    return std::to_string(min) + ".." + std::to_string(max);
+}
+
+/// A whole-number flag's value in [min, max]; the message names the flag, the value and the range.
+long long parseWholeNumber(std::string_view flag, std::string_view text, long long min, long long max)
+{
+    long long value = 0;
+    switch (parseInt(text, value)) {
+        case IntParse::Ok:
+            if (value < min || value > max)
+                throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + rangeText(min, max));
+            return value;
+        case IntParse::TooLarge:
+            throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + rangeText(min, max));
+        case IntParse::NotANumber:
+            break;
+    }
+    if (text.empty())
+        throw CliError(std::string(flag) + " needs a whole number in " + rangeText(min, max));
+    throw CliError(std::string(flag) + " " + quoted(text) + " is not a whole number; give one in " +
+                   rangeText(min, max));
+}
+
+/// CLI11 says "--frames: At Most 1 required but received 2" for a repeated flag; say it plainly.
+std::string explainParseError(const CLI::ParseError& error)
+{
+    const std::string message = error.what();
+    const std::string marker = ": At Most 1 required but received ";
+    std::size_t at = message.find(marker);
+    if (at == std::string::npos)
+        return message;
+    return message.substr(0, at) + " is given " + message.substr(at + marker.size()) + " times; give it once";
+}
+
+/// Why an output flag refuses "-" (standard output): nullptr where it accepts it.
+constexpr const char* kStreamsText = nullptr;
+constexpr const char* kBinaryImage = "writes a binary image";
+constexpr const char* kBenchTable = "cannot share standard output with the table bench prints there";
+
+/// One output flag of a command; `noStandardOutput` says why it refuses "-", or is kStreamsText.
+struct OutputFlag
+{
+    const CLI::Option* option;
+    const std::string* value;
+    const char* noStandardOutput;
+};
+
+/// Checks the output flags: a file name given, "-" only where accepted and for one of them. Returns
+/// whether one of them is "-".
+bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
+{
+    const CLI::Option* toStandardOutput = nullptr;
+    for (const OutputFlag& output : outputs) {
+        if (!output.option->count())
+            continue;
+        const std::string name = output.option->get_name();
+        if (output.value->empty())
+            throw CliError(name + " needs a file name");
+        if (*output.value != "-")
+            continue;
+        if (output.noStandardOutput)
+            throw CliError(name + " " + output.noStandardOutput +
+                           "; '-' (standard output) is accepted only by "
+                           "capture and CSV outputs; give a file name");
+        if (toStandardOutput)
+            throw CliError(toStandardOutput->get_name() + " and " + name +
+                           " both name '-'; only one output can go "
+                           "to standard output");
+        toStandardOutput = output.option;
+    }
+    return toStandardOutput != nullptr;
 }
 
 /// --data-dir and --log-level, accepted before and after a subcommand.
@@ -59,14 +153,17 @@ void addCommonOptions(CLI::App& command, std::string& dataDir, std::string& logL
 
 glm::ivec2 parseSize(std::string_view text)
 {
+    const std::string limits = "width and height must be in 1.." + std::to_string(kMaxFrameSize);
     std::size_t x = text.find_first_of("xX");
     long long width = 0, height = 0;
-    if (x == std::string_view::npos || !parseInt(text.substr(0, x), width) || !parseInt(text.substr(x + 1), height))
-        throw CliError("size " + quoted(text) + " is not WxH (e.g. 1280x720)");
+    IntParse parsedWidth = x == std::string_view::npos ? IntParse::NotANumber : parseInt(text.substr(0, x), width);
+    IntParse parsedHeight = x == std::string_view::npos ? IntParse::NotANumber : parseInt(text.substr(x + 1), height);
+    if (parsedWidth == IntParse::NotANumber || parsedHeight == IntParse::NotANumber)
+        throw CliError("--size " + quoted(text) + " is not WxH (e.g. 1280x720)");
     if (width < 1 || height < 1)
-        throw CliError("size " + quoted(text) + " is empty; width and height must be at least 1");
+        throw CliError("--size " + quoted(text) + " is empty or negative; " + limits);
     if (width > kMaxFrameSize || height > kMaxFrameSize)
-        throw CliError("size " + quoted(text) + " is too large; width and height must be at most " +
+        throw CliError("--size " + quoted(text) + " is too large; width and height must be at most " +
                        std::to_string(kMaxFrameSize));
     return {int(width), int(height)};
 }
@@ -78,22 +175,25 @@ RangeOption parseRange(std::string_view text)
         range.automatic = true;
         return range;
     }
+    constexpr double kLimit = 128.0;  // beyond float's exponent range the bins would be meaningless
     std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos || !parseFloat(text.substr(0, colon), range.logMin) ||
-        !parseFloat(text.substr(colon + 1), range.logMax))
-        throw CliError("range " + quoted(text) + " is not MIN:MAX (log2 luminance, e.g. -10:20) or auto");
-    if (!(range.logMin < range.logMax))
-        throw CliError("range " + quoted(text) + " is empty; MIN must be below MAX");
-    constexpr float kLimit = 128.0f; // beyond float's exponent range the bins would be meaningless
-    if (range.logMin < -kLimit || range.logMax > kLimit)
-        throw CliError("range " + quoted(text) + " is outside -128:128 (log2 luminance)");
+    double logMin = 0.0, logMax = 0.0;
+    if (colon == std::string_view::npos || !parseFloat(text.substr(0, colon), logMin) ||
+        !parseFloat(text.substr(colon + 1), logMax))
+        throw CliError("--range " + quoted(text) + " is not MIN:MAX (finite log2 luminances, e.g. -10:20) or auto");
+    if (!(logMin < logMax))
+        throw CliError("--range " + quoted(text) + " is empty; MIN must be below MAX");
+    if (logMin < -kLimit || logMax > kLimit)
+        throw CliError("--range " + quoted(text) + " is outside -128:128 (log2 luminance)");
+    range.logMin = float(logMin);
+    range.logMax = float(logMax);
     return range;
 }
 
 unsigned validateBins(long long bins)
 {
     if (bins < 1 || bins > (long long)hd::kMaxHistogramBins)
-        throw CliError("bins " + std::to_string(bins) + " is outside 1.." + std::to_string(hd::kMaxHistogramBins));
+        throw CliError("--bins " + std::to_string(bins) + " is outside 1.." + std::to_string(hd::kMaxHistogramBins));
     return unsigned(bins);
 }
 
@@ -114,15 +214,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
-    long long frames = 0, bins = 0, resourceReport = 0, resizeStorm = 0;
+    std::string framesText, binsText, captureFramesText, resourceReportText, resizeStormText;
 
     auto* sceneOpt = cli.add_option("--scene", scene, "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
                                                       "scene")->type_name("FILE");
     auto* sizeOpt = cli.add_option("--size", sizeText, "Frame size: window size, or the headless frame (default "
                                                        "1280x720)")->type_name("WxH");
     cli.add_flag("--headless", o.headless, "Render off-screen through EGL, no window (automatic without a display)");
-    auto* framesOpt = cli.add_option("--frames", frames, "Frames to render, then exit (headless default 300; a window "
-                                                         "runs until closed)")->type_name("N");
+    auto* framesOpt = cli.add_option("--frames", framesText,
+                                     "Frames to render, then exit (headless default 300; a window "
+                                     "runs until closed)")
+                          ->type_name("N");
     auto* screenshotOpt = cli.add_option("--screenshot", screenshot, "After the last frame, write the display image "
                                                                      "(tone-mapped, sRGB) as PNG")->type_name("OUT.png");
     auto* screenshotExrOpt =
@@ -132,12 +234,22 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                                "(testing) window mode: PNG of the window's back buffer after the UI pass "
                                                "of the last frame");
     windowScreenshotOpt->group("");
-    auto* captureOpt = cli.add_option("--capture", capture, "Write the recorded frames' pass timings as Chrome "
-                                                            "trace-event JSON (Perfetto, chrome://tracing)")
+    auto* captureOpt = cli.add_option("--capture", capture,
+                                      "Write the recorded frames' pass timings as Chrome "
+                                      "trace-event JSON (Perfetto, chrome://tracing; '-': "
+                                      "standard output)")
                            ->type_name("OUT.json");
-    auto* captureCsvOpt = cli.add_option("--capture-csv", captureCsv, "Write the recorded frames' pass timings as CSV: "
-                                                                      "frame,pass,cpu_ms,gpu_ms,gpu_source")
+    auto* captureCsvOpt = cli.add_option("--capture-csv", captureCsv,
+                                         "Write the recorded frames' pass timings as CSV: "
+                                         "frame,pass,cpu_ms,gpu_ms,gpu_source ('-': "
+                                         "standard output)")
                               ->type_name("OUT.csv");
+    auto* captureFramesOpt =
+        cli.add_option("--capture-frames", captureFramesText,
+                       "Recording keeps the last N frames, 1.." + std::to_string(kMaxCaptureFrames) + " (default " +
+                           std::to_string(kDefaultCaptureFrames) +
+                           "); older frames are dropped and counted in the capture")
+            ->type_name("N");
     cli.add_flag("--ui", o.ui, "Draw the ImGui panels into headless output (--screenshot); a window always has them");
     cli.add_flag("--hide-ui", o.hideUi, "Start the window with the panels hidden (F1 toggles them)");
     cli.add_flag("--list", o.list, "List the histogram methods, scans and tone operators, and whether each can run "
@@ -148,7 +260,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                              ->type_name("ID");
     auto* scanOpt = cli.add_option("--scan", scanMethod, "Scan (prefix sum) method id (see --list)")->type_name("ID");
     auto* operatorOpt = cli.add_option("--operator", toneOperator, "Tone operator id (see --list)")->type_name("ID");
-    auto* binsOpt = cli.add_option("--bins", bins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
+    auto* binsOpt = cli.add_option("--bins", binsText, "Histogram bins, 1..4096 (default 256)")->type_name("N");
     auto* rangeOpt = cli.add_option("--range", rangeText, "Histogram range in log2 luminance (EV), e.g. -10:20, or "
                                                           "auto (GPU min/max of the frame)")->type_name("MIN:MAX|auto");
     auto* outOfRangeOpt = cli.add_option("--out-of-range", outOfRange, "Pixels outside the range: clamp into the end "
@@ -159,11 +271,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
-    auto* resourceReportOpt = cli.add_option("--resource-report", resourceReport,
+    auto* resourceReportOpt = cli.add_option("--resource-report", resourceReportText,
                                              "Every N frames print one line: frame, resident memory, "
                                              "GL objects alive by kind, CUDA allocations (the soak)")
                                   ->type_name("N");
-    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStorm,
+    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStormText,
                                           "(testing) window mode: STEPS frames of "
                                           "window resizes, iconify and method switches");
     resizeStormOpt->group("");
@@ -171,11 +283,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
 
     // Subcommands.
     std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram;
-    long long tmBins = hd::kDefaultHistogramBins;
+    std::string tmBins = std::to_string(hd::kDefaultHistogramBins);
     CLI::App* tonemap = cli.add_subcommand("tonemap", "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
                                                       "write a PNG");
     tonemap->add_option("input", tmInput, "Input image")->required()->type_name("IN");
-    tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
+    auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
     tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")
         ->type_name("ID");
     tonemap->add_option("--histogram-method", result.tonemap.histogramMethod, "Histogram method id")->type_name("ID");
@@ -184,14 +296,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* tmRangeOpt = tonemap->add_option("--range", tmRange, "Histogram range MIN:MAX in log2 luminance, or auto "
                                                                "(default)")->type_name("MIN:MAX|auto");
     auto* tmCurveOpt =
-        tonemap->add_option("--curve-out", tmCurve, "Also write the tone curve as CSV")->type_name("CURVE.csv");
-    auto* tmHistOpt = tonemap->add_option("--histogram-out", tmHistogram, "Also write the histogram as CSV")
-                          ->type_name("HIST.csv");
+        tonemap->add_option("--curve-out", tmCurve, "Also write the tone curve as CSV ('-': standard output)")
+            ->type_name("CURVE.csv");
+    auto* tmHistOpt =
+        tonemap->add_option("--histogram-out", tmHistogram, "Also write the histogram as CSV ('-': standard output)")
+            ->type_name("HIST.csv");
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
     addCommonOptions(*tonemap, dataDir, logLevel);
 
     std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpImage;
-    long long cmpBins = hd::kDefaultHistogramBins, cmpRepeat = result.compare.repeat;
+    std::string cmpBins = std::to_string(hd::kDefaultHistogramBins), cmpRepeat = std::to_string(result.compare.repeat);
     CLI::App* compare = cli.add_subcommand("compare", "Run every available histogram method and scan on one frame: "
                                                       "correctness against the CPU reference and timings");
     auto* cmpSceneOpt =
@@ -199,7 +313,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     compare->add_option("--size", cmpSize, "Frame size (default 1280x720)")->type_name("WxH");
     compare->add_option("--bins", cmpBins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
     compare->add_option("--repeat", cmpRepeat, "Timed repetitions per method (default 10)")->type_name("K");
-    auto* cmpCsvOpt = compare->add_option("--csv", cmpCsv, "Also write the results as CSV")->type_name("OUT.csv");
+    auto* cmpCsvOpt = compare->add_option("--csv", cmpCsv, "Also write the results as CSV ('-': standard output)")
+                          ->type_name("OUT.csv");
     std::vector<std::string> cmpMethods;
     compare->add_option("--methods", cmpMethods, "Only these histogram methods (comma-separated ids; default all)")
         ->delimiter(',')
@@ -209,18 +324,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     addCommonOptions(*compare, dataDir, logLevel);
 
     std::string eqInput, eqOutput;
-    long long eqBlock = result.equalize8.block;
+    std::string eqBlock = std::to_string(result.equalize8.block);
     CLI::App* equalize8 = cli.add_subcommand("equalize8", "Histogram-equalize an 8-bit image with CUDA (Bugetti's "
                                                           "program): histogram, scan, remap");
     equalize8->add_option("input", eqInput, "Input 8-bit image (PNG, JPEG...)")->required()->type_name("IN.png");
-    equalize8->add_option("-o,--output", eqOutput, "Output PNG")->required()->type_name("OUT.png");
+    auto* eqOutputOpt = equalize8->add_option("-o,--output", eqOutput, "Output PNG")->required()->type_name("OUT.png");
     equalize8->add_option("--scan", result.equalize8.scan, "CUDA scan id (default cuda-kogge-stone)")->type_name("ID");
-    equalize8->add_option("--block", eqBlock, "CUDA block size: 256 or 512 (default 256)")
-        ->check(CLI::IsMember({256, 512}));
+    equalize8->add_option("--block", eqBlock, "CUDA block size: 256 or 512 (default 256)")->type_name("N");
     addCommonOptions(*equalize8, dataDir, logLevel);
 
     std::string benchCsv;
-    long long benchRepeat = result.bench.repeat;
+    std::string benchRepeat = std::to_string(result.bench.repeat);
     CLI::App* bench = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries");
     bench->add_option("suite", result.bench.suite, "Which: cuda, scan, integral, equalize8 or all (default all)")
         ->check(CLI::IsMember({"cuda", "scan", "integral", "equalize8", "all"}));
@@ -244,23 +358,24 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             result.kind = CommandKind::Tonemap;
             result.tonemap.input = tmInput;
             result.tonemap.output = tmOutput;
-            result.tonemap.bins = validateBins(tmBins);
+            result.tonemap.bins = unsigned(parseWholeNumber("--bins", tmBins, 1, kMaxBins));
             if (tmRangeOpt->count() && !parseRange(tmRange).automatic)
                 result.tonemap.range = tmRange;
             if (tmCurveOpt->count())
                 result.tonemap.curveOut = tmCurve;
             if (tmHistOpt->count())
                 result.tonemap.histogramOut = tmHistogram;
+            result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
+                                                            {tmCurveOpt, &tmCurve, kStreamsText},
+                                                            {tmHistOpt, &tmHistogram, kStreamsText}});
             return result;
         }
         if (compare->parsed()) {
             result.kind = CommandKind::Compare;
             parseSize(cmpSize);
             result.compare.size = cmpSize;
-            result.compare.bins = validateBins(cmpBins);
-            if (cmpRepeat < 1 || cmpRepeat > kMaxRepeat)
-                throw CliError("--repeat " + std::to_string(cmpRepeat) + " is outside 1.." + std::to_string(kMaxRepeat));
-            result.compare.repeat = unsigned(cmpRepeat);
+            result.compare.bins = unsigned(parseWholeNumber("--bins", cmpBins, 1, kMaxBins));
+            result.compare.repeat = unsigned(parseWholeNumber("--repeat", cmpRepeat, 1, kMaxRepeat));
             for (const std::string& id : cmpMethods)
                 if (!post::createHistogramMethod(id))
                     throw CliError("--methods: unknown histogram method '" + id + "' (see hdrlab --list)");
@@ -271,22 +386,26 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.csv = cmpCsv;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
+            result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}});
             return result;
         }
         if (equalize8->parsed()) {
             result.kind = CommandKind::Equalize8;
             result.equalize8.input = eqInput;
             result.equalize8.output = eqOutput;
-            result.equalize8.block = unsigned(eqBlock);
+            long long block = parseWholeNumber("--block", eqBlock, 256, 512);
+            if (block != 256 && block != 512)
+                throw CliError("--block " + eqBlock + " is neither 256 nor 512");
+            result.equalize8.block = unsigned(block);
+            checkOutputFlags({{eqOutputOpt, &eqOutput, kBinaryImage}});
             return result;
         }
         if (bench->parsed()) {
             result.kind = CommandKind::Bench;
-            if (benchRepeat < 1 || benchRepeat > kMaxRepeat)
-                throw CliError("--repeat " + std::to_string(benchRepeat) + " is outside 1.." + std::to_string(kMaxRepeat));
-            result.bench.repeat = unsigned(benchRepeat);
+            result.bench.repeat = unsigned(parseWholeNumber("--repeat", benchRepeat, 1, kMaxRepeat));
             if (benchCsvOpt->count())
                 result.bench.csv = benchCsv;
+            checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}});
             return result;
         }
 
@@ -297,22 +416,19 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (sizeOpt->count())
             o.size = parseSize(sizeText);
         if (framesOpt->count()) {
-            if (frames < 0 || frames > kMaxFrames)
-                throw CliError("--frames " + std::to_string(frames) + " is outside 0.." + std::to_string(kMaxFrames));
-            o.frames = int(frames);
+            // "-1" reads like "until closed" elsewhere; here the window already does that without --frames.
+            long long negative = 0;
+            if (parseInt(framesText, negative) == IntParse::Ok && negative < 0)
+                throw CliError("--frames " + framesText + " is negative; give 0.." + std::to_string(kMaxFrames) +
+                               ", or leave --frames out to run a window until it is closed");
+            o.frames = int(parseWholeNumber("--frames", framesText, 0, kMaxFrames));
         }
-        if (resourceReportOpt->count()) {
-            if (resourceReport < 1 || resourceReport > kMaxFrames)
-                throw CliError("--resource-report " + std::to_string(resourceReport) + " is outside 1.." +
-                               std::to_string(kMaxFrames));
-            o.resourceReport = int(resourceReport);
-        }
-        if (resizeStormOpt->count()) {
-            if (resizeStorm < 1 || resizeStorm > kMaxFrames)
-                throw CliError("--resize-storm " + std::to_string(resizeStorm) + " is outside 1.." +
-                               std::to_string(kMaxFrames));
-            o.resizeStorm = int(resizeStorm);
-        }
+        if (captureFramesOpt->count())
+            o.captureFrames = int(parseWholeNumber("--capture-frames", captureFramesText, 1, kMaxCaptureFrames));
+        if (resourceReportOpt->count())
+            o.resourceReport = int(parseWholeNumber("--resource-report", resourceReportText, 1, kMaxFrames));
+        if (resizeStormOpt->count())
+            o.resizeStorm = int(parseWholeNumber("--resize-storm", resizeStormText, 1, kMaxFrames));
         if (screenshotOpt->count())
             o.screenshot = screenshot;
         if (screenshotExrOpt->count())
@@ -330,7 +446,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (operatorOpt->count())
             o.toneOperator = toneOperator;
         if (binsOpt->count())
-            o.bins = validateBins(bins);
+            o.bins = unsigned(parseWholeNumber("--bins", binsText, 1, kMaxBins));
         if (rangeOpt->count())
             o.range = parseRange(rangeText);
         if (outOfRangeOpt->count())
@@ -338,12 +454,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
-        const std::pair<CLI::Option*, const std::string*> outputs[] = {
-            {screenshotOpt, &screenshot}, {screenshotExrOpt, &screenshotExr}, {windowScreenshotOpt, &windowScreenshot},
-            {captureOpt, &capture}, {captureCsvOpt, &captureCsv}};
-        for (const auto& [option, path] : outputs)
-            if (option->count() && path->empty())
-                throw CliError(option->get_name() + " needs a file name");
+        result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
+                                                        {screenshotExrOpt, &screenshotExr, kBinaryImage},
+                                                        {windowScreenshotOpt, &windowScreenshot, kBinaryImage},
+                                                        {captureOpt, &capture, kStreamsText},
+                                                        {captureCsvOpt, &captureCsv, kStreamsText}});
         if (o.windowScreenshot && o.headless)
             throw CliError("--window-screenshot needs a window; it cannot be combined with --headless");
         if (o.resizeStorm && o.headless)
@@ -366,7 +481,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     } catch (const CLI::ParseError& e) {
         result.kind = CommandKind::Exit;
         result.exitCode = 2;
-        result.error = e.what();
+        result.error = explainParseError(e);
     } catch (const CliError& e) {
         result.kind = CommandKind::Exit;
         result.exitCode = 2;

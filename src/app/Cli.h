@@ -23,11 +23,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// "WxH" with 1 <= W, H <= kMaxFrameSize; throws CliError naming the problem.
+/// "WxH" with 1 <= W, H <= kMaxFrameSize; throws CliError naming --size and the problem.
 glm::ivec2 parseSize(std::string_view text);
-/// "MIN:MAX" (log2 luminance, MIN < MAX, both finite) or "auto"; throws CliError.
+/// "MIN:MAX" (log2 luminance, -128 <= MIN < MAX <= 128) or "auto"; throws CliError naming --range.
 RangeOption parseRange(std::string_view text);
-/// 1..hd::kMaxHistogramBins; throws CliError.
+/// 1..hd::kMaxHistogramBins; throws CliError naming --bins.
 unsigned validateBins(long long bins);
 
 enum class CommandKind { Run, Tonemap, Compare, Equalize8, Bench, Exit };
@@ -45,6 +45,8 @@ struct ParsedCommandLine
     int exitCode = 0;     ///< for CommandKind::Exit
     std::string output;   ///< for CommandKind::Exit: help or version text (stdout)
     std::string error;    ///< for CommandKind::Exit with exitCode != 0: one line, no prefix
+    /// One output is "-": standard output carries its data, and hdrlab's messages go to standard error.
+    bool standardOutputIsData = false;
 };
 
 /// Parses the arguments after the program name.

@@ -10,6 +10,7 @@
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 #include "util/Log.h"
+#include "util/OutputFile.h"
 #include "util/Paths.h"
 
 #include <iostream>
@@ -84,7 +85,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         }
         std::cout << formatCompareTable(report);
         if (options.csv)
-            util::writeFileAtomically(*options.csv, formatCompareCsv(report));
+            util::writeTextOutput(*options.csv, formatCompareCsv(report));
         bool anyFailed = false;
         for (const CompareRow& row : report.rows)
             anyFailed = anyFailed || row.failed;

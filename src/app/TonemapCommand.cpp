@@ -9,6 +9,7 @@
 #include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
+#include "util/OutputFile.h"
 #include "util/Paths.h"
 
 #include <algorithm>
@@ -52,7 +53,7 @@ std::string toneOperatorIds()
 
 void writeText(const std::filesystem::path& path, const std::string& text)
 {
-    util::writeFileAtomically(path, text);
+    util::writeTextOutput(path, text);
 }
 
 std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, float histogramLogMax)

@@ -6,7 +6,7 @@
 #include "image/FormatError.h"
 #include "image/OpenExr.h"
 #include "util/Log.h"
-#include "util/Paths.h"
+#include "util/OutputFile.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -130,14 +130,64 @@ Image8 decodeStb8(const std::vector<std::uint8_t>& bytes, FileKind kind, int des
     return image;
 }
 
+/// Feeds stb from memory and notes whether it asked for bytes past the end. stb itself reads zeros
+/// there: a truncated flat Radiance file then decodes as black rows without an error, and a truncated
+/// run-length file never ends (a zero run length makes no progress). Past the end this reader hands out
+/// bytes of 1 instead (runs of one byte: every scanline finishes) and the caller reports the truncation.
+struct EndTrackingReader
+{
+    const std::vector<std::uint8_t>& bytes;
+    std::size_t at = 0;
+    bool readPastEnd = false;
+
+    static constexpr char kFillPastEnd = 1;
+    static constexpr int kStbRefillSize = 128;  ///< sizeof(stbi__context::buffer_start)
+
+    static int read(void* user, char* out, int size)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        if (size <= 0)
+            return 0;
+        if (self.at >= self.bytes.size()) {
+            self.readPastEnd = true;
+            std::memset(out, kFillPastEnd, std::size_t(size));
+            return size;
+        }
+        std::size_t count = std::min(std::size_t(size), self.bytes.size() - self.at);
+        std::memcpy(out, self.bytes.data() + self.at, count);
+        self.at += count;
+        // stb refills its 128-byte buffer ahead of need, and the last refill may come back short; its
+        // other reads (a pixel's 4 bytes) ask for exactly what it needs, so a short one is truncation.
+        if (count < std::size_t(size) && size != kStbRefillSize)
+            self.readPastEnd = true;
+        return int(count);
+    }
+    static void skip(void* user, int count)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        long long to = (long long)self.at + count;
+        self.readPastEnd = self.readPastEnd || to > (long long)self.bytes.size();
+        self.at = std::size_t(std::clamp<long long>(to, 0, (long long)self.bytes.size()));
+    }
+    static int eof(void* user)
+    {
+        auto& self = *static_cast<EndTrackingReader*>(user);
+        return self.at >= self.bytes.size();
+    }
+};
+
 ImageF decodeRadiance(const std::vector<std::uint8_t>& bytes)
 {
     checkStbHeader(bytes, FileKind::RadianceHdr);
     int width = 0;
     int height = 0;
     int fileChannels = 0;
+    EndTrackingReader reader{bytes};
+    const stbi_io_callbacks callbacks{&EndTrackingReader::read, &EndTrackingReader::skip, &EndTrackingReader::eof};
     std::unique_ptr<float, StbFree> pixels(
-        stbi_loadf_from_memory(bytes.data(), int(bytes.size()), &width, &height, &fileChannels, ImageF::kChannels));
+        stbi_loadf_from_callbacks(&callbacks, &reader, &width, &height, &fileChannels, ImageF::kChannels));
+    if (reader.readPastEnd)
+        throw FormatError("damaged Radiance HDR file: it ends before the last pixel row");
     if (!pixels)
         throw FormatError("damaged Radiance HDR file: " + stbReason());
     checkDimensions(width, height);

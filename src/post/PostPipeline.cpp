@@ -383,6 +383,10 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
+        // One read of the frame for all metering: the operator's foveal image comes out of this pass
+        // where the method can make it and the histogram reads the full frame.
+        if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
+            targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
         p.histogram->build(ctx, histogramImage, spec, targets);
     }
     if (!builtInCdf) {

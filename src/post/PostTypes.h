@@ -68,6 +68,17 @@ struct ImageInput
     glm::ivec2 size{0};
 };
 
+/// Ward's foveal image, filled during the histogram pass by a method that can (one read of the frame
+/// for all metering): sample (x, y) is the mean of the finite pixels of block [x w/gw, (x+1) w/gw) x
+/// [y h/gh, (y+1) h/gh) times sceneScale, NaN where none is finite (WardFoveal.comp's definition).
+struct FovealTarget
+{
+    gl::Texture* image = nullptr; ///< RGBA32F, grid-sized
+    glm::ivec2 grid{0};
+    float sceneScale = 1.0f;
+    bool written = false; ///< set by the method that filled it this frame; cleared by its consumer
+};
+
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
 /// so switching methods never reallocates.
 struct HistogramTargets
@@ -75,6 +86,7 @@ struct HistogramTargets
     gl::Buffer& histogram;        ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
     const gl::Buffer& params;     ///< uint[hd::kHistogramParamsWords]: range, bin count, policy, size
     gl::Buffer* cumulative = nullptr; ///< uint[hd::kMaxHistogramBins], for methods that count H directly
+    FovealTarget* foveal = nullptr;   ///< filled too where the method fillsFovealImage()
 };
 
 } // namespace post

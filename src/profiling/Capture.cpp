@@ -1,7 +1,7 @@
 #include "profiling/Capture.h"
 
 #include "util/BuildInfo.h"
-#include "util/Paths.h"
+#include "util/OutputFile.h"
 #include "util/Stats.h"
 
 #include <nlohmann/json.hpp>
@@ -85,7 +85,9 @@ std::string timestampForFileName()
     return formatUtc("%Y%m%d-%H%M%S");
 }
 
-std::string toTraceEventJson(const std::deque<FrameRecord>& frames, const CaptureMetadata& metadata)
+std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
+                             const CaptureMetadata& metadata,
+                             std::uint64_t droppedFrames)
 {
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kProcessId}, {"args", {{"name", "hdrlab"}}}});
@@ -109,6 +111,7 @@ std::string toTraceEventJson(const std::deque<FrameRecord>& frames, const Captur
     for (const auto& [key, value] : metadata)
         other[key] = value;
     other["recorded_frames"] = frames.size();
+    other["dropped_frames"] = droppedFrames;
 
     nlohmann::ordered_json root;
     root["traceEvents"] = std::move(events);
@@ -128,15 +131,17 @@ std::string toCsv(const std::deque<FrameRecord>& frames)
     return out.str();
 }
 
-void writeTraceEventJson(const std::filesystem::path& path, const std::deque<FrameRecord>& frames,
-                         const CaptureMetadata& metadata)
+void writeTraceEventJson(const std::filesystem::path& path,
+                         const std::deque<FrameRecord>& frames,
+                         const CaptureMetadata& metadata,
+                         std::uint64_t droppedFrames)
 {
-    util::writeFileAtomically(path, toTraceEventJson(frames, metadata));
+    util::writeTextOutput(path, toTraceEventJson(frames, metadata, droppedFrames));
 }
 
 void writeCsv(const std::filesystem::path& path, const std::deque<FrameRecord>& frames)
 {
-    util::writeFileAtomically(path, toCsv(frames));
+    util::writeTextOutput(path, toCsv(frames));
 }
 
 std::vector<PassSummary> summarizePasses(const std::deque<FrameRecord>& frames)

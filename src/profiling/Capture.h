@@ -4,14 +4,17 @@
 //    {"traceEvents": [...], "displayTimeUnit": "ms", "otherData": {metadata}}, one complete event
 //    ("ph":"X", ts/dur in microseconds) per pass and frame on a CPU track, and one on a GPU track
 //    (placed by its GL timestamp when known, else under the CPU event); args carry the frame index and
-//    the GPU time source.
+//    the GPU time source; otherData also holds recorded_frames and dropped_frames (frames the
+//    recording ring dropped before the first one written).
 //  - CSV, one row per frame and pass: frame,pass,cpu_ms,gpu_ms,gpu_source.
 //  - A per-pass summary (frames, mean/median/min/max GPU ms, time source) and its text table.
-// Every file goes through util::writeFileAtomically: a reader never sees a half-written capture.
+// Every file goes through util::writeTextOutput: written atomically (a reader never sees a half-written
+// capture), or to standard output for "-".
 #pragma once
 
 #include "profiling/Profiler.h"
 
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <string>
@@ -36,12 +39,17 @@ CaptureMetadata buildMetadata();
 /// Current UTC time as "YYYYMMDD-HHMMSS" (capture file names).
 std::string timestampForFileName();
 
-std::string toTraceEventJson(const std::deque<FrameRecord>& frames, const CaptureMetadata& metadata);
+/// `droppedFrames`: frames of the recording that its ring dropped before `frames` (otherData.dropped_frames).
+std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
+                             const CaptureMetadata& metadata,
+                             std::uint64_t droppedFrames = 0);
 std::string toCsv(const std::deque<FrameRecord>& frames);
 
 /// Both throw std::runtime_error with a one-line reason when the file cannot be written.
-void writeTraceEventJson(const std::filesystem::path& path, const std::deque<FrameRecord>& frames,
-                         const CaptureMetadata& metadata);
+void writeTraceEventJson(const std::filesystem::path& path,
+                         const std::deque<FrameRecord>& frames,
+                         const CaptureMetadata& metadata,
+                         std::uint64_t droppedFrames = 0);
 void writeCsv(const std::filesystem::path& path, const std::deque<FrameRecord>& frames);
 
 struct PassSummary

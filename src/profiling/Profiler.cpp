@@ -3,6 +3,7 @@
 #include "gl/Debug.h"
 #include "gl/Query.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -208,7 +209,7 @@ void Profiler::beginFrame()
             resetStats();
         }
         if (mRecording)
-            mRecorded.push_back(std::move(record));
+            appendRecord(std::move(record));
         slot.pending = false;
     }
 
@@ -315,8 +316,9 @@ std::optional<double> Profiler::lastGpuMs(std::string_view name) const
 void Profiler::startRecording()
 {
     Impl& d = *mImpl;
-    mRecorded.clear();
+    clearRecording();
     mRecording = true;
+    mRecordingFirstFrame = mFrameIndex;
     d.cpuCalibrationMs = msBetween(d.recordingEpoch, Clock::now());
     GLint64 gpuNow = 0;
     if (mGlTimersUseful)
@@ -327,6 +329,32 @@ void Profiler::startRecording()
 void Profiler::stopRecording()
 {
     mRecording = false;
+}
+
+void Profiler::setRecordingCapacity(std::size_t frames)
+{
+    mRecordingCapacity = std::max<std::size_t>(frames, 1);
+    while (mRecorded.size() > mRecordingCapacity) {
+        mRecorded.pop_front();
+        ++mDroppedFrames;
+    }
+}
+
+void Profiler::clearRecording()
+{
+    mRecorded.clear();
+    mDroppedFrames = 0;
+}
+
+void Profiler::appendRecord(FrameRecord&& record)
+{
+    if (record.frame < mRecordingFirstFrame)
+        return;  // begun before this recording started
+    if (mRecorded.size() >= mRecordingCapacity) {
+        mRecorded.pop_front();
+        ++mDroppedFrames;
+    }
+    mRecorded.push_back(std::move(record));
 }
 
 } // namespace profiling

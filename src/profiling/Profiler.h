@@ -5,7 +5,8 @@
 // queries (or CUDA events, through a TimerBackend) into a ring kFrameDelay frames deep; results are
 // read only once available, frames later. On GL implementations whose timer queries measure nothing
 // (llvmpipe returns 0) GPU times fall back to the CPU-side time of the scope and are marked as such.
-// Measurement only: the ImGui panel and the capture writers are separate (ui/TimingsPanel,
+// Recording for captures keeps a bounded ring of the last frames (10 000 by default) and counts the
+// frames it drops. Measurement only: the ImGui panel and the capture writers are separate (ui/TimingsPanel,
 // profiling/Capture).
 #pragma once
 
@@ -111,21 +112,38 @@ public:
     /// Most recent GPU time of a pass (ms) if any arrived.
     std::optional<double> lastGpuMs(std::string_view name) const;
 
-    /// Recording for captures: frames whose results have all arrived are appended in order.
+    /// Recording for captures: frames whose results have all arrived are appended in order to a ring
+    /// that keeps the last recordingCapacity() frames; older frames are dropped and counted, so memory
+    /// stays bounded however long a window records.
+    static constexpr std::size_t kDefaultRecordingCapacity = 10'000;
+    static constexpr std::size_t kMaxRecordingCapacity = 1'000'000;  ///< about 1 KB a frame
+    /// Starts a new recording (the previous one is cleared) with the frame in progress, or the next
+    /// one: frames begun earlier but harvested later are not part of it. Any number of times.
     void startRecording();
     void stopRecording();
     bool recording() const { return mRecording; }
+    /// Ring size in frames (at least 1); shrinking it drops the oldest recorded frames.
+    void setRecordingCapacity(std::size_t frames);
+    std::size_t recordingCapacity() const { return mRecordingCapacity; }
     const std::deque<FrameRecord>& recordedFrames() const { return mRecorded; }
-    void clearRecording() { mRecorded.clear(); }
+    /// Frames of this recording dropped from the front of the ring.
+    std::uint64_t droppedFrames() const { return mDroppedFrames; }
+    /// Frames of this recording so far: kept plus dropped.
+    std::uint64_t framesRecorded() const { return mRecorded.size() + mDroppedFrames; }
+    void clearRecording();
 
 private:
     struct Impl;
     void endScope(int index);
     std::unique_ptr<Impl> mImpl;
     bool mGlTimersUseful = true;
+    void appendRecord(FrameRecord&& record);
     bool mRecording = false;
     std::uint64_t mFrameIndex = 0;
-    std::deque<FrameRecord> mRecorded;
+    std::deque<FrameRecord> mRecorded;  ///< the ring: push at the back, drop at the front
+    std::size_t mRecordingCapacity = kDefaultRecordingCapacity;
+    std::uint64_t mRecordingFirstFrame = 0;
+    std::uint64_t mDroppedFrames = 0;
 };
 
 } // namespace profiling

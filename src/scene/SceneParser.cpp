@@ -493,6 +493,9 @@ Scene parseScene(std::string_view text, const std::string& sourceName)
 
 Scene loadSceneFile(const std::filesystem::path& path)
 {
+    std::error_code folderCheck;
+    if (std::filesystem::is_directory(path, folderCheck))  // opens fine, then reads as an empty file
+        throw SceneError("cannot open scene file '" + path.string() + "': it is a folder, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         int error = errno;

@@ -20,15 +20,70 @@ const char* shortSource(profiling::TimeSource source)
     return "?";
 }
 
+/// "1234 frames kept (ring of 10000), 56 older frames dropped".
+std::string describeRing(const profiling::Profiler& profiler)
+{
+    std::string text = std::to_string(profiler.recordedFrames().size()) + " frames kept (ring of " +
+                       std::to_string(profiler.recordingCapacity()) + ")";
+    if (profiler.droppedFrames() > 0)
+        text += ", " + std::to_string(profiler.droppedFrames()) + " older frames dropped";
+    return text;
+}
+
 } // namespace
 
-TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, const std::string& captureStatus,
-                                       bool capturing)
+void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
+                                       CaptureMode mode,
+                                       TimingsPanelActions& actions)
+{
+    const int ringFrames = int(profiler.recordingCapacity());
+    ImGui::BeginDisabled(mode != CaptureMode::Idle);
+    if (ImGui::Button("Capture")) {
+        actions.captureRequested = true;
+        actions.captureFrames = mCaptureFrames;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(100);
+    ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
+    mCaptureFrames = std::clamp(mCaptureFrames, 1, ringFrames);
+    ImGui::EndDisabled();
+    HelpMarker(
+        "Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
+        "open in ui.perfetto.dev) and .csv into the working directory.");
+
+    if (mode == CaptureMode::RecordingUntilStopped) {
+        if (ImGui::Button("Stop and write"))
+            actions.stopRequested = true;
+    } else {
+        ImGui::BeginDisabled(mode != CaptureMode::Idle);
+        if (ImGui::Button("Record"))
+            actions.recordRequested = true;
+        ImGui::EndDisabled();
+    }
+    ImGui::SameLine();
+    int ring = ringFrames;
+    ImGui::SetNextItemWidth(100);
+    if (ImGui::InputInt("keep last N frames", &ring, 1000, 10000, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        ring = std::clamp(ring, 1, int(profiling::Profiler::kMaxRecordingCapacity));
+        if (ring != ringFrames)
+            actions.ringFrames = std::size_t(ring);
+    }
+    HelpMarker(
+        "Record keeps recording until stopped, then writes the frames like Capture. Recording keeps a ring of "
+        "the last N frames (--capture-frames sets it at start): older frames are dropped and counted in the "
+        "capture's dropped_frames, so memory stays bounded however long the window records.");
+    if (mode != CaptureMode::Idle)
+        ImGui::TextDisabled("recording: %s", describeRing(profiler).c_str());
+}
+
+TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
+                                       const std::string& captureStatus,
+                                       CaptureMode mode)
 {
     TimingsPanelActions actions;
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - 608), 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(600, 330), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(600, 360), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Timings")) {
         ImGui::End();
         return actions;
@@ -84,18 +139,7 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler, cons
                      float(std::max(frame.max * 1.2, 1.0)), ImVec2(-1, 60));
 
     ImGui::Separator();
-    ImGui::SetNextItemWidth(100);
-    ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
-    mCaptureFrames = std::clamp(mCaptureFrames, 1, 100000);
-    ImGui::SameLine();
-    ImGui::BeginDisabled(capturing);
-    if (ImGui::Button("Capture")) {
-        actions.captureRequested = true;
-        actions.captureFrames = mCaptureFrames;
-    }
-    ImGui::EndDisabled();
-    HelpMarker("Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
-               "open in ui.perfetto.dev) and .csv into the working directory.");
+    drawCaptureControls(profiler, mode, actions);
     if (!captureStatus.empty())
         ImGui::TextWrapped("%s", captureStatus.c_str());
     ImGui::End();

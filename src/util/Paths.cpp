@@ -1,10 +1,8 @@
 #include "util/Paths.h"
 
 #include <cstdlib>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
-#include <unistd.h>
 #include <vector>
 
 namespace util {
@@ -56,32 +54,6 @@ fs::path findDataRoot(const std::optional<fs::path>& overrideDir)
     }
     throw std::runtime_error("cannot find hdrlab's data folder (shaders/, scenes/, assets/); pass --data-dir or set "
                              "HDRLAB_DATA_DIR. Tried:" + tried);
-}
-
-void writeFileAtomically(const fs::path& path, const std::string& bytes)
-{
-    fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw std::runtime_error("cannot write '" + path.string() + "': folder '" + dir.string() + "' does not exist");
-    fs::path temp = dir / ("." + path.filename().string() + ".tmp" + std::to_string(::getpid()));
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw std::runtime_error("cannot write '" + path.string() + "': cannot create a file in '" + dir.string() + "'");
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            fs::remove(temp, ec);
-            throw std::runtime_error("cannot write '" + path.string() + "': write failed (disk full?)");
-        }
-    }
-    fs::rename(temp, path, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw std::runtime_error("cannot write '" + path.string() + "': rename failed");
-    }
 }
 
 } // namespace util

@@ -3,6 +3,8 @@
 // folder and up to three parents, <exe>/../share/hdrlab, then the working directory.
 #pragma once
 
+#include "util/OutputFile.h"  // writeFileAtomically, formerly declared here
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,9 +16,5 @@ std::filesystem::path executablePath();
 
 /// The data root: a folder holding shaders/shared/HostDevice.h. Throws with the places tried.
 std::filesystem::path findDataRoot(const std::optional<std::filesystem::path>& overrideDir = std::nullopt);
-
-/// Writes `bytes` to `path` through a temporary name in the same folder and a rename, so a reader
-/// never sees a half-written file. Throws std::runtime_error on failure.
-void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes);
 
 } // namespace util

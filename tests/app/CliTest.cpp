@@ -120,10 +120,13 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
     auto result = parse({"--help"});
     ASSERT_EQ(result.kind, CommandKind::Exit);
     EXPECT_EQ(result.exitCode, 0);
-    for (const char* flag : {"--scene", "--size", "--headless", "--frames", "--screenshot", "--screenshot-exr",
-                             "--capture", "--capture-csv", "--ui", "--list", "--verify", "--histogram-method", "--scan",
-                             "--operator", "--bins", "--range", "--downsample", "--vsync", "--data-dir", "--log-level",
-                             "--out-of-range", "--hide-ui", "tonemap", "compare", "equalize8", "bench"})
+    for (const char* flag :
+         {"--scene",          "--size",         "--headless",         "--frames",         "--screenshot",
+          "--screenshot-exr", "--capture",      "--capture-csv",      "--capture-frames", "--ui",
+          "--list",           "--verify",       "--histogram-method", "--scan",           "--operator",
+          "--bins",           "--range",        "--downsample",       "--vsync",          "--data-dir",
+          "--log-level",      "--out-of-range", "--hide-ui",          "tonemap",          "compare",
+          "equalize8",        "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 
@@ -173,6 +176,38 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"compare", "--repeat", "0"}, "--repeat 0");
     expectRefused({"equalize8", "in.png", "-o", "o.png", "--block", "128"}, "--block");
     expectRefused({"bench", "everything"}, "suite");
+}
+
+TEST(CliTest, CaptureFramesSetsTheRing)
+{
+    auto parsed = parse({"--headless", "--capture-frames", "250"});
+    ASSERT_EQ(parsed.kind, CommandKind::Run) << parsed.error;
+    ASSERT_TRUE(parsed.app.captureFrames);
+    EXPECT_EQ(*parsed.app.captureFrames, 250);
+    EXPECT_FALSE(parse({"--headless"}).app.captureFrames);
+    expectRefused({"--capture-frames", "0"}, "--capture-frames 0 is outside 1..1000000");
+    expectRefused({"--capture-frames", "1000001"}, "is outside 1..1000000");
+    expectRefused({"--capture-frames", "lots"}, "is not a whole number");
+}
+
+TEST(CliTest, StandardOutputOnlyForOneTextOutput)
+{
+    EXPECT_FALSE(parse({"--capture", "c.json"}).standardOutputIsData);
+    EXPECT_TRUE(parse({"--capture-csv", "-"}).standardOutputIsData);
+    EXPECT_TRUE(parse({"compare", "--csv", "-"}).standardOutputIsData);
+    EXPECT_TRUE(parse({"tonemap", "in.exr", "-o", "o.png", "--curve-out", "-"}).standardOutputIsData);
+    expectRefused({"--screenshot", "-"}, "--screenshot writes a binary image");
+    expectRefused({"--screenshot-exr", "-"}, "binary image");
+    expectRefused({"tonemap", "in.exr", "-o", "-"}, "binary image");
+    expectRefused({"bench", "--csv", "-"}, "cannot share standard output with the table bench prints");
+    expectRefused({"--capture", "-", "--capture-csv", "-"}, "only one output can go to standard output");
+    expectRefused({"tonemap", "in.exr", "-o", "o.png", "--curve-out", "-", "--histogram-out", "-"}, "only one");
+}
+
+TEST(CliTest, NegativeFrameCountSaysHowToRunUntilClosed)
+{
+    expectRefused({"--frames", "-1"}, "--frames -1 is negative; give 0..10000000, or leave --frames out");
+    expectRefused({"--frames", "-99999999999999999999"}, "is outside 0..10000000");
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 add_executable(hdrlab_tests_cli support/CpuMain.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliRunTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/WindowSmokeTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/BadInputTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/ResizeStormWindowTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliTestSupport.cpp)
 target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)

@@ -294,6 +294,30 @@ TEST(ImageIo, BrokenFilesGiveOneClearLine)
     expectLoadError(dir / "truncated.png", "damaged PNG file");
 }
 
+// stb reads zeros past the end of a file: a truncated uncompressed (flat) .hdr used to decode as
+// black rows with no error. Flat and run-length files, whole and cut anywhere in the pixels.
+TEST(ImageIo, TruncatedRadianceIsAnError)
+{
+    fs::path dir = scratchDir("image-truncated-hdr");
+    for (int width : {4, 64}) {  // stb writes rows narrower than 8 flat, wider ones run-length encoded
+        std::vector<float> rgb(std::size_t(width) * 3 * 3);
+        for (std::size_t i = 0; i < rgb.size(); ++i)
+            rgb[i] = 0.25f + float(i % 7);
+        std::string encoded;
+        auto append = [](void* context, void* data, int size) {
+            static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+        };
+        ASSERT_TRUE(stbi_write_hdr_to_func(append, &encoded, width, 3, 3, rgb.data()));
+        writeBytes(dir / "whole.hdr", encoded);
+        EXPECT_EQ(image::loadHdrImage(dir / "whole.hdr").width, width);
+        for (std::size_t cut : {std::size_t(1), std::size_t(5), encoded.size() / 3}) {
+            SCOPED_TRACE("width " + std::to_string(width) + ", " + std::to_string(cut) + " bytes cut");
+            writeBytes(dir / "cut.hdr", encoded.substr(0, encoded.size() - cut));
+            expectLoadError(dir / "cut.hdr", "damaged Radiance HDR file");
+        }
+    }
+}
+
 TEST(ImageIo, BadExrHeadersAreRejected)
 {
     fs::path dir = scratchDir("image-bad-header");

@@ -6,6 +6,7 @@
 //  - random HDR images: equal totals, differences only between neighbouring bins.
 #include "post/histogram/HistogramMethod.h"
 #include "reference/Histogram.h"
+#include "reference/ToneWardRef.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
 
@@ -102,6 +103,49 @@ TEST_P(HistogramMethods, RandomHdrImagesMatchTheReferenceExactly)
                                                            bins, ts::toReference(policy));
             ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(),
                                       GetParam() + " random, bins " + std::to_string(bins));
+        }
+    }
+}
+
+// Methods that also make Ward's foveal image in the same pass: the histogram stays exact and the
+// foveal image is the CPU box filter, at awkward sizes and grids (1x1, thin, odd, blocks of one pixel
+// and of thousands; bin counts 1..4096).
+TEST_P(HistogramMethods, FovealImageInTheSamePassKeepsTheHistogramExact)
+{
+    if (!method->fillsFovealImage())
+        GTEST_SKIP() << GetParam() << " does not make a foveal image";
+    struct Case
+    {
+        int width, height, gridWidth, gridHeight;
+        std::uint32_t bins;
+    };
+    std::uint32_t seed = 300;
+    for (const Case c : {Case{1, 1, 1, 1, 1}, Case{17, 3, 2, 2, 7}, Case{333, 1, 42, 1, 256}, Case{257, 199, 118, 66, 100},
+                         Case{1021, 767, 42, 23, 4096}, Case{640, 360, 2, 2, 1024}}) {
+        if (!supports(c.bins))
+            continue;
+        ts::TestImage image = ts::randomHdrImage(c.width, c.height, -14.0f, 14.0f, seed++);
+        ts::addSpecialPixels(image, 13);
+        const std::string what = GetParam() + " " + std::to_string(c.width) + "x" + std::to_string(c.height) +
+                                 " grid " + std::to_string(c.gridWidth) + "x" + std::to_string(c.gridHeight);
+        gl::Texture fovealImage("test.foveal", GL_RGBA32F, glm::ivec2(c.gridWidth, c.gridHeight));
+        post::FovealTarget foveal{&fovealImage, {c.gridWidth, c.gridHeight}, 2.0f, false};
+        post::HistogramSpec spec{c.bins, post::OutOfRange::Separate};
+        ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, -10.0f, 12.0f, spec, &foveal);
+        ASSERT_TRUE(foveal.written) << what;
+        const ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, -10.0f, 12.0f,
+                                                       c.bins, ref::OutOfRange::Separate);
+        ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(), what);
+        const auto samples = fovealImage.readRgbaFloat();
+        const ref::FovealGrid grid{c.gridWidth, c.gridHeight};
+        const auto expected = ref::wardFovealLuminance(image.rgba.data(), c.width, c.height, grid, 2.0);
+        ASSERT_EQ(samples.size(), expected.size() * 4) << what;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const double L = hd::hdLuminance(samples[i * 4], samples[i * 4 + 1], samples[i * 4 + 2]);
+            if (std::isnan(expected[i]))
+                ASSERT_TRUE(std::isnan(L)) << what << " sample " << i;
+            else
+                ASSERT_NEAR(L, expected[i], 1e-5 * std::abs(expected[i]) + 1e-30) << what << " sample " << i;
         }
     }
 }

@@ -8,6 +8,7 @@
 #include "reference/ToneWardRef.h"
 #include "post/ToneGlTestSupport.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -51,6 +52,11 @@ protected:
     WardRun run(post::ToneWard& op, post::HistogramMethod& histogramMethod, float fovY = 40.0f)
     {
         WardRun r;
+        if (&histogramMethod == &prepared) { // a prepared histogram reaches Ward only through the method path
+            post::WardSettings s = op.settings();
+            s.histogramBySelectedMethod = true;
+            op.setSettings(s);
+        }
         r.curve = rig.run(op, histogramMethod, 1.0 / 60.0, fovY);
         r.state = op.stateBuffer().readAll<float>(post::ward_state::kWords);
         r.bins = op.histogramBuffer().readAll<std::uint32_t>(op.settings().bins);
@@ -255,6 +261,65 @@ TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReferenc
         const auto independent = ref::referenceCurve("ward", in);
         EXPECT_LE(ref::curveMaxDifference(r.curve, independent, 0, -10.0, 14.0), 2e-3) << "human " << human;
     }
+}
+
+// Ward's own binning (one dispatch) and the selected method's give the same histogram, state and curve.
+TEST_F(ToneWardGl, FovealHistogramInsideTheCurveKernelEqualsTheSelectedMethods)
+{
+    ts::TestImage picture = ts::randomHdrImage(640, 360, -10.0f, 14.0f, 4);
+    ts::addSpecialPixels(picture, 57);
+    rig.setImage(picture);
+    for (std::uint32_t bins : {2u, 100u, 257u, 1024u}) {
+        std::array<WardRun, 2> runs;
+        for (int bySelectedMethod = 0; bySelectedMethod < 2; ++bySelectedMethod) {
+            post::WardSettings s;
+            s.bins = bins;
+            s.histogramBySelectedMethod = bySelectedMethod == 1;
+            post::ToneWard op;
+            op.setSettings(s);
+            runs[bySelectedMethod] = run(op, *method, 60.0f);
+        }
+        EXPECT_EQ(runs[0].bins, runs[1].bins) << bins << " bins";
+        EXPECT_EQ(runs[0].state, runs[1].state) << bins << " bins";
+        EXPECT_EQ(runs[0].curve, runs[1].curve) << bins << " bins";
+        std::uint64_t total = 0;
+        for (auto b : runs[0].bins)
+            total += b;
+        EXPECT_GT(total, 1000u) << "the case must bin real samples";
+    }
+}
+
+// The foveal image made by the histogram pass (one read of the frame) is taken by Ward, once, and
+// gives the curve of Ward's own foveal pass.
+TEST_F(ToneWardGl, FovealImageFromTheHistogramPassIsUsedOnceAndGivesTheSameCurve)
+{
+    ts::TestImage picture = ts::randomHdrImage(1920, 1080, -8.0f, 12.0f, 21);
+    ts::addSpecialPixels(picture, 211);
+    rig.setImage(picture);
+    post::ToneWard own;
+    const WardRun expected = run(own, *method, 60.0f);
+    EXPECT_FALSE(own.fovealFromHistogramPass());
+
+    post::ToneWard fused;
+    post::FovealTarget* target = fused.fovealTarget(rig.size, 60.0f);
+    ASSERT_NE(target, nullptr) << "1080p at 60 degrees has blocks of 263 pixels: the fused path must be offered";
+    EXPECT_EQ(fused.fovealTarget({320, 180}, 60.0f), nullptr) << "blocks of 7 pixels: Ward's own pass is better";
+    target = fused.fovealTarget(rig.size, 60.0f);
+    post::HistogramSpec spec{256, post::OutOfRange::Clamp};
+    ts::runHistogramMethodOnTexture(*method, rig.image, rig.size, -12.0f, 14.0f, spec, target);
+    ASSERT_TRUE(target->written);
+    const WardRun fromHistogram = run(fused, *method, 60.0f);
+    EXPECT_TRUE(fused.fovealFromHistogramPass());
+    EXPECT_FALSE(target->written) << "consumed";
+    EXPECT_EQ(fromHistogram.state[post::ward_state::kGridWidth], expected.state[post::ward_state::kGridWidth]);
+    EXPECT_NEAR(fromHistogram.state[post::ward_state::kBwavg], expected.state[post::ward_state::kBwavg], 1e-5);
+    double worst = 0.0;
+    for (std::size_t i = hd::kCurveHeaderWords; i < hd::kCurveHeaderWords + post::kWardCurveSamples; ++i)
+        worst = std::max(worst, double(std::abs(fromHistogram.curve[i] - expected.curve[i])));
+    EXPECT_LE(worst, 1e-4);
+    // The next frame without a histogram-made image falls back to Ward's own pass (no stale reuse).
+    (void)run(fused, *method, 60.0f);
+    EXPECT_FALSE(fused.fovealFromHistogramPass());
 }
 
 // Both foveal paths against the CPU box filter: an invocation per sample (small blocks, the test

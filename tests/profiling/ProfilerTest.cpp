@@ -260,4 +260,80 @@ TEST_F(ProfilerTest, RecordingHoldsEveryScopeOfEveryFrame)
     EXPECT_EQ(withPasses, std::size_t(recordedFrames));
 }
 
-} // namespace
+/// Frames `first`..: one "scene" scope each; then the GPU is drained and the last frame harvested.
+void runRecordedFrames(Profiler& profiler, const gl::Texture& texture, int frames)
+{
+    for (int frame = 0; frame < frames; ++frame) {
+        profiler.beginFrame();
+        {
+            auto scope = profiler.scope("scene");
+            clearTexture(texture);
+        }
+        profiler.endFrame();
+    }
+    glFinish();
+}
+
+TEST_F(ProfilerTest, RecordingKeepsABoundedRingAndCountsWhatItDrops)
+{
+    Profiler profiler(false);
+    gl::Texture texture("test.profiler-ring", GL_RGBA8, {8, 8});
+    EXPECT_EQ(profiler.recordingCapacity(), Profiler::kDefaultRecordingCapacity);
+    profiler.setRecordingCapacity(5);
+    profiler.startRecording();
+    runRecordedFrames(profiler, texture, 40);
+    profiler.beginFrame();  // harvests the last frame
+    profiler.stopRecording();
+    profiler.endFrame();
+
+    const auto& recorded = profiler.recordedFrames();
+    ASSERT_EQ(recorded.size(), 5u);
+    EXPECT_GE(profiler.droppedFrames(), 34u);  // 40 frames and the one in flight, less kFrameDelay at most
+    EXPECT_EQ(profiler.framesRecorded(), recorded.size() + profiler.droppedFrames());
+    for (std::size_t i = 1; i < recorded.size(); ++i)
+        EXPECT_EQ(recorded[i].frame, recorded[i - 1].frame + 1) << "the ring keeps the last frames, in order";
+    EXPECT_GE(recorded.back().frame, 39u);
+
+    profiler.setRecordingCapacity(2);  // shrinking drops the oldest frames at once
+    ASSERT_EQ(recorded.size(), 2u);
+    EXPECT_GE(recorded.back().frame, 39u);
+    profiler.setRecordingCapacity(0);  // at least one frame
+    EXPECT_EQ(profiler.recordingCapacity(), 1u);
+}
+
+TEST_F(ProfilerTest, RecordingStartsAndStopsAnyNumberOfTimes)
+{
+    Profiler profiler(false);
+    gl::Texture texture("test.profiler-restart", GL_RGBA8, {8, 8});
+    profiler.setRecordingCapacity(4);
+    for (int round = 0; round < 25; ++round) {
+        runRecordedFrames(profiler, texture, 3);  // frames between recordings are not in the next one
+        const std::uint64_t startFrame = profiler.frameIndex();
+        profiler.startRecording();
+        EXPECT_TRUE(profiler.recording());
+        EXPECT_EQ(profiler.recordedFrames().size(), 0u) << "round " << round;
+        EXPECT_EQ(profiler.droppedFrames(), 0u) << "round " << round;
+        const int frames = 2 + round % 5;  // some rounds fit the ring, some overflow it
+        runRecordedFrames(profiler, texture, frames);
+        profiler.beginFrame();
+        profiler.stopRecording();
+        profiler.endFrame();
+        EXPECT_FALSE(profiler.recording());
+        const auto& recorded = profiler.recordedFrames();
+        ASSERT_FALSE(recorded.empty()) << "round " << round;
+        EXPECT_LE(recorded.size(), 4u);
+        EXPECT_GE(recorded.front().frame, startFrame) << "a frame from before the start leaked in, round " << round;
+        EXPECT_EQ(profiler.framesRecorded(), recorded.size() + profiler.droppedFrames());
+        EXPECT_LE(profiler.framesRecorded(), std::uint64_t(frames) + 1) << "round " << round;
+        EXPECT_EQ(profiler.droppedFrames() > 0, profiler.framesRecorded() > 4) << "round " << round;
+        const std::size_t kept = recorded.size();
+        const std::uint64_t lastFrame = recorded.back().frame;
+        runRecordedFrames(profiler, texture, 2);  // stopped: nothing more is appended
+        profiler.beginFrame();
+        profiler.endFrame();
+        EXPECT_EQ(profiler.recordedFrames().size(), kept);
+        EXPECT_EQ(profiler.recordedFrames().back().frame, lastFrame);
+    }
+}
+
+}  // namespace

@@ -217,4 +217,49 @@ TEST(SceneParser, ErrorFromAFileUsesItsPath)
     std::filesystem::remove(file);
 }
 
-} // namespace
+// The scene rows of docs/RELIABILITY.md's bad-input table: each absurd value gets one line naming the
+// file and line, never a crash or a scene with non-finite numbers in it.
+TEST(SceneParser, AbsurdValuesAreRefusedWithTheLine)
+{
+    std::string nanLiteral = minimalScene(R"("roughness": NaN)");
+    EXPECT_CONTAINS(errorOf(nanLiteral), "bad.json:3:");
+    EXPECT_CONTAINS(errorOf(nanLiteral), "syntax error");
+
+    std::string huge = minimalScene();
+    huge.replace(huge.find("[1, 2, 3]"), 9, "[1e308, 2, 3]");
+    EXPECT_CONTAINS(errorOf(huge), "bad.json:6: \"size\" in object 0[0] is too large for a float, got 1e+308");
+
+    std::string negative = minimalScene();
+    negative.replace(negative.find("[1, 2, 3]"), 9, "[-5, 2, 3]");
+    EXPECT_CONTAINS(errorOf(negative), "bad.json:6: \"size\" in object 0[0] must be > 0, got -5");
+
+    std::string wrongType = minimalScene();
+    wrongType.replace(wrongType.find("[1, 2, 3]"), 9, "\"big\"");
+    EXPECT_CONTAINS(errorOf(wrongType), "bad.json:6: \"size\" in object 0 must be an array");
+
+    EXPECT_CONTAINS(errorOf(minimalScene("\"baseColor\": [0.5, 0.5, 0.5]", ",\n  \"colour\": 1")),
+                    "unknown field \"colour\"");
+}
+
+TEST(SceneParser, DeepNestingIsRefusedWithoutExhaustingTheStack)
+{
+    const int depth = 10'000;
+    std::string text = "{\"objects\": " + std::string(depth, '[') + std::string(depth, ']') + "}";
+    EXPECT_CONTAINS(errorOf(text), "nesting deeper than 64 levels");
+    std::string objects = std::string(depth, '{');
+    EXPECT_CONTAINS(errorOf(objects), "bad.json:1:");
+}
+
+TEST(SceneParser, EmptyFileAndFolderAreClearErrors)
+{
+    EXPECT_CONTAINS(errorOf(""), "bad.json:1:1: syntax error");
+    std::filesystem::path dir = testing_support::scratchDir("scene-folder");
+    try {
+        scene::loadSceneFile(dir);
+        ADD_FAILURE() << "expected a SceneError";
+    } catch (const scene::SceneError& e) {
+        EXPECT_CONTAINS(std::string(e.what()), "it is a folder, not a file");
+    }
+}
+
+}  // namespace

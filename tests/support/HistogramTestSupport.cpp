@@ -121,7 +121,8 @@ profiling::Profiler& testProfiler()
 }
 
 GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                                         float logMin, float logMax, const post::HistogramSpec& spec)
+                                         float logMin, float logMax, const post::HistogramSpec& spec,
+                                         post::FovealTarget* foveal)
 {
     gl::Buffer params = post::createHistogramParamsBuffer("test.params");
     post::writeHistogramParams(params, logMin, logMax, spec, size);
@@ -132,7 +133,7 @@ GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl
     cumulative.clearUint(0xDEADBEEFu);
 
     post::PassContext ctx{shaderLibrary(), testProfiler(), testGpuCaps(), 0};
-    post::HistogramTargets targets{histogram, params, method.producesCumulative() ? &cumulative : nullptr};
+    post::HistogramTargets targets{histogram, params, method.producesCumulative() ? &cumulative : nullptr, foveal};
     method.build(ctx, post::ImageInput{texture, size}, spec, targets);
     glFinish();
 
@@ -147,10 +148,10 @@ GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl
 }
 
 GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
-                                const post::HistogramSpec& spec)
+                                const post::HistogramSpec& spec, post::FovealTarget* foveal)
 {
     gl::Texture texture = uploadImage(image);
-    return runHistogramMethodOnTexture(method, texture, {image.width, image.height}, logMin, logMax, spec);
+    return runHistogramMethodOnTexture(method, texture, {image.width, image.height}, logMin, logMax, spec, foveal);
 }
 
 ref::OutOfRange toReference(post::OutOfRange policy)

@@ -66,12 +66,14 @@ struct GpuHistogram
 
 /// Builds `method`'s histogram of an uploaded texture (buffers pre-filled with garbage, so a method
 /// must clear what it writes) and reads bins, counters and the cumulative output back.
+/// With `foveal`, the method is also offered that foveal target.
 GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                                         float logMin, float logMax, const post::HistogramSpec& spec);
+                                         float logMin, float logMax, const post::HistogramSpec& spec,
+                                         post::FovealTarget* foveal = nullptr);
 
 /// Runs `method` on `image` with range [logMin, logMax] and `spec` (params, buffers made here).
 GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
-                                const post::HistogramSpec& spec);
+                                const post::HistogramSpec& spec, post::FovealTarget* foveal = nullptr);
 
 ref::OutOfRange toReference(post::OutOfRange policy);
 

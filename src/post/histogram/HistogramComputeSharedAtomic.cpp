@@ -85,7 +85,7 @@ std::string HistogramComputeSharedAtomic::status() const
 {
     return std::to_string(mLastGroups) + " workgroups, " + std::to_string(mTuning.pixels) + " loads in flight, " +
            (mTuning.strip ? "row strips" : "columns") + (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
-           (mLastSubgroupVote ? ", subgroup vote" : "");
+           (mLastSubgroupVote ? ", subgroup vote" : "") + (mLastFoveal ? ", Ward's foveal image in the same pass" : "");
 }
 
 void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
@@ -95,16 +95,24 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& ima
     std::size_t variant = 0;
     while (kBinCapacities[variant] < bins)
         ++variant;
-    gl::Program& program = mPrograms[variant];
+    // The foveal variant needs blocks a workgroup can fill (ToneWard offers no target otherwise).
+    FovealTarget* foveal = targets.foveal && targets.foveal->image && targets.foveal->grid.x > 0 &&
+                                   targets.foveal->grid.y > 0 && targets.foveal->grid.x <= image.size.x &&
+                                   targets.foveal->grid.y <= image.size.y
+                               ? targets.foveal
+                               : nullptr;
+    gl::Program& program = mPrograms[foveal ? 1 : 0][variant];
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting = std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
     if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
-        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::to_string(capacity),
+        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(foveal ? "foveal." : "") +
+                                               std::to_string(capacity),
                                            "histogram/SharedAtomic.comp",
-                                           {{"PIXELS", std::to_string(mTuning.pixels)},
+                                           {{"FOVEAL", foveal ? "1" : "0"},
+                                            {"PIXELS", std::to_string(mTuning.pixels)},
                                             {"STRIP", mTuning.strip ? "1" : "0"},
                                             {"BIN_CAPACITY", std::to_string(capacity)},
                                             {"REPLICAS", std::to_string(replicas)},
@@ -119,7 +127,9 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& ima
     const std::uint64_t tileHeight = mTuning.strip ? kGroupRows : kGroupRows * mTuning.pixels;
     const std::uint64_t tiles = ((std::uint64_t(image.size.x) + tileWidth - 1) / tileWidth) *
                                 ((std::uint64_t(image.size.y) + tileHeight - 1) / tileHeight);
-    mLastGroups = std::uint32_t(std::min<std::uint64_t>(tiles, mTuning.maxGroups));
+    const std::uint64_t blocks = foveal ? std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y) : tiles;
+    mLastGroups = std::uint32_t(std::min<std::uint64_t>(blocks, mTuning.maxGroups));
+    mLastFoveal = foveal != nullptr;
 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     program.use();
@@ -128,7 +138,16 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& ima
     glBindSampler(hd::kTextureUnitInput, 0);
     targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
     targets.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    if (foveal) {
+        glProgramUniform2i(program.id(), 1, foveal->grid.x, foveal->grid.y);
+        program.set(2, foveal->sceneScale);
+        foveal->image->bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
+    }
     glDispatchCompute(mLastGroups, 1, 1);
+    if (foveal) {
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+        foveal->written = true;
+    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 

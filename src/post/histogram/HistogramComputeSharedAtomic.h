@@ -8,7 +8,8 @@
 // (shared/HostDevice.h). The first version, with a linear pixel index and one workgroup per 4096
 // pixels, is kept as compute-shared-atomic-linear.
 // Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
-// any input size. Tunables (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,
+// any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
+// foveal image (FOVEAL variant of the shader: the foveal blocks are the tiles). Tunables (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,
 // replicas=N,subgroup=0|1" (see SharedAtomic.comp and docs/PERF.md section 0).
 #pragma once
 
@@ -39,6 +40,7 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "1..4096 bins, up to 16 KB shared memory per workgroup"; }
     std::string status() const override;
+    bool fillsFovealImage() const override { return true; }
 
     void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
                const HistogramTargets& targets) override;
@@ -48,7 +50,9 @@ private:
     std::uint32_t mLastGroups = 0;
     std::uint32_t mLastReplicas = 1;
     bool mLastSubgroupVote = false;
-    std::array<gl::Program, 3> mPrograms; ///< bin capacities 256, 1024, 4096
+    bool mLastFoveal = false;
+    /// [foveal][bin capacity 256, 1024, 4096]
+    std::array<std::array<gl::Program, 3>, 2> mPrograms;
 };
 
 } // namespace post

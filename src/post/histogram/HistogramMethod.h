@@ -39,6 +39,8 @@ public:
     /// then pixels within a few ulps of an edge may sit in the neighbouring bin, and verify and
     /// compare accept exactly that. Every method is exact with its default options.
     virtual bool exactBinning() const { return true; }
+    /// Whether build() also fills HistogramTargets::foveal (in the same read of the frame).
+    virtual bool fillsFovealImage() const { return false; }
 
     /// Builds the histogram of `image` into `targets.histogram` (the method clears what it writes).
     virtual void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,

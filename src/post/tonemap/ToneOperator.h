@@ -53,6 +53,9 @@ public:
     /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its
     /// apply pass (percentile's local adaptation, built by the CUDA summed-area table), or -1.
     virtual int localAdaptationRadius() const { return -1; }
+    /// A foveal image this operator would take from the histogram pass for a frame of this size, so
+    /// that it does not read the frame again (nullptr: none wanted). Asked before every histogram pass.
+    virtual FovealTarget* fovealTarget(glm::ivec2 /*imageSize*/, float /*fovYDegrees*/) { return nullptr; }
 
     virtual bool ui() { return false; }
     virtual std::string status() const { return {}; }

@@ -89,6 +89,9 @@ struct WardSettings
     float sceneScale = 1.0f;           ///< cd/m^2 per scene-linear luminance unit
     bool humanContrast = false;        ///< pcond -s: the Ferwerda TVI ceiling instead of the linear one
     bool duplicateBottomBin = true;    ///< pcond's "false samples at bottom" (extends the range by one bin)
+    /// Build the foveal histogram with the selected histogram method (three dispatches, or a CUDA
+    /// round trip) instead of inside Ward's curve kernel; the same bins either way (bit-exact binning).
+    bool histogramBySelectedMethod = false;
 };
 
 inline constexpr std::uint32_t kWardMaxBins = 1024u;

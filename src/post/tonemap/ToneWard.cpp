@@ -17,6 +17,10 @@ namespace post {
 
 namespace {
 constexpr int kFovealGroupPixels = 256; ///< WardFoveal.comp's workgroup size
+// WardCurve.comp's uStage values.
+constexpr std::uint32_t kStageAll = 0;
+constexpr std::uint32_t kStageRange = 1;
+constexpr std::uint32_t kStageCeiling = 2;
 } // namespace
 
 ToneWard::ToneWard() = default;
@@ -51,10 +55,39 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
     return {count(tanHalfX, width), count(tanHalfY, height)};
 }
 
+namespace {
+/// Blocks of a workgroup's worth of pixels or more: a workgroup per sample (here or in the histogram
+/// pass); smaller ones take WardFoveal.comp's invocation-per-sample path.
+bool blocksFillAWorkgroup(glm::ivec2 size, glm::ivec2 grid)
+{
+    return std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
+}
+} // namespace
+
+void ToneWard::ensureFovealImage(glm::ivec2 grid)
+{
+    if (grid != mGrid || !mFoveal) {
+        mFoveal = gl::Texture("tonemap.ward.foveal", GL_RGBA32F, grid);
+        mGrid = grid;
+    }
+}
+
+FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
+{
+    if (imageSize.x <= 0 || imageSize.y <= 0)
+        return nullptr;
+    const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
+    if (!blocksFillAWorkgroup(imageSize, grid))
+        return nullptr; // small blocks: WardFoveal.comp's invocation per sample is the better shape
+    ensureFovealImage(grid);
+    mFovealTarget = FovealTarget{&mFoveal, grid, mSettings.sceneScale, false};
+    return &mFovealTarget;
+}
+
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     using namespace ward_state;
-    if (!mCeilingProgram) {
+    if (!mCurveProgram) {
         const gl::ShaderDefines defines = wardDefines();
         gl::ShaderDefines perSample = defines, perInvocation = defines;
         perSample.emplace_back("PER_SAMPLE_GROUP", "1");
@@ -62,11 +95,9 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
         mFovealSmallProgram =
             ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
-        mRangeProgram = ctx.shaders.buildCompute("tonemap.ward.range", "tonemap/WardRange.comp", defines);
-        mCeilingProgram = ctx.shaders.buildCompute("tonemap.ward.ceiling", "tonemap/WardCeiling.comp", defines);
+        mCurveProgram = ctx.shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
         mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
         mHistogram = gl::Buffer("tonemap.ward.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
-        mCumulative = gl::Buffer("tonemap.ward.cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t));
         mState = gl::Buffer("tonemap.ward.state", kWords * sizeof(float));
         mView = gl::Buffer("tonemap.ward.view", kWardViewWords * sizeof(float));
         mState.clearUint(0u);
@@ -80,18 +111,20 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         return;
     }
     const WardSettings& s = mSettings;
-    mBinsUsed = std::clamp(std::min(s.bins, inputs.histogramMethod.maxBins(ctx.caps)), 2u, kWardMaxBins);
+    const std::uint32_t binLimit =
+        s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
+    mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
     const glm::ivec2 grid = fovealGridSize(size, inputs.fovYDegrees);
-    if (grid != mGrid || !mFoveal) {
-        mFoveal = gl::Texture("tonemap.ward.foveal", GL_RGBA32F, grid);
-        mGrid = grid;
-    }
-    {
+    ensureFovealImage(grid);
+    // The histogram pass may have filled the foveal image already (same frame, grid and scale).
+    mFovealFromHistogram = mFovealTarget.written && mFovealTarget.image == &mFoveal && mFovealTarget.grid == grid &&
+                           mFovealTarget.sceneScale == s.sceneScale;
+    mFovealTarget.written = false; // consumed: a later frame must fill it again
+    if (!mFovealFromHistogram) {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal"); // timed, and a debug group
         inputs.image.texture.bindUnit(hd::kTextureUnitInput);
         mFoveal.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
-        // A workgroup per sample once blocks hold a workgroup's worth of pixels; else an invocation each.
-        const bool perSampleGroup = std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
+        const bool perSampleGroup = blocksFillAWorkgroup(size, grid);
         gl::Program& program = perSampleGroup ? mFovealProgram : mFovealSmallProgram;
         glProgramUniform2i(program.id(), 0, size.x, size.y);
         glProgramUniform2i(program.id(), 1, grid.x, grid.y);
@@ -104,41 +137,41 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/range"); // timed, and a debug group
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/fit"); // range, histogram, ceiling loop
         mFoveal.bindUnit(hd::kTextureUnitInput);
-        mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-        glProgramUniform2i(mRangeProgram.id(), 0, grid.x, grid.y);
-        mRangeProgram.set(1, mBinsUsed);
-        mRangeProgram.set(2, s.duplicateBottomBin ? 1u : 0u);
-        mRangeProgram.use();
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    }
-    {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/histogram"); // timed, and a debug group
-        HistogramSpec spec;
-        spec.binCount = mBinsUsed;
-        spec.outOfRange = OutOfRange::Separate;
-        HistogramTargets targets{mHistogram, mParams, &mCumulative};
-        inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
-        glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    }
-    {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/ceiling"); // timed, and a debug group
-        mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-        curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-        mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-        mCeilingProgram.set(0, mBinsUsed);
-        mCeilingProgram.set(1, s.displayMin);
-        mCeilingProgram.set(2, s.displayMax);
-        mCeilingProgram.set(3, s.sceneScale);
-        mCeilingProgram.set(4, s.humanContrast ? 1u : 0u);
-        mCeilingProgram.set(5, kWardCurveSamples);
-        mCeilingProgram.use();
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        mCurveProgram.set(0, mBinsUsed);
+        mCurveProgram.set(1, s.displayMin);
+        mCurveProgram.set(2, s.displayMax);
+        mCurveProgram.set(3, s.sceneScale);
+        mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
+        mCurveProgram.set(5, kWardCurveSamples);
+        glProgramUniform2i(mCurveProgram.id(), 6, grid.x, grid.y);
+        mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
+        const auto dispatchCurve = [&](std::uint32_t stage) {
+            // Rebound every time: the histogram method binds its own buffers to the same points.
+            mFoveal.bindUnit(hd::kTextureUnitInput);
+            mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+            mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+            mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+            curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+            mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+            mCurveProgram.set(8, stage);
+            mCurveProgram.use();
+            glDispatchCompute(1, 1, 1);
+            glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        };
+        if (!s.histogramBySelectedMethod) {
+            dispatchCurve(kStageAll);
+        } else {
+            dispatchCurve(kStageRange);
+            HistogramSpec spec;
+            spec.binCount = mBinsUsed;
+            spec.outOfRange = OutOfRange::Separate;
+            HistogramTargets targets{mHistogram, mParams, nullptr};
+            inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
+            glMemoryBarrier(GL_ALL_BARRIER_BITS);
+            dispatchCurve(kStageCeiling);
+        }
     }
     mReadback->capture(mState);
 }
@@ -166,6 +199,10 @@ bool ToneWard::ui()
     changed |= ImGui::Checkbox("Duplicate bottom bin", &s.duplicateBottomBin);
     helpMarker("pcond extends the range down by one bin and moves half of bin 1 into it ('false samples at "
                "bottom'), so the darkest samples do not map to pure black.");
+    changed |= ImGui::Checkbox("Foveal histogram by the selected method", &s.histogramBySelectedMethod);
+    helpMarker("Off: Ward's curve kernel bins the few thousand foveal samples itself, in one dispatch. On: the "
+               "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
+               "CUDA method), to compare its cost on a small image.");
     if (changed)
         s = sanitize(s);
     return changed;
@@ -180,8 +217,9 @@ std::string ToneWard::status() const
     char text[160];
     switch (int(w[kOutcome])) {
     case 0:
-        std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s", int(w[kPasses]),
+        std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s", int(w[kPasses]),
                       100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
+                      mFovealFromHistogram ? " (from the histogram pass)" : "",
                       w[kConverged] != 0.0f ? "" : " (pass cap hit)");
         break;
     case 1: std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)"); break;

@@ -5,15 +5,18 @@
 //  1. foveal image: box filter of the full frame to about one sample per degree of the camera's field
 //     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
 //     the scene scale = cd/m^2 (WardFoveal.comp);
-//  2. range on the GPU: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
-//     duplication (pcond's default), log-average of the counted samples (WardRange.comp);
-//  3. the natural-log histogram (100 bins) built by the *selected histogram method* into this
-//     operator's own buffers (its range in log2 in its own params buffer);
-//  4. ceiling iteration in one workgroup: T db / (ln Ldmax - ln Ldmin) with T the current total,
+// Steps 2-4 run in one workgroup and one dispatch (WardCurve.comp):
+//  2. range: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
+//     duplication (pcond's default), log-average of the counted samples;
+//  3. the natural-log histogram (100 bins) of the foveal samples with the pipeline's bit-exact
+//     binning, into this operator's own buffers (its range in log2 in its own params buffer); the
+//     selected histogram method is not used for it: about a thousand samples do not pay for its
+//     dispatches (or, for a CUDA method, an interop round trip);
+//  4. ceiling iteration: T db / (ln Ldmax - ln Ldmin) with T the current total,
 //     repeated while trimmings exceed 2.5 % of it; failure (T <= 2.5 % of the original) or a range that
 //     fits the display -> pcond's linear operator (log-average -> sqrt(Ldmin Ldmax)); option: the
 //     Ferwerda TVI ceiling (pcond -s); mapping ln Ld = ln Ldmin + (ln Ldmax - ln Ldmin) P(ln Lw) with P
-//     the piecewise-linear CDF; display (Ld - Ldmin) / (Ldmax - Ldmin) (WardCeiling.comp).
+//     the piecewise-linear CDF; display (Ld - Ldmin) / (Ldmax - Ldmin).
 // The loop is capped at 160 passes, which never changes the result: every pass that does not end the
 // loop trims more than 2.5 % of the current total, so after 146 such passes the total is below
 // 0.975^146 = 2.48 % of the original and the failure test stops it.
@@ -46,6 +49,7 @@ public:
     bool ui() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
+    FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override;
 
     const WardSettings& settings() const { return mSettings; }
     void setSettings(const WardSettings& settings) { mSettings = sanitize(settings); }
@@ -59,19 +63,23 @@ public:
     const gl::Buffer& paramsBuffer() const { return mParams; }        ///< its params (log2 range, bins)
     const gl::Buffer& viewBuffer() const { return mView; }            ///< trimmed histogram, ceilings, cumf
     const gl::Texture& fovealImage() const { return mFoveal; }
+    /// Whether the last curve used a foveal image made by the histogram pass.
+    bool fovealFromHistogramPass() const { return mFovealFromHistogram; }
 
 private:
+    void ensureFovealImage(glm::ivec2 grid);
+
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
     glm::ivec2 mGrid{0};
     gl::Program mFovealProgram;      ///< a workgroup per foveal sample
     gl::Program mFovealSmallProgram; ///< an invocation per foveal sample (small blocks)
-    gl::Program mRangeProgram;
-    gl::Program mCeilingProgram;
+    gl::Program mCurveProgram; ///< range, histogram and ceiling loop in one workgroup
     gl::Texture mFoveal;
+    FovealTarget mFovealTarget;          ///< offered to the histogram pass
+    bool mFovealFromHistogram = false;   ///< last frame's foveal image came from the histogram pass
     gl::Buffer mParams;
     gl::Buffer mHistogram;
-    gl::Buffer mCumulative;
     gl::Buffer mState;
     gl::Buffer mView;
     std::unique_ptr<StateReadback> mReadback;
