@@ -13,7 +13,8 @@
 # FRAMES: frames per method. Default: 100000 for the default method, 20000 for each other.
 # Environment: HDRLAB_BUILD_DIR (default build), HDRLAB_BINARY (default $HDRLAB_BUILD_DIR/hdrlab),
 # SOAK_SIZE (default 320x180), SOAK_RSS_TOLERANCE_KB, SOAK_LOG_DIR (default: a temporary folder,
-# removed at the end; set it to keep each method's log), SOAK_EXTRA_ARGS (more hdrlab options).
+# removed at the end; set it to keep each method's log), SOAK_EXTRA_ARGS (more hdrlab options),
+# PYTHON (default python3, runs soak_check.py).
 # Exit status: 0 no growth anywhere, 1 growth or a failed run, 2 bad arguments.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
