@@ -2,6 +2,8 @@
 
 #include "app/AppSetup.h"
 #include "app/CompareMethods.h"
+#include "app/ResizeStorm.h"
+#include "app/ResourceReport.h"
 #include "gl/Debug.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
@@ -129,6 +131,11 @@ struct App::Impl
     bool uiRecording = false;      ///< "Record" from the UI runs until "Stop and write"
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
+    std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
+    std::size_t stormIteration = 0;       ///< resize-storm steps applied (window loop iterations)
+    std::uint64_t lastResourceReport = ~std::uint64_t(0);
+
+    void reportResources(std::uint64_t frame);
 
     void drawPanels(glm::ivec2 size, double pathSeconds);
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
@@ -176,9 +183,11 @@ App::App(const AppOptions& options)
     if (a.frameCount == 0 && (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot ||
                               a.options.verify))
         throw std::runtime_error("--frames 0 renders nothing to write or verify");
+    if (a.options.resizeStorm && !a.isWindow)
+        throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
     if (a.options.windowScreenshot && !a.isWindow)
         throw std::runtime_error("--window-screenshot needs a window, and this run is headless");
-    if (a.options.windowScreenshot && a.frameCount < 0)
+    if (a.options.windowScreenshot && a.frameCount < 0 && !a.options.resizeStorm)  // the storm sets its count
         throw std::runtime_error("--window-screenshot needs --frames N (it is taken after the last frame)");
     a.recordFrom = a.frameCount < 0 ? kRecordFromFrame : std::min(kRecordFromFrame, a.frameCount / 3);
 
@@ -199,6 +208,11 @@ App::App(const AppOptions& options)
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
     applyRequestedSettings(*a.pipeline, a.options);
+    if (options.resizeStorm) {
+        a.storm = std::make_unique<ResizeStorm>(*options.resizeStorm, a.context->framebufferSize(), a.caps,
+                                                a.pipeline->settings());
+        a.frameCount = std::max(a.frameCount, a.storm->frameCount());
+    }
 
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
@@ -342,11 +356,26 @@ void App::Impl::writeUiCapture()
     uiRecording = false;
 }
 
+void App::Impl::reportResources(std::uint64_t frame)
+{
+    if (frame == lastResourceReport)
+        return;
+    lastResourceReport = frame;
+    std::cout << formatResourceLine(sampleResources(frame)) << std::endl;
+}
+
 int App::run()
 {
     Impl& a = *mImpl;
-    a.recordForOutputs = a.options.capture || a.options.captureCsv || !a.isWindow;
-    return a.finish(a.runFrames(a.frameCount));
+    // Headless runs record every frame for the summary table; a resource report (the soak) records
+    // only for --capture, since a recording that keeps every frame is growth by design.
+    a.recordForOutputs = a.options.capture || a.options.captureCsv || (!a.isWindow && !a.options.resourceReport);
+    const int rendered = a.runFrames(a.frameCount);
+    if (a.options.resourceReport)
+        a.reportResources(std::uint64_t(a.frame));
+    if (a.storm)
+        std::cout << a.storm->summary() << std::endl;
+    return a.finish(rendered);
 }
 
 int App::Impl::runFrames(int count)
@@ -355,20 +384,29 @@ int App::Impl::runFrames(int count)
     int rendered = 0;
     auto last = std::chrono::steady_clock::now();
     while (count < 0 || rendered < count) {
+        if (a.options.resourceReport && a.frame % *a.options.resourceReport == 0)
+            a.reportResources(std::uint64_t(a.frame));
         glm::ivec2 size = a.renderer->size();
         double dt = kFixedDt;
         if (a.isWindow) {
+            if (a.storm && a.storm->apply(a.stormIteration, a.context->window(), *a.pipeline))
+                a.profiler->resetStats();
+            ++a.stormIteration;
             a.context->pollEvents();
             if (a.context->shouldClose())
                 break;
             size = a.context->framebufferSize();
-            if (size.x <= 0 || size.y <= 0) { // minimised: nothing to draw into
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!windowCanRender(size, a.context->isMinimised())) { // nothing to draw into
+                if (a.storm)
+                    a.storm->noteSkippedFrame();
+                std::this_thread::sleep_for(std::chrono::milliseconds(a.storm ? 1 : 50));
                 last = std::chrono::steady_clock::now();
                 continue;
             }
             if (size != a.renderer->size())
                 a.renderer->resize(size);
+            if (a.storm)
+                a.storm->noteRenderedFrame(size);
             auto now = std::chrono::steady_clock::now();
             dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
             last = now;
@@ -404,6 +442,9 @@ int App::Impl::runFrames(int count)
         a.profiler->endFrame();
         a.pacer->endFrame();
         a.updateUiCapture();
+        if (a.storm && gl::takeErrorCount() > 0)
+            throw std::runtime_error("resize storm, " + a.storm->describe(a.stormIteration - 1, a.pipeline->settings()) +
+                                     ": GL error: " + gl::lastErrorMessage());
     }
     return rendered;
 }
@@ -482,7 +523,7 @@ int App::Impl::finish(int renderedFrames)
         profiling::writeCsv(*options.captureCsv, frames);
     if (options.capture || options.captureCsv)
         logDroppedFrames(*profiler);
-    if (!isWindow || options.capture || options.captureCsv)
+    if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
         printSummary(frames, profiler->droppedFrames());
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))

@@ -44,6 +44,8 @@ struct AppOptions
     bool vsync = true;                          ///< --vsync on|off
     bool cudaInteropShared = false;             ///< --cuda-interop shared (default map)
     std::optional<std::filesystem::path> dataDir; ///< --data-dir DIR
+    std::optional<int> resourceReport;            ///< --resource-report N: resource line every N frames
+    std::optional<int> resizeStorm;               ///< --resize-storm STEPS (window robustness test)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

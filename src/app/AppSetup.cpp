@@ -52,6 +52,8 @@ std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options,
 #ifndef NDEBUG
     contextOptions.debug = true;
 #endif
+    if (options.resizeStorm)
+        contextOptions.debug = true;  // a test: every GL error must reach the debug callback
     if (!options.headless) {
         std::string whyNot;
         if (!hasDisplay()) {
@@ -62,6 +64,11 @@ std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options,
         std::cerr << "hdrlab: " << whyNot << "; running headless (EGL)\n";
     }
     return platform::createHeadlessContext(contextOptions);
+}
+
+bool windowCanRender(glm::ivec2 framebufferSize, bool minimised)
+{
+    return !minimised && framebufferSize.x > 0 && framebufferSize.y > 0;
 }
 
 post::GpuCaps probeGpuCaps(const platform::GlContext& context)

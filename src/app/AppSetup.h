@@ -19,6 +19,9 @@ namespace app {
 /// headless when a window was wanted. Throws std::runtime_error when no context at all can be made.
 std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options, glm::ivec2 windowSize);
 
+/// A window frame is rendered only into a non-empty framebuffer of a window that is not minimised.
+bool windowCanRender(glm::ivec2 framebufferSize, bool minimised);
+
 /// GL limits, timer usefulness and CUDA availability of the current context.
 post::GpuCaps probeGpuCaps(const platform::GlContext& context);
 

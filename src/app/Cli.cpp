@@ -262,7 +262,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
-    std::string framesText, binsText, captureFramesText;
+    std::string framesText, binsText, captureFramesText, resourceReportText, resizeStormText;
 
     auto* sceneOpt = cli.add_option("--scene", scene, "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
                                                       "scene")->type_name("FILE");
@@ -323,6 +323,14 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                    "How CUDA passes reach GL's frame and buffers: map (cudaGraphicsMapResources per pass) or "
                    "shared (memory shared through Vulkan, GPU semaphores; map where unavailable). Default map")
         ->check(CLI::IsMember({"map", "shared"}));
+    auto* resourceReportOpt = cli.add_option("--resource-report", resourceReportText,
+                                             "Every N frames print one line: frame, resident memory, "
+                                             "GL objects alive by kind, CUDA allocations (the soak)")
+                                  ->type_name("N");
+    auto* resizeStormOpt = cli.add_option("--resize-storm", resizeStormText,
+                                          "(testing) window mode: STEPS frames of "
+                                          "window resizes, iconify and method switches");
+    resizeStormOpt->group("");
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
@@ -492,6 +500,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         }
         if (captureFramesOpt->count())
             o.captureFrames = int(parseWholeNumber("--capture-frames", captureFramesText, 1, kMaxCaptureFrames));
+        if (resourceReportOpt->count())
+            o.resourceReport = int(parseWholeNumber("--resource-report", resourceReportText, 1, kMaxFrames));
+        if (resizeStormOpt->count())
+            o.resizeStorm = int(parseWholeNumber("--resize-storm", resizeStormText, 1, kMaxFrames));
         if (screenshotOpt->count())
             o.screenshot = screenshot;
         if (screenshotExrOpt->count())
@@ -525,6 +537,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                                         {captureCsvOpt, &captureCsv, kStreamsText}});
         if (o.windowScreenshot && o.headless)
             throw CliError("--window-screenshot needs a window; it cannot be combined with --headless");
+        if (o.resizeStorm && o.headless)
+            throw CliError("--resize-storm needs a window; it cannot be combined with --headless");
     } catch (const CLI::CallForHelp& e) {
         std::ostringstream out, err;
         result.exitCode = cli.exit(e, out, err);

@@ -1,16 +1,26 @@
 // CudaRaii.h: small move-only owners of CUDA runtime objects (device memory, streams, events,
 // arrays, texture objects, GL interop registrations). Each frees its object in the destructor and
-// never throws there; creation failures throw through CUDA_CHECK.
+// never throws there; creation failures throw through CUDA_CHECK. Device allocations (DeviceBuffer,
+// CudaArray) are counted while alive, so a soak can prove that a long run allocates nothing new.
 #pragma once
 
 #include "cuda/CudaCheck.h"
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstddef>
 #include <utility>
 
 namespace cuda {
+
+/// Device allocations (cudaMalloc, cudaMallocArray) made through these owners and not yet freed.
+/// Inline, so one counter serves every translation unit, .cu and .cpp alike.
+inline std::atomic<int>& deviceAllocationCounter()
+{
+    static std::atomic<int> count{0};
+    return count;
+}
 
 /// Moves a handle out, leaving the default ("none") value behind.
 template <typename Handle>
@@ -51,6 +61,7 @@ public:
             CUDA_CHECK(cudaMalloc(&data, count * sizeof(T)));
             mData = static_cast<T*>(data);
             mCount = count;
+            deviceAllocationCounter().fetch_add(1, std::memory_order_relaxed);
         }
     }
     /// Grows (contents lost) when smaller than `count`; never shrinks.
@@ -68,8 +79,10 @@ public:
 private:
     void release()
     {
-        if (mData)
+        if (mData) {
             ignoreError(cudaFree(mData));
+            deviceAllocationCounter().fetch_sub(1, std::memory_order_relaxed);
+        }
         mData = nullptr;
         mCount = 0;
     }
@@ -143,11 +156,14 @@ public:
     CudaArray(const cudaChannelFormatDesc& format, std::size_t width, std::size_t height)
     {
         CUDA_CHECK(cudaMallocArray(&mArray, &format, width, height));
+        deviceAllocationCounter().fetch_add(1, std::memory_order_relaxed);
     }
     ~CudaArray()
     {
-        if (mArray)
+        if (mArray) {
             ignoreError(cudaFreeArray(mArray));
+            deviceAllocationCounter().fetch_sub(1, std::memory_order_relaxed);
+        }
     }
     CudaArray(CudaArray&& other) noexcept : mArray(takeHandle(other.mArray)) {}
     CudaArray& operator=(CudaArray&& other) noexcept

@@ -9,19 +9,54 @@ std::array<std::atomic<int>, std::size_t(ObjectKind::Count)> gLiveObjects{};
 
 int liveObjectCount(ObjectKind kind)
 {
-    return gLiveObjects[std::size_t(kind)].load();
+    return gLiveObjects[std::size_t(kind)].load(std::memory_order_relaxed);
+}
+
+int liveObjectCountTotal()
+{
+    int total = 0;
+    for (const std::atomic<int>& count : gLiveObjects)
+        total += count.load(std::memory_order_relaxed);
+    return total;
+}
+
+std::string_view toString(ObjectKind kind)
+{
+    switch (kind) {
+        case ObjectKind::Buffer:
+            return "buffer";
+        case ObjectKind::Texture:
+            return "texture";
+        case ObjectKind::Framebuffer:
+            return "framebuffer";
+        case ObjectKind::Renderbuffer:
+            return "renderbuffer";
+        case ObjectKind::Program:
+            return "program";
+        case ObjectKind::Shader:
+            return "shader";
+        case ObjectKind::Query:
+            return "query";
+        case ObjectKind::VertexArray:
+            return "vertex-array";
+        case ObjectKind::Sampler:
+            return "sampler";
+        case ObjectKind::Count:
+            break;
+    }
+    return "unknown";
 }
 
 namespace detail {
 
 void trackCreated(ObjectKind kind)
 {
-    ++gLiveObjects[std::size_t(kind)];
+    gLiveObjects[std::size_t(kind)].fetch_add(1, std::memory_order_relaxed);
 }
 
 void trackDestroyed(ObjectKind kind)
 {
-    --gLiveObjects[std::size_t(kind)];
+    gLiveObjects[std::size_t(kind)].fetch_sub(1, std::memory_order_relaxed);
 }
 
 void deleteObject(ObjectKind kind, GLuint name)

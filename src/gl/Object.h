@@ -29,8 +29,13 @@ enum class ObjectKind {
     Count
 };
 
-/// Number of live objects of a kind created through these wrappers (for leak tests).
+/// Number of live objects of a kind created through these wrappers (leak tests, --resource-report).
+/// One relaxed atomic per kind, changed only at creation and destruction: free in the frame loop.
 int liveObjectCount(ObjectKind kind);
+/// Sum of liveObjectCount over every kind.
+int liveObjectCountTotal();
+/// Short lowercase name of a kind ("buffer", "vertex-array"), for reports.
+std::string_view toString(ObjectKind kind);
 
 namespace detail {
 void trackCreated(ObjectKind kind);

@@ -39,6 +39,9 @@ public:
     virtual GLFWwindow* window() const { return nullptr; }
     /// Framebuffer size of the window; {0,0} when minimised. Headless contexts return {0,0}.
     virtual glm::ivec2 framebufferSize() const { return {0, 0}; }
+    /// The window is iconified. X11 keeps an iconified window's framebuffer size, so the size
+    /// alone does not tell.
+    virtual bool isMinimised() const { return false; }
     virtual void swapBuffers() {}
     virtual void pollEvents() {}
     virtual bool shouldClose() const { return false; }

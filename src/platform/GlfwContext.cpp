@@ -49,6 +49,7 @@ public:
         glfwGetFramebufferSize(mWindow, &width, &height);
         return {width, height};
     }
+    bool isMinimised() const override { return glfwGetWindowAttrib(mWindow, GLFW_ICONIFIED) == GLFW_TRUE; }
     void swapBuffers() override { glfwSwapBuffers(mWindow); }
     void pollEvents() override { glfwPollEvents(); }
     bool shouldClose() const override { return glfwWindowShouldClose(mWindow); }

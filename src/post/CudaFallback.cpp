@@ -121,4 +121,9 @@ void probeCudaForGl(post::GpuCaps& caps)
     caps.cudaReason = kNoCudaReason;
 }
 
+std::optional<int> liveDeviceAllocations()
+{
+    return std::nullopt;
+}
+
 } // namespace cuda

@@ -1,10 +1,12 @@
 // CudaProbe.cpp: cuda::probeCudaForGl for CUDA builds: CUDA methods run only when a CUDA device
 // exists and the current GL context runs on it (cudaGLGetDevices, all devices of the context).
 // Where the query itself fails (some EGL setups), registering a small GL buffer with CUDA decides.
+// It also reports the live device-allocation count of CudaRaii.h (cuda::liveDeviceAllocations).
 #include "gl/Buffer.h"
 #include "post/CudaProbe.h"
 
 #include "cuda/CudaContext.h"
+#include "cuda/CudaRaii.h"
 #include "util/Log.h"
 
 #include <cuda_gl_interop.h>
@@ -78,6 +80,11 @@ void probeCudaForGl(post::GpuCaps& caps)
     }
     caps.cudaAvailable = true;
     caps.cudaReason.clear();
+}
+
+std::optional<int> liveDeviceAllocations()
+{
+    return deviceAllocationCounter().load(std::memory_order_relaxed);
 }
 
 } // namespace cuda

@@ -4,9 +4,17 @@ add_executable(hdrlab_tests_cli support/CpuMain.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliRunTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/WindowSmokeTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/BadInputTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/ResizeStormWindowTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/CliTestSupport.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/BenchPipelineTest.cpp)
 target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)
 add_dependencies(hdrlab_tests_cli hdrlab)
 gtest_discover_tests(hdrlab_tests_cli DISCOVERY_TIMEOUT 60
   PROPERTIES LABELS cli TIMEOUT 600 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+
+# The soak's growth check (scripts/soak_check.py) on made-up logs: it must be able to fail.
+find_program(HDRLAB_PYTHON3 python3)
+if(HDRLAB_PYTHON3)
+  add_test(NAME soak_check COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/soak_check_test.py)
+  set_tests_properties(soak_check PROPERTIES LABELS cpu TIMEOUT 60)
+endif()

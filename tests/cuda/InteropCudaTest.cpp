@@ -3,6 +3,7 @@
 // adaptation buffer, and the CUDA-event timer backend. Uses the headless GL context, created only
 // after a CUDA device was found.
 #include "cuda/CudaEventTimer.h"
+#include "cuda/CudaRaii.h"
 #include "cuda/CudaTestSupport.h"
 #include "cuda/GlInterop.h"
 #include "cuda/LocalAdaptation.h"
@@ -50,6 +51,24 @@ TEST(CudaInterop, ProbeAcceptsAnNvidiaGlContext)
     if (!caps.gl.isNvidia())
         GTEST_SKIP() << "GL runs on " << caps.gl.renderer << ": " << caps.cudaReason;
     EXPECT_TRUE(caps.cudaAvailable) << caps.cudaReason;
+}
+
+TEST(CudaRaii, DeviceAllocationsAreCountedWhileAlive)
+{
+    REQUIRE_CUDA_DEVICE();
+    const std::optional<int> before = cuda::liveDeviceAllocations();
+    ASSERT_TRUE(before.has_value()) << "a CUDA build reports its allocations";
+    {
+        cuda::DeviceBuffer<std::uint32_t> buffer(64);
+        cuda::DeviceBuffer<std::uint32_t> moved = std::move(buffer);
+        moved.resize(128);  // freed and allocated again: still one
+        const cudaChannelFormatDesc format = cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat);
+        cuda::CudaArray array(format, 4, 4);
+        EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 2);
+        moved.resize(0);
+        EXPECT_EQ(cuda::liveDeviceAllocations(), *before + 1);
+    }
+    EXPECT_EQ(cuda::liveDeviceAllocations(), *before);
 }
 
 class CudaHistogramMethodInterop : public ::testing::TestWithParam<std::string>

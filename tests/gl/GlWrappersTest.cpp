@@ -9,6 +9,7 @@
 #include "shared/HostDevice.h"
 #include "support/GlTestEnvironment.h"
 
+#include <set>
 #include <type_traits>
 
 using testing_support::GlTest;
@@ -90,9 +91,22 @@ TEST_F(GlWrappers, EveryKindCreatesAndDeletes)
         EXPECT_EQ(labelOf(GL_PROGRAM, program.id()), "test.noop");
         EXPECT_EQ(gl::liveObjectCount(gl::ObjectKind::Program), 1);
         EXPECT_EQ(gl::liveObjectCount(gl::ObjectKind::Shader), 0) << "shader objects must be deleted after linking";
+        EXPECT_EQ(gl::liveObjectCountTotal(), 7) << "texture, framebuffer, renderbuffer, query, vao, sampler, program";
     }
     for (int kind = 0; kind < int(gl::ObjectKind::Count); ++kind)
         EXPECT_EQ(gl::liveObjectCount(gl::ObjectKind(kind)), 0) << "kind " << kind;
+    EXPECT_EQ(gl::liveObjectCountTotal(), 0);
+}
+
+TEST(GlObjectKinds, EveryKindHasItsOwnName)
+{
+    std::set<std::string_view> names;
+    for (int kind = 0; kind < int(gl::ObjectKind::Count); ++kind) {
+        std::string_view name = gl::toString(gl::ObjectKind(kind));
+        EXPECT_NE(name, "unknown") << "kind " << kind;
+        names.insert(name);
+    }
+    EXPECT_EQ(names.size(), std::size_t(gl::ObjectKind::Count));
 }
 
 TEST_F(GlWrappers, ShaderSeesSharedHeaderConstants)
