@@ -41,6 +41,10 @@ std::string_view toString(ObjectKind kind)
             return "vertex-array";
         case ObjectKind::Sampler:
             return "sampler";
+        case ObjectKind::MemoryObject:
+            return "memory-object";
+        case ObjectKind::Semaphore:
+            return "semaphore";
         case ObjectKind::Count:
             break;
     }
