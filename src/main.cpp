@@ -27,25 +27,29 @@ std::string oneLine(std::string text)
 int runParsed(const app::ParsedCommandLine& parsed)
 {
     switch (parsed.kind) {
-    case app::CommandKind::Exit:
-        if (!parsed.output.empty())
-            std::cout << parsed.output;
-        if (!parsed.error.empty())
-            std::cerr << "hdrlab: error: " << oneLine(parsed.error) << " (see hdrlab --help)\n";
-        return parsed.exitCode;
-    case app::CommandKind::Tonemap: return app::runTonemapCommand(parsed.common, parsed.tonemap);
-    case app::CommandKind::Compare: return app::runCompareCommand(parsed.common, parsed.compare);
-    case app::CommandKind::Equalize8: return app::runEqualize8Command(parsed.common, parsed.equalize8);
-    case app::CommandKind::Bench: return app::runBenchCommand(parsed.common, parsed.bench);
-    case app::CommandKind::Run:
-        if (parsed.app.list)
-            return app::listMethods(parsed.app);
-        return app::App(parsed.app).run();
+        case app::CommandKind::Exit:
+            if (!parsed.output.empty())
+                std::cout << parsed.output;
+            if (!parsed.error.empty())
+                std::cerr << "hdrlab: error: " << oneLine(parsed.error) << " (see hdrlab --help)\n";
+            return parsed.exitCode;
+        case app::CommandKind::Tonemap:
+            return app::runTonemapCommand(parsed.common, parsed.tonemap);
+        case app::CommandKind::Compare:
+            return app::runCompareCommand(parsed.common, parsed.compare);
+        case app::CommandKind::Equalize8:
+            return app::runEqualize8Command(parsed.common, parsed.equalize8);
+        case app::CommandKind::Bench:
+            return app::runBenchCommand(parsed.common, parsed.bench);
+        case app::CommandKind::Run:
+            if (parsed.app.list)
+                return app::listMethods(parsed.app);
+            return app::App(parsed.app).run();
     }
     return 1;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv)
 {

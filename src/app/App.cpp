@@ -40,10 +40,10 @@
 namespace app {
 namespace {
 
-constexpr double kFixedDt = 1.0 / 60.0;       ///< headless: time step of the camera path and adaptation
-constexpr int kRecordFromFrame = 10;          ///< recording for --capture starts after this warm-up
+constexpr double kFixedDt = 1.0 / 60.0;  ///< headless: time step of the camera path and adaptation
+constexpr int kRecordFromFrame = 10;     ///< recording for --capture starts after this warm-up
 constexpr glm::ivec2 kDefaultSize{1280, 720};
-constexpr double kMaxWindowDt = 0.25;         ///< a stalled window frame must not jump the camera
+constexpr double kMaxWindowDt = 0.25;  ///< a stalled window frame must not jump the camera
 
 /// Where the display image goes in a framebuffer of `target` size: as large as fits, aspect kept, centred.
 glm::ivec4 fitRect(glm::ivec2 image, glm::ivec2 target)
@@ -51,7 +51,7 @@ glm::ivec4 fitRect(glm::ivec2 image, glm::ivec2 target)
     double scale = std::min(double(target.x) / image.x, double(target.y) / image.y);
     glm::ivec2 size = glm::max(glm::ivec2(glm::dvec2(image) * scale), glm::ivec2(1));
     if (image.x <= target.x && image.y <= target.y && image.x * 2 > target.x && image.y * 2 > target.y)
-        size = image; // close enough: keep 1:1 pixels
+        size = image;  // close enough: keep 1:1 pixels
     glm::ivec2 offset = (target - size) / 2;
     return {offset.x, offset.y, offset.x + size.x, offset.y + size.y};
 }
@@ -96,7 +96,7 @@ void printSummary(const std::deque<profiling::FrameRecord>& frames, std::uint64_
     }
 }
 
-} // namespace
+}  // namespace
 
 struct App::Impl
 {
@@ -105,8 +105,8 @@ struct App::Impl
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
-    std::unique_ptr<gl::FramePacer> pacer; ///< at most two frames in flight, window or headless
-    post::CudaInterop cudaInterop;         ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<gl::FramePacer> pacer;  ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;          ///< outlives the renderer and pipeline that allocate through it
     scene::Scene scene;
     std::unique_ptr<scene::SceneRenderer> renderer;
     std::unique_ptr<post::PostPipeline> pipeline;
@@ -114,8 +114,8 @@ struct App::Impl
     std::unique_ptr<ui::PipelinePanel> pipelinePanel;
     ui::HistogramView histogramView;
     ui::TimingsPanel timingsPanel;
-    gl::Framebuffer displayFramebuffer; ///< reads the display image for blits
-    gl::Texture uiTarget;          ///< headless --ui: the display image with the panels drawn over it
+    gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
+    gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
     gl::Framebuffer uiFramebuffer;
     scene::Camera camera;
     scene::FreeFlyController controller;
@@ -123,16 +123,16 @@ struct App::Impl
     bool showUi = true;
     bool vsync = true;
     bool f1WasDown = false;
-    int frameCount = -1;           ///< frames to render; -1 = until the window closes
+    int frameCount = -1;  ///< frames to render; -1 = until the window closes
     int recordFrom = kRecordFromFrame;
-    int uiCaptureFrames = 0;       ///< > 0 while a "Capture N frames" from the UI runs
-    int frame = 0;                 ///< frames rendered (headless: the camera path's frame index)
-    bool recordForOutputs = false; ///< run(): start recording at recordFrom (captures, summary)
-    bool uiRecording = false;      ///< "Record" from the UI runs until "Stop and write"
+    int uiCaptureFrames = 0;        ///< > 0 while a "Capture N frames" from the UI runs
+    int frame = 0;                  ///< frames rendered (headless: the camera path's frame index)
+    bool recordForOutputs = false;  ///< run(): start recording at recordFrom (captures, summary)
+    bool uiRecording = false;       ///< "Record" from the UI runs until "Stop and write"
     std::string captureStatus;
     std::optional<CompareReport> compareReport;
     std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
-    std::size_t stormIteration = 0;       ///< resize-storm steps applied (window loop iterations)
+    std::size_t stormIteration = 0;      ///< resize-storm steps applied (window loop iterations)
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
 
     void reportResources(std::uint64_t frame);
@@ -149,8 +149,7 @@ struct App::Impl
     int finish(int renderedFrames);
 };
 
-App::App(const AppOptions& options)
-    : mImpl(std::make_unique<Impl>())
+App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 {
     Impl& a = *mImpl;
     a.options = options;
@@ -161,8 +160,8 @@ App::App(const AppOptions& options)
     a.context = createAppContext(options, size);
     a.isWindow = a.context->isWindow();
     const platform::GlInfo& gl = a.context->info();
-    std::cout << "hdrlab " << HDRLAB_VERSION << " | " << gl.vendor << " | " << gl.renderer << " | OpenGL "
-              << gl.version << " | " << gl.platform << std::endl;
+    std::cout << "hdrlab " << HDRLAB_VERSION << " | " << gl.vendor << " | " << gl.renderer << " | OpenGL " << gl.version
+              << " | " << gl.platform << std::endl;
     gl::installDebugCallback(false);
     a.displayFramebuffer = gl::Framebuffer("app.display-read");
 
@@ -180,8 +179,8 @@ App::App(const AppOptions& options)
     } else {
         a.frameCount = options.frames.value_or(-1);
     }
-    if (a.frameCount == 0 && (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot ||
-                              a.options.verify))
+    if (a.frameCount == 0 &&
+        (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot || a.options.verify))
         throw std::runtime_error("--frames 0 renders nothing to write or verify");
     if (a.options.resizeStorm && !a.isWindow)
         throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
@@ -231,8 +230,9 @@ App::~App() = default;
 void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
 {
     ui::FrameInfo info{context->info(), scene.sourceName, size, profiler->frameTimeMs(), isWindow, {}};
-    info.cameraHint = isWindow ? "WASD/QE move, right mouse look, Shift fast, F1 hides the panels"
-                               : "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
+    info.cameraHint = isWindow
+                          ? "WASD/QE move, right mouse look, Shift fast, F1 hides the panels"
+                          : "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
     if (ui::drawFramePanel(info, vsync).vsyncChanged)
         context->setVsync(vsync);
 
@@ -293,8 +293,8 @@ void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSiz
     displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
     glm::ivec4 rect = fitRect(display.size(), windowSize);
     bool oneToOne = rect.z - rect.x == display.size().x && rect.w - rect.y == display.size().y;
-    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, 0, 0, display.size().x, display.size().y, rect.x, rect.y,
-                           rect.z, rect.w, GL_COLOR_BUFFER_BIT, oneToOne ? GL_NEAREST : GL_LINEAR);
+    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, 0, 0, display.size().x, display.size().y, rect.x, rect.y, rect.z,
+                           rect.w, GL_COLOR_BUFFER_BIT, oneToOne ? GL_NEAREST : GL_LINEAR);
 }
 
 void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi)
@@ -396,7 +396,7 @@ int App::Impl::runFrames(int count)
             if (a.context->shouldClose())
                 break;
             size = a.context->framebufferSize();
-            if (!windowCanRender(size, a.context->isMinimised())) { // nothing to draw into
+            if (!windowCanRender(size, a.context->isMinimised())) {  // nothing to draw into
                 if (a.storm)
                     a.storm->noteSkippedFrame();
                 std::this_thread::sleep_for(std::chrono::milliseconds(a.storm ? 1 : 50));
@@ -443,7 +443,8 @@ int App::Impl::runFrames(int count)
         a.pacer->endFrame();
         a.updateUiCapture();
         if (a.storm && gl::takeErrorCount() > 0)
-            throw std::runtime_error("resize storm, " + a.storm->describe(a.stormIteration - 1, a.pipeline->settings()) +
+            throw std::runtime_error("resize storm, " +
+                                     a.storm->describe(a.stormIteration - 1, a.pipeline->settings()) +
                                      ": GL error: " + gl::lastErrorMessage());
     }
     return rendered;
@@ -481,12 +482,30 @@ void App::waitForTimings()
     mImpl->waitForTimings();
 }
 
-post::PostPipeline& App::pipeline() { return *mImpl->pipeline; }
-profiling::Profiler& App::profiler() { return *mImpl->profiler; }
-const post::GpuCaps& App::caps() const { return mImpl->caps; }
-const gl::ShaderLibrary& App::shaders() const { return *mImpl->shaders; }
-const platform::GlInfo& App::glInfo() const { return mImpl->context->info(); }
-float App::cameraFovYDegrees() const { return mImpl->camera.verticalFovDegrees; }
+post::PostPipeline& App::pipeline()
+{
+    return *mImpl->pipeline;
+}
+profiling::Profiler& App::profiler()
+{
+    return *mImpl->profiler;
+}
+const post::GpuCaps& App::caps() const
+{
+    return mImpl->caps;
+}
+const gl::ShaderLibrary& App::shaders() const
+{
+    return *mImpl->shaders;
+}
+const platform::GlInfo& App::glInfo() const
+{
+    return mImpl->context->info();
+}
+float App::cameraFovYDegrees() const
+{
+    return mImpl->camera.verticalFovDegrees;
+}
 
 int App::Impl::finish(int renderedFrames)
 {
@@ -544,4 +563,4 @@ int listMethods(const AppOptions& options)
     return 0;
 }
 
-} // namespace app
+}  // namespace app

@@ -23,7 +23,7 @@ struct GlInfo;
 namespace post {
 struct GpuCaps;
 class PostPipeline;
-}
+}  // namespace post
 namespace profiling {
 class Profiler;
 }
@@ -69,4 +69,4 @@ private:
 /// `hdrlab --list`: prints every method and whether it can run here (headless context). Returns 0.
 int listMethods(const AppOptions& options);
 
-} // namespace app
+}  // namespace app

@@ -20,32 +20,32 @@ struct RangeOption
 
 struct AppOptions
 {
-    std::optional<std::filesystem::path> sceneFile;  ///< --scene (default: the built-in scene)
-    std::optional<glm::ivec2> size;                  ///< --size WxH (window size or headless frame size)
-    bool headless = false;                           ///< --headless
-    std::optional<int> frames;                       ///< --frames N (headless default kDefaultHeadlessFrames)
-    std::optional<std::filesystem::path> screenshot;       ///< --screenshot OUT.png (display image)
-    std::optional<std::filesystem::path> screenshotExr;    ///< --screenshot-exr OUT.exr (HDR frame)
-    std::optional<std::filesystem::path> windowScreenshot; ///< --window-screenshot OUT.png (hidden; tests)
-    std::optional<std::filesystem::path> capture;          ///< --capture OUT.json (trace events)
-    std::optional<std::filesystem::path> captureCsv;       ///< --capture-csv OUT.csv
-    std::optional<int> captureFrames;  ///< --capture-frames N: the recording ring keeps the last N frames
-    bool ui = false;            ///< --ui: draw the panels into headless output too
-    bool hideUi = false;        ///< --hide-ui: start a window with the panels hidden (F1 toggles)
-    bool list = false;          ///< --list
-    bool verify = false;        ///< --verify
-    std::optional<std::string> histogramMethod; ///< --histogram-method ID
-    std::optional<std::string> scanMethod;      ///< --scan ID
-    std::optional<std::string> toneOperator;    ///< --operator ID
-    std::optional<unsigned> bins;               ///< --bins N
-    std::optional<RangeOption> range;           ///< --range MIN:MAX|auto
-    std::optional<std::string> outOfRange;      ///< --out-of-range clamp|separate
-    std::optional<int> downsample;              ///< --downsample 1|2|4|8
-    bool vsync = true;                          ///< --vsync on|off
-    bool cudaInteropShared = false;             ///< --cuda-interop shared (default map)
-    std::optional<std::filesystem::path> dataDir; ///< --data-dir DIR
-    std::optional<int> resourceReport;            ///< --resource-report N: resource line every N frames
-    std::optional<int> resizeStorm;               ///< --resize-storm STEPS (window robustness test)
+    std::optional<std::filesystem::path> sceneFile;         ///< --scene (default: the built-in scene)
+    std::optional<glm::ivec2> size;                         ///< --size WxH (window size or headless frame size)
+    bool headless = false;                                  ///< --headless
+    std::optional<int> frames;                              ///< --frames N (headless default kDefaultHeadlessFrames)
+    std::optional<std::filesystem::path> screenshot;        ///< --screenshot OUT.png (display image)
+    std::optional<std::filesystem::path> screenshotExr;     ///< --screenshot-exr OUT.exr (HDR frame)
+    std::optional<std::filesystem::path> windowScreenshot;  ///< --window-screenshot OUT.png (hidden; tests)
+    std::optional<std::filesystem::path> capture;           ///< --capture OUT.json (trace events)
+    std::optional<std::filesystem::path> captureCsv;        ///< --capture-csv OUT.csv
+    std::optional<int> captureFrames;              ///< --capture-frames N: the recording ring keeps the last N frames
+    bool ui = false;                               ///< --ui: draw the panels into headless output too
+    bool hideUi = false;                           ///< --hide-ui: start a window with the panels hidden (F1 toggles)
+    bool list = false;                             ///< --list
+    bool verify = false;                           ///< --verify
+    std::optional<std::string> histogramMethod;    ///< --histogram-method ID
+    std::optional<std::string> scanMethod;         ///< --scan ID
+    std::optional<std::string> toneOperator;       ///< --operator ID
+    std::optional<unsigned> bins;                  ///< --bins N
+    std::optional<RangeOption> range;              ///< --range MIN:MAX|auto
+    std::optional<std::string> outOfRange;         ///< --out-of-range clamp|separate
+    std::optional<int> downsample;                 ///< --downsample 1|2|4|8
+    bool vsync = true;                             ///< --vsync on|off
+    bool cudaInteropShared = false;                ///< --cuda-interop shared (default map)
+    std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
+    std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
+    std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };
@@ -55,4 +55,4 @@ inline constexpr int kMaxFrameSize = 16384;
 inline constexpr const char* kDemoScreenshot = "hdrlab-screenshot.png";
 inline constexpr const char* kDemoCapture = "hdrlab-capture.json";
 
-} // namespace app
+}  // namespace app

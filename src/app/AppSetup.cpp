@@ -42,7 +42,7 @@ std::string formatFloat(float value)
     return out.str();
 }
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<platform::GlContext> createAppContext(const AppOptions& options, glm::ivec2 windowSize)
 {
@@ -123,14 +123,18 @@ void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& opti
 
 std::string describeSettings(const post::PipelineSettings& s)
 {
-    std::string range = s.rangeMode == post::RangeMode::Auto ? "auto" : formatFloat(s.logMin) + ":" + formatFloat(s.logMax);
+    std::string range =
+        s.rangeMode == post::RangeMode::Auto ? "auto" : formatFloat(s.logMin) + ":" + formatFloat(s.logMax);
     return "bins=" + std::to_string(s.spec.binCount) + " range=" + range +
            " out_of_range=" + (s.spec.outOfRange == post::OutOfRange::Separate ? "separate" : "clamp") +
            " downsample=" + std::to_string(s.downsample);
 }
 
-profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps, bool glTimersUsed, const std::string& sceneName,
-                                           glm::ivec2 size, const post::PipelineSettings& settings)
+profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,
+                                           bool glTimersUsed,
+                                           const std::string& sceneName,
+                                           glm::ivec2 size,
+                                           const post::PipelineSettings& settings)
 {
     profiling::CaptureMetadata meta = {
         {"gpu_vendor", caps.gl.vendor},
@@ -180,4 +184,4 @@ void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size)
     image::writePng(path, flipToRgb(rgba, size));
 }
 
-} // namespace app
+}  // namespace app

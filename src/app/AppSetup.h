@@ -34,8 +34,11 @@ void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& opti
 /// One line: "bins=256 range=-10:20 out_of_range=clamp downsample=1".
 std::string describeSettings(const post::PipelineSettings& settings);
 /// `glTimersUsed`: the profiler's final say (it falls back to CPU time where GL timers return nothing).
-profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps, bool glTimersUsed, const std::string& sceneName,
-                                           glm::ivec2 size, const post::PipelineSettings& settings);
+profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,
+                                           bool glTimersUsed,
+                                           const std::string& sceneName,
+                                           glm::ivec2 size,
+                                           const post::PipelineSettings& settings);
 
 /// The display image (GL_RGBA8, sRGB-encoded, bottom-up) as an RGB PNG (top-down).
 void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& display);
@@ -44,4 +47,4 @@ void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr);
 /// The bound default framebuffer's back buffer (window mode) as an RGB PNG.
 void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size);
 
-} // namespace app
+}  // namespace app

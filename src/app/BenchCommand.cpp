@@ -30,8 +30,8 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace app {
@@ -47,13 +47,13 @@ struct Sample
 struct Row
 {
     std::string suite;
-    std::string caseName; ///< frame / data kind
+    std::string caseName;  ///< frame / data kind
     std::string size;
-    std::string param;    ///< bins, length, type, block...
+    std::string param;  ///< bins, length, type, block...
     std::string method;
     std::string variant;
     Sample time;
-    double gbps = 0.0;    ///< bytes moved per second / 1e9 (0 when not meaningful)
+    double gbps = 0.0;  ///< bytes moved per second / 1e9 (0 when not meaningful)
     std::string note;
 };
 
@@ -81,7 +81,8 @@ public:
         std::vector<double> times;
         for (int i = 0; i < mRepeat; ++i) {
             float ms = 0.0f;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, mEvents[std::size_t(2 * i)].get(), mEvents[std::size_t(2 * i + 1)].get()));
+            CUDA_CHECK(
+                cudaEventElapsedTime(&ms, mEvents[std::size_t(2 * i)].get(), mEvents[std::size_t(2 * i + 1)].get()));
             times.push_back(double(ms));
         }
         std::sort(times.begin(), times.end());
@@ -116,8 +117,9 @@ public:
         cuda::DeviceBuffer<unsigned char> target(bytes);
         CUDA_CHECK(cudaMemsetAsync(source.data(), 1, bytes, mStream));
         Timer timer(mStream, 10);
-        const Sample time = timer.measure(
-            [&] { CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, mStream)); });
+        const Sample time = timer.measure([&] {
+            CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, mStream));
+        });
         mCopyGbps = gigabytesPerSecond(2.0 * double(bytes), time.medianMs);
         add({"cuda", "copy", "1 GiB", "", "cudaMemcpy D2D", "read+write", time, mCopyGbps, ""});
     }
@@ -216,8 +218,8 @@ public:
 
     void scans()
     {
-        const std::size_t lengths[] = {256, 512, 1024, 2048, 4096, std::size_t(1) << 20, std::size_t(1) << 22,
-                                       std::size_t(1) << 24};
+        const std::size_t lengths[] = {
+            256, 512, 1024, 2048, 4096, std::size_t(1) << 20, std::size_t(1) << 22, std::size_t(1) << 24};
         cuda::DeviceBuffer<std::uint32_t> input(lengths[7]);
         cuda::DeviceBuffer<std::uint32_t> output(lengths[7]);
         cuda::fillUint32(input.data(), input.size(), 1000, 3, mStream);
@@ -270,9 +272,17 @@ public:
                         CUDA_CHECK(cudaStreamSynchronize(mStream));
                         const auto start = std::chrono::steady_clock::now();
                         const auto reference = ref::equalize8(host.data(), count);
-                        cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                        add({"equalize8", "grey8", sizeText(side, side), "-", "CPU sequential (ref::equalize8)", "", {cpuMs, cpuMs},
-                             0.0, reference.empty() ? "" : "one run"});
+                        cpuMs =
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                        add({"equalize8",
+                             "grey8",
+                             sizeText(side, side),
+                             "-",
+                             "CPU sequential (ref::equalize8)",
+                             "",
+                             {cpuMs, cpuMs},
+                             0.0,
+                             reference.empty() ? "" : "one run"});
                         first = false;
                     }
                     const int runs = std::max(5, mRepeat / 5);
@@ -281,7 +291,7 @@ public:
                         cuda::Equalize8Timings timings;
                         program.runOnDevice(count, &timings);
                         if (run < 2)
-                            continue; // warm-up
+                            continue;  // warm-up
                         total.push_back(timings.totalMs());
                         histogram.push_back(timings.histogramMs);
                         scan.push_back(timings.scanMs);
@@ -308,13 +318,14 @@ public:
         for (const Row& row : mRows) {
             if (row.suite != suite) {
                 suite = row.suite;
-                std::printf("\n### %s\n\n| case | size | param | method | variant | median ms | min ms | GB/s | note |\n"
-                            "|---|---|---|---|---|---|---|---|---|\n",
-                            suite.c_str());
+                std::printf(
+                    "\n### %s\n\n| case | size | param | method | variant | median ms | min ms | GB/s | note |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n",
+                    suite.c_str());
             }
-            std::printf("| %s | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |\n", row.caseName.c_str(), row.size.c_str(),
-                        row.param.c_str(), row.method.c_str(), row.variant.c_str(), row.time.medianMs, row.time.minMs,
-                        row.gbps, row.note.c_str());
+            std::printf("| %s | %s | %s | %s | %s | %.4f | %.4f | %.1f | %s |\n", row.caseName.c_str(),
+                        row.size.c_str(), row.param.c_str(), row.method.c_str(), row.variant.c_str(), row.time.medianMs,
+                        row.time.minMs, row.gbps, row.note.c_str());
         }
         std::fflush(stdout);
     }
@@ -326,8 +337,8 @@ public:
         auto quoted = [](const std::string& text) { return "\"" + text + "\""; };
         for (const Row& row : mRows)
             out << row.suite << "," << row.caseName << "," << row.size << "," << quoted(row.param) << ","
-                << quoted(row.method) << "," << quoted(row.variant) << "," << row.time.medianMs << ","
-                << row.time.minMs << "," << row.gbps << "," << quoted(row.note) << "\n";
+                << quoted(row.method) << "," << quoted(row.variant) << "," << row.time.medianMs << "," << row.time.minMs
+                << "," << row.gbps << "," << quoted(row.note) << "\n";
         return out.str();
     }
 
@@ -347,7 +358,11 @@ private:
         mRows.push_back(std::move(row));
     }
 
-    void setParams(cuda::DeviceBuffer<std::uint32_t>& params, float logMin, float logMax, unsigned bins, int width,
+    void setParams(cuda::DeviceBuffer<std::uint32_t>& params,
+                   float logMin,
+                   float logMax,
+                   unsigned bins,
+                   int width,
                    int height)
     {
         std::uint32_t words[hd::kHistogramParamsWords] = {};
@@ -358,12 +373,17 @@ private:
         words[hd::kParamWidth] = std::uint32_t(width);
         words[hd::kParamHeight] = std::uint32_t(height);
         CUDA_CHECK(cudaMemcpyAsync(params.data(), words, sizeof(words), cudaMemcpyHostToDevice, mStream));
-        CUDA_CHECK(cudaStreamSynchronize(mStream)); // `words` lives on this stack frame
+        CUDA_CHECK(cudaStreamSynchronize(mStream));  // `words` lives on this stack frame
     }
 
     template <typename T>
-    void benchIntegral(const char* type, int width, int height, std::size_t pixels, const std::string& size,
-                       cuda::IntegralWorkspace& workspace, Timer& timer)
+    void benchIntegral(const char* type,
+                       int width,
+                       int height,
+                       std::size_t pixels,
+                       const std::string& size,
+                       cuda::IntegralWorkspace& workspace,
+                       Timer& timer)
     {
         constexpr int kChannels = sizeof(T) == sizeof(float4) ? 4 : 1;
         using Scalar = std::conditional_t<sizeof(T) == sizeof(double), double, float>;
@@ -374,7 +394,8 @@ private:
         else
             cuda::fillFloat(reinterpret_cast<float*>(input.data()), pixels * kChannels, 5, mStream);
         const double bytes = 2.0 * double(pixels) * sizeof(T);
-        for (cuda::IntegralMethod method : {cuda::IntegralMethod::BilgicTranspose, cuda::IntegralMethod::TransposeFree}) {
+        for (cuda::IntegralMethod method :
+             {cuda::IntegralMethod::BilgicTranspose, cuda::IntegralMethod::TransposeFree}) {
             const Sample t = timer.measure([&] {
                 cuda::integralImage(method, input.data(), output.data(), width, height, cuda::IntegralLayout::Inclusive,
                                     mStream, workspace);
@@ -386,10 +407,19 @@ private:
         CUDA_CHECK(cudaMemcpyAsync(host.data(), input.data(), pixels * sizeof(T), cudaMemcpyDeviceToHost, mStream));
         CUDA_CHECK(cudaStreamSynchronize(mStream));
         const auto start = std::chrono::steady_clock::now();
-        const auto result = ref::integralImage<Scalar>(host.data(), width, height, ref::IntegralKind::Inclusive, kChannels);
-        const double cpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        add({"integral", type, size, type, "cpu", "sequential (ref::integralImage)", {cpuMs, cpuMs},
-             gigabytesPerSecond(bytes, cpuMs), result.empty() ? "" : "one run"});
+        const auto result =
+            ref::integralImage<Scalar>(host.data(), width, height, ref::IntegralKind::Inclusive, kChannels);
+        const double cpuMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        add({"integral",
+             type,
+             size,
+             type,
+             "cpu",
+             "sequential (ref::integralImage)",
+             {cpuMs, cpuMs},
+             gigabytesPerSecond(bytes, cpuMs),
+             result.empty() ? "" : "one run"});
     }
 
     cuda::CudaContext& mContext;
@@ -399,7 +429,7 @@ private:
     std::vector<Row> mRows;
 };
 
-} // namespace
+}  // namespace
 
 int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
 {
@@ -437,4 +467,4 @@ int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
     }
 }
 
-} // namespace app
+}  // namespace app

@@ -96,7 +96,7 @@ CopyBandwidth measureCopyBandwidth(bool glTimersUseful, const gl::ShaderLibrary&
     // may take a DMA copy engine instead (177 GB/s on the H200, against TB/s for the SMs).
     const gl::Program program = shaders.buildCompute("bench.stream-copy", "bench/StreamCopy.comp");
     const auto elements = std::uint32_t(result.bufferBytes / 16);
-    constexpr unsigned kGroups = 4096; // grid-stride: enough groups to fill any GPU
+    constexpr unsigned kGroups = 4096;  // grid-stride: enough groups to fill any GPU
     const auto copy = [&] {
         source.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
         target.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
@@ -105,7 +105,7 @@ CopyBandwidth measureCopyBandwidth(bool glTimersUseful, const gl::ShaderLibrary&
         glDispatchCompute(kGroups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     };
-    copy(); // first touch, not timed
+    copy();  // first touch, not timed
     std::vector<double> ms;
     if (glTimersUseful) {
         std::vector<gl::Query> queries;

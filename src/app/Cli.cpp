@@ -27,8 +27,8 @@ constexpr long long kMaxCaptureFrames = profiling::Profiler::kMaxRecordingCapaci
 constexpr long long kDefaultCaptureFrames = profiling::Profiler::kDefaultRecordingCapacity;
 
 const std::map<std::string, util::LogLevel> kLogLevels = {
-    {"debug", util::LogLevel::Debug},     {"info", util::LogLevel::Info},   {"warning", util::LogLevel::Warning},
-    {"error", util::LogLevel::Error},     {"quiet", util::LogLevel::Quiet},
+    {"debug", util::LogLevel::Debug}, {"info", util::LogLevel::Info},   {"warning", util::LogLevel::Warning},
+    {"error", util::LogLevel::Error}, {"quiet", util::LogLevel::Quiet},
 };
 
 enum class IntParse { Ok, NotANumber, TooLarge };
@@ -143,14 +143,17 @@ bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
 /// --data-dir and --log-level, accepted before and after a subcommand.
 void addCommonOptions(CLI::App& command, std::string& dataDir, std::string& logLevel)
 {
-    command.add_option("--data-dir", dataDir, "Folder holding hdrlab's shaders/, scenes/ and assets/ (default: found "
-                                              "beside the executable, or $HDRLAB_DATA_DIR)")
+    command
+        .add_option("--data-dir", dataDir,
+                    "Folder holding hdrlab's shaders/, scenes/ and assets/ (default: found "
+                    "beside the executable, or $HDRLAB_DATA_DIR)")
         ->type_name("DIR");
-    command.add_option("--log-level", logLevel, "Messages on stderr: debug, info, warning, error or quiet (default info)")
+    command
+        .add_option("--log-level", logLevel, "Messages on stderr: debug, info, warning, error or quiet (default info)")
         ->check(CLI::IsMember({"debug", "info", "warning", "error", "quiet"}));
 }
 
-} // namespace
+}  // namespace
 
 glm::ivec2 parseSize(std::string_view text)
 {
@@ -201,14 +204,18 @@ unsigned validateBins(long long bins)
 namespace {
 
 /// `bench pipeline`'s lists: sizes "WxH[,WxH...]", bins "N[,N...]|all".
-void parseBenchPipelineOptions(BenchOptions& bench, const std::string& sizes, const std::string& bins,
-                               const std::string& toneOperator, const std::string& range, long long frames,
+void parseBenchPipelineOptions(BenchOptions& bench,
+                               const std::string& sizes,
+                               const std::string& bins,
+                               const std::string& toneOperator,
+                               const std::string& range,
+                               long long frames,
                                long long warmup)
 {
     auto split = [](const std::string& text) {
         std::vector<std::string> parts;
         std::size_t start = 0;
-        for (std::size_t comma = text.find(','); ; comma = text.find(',', start)) {
+        for (std::size_t comma = text.find(',');; comma = text.find(',', start)) {
             parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
             if (comma == std::string::npos)
                 return parts;
@@ -230,7 +237,8 @@ void parseBenchPipelineOptions(BenchOptions& bench, const std::string& sizes, co
     }
     if (!toneOperator.empty()) {
         if (toneOperator != "all" && !post::createToneOperator(toneOperator))
-            throw CliError("--operator: unknown tone operator " + quoted(std::string_view(toneOperator)) + " (see hdrlab --list, or all)");
+            throw CliError("--operator: unknown tone operator " + quoted(std::string_view(toneOperator)) +
+                           " (see hdrlab --list, or all)");
         bench.toneOperator = toneOperator;
     }
     if (!range.empty())
@@ -243,20 +251,21 @@ void parseBenchPipelineOptions(BenchOptions& bench, const std::string& sizes, co
     bench.warmup = unsigned(warmup);
 }
 
-} // namespace
+}  // namespace
 
 ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
 {
     ParsedCommandLine result;
     AppOptions& o = result.app;
 
-    CLI::App cli("hdrlab: real-time HDR post-processing lab (GPU log-luminance histograms, CDF scans, histogram-driven "
-                 "tone operators, per-pass GPU timings).\nWith a display it opens a window; with --headless (or "
-                 "without a display) it renders frames off-screen and writes the requested files.",
-                 "hdrlab");
+    CLI::App cli(
+        "hdrlab: real-time HDR post-processing lab (GPU log-luminance histograms, CDF scans, histogram-driven "
+        "tone operators, per-pass GPU timings).\nWith a display it opens a window; with --headless (or "
+        "without a display) it renders frames off-screen and writes the requested files.",
+        "hdrlab");
     cli.option_defaults()->always_capture_default(false);
-    cli.set_version_flag("--version", std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " +
-                                          HDRLAB_BUILD_TYPE + ")");
+    cli.set_version_flag("--version",
+                         std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " + HDRLAB_BUILD_TYPE + ")");
 
     std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map";
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
@@ -264,23 +273,30 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string dataDir, logLevel = "info";
     std::string framesText, binsText, captureFramesText, resourceReportText, resizeStormText;
 
-    auto* sceneOpt = cli.add_option("--scene", scene, "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
-                                                      "scene")->type_name("FILE");
-    auto* sizeOpt = cli.add_option("--size", sizeText, "Frame size: window size, or the headless frame (default "
-                                                       "1280x720)")->type_name("WxH");
+    auto* sceneOpt = cli.add_option("--scene", scene,
+                                    "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
+                                    "scene")
+                         ->type_name("FILE");
+    auto* sizeOpt = cli.add_option("--size", sizeText,
+                                   "Frame size: window size, or the headless frame (default "
+                                   "1280x720)")
+                        ->type_name("WxH");
     cli.add_flag("--headless", o.headless, "Render off-screen through EGL, no window (automatic without a display)");
     auto* framesOpt = cli.add_option("--frames", framesText,
                                      "Frames to render, then exit (headless default 300; a window "
                                      "runs until closed)")
                           ->type_name("N");
-    auto* screenshotOpt = cli.add_option("--screenshot", screenshot, "After the last frame, write the display image "
-                                                                     "(tone-mapped, sRGB) as PNG")->type_name("OUT.png");
+    auto* screenshotOpt = cli.add_option("--screenshot", screenshot,
+                                         "After the last frame, write the display image "
+                                         "(tone-mapped, sRGB) as PNG")
+                              ->type_name("OUT.png");
     auto* screenshotExrOpt =
         cli.add_option("--screenshot-exr", screenshotExr, "After the last frame, write the HDR scene frame as OpenEXR")
             ->type_name("OUT.exr");
-    auto* windowScreenshotOpt = cli.add_option("--window-screenshot", windowScreenshot,
-                                               "(testing) window mode: PNG of the window's back buffer after the UI pass "
-                                               "of the last frame");
+    auto* windowScreenshotOpt =
+        cli.add_option("--window-screenshot", windowScreenshot,
+                       "(testing) window mode: PNG of the window's back buffer after the UI pass "
+                       "of the last frame");
     windowScreenshotOpt->group("");
     auto* captureOpt = cli.add_option("--capture", capture,
                                       "Write the recorded frames' pass timings as Chrome "
@@ -300,22 +316,28 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             ->type_name("N");
     cli.add_flag("--ui", o.ui, "Draw the ImGui panels into headless output (--screenshot); a window always has them");
     cli.add_flag("--hide-ui", o.hideUi, "Start the window with the panels hidden (F1 toggles them)");
-    cli.add_flag("--list", o.list, "List the histogram methods, scans and tone operators, and whether each can run "
-                                   "here, then exit");
-    cli.add_flag("--verify", o.verify, "Check the last frame against the CPU reference (histogram, CDF, curve); exit "
-                                       "1 on a mismatch");
-    auto* histogramOpt = cli.add_option("--histogram-method", histogramMethod, "Histogram method id (see --list)")
-                             ->type_name("ID");
+    cli.add_flag("--list", o.list,
+                 "List the histogram methods, scans and tone operators, and whether each can run "
+                 "here, then exit");
+    cli.add_flag("--verify", o.verify,
+                 "Check the last frame against the CPU reference (histogram, CDF, curve); exit "
+                 "1 on a mismatch");
+    auto* histogramOpt =
+        cli.add_option("--histogram-method", histogramMethod, "Histogram method id (see --list)")->type_name("ID");
     auto* scanOpt = cli.add_option("--scan", scanMethod, "Scan (prefix sum) method id (see --list)")->type_name("ID");
     auto* operatorOpt = cli.add_option("--operator", toneOperator, "Tone operator id (see --list)")->type_name("ID");
     auto* binsOpt = cli.add_option("--bins", binsText, "Histogram bins, 1..4096 (default 256)")->type_name("N");
-    auto* rangeOpt = cli.add_option("--range", rangeText, "Histogram range in log2 luminance (EV), e.g. -10:20, or "
-                                                          "auto (GPU min/max of the frame)")->type_name("MIN:MAX|auto");
-    auto* outOfRangeOpt = cli.add_option("--out-of-range", outOfRange, "Pixels outside the range: clamp into the end "
-                                                                       "bins (default) or count them separately")
+    auto* rangeOpt = cli.add_option("--range", rangeText,
+                                    "Histogram range in log2 luminance (EV), e.g. -10:20, or "
+                                    "auto (GPU min/max of the frame)")
+                         ->type_name("MIN:MAX|auto");
+    auto* outOfRangeOpt = cli.add_option("--out-of-range", outOfRange,
+                                         "Pixels outside the range: clamp into the end "
+                                         "bins (default) or count them separately")
                               ->check(CLI::IsMember({"clamp", "separate"}));
-    auto* downsampleOpt = cli.add_option("--downsample", downsampleText, "Build the histogram from a 1/N box-"
-                                                                         "downsampled frame (default 1)")
+    auto* downsampleOpt = cli.add_option("--downsample", downsampleText,
+                                         "Build the histogram from a 1/N box-"
+                                         "downsampled frame (default 1)")
                               ->check(CLI::IsMember({"1", "2", "4", "8"}));
     cli.add_option("--vsync", vsyncText, "Window: wait for vertical sync (default on)")
         ->check(CLI::IsMember({"on", "off"}));
@@ -336,17 +358,20 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     // Subcommands.
     std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram;
     std::string tmBins = std::to_string(hd::kDefaultHistogramBins);
-    CLI::App* tonemap = cli.add_subcommand("tonemap", "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
-                                                      "write a PNG");
+    CLI::App* tonemap = cli.add_subcommand("tonemap",
+                                           "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
+                                           "write a PNG");
     tonemap->add_option("input", tmInput, "Input image")->required()->type_name("IN");
     auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
-    tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")
-        ->type_name("ID");
+    tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")->type_name("ID");
     tonemap->add_option("--histogram-method", result.tonemap.histogramMethod, "Histogram method id")->type_name("ID");
     tonemap->add_option("--scan", result.tonemap.scanMethod, "Scan method id")->type_name("ID");
     tonemap->add_option("--bins", tmBins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
-    auto* tmRangeOpt = tonemap->add_option("--range", tmRange, "Histogram range MIN:MAX in log2 luminance, or auto "
-                                                               "(default)")->type_name("MIN:MAX|auto");
+    auto* tmRangeOpt = tonemap
+                           ->add_option("--range", tmRange,
+                                        "Histogram range MIN:MAX in log2 luminance, or auto "
+                                        "(default)")
+                           ->type_name("MIN:MAX|auto");
     auto* tmCurveOpt =
         tonemap->add_option("--curve-out", tmCurve, "Also write the tone curve as CSV ('-': standard output)")
             ->type_name("CURVE.csv");
@@ -358,8 +383,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
 
     std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpImage;
     std::string cmpBins = std::to_string(hd::kDefaultHistogramBins), cmpRepeat = std::to_string(result.compare.repeat);
-    CLI::App* compare = cli.add_subcommand("compare", "Run every available histogram method and scan on one frame: "
-                                                      "correctness against the CPU reference and timings");
+    CLI::App* compare = cli.add_subcommand("compare",
+                                           "Run every available histogram method and scan on one frame: "
+                                           "correctness against the CPU reference and timings");
     auto* cmpSceneOpt =
         compare->add_option("--scene", cmpScene, "Scene file (default: the built-in scene)")->type_name("FILE");
     compare->add_option("--size", cmpSize, "Frame size (default 1280x720)")->type_name("WxH");
@@ -371,14 +397,15 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     compare->add_option("--methods", cmpMethods, "Only these histogram methods (comma-separated ids; default all)")
         ->delimiter(',')
         ->type_name("ID,...");
-    auto* cmpImageOpt = compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")
-                            ->type_name("IN");
+    auto* cmpImageOpt =
+        compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")->type_name("IN");
     addCommonOptions(*compare, dataDir, logLevel);
 
     std::string eqInput, eqOutput;
     std::string eqBlock = std::to_string(result.equalize8.block);
-    CLI::App* equalize8 = cli.add_subcommand("equalize8", "Histogram-equalize an 8-bit image with CUDA (Bugetti's "
-                                                          "program): histogram, scan, remap");
+    CLI::App* equalize8 = cli.add_subcommand("equalize8",
+                                             "Histogram-equalize an 8-bit image with CUDA (Bugetti's "
+                                             "program): histogram, scan, remap");
     equalize8->add_option("input", eqInput, "Input 8-bit image (PNG, JPEG...)")->required()->type_name("IN.png");
     auto* eqOutputOpt = equalize8->add_option("-o,--output", eqOutput, "Output PNG")->required()->type_name("OUT.png");
     equalize8->add_option("--scan", result.equalize8.scan, "CUDA scan id (default cuda-kogge-stone)")->type_name("ID");
@@ -388,9 +415,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string benchCsv;
     std::string benchRepeat = std::to_string(result.bench.repeat);
     CLI::App* bench = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries");
-    bench->add_option("suite", result.bench.suite,
-                      "Which: pipeline (the app's frame against the memory floor), or the CUDA suites cuda, scan, "
-                      "integral, equalize8, all (default all: every CUDA suite)")
+    bench
+        ->add_option("suite", result.bench.suite,
+                     "Which: pipeline (the app's frame against the memory floor), or the CUDA suites cuda, scan, "
+                     "integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember({"pipeline", "cuda", "scan", "integral", "equalize8", "all"}));
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
     bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
@@ -566,4 +594,4 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     return result;
 }
 
-} // namespace app
+}  // namespace app

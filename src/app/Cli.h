@@ -41,10 +41,10 @@ struct ParsedCommandLine
     CompareOptions compare;
     Equalize8Options equalize8;
     BenchOptions bench;
-    util::LogLevel logLevel = util::LogLevel::Info; ///< --log-level
-    int exitCode = 0;     ///< for CommandKind::Exit
-    std::string output;   ///< for CommandKind::Exit: help or version text (stdout)
-    std::string error;    ///< for CommandKind::Exit with exitCode != 0: one line, no prefix
+    util::LogLevel logLevel = util::LogLevel::Info;  ///< --log-level
+    int exitCode = 0;                                ///< for CommandKind::Exit
+    std::string output;                              ///< for CommandKind::Exit: help or version text (stdout)
+    std::string error;                               ///< for CommandKind::Exit with exitCode != 0: one line, no prefix
     /// One output is "-": standard output carries its data, and hdrlab's messages go to standard error.
     bool standardOutputIsData = false;
 };
@@ -52,4 +52,4 @@ struct ParsedCommandLine
 /// Parses the arguments after the program name.
 ParsedCommandLine parseCommandLine(const std::vector<std::string>& args);
 
-} // namespace app
+}  // namespace app

@@ -16,7 +16,7 @@ namespace app {
 /// Options every command shares.
 struct CommonOptions
 {
-    std::optional<std::filesystem::path> dataDir; ///< --data-dir
+    std::optional<std::filesystem::path> dataDir;  ///< --data-dir
     bool verbose = false;
 };
 
@@ -30,7 +30,7 @@ struct TonemapOptions
     std::string histogramMethod = "compute-shared-atomic";
     std::string scanMethod = "compute-scan";
     unsigned bins = 256;
-    std::optional<std::string> range; ///< "MIN:MAX" in log2 units (EV); automatic when absent
+    std::optional<std::string> range;  ///< "MIN:MAX" in log2 units (EV); automatic when absent
     std::optional<std::filesystem::path> curveOut;
     std::optional<std::filesystem::path> histogramOut;
     bool verify = false;
@@ -45,8 +45,8 @@ struct CompareOptions
     unsigned bins = 256;
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
-    std::optional<std::string> image; ///< compare on an image file instead of a scene frame
-    std::vector<std::string> methods; ///< histogram method ids to run; empty = all
+    std::optional<std::string> image;  ///< compare on an image file instead of a scene frame
+    std::vector<std::string> methods;  ///< histogram method ids to run; empty = all
 };
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options);
 
@@ -67,14 +67,14 @@ struct BenchOptions
 {
     std::string suite = "all";
     std::optional<std::filesystem::path> csv;
-    unsigned repeat = 50;                      ///< CUDA suites: timed runs per case
+    unsigned repeat = 50;  ///< CUDA suites: timed runs per case
     // bench pipeline
-    std::vector<glm::ivec2> sizes{{1920, 1080}}; ///< --size WxH[,WxH...]
-    std::vector<unsigned> bins{256};             ///< --bins N[,N...]
-    std::optional<std::string> toneOperator;     ///< --operator ID (default: every operator)
-    std::optional<RangeOption> range;            ///< --range MIN:MAX|auto (default: the app's range)
-    unsigned frames = 60;                        ///< --frames: timed frames per configuration
-    unsigned warmup = 20;                        ///< --warmup: frames rendered before the timed ones
+    std::vector<glm::ivec2> sizes{{1920, 1080}};  ///< --size WxH[,WxH...]
+    std::vector<unsigned> bins{256};              ///< --bins N[,N...]
+    std::optional<std::string> toneOperator;      ///< --operator ID (default: every operator)
+    std::optional<RangeOption> range;             ///< --range MIN:MAX|auto (default: the app's range)
+    unsigned frames = 60;                         ///< --frames: timed frames per configuration
+    unsigned warmup = 20;                         ///< --warmup: frames rendered before the timed ones
 };
 /// Runs the suite: `pipeline` here, the others through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
@@ -83,4 +83,4 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);
 /// The CUDA suites (app/BenchCommand.cpp; app/CudaCommandsFallback.cpp without the CUDA backend).
 int runCudaBenchSuites(const CommonOptions& common, const BenchOptions& options);
 
-} // namespace app
+}  // namespace app

@@ -37,7 +37,7 @@ glm::ivec2 parseSize(const std::string& text, int maxTextureSize)
     return {width, height};
 }
 
-} // namespace
+}  // namespace
 
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options)
 {
@@ -54,7 +54,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(dataRoot / "shaders");
         post::GpuCaps caps = queryGpuCaps(context->info());
-        cuda::probeCudaForGl(caps); // the CUDA methods join the comparison where a CUDA GPU drives GL
+        cuda::probeCudaForGl(caps);  // the CUDA methods join the comparison where a CUDA GPU drives GL
         profiling::Profiler profiler(caps.glTimersUseful);
         post::PassContext ctx{shaders, profiler, caps, 0};
 
@@ -68,8 +68,9 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             if (hdr.empty())
                 throw std::invalid_argument("'" + *options.image + "' has no pixels");
             if (hdr.width > caps.maxTextureSize || hdr.height > caps.maxTextureSize)
-                throw std::invalid_argument(util::format("'{}' is {}x{}; this GPU takes textures up to {} pixels a side",
-                                                         *options.image, hdr.width, hdr.height, caps.maxTextureSize));
+                throw std::invalid_argument(
+                    util::format("'{}' is {}x{}; this GPU takes textures up to {} pixels a side", *options.image,
+                                 hdr.width, hdr.height, caps.maxTextureSize));
             gl::Texture texture("compare/image", GL_RGBA32F, {hdr.width, hdr.height});
             texture.upload(GL_RGBA, GL_FLOAT, hdr.pixels.data());
             report = compareMethods(ctx, post::ImageInput{texture, {hdr.width, hdr.height}}, settings);
@@ -96,4 +97,4 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
     }
 }
 
-} // namespace app
+}  // namespace app

@@ -42,7 +42,8 @@ std::vector<float> readPixels(const post::ImageInput& image)
     std::vector<float> cropped(std::size_t(image.size.x) * std::size_t(image.size.y) * 4u);
     for (int y = 0; y < image.size.y; ++y)
         std::copy_n(all.begin() + std::ptrdiff_t((std::size_t(y) * std::size_t(textureSize.x)) * 4u),
-                    std::size_t(image.size.x) * 4u, cropped.begin() + std::ptrdiff_t(std::size_t(y) * image.size.x * 4u));
+                    std::size_t(image.size.x) * 4u,
+                    cropped.begin() + std::ptrdiff_t(std::size_t(y) * image.size.x * 4u));
     return cropped;
 }
 
@@ -75,8 +76,11 @@ public:
     const std::string& measure() const { return mMeasure; }
 
     /// LUT values of the curve built from `histogram`, or the normalised CDF when there is no operator.
-    std::vector<double> curveOf(post::PassContext& ctx, const post::ImageInput& image, const gl::Buffer& histogram,
-                                const gl::Buffer& params, const post::HistogramSpec& spec,
+    std::vector<double> curveOf(post::PassContext& ctx,
+                                const post::ImageInput& image,
+                                const gl::Buffer& histogram,
+                                const gl::Buffer& params,
+                                const post::HistogramSpec& spec,
                                 post::HistogramMethod& method)
     {
         const std::uint32_t bins = spec.binCount;
@@ -123,10 +127,15 @@ double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
 }
 
 /// K builds of `method`, timed; the histogram is left in `histogram`.
-void timeBuilds(post::PassContext& ctx, post::HistogramMethod& method, const post::ImageInput& image,
-                const post::HistogramSpec& spec, const post::HistogramTargets& targets, unsigned repeat, CompareRow& row)
+void timeBuilds(post::PassContext& ctx,
+                post::HistogramMethod& method,
+                const post::ImageInput& image,
+                const post::HistogramSpec& spec,
+                const post::HistogramTargets& targets,
+                unsigned repeat,
+                CompareRow& row)
 {
-    method.build(ctx, image, spec, targets); // warm-up: shader compilation, allocations, first readback
+    method.build(ctx, image, spec, targets);  // warm-up: shader compilation, allocations, first readback
     profiling::TimerBackend* timer = method.timerBackend();
     if (timer) {
         // CUDA methods: CUDA events on their stream (GL timer queries do not see CUDA work). This is an
@@ -175,7 +184,7 @@ void timeBuilds(post::PassContext& ctx, post::HistogramMethod& method, const pos
     }
 }
 
-} // namespace
+}  // namespace
 
 CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings)
 {
@@ -223,9 +232,8 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
     };
 
     for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
-        if (!settings.onlyMethods.empty() &&
-            std::find(settings.onlyMethods.begin(), settings.onlyMethods.end(), std::string(entry.id)) ==
-                settings.onlyMethods.end())
+        if (!settings.onlyMethods.empty() && std::find(settings.onlyMethods.begin(), settings.onlyMethods.end(),
+                                                       std::string(entry.id)) == settings.onlyMethods.end())
             continue;
         std::unique_ptr<post::HistogramMethod> method = entry.create();
         CompareRow& row = report.rows.emplace_back();
@@ -240,7 +248,7 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             continue;
         }
         if (auto* readback = dynamic_cast<post::HistogramCpuReadback*>(method.get()))
-            readback->setSynchronous(true); // compare the frame's own histogram, not one from frames ago
+            readback->setSynchronous(true);  // compare the frame's own histogram, not one from frames ago
         row.bins = std::min(report.bins, method->maxBins(ctx.caps));
         post::HistogramSpec spec{row.bins, settings.outOfRange};
         post::writeHistogramParams(params, report.logMin, report.logMax, spec, image.size);
@@ -271,8 +279,8 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
                 for (std::size_t i = 0; i < hd::kCounterCount; ++i)
                     upload[hd::kHistogramCountersOffset + i] = std::uint32_t(reference.histogram.counters[i]);
                 cpuHistogram.update(std::span<const std::uint32_t>(upload));
-                cpuCurves[row.bins] = curves.curveOf(ctx, image, cpuHistogram, params, spec,
-                                                     curveMethod ? *curveMethod : *method);
+                cpuCurves[row.bins] =
+                    curves.curveOf(ctx, image, cpuHistogram, params, spec, curveMethod ? *curveMethod : *method);
             }
             row.curveDifference =
                 maxDifference(curves.curveOf(ctx, image, histogram, params, spec, *method), cpuCurves[row.bins]);
@@ -285,8 +293,12 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
     return report;
 }
 
-CompareReport compareMethods(gl::ShaderLibrary& shaders, const post::GpuCaps& caps, const gl::Texture& hdr,
-                             glm::ivec2 size, const post::PipelineSettings& settings, unsigned repeat)
+CompareReport compareMethods(gl::ShaderLibrary& shaders,
+                             const post::GpuCaps& caps,
+                             const gl::Texture& hdr,
+                             glm::ivec2 size,
+                             const post::PipelineSettings& settings,
+                             unsigned repeat)
 {
     profiling::Profiler profiler(caps.glTimersUseful);
     post::PassContext ctx{shaders, profiler, caps, 0};
@@ -338,19 +350,20 @@ std::string csvField(const std::string& text)
     return quoted + "\"";
 }
 
-} // namespace
+}  // namespace
 
 std::string formatCompareTable(const CompareReport& report)
 {
     std::ostringstream out;
-    out << "hdrlab compare: " << report.source << ", " << report.size.x << "x" << report.size.y << ", "
-        << report.bins << " bins over log2 L [" << report.logMin << ", " << report.logMax << "], out-of-range "
+    out << "hdrlab compare: " << report.source << ", " << report.size.x << "x" << report.size.y << ", " << report.bins
+        << " bins over log2 L [" << report.logMin << ", " << report.logMax << "], out-of-range "
         << (report.outOfRange == post::OutOfRange::Separate ? "separate" : "clamp") << ", " << report.repeat
         << " builds per method, " << report.renderer << "\n";
     bool anyCpuTime = false;
     out << std::left << std::setw(24) << "method" << std::right << std::setw(6) << "bins" << std::setw(11)
         << "median ms" << std::setw(10) << "min ms" << std::setw(10) << "max ms" << std::setw(22) << "total gpu/cpu"
-        << std::setw(9) << "max bin" << std::setw(10) << "L1" << std::setw(11) << "curve" << "  result\n";
+        << std::setw(9) << "max bin" << std::setw(10) << "L1" << std::setw(11) << "curve"
+        << "  result\n";
     for (const CompareRow& row : report.rows) {
         out << std::left << std::setw(24) << row.id << std::right;
         if (!row.available || row.failed) {
@@ -399,4 +412,4 @@ std::string formatCompareCsv(const CompareReport& report)
     return out.str();
 }
 
-} // namespace app
+}  // namespace app

@@ -29,7 +29,7 @@ struct CompareSettings
     /// log2 range; nullopt = the finite min/max of the frame (CPU, like the pipeline's auto range)
     std::optional<std::pair<float, float>> range;
     post::OutOfRange outOfRange = post::OutOfRange::Clamp;
-    std::vector<std::string> onlyMethods; ///< empty = every registered method
+    std::vector<std::string> onlyMethods;  ///< empty = every registered method
 };
 
 struct CompareRow
@@ -38,15 +38,15 @@ struct CompareRow
     std::string label;
     std::string backend;
     bool available = true;
-    bool failed = false;      ///< a build threw (shader compile error...): `reason` says what
-    std::string reason;       ///< why not, when unavailable or failed
+    bool failed = false;  ///< a build threw (shader compile error...): `reason` says what
+    std::string reason;   ///< why not, when unavailable or failed
     std::string limits;
-    std::uint32_t bins = 0;   ///< bins actually used (a method may support fewer than asked)
+    std::uint32_t bins = 0;  ///< bins actually used (a method may support fewer than asked)
     std::vector<double> buildMs;
     double medianMs = 0.0;
     double minMs = 0.0;
     double maxMs = 0.0;
-    bool gpuTimer = true;     ///< false: CPU wall time around glFinish (GL timers measure nothing here)
+    bool gpuTimer = true;  ///< false: CPU wall time around glFinish (GL timers measure nothing here)
     std::uint64_t gpuTotal = 0;
     std::uint64_t cpuTotal = 0;
     std::uint64_t maxBinDifference = 0;
@@ -54,16 +54,16 @@ struct CompareRow
     bool countersCompared = true;  ///< false when the method fills no counters
     bool countersEqual = true;
     bool onlyNeighbourMoves = true;
-    std::optional<double> curveDifference; ///< max |curve - CPU curve| over the LUT (or normalised CDF)
-    std::string status;                    ///< the method's status line after the builds
-    std::vector<std::uint32_t> histogram;  ///< the method's bins (for the bar chart)
+    std::optional<double> curveDifference;  ///< max |curve - CPU curve| over the LUT (or normalised CDF)
+    std::string status;                     ///< the method's status line after the builds
+    std::vector<std::uint32_t> histogram;   ///< the method's bins (for the bar chart)
 
     bool exact() const { return available && !failed && l1Difference == 0 && countersEqual && gpuTotal == cpuTotal; }
 };
 
 struct CompareReport
 {
-    std::string source;        ///< "scene 'x' 1280x720" or the image path
+    std::string source;  ///< "scene 'x' 1280x720" or the image path
     glm::ivec2 size{0};
     std::uint32_t bins = 0;
     float logMin = 0.0f;
@@ -81,12 +81,16 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
 
 /// The window's "compare all": the pipeline's bins, range (or the frame's range in auto mode) and
 /// policy on the current HDR frame, `repeat` builds per method.
-CompareReport compareMethods(gl::ShaderLibrary& shaders, const post::GpuCaps& caps, const gl::Texture& hdr,
-                             glm::ivec2 size, const post::PipelineSettings& settings, unsigned repeat = 5);
+CompareReport compareMethods(gl::ShaderLibrary& shaders,
+                             const post::GpuCaps& caps,
+                             const gl::Texture& hdr,
+                             glm::ivec2 size,
+                             const post::PipelineSettings& settings,
+                             unsigned repeat = 5);
 
 /// A fixed-width text table, one method per line, unavailable methods with their reason.
 std::string formatCompareTable(const CompareReport& report);
 /// The same as CSV (header line, one row per method).
 std::string formatCompareCsv(const CompareReport& report);
 
-} // namespace app
+}  // namespace app

@@ -23,14 +23,15 @@ double median(std::vector<double> values)
     return values.empty() ? 0.0 : values[values.size() / 2];
 }
 
-} // namespace
+}  // namespace
 
 int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
 {
     const auto scan = cuda::scanAlgorithmFromId(options.scan);
     if (!scan) {
         std::cerr << "hdrlab equalize8: unknown scan '" << options.scan
-                  << "' (cuda-kogge-stone, cuda-kogge-stone-db, cuda-brent-kung, cuda-blelloch, cuda-warp-shuffle, cuda-cub)\n";
+                  << "' (cuda-kogge-stone, cuda-kogge-stone-db, cuda-brent-kung, cuda-blelloch, cuda-warp-shuffle, "
+                     "cuda-cub)\n";
         return 2;
     }
     if (options.block != 256 && options.block != 512) {
@@ -49,7 +50,7 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
         }
         cuda::Equalize8Program program(*scan, int(options.block));
         const std::size_t count = input.pixels.size();
-        std::vector<std::uint8_t> result = program.run(input.pixels.data(), count); // warm-up (module load)
+        std::vector<std::uint8_t> result = program.run(input.pixels.data(), count);  // warm-up (module load)
         constexpr int kRuns = 5;
         std::vector<double> histogram, scanMs, normalize, equalize, total;
         for (int run = 0; run < kRuns; ++run) {
@@ -68,10 +69,11 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
         std::printf("equalize8 %dx%d, scan %s, block %u on %s\n", input.width, input.height, options.scan.c_str(),
                     options.block, cuda::CudaContext::instance().describe().c_str());
         std::printf("| kernel | median ms (%d runs) |\n|---|---|\n", kRuns);
-        std::printf("| CalculateHistogram | %.4f |\n| scan (%s) | %.4f |\n| NormalizeCdf | %.4f |\n"
-                    "| EqualizeHistogram | %.4f |\n| total | %.4f |\n",
-                    median(histogram), options.scan.c_str(), median(scanMs), median(normalize), median(equalize),
-                    median(total));
+        std::printf(
+            "| CalculateHistogram | %.4f |\n| scan (%s) | %.4f |\n| NormalizeCdf | %.4f |\n"
+            "| EqualizeHistogram | %.4f |\n| total | %.4f |\n",
+            median(histogram), options.scan.c_str(), median(scanMs), median(normalize), median(equalize),
+            median(total));
         std::printf("wrote %s\n", options.output.string().c_str());
         return 0;
     } catch (const std::exception& error) {
@@ -80,4 +82,4 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
     }
 }
 
-} // namespace app
+}  // namespace app

@@ -85,7 +85,8 @@ std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, flo
     return csv.str();
 }
 
-std::string histogramCsv(const std::vector<std::uint32_t>& words, const std::vector<std::uint32_t>& params,
+std::string histogramCsv(const std::vector<std::uint32_t>& words,
+                         const std::vector<std::uint32_t>& params,
                          bool countersValid)
 {
     const float logMin = std::bit_cast<float>(params[hd::kParamLogMin]);
@@ -109,8 +110,11 @@ std::string histogramCsv(const std::vector<std::uint32_t>& words, const std::vec
 }
 
 /// The exact 8-bit path: an 8-bit grey PNG with the equalize operator.
-int equalizeGreyPng(const TonemapOptions& options, const image::Image8& grey, gl::ShaderLibrary& shaders,
-                    const post::GpuCaps& caps, std::ostream& out)
+int equalizeGreyPng(const TonemapOptions& options,
+                    const image::Image8& grey,
+                    gl::ShaderLibrary& shaders,
+                    const post::GpuCaps& caps,
+                    std::ostream& out)
 {
     std::unique_ptr<post::ScanMethod> scan = post::createScanMethod(options.scanMethod);
     if (!scan)
@@ -154,8 +158,11 @@ int equalizeGreyPng(const TonemapOptions& options, const image::Image8& grey, gl
     return 0;
 }
 
-int tonemapHdr(const TonemapOptions& options, gl::ShaderLibrary& shaders, const post::GpuCaps& caps,
-               std::ostream& out, std::ostream& err)
+int tonemapHdr(const TonemapOptions& options,
+               gl::ShaderLibrary& shaders,
+               const post::GpuCaps& caps,
+               std::ostream& out,
+               std::ostream& err)
 {
     const auto range = options.range ? parseTonemapRange(*options.range) : std::nullopt;
     image::ImageF hdr = image::loadHdrImage(options.input);
@@ -183,7 +190,7 @@ int tonemapHdr(const TonemapOptions& options, gl::ShaderLibrary& shaders, const 
         settings.logMin = range->first;
         settings.logMax = range->second;
     }
-    settings.autoRangeSpeed = 0.0f; // a still image: no temporal smoothing
+    settings.autoRangeSpeed = 0.0f;  // a still image: no temporal smoothing
     std::string message;
     pipeline.applySettings(settings, &message);
     const post::PipelineSettings& applied = pipeline.settings();
@@ -234,7 +241,7 @@ int tonemapHdr(const TonemapOptions& options, gl::ShaderLibrary& shaders, const 
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<std::pair<float, float>> parseTonemapRange(std::string_view text)
 {
@@ -265,14 +272,17 @@ post::GpuCaps queryGpuCaps(const platform::GlInfo& info)
     return caps;
 }
 
-int tonemapImage(const TonemapOptions& options, gl::ShaderLibrary& shaders, const post::GpuCaps& caps,
-                 std::ostream& out, std::ostream& err)
+int tonemapImage(const TonemapOptions& options,
+                 gl::ShaderLibrary& shaders,
+                 const post::GpuCaps& caps,
+                 std::ostream& out,
+                 std::ostream& err)
 {
     try {
         if (options.bins < 1 || options.bins > hd::kMaxHistogramBins)
             throw std::invalid_argument(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
         if (options.range)
-            parseTonemapRange(*options.range); // reports a bad range before any file is read
+            parseTonemapRange(*options.range);  // reports a bad range before any file is read
         if (options.output.empty())
             throw std::invalid_argument("no output file (-o OUT.png)");
         if (options.toneOperator == "equalize" && image::detectFileKind(options.input) == image::FileKind::Png) {
@@ -298,7 +308,7 @@ int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(shaderRoot);
         post::GpuCaps caps = queryGpuCaps(context->info());
-        cuda::probeCudaForGl(caps); // CUDA methods run in the tonemap pipeline too, where a CUDA GPU drives GL
+        cuda::probeCudaForGl(caps);  // CUDA methods run in the tonemap pipeline too, where a CUDA GPU drives GL
         return tonemapImage(options, shaders, caps, std::cout, std::cerr);
     } catch (const std::exception& error) {
         std::cerr << kPrefix << error.what() << "\n";
@@ -306,4 +316,4 @@ int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options
     }
 }
 
-} // namespace app
+}  // namespace app

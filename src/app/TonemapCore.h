@@ -26,7 +26,10 @@ post::GpuCaps queryGpuCaps(const platform::GlInfo& info);
 
 /// Runs the tonemap command on the current context. Progress and --verify reports go to `out`;
 /// failures print one line to `err` and return 1 (never throw).
-int tonemapImage(const TonemapOptions& options, gl::ShaderLibrary& shaders, const post::GpuCaps& caps,
-                 std::ostream& out, std::ostream& err);
+int tonemapImage(const TonemapOptions& options,
+                 gl::ShaderLibrary& shaders,
+                 const post::GpuCaps& caps,
+                 std::ostream& out,
+                 std::ostream& err);
 
-} // namespace app
+}  // namespace app

@@ -35,7 +35,7 @@ __global__ void hdrFrameKernel(__half* rgba, int width, int height, std::uint32_
             float logL = 2.0f + 6.0f * __sinf(6.3f * x) * __cosf(4.1f * y) + 4.0f * (0.5f - y);
             logL += 1.5f * (unit(key) - 0.5f);
             if (unit(key + 1u) < 0.01f)
-                logL += 8.0f; // highlights
+                logL += 8.0f;  // highlights
             const float luminance = exp2f(logL);
             const float tint = 0.3f * (unit(key + 2u) - 0.5f);
             r = luminance * (1.0f + tint);
@@ -56,7 +56,8 @@ __global__ void grey8Kernel(std::uint8_t* pixels, std::size_t count, int width, 
          i += std::size_t(gridDim.x) * blockDim.x) {
         const float x = float(i % std::size_t(width)) / float(width);
         const float y = float(i / std::size_t(width)) / float(width);
-        const float value = 100.0f + 40.0f * __sinf(9.0f * x + 3.0f * y) + 15.0f * (unit(std::uint32_t(i) + seed) - 0.5f);
+        const float value =
+            100.0f + 40.0f * __sinf(9.0f * x + 3.0f * y) + 15.0f * (unit(std::uint32_t(i) + seed) - 0.5f);
         pixels[i] = std::uint8_t(fminf(fmaxf(value, 0.0f), 255.0f));
     }
 }
@@ -79,7 +80,7 @@ __global__ void unitKernel(T* values, std::size_t count, std::uint32_t seed)
 constexpr unsigned kBlocks = 1024;
 constexpr unsigned kThreads = 256;
 
-} // namespace
+}  // namespace
 
 void fillHdrFrame(__half* rgba, int width, int height, std::uint32_t seed, bool uniform, cudaStream_t stream)
 {
@@ -93,7 +94,11 @@ void fillGrey8(std::uint8_t* pixels, std::size_t count, int width, std::uint32_t
     CUDA_CHECK_LAUNCH("grey8Kernel");
 }
 
-void fillUint32(std::uint32_t* values, std::size_t count, std::uint32_t modulus, std::uint32_t seed, cudaStream_t stream)
+void fillUint32(std::uint32_t* values,
+                std::size_t count,
+                std::uint32_t modulus,
+                std::uint32_t seed,
+                cudaStream_t stream)
 {
     uint32Kernel<<<kBlocks, kThreads, 0, stream>>>(values, count, modulus, seed);
     CUDA_CHECK_LAUNCH("uint32Kernel");
@@ -111,4 +116,4 @@ void fillDouble(double* values, std::size_t count, std::uint32_t seed, cudaStrea
     CUDA_CHECK_LAUNCH("unitKernel<double>");
 }
 
-} // namespace cuda
+}  // namespace cuda

@@ -86,4 +86,4 @@ __device__ T blellochTileScan(const T* in, T* out, unsigned count)
     return total;
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

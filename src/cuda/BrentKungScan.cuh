@@ -47,4 +47,4 @@ __device__ T brentKungTileScan(const T* in, T* out, unsigned count)
     return total;
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

@@ -21,8 +21,12 @@ namespace {
 using histogram_detail::Params;
 
 template <bool kTexture>
-__global__ void calculateHistogramKernel(cudaTextureObject_t texture, const uint2* linear, unsigned width,
-                                         unsigned pixelCount, const std::uint32_t* paramWords, unsigned capacity,
+__global__ void calculateHistogramKernel(cudaTextureObject_t texture,
+                                         const uint2* linear,
+                                         unsigned width,
+                                         unsigned pixelCount,
+                                         const std::uint32_t* paramWords,
+                                         unsigned capacity,
                                          std::uint32_t* histogram)
 {
     extern __shared__ unsigned histShared[];
@@ -33,7 +37,7 @@ __global__ void calculateHistogramKernel(cudaTextureObject_t texture, const uint
     __syncthreads();
 
     unsigned accumulator = 0;
-    unsigned previous = slots; // "no run yet"
+    unsigned previous = slots;  // "no run yet"
     for (unsigned index = blockIdx.x * blockDim.x + threadIdx.x; index < pixelCount; index += blockDim.x * gridDim.x) {
         float4 pixel;
         if constexpr (kTexture) {
@@ -67,10 +71,14 @@ __global__ void calculateHistogramKernel(cudaTextureObject_t texture, const uint
     }
 }
 
-} // namespace
+}  // namespace
 
-void histogramBugetti(const HistogramInput& input, const std::uint32_t* params, unsigned binCapacity,
-                      const HistogramOutput& output, int block, cudaStream_t stream)
+void histogramBugetti(const HistogramInput& input,
+                      const std::uint32_t* params,
+                      unsigned binCapacity,
+                      const HistogramOutput& output,
+                      int block,
+                      cudaStream_t stream)
 {
     if (block != 256 && block != 512)
         throw std::invalid_argument("cuda-bugetti: block size must be 256 or 512, not " + std::to_string(block));
@@ -100,4 +108,4 @@ void histogramBugetti(const HistogramInput& input, const std::uint32_t* params, 
     CUDA_CHECK_LAUNCH("calculateHistogramKernel");
 }
 
-} // namespace cuda
+}  // namespace cuda

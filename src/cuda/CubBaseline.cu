@@ -35,7 +35,10 @@ void cubInclusiveSumImpl(const T* in, T* out, ::std::size_t n, cudaStream_t stre
 
 /// Sample of one pixel in bin units (see the file comment), or -1 (ignored by CUB) for pixels in
 /// no bin, which are counted into the block's counters.
-__device__ __forceinline__ float sampleOf(float r, float g, float b, const histogram_detail::Params& params,
+__device__ __forceinline__ float sampleOf(float r,
+                                          float g,
+                                          float b,
+                                          const histogram_detail::Params& params,
                                           unsigned* blockCounters)
 {
     const float luminance = hd::hdLuminance(r, g, b);
@@ -49,9 +52,14 @@ __device__ __forceinline__ float sampleOf(float r, float g, float b, const histo
 }
 
 template <bool kTexture>
-__global__ void luminanceSamplesKernel(cudaTextureObject_t texture, const uint2* linear, unsigned width,
-                                       unsigned pixelCount, const ::std::uint32_t* paramWords, unsigned capacity,
-                                       float* samples, ::std::uint32_t* histogram)
+__global__ void luminanceSamplesKernel(cudaTextureObject_t texture,
+                                       const uint2* linear,
+                                       unsigned width,
+                                       unsigned pixelCount,
+                                       const ::std::uint32_t* paramWords,
+                                       unsigned capacity,
+                                       float* samples,
+                                       ::std::uint32_t* histogram)
 {
     __shared__ unsigned blockCounters[hd::kCounterCount];
     if (threadIdx.x < hd::kCounterCount)
@@ -75,9 +83,12 @@ __global__ void luminanceSamplesKernel(cudaTextureObject_t texture, const uint2*
         atomicAdd(&histogram[hd::kHistogramCountersOffset + threadIdx.x], blockCounters[threadIdx.x]);
 }
 
-} // namespace
+}  // namespace
 
-void cubInclusiveSum(const ::std::uint32_t* in, ::std::uint32_t* out, ::std::size_t n, cudaStream_t stream,
+void cubInclusiveSum(const ::std::uint32_t* in,
+                     ::std::uint32_t* out,
+                     ::std::size_t n,
+                     cudaStream_t stream,
                      ScanWorkspace& workspace)
 {
     cubInclusiveSumImpl(in, out, n, stream, workspace);
@@ -88,8 +99,12 @@ void cubInclusiveSum(const float* in, float* out, ::std::size_t n, cudaStream_t 
     cubInclusiveSumImpl(in, out, n, stream, workspace);
 }
 
-void cubLuminancePass(const HistogramInput& input, const ::std::uint32_t* params, unsigned binCount,
-                      ::std::uint32_t* histogram, float* samples, cudaStream_t stream)
+void cubLuminancePass(const HistogramInput& input,
+                      const ::std::uint32_t* params,
+                      unsigned binCount,
+                      ::std::uint32_t* histogram,
+                      float* samples,
+                      cudaStream_t stream)
 {
     if (binCount < 1 || binCount > hd::kMaxHistogramBins)
         throw ::std::invalid_argument("cuda-cub: bin count out of range");
@@ -105,19 +120,24 @@ void cubLuminancePass(const HistogramInput& input, const ::std::uint32_t* params
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     constexpr unsigned kBlock = 256;
-    const unsigned grid = unsigned(::std::min<::std::size_t>((pixels + kBlock - 1) / kBlock, ::std::size_t(multiprocessors) * 8));
+    const unsigned grid =
+        unsigned(::std::min<::std::size_t>((pixels + kBlock - 1) / kBlock, ::std::size_t(multiprocessors) * 8));
     if (input.texture != 0)
-        luminanceSamplesKernel<true><<<grid, kBlock, 0, stream>>>(input.texture, nullptr, unsigned(input.width),
-                                                                   unsigned(pixels), params, binCount, samples, histogram);
+        luminanceSamplesKernel<true><<<grid, kBlock, 0, stream>>>(
+            input.texture, nullptr, unsigned(input.width), unsigned(pixels), params, binCount, samples, histogram);
     else
-        luminanceSamplesKernel<false><<<grid, kBlock, 0, stream>>>(
-            0, reinterpret_cast<const uint2*>(input.linearRgba16f), unsigned(input.width), unsigned(pixels), params,
-            binCount, samples, histogram);
+        luminanceSamplesKernel<false>
+            <<<grid, kBlock, 0, stream>>>(0, reinterpret_cast<const uint2*>(input.linearRgba16f), unsigned(input.width),
+                                          unsigned(pixels), params, binCount, samples, histogram);
     CUDA_CHECK_LAUNCH("luminanceSamplesKernel");
 }
 
-void cubHistogramEvenPass(const float* samples, ::std::size_t count, unsigned binCount, ::std::uint32_t* histogram,
-                          CubHistogramWorkspace& workspace, cudaStream_t stream)
+void cubHistogramEvenPass(const float* samples,
+                          ::std::size_t count,
+                          unsigned binCount,
+                          ::std::uint32_t* histogram,
+                          CubHistogramWorkspace& workspace,
+                          cudaStream_t stream)
 {
     const int levels = int(binCount) + 1;
     const float lower = 0.0f;
@@ -125,15 +145,19 @@ void cubHistogramEvenPass(const float* samples, ::std::size_t count, unsigned bi
     const int sampleCount = int(count);
     unsigned int* bins = histogram;
     ::std::size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, bins, levels, lower, upper, sampleCount,
-                                                   stream));
+    CUDA_CHECK(
+        cub::DeviceHistogram::HistogramEven(nullptr, bytes, samples, bins, levels, lower, upper, sampleCount, stream));
     void* temporary = workspace.temporary(::std::max<::std::size_t>(bytes, 1));
     CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temporary, bytes, samples, bins, levels, lower, upper, sampleCount,
                                                    stream));
 }
 
-void histogramCub(const HistogramInput& input, const ::std::uint32_t* params, unsigned binCount,
-                  const HistogramOutput& output, CubHistogramWorkspace& workspace, cudaStream_t stream)
+void histogramCub(const HistogramInput& input,
+                  const ::std::uint32_t* params,
+                  unsigned binCount,
+                  const HistogramOutput& output,
+                  CubHistogramWorkspace& workspace,
+                  cudaStream_t stream)
 {
     const ::std::size_t pixels = ::std::size_t(input.width) * ::std::size_t(input.height);
     float* samples = workspace.samples(::std::max<::std::size_t>(pixels, 1));
@@ -141,4 +165,4 @@ void histogramCub(const HistogramInput& input, const ::std::uint32_t* params, un
     cubHistogramEvenPass(samples, pixels, binCount, output.histogram, workspace, stream);
 }
 
-} // namespace cuda
+}  // namespace cuda

@@ -12,8 +12,8 @@ namespace cuda {
 
 [[noreturn]] inline void throwCudaError(cudaError_t error, const char* call, const char* file, int line)
 {
-    throw std::runtime_error(std::string("CUDA error at ") + file + ":" + std::to_string(line) + ": " + call
-                             + " -> " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")");
+    throw std::runtime_error(std::string("CUDA error at ") + file + ":" + std::to_string(line) + ": " + call + " -> " +
+                             cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")");
 }
 
 inline void checkCuda(cudaError_t error, const char* call, const char* file, int line)
@@ -37,7 +37,7 @@ inline void ignoreError(cudaError_t)
 {
 }
 
-} // namespace cuda
+}  // namespace cuda
 
 #define CUDA_CHECK(call) ::cuda::checkCuda((call), #call, __FILE__, __LINE__)
 #define CUDA_CHECK_LAUNCH(name) ::cuda::checkLaunch("launch of " name, __FILE__, __LINE__)

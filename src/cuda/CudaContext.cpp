@@ -10,7 +10,7 @@ int& selectedDevice()
     static int device = 0;
     return device;
 }
-} // namespace
+}  // namespace
 
 const std::optional<std::string>& deviceUnavailableReason()
 {
@@ -18,7 +18,7 @@ const std::optional<std::string>& deviceUnavailableReason()
         int count = 0;
         const cudaError_t error = cudaGetDeviceCount(&count);
         if (error != cudaSuccess) {
-            (void)cudaGetLastError(); // not sticky; clear it so later launch checks start clean
+            (void)cudaGetLastError();  // not sticky; clear it so later launch checks start clean
             return std::string("no CUDA device: ") + cudaGetErrorString(error);
         }
         if (count <= 0)
@@ -54,8 +54,8 @@ CudaContext::~CudaContext() = default;
 
 std::string CudaContext::describe() const
 {
-    return std::string(mProperties.name) + " (sm_" + std::to_string(mProperties.major) + std::to_string(mProperties.minor)
-           + ", " + std::to_string(mProperties.multiProcessorCount) + " SMs)";
+    return std::string(mProperties.name) + " (sm_" + std::to_string(mProperties.major) +
+           std::to_string(mProperties.minor) + ", " + std::to_string(mProperties.multiProcessorCount) + " SMs)";
 }
 
-} // namespace cuda
+}  // namespace cuda

@@ -46,4 +46,4 @@ private:
     std::unique_ptr<CudaEventTimer> mTimer;
 };
 
-} // namespace cuda
+}  // namespace cuda

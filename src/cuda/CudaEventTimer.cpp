@@ -67,4 +67,4 @@ int CudaEventTimer::slotsInUse() const
     return used;
 }
 
-} // namespace cuda
+}  // namespace cuda

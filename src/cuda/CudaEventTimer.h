@@ -40,4 +40,4 @@ private:
     int mNext = 0;
 };
 
-} // namespace cuda
+}  // namespace cuda

@@ -217,4 +217,4 @@ private:
     cudaTextureObject_t mTexture = 0;
 };
 
-} // namespace cuda
+}  // namespace cuda

@@ -64,16 +64,18 @@ __global__ void normalizeCdf(std::uint32_t* cdf, unsigned pixelCount)
     const unsigned long long denominator = (unsigned long long)pixelCount - cdfMin;
     unsigned level;
     if (denominator == 0)
-        level = tid; // one-level image: unchanged
+        level = tid;  // one-level image: unchanged
     else if (value < cdfMin)
-        level = 0; // no pixel has this level
+        level = 0;  // no pixel has this level
     else
         level = unsigned(((unsigned long long)(value - cdfMin) * (kLevels - 1) + denominator / 2) / denominator);
     cdf[tid] = level;
 }
 
 /// Bugetti's EqualizeHistogram: the normalised CDF in shared memory, interleaved pixels.
-__global__ void equalizeHistogram(std::uint8_t* output, const std::uint8_t* input, const std::uint32_t* cdf,
+__global__ void equalizeHistogram(std::uint8_t* output,
+                                  const std::uint8_t* input,
+                                  const std::uint32_t* cdf,
                                   unsigned pixelCount)
 {
     __shared__ unsigned cdfShared[kLevels];
@@ -91,7 +93,7 @@ double elapsedMs(const Event& from, const Event& to)
     return double(ms);
 }
 
-} // namespace
+}  // namespace
 
 Equalize8Program::Equalize8Program(ScanAlgorithm scan, int block) : mScan(scan), mBlock(block)
 {
@@ -148,7 +150,9 @@ void Equalize8Program::runOnDevice(std::size_t count, Equalize8Timings* timings)
     }
 }
 
-std::vector<std::uint8_t> Equalize8Program::run(const std::uint8_t* pixels, std::size_t count, Equalize8Timings* timings)
+std::vector<std::uint8_t> Equalize8Program::run(const std::uint8_t* pixels,
+                                                std::size_t count,
+                                                Equalize8Timings* timings)
 {
     std::vector<std::uint8_t> result(count);
     if (count == 0)
@@ -177,4 +181,4 @@ std::vector<std::uint32_t> Equalize8Program::readCdf() const
     return values;
 }
 
-} // namespace cuda
+}  // namespace cuda

@@ -21,7 +21,7 @@ namespace cuda {
 /// Kernel times of one run, from CUDA events (ms).
 struct Equalize8Timings
 {
-    double histogramMs = 0.0; ///< including the histogram clear
+    double histogramMs = 0.0;  ///< including the histogram clear
     double scanMs = 0.0;
     double normalizeMs = 0.0;
     double equalizeMs = 0.0;
@@ -58,4 +58,4 @@ private:
     Event mMarks[5];
 };
 
-} // namespace cuda
+}  // namespace cuda

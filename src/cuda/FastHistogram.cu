@@ -71,7 +71,7 @@ __device__ __forceinline__ unsigned fastSlotOf(float r, float g, float b, const 
     else if (luminance <= 0.0f)
         bin = hd::kBinNonPositive;
     else {
-        const float position = (__log2f(luminance) - params.logMin) * scale; // t * binCount
+        const float position = (__log2f(luminance) - params.logMin) * scale;  // t * binCount
         if (position < 0.0f)
             bin = params.outOfRange == hd::kOutOfRangeSeparate ? hd::kBinBelow : 0;
         else if (position > float(params.binCount))
@@ -85,7 +85,7 @@ __device__ __forceinline__ unsigned fastSlotOf(float r, float g, float b, const 
 struct FastArgs
 {
     cudaTextureObject_t texture;
-    const uint4* linear; ///< 2 RGBA16F pixels per element
+    const uint4* linear;  ///< 2 RGBA16F pixels per element
     unsigned width;
     unsigned height;
     const std::uint32_t* paramWords;
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
     const unsigned slots = histogram_detail::extendedSlots(params);
     const unsigned lane = threadIdx.x & 31u;
     const unsigned warp = threadIdx.x >> 5;
-    const float scale = float(params.binCount) / (params.logMax - params.logMin); // fast path only
+    const float scale = float(params.binCount) / (params.logMax - params.logMin);  // fast path only
     const bool fast = args.fastMath && isfinite(scale) && scale > 0.0f;
     auto slotOf = [&](float r, float g, float b) {
         return fast ? fastSlotOf(r, g, b, params, scale) : histogram_detail::extendedSlotOf(r, g, b, params);
@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
         else if (sum != 0)
             atomicAdd(&args.histogram[histogram_detail::bufferWordOfSlot(slot, params)], sum);
     }
-    __threadfence(); // our partials/atomics are visible device-wide before the ticket says so
+    __threadfence();  // our partials/atomics are visible device-wide before the ticket says so
     __syncthreads();
     __shared__ bool isLast;
     if (threadIdx.x == 0)
@@ -191,7 +191,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
     __syncthreads();
     if (!isLast)
         return;
-    __threadfence(); // every other block's writes happened before their ticket; read after ours
+    __threadfence();  // every other block's writes happened before their ticket; read after ours
 
     if (args.lastBlockMerge) {
         for (unsigned slot = threadIdx.x; slot < slots; slot += kFastBlock) {
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
         }
     }
     if (args.cdf != nullptr) {
-        __syncthreads(); // the merged bins (global writes of this block) are visible to the whole block
+        __syncthreads();  // the merged bins (global writes of this block) are visible to the whole block
         constexpr unsigned kPerThread = (hd::kMaxHistogramBins + kFastBlock - 1) / kFastBlock;
         const unsigned first = threadIdx.x * kPerThread;
         unsigned running = 0;
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(kFastBlock) fastHistogramKernel(FastArgs args)
                 args.cdf[first + k] = offset + values[k];
     }
     if (threadIdx.x == 0)
-        *args.ticket = 0; // every block has taken its ticket: ready for the next launch
+        *args.ticket = 0;  // every block has taken its ticket: ready for the next launch
 }
 
 /// Largest power of two <= kMaxReplicas whose copies fit the shared budget.
@@ -239,7 +239,7 @@ unsigned replicaCount(unsigned stride)
     return replicas;
 }
 
-} // namespace
+}  // namespace
 
 FastHistogramWorkspace::FastHistogramWorkspace() : mTicket(1)
 {
@@ -249,9 +249,13 @@ FastHistogramWorkspace::FastHistogramWorkspace() : mTicket(1)
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-FastMerge histogramFast(const HistogramInput& input, const std::uint32_t* params, unsigned binCapacity,
-                        const HistogramOutput& output, FastHistogramWorkspace& workspace,
-                        const FastHistogramOptions& options, cudaStream_t stream)
+FastMerge histogramFast(const HistogramInput& input,
+                        const std::uint32_t* params,
+                        unsigned binCapacity,
+                        const HistogramOutput& output,
+                        FastHistogramWorkspace& workspace,
+                        const FastHistogramOptions& options,
+                        cudaStream_t stream)
 {
     if (binCapacity < 1 || binCapacity > hd::kMaxHistogramBins)
         throw std::invalid_argument("cuda-fast: bin count out of range");
@@ -271,7 +275,8 @@ FastMerge histogramFast(const HistogramInput& input, const std::uint32_t* params
     const std::size_t pixels = std::size_t(input.width) * std::size_t(input.height);
     const std::size_t minPixelsPerBlock = std::size_t(kFastBlock) * 8;
     const std::size_t wanted = std::size_t(std::max(1, options.blocksPerSm)) * std::size_t(multiprocessors);
-    const unsigned grid = unsigned(std::clamp<std::size_t>((pixels + minPixelsPerBlock - 1) / minPixelsPerBlock, 1, wanted));
+    const unsigned grid =
+        unsigned(std::clamp<std::size_t>((pixels + minPixelsPerBlock - 1) / minPixelsPerBlock, 1, wanted));
 
     const unsigned slots = binCapacity + hd::kCounterCount;
     const unsigned stride = slots | 1u;
@@ -318,4 +323,4 @@ FastMerge histogramFast(const HistogramInput& input, const std::uint32_t* params
     return merge;
 }
 
-} // namespace cuda
+}  // namespace cuda

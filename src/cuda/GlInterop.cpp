@@ -24,7 +24,7 @@ std::string objectLabel(GLenum identifier, GLuint name)
 bool hasTag(GLenum identifier, GLuint name, const std::string& tag)
 {
     if (!glGetObjectLabel || tag.empty())
-        return true; // cannot tell: trust name, size and format
+        return true;  // cannot tell: trust name, size and format
     // "contains": several registrations (a histogram method, a scan) may tag the same object.
     return objectLabel(identifier, name).find(tag) != std::string::npos;
 }
@@ -44,7 +44,7 @@ std::string tagObject(GLenum identifier, GLuint name)
     return tag;
 }
 
-} // namespace
+}  // namespace
 
 GlRegistration& GlRegistration::operator=(GlRegistration&& other) noexcept
 {
@@ -98,8 +98,8 @@ bool GlRegistration::track(const gl::Texture& texture)
         mIsTexture = true;
         return true;
     }
-    if (mResource && mName == texture.id() && mWidth == texture.size().x && mHeight == texture.size().y
-        && mFormat == texture.format() && hasTag(GL_TEXTURE, mName, mTag))
+    if (mResource && mName == texture.id() && mWidth == texture.size().x && mHeight == texture.size().y &&
+        mFormat == texture.format() && hasTag(GL_TEXTURE, mName, mTag))
         return false;
     reset();
     CUDA_CHECK(cudaGraphicsGLRegisterImage(&mResource, texture.id(), GL_TEXTURE_2D, cudaGraphicsRegisterFlagsReadOnly));
@@ -195,4 +195,4 @@ cudaArray_t InteropScope::array(const GlRegistration& registration) const
     return array;
 }
 
-} // namespace cuda
+}  // namespace cuda

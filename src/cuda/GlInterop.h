@@ -90,7 +90,7 @@ private:
     int mHeight = 0;
     GLenum mFormat = 0;
     bool mIsTexture = false;
-    std::string mTag; ///< the label suffix that identifies the registered object
+    std::string mTag;  ///< the label suffix that identifies the registered object
     std::shared_ptr<const gl::ExternalStorage> mShared;
 };
 
@@ -122,4 +122,4 @@ private:
 
 using MappedResources = InteropScope;  // TEMPORARY until the adapters are renamed after the layout merge
 
-} // namespace cuda
+}  // namespace cuda

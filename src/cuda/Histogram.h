@@ -29,7 +29,7 @@ struct HistogramInput
 struct HistogramOutput
 {
     std::uint32_t* histogram = nullptr;
-    std::uint32_t* cdf = nullptr; ///< cuda-fast only: inclusive scan of bins [0, binCount)
+    std::uint32_t* cdf = nullptr;  ///< cuda-fast only: inclusive scan of bins [0, binCount)
 };
 
 // ---- cuda-bugetti (BugettiHistogram.cu) ---------------------------------------------------------
@@ -37,14 +37,18 @@ struct HistogramOutput
 /// block, per-thread aggregation of runs of equal bins, interleaved (grid-stride) pixel order, a grid
 /// of a quarter of ceil(pixels / block) blocks, global atomics to merge. `block` 256 or 512.
 /// Clears the histogram words it writes first (async memset on `stream`).
-void histogramBugetti(const HistogramInput& input, const std::uint32_t* params, unsigned binCapacity,
-                      const HistogramOutput& output, int block, cudaStream_t stream);
+void histogramBugetti(const HistogramInput& input,
+                      const std::uint32_t* params,
+                      unsigned binCapacity,
+                      const HistogramOutput& output,
+                      int block,
+                      cudaStream_t stream);
 
 // ---- cuda-fast (FastHistogram.cu) -------------------------------------------------------------------
 enum class FastMerge {
-    Auto,          ///< LastBlock when the partials are tiny (a few blocks), else GlobalAtomics
-    LastBlock,     ///< partials stored plainly; the last block (atomic ticket) sums them
-    GlobalAtomics, ///< each block adds its nonzero slots with global atomics; the last block scans
+    Auto,           ///< LastBlock when the partials are tiny (a few blocks), else GlobalAtomics
+    LastBlock,      ///< partials stored plainly; the last block (atomic ticket) sums them
+    GlobalAtomics,  ///< each block adds its nonzero slots with global atomics; the last block scans
 };
 
 /// Scratch of the fast histogram (per-block partials and the ticket); reused across calls.
@@ -61,14 +65,14 @@ public:
 
 private:
     DeviceBuffer<std::uint32_t> mPartials;
-    DeviceBuffer<std::uint32_t> mTicket; ///< zero between launches (the last block resets it)
+    DeviceBuffer<std::uint32_t> mTicket;  ///< zero between launches (the last block resets it)
 };
 
 struct FastHistogramOptions
 {
     FastMerge merge = FastMerge::Auto;
-    int blocksPerSm = 2;   ///< persistent grid size = blocksPerSm x SM count (capped by the work)
-    int multiprocessors = 0; ///< 0: ask the current device
+    int blocksPerSm = 2;      ///< persistent grid size = blocksPerSm x SM count (capped by the work)
+    int multiprocessors = 0;  ///< 0: ask the current device
     /// __match_any_sync aggregation of equal slots. Off by default: on the H200 the match costs more
     /// than it saves (Hopper already merges same-address shared atomics of a warp; see docs/CUDA.md).
     bool warpAggregation = false;
@@ -82,9 +86,13 @@ struct FastHistogramOptions
 /// linear path), replicated padded shared histograms, warp aggregation of equal slots
 /// (__match_any_sync), merge without contended global atomics, and the CDF of the bins from the same
 /// launch when output.cdf is set. Returns the merge actually used.
-FastMerge histogramFast(const HistogramInput& input, const std::uint32_t* params, unsigned binCapacity,
-                        const HistogramOutput& output, FastHistogramWorkspace& workspace,
-                        const FastHistogramOptions& options, cudaStream_t stream);
+FastMerge histogramFast(const HistogramInput& input,
+                        const std::uint32_t* params,
+                        unsigned binCapacity,
+                        const HistogramOutput& output,
+                        FastHistogramWorkspace& workspace,
+                        const FastHistogramOptions& options,
+                        cudaStream_t stream);
 
 // ---- cuda-cub (CubBaseline.cu) --------------------------------------------------------------------
 /// Scratch of the CUB histogram (the per-pixel sample buffer and CUB's temporary storage).
@@ -111,13 +119,25 @@ private:
 /// binCount (or -1 for pixels in no bin, which it counts into the counters); pass 2:
 /// cub::DeviceHistogram::HistogramEven over [0, binCount) with binCount bins. `binCount` must equal
 /// the params' bin count (CUB's levels are host values).
-void histogramCub(const HistogramInput& input, const std::uint32_t* params, unsigned binCount,
-                  const HistogramOutput& output, CubHistogramWorkspace& workspace, cudaStream_t stream);
+void histogramCub(const HistogramInput& input,
+                  const std::uint32_t* params,
+                  unsigned binCount,
+                  const HistogramOutput& output,
+                  CubHistogramWorkspace& workspace,
+                  cudaStream_t stream);
 /// Pass 1 only (for benchmarks).
-void cubLuminancePass(const HistogramInput& input, const std::uint32_t* params, unsigned binCount,
-                      std::uint32_t* histogram, float* samples, cudaStream_t stream);
+void cubLuminancePass(const HistogramInput& input,
+                      const std::uint32_t* params,
+                      unsigned binCount,
+                      std::uint32_t* histogram,
+                      float* samples,
+                      cudaStream_t stream);
 /// Pass 2 only (for benchmarks): CUB alone on prepared samples.
-void cubHistogramEvenPass(const float* samples, std::size_t count, unsigned binCount, std::uint32_t* histogram,
-                          CubHistogramWorkspace& workspace, cudaStream_t stream);
+void cubHistogramEvenPass(const float* samples,
+                          std::size_t count,
+                          unsigned binCount,
+                          std::uint32_t* histogram,
+                          CubHistogramWorkspace& workspace,
+                          cudaStream_t stream);
 
-} // namespace cuda
+}  // namespace cuda

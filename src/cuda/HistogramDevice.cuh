@@ -17,9 +17,9 @@ struct Params
 {
     float logMin;
     float logMax;
-    unsigned binCount; ///< clamped to [1, capacity]
+    unsigned binCount;  ///< clamped to [1, capacity]
     unsigned outOfRange;
-    float scale; ///< hd::hdBinScale of the range, once per thread instead of per pixel
+    float scale;  ///< hd::hdBinScale of the range, once per thread instead of per pixel
 };
 
 /// Reads the params words; the bin count is clamped to what the launch sized its memory for.
@@ -63,4 +63,4 @@ __device__ __forceinline__ float2 unpackHalf2(unsigned word)
     return __half22float2(pair);
 }
 
-} // namespace cuda::histogram_detail
+}  // namespace cuda::histogram_detail

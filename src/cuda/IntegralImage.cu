@@ -24,11 +24,11 @@ namespace cuda {
 
 namespace {
 
-constexpr int kSegment = 1024;     ///< elements per row segment
-constexpr int kSegmentThreads = 512; ///< 2 elements per thread (Bilgic: 512 with 256 threads)
-constexpr int kTileDim = 32;       ///< transpose tile
+constexpr int kSegment = 1024;        ///< elements per row segment
+constexpr int kSegmentThreads = 512;  ///< 2 elements per thread (Bilgic: 512 with 256 threads)
+constexpr int kTileDim = 32;          ///< transpose tile
 constexpr int kTileRows = 8;
-constexpr int kColumnChunk = 64;   ///< rows per column chunk (transpose-free pass)
+constexpr int kColumnChunk = 64;  ///< rows per column chunk (transpose-free pass)
 constexpr int kColumnThreads = 256;
 
 template <typename T, bool kInclusive>
@@ -68,7 +68,8 @@ __global__ void addSegmentOffsetsKernel(T* out, int width, const T* segmentOffse
     if (x >= width)
         return;
     const std::size_t y = blockIdx.y;
-    out[y * std::size_t(width) + std::size_t(x)] += segmentOffsets[y * std::size_t(segments) + std::size_t(x / kSegment)];
+    out[y * std::size_t(width) + std::size_t(x)] +=
+        segmentOffsets[y * std::size_t(segments) + std::size_t(x / kSegment)];
 }
 
 /// out (width rows of height) = transpose of in (height rows of width); 32x32 tiles padded by one
@@ -164,8 +165,8 @@ void scanRows(const T* in, T* out, int width, int height, bool inclusive, T* scr
     if (segments == 1)
         return;
     T* offsets = scratch + std::size_t(height) * std::size_t(segments);
-    rowScanKernel<T, false><<<dim3(1, unsigned(height)), kSegmentThreads, 0, stream>>>(totals, offsets, segments,
-                                                                                        nullptr, 1);
+    rowScanKernel<T, false>
+        <<<dim3(1, unsigned(height)), kSegmentThreads, 0, stream>>>(totals, offsets, segments, nullptr, 1);
     CUDA_CHECK_LAUNCH("rowScanKernel (segment totals)");
     const dim3 addGrid(unsigned((width - kSegment + 255) / 256), unsigned(height));
     addSegmentOffsetsKernel<T><<<addGrid, 256, 0, stream>>>(out, width, offsets, segments);
@@ -181,8 +182,14 @@ void transpose(const T* in, T* out, int width, int height, cudaStream_t stream)
 }
 
 template <typename T>
-void integralImageImpl(IntegralMethod method, const T* in, T* out, int width, int height, IntegralLayout layout,
-                       cudaStream_t stream, IntegralWorkspace& workspace)
+void integralImageImpl(IntegralMethod method,
+                       const T* in,
+                       T* out,
+                       int width,
+                       int height,
+                       IntegralLayout layout,
+                       cudaStream_t stream,
+                       IntegralWorkspace& workspace)
 {
     if (width <= 0 || height <= 0)
         return;
@@ -197,13 +204,14 @@ void integralImageImpl(IntegralMethod method, const T* in, T* out, int width, in
 
     if (method == IntegralMethod::BilgicTranspose) {
         const std::size_t imageBytes = alignUp(pixels * sizeof(T));
-        auto* base = static_cast<unsigned char*>(workspace.reserve(2 * imageBytes + alignUp(segmentScratch * sizeof(T))));
+        auto* base =
+            static_cast<unsigned char*>(workspace.reserve(2 * imageBytes + alignUp(segmentScratch * sizeof(T))));
         T* rows = reinterpret_cast<T*>(base);
         T* transposed = reinterpret_cast<T*>(base + imageBytes);
         T* scratch = reinterpret_cast<T*>(base + 2 * imageBytes);
         scanRows(in, rows, width, height, inclusive, scratch, stream);
         transpose(rows, transposed, width, height, stream);
-        scanRows(transposed, rows, height, width, inclusive, scratch, stream); // rows of the transpose = columns
+        scanRows(transposed, rows, height, width, inclusive, scratch, stream);  // rows of the transpose = columns
         transpose(rows, out, height, width, stream);
         return;
     }
@@ -215,43 +223,61 @@ void integralImageImpl(IntegralMethod method, const T* in, T* out, int width, in
     T* scratch = reinterpret_cast<T*>(base + chunkBytes);
     scanRows(in, out, width, height, inclusive, scratch, stream);
     const unsigned columnsGrid = unsigned((width + kColumnThreads - 1) / kColumnThreads);
-    columnChunkSumsKernel<T><<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width, height,
-                                                                                               chunkSums);
+    columnChunkSumsKernel<T>
+        <<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width, height, chunkSums);
     CUDA_CHECK_LAUNCH("columnChunkSumsKernel");
     columnChunkOffsetsKernel<T><<<columnsGrid, kColumnThreads, 0, stream>>>(chunkSums, width, chunks);
     CUDA_CHECK_LAUNCH("columnChunkOffsetsKernel");
     if (inclusive)
-        columnCarryKernel<T, true><<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width, height,
-                                                                                                     chunkSums);
+        columnCarryKernel<T, true>
+            <<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width, height, chunkSums);
     else
-        columnCarryKernel<T, false><<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width,
-                                                                                                      height, chunkSums);
+        columnCarryKernel<T, false>
+            <<<dim3(columnsGrid, unsigned(chunks)), kColumnThreads, 0, stream>>>(out, width, height, chunkSums);
     CUDA_CHECK_LAUNCH("columnCarryKernel");
 }
 
-} // namespace
+}  // namespace
 
 std::string_view integralMethodName(IntegralMethod method)
 {
     return method == IntegralMethod::BilgicTranspose ? "bilgic-transpose" : "transpose-free";
 }
 
-void integralImage(IntegralMethod method, const float* in, float* out, int width, int height, IntegralLayout layout,
-                   cudaStream_t stream, IntegralWorkspace& workspace)
+void integralImage(IntegralMethod method,
+                   const float* in,
+                   float* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }
 
-void integralImage(IntegralMethod method, const float4* in, float4* out, int width, int height,
-                   IntegralLayout layout, cudaStream_t stream, IntegralWorkspace& workspace)
+void integralImage(IntegralMethod method,
+                   const float4* in,
+                   float4* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }
 
-void integralImage(IntegralMethod method, const double* in, double* out, int width, int height,
-                   IntegralLayout layout, cudaStream_t stream, IntegralWorkspace& workspace)
+void integralImage(IntegralMethod method,
+                   const double* in,
+                   double* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }
 
-} // namespace cuda
+}  // namespace cuda

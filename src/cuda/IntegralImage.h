@@ -41,11 +41,29 @@ private:
 };
 
 /// `out` (w*h elements, row-major) = integral image of `in`; enqueued on `stream`. in != out.
-void integralImage(IntegralMethod method, const float* in, float* out, int width, int height, IntegralLayout layout,
-                   cudaStream_t stream, IntegralWorkspace& workspace);
-void integralImage(IntegralMethod method, const float4* in, float4* out, int width, int height,
-                   IntegralLayout layout, cudaStream_t stream, IntegralWorkspace& workspace);
-void integralImage(IntegralMethod method, const double* in, double* out, int width, int height,
-                   IntegralLayout layout, cudaStream_t stream, IntegralWorkspace& workspace);
+void integralImage(IntegralMethod method,
+                   const float* in,
+                   float* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace);
+void integralImage(IntegralMethod method,
+                   const float4* in,
+                   float4* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace);
+void integralImage(IntegralMethod method,
+                   const double* in,
+                   double* out,
+                   int width,
+                   int height,
+                   IntegralLayout layout,
+                   cudaStream_t stream,
+                   IntegralWorkspace& workspace);
 
-} // namespace cuda
+}  // namespace cuda

@@ -24,17 +24,17 @@ __device__ T koggeStoneDoubleBufferTileScan(const T* in, T* out, unsigned count,
     for (unsigned i = tid; i < count; i += BLOCK) {
         const T value = in[i];
         buffers[0][i] = value;
-        buffers[1][i] = value; // only so that the listing-bug reproduction reads defined values
+        buffers[1][i] = value;  // only so that the listing-bug reproduction reads defined values
     }
 
     int source = 0;
     for (unsigned stride = 1; stride < count; stride *= 2) {
-        __syncthreads(); // the previous phase's writes (our reads) and reads (our writes) are done
+        __syncthreads();  // the previous phase's writes (our reads) and reads (our writes) are done
         const T* read = buffers[source];
         T* write = buffers[1 - source];
         for (unsigned i = tid; i < count; i += BLOCK)
             write[i] = i >= stride ? read[i] + read[i - stride] : read[i];
-        source = 1 - source; // the swap: `source` now names the buffer just written
+        source = 1 - source;  // the swap: `source` now names the buffer just written
     }
     __syncthreads();
     const T* result = listingBug ? buffers[1 - source] : buffers[source];
@@ -45,4 +45,4 @@ __device__ T koggeStoneDoubleBufferTileScan(const T* in, T* out, unsigned count,
     return total;
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

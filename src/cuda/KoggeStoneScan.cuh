@@ -42,4 +42,4 @@ __device__ T koggeStoneTileScan(const T* in, T* out, unsigned count)
     return total;
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

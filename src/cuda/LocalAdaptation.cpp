@@ -8,7 +8,10 @@
 
 namespace cuda {
 
-void LocalAdaptation::run(const gl::Texture& frame, glm::ivec2 size, const gl::Buffer& params, gl::Buffer& output,
+void LocalAdaptation::run(const gl::Texture& frame,
+                          glm::ivec2 size,
+                          const gl::Buffer& params,
+                          gl::Buffer& output,
                           int radius)
 {
     const int width = std::min(size.x, frame.size().x);
@@ -23,7 +26,7 @@ void LocalAdaptation::run(const gl::Texture& frame, glm::ivec2 size, const gl::B
     CudaContext& context = CudaContext::instance();
     const cudaStream_t stream = context.stream();
     if (mFrame.track(frame) && mTexture.get() != 0) {
-        CUDA_CHECK(cudaStreamSynchronize(stream)); // a new registration: the old texture object goes
+        CUDA_CHECK(cudaStreamSynchronize(stream));  // a new registration: the old texture object goes
         mTexture = TextureObject();
         mTextureArray = nullptr;
     }
@@ -34,7 +37,7 @@ void LocalAdaptation::run(const gl::Texture& frame, glm::ivec2 size, const gl::B
     const cudaArray_t array = mapped.array(mFrame);
     if (array != mTextureArray) {
         if (mTexture.get() != 0)
-            CUDA_CHECK(cudaStreamSynchronize(stream)); // the old texture object may still be in use
+            CUDA_CHECK(cudaStreamSynchronize(stream));  // the old texture object may still be in use
         mTexture = TextureObject(array);
         mTextureArray = array;
     }
@@ -53,4 +56,4 @@ profiling::TimerBackend* LocalAdaptation::timerBackend()
     return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
 }
 
-} // namespace cuda
+}  // namespace cuda

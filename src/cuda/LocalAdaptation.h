@@ -25,7 +25,10 @@ class LocalAdaptation
 {
 public:
     /// Bytes the output buffer needs for a frame of `size`.
-    static std::size_t outputBytes(glm::ivec2 size) { return std::size_t(size.x) * std::size_t(size.y) * sizeof(float); }
+    static std::size_t outputBytes(glm::ivec2 size)
+    {
+        return std::size_t(size.x) * std::size_t(size.y) * sizeof(float);
+    }
 
     /// Enqueues the work on the CUDA context's stream; no CPU wait. `params` is the histogram params
     /// buffer (its range clamps the log-luminance). Throws std::invalid_argument when `output` is
@@ -46,4 +49,4 @@ private:
     IntegralWorkspace mWorkspace;
 };
 
-} // namespace cuda
+}  // namespace cuda

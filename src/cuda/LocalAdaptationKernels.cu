@@ -10,10 +10,14 @@ namespace {
 
 __device__ __forceinline__ double rangeCentre(const std::uint32_t* params)
 {
-    return 0.5 * (double(__uint_as_float(params[hd::kParamLogMin])) + double(__uint_as_float(params[hd::kParamLogMax])));
+    return 0.5 *
+           (double(__uint_as_float(params[hd::kParamLogMin])) + double(__uint_as_float(params[hd::kParamLogMax])));
 }
 
-__global__ void logLuminanceKernel(cudaTextureObject_t frame, int width, int height, const std::uint32_t* params,
+__global__ void logLuminanceKernel(cudaTextureObject_t frame,
+                                   int width,
+                                   int height,
+                                   const std::uint32_t* params,
                                    double* out)
 {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -34,14 +38,18 @@ __global__ void logLuminanceKernel(cudaTextureObject_t frame, int width, int hei
     out[std::size_t(y) * std::size_t(width) + std::size_t(x)] = double(value) - rangeCentre(params);
 }
 
-__global__ void boxMeanKernel(const double* sat, int width, int height, int radius, const std::uint32_t* params,
+__global__ void boxMeanKernel(const double* sat,
+                              int width,
+                              int height,
+                              int radius,
+                              const std::uint32_t* params,
                               float* out)
 {
     const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
     const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= width || y >= height)
         return;
-    const int x0 = max(0, x - radius) - 1; // inclusive SAT: the window is (x0, x1] x (y0, y1]
+    const int x0 = max(0, x - radius) - 1;  // inclusive SAT: the window is (x0, x1] x (y0, y1]
     const int y0 = max(0, y - radius) - 1;
     const int x1 = min(width - 1, x + radius);
     const int y1 = min(height - 1, y + radius);
@@ -53,10 +61,14 @@ __global__ void boxMeanKernel(const double* sat, int width, int height, int radi
     out[std::size_t(y) * std::size_t(width) + std::size_t(x)] = float(rangeCentre(params) + sum / area);
 }
 
-} // namespace
+}  // namespace
 
-void launchLogLuminance(cudaTextureObject_t frame, int width, int height, const std::uint32_t* params,
-                        double* logLuminance, cudaStream_t stream)
+void launchLogLuminance(cudaTextureObject_t frame,
+                        int width,
+                        int height,
+                        const std::uint32_t* params,
+                        double* logLuminance,
+                        cudaStream_t stream)
 {
     const dim3 block(32, 8);
     const dim3 grid(unsigned((width + 31) / 32), unsigned((height + 7) / 8));
@@ -64,8 +76,13 @@ void launchLogLuminance(cudaTextureObject_t frame, int width, int height, const 
     CUDA_CHECK_LAUNCH("logLuminanceKernel");
 }
 
-void launchBoxMean(const double* inclusiveSat, int width, int height, int radius, const std::uint32_t* params,
-                   float* out, cudaStream_t stream)
+void launchBoxMean(const double* inclusiveSat,
+                   int width,
+                   int height,
+                   int radius,
+                   const std::uint32_t* params,
+                   float* out,
+                   cudaStream_t stream)
 {
     const dim3 block(32, 8);
     const dim3 grid(unsigned((width + 31) / 32), unsigned((height + 7) / 8));
@@ -73,4 +90,4 @@ void launchBoxMean(const double* inclusiveSat, int width, int height, int radius
     CUDA_CHECK_LAUNCH("boxMeanKernel");
 }
 
-} // namespace cuda
+}  // namespace cuda

@@ -19,8 +19,8 @@ namespace {
 constexpr unsigned kTile = unsigned(kScanTile);
 
 template <ScanAlgorithm Algorithm, int BLOCK, typename T>
-__global__ void __launch_bounds__(BLOCK) scanTilesKernel(const T* in, T* out, std::size_t n, T* tileTotals,
-                                                         bool listingBug)
+__global__ void __launch_bounds__(BLOCK)
+    scanTilesKernel(const T* in, T* out, std::size_t n, T* tileTotals, bool listingBug)
 {
     const std::size_t base = std::size_t(blockIdx.x) * kTile;
     const unsigned count = unsigned(n - base < kTile ? n - base : kTile);
@@ -53,30 +53,45 @@ void launchTiles(int block, const T* in, T* out, std::size_t n, T* tileTotals, b
 {
     const unsigned tiles = unsigned((n + kTile - 1) / kTile);
     switch (block) {
-    case 256: scanTilesKernel<Algorithm, 256, T><<<tiles, 256, 0, stream>>>(in, out, n, tileTotals, listingBug); break;
-    case 512: scanTilesKernel<Algorithm, 512, T><<<tiles, 512, 0, stream>>>(in, out, n, tileTotals, listingBug); break;
-    case 1024: scanTilesKernel<Algorithm, 1024, T><<<tiles, 1024, 0, stream>>>(in, out, n, tileTotals, listingBug); break;
-    default: throw std::invalid_argument("scan block size must be 256, 512 or 1024, not " + std::to_string(block));
+        case 256:
+            scanTilesKernel<Algorithm, 256, T><<<tiles, 256, 0, stream>>>(in, out, n, tileTotals, listingBug);
+            break;
+        case 512:
+            scanTilesKernel<Algorithm, 512, T><<<tiles, 512, 0, stream>>>(in, out, n, tileTotals, listingBug);
+            break;
+        case 1024:
+            scanTilesKernel<Algorithm, 1024, T><<<tiles, 1024, 0, stream>>>(in, out, n, tileTotals, listingBug);
+            break;
+        default:
+            throw std::invalid_argument("scan block size must be 256, 512 or 1024, not " + std::to_string(block));
     }
     CUDA_CHECK_LAUNCH("scanTilesKernel");
 }
 
 template <typename T>
-void launchTilesFor(ScanAlgorithm algorithm, int block, const T* in, T* out, std::size_t n, T* tileTotals,
-                    bool listingBug, cudaStream_t stream)
+void launchTilesFor(ScanAlgorithm algorithm,
+                    int block,
+                    const T* in,
+                    T* out,
+                    std::size_t n,
+                    T* tileTotals,
+                    bool listingBug,
+                    cudaStream_t stream)
 {
     switch (algorithm) {
-    case ScanAlgorithm::KoggeStone:
-        return launchTiles<ScanAlgorithm::KoggeStone>(block, in, out, n, tileTotals, listingBug, stream);
-    case ScanAlgorithm::KoggeStoneDoubleBuffer:
-        return launchTiles<ScanAlgorithm::KoggeStoneDoubleBuffer>(block, in, out, n, tileTotals, listingBug, stream);
-    case ScanAlgorithm::BrentKung:
-        return launchTiles<ScanAlgorithm::BrentKung>(block, in, out, n, tileTotals, listingBug, stream);
-    case ScanAlgorithm::Blelloch:
-        return launchTiles<ScanAlgorithm::Blelloch>(block, in, out, n, tileTotals, listingBug, stream);
-    case ScanAlgorithm::WarpShuffle:
-        return launchTiles<ScanAlgorithm::WarpShuffle>(block, in, out, n, tileTotals, listingBug, stream);
-    case ScanAlgorithm::Cub: break;
+        case ScanAlgorithm::KoggeStone:
+            return launchTiles<ScanAlgorithm::KoggeStone>(block, in, out, n, tileTotals, listingBug, stream);
+        case ScanAlgorithm::KoggeStoneDoubleBuffer:
+            return launchTiles<ScanAlgorithm::KoggeStoneDoubleBuffer>(block, in, out, n, tileTotals, listingBug,
+                                                                      stream);
+        case ScanAlgorithm::BrentKung:
+            return launchTiles<ScanAlgorithm::BrentKung>(block, in, out, n, tileTotals, listingBug, stream);
+        case ScanAlgorithm::Blelloch:
+            return launchTiles<ScanAlgorithm::Blelloch>(block, in, out, n, tileTotals, listingBug, stream);
+        case ScanAlgorithm::WarpShuffle:
+            return launchTiles<ScanAlgorithm::WarpShuffle>(block, in, out, n, tileTotals, listingBug, stream);
+        case ScanAlgorithm::Cub:
+            break;
     }
     throw std::invalid_argument("launchTilesFor: not a tile-scan algorithm");
 }
@@ -94,7 +109,12 @@ std::size_t totalsElements(std::size_t n)
 
 /// Scans in place-or-not with tiles; `totals` has room for totalsElements(n).
 template <typename T>
-void scanTiled(ScanAlgorithm algorithm, const T* in, T* out, std::size_t n, T* totals, const ScanOptions& options,
+void scanTiled(ScanAlgorithm algorithm,
+               const T* in,
+               T* out,
+               std::size_t n,
+               T* totals,
+               const ScanOptions& options,
                cudaStream_t stream)
 {
     if (n <= kTile) {
@@ -116,7 +136,11 @@ ScanWorkspace& threadWorkspace()
 }
 
 template <typename T>
-void scanInclusiveImpl(ScanAlgorithm algorithm, const T* in, T* out, std::size_t n, cudaStream_t stream,
+void scanInclusiveImpl(ScanAlgorithm algorithm,
+                       const T* in,
+                       T* out,
+                       std::size_t n,
+                       cudaStream_t stream,
                        const ScanOptions& options)
 {
     if (n == 0)
@@ -132,17 +156,23 @@ void scanInclusiveImpl(ScanAlgorithm algorithm, const T* in, T* out, std::size_t
     scanTiled<T>(algorithm, in, out, n, totals, options, stream);
 }
 
-} // namespace
+}  // namespace
 
 std::string_view scanAlgorithmId(ScanAlgorithm algorithm)
 {
     switch (algorithm) {
-    case ScanAlgorithm::KoggeStone: return "cuda-kogge-stone";
-    case ScanAlgorithm::KoggeStoneDoubleBuffer: return "cuda-kogge-stone-db";
-    case ScanAlgorithm::BrentKung: return "cuda-brent-kung";
-    case ScanAlgorithm::Blelloch: return "cuda-blelloch";
-    case ScanAlgorithm::WarpShuffle: return "cuda-warp-shuffle";
-    case ScanAlgorithm::Cub: return "cuda-cub";
+        case ScanAlgorithm::KoggeStone:
+            return "cuda-kogge-stone";
+        case ScanAlgorithm::KoggeStoneDoubleBuffer:
+            return "cuda-kogge-stone-db";
+        case ScanAlgorithm::BrentKung:
+            return "cuda-brent-kung";
+        case ScanAlgorithm::Blelloch:
+            return "cuda-blelloch";
+        case ScanAlgorithm::WarpShuffle:
+            return "cuda-warp-shuffle";
+        case ScanAlgorithm::Cub:
+            return "cuda-cub";
     }
     return "?";
 }
@@ -150,12 +180,18 @@ std::string_view scanAlgorithmId(ScanAlgorithm algorithm)
 std::string_view scanAlgorithmLabel(ScanAlgorithm algorithm)
 {
     switch (algorithm) {
-    case ScanAlgorithm::KoggeStone: return "CUDA Kogge-Stone (Bugetti)";
-    case ScanAlgorithm::KoggeStoneDoubleBuffer: return "CUDA Kogge-Stone double buffer (Bugetti, fixed)";
-    case ScanAlgorithm::BrentKung: return "CUDA Brent-Kung (Bugetti)";
-    case ScanAlgorithm::Blelloch: return "CUDA Blelloch work-efficient (Harris/Bilgic)";
-    case ScanAlgorithm::WarpShuffle: return "CUDA warp shuffle";
-    case ScanAlgorithm::Cub: return "CUDA CUB DeviceScan";
+        case ScanAlgorithm::KoggeStone:
+            return "CUDA Kogge-Stone (Bugetti)";
+        case ScanAlgorithm::KoggeStoneDoubleBuffer:
+            return "CUDA Kogge-Stone double buffer (Bugetti, fixed)";
+        case ScanAlgorithm::BrentKung:
+            return "CUDA Brent-Kung (Bugetti)";
+        case ScanAlgorithm::Blelloch:
+            return "CUDA Blelloch work-efficient (Harris/Bilgic)";
+        case ScanAlgorithm::WarpShuffle:
+            return "CUDA warp shuffle";
+        case ScanAlgorithm::Cub:
+            return "CUDA CUB DeviceScan";
     }
     return "?";
 }
@@ -168,16 +204,24 @@ std::optional<ScanAlgorithm> scanAlgorithmFromId(std::string_view id)
     return std::nullopt;
 }
 
-void scanInclusive(ScanAlgorithm algorithm, const std::uint32_t* in, std::uint32_t* out, std::size_t n,
-                   cudaStream_t stream, const ScanOptions& options)
-{
-    scanInclusiveImpl(algorithm, in, out, n, stream, options);
-}
-
-void scanInclusive(ScanAlgorithm algorithm, const float* in, float* out, std::size_t n, cudaStream_t stream,
+void scanInclusive(ScanAlgorithm algorithm,
+                   const std::uint32_t* in,
+                   std::uint32_t* out,
+                   std::size_t n,
+                   cudaStream_t stream,
                    const ScanOptions& options)
 {
     scanInclusiveImpl(algorithm, in, out, n, stream, options);
 }
 
-} // namespace cuda
+void scanInclusive(ScanAlgorithm algorithm,
+                   const float* in,
+                   float* out,
+                   std::size_t n,
+                   cudaStream_t stream,
+                   const ScanOptions& options)
+{
+    scanInclusiveImpl(algorithm, in, out, n, stream, options);
+}
+
+}  // namespace cuda

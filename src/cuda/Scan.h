@@ -19,8 +19,9 @@ namespace cuda {
 enum class ScanAlgorithm { KoggeStone, KoggeStoneDoubleBuffer, BrentKung, Blelloch, WarpShuffle, Cub };
 
 inline constexpr ScanAlgorithm kAllScanAlgorithms[] = {
-    ScanAlgorithm::KoggeStone, ScanAlgorithm::KoggeStoneDoubleBuffer, ScanAlgorithm::BrentKung,
-    ScanAlgorithm::Blelloch,   ScanAlgorithm::WarpShuffle,            ScanAlgorithm::Cub};
+    ScanAlgorithm::KoggeStone,  ScanAlgorithm::KoggeStoneDoubleBuffer,
+    ScanAlgorithm::BrentKung,   ScanAlgorithm::Blelloch,
+    ScanAlgorithm::WarpShuffle, ScanAlgorithm::Cub};
 
 /// Elements one block scans (one launch up to this length, except CUB which decides itself).
 inline constexpr std::size_t kScanTile = 4096;
@@ -48,8 +49,8 @@ private:
 
 struct ScanOptions
 {
-    int blockSize = 1024;         ///< threads per block for the tile kernel: 256, 512 or 1024
-    ScanWorkspace* workspace = nullptr; ///< nullptr: a workspace private to this thread
+    int blockSize = 1024;                ///< threads per block for the tile kernel: 256, 512 or 1024
+    ScanWorkspace* workspace = nullptr;  ///< nullptr: a workspace private to this thread
     /// Test only (kogge-stone-db): copy out the buffer the published listing copies out after the
     /// last swap (the stale one), to show that the listing is wrong.
     bool reproduceListingBug = false;
@@ -57,14 +58,25 @@ struct ScanOptions
 
 /// out[i] = in[0] + ... + in[i] for i < n, enqueued on `stream`. `in == out` is allowed.
 /// Throws std::invalid_argument for a bad block size, std::runtime_error on CUDA errors.
-void scanInclusive(ScanAlgorithm algorithm, const std::uint32_t* in, std::uint32_t* out, std::size_t n,
-                   cudaStream_t stream, const ScanOptions& options = {});
-void scanInclusive(ScanAlgorithm algorithm, const float* in, float* out, std::size_t n, cudaStream_t stream,
+void scanInclusive(ScanAlgorithm algorithm,
+                   const std::uint32_t* in,
+                   std::uint32_t* out,
+                   std::size_t n,
+                   cudaStream_t stream,
+                   const ScanOptions& options = {});
+void scanInclusive(ScanAlgorithm algorithm,
+                   const float* in,
+                   float* out,
+                   std::size_t n,
+                   cudaStream_t stream,
                    const ScanOptions& options = {});
 
 /// CUB baselines (CubBaseline.cu): DeviceScan::InclusiveSum.
-void cubInclusiveSum(const std::uint32_t* in, std::uint32_t* out, std::size_t n, cudaStream_t stream,
+void cubInclusiveSum(const std::uint32_t* in,
+                     std::uint32_t* out,
+                     std::size_t n,
+                     cudaStream_t stream,
                      ScanWorkspace& workspace);
 void cubInclusiveSum(const float* in, float* out, std::size_t n, cudaStream_t stream, ScanWorkspace& workspace);
 
-} // namespace cuda
+}  // namespace cuda

@@ -15,4 +15,4 @@ __device__ __forceinline__ unsigned nextPowerOfTwo(unsigned n)
     return n <= 1 ? 1u : 1u << (32 - __clz(n - 1));
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

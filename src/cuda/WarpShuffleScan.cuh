@@ -61,7 +61,7 @@ __device__ T blockExclusiveScan(T value, T& total)
     __syncthreads();
     const T result = warpPrefix[warp] + exclusive;
     total = blockTotal;
-    __syncthreads(); // the shared slots may be reused by the next call
+    __syncthreads();  // the shared slots may be reused by the next call
     return result;
 }
 
@@ -100,4 +100,4 @@ __device__ T warpShuffleTileScan(const T* in, T* out, unsigned count)
     return total;
 }
 
-} // namespace cuda::scan_detail
+}  // namespace cuda::scan_detail

@@ -4,8 +4,7 @@
 
 namespace gl {
 
-Buffer::Buffer(std::string_view label, std::size_t bytes, const void* data, GLbitfield flags)
-    : mBytes(bytes)
+Buffer::Buffer(std::string_view label, std::size_t bytes, const void* data, GLbitfield flags) : mBytes(bytes)
 {
     GLuint name = 0;
     glCreateBuffers(1, &name);
@@ -44,7 +43,8 @@ void Buffer::clearUint(std::uint32_t value)
 
 void Buffer::clearUintRange(std::size_t offset, std::size_t bytes, std::uint32_t value)
 {
-    glClearNamedBufferSubData(id(), GL_R32UI, GLintptr(offset), GLsizeiptr(bytes), GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+    glClearNamedBufferSubData(id(), GL_R32UI, GLintptr(offset), GLsizeiptr(bytes), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                              &value);
 }
 
 void Buffer::copyTo(Buffer& dst, std::size_t srcOffset, std::size_t dstOffset, std::size_t bytes) const
@@ -68,4 +68,4 @@ void Buffer::read(std::size_t offset, std::size_t bytes, void* out) const
     glGetNamedBufferSubData(id(), GLintptr(offset), GLsizeiptr(bytes), out);
 }
 
-} // namespace gl
+}  // namespace gl

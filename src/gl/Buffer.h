@@ -69,4 +69,4 @@ private:
     std::shared_ptr<const ExternalStorage> mExternalStorage;
 };
 
-} // namespace gl
+}  // namespace gl

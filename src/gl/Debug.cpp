@@ -13,8 +13,13 @@ std::atomic<int> gErrorCount{0};
 std::mutex gMessageMutex;
 std::string gLastError;
 
-void GLAPIENTRY onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
-                               const GLchar* message, const void*)
+void GLAPIENTRY onDebugMessage(GLenum source,
+                               GLenum type,
+                               GLuint id,
+                               GLenum severity,
+                               GLsizei length,
+                               const GLchar* message,
+                               const void*)
 {
     (void)source;
     (void)id;
@@ -32,7 +37,7 @@ void GLAPIENTRY onDebugMessage(GLenum source, GLenum type, GLuint id, GLenum sev
     }
 }
 
-} // namespace
+}  // namespace
 
 void installDebugCallback(bool errorsAreFatal)
 {
@@ -76,4 +81,4 @@ DebugGroup::~DebugGroup()
         glPopDebugGroup();
 }
 
-} // namespace gl
+}  // namespace gl

@@ -29,4 +29,4 @@ public:
     DebugGroup& operator=(const DebugGroup&) = delete;
 };
 
-} // namespace gl
+}  // namespace gl

@@ -2,7 +2,7 @@
 
 namespace gl {
 namespace {
-constexpr GLuint64 kWaitSliceNs = 100'000'000; // 0.1 s per wait call; the loop keeps waiting
+constexpr GLuint64 kWaitSliceNs = 100'000'000;  // 0.1 s per wait call; the loop keeps waiting
 }
 
 FramePacer::~FramePacer()
@@ -33,4 +33,4 @@ void FramePacer::endFrame()
     mNext = (mNext + 1) % kFramesInFlight;
 }
 
-} // namespace gl
+}  // namespace gl

@@ -30,4 +30,4 @@ private:
     int mNext = 0;
 };
 
-} // namespace gl
+}  // namespace gl

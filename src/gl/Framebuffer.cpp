@@ -48,4 +48,4 @@ void Framebuffer::checkComplete(std::string_view label) const
                                  std::to_string(status) + ")");
 }
 
-} // namespace gl
+}  // namespace gl

@@ -30,4 +30,4 @@ public:
     void bind() const { glBindFramebuffer(GL_FRAMEBUFFER, id()); }
 };
 
-} // namespace gl
+}  // namespace gl

@@ -42,7 +42,7 @@ void trackCreated(ObjectKind kind);
 void trackDestroyed(ObjectKind kind);
 void deleteObject(ObjectKind kind, GLuint name);
 GLenum labelNamespace(ObjectKind kind);
-} // namespace detail
+}  // namespace detail
 
 template <ObjectKind Kind>
 class Object
@@ -96,4 +96,4 @@ private:
     GLuint mName = 0u;
 };
 
-} // namespace gl
+}  // namespace gl

@@ -29,22 +29,28 @@ std::string readFile(const std::filesystem::path& path)
 std::string stageName(GLenum stage)
 {
     switch (stage) {
-    case GL_VERTEX_SHADER: return "vertex";
-    case GL_FRAGMENT_SHADER: return "fragment";
-    case GL_COMPUTE_SHADER: return "compute";
-    case GL_GEOMETRY_SHADER: return "geometry";
-    default: return "shader";
+        case GL_VERTEX_SHADER:
+            return "vertex";
+        case GL_FRAGMENT_SHADER:
+            return "fragment";
+        case GL_COMPUTE_SHADER:
+            return "compute";
+        case GL_GEOMETRY_SHADER:
+            return "geometry";
+        default:
+            return "shader";
     }
 }
 
-} // namespace
+}  // namespace
 
-ShaderLibrary::ShaderLibrary(std::filesystem::path root)
-    : mRoot(std::move(root))
+ShaderLibrary::ShaderLibrary(std::filesystem::path root) : mRoot(std::move(root))
 {
 }
 
-std::string ShaderLibrary::resolveIncludes(const std::string& source, const std::filesystem::path& file, int depth) const
+std::string ShaderLibrary::resolveIncludes(const std::string& source,
+                                           const std::filesystem::path& file,
+                                           int depth) const
 {
     if (depth > kMaxIncludeDepth)
         throw std::runtime_error("shader includes nested too deeply at '" + file.string() + "'");
@@ -61,7 +67,7 @@ std::string ShaderLibrary::resolveIncludes(const std::string& source, const std:
             std::filesystem::path included = mRoot / match[1].str();
             out << resolveIncludes(readFile(included), included, depth + 1) << "\n";
         } else if (std::regex_match(line, angled)) {
-            out << "\n"; // host-only (C++/CUDA) includes inside the shared header
+            out << "\n";  // host-only (C++/CUDA) includes inside the shared header
         } else {
             out << line << "\n";
         }
@@ -75,7 +81,8 @@ std::string ShaderLibrary::loadSource(std::string_view relativePath) const
     return resolveIncludes(readFile(file), file, 0);
 }
 
-Program ShaderLibrary::build(std::string_view label, const std::vector<ShaderStageSource>& stages,
+Program ShaderLibrary::build(std::string_view label,
+                             const std::vector<ShaderStageSource>& stages,
                              const ShaderDefines& defines) const
 {
     std::string header = "#version 450 core\n";
@@ -98,8 +105,8 @@ Program ShaderLibrary::build(std::string_view label, const std::vector<ShaderSta
             glGetShaderiv(shader.id(), GL_INFO_LOG_LENGTH, &length);
             std::string log(std::size_t(std::max(length, 1)), '\0');
             glGetShaderInfoLog(shader.id(), length, nullptr, log.data());
-            throw std::runtime_error("cannot compile " + stageName(stage.stage) + " shader '" + stage.path +
-                                     "' for '" + std::string(label) + "':\n" + log);
+            throw std::runtime_error("cannot compile " + stageName(stage.stage) + " shader '" + stage.path + "' for '" +
+                                     std::string(label) + "':\n" + log);
         }
         glAttachShader(program.id(), shader.id());
     }
@@ -124,11 +131,13 @@ Program ShaderLibrary::buildCompute(std::string_view label, std::string_view pat
     return build(label, {{GL_COMPUTE_SHADER, std::string(path)}}, defines);
 }
 
-Program ShaderLibrary::buildGraphics(std::string_view label, std::string_view vertexPath,
-                                     std::string_view fragmentPath, const ShaderDefines& defines) const
+Program ShaderLibrary::buildGraphics(std::string_view label,
+                                     std::string_view vertexPath,
+                                     std::string_view fragmentPath,
+                                     const ShaderDefines& defines) const
 {
     return build(label, {{GL_VERTEX_SHADER, std::string(vertexPath)}, {GL_FRAGMENT_SHADER, std::string(fragmentPath)}},
                  defines);
 }
 
-} // namespace gl
+}  // namespace gl

@@ -39,7 +39,7 @@ using ShaderDefines = std::vector<std::pair<std::string, std::string>>;
 struct ShaderStageSource
 {
     GLenum stage = 0;
-    std::string path; ///< relative to the shaders root, e.g. "histogram/SharedAtomic.comp"
+    std::string path;  ///< relative to the shaders root, e.g. "histogram/SharedAtomic.comp"
 };
 
 class ShaderLibrary
@@ -52,10 +52,13 @@ public:
     /// Reads a file under the root and resolves its includes (no #version added).
     std::string loadSource(std::string_view relativePath) const;
     /// Builds a program from the given stages; `label` names it for debuggers and errors.
-    Program build(std::string_view label, const std::vector<ShaderStageSource>& stages,
+    Program build(std::string_view label,
+                  const std::vector<ShaderStageSource>& stages,
                   const ShaderDefines& defines = {}) const;
     Program buildCompute(std::string_view label, std::string_view path, const ShaderDefines& defines = {}) const;
-    Program buildGraphics(std::string_view label, std::string_view vertexPath, std::string_view fragmentPath,
+    Program buildGraphics(std::string_view label,
+                          std::string_view vertexPath,
+                          std::string_view fragmentPath,
                           const ShaderDefines& defines = {}) const;
 
 private:
@@ -64,4 +67,4 @@ private:
     std::filesystem::path mRoot;
 };
 
-} // namespace gl
+}  // namespace gl

@@ -2,8 +2,7 @@
 
 namespace gl {
 
-Query::Query(std::string_view label, GLenum target)
-    : mTarget(target)
+Query::Query(std::string_view label, GLenum target) : mTarget(target)
 {
     GLuint name = 0;
     glCreateQueries(target, 1, &name);
@@ -34,4 +33,4 @@ void Query::resultToBuffer(GLuint buffer, std::size_t offset, GLenum pname) cons
     glGetQueryBufferObjectui64v(id(), buffer, pname, GLintptr(offset));
 }
 
-} // namespace gl
+}  // namespace gl

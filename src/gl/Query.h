@@ -30,4 +30,4 @@ private:
     GLenum mTarget = 0;
 };
 
-} // namespace gl
+}  // namespace gl

@@ -115,4 +115,4 @@ int mipLevelCount(glm::ivec2 size)
     return int(std::bit_width(largest));
 }
 
-} // namespace gl
+}  // namespace gl

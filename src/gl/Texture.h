@@ -69,4 +69,4 @@ public:
 /// Number of mip levels of a full chain for `size`.
 int mipLevelCount(glm::ivec2 size);
 
-} // namespace gl
+}  // namespace gl

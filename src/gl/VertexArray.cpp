@@ -27,4 +27,4 @@ void VertexArray::setAttribute(GLuint location, GLuint binding, int components, 
     glVertexArrayAttribBinding(id(), location, binding);
 }
 
-} // namespace gl
+}  // namespace gl

@@ -21,4 +21,4 @@ public:
     void bind() const { glBindVertexArray(id()); }
 };
 
-} // namespace gl
+}  // namespace gl

@@ -27,11 +27,12 @@ struct ImageF
 
     int width = 0;
     int height = 0;
-    std::vector<float> pixels; ///< width * height * 4 values: R, G, B, A
+    std::vector<float> pixels;  ///< width * height * 4 values: R, G, B, A
 
     ImageF() = default;
     ImageF(int imageWidth, int imageHeight)
-        : width(imageWidth), height(imageHeight),
+        : width(imageWidth),
+          height(imageHeight),
           pixels(std::size_t(imageWidth) * std::size_t(imageHeight) * kChannels, 0.0f)
     {
     }
@@ -48,11 +49,13 @@ struct Image8
     int width = 0;
     int height = 0;
     int channels = 0;
-    std::vector<std::uint8_t> pixels; ///< width * height * channels bytes
+    std::vector<std::uint8_t> pixels;  ///< width * height * channels bytes
 
     Image8() = default;
     Image8(int imageWidth, int imageHeight, int channelCount)
-        : width(imageWidth), height(imageHeight), channels(channelCount),
+        : width(imageWidth),
+          height(imageHeight),
+          channels(channelCount),
           pixels(std::size_t(imageWidth) * std::size_t(imageHeight) * std::size_t(channelCount), 0)
     {
     }
@@ -66,4 +69,4 @@ struct Image8
     const std::uint8_t* at(int x, int y) const { return pixels.data() + index(x, y); }
 };
 
-} // namespace image
+}  // namespace image

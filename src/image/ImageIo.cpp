@@ -110,7 +110,7 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
     if (bytes.size() > std::size_t(INT_MAX))
         throw FormatError("file is too large for stb_image");
     if (kind == FileKind::Jpeg)
-        detail::checkJpegHuffmanTables(bytes); // before stbi_info, which reads the tables too
+        detail::checkJpegHuffmanTables(bytes);  // before stbi_info, which reads the tables too
     // PNG: read the size from IHDR ourselves, since stb refuses big images with a vague reason.
     constexpr std::size_t kIhdrEnd = 24;
     if (kind == FileKind::Png && bytes.size() >= kIhdrEnd && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) {
@@ -121,12 +121,13 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
         checkDimensions(bigEndian(16), bigEndian(20));
         // Every chunk up to IEND must fit in the file: stb sizes its IDAT buffer from the length
         // field before reading, so a 100-byte file could make it reserve a gigabyte.
-        constexpr std::size_t kChunkOverhead = 12; // length, type, CRC
+        constexpr std::size_t kChunkOverhead = 12;  // length, type, CRC
         std::size_t at = 8;
         while (at + kChunkOverhead <= bytes.size()) {
             const std::uint32_t length = bigEndian(at);
             if (length > bytes.size() - at - kChunkOverhead)
-                throw FormatError(util::format("damaged PNG file: chunk of {} bytes at offset {} runs past the end", length, at));
+                throw FormatError(
+                    util::format("damaged PNG file: chunk of {} bytes at offset {} runs past the end", length, at));
             if (std::memcmp(bytes.data() + at + 4, "IEND", 4) == 0)
                 break;
             at += kChunkOverhead + length;
@@ -146,8 +147,8 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
     constexpr std::uint64_t kFreePixels = 1u << 20;
     const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
     if (pixels > kFreePixels + kMaxPixelsPerByte * bytes.size())
-        throw FormatError(util::format("damaged {} file: a {}x{} image cannot be stored in {} bytes", fileKindName(kind),
-                                       width, height, bytes.size()));
+        throw FormatError(util::format("damaged {} file: a {}x{} image cannot be stored in {} bytes",
+                                       fileKindName(kind), width, height, bytes.size()));
     return {width, height};
 }
 
@@ -270,7 +271,8 @@ auto withReadErrors(const fs::path& path, Decode decode) -> decltype(decode())
         throw ImageError("cannot read '" + path.string() + "': out of memory");
     } catch (const std::exception& error) {
         // Reasons may quote the file (attribute names, chunk types): one bounded line whatever it holds.
-        throw ImageError("cannot read '" + path.string() + "': " + util::escapeControlCharacters(error.what(), false, 600));
+        throw ImageError("cannot read '" + path.string() +
+                         "': " + util::escapeControlCharacters(error.what(), false, 600));
     }
 }
 
@@ -289,27 +291,27 @@ void writeBytes(const fs::path& path, const std::string& bytes)
     }
 }
 
-} // namespace
+}  // namespace
 
 const char* fileKindName(FileKind kind)
 {
     switch (kind) {
-    case FileKind::OpenExr:
-        return "OpenEXR";
-    case FileKind::RadianceHdr:
-        return "Radiance HDR";
-    case FileKind::Png:
-        return "PNG";
-    case FileKind::Jpeg:
-        return "JPEG";
-    case FileKind::Bmp:
-        return "BMP";
-    case FileKind::Gif:
-        return "GIF";
-    case FileKind::Tga:
-        return "TGA";
-    case FileKind::Unknown:
-        break;
+        case FileKind::OpenExr:
+            return "OpenEXR";
+        case FileKind::RadianceHdr:
+            return "Radiance HDR";
+        case FileKind::Png:
+            return "PNG";
+        case FileKind::Jpeg:
+            return "JPEG";
+        case FileKind::Bmp:
+            return "BMP";
+        case FileKind::Gif:
+            return "GIF";
+        case FileKind::Tga:
+            return "TGA";
+        case FileKind::Unknown:
+            break;
     }
     return "unknown";
 }
@@ -352,18 +354,18 @@ ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name)
         checkInMemorySize(bytes);
         FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
-        case FileKind::OpenExr:
-            return detail::decodeOpenExr(bytes);
-        case FileKind::RadianceHdr:
-            return decodeRadiance(bytes);
-        case FileKind::Png:
-        case FileKind::Jpeg:
-        case FileKind::Bmp:
-        case FileKind::Gif:
-        case FileKind::Tga:
-            return decodeSrgb8(decodeStb8(bytes, kind, 0));
-        case FileKind::Unknown:
-            break;
+            case FileKind::OpenExr:
+                return detail::decodeOpenExr(bytes);
+            case FileKind::RadianceHdr:
+                return decodeRadiance(bytes);
+            case FileKind::Png:
+            case FileKind::Jpeg:
+            case FileKind::Bmp:
+            case FileKind::Gif:
+            case FileKind::Tga:
+                return decodeSrgb8(decodeStb8(bytes, kind, 0));
+            case FileKind::Unknown:
+                break;
         }
         throw FormatError(unknownContentReason(name));
     });
@@ -372,22 +374,24 @@ ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name)
 Image8 decodeImage8(std::span<const std::uint8_t> bytes, const fs::path& name, int desiredChannels)
 {
     if (desiredChannels < 0 || desiredChannels > 4)
-        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", name.string(), desiredChannels));
+        throw ImageError(
+            util::format("cannot read '{}': asked for {} channels (0..4)", name.string(), desiredChannels));
     return withReadErrors(name, [&]() -> Image8 {
         checkInMemorySize(bytes);
         FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
         switch (kind) {
-        case FileKind::Png:
-        case FileKind::Jpeg:
-        case FileKind::Bmp:
-        case FileKind::Gif:
-        case FileKind::Tga:
-            return decodeStb8(bytes, kind, desiredChannels);
-        case FileKind::OpenExr:
-        case FileKind::RadianceHdr:
-            throw FormatError(std::string(fileKindName(kind)) + " is a high-dynamic-range format; load it with loadHdrImage");
-        case FileKind::Unknown:
-            break;
+            case FileKind::Png:
+            case FileKind::Jpeg:
+            case FileKind::Bmp:
+            case FileKind::Gif:
+            case FileKind::Tga:
+                return decodeStb8(bytes, kind, desiredChannels);
+            case FileKind::OpenExr:
+            case FileKind::RadianceHdr:
+                throw FormatError(std::string(fileKindName(kind)) +
+                                  " is a high-dynamic-range format; load it with loadHdrImage");
+            case FileKind::Unknown:
+                break;
         }
         throw FormatError(unknownContentReason(name));
     });
@@ -402,7 +406,8 @@ ImageF loadHdrImage(const fs::path& path)
 Image8 loadImage8(const fs::path& path, int desiredChannels)
 {
     if (desiredChannels < 0 || desiredChannels > 4)
-        throw ImageError(util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
+        throw ImageError(
+            util::format("cannot read '{}': asked for {} channels (0..4)", path.string(), desiredChannels));
     const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
     return decodeImage8(bytes, path, desiredChannels);
 }
@@ -416,7 +421,7 @@ float srgbToLinear(float encoded)
 
 float linearToSrgb(float linear)
 {
-    if (!(linear > 0.0f)) // also catches NaN
+    if (!(linear > 0.0f))  // also catches NaN
         return 0.0f;
     if (linear >= 1.0f)
         return 1.0f;
@@ -428,7 +433,8 @@ float linearToSrgb(float linear)
 ImageF decodeSrgb8(const Image8& encoded)
 {
     if (encoded.channels < 1 || encoded.channels > 4 ||
-        encoded.pixels.size() != std::size_t(encoded.width) * std::size_t(encoded.height) * std::size_t(encoded.channels))
+        encoded.pixels.size() !=
+            std::size_t(encoded.width) * std::size_t(encoded.height) * std::size_t(encoded.channels))
         throw ImageError(util::format("decodeSrgb8: inconsistent image ({}x{}, {} channels, {} bytes)", encoded.width,
                                       encoded.height, encoded.channels, encoded.pixels.size()));
     std::array<float, 256> toLinear{};
@@ -466,7 +472,7 @@ Image8 encodeSrgb8(const ImageF& linear, int channels)
         for (int c = 0; c < 3; ++c)
             out[c] = toByte(linearToSrgb(in[c]));
         if (channels == 4) {
-            float alpha = in[3] > 0.0f ? std::min(in[3], 1.0f) : 0.0f; // NaN -> 0
+            float alpha = in[3] > 0.0f ? std::min(in[3], 1.0f) : 0.0f;  // NaN -> 0
             out[3] = toByte(alpha);
         }
     }
@@ -480,8 +486,8 @@ void writePng(const fs::path& path, const Image8& image)
     if (image.width < 1 || image.height < 1 || image.width > kMaxImageDimension || image.height > kMaxImageDimension)
         throwWriteError(path, util::format("cannot store an image of {}x{} pixels", image.width, image.height));
     if (image.pixels.size() != std::size_t(image.width) * std::size_t(image.height) * std::size_t(image.channels))
-        throwWriteError(path, util::format("image data has {} bytes, expected {}x{}x{}", image.pixels.size(), image.width,
-                                           image.height, image.channels));
+        throwWriteError(path, util::format("image data has {} bytes, expected {}x{}x{}", image.pixels.size(),
+                                           image.width, image.height, image.channels));
     std::string encoded;
     auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
@@ -497,8 +503,8 @@ void writeExr(const fs::path& path, const ImageF& image, ExrPixelType pixelType)
     if (image.width < 1 || image.height < 1 || image.width > kMaxImageDimension || image.height > kMaxImageDimension)
         throwWriteError(path, util::format("cannot store an image of {}x{} pixels", image.width, image.height));
     if (image.pixels.size() != std::size_t(image.width) * std::size_t(image.height) * ImageF::kChannels)
-        throwWriteError(path, util::format("image data has {} values, expected {}x{}x4", image.pixels.size(), image.width,
-                                           image.height));
+        throwWriteError(path, util::format("image data has {} values, expected {}x{}x4", image.pixels.size(),
+                                           image.width, image.height));
     std::string encoded;
     try {
         encoded = detail::encodeOpenExr(image, pixelType == ExrPixelType::Half);
@@ -508,4 +514,4 @@ void writeExr(const fs::path& path, const ImageF& image, ExrPixelType pixelType)
     writeBytes(path, encoded);
 }
 
-} // namespace image
+}  // namespace image

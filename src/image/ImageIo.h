@@ -26,7 +26,9 @@ enum class FileKind { Unknown, OpenExr, RadianceHdr, Png, Jpeg, Bmp, Gif, Tga };
 /// Returns Unknown for unreadable files and unknown content; never throws.
 FileKind detectFileKind(const std::filesystem::path& path);
 /// The kind of image in a memory buffer; `pathForExtension` only serves the TGA case.
-FileKind detectFileKind(const std::uint8_t* bytes, std::size_t size, const std::filesystem::path& pathForExtension = {});
+FileKind detectFileKind(const std::uint8_t* bytes,
+                        std::size_t size,
+                        const std::filesystem::path& pathForExtension = {});
 const char* fileKindName(FileKind kind);
 
 /// Loads any supported image as scene-linear RGBA float: EXR and .hdr as stored, 8-bit formats
@@ -61,4 +63,4 @@ enum class ExrPixelType { Half, Float };
 /// use Float to keep them. Throws ImageError.
 void writeExr(const std::filesystem::path& path, const ImageF& image, ExrPixelType pixelType = ExrPixelType::Half);
 
-} // namespace image
+}  // namespace image

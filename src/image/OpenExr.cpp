@@ -38,7 +38,8 @@ constexpr std::uint32_t kTiledFlag = 0x200;
 constexpr std::uint32_t kLongNamesFlag = 0x400;
 constexpr std::uint32_t kNonImageFlag = 0x800;
 constexpr std::uint32_t kMultipartFlag = 0x1000;
-constexpr std::uint32_t kKnownVersionBits = kVersionNumberMask | kTiledFlag | kLongNamesFlag | kNonImageFlag | kMultipartFlag;
+constexpr std::uint32_t kKnownVersionBits =
+    kVersionNumberMask | kTiledFlag | kLongNamesFlag | kNonImageFlag | kMultipartFlag;
 
 constexpr int kMaxAttributes = 1024;
 constexpr int kMaxChannels = 64;
@@ -178,9 +179,9 @@ struct Layout
     int tileHeight = 0;
     int levelMode = 0;
     bool roundUp = false;
-    int tilesX = 0; ///< level 0 only
+    int tilesX = 0;  ///< level 0 only
     int tilesY = 0;
-    int levelsX = 1; ///< mipmap/ripmap levels (tiled files)
+    int levelsX = 1;  ///< mipmap/ripmap levels (tiled files)
     int levelsY = 1;
     int linesPerBlock = 1;
     std::uint64_t chunkCount = 0;
@@ -188,7 +189,8 @@ struct Layout
 
 std::string describeCompression(int compression)
 {
-    static const std::array<const char*, 10> kNames = {"none", "RLE", "ZIPS", "ZIP", "PIZ", "PXR24", "B44", "B44A", "DWAA", "DWAB"};
+    static const std::array<const char*, 10> kNames = {"none",  "RLE", "ZIPS", "ZIP",  "PIZ",
+                                                       "PXR24", "B44", "B44A", "DWAA", "DWAB"};
     if (compression >= 0 && compression < int(kNames.size()))
         return kNames[std::size_t(compression)];
     return "#" + std::to_string(compression);
@@ -217,7 +219,7 @@ std::vector<Channel> readChannelList(const std::uint8_t* data, std::size_t size,
         Channel channel;
         channel.name = name;
         channel.pixelType = reader.i32("the channel list");
-        reader.skip(4, "the channel list"); // pLinear + reserved
+        reader.skip(4, "the channel list");  // pLinear + reserved
         std::int32_t xSampling = reader.i32("the channel list");
         std::int32_t ySampling = reader.i32("the channel list");
         if (channel.pixelType < TINYEXR_PIXELTYPE_UINT || channel.pixelType > TINYEXR_PIXELTYPE_FLOAT)
@@ -262,21 +264,27 @@ std::uint64_t tileCount(std::uint64_t size, std::uint64_t tileSize)
 }
 
 /// Whether a tile header's coordinates name a tile of one of the file's levels.
-bool isTileOfLevel(const Layout& layout, std::int32_t tileX, std::int32_t tileY, std::int32_t levelX,
+bool isTileOfLevel(const Layout& layout,
+                   std::int32_t tileX,
+                   std::int32_t tileY,
+                   std::int32_t levelX,
                    std::int32_t levelY)
 {
     if (levelX < 0 || levelY < 0 || levelX >= layout.levelsX || levelY >= layout.levelsY)
         return false;
     if (layout.levelMode != TINYEXR_TILE_RIPMAP_LEVELS && levelX != levelY)
         return false;
-    const std::uint64_t tilesX = tileCount(levelSize(std::uint64_t(layout.width), levelX, layout.roundUp),
-                                           std::uint64_t(layout.tileWidth));
-    const std::uint64_t tilesY = tileCount(levelSize(std::uint64_t(layout.height), levelY, layout.roundUp),
-                                           std::uint64_t(layout.tileHeight));
+    const std::uint64_t tilesX =
+        tileCount(levelSize(std::uint64_t(layout.width), levelX, layout.roundUp), std::uint64_t(layout.tileWidth));
+    const std::uint64_t tilesY =
+        tileCount(levelSize(std::uint64_t(layout.height), levelY, layout.roundUp), std::uint64_t(layout.tileHeight));
     return tileX >= 0 && tileY >= 0 && std::uint64_t(tileX) < tilesX && std::uint64_t(tileY) < tilesY;
 }
 
-void checkAttributeType(const std::string& name, const std::string& type, const char* expected, std::int32_t size,
+void checkAttributeType(const std::string& name,
+                        const std::string& type,
+                        const char* expected,
+                        std::int32_t size,
                         std::int32_t expectedSize)
 {
     if (type != expected)
@@ -320,7 +328,8 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
         std::string type = reader.cString(maxNameLength, "the type of attribute '" + printable(name) + "'");
         std::int32_t size = reader.i32("the size of attribute '" + printable(name) + "'");
         if (size < 0 || std::size_t(size) > reader.remaining())
-            damaged(util::format("attribute '{}' claims {} bytes, {} left in the file", printable(name), size, reader.remaining()));
+            damaged(util::format("attribute '{}' claims {} bytes, {} left in the file", printable(name), size,
+                                 reader.remaining()));
         const std::uint8_t* value = bytes.data() + reader.position();
         ByteReader valueReader(value, std::size_t(size));
 
@@ -384,21 +393,22 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
     if (layout.lineOrder > 2)
         damaged(util::format("unknown line order {}", layout.lineOrder));
     switch (layout.compression) {
-    case TINYEXR_COMPRESSIONTYPE_NONE:
-    case TINYEXR_COMPRESSIONTYPE_RLE:
-    case TINYEXR_COMPRESSIONTYPE_ZIPS:
-        layout.linesPerBlock = 1;
-        break;
-    case TINYEXR_COMPRESSIONTYPE_ZIP:
-        layout.linesPerBlock = 16;
-        break;
-    case TINYEXR_COMPRESSIONTYPE_PIZ:
-        layout.linesPerBlock = 32;
-        break;
-    default:
-        if (layout.compression <= 9)
-            unsupported(describeCompression(layout.compression) + " compression is not supported (supported: none, RLE, ZIPS, ZIP, PIZ)");
-        damaged(util::format("unknown compression {}", layout.compression));
+        case TINYEXR_COMPRESSIONTYPE_NONE:
+        case TINYEXR_COMPRESSIONTYPE_RLE:
+        case TINYEXR_COMPRESSIONTYPE_ZIPS:
+            layout.linesPerBlock = 1;
+            break;
+        case TINYEXR_COMPRESSIONTYPE_ZIP:
+            layout.linesPerBlock = 16;
+            break;
+        case TINYEXR_COMPRESSIONTYPE_PIZ:
+            layout.linesPerBlock = 32;
+            break;
+        default:
+            if (layout.compression <= 9)
+                unsupported(describeCompression(layout.compression) +
+                            " compression is not supported (supported: none, RLE, ZIPS, ZIP, PIZ)");
+            damaged(util::format("unknown compression {}", layout.compression));
     }
 
     const Box& window = layout.dataWindow;
@@ -472,7 +482,8 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
     for (std::uint64_t chunk = 0; chunk < layout.chunkCount; ++chunk) {
         std::uint64_t offset = reader.u64("the offset table");
         if (offset < tableEnd || offset > fileSize || fileSize - offset < chunkHeaderBytes)
-            damaged(util::format("chunk {} has offset {}, outside the pixel data (file of {} bytes)", chunk, offset, fileSize));
+            damaged(util::format("chunk {} has offset {}, outside the pixel data (file of {} bytes)", chunk, offset,
+                                 fileSize));
         ByteReader chunkReader(bytes.data(), fileSize, std::size_t(offset));
         std::uint64_t block = 0;
         std::uint64_t rawBytes = 0;
@@ -482,12 +493,15 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
             std::int32_t levelX = chunkReader.i32("a tile header");
             std::int32_t levelY = chunkReader.i32("a tile header");
             if (chunk < level0Tiles) {
-                if (levelX != 0 || levelY != 0 || tileX < 0 || tileY < 0 || tileX >= layout.tilesX || tileY >= layout.tilesY)
-                    damaged(util::format("chunk {} holds tile ({}, {}) of level ({}, {}), not a tile of the image", chunk,
-                                         tileX, tileY, levelX, levelY));
+                if (levelX != 0 || levelY != 0 || tileX < 0 || tileY < 0 || tileX >= layout.tilesX ||
+                    tileY >= layout.tilesY)
+                    damaged(util::format("chunk {} holds tile ({}, {}) of level ({}, {}), not a tile of the image",
+                                         chunk, tileX, tileY, levelX, levelY));
                 block = std::uint64_t(tileY) * std::uint64_t(layout.tilesX) + std::uint64_t(tileX);
-                std::uint64_t tilePixelsX = std::min<std::uint64_t>(layout.tileWidth, width - std::uint64_t(tileX) * layout.tileWidth);
-                std::uint64_t tilePixelsY = std::min<std::uint64_t>(layout.tileHeight, height - std::uint64_t(tileY) * layout.tileHeight);
+                std::uint64_t tilePixelsX =
+                    std::min<std::uint64_t>(layout.tileWidth, width - std::uint64_t(tileX) * layout.tileWidth);
+                std::uint64_t tilePixelsY =
+                    std::min<std::uint64_t>(layout.tileHeight, height - std::uint64_t(tileY) * layout.tileHeight);
                 rawBytes = tilePixelsX * tilePixelsY;
             } else if (!isTileOfLevel(layout, tileX, tileY, levelX, levelY)) {
                 // tinyexr multiplies these coordinates by the tile size in int: keep them in range.
@@ -504,7 +518,8 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
         }
         std::int32_t dataSize = chunkReader.i32("a chunk header");
         if (dataSize <= 0 || std::uint64_t(dataSize) > chunkReader.remaining())
-            damaged(util::format("chunk {} is truncated ({} bytes claimed, {} left)", chunk, dataSize, chunkReader.remaining()));
+            damaged(util::format("chunk {} is truncated ({} bytes claimed, {} left)", chunk, dataSize,
+                                 chunkReader.remaining()));
         if (chunk < blocksToCover) {
             if (covered[block])
                 damaged(util::format("chunk {} repeats a block stored before", chunk));
@@ -514,7 +529,8 @@ Layout parseLayout(std::span<const std::uint8_t> bytes)
             for (const Channel& channel : layout.channels)
                 pixelBytes += channel.pixelType == TINYEXR_PIXELTYPE_HALF ? 2 : 4;
             if (layout.compression == TINYEXR_COMPRESSIONTYPE_NONE && std::uint64_t(dataSize) != rawBytes * pixelBytes)
-                damaged(util::format("uncompressed chunk {} has {} bytes instead of {}", chunk, dataSize, rawBytes * pixelBytes));
+                damaged(util::format("uncompressed chunk {} has {} bytes instead of {}", chunk, dataSize,
+                                     rawBytes * pixelBytes));
         }
     }
     return layout;
@@ -588,7 +604,8 @@ ChannelMapping mapChannels(const EXRHeader& header)
         // No plain colour channels: take the first layer that has some ("diffuse.R", ...).
         for (int c = 0; c < header.num_channels && prefix.empty(); ++c) {
             std::string name = header.channels[c].name;
-            if (name.size() > 2 && name[name.size() - 2] == '.' && std::string("RGBY").find(name.back()) != std::string::npos)
+            if (name.size() > 2 && name[name.size() - 2] == '.' &&
+                std::string("RGBY").find(name.back()) != std::string::npos)
                 prefix = name.substr(0, name.size() - 1);
         }
     }
@@ -613,8 +630,12 @@ ChannelMapping mapChannels(const EXRHeader& header)
 }
 
 /// Copies `count` pixels starting at plane index `first` into interleaved RGBA.
-void copyPixels(const EXRHeader& header, unsigned char* const* planes, const ChannelMapping& mapping, std::size_t first,
-                std::size_t count, float* destination)
+void copyPixels(const EXRHeader& header,
+                unsigned char* const* planes,
+                const ChannelMapping& mapping,
+                std::size_t first,
+                std::size_t count,
+                float* destination)
 {
     for (int output = 0; output < 4; ++output) {
         int channel = mapping.source[std::size_t(output)];
@@ -635,7 +656,10 @@ void copyPixels(const EXRHeader& header, unsigned char* const* planes, const Cha
     }
 }
 
-ImageF assembleScanlines(const Layout& layout, const EXRHeader& header, const EXRImage& decoded, const ChannelMapping& mapping)
+ImageF assembleScanlines(const Layout& layout,
+                         const EXRHeader& header,
+                         const EXRImage& decoded,
+                         const ChannelMapping& mapping)
 {
     if (!decoded.images || decoded.width != layout.width || decoded.height != layout.height)
         damaged("decoder returned an image of the wrong size");
@@ -649,7 +673,10 @@ ImageF assembleScanlines(const Layout& layout, const EXRHeader& header, const EX
     return image;
 }
 
-ImageF assembleTiles(const Layout& layout, const EXRHeader& header, const EXRImage& decoded, const ChannelMapping& mapping)
+ImageF assembleTiles(const Layout& layout,
+                     const EXRHeader& header,
+                     const EXRImage& decoded,
+                     const ChannelMapping& mapping)
 {
     if (!decoded.tiles || decoded.width != layout.width || decoded.height != layout.height ||
         decoded.num_tiles != layout.tilesX * layout.tilesY)
@@ -686,11 +713,13 @@ ImageF frameInDisplayWindow(const Layout& layout, ImageF dataImage, std::size_t 
         return dataImage;
     const Box& display = *layout.displayWindow;
     const Box& data = layout.dataWindow;
-    if (display.minX == data.minX && display.minY == data.minY && display.maxX == data.maxX && display.maxY == data.maxY)
+    if (display.minX == data.minX && display.minY == data.minY && display.maxX == data.maxX &&
+        display.maxY == data.maxY)
         return dataImage;
     std::int64_t width = display.width();
     std::int64_t height = display.height();
-    std::uint64_t frameBytes = std::uint64_t(std::max<std::int64_t>(width, 0)) * std::uint64_t(std::max<std::int64_t>(height, 0)) * 16;
+    std::uint64_t frameBytes =
+        std::uint64_t(std::max<std::int64_t>(width, 0)) * std::uint64_t(std::max<std::int64_t>(height, 0)) * 16;
     if (width < 1 || height < 1 || width > kMaxImageDimension || height > kMaxImageDimension ||
         frameBytes > std::max(kMinDecodeBudget, std::uint64_t(fileSize) * kMaxCompressionRatio)) {
         util::logWarning("OpenEXR display window {}x{} is unusable; using the data window {}x{}", width, height,
@@ -711,7 +740,7 @@ ImageF frameInDisplayWindow(const Layout& layout, ImageF dataImage, std::size_t 
     return framed;
 }
 
-} // namespace
+}  // namespace
 
 ImageF decodeOpenExr(std::span<const std::uint8_t> bytes)
 {
@@ -813,4 +842,4 @@ std::string encodeOpenExr(const ImageF& image, bool storeHalf)
     return encoded;
 }
 
-} // namespace image::detail
+}  // namespace image::detail

@@ -22,4 +22,4 @@ ImageF decodeOpenExr(std::span<const std::uint8_t> bytes);
 /// Throws FormatError with the reason.
 std::string encodeOpenExr(const ImageF& image, bool storeHalf);
 
-} // namespace image::detail
+}  // namespace image::detail

@@ -39,7 +39,8 @@ public:
             if (count > 0)
                 eglQueryDevicesEXT(count, devices.data(), &count);
             for (EGLDeviceEXT device : devices) {
-                const char* deviceExtensions = eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
+                const char* deviceExtensions =
+                    eglQueryDeviceStringEXT ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : nullptr;
                 if (hasToken(deviceExtensions, "EGL_NV_device_cuda")) {
                     mDisplay = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
                     platformName = "EGL device (NVIDIA)";
@@ -57,7 +58,8 @@ public:
             platformName = "EGL default display";
         }
         if (mDisplay == EGL_NO_DISPLAY)
-            throw std::runtime_error("no EGL display: neither an NVIDIA EGL device nor Mesa's surfaceless platform is available");
+            throw std::runtime_error(
+                "no EGL display: neither an NVIDIA EGL device nor Mesa's surfaceless platform is available");
 
         EGLint major = 0, minor = 0;
         if (!eglInitialize(mDisplay, &major, &minor))
@@ -73,19 +75,23 @@ public:
         EGLConfig config = nullptr;
         EGLint configCount = 0;
         for (EGLint surfaceType : {EGLint(EGL_PBUFFER_BIT), EGLint(EGL_DONT_CARE)}) {
-            const EGLint configAttributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, surfaceType, EGL_NONE};
+            const EGLint configAttributes[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, surfaceType,
+                                               EGL_NONE};
             if (eglChooseConfig(mDisplay, configAttributes, &config, 1, &configCount) && configCount > 0)
                 break;
         }
         if (configCount == 0)
             throw std::runtime_error(platformName + " offers no OpenGL-renderable EGL config");
 
-        const EGLint contextAttributes[] = {
-            EGL_CONTEXT_MAJOR_VERSION, 4,
-            EGL_CONTEXT_MINOR_VERSION, 5,
-            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-            EGL_CONTEXT_OPENGL_DEBUG, options.debug ? EGL_TRUE : EGL_FALSE,
-            EGL_NONE};
+        const EGLint contextAttributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                            4,
+                                            EGL_CONTEXT_MINOR_VERSION,
+                                            5,
+                                            EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                            EGL_CONTEXT_OPENGL_DEBUG,
+                                            options.debug ? EGL_TRUE : EGL_FALSE,
+                                            EGL_NONE};
         mContext = eglCreateContext(mDisplay, config, EGL_NO_CONTEXT, contextAttributes);
         if (mContext == EGL_NO_CONTEXT)
             throw std::runtime_error(platformName + " cannot create an OpenGL 4.5 core context (error 0x" +
@@ -114,11 +120,11 @@ private:
     EGLContext mContext = EGL_NO_CONTEXT;
 };
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<GlContext> createHeadlessContext(const ContextOptions& options)
 {
     return std::make_unique<EglContext>(options);
 }
 
-} // namespace platform
+}  // namespace platform

@@ -19,7 +19,7 @@ std::string glString(GLenum name)
     const GLubyte* text = glGetString(name);
     return text ? reinterpret_cast<const char*>(text) : "";
 }
-} // namespace
+}  // namespace
 
 bool GlInfo::isSoftwareRenderer() const
 {
@@ -49,4 +49,4 @@ void GlContext::queryInfo(const std::string& platformName)
     }
 }
 
-} // namespace platform
+}  // namespace platform

@@ -21,7 +21,7 @@ struct GlInfo
     std::string renderer;
     std::string version;
     std::string glslVersion;
-    std::string platform; ///< "GLFW window", "EGL device (NVIDIA)", "EGL surfaceless (Mesa)"
+    std::string platform;  ///< "GLFW window", "EGL device (NVIDIA)", "EGL surfaceless (Mesa)"
     std::set<std::string> extensions;
 
     bool hasExtension(const std::string& name) const { return extensions.count(name) != 0; }
@@ -57,7 +57,7 @@ protected:
 
 struct ContextOptions
 {
-    bool debug = false;          ///< KHR_debug context, errors reported through the callback
+    bool debug = false;  ///< KHR_debug context, errors reported through the callback
     glm::ivec2 windowSize{1280, 720};
     std::string title = "hdrlab";
     bool vsync = true;
@@ -71,4 +71,4 @@ std::unique_ptr<GlContext> createWindowContext(const ContextOptions& options, st
 /// A headless EGL context; throws std::runtime_error with the reason when none can be made.
 std::unique_ptr<GlContext> createHeadlessContext(const ContextOptions& options);
 
-} // namespace platform
+}  // namespace platform

@@ -20,8 +20,7 @@ void onGlfwError(int code, const char* description)
 class GlfwContext final : public GlContext
 {
 public:
-    explicit GlfwContext(GLFWwindow* window, bool vsync)
-        : mWindow(window)
+    explicit GlfwContext(GLFWwindow* window, bool vsync) : mWindow(window)
     {
         glfwMakeContextCurrent(mWindow);
         setVsync(vsync);
@@ -65,7 +64,7 @@ private:
     bool mVsync = true;
 };
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<GlContext> createWindowContext(const ContextOptions& options, std::string& whyNot)
 {
@@ -81,7 +80,8 @@ std::unique_ptr<GlContext> createWindowContext(const ContextOptions& options, st
     glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, options.debug ? GLFW_TRUE : GLFW_FALSE);
     glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, options.visible ? GLFW_TRUE : GLFW_FALSE);
-    GLFWwindow* window = glfwCreateWindow(options.windowSize.x, options.windowSize.y, options.title.c_str(), nullptr, nullptr);
+    GLFWwindow* window =
+        glfwCreateWindow(options.windowSize.x, options.windowSize.y, options.title.c_str(), nullptr, nullptr);
     if (!window) {
         whyNot = "cannot create an OpenGL 4.5 core window: " + gLastGlfwError;
         glfwTerminate();
@@ -95,4 +95,4 @@ std::unique_ptr<GlContext> createWindowContext(const ContextOptions& options, st
     return context;
 }
 
-} // namespace platform
+}  // namespace platform

@@ -10,7 +10,7 @@ namespace post {
 namespace {
 constexpr std::uint32_t kPixelsPerThread = 16;
 constexpr std::uint32_t kPositiveInfinityBits = 0x7F800000u;
-} // namespace
+}  // namespace
 
 gl::Buffer createHistogramParamsBuffer(std::string_view label)
 {
@@ -38,8 +38,14 @@ void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ive
     params.update<std::uint32_t>(words, hd::kParamBinCount * sizeof(std::uint32_t));
 }
 
-void AutoRange::update(PassContext& ctx, const ImageInput& image, gl::Buffer& params, double dtSeconds, float speed,
-                       bool reset, float fallbackMin, float fallbackMax)
+void AutoRange::update(PassContext& ctx,
+                       const ImageInput& image,
+                       gl::Buffer& params,
+                       double dtSeconds,
+                       float speed,
+                       bool reset,
+                       float fallbackMin,
+                       float fallbackMax)
 {
     if (!mReduce) {
         mReduce = ctx.shaders.buildCompute("range.auto.reduce", "post/AutoRangeReduce.comp",
@@ -74,4 +80,4 @@ void AutoRange::update(PassContext& ctx, const ImageInput& image, gl::Buffer& pa
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

@@ -22,18 +22,24 @@ void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ive
 class AutoRange
 {
 public:
-    static constexpr float kMinimumSpan = 0.125f; ///< EV; narrower (uniform) frames are widened to this
+    static constexpr float kMinimumSpan = 0.125f;  ///< EV; narrower (uniform) frames are widened to this
 
     /// Reduces `image` and writes the smoothed range into `params`. `speed` is 1/s (0: no smoothing);
     /// `reset` jumps to the new range. `fallbackMin/Max` is used when there is no range yet and the
     /// frame has no finite positive pixel.
-    void update(PassContext& ctx, const ImageInput& image, gl::Buffer& params, double dtSeconds, float speed,
-                bool reset, float fallbackMin, float fallbackMax);
+    void update(PassContext& ctx,
+                const ImageInput& image,
+                gl::Buffer& params,
+                double dtSeconds,
+                float speed,
+                bool reset,
+                float fallbackMin,
+                float fallbackMax);
 
 private:
     gl::Program mReduce;
     gl::Program mFinish;
-    gl::Buffer mRangeBits; ///< uint[2]: float bits of min L and max L
+    gl::Buffer mRangeBits;  ///< uint[2]: float bits of min L and max L
 };
 
-} // namespace post
+}  // namespace post

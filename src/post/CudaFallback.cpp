@@ -11,7 +11,8 @@
 
 namespace {
 
-constexpr const char* kNoCudaReason = "this build has no CUDA backend (configured without nvcc, or with -DHDRLAB_CUDA=OFF)";
+constexpr const char* kNoCudaReason =
+    "this build has no CUDA backend (configured without nvcc, or with -DHDRLAB_CUDA=OFF)";
 
 class UnavailableCudaHistogram final : public post::HistogramMethod
 {
@@ -25,7 +26,9 @@ public:
     {
         return post::Availability::no(kNoCudaReason);
     }
-    void build(post::PassContext&, const post::ImageInput&, const post::HistogramSpec&,
+    void build(post::PassContext&,
+               const post::ImageInput&,
+               const post::HistogramSpec&,
                const post::HistogramTargets&) override
     {
         throw std::runtime_error(std::string(mId) + ": " + kNoCudaReason);
@@ -79,7 +82,7 @@ constexpr CudaMethodName kScanMethods[] = {
     {"cuda-cub", "CUDA CUB DeviceScan"},
 };
 
-} // namespace
+}  // namespace
 
 namespace post {
 
@@ -107,11 +110,12 @@ void appendCudaScanMethods(std::vector<ScanMethodEntry>& list)
 {
     for (const CudaMethodName& name : kScanMethods)
         list.push_back({name.id, [name] {
-                            return std::unique_ptr<ScanMethod>(std::make_unique<UnavailableCudaScan>(name.id, name.label));
+                            return std::unique_ptr<ScanMethod>(
+                                std::make_unique<UnavailableCudaScan>(name.id, name.label));
                         }});
 }
 
-} // namespace post
+}  // namespace post
 
 namespace cuda {
 
@@ -126,4 +130,4 @@ std::optional<int> liveDeviceAllocations()
     return std::nullopt;
 }
 
-} // namespace cuda
+}  // namespace cuda

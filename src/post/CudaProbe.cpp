@@ -2,8 +2,8 @@
 // exists and the current GL context runs on it (cudaGLGetDevices, all devices of the context).
 // Where the query itself fails (some EGL setups), registering a small GL buffer with CUDA decides.
 // It also reports the live device-allocation count of CudaRaii.h (cuda::liveDeviceAllocations).
-#include "gl/Buffer.h"
 #include "post/CudaProbe.h"
+#include "gl/Buffer.h"
 
 #include "cuda/CudaContext.h"
 #include "cuda/CudaRaii.h"
@@ -32,7 +32,7 @@ bool canRegisterGlBuffer(std::string& why)
     return true;
 }
 
-} // namespace
+}  // namespace
 
 void probeCudaForGl(post::GpuCaps& caps)
 {
@@ -57,8 +57,8 @@ void probeCudaForGl(post::GpuCaps& caps)
         std::string why;
         int cudaDevices = 0;
         if (cudaGetDeviceCount(&cudaDevices) != cudaSuccess || cudaDevices != 1 || !canRegisterGlBuffer(why)) {
-            caps.cudaReason = std::string("cannot tell which CUDA device runs the GL context (cudaGLGetDevices: ")
-                              + cudaGetErrorString(error) + (why.empty() ? "" : "; registration: " + why) + ")";
+            caps.cudaReason = std::string("cannot tell which CUDA device runs the GL context (cudaGLGetDevices: ") +
+                              cudaGetErrorString(error) + (why.empty() ? "" : "; registration: " + why) + ")";
             return;
         }
         util::logWarning("cudaGLGetDevices failed ({}); the only CUDA device registered a GL buffer, using it",
@@ -69,8 +69,8 @@ void probeCudaForGl(post::GpuCaps& caps)
         selectDevice(device);
         CudaContext& context = CudaContext::instance();
         if (context.device() != device) {
-            caps.cudaReason = "CUDA was started on device " + std::to_string(context.device())
-                              + " before the probe; the GL context runs on device " + std::to_string(device);
+            caps.cudaReason = "CUDA was started on device " + std::to_string(context.device()) +
+                              " before the probe; the GL context runs on device " + std::to_string(device);
             return;
         }
         util::logInfo("CUDA interop on {}", context.describe());
@@ -87,4 +87,4 @@ std::optional<int> liveDeviceAllocations()
     return deviceAllocationCounter().load(std::memory_order_relaxed);
 }
 
-} // namespace cuda
+}  // namespace cuda

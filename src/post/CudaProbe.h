@@ -18,4 +18,4 @@ void probeCudaForGl(post::GpuCaps& caps);
 /// no CUDA backend. For --resource-report and the soak.
 std::optional<int> liveDeviceAllocations();
 
-} // namespace cuda
+}  // namespace cuda

@@ -35,4 +35,4 @@ ImageInput Downsample::run(PassContext& ctx, const ImageInput& input, int factor
     return ImageInput{mOutput, size};
 }
 
-} // namespace post
+}  // namespace post

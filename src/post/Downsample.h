@@ -34,4 +34,4 @@ private:
     gl::SharedAllocator* mAllocator = nullptr;
 };
 
-} // namespace post
+}  // namespace post

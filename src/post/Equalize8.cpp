@@ -10,9 +10,11 @@ namespace post {
 namespace {
 constexpr std::uint32_t kGroupSize = 256;
 constexpr std::uint32_t kWordsPerThread = 8;
-} // namespace
+}  // namespace
 
-std::vector<std::uint8_t> Equalize8::run(PassContext& ctx, ScanMethod& scan, const std::uint8_t* pixels,
+std::vector<std::uint8_t> Equalize8::run(PassContext& ctx,
+                                         ScanMethod& scan,
+                                         const std::uint8_t* pixels,
                                          std::size_t count)
 {
     if (count == 0)
@@ -27,11 +29,11 @@ std::vector<std::uint8_t> Equalize8::run(PassContext& ctx, ScanMethod& scan, con
     }
     const std::size_t words = (count + 3) / 4;
     std::vector<std::uint32_t> packed(words, 0u);
-    std::memcpy(packed.data(), pixels, count); // little-endian: byte i of word w is pixel 4w + i
+    std::memcpy(packed.data(), pixels, count);  // little-endian: byte i of word w is pixel 4w + i
     gl::Buffer input = gl::Buffer::fromSpan<std::uint32_t>("equalize8.input", packed);
     gl::Buffer output("equalize8.output", words * sizeof(std::uint32_t));
-    const GLuint groups = GLuint((words + std::size_t(kGroupSize) * kWordsPerThread - 1) /
-                                 (std::size_t(kGroupSize) * kWordsPerThread));
+    const GLuint groups =
+        GLuint((words + std::size_t(kGroupSize) * kWordsPerThread - 1) / (std::size_t(kGroupSize) * kWordsPerThread));
 
     mHistogram.clearUint(0u);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -58,4 +60,4 @@ std::vector<std::uint8_t> Equalize8::run(PassContext& ctx, ScanMethod& scan, con
     return result;
 }
 
-} // namespace post
+}  // namespace post

@@ -35,4 +35,4 @@ private:
     gl::Buffer mCdf;
 };
 
-} // namespace post
+}  // namespace post

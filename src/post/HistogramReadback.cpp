@@ -18,7 +18,7 @@ constexpr std::size_t kDisplayAt = kCurveAt + kCurveWords;
 constexpr std::size_t kMaxDisplayBins = 256;
 constexpr std::size_t kSlotWords = kDisplayAt + kMaxDisplayBins;
 constexpr std::size_t kWord = sizeof(std::uint32_t);
-} // namespace
+}  // namespace
 
 HistogramReadback::HistogramReadback()
 {
@@ -65,7 +65,7 @@ std::optional<HistogramSnapshot> HistogramReadback::poll()
     for (Slot& slot : mSlots) {
         if (!slot.fence)
             continue;
-        GLenum state = glClientWaitSync(slot.fence, 0, 0); // timeout 0: only asks
+        GLenum state = glClientWaitSync(slot.fence, 0, 0);  // timeout 0: only asks
         if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
             continue;
         glDeleteSync(slot.fence);
@@ -118,4 +118,4 @@ HistogramSnapshot HistogramReadback::decode(const Slot& slot) const
     return snapshot;
 }
 
-} // namespace post
+}  // namespace post

@@ -16,10 +16,10 @@ namespace post {
 
 struct ReadbackSources
 {
-    const gl::Buffer& histogram;   ///< uint[hd::kHistogramBufferWords]
-    const gl::Buffer& params;      ///< uint[hd::kHistogramParamsWords]
-    const gl::Buffer& curve;       ///< float[hd::kCurveBufferWords]; the header and first channel are copied
-    const gl::Buffer& displayBins; ///< uint[displayBinCount]
+    const gl::Buffer& histogram;    ///< uint[hd::kHistogramBufferWords]
+    const gl::Buffer& params;       ///< uint[hd::kHistogramParamsWords]
+    const gl::Buffer& curve;        ///< float[hd::kCurveBufferWords]; the header and first channel are copied
+    const gl::Buffer& displayBins;  ///< uint[displayBinCount]
     std::uint32_t displayBinCount = 64;
 };
 
@@ -56,4 +56,4 @@ private:
     std::uint64_t mSequence = 0;
 };
 
-} // namespace post
+}  // namespace post

@@ -22,7 +22,10 @@ public:
     virtual ~LocalAdaptationSource() = default;
     /// Writes float[w*h] (row 0 first) into `output`: the mean log2 L over the (2r+1)^2 window around
     /// each pixel of `frame`, clamped to the params' range. Asynchronous, ordered with GL.
-    virtual void run(const gl::Texture& frame, glm::ivec2 size, const gl::Buffer& params, gl::Buffer& output,
+    virtual void run(const gl::Texture& frame,
+                     glm::ivec2 size,
+                     const gl::Buffer& params,
+                     gl::Buffer& output,
                      int radius) = 0;
     virtual profiling::TimerBackend* timerBackend() = 0;
 };
@@ -30,4 +33,4 @@ public:
 /// The CUDA implementation, or nullptr in a build without CUDA.
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource();
 
-} // namespace post
+}  // namespace post

@@ -10,7 +10,10 @@ namespace {
 class CudaLocalAdaptationSource final : public LocalAdaptationSource
 {
 public:
-    void run(const gl::Texture& frame, glm::ivec2 size, const gl::Buffer& params, gl::Buffer& output,
+    void run(const gl::Texture& frame,
+             glm::ivec2 size,
+             const gl::Buffer& params,
+             gl::Buffer& output,
              int radius) override
     {
         mLocal.run(frame, size, params, output, radius);
@@ -21,11 +24,11 @@ private:
     cuda::LocalAdaptation mLocal;
 };
 
-} // namespace
+}  // namespace
 
 std::unique_ptr<LocalAdaptationSource> createLocalAdaptationSource()
 {
     return std::make_unique<CudaLocalAdaptationSource>();
 }
 
-} // namespace post
+}  // namespace post

@@ -15,7 +15,7 @@ std::string availabilityText(const Availability& availability)
     return availability.available ? "available" : "unavailable: " + availability.reason;
 }
 
-} // namespace
+}  // namespace
 
 std::string describeAvailableMethods(const GpuCaps& caps)
 {
@@ -48,4 +48,4 @@ std::string describeAvailableMethods(const GpuCaps& caps)
     return out.str();
 }
 
-} // namespace post
+}  // namespace post

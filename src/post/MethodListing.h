@@ -10,4 +10,4 @@ namespace post {
 
 std::string describeAvailableMethods(const GpuCaps& caps);
 
-} // namespace post
+}  // namespace post

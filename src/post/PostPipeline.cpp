@@ -37,12 +37,13 @@ std::unique_ptr<ToneOperator> createToneOperatorOrFallback(const std::string& wa
 {
     if (auto op = createToneOperator(wanted))
         return op;
-    return toneOperatorRegistry().front().create(); // the registry is never empty
+    return toneOperatorRegistry().front().create();  // the registry is never empty
 }
 
 /// The percentile operator's metering: the GPU's target exposure against the CPU reference's, in EV.
 std::optional<std::pair<double, double>> percentileTargetCheck(const ToneOperator& op,
-                                                               const std::vector<std::uint32_t>& bins, float logMin,
+                                                               const std::vector<std::uint32_t>& bins,
+                                                               float logMin,
                                                                float logMax)
 {
     auto* percentile = dynamic_cast<const TonePercentile*>(&op);
@@ -70,11 +71,17 @@ constexpr double kTargetToleranceEv = 1e-3;
 /// the same histogram and settings; nullopt when the operator has no reference. The percentile
 /// operator adapts over frames, so its curve is checked at the exposure the GPU holds now (its
 /// metering is checked apart, by percentileTargetCheck).
-std::optional<double> compareCurveWithReference(const ToneOperator& op, const std::vector<float>& gpuCurve,
-                                                const std::vector<std::uint32_t>& bins, float logMin, float logMax,
-                                                const std::vector<float>& frame, glm::ivec2 frameSize,
-                                                const std::vector<float>& histogramImage, glm::ivec2 histogramSize,
-                                                float fovYDegrees, double dtSeconds)
+std::optional<double> compareCurveWithReference(const ToneOperator& op,
+                                                const std::vector<float>& gpuCurve,
+                                                const std::vector<std::uint32_t>& bins,
+                                                float logMin,
+                                                float logMax,
+                                                const std::vector<float>& frame,
+                                                glm::ivec2 frameSize,
+                                                const std::vector<float>& histogramImage,
+                                                glm::ivec2 histogramSize,
+                                                float fovYDegrees,
+                                                double dtSeconds)
 {
     ref::CurveInputs inputs;
     inputs.fovYDegrees = fovYDegrees;
@@ -87,7 +94,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op, const st
     inputs.height = frameSize.y;
     if (auto* equalize = dynamic_cast<const ToneEqualize*>(&op)) {
         inputs.equalize = equalize->settings();
-        inputs.rgba = histogramImage.data(); // per-channel histograms come from the histogram image
+        inputs.rgba = histogramImage.data();  // per-channel histograms come from the histogram image
         inputs.width = histogramSize.x;
         inputs.height = histogramSize.y;
     } else if (auto* percentile = dynamic_cast<const TonePercentile*>(&op)) {
@@ -95,7 +102,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op, const st
         const std::vector<float> state = percentile->stateBuffer().readAll<float>(percentile_state::kWords);
         if (state[percentile_state::kValid] != 0.0f) {
             inputs.previousExposureEv = state[percentile_state::kExposure];
-            inputs.dtSeconds = 0.0; // no adaptation step: the curve at the current exposure
+            inputs.dtSeconds = 0.0;  // no adaptation step: the curve at the current exposure
         }
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
@@ -114,7 +121,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op, const st
     return worst;
 }
 
-} // namespace
+}  // namespace
 
 struct PostPipeline::Impl
 {
@@ -143,8 +150,8 @@ struct PostPipeline::Impl
     AutoRange autoRange;
     TonemapApply apply;
     HistogramReadback readback;
-    std::unique_ptr<LocalAdaptationSource> localSource; ///< CUDA summed-area table, created on first use
-    gl::Buffer localMean;                               ///< float[w*h] mean log2 L around each pixel
+    std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
+    gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
     bool resetRange = true;
 
@@ -153,16 +160,20 @@ struct PostPipeline::Impl
     glm::ivec2 lastHdrSize{0};
     const gl::Texture* lastHistogramInput = nullptr;
     glm::ivec2 lastHistogramInputSize{0};
-    bool lastLocalMean = false;    ///< the last run's apply pass used the local mean (or showed it)
+    bool lastLocalMean = false;  ///< the last run's apply pass used the local mean (or showed it)
     float lastFovYDegrees = 60.0f;
     double lastDtSeconds = 1.0 / 60.0;
 
-    std::uint32_t effectiveBins(const HistogramMethod& method, const ScanMethod* scanMethod, std::uint32_t wanted,
+    std::uint32_t effectiveBins(const HistogramMethod& method,
+                                const ScanMethod* scanMethod,
+                                std::uint32_t wanted,
                                 std::string& why) const;
 };
 
-std::uint32_t PostPipeline::Impl::effectiveBins(const HistogramMethod& method, const ScanMethod* scanMethod,
-                                                std::uint32_t wanted, std::string& why) const
+std::uint32_t PostPipeline::Impl::effectiveBins(const HistogramMethod& method,
+                                                const ScanMethod* scanMethod,
+                                                std::uint32_t wanted,
+                                                std::string& why) const
 {
     std::uint32_t limit = std::min(method.maxBins(caps), hd::kMaxHistogramBins);
     std::string limiter(method.id());
@@ -222,18 +233,54 @@ PostPipeline::PostPipeline(gl::ShaderLibrary& shaders, profiling::Profiler& prof
 
 PostPipeline::~PostPipeline() = default;
 
-const PipelineSettings& PostPipeline::settings() const { return mImpl->settings; }
-HistogramMethod& PostPipeline::histogramMethod() { return *mImpl->histogram; }
-ScanMethod* PostPipeline::scanMethod() { return mImpl->histogram->producesCumulative() ? nullptr : mImpl->scan.get(); }
-ToneOperator& PostPipeline::toneOperator() { return *mImpl->tone; }
-const GpuCaps& PostPipeline::caps() const { return mImpl->caps; }
-const std::string& PostPipeline::notice() const { return mImpl->notice; }
-std::optional<HistogramSnapshot> PostPipeline::latestSnapshot() const { return mImpl->latest; }
-const gl::Buffer& PostPipeline::histogramBuffer() const { return mImpl->histogramBuffer; }
-const gl::Buffer& PostPipeline::cdfBuffer() const { return mImpl->cdfBuffer; }
-const gl::Buffer& PostPipeline::paramsBuffer() const { return mImpl->paramsBuffer; }
-const gl::Buffer& PostPipeline::curveBuffer() const { return mImpl->curveBuffer; }
-const gl::Texture& PostPipeline::outputTexture() const { return mImpl->output; }
+const PipelineSettings& PostPipeline::settings() const
+{
+    return mImpl->settings;
+}
+HistogramMethod& PostPipeline::histogramMethod()
+{
+    return *mImpl->histogram;
+}
+ScanMethod* PostPipeline::scanMethod()
+{
+    return mImpl->histogram->producesCumulative() ? nullptr : mImpl->scan.get();
+}
+ToneOperator& PostPipeline::toneOperator()
+{
+    return *mImpl->tone;
+}
+const GpuCaps& PostPipeline::caps() const
+{
+    return mImpl->caps;
+}
+const std::string& PostPipeline::notice() const
+{
+    return mImpl->notice;
+}
+std::optional<HistogramSnapshot> PostPipeline::latestSnapshot() const
+{
+    return mImpl->latest;
+}
+const gl::Buffer& PostPipeline::histogramBuffer() const
+{
+    return mImpl->histogramBuffer;
+}
+const gl::Buffer& PostPipeline::cdfBuffer() const
+{
+    return mImpl->cdfBuffer;
+}
+const gl::Buffer& PostPipeline::paramsBuffer() const
+{
+    return mImpl->paramsBuffer;
+}
+const gl::Buffer& PostPipeline::curveBuffer() const
+{
+    return mImpl->curveBuffer;
+}
+const gl::Texture& PostPipeline::outputTexture() const
+{
+    return mImpl->output;
+}
 
 void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
 {
@@ -314,7 +361,8 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     if (std::isfinite(wanted.autoRangeSpeed) && wanted.autoRangeSpeed >= 0.0f)
         next.autoRangeSpeed = wanted.autoRangeSpeed;
     else
-        refusals.push_back(util::format("invalid auto-range speed {} (needs a finite value >= 0)", wanted.autoRangeSpeed));
+        refusals.push_back(
+            util::format("invalid auto-range speed {} (needs a finite value >= 0)", wanted.autoRangeSpeed));
     if (Downsample::isValidFactor(wanted.downsample))
         next.downsample = wanted.downsample;
     else
@@ -330,10 +378,10 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     next.spec.binCount = p.effectiveBins(histogramAfter, &scanAfter, wanted.spec.binCount, clampNotice);
 
     const bool changed = newHistogram || newScan || newTone || next.spec.binCount != p.settings.spec.binCount ||
-                         next.spec.outOfRange != p.settings.spec.outOfRange ||
-                         next.rangeMode != p.settings.rangeMode || next.logMin != p.settings.logMin ||
-                         next.logMax != p.settings.logMax || next.autoRangeSpeed != p.settings.autoRangeSpeed ||
-                         next.downsample != p.settings.downsample || next.viewLocalMean != p.settings.viewLocalMean;
+                         next.spec.outOfRange != p.settings.spec.outOfRange || next.rangeMode != p.settings.rangeMode ||
+                         next.logMin != p.settings.logMin || next.logMax != p.settings.logMax ||
+                         next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
+                         next.viewLocalMean != p.settings.viewLocalMean;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
         p.resetRange = true;
     if (newHistogram)
@@ -432,8 +480,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     {
         const std::string stage = "tonemap/" + std::string(p.tone->id());
         auto scope = p.profiler.scope(stage);
-        ToneInputs inputs{hdr,          histogramImage, p.histogramBuffer, p.cdfBuffer, p.paramsBuffer, spec,
-                          dtSeconds,    fovYDegrees,    *p.histogram,      builtInCdf ? nullptr : p.scan.get()};
+        ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
+                          spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -492,7 +540,8 @@ VerifyReport PostPipeline::verify()
     text << "counters (NaN, Inf, <=0, below, above): cpu " << cpu.counters[hd::kCounterNaN] << ", "
          << cpu.counters[hd::kCounterInf] << ", " << cpu.counters[hd::kCounterNonPositive] << ", "
          << cpu.counters[hd::kCounterBelow] << ", " << cpu.counters[hd::kCounterAbove]
-         << (counters ? (cmp.countersEqual ? " (gpu equal)" : " (gpu DIFFERENT)") : " (method fills no counters)") << "\n";
+         << (counters ? (cmp.countersEqual ? " (gpu equal)" : " (gpu DIFFERENT)") : " (method fills no counters)")
+         << "\n";
     text << "max per-bin difference " << cmp.maxBinDifference << ", L1 " << cmp.l1Difference << "\n";
     const bool exactBinning = p.histogram->exactBinning();
     const bool binsOk = exactBinning ? cmp.l1Difference == 0 : cmp.onlyNeighbourMoves;
@@ -526,10 +575,10 @@ VerifyReport PostPipeline::verify()
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
         worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
-    text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)")
-         << "\n";
-    const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels,
-                                                      p.lastHdrSize, pixels, size, p.lastFovYDegrees, p.lastDtSeconds);
+    text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB"
+         << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
+    const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize,
+                                                      pixels, size, p.lastFovYDegrees, p.lastDtSeconds);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;
@@ -537,7 +586,8 @@ VerifyReport PostPipeline::verify()
         text << "tone curve of '" << p.tone->id() << "' vs its CPU reference (same histogram): max display difference "
              << *curveCheck << (curveOk ? "" : util::format(" (ABOVE {})", kCurveTolerance)) << "\n";
     } else {
-        text << "tone curve of '" << p.tone->id() << "': no CPU reference; compared histogram, CDF and apply pass only\n";
+        text << "tone curve of '" << p.tone->id()
+             << "': no CPU reference; compared histogram, CDF and apply pass only\n";
     }
     if (const auto target = percentileTargetCheck(*p.tone, gpuBins, logMin, logMax)) {
         const bool targetOk = std::abs(target->first - target->second) <= kTargetToleranceEv;
@@ -546,11 +596,10 @@ VerifyReport PostPipeline::verify()
              << (targetOk ? "" : util::format(" (DIFFERS BY MORE THAN {} EV)", kTargetToleranceEv)) << "\n";
     }
 
-    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 &&
-                curveOk;
+    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 && curveOk;
     text << (report.ok ? "verify: OK\n" : "verify: FAILED\n");
     report.text = text.str();
     return report;
 }
 
-} // namespace post
+}  // namespace post

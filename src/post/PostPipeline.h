@@ -36,11 +36,11 @@ struct PipelineSettings
     std::string toneOperator = "ward";
     HistogramSpec spec;
     RangeMode rangeMode = RangeMode::Manual;
-    float logMin = -10.0f;         ///< manual range, log2 of scene-linear luminance (EV)
+    float logMin = -10.0f;  ///< manual range, log2 of scene-linear luminance (EV)
     float logMax = 20.0f;
-    float autoRangeSpeed = 4.0f;   ///< smoothing of the automatic range, 1/s (0 = no smoothing)
-    int downsample = 1;            ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
-    bool viewLocalMean = false;    ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
+    float autoRangeSpeed = 4.0f;  ///< smoothing of the automatic range, 1/s (0 = no smoothing)
+    int downsample = 1;           ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
+    bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
@@ -55,9 +55,9 @@ struct HistogramSnapshot
     bool countersValid = true;
     float curveLogMin = 0.0f;
     float curveLogMax = 0.0f;
-    std::vector<float> curve;                ///< display luminance per curve sample (luminance channel)
-    std::vector<std::uint32_t> displayBins;  ///< histogram of the displayed image's luma (64 bins)
-    std::vector<std::pair<std::string, float>> markers; ///< named positions on the log2 axis (percentiles...)
+    std::vector<float> curve;                            ///< display luminance per curve sample (luminance channel)
+    std::vector<std::uint32_t> displayBins;              ///< histogram of the displayed image's luma (64 bins)
+    std::vector<std::pair<std::string, float>> markers;  ///< named positions on the log2 axis (percentiles...)
 };
 
 /// GPU vs CPU reference on the current frame (--verify, the compare tool, tests).
@@ -69,7 +69,7 @@ struct VerifyReport
     std::uint64_t maxBinDifference = 0;
     std::uint64_t l1Difference = 0;
     double curveMaxDifference = 0.0;
-    std::string text; ///< human-readable summary, one finding per line
+    std::string text;  ///< human-readable summary, one finding per line
 };
 
 class PostPipeline
@@ -87,7 +87,7 @@ public:
     bool applySettings(const PipelineSettings& settings, std::string* message = nullptr);
 
     HistogramMethod& histogramMethod();
-    ScanMethod* scanMethod();             ///< nullptr when the histogram method yields the CDF ("built in")
+    ScanMethod* scanMethod();  ///< nullptr when the histogram method yields the CDF ("built in")
     ToneOperator& toneOperator();
     const GpuCaps& caps() const;
     /// Recreates the stage outputs CUDA passes touch (histogram, CDF, params, local mean, downsampled
@@ -117,4 +117,4 @@ private:
     std::unique_ptr<Impl> mImpl;
 };
 
-} // namespace post
+}  // namespace post

@@ -5,11 +5,14 @@ namespace post {
 std::string_view toString(Backend backend)
 {
     switch (backend) {
-    case Backend::OpenGL: return "OpenGL";
-    case Backend::Cuda: return "CUDA";
-    case Backend::Cpu: return "CPU";
+        case Backend::OpenGL:
+            return "OpenGL";
+        case Backend::Cuda:
+            return "CUDA";
+        case Backend::Cpu:
+            return "CPU";
     }
     return "?";
 }
 
-} // namespace post
+}  // namespace post

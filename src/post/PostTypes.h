@@ -14,7 +14,7 @@
 namespace profiling {
 class Profiler;
 class TimerBackend;
-}
+}  // namespace profiling
 
 namespace post {
 
@@ -49,7 +49,7 @@ enum class OutOfRange : std::uint32_t { Clamp = hd::kOutOfRangeClamp, Separate =
 /// buffer (hd::kParam* words) so an automatic range never needs a readback.
 struct HistogramSpec
 {
-    std::uint32_t binCount = hd::kDefaultHistogramBins; ///< 1..hd::kMaxHistogramBins
+    std::uint32_t binCount = hd::kDefaultHistogramBins;  ///< 1..hd::kMaxHistogramBins
     OutOfRange outOfRange = OutOfRange::Clamp;
 };
 
@@ -74,20 +74,20 @@ struct ImageInput
 /// [y h/gh, (y+1) h/gh) times sceneScale, NaN where none is finite (WardFoveal.comp's definition).
 struct FovealTarget
 {
-    gl::Texture* image = nullptr; ///< RGBA32F, grid-sized
+    gl::Texture* image = nullptr;  ///< RGBA32F, grid-sized
     glm::ivec2 grid{0};
     float sceneScale = 1.0f;
-    bool written = false; ///< set by the method that filled it this frame; cleared by its consumer
+    bool written = false;  ///< set by the method that filled it this frame; cleared by its consumer
 };
 
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
 /// so switching methods never reallocates.
 struct HistogramTargets
 {
-    gl::Buffer& histogram;        ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
-    const gl::Buffer& params;     ///< uint[hd::kHistogramParamsWords]: range, bin count, policy, size
-    gl::Buffer* cumulative = nullptr; ///< uint[hd::kMaxHistogramBins], for methods that count H directly
-    FovealTarget* foveal = nullptr;   ///< filled too where the method fillsFovealImage()
+    gl::Buffer& histogram;             ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
+    const gl::Buffer& params;          ///< uint[hd::kHistogramParamsWords]: range, bin count, policy, size
+    gl::Buffer* cumulative = nullptr;  ///< uint[hd::kMaxHistogramBins], for methods that count H directly
+    FovealTarget* foveal = nullptr;    ///< filled too where the method fillsFovealImage()
 };
 
-} // namespace post
+}  // namespace post

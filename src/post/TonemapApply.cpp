@@ -6,15 +6,18 @@
 namespace post {
 
 namespace {
-constexpr int kApplyRows = 4; ///< pixels (8 rows apart) per invocation of Apply.comp
-} // namespace
+constexpr int kApplyRows = 4;  ///< pixels (8 rows apart) per invocation of Apply.comp
+}  // namespace
 
 gl::Buffer createCurveBuffer(std::string_view label)
 {
     return gl::Buffer(label, hd::kCurveBufferWords * sizeof(float));
 }
 
-void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output,
+void TonemapApply::apply(PassContext& ctx,
+                         const ImageInput& hdr,
+                         const gl::Buffer& curve,
+                         gl::Texture& output,
                          const LocalMeanInput* local)
 {
     if (output.size() != hdr.size || output.format() != GL_RGBA8)
@@ -22,7 +25,8 @@ void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buff
     if (curve.size() < hd::kCurveBufferWords * sizeof(float))
         throw std::invalid_argument("tonemap apply: the curve buffer is too small");
     if (!mApply)
-        mApply = ctx.shaders.buildCompute("tonemap.apply", "tonemap/Apply.comp", {{"ROWS", std::to_string(kApplyRows)}});
+        mApply =
+            ctx.shaders.buildCompute("tonemap.apply", "tonemap/Apply.comp", {{"ROWS", std::to_string(kApplyRows)}});
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     mApply.use();
@@ -38,8 +42,9 @@ void TonemapApply::apply(PassContext& ctx, const ImageInput& hdr, const gl::Buff
     (local ? local->params : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     mApply.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
-    const GLuint rowsPerGroup = 8 * kApplyRows; // Apply.comp: 32x8 invocations, kApplyRows pixels each
-    glDispatchCompute(GLuint((hdr.size.x + 31) / 32), GLuint((hdr.size.y + int(rowsPerGroup) - 1) / int(rowsPerGroup)), 1);
+    const GLuint rowsPerGroup = 8 * kApplyRows;  // Apply.comp: 32x8 invocations, kApplyRows pixels each
+    glDispatchCompute(GLuint((hdr.size.x + 31) / 32), GLuint((hdr.size.y + int(rowsPerGroup) - 1) / int(rowsPerGroup)),
+                      1);
     glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT |
                     GL_FRAMEBUFFER_BARRIER_BIT);
 }
@@ -59,4 +64,4 @@ void TonemapApply::buildDisplayHistogram(PassContext& ctx, const gl::Texture& di
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

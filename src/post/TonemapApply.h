@@ -1,11 +1,10 @@
 // TonemapApply.h: the one apply pass every tone operator shares, and the display histogram.
 //
 // Apply: each pixel's world luminance Lw goes through the curve buffer (hd::kCurve* layout: a LUT
-// of display luminance over log2 Lw, linear interpolation, linear in Lw below the first sample, clamped above the last; or
-// Ld = scale * Lw), RGB is scaled by Ld/Lw (chromaticity kept), clamped to [0, 1], sRGB-encoded
-// (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a readback gives PNG bytes). Three-channel
-// curves map R, G, B through their own LUTs. Lw NaN or <= 0 gives black, Lw = +Inf the curve's top
-// value as grey: never NaN. CPU reference: ref::applyCurve.
+// of display luminance over log2 Lw, linear interpolation, linear in Lw below the first sample, clamped above the last;
+// or Ld = scale * Lw), RGB is scaled by Ld/Lw (chromaticity kept), clamped to [0, 1], sRGB-encoded (IEC 61966-2-1 OETF)
+// and stored as GL_RGBA8 UNORM (so a readback gives PNG bytes). Three-channel curves map R, G, B through their own
+// LUTs. Lw NaN or <= 0 gives black, Lw = +Inf the curve's top value as grey: never NaN. CPU reference: ref::applyCurve.
 // Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values).
 #pragma once
 
@@ -22,7 +21,7 @@ struct LocalMeanInput
 {
     const gl::Buffer& localMean;
     const gl::Buffer& params;
-    bool view = false; ///< show the local mean as grey instead of the tone-mapped frame
+    bool view = false;  ///< show the local mean as grey instead of the tone-mapped frame
 };
 
 class TonemapApply
@@ -33,7 +32,10 @@ public:
     /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr);
     /// with `local`, the curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with
     /// `local->view`, the local mean itself is shown.
-    void apply(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& curve, gl::Texture& output,
+    void apply(PassContext& ctx,
+               const ImageInput& hdr,
+               const gl::Buffer& curve,
+               gl::Texture& output,
                const LocalMeanInput* local = nullptr);
     /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
@@ -43,4 +45,4 @@ private:
     gl::Program mDisplayHistogram;
 };
 
-} // namespace post
+}  // namespace post

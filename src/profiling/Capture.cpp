@@ -30,8 +30,12 @@ nlohmann::ordered_json threadName(int tid, const char* name)
     return {{"name", "thread_name"}, {"ph", "M"}, {"pid", kProcessId}, {"tid", tid}, {"args", {{"name", name}}}};
 }
 
-nlohmann::ordered_json completeEvent(const std::string& name, const char* category, int tid, double startMs,
-                                     double durationMs, nlohmann::ordered_json args)
+nlohmann::ordered_json completeEvent(const std::string& name,
+                                     const char* category,
+                                     int tid,
+                                     double startMs,
+                                     double durationMs,
+                                     nlohmann::ordered_json args)
 {
     return {{"name", name},
             {"cat", category},
@@ -60,14 +64,17 @@ std::string fixed(double value, int decimals)
     return out.str();
 }
 
-} // namespace
+}  // namespace
 
 std::string_view sourceToken(TimeSource source)
 {
     switch (source) {
-    case TimeSource::GlTimerQuery: return "gl-timer-query";
-    case TimeSource::CudaEvent: return "cuda-event";
-    case TimeSource::CpuFallback: return "cpu-fallback";
+        case TimeSource::GlTimerQuery:
+            return "gl-timer-query";
+        case TimeSource::CudaEvent:
+            return "cuda-event";
+        case TimeSource::CpuFallback:
+            return "cpu-fallback";
     }
     return "unknown";
 }
@@ -191,4 +198,4 @@ std::string formatSummaryTable(const std::vector<PassSummary>& passes)
     return out.str();
 }
 
-} // namespace profiling
+}  // namespace profiling

@@ -28,8 +28,8 @@ using CaptureMetadata = std::vector<std::pair<std::string, std::string>>;
 
 /// Metadata keys every capture of the app carries (tests check them).
 inline constexpr const char* kCaptureMetadataKeys[] = {
-    "gpu_vendor", "gpu_renderer", "gl_version", "platform", "scene", "resolution", "histogram_method",
-    "scan_method", "tone_operator", "settings", "build_type", "git_revision", "hdrlab_version", "date"};
+    "gpu_vendor",  "gpu_renderer",  "gl_version", "platform",   "scene",        "resolution",     "histogram_method",
+    "scan_method", "tone_operator", "settings",   "build_type", "git_revision", "hdrlab_version", "date"};
 
 /// Short stable token for CSV and trace args: "gl-timer-query", "cuda-event", "cpu-fallback".
 std::string_view sourceToken(TimeSource source);
@@ -68,4 +68,4 @@ std::vector<PassSummary> summarizePasses(const std::deque<FrameRecord>& frames);
 /// A fixed-width text table of the summary (one header line, one line per pass).
 std::string formatSummaryTable(const std::vector<PassSummary>& passes);
 
-} // namespace profiling
+}  // namespace profiling

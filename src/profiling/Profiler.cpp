@@ -12,9 +12,12 @@ namespace profiling {
 std::string_view toString(TimeSource source)
 {
     switch (source) {
-    case TimeSource::GlTimerQuery: return "gpu (GL timer query)";
-    case TimeSource::CudaEvent: return "gpu (CUDA event)";
-    case TimeSource::CpuFallback: return "cpu (no useful GPU timers)";
+        case TimeSource::GlTimerQuery:
+            return "gpu (GL timer query)";
+        case TimeSource::CudaEvent:
+            return "gpu (CUDA event)";
+        case TimeSource::CpuFallback:
+            return "cpu (no useful GPU timers)";
     }
     return "?";
 }
@@ -31,7 +34,7 @@ struct ScopeEntry
     std::string name;
     TimerBackend* backend = nullptr;
     int token = -1;
-    int beginQuery = -1; ///< index into the slot's query pool
+    int beginQuery = -1;  ///< index into the slot's query pool
     int endQuery = -1;
     Clock::time_point cpuBegin;
     Clock::time_point cpuEnd;
@@ -65,7 +68,7 @@ double msBetween(Clock::time_point a, Clock::time_point b)
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-} // namespace
+}  // namespace
 
 struct Profiler::Impl
 {
@@ -98,16 +101,14 @@ struct Profiler::Impl
     }
 };
 
-Profiler::Profiler(bool glTimersUseful)
-    : mImpl(std::make_unique<Impl>()), mGlTimersUseful(glTimersUseful)
+Profiler::Profiler(bool glTimersUseful) : mImpl(std::make_unique<Impl>()), mGlTimersUseful(glTimersUseful)
 {
     mImpl->recordingEpoch = Clock::now();
 }
 
 Profiler::~Profiler() = default;
 
-Profiler::Scope::Scope(Profiler* profiler, int index)
-    : mProfiler(profiler), mIndex(index)
+Profiler::Scope::Scope(Profiler* profiler, int index) : mProfiler(profiler), mIndex(index)
 {
 }
 
@@ -153,7 +154,7 @@ void Profiler::beginFrame()
         }
         if (!ready) {
             if (index != next)
-                break; // keep frame order: later frames wait for this one
+                break;  // keep frame order: later frames wait for this one
             for (ScopeEntry& scope : slot.scopes)
                 if (scope.backend)
                     scope.backend->release(scope.token);
@@ -357,4 +358,4 @@ void Profiler::appendRecord(FrameRecord&& record)
     mRecorded.push_back(std::move(record));
 }
 
-} // namespace profiling
+}  // namespace profiling

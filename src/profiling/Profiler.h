@@ -44,9 +44,9 @@ public:
 struct PassRecord
 {
     std::string name;
-    double cpuStartMs = 0.0; ///< since the capture started
+    double cpuStartMs = 0.0;  ///< since the capture started
     double cpuMs = 0.0;
-    std::optional<double> gpuStartMs; ///< since the capture started (GL timestamps only)
+    std::optional<double> gpuStartMs;  ///< since the capture started (GL timestamps only)
     std::optional<double> gpuMs;
     TimeSource source = TimeSource::GlTimerQuery;
 };
@@ -71,9 +71,9 @@ struct PassStats
 class Profiler
 {
 public:
-    static constexpr int kFrameDelay = 4;      ///< frames a timer result may take to arrive
-    static constexpr int kWarmupFrames = 8;    ///< frames ignored after a reset
-    static constexpr std::size_t kWindow = 256; ///< frames in the rolling statistics
+    static constexpr int kFrameDelay = 4;        ///< frames a timer result may take to arrive
+    static constexpr int kWarmupFrames = 8;      ///< frames ignored after a reset
+    static constexpr std::size_t kWindow = 256;  ///< frames in the rolling statistics
 
     /// `glTimersUseful` is false on software rasterisers (see GlInfo::isSoftwareRenderer).
     explicit Profiler(bool glTimersUseful);
@@ -146,4 +146,4 @@ private:
     std::uint64_t mDroppedFrames = 0;
 };
 
-} // namespace profiling
+}  // namespace profiling

@@ -2,7 +2,8 @@
 
 namespace ref {
 
-std::vector<std::uint32_t> equalizationLevels(const std::vector<std::uint32_t>& histogram, std::uint32_t levels,
+std::vector<std::uint32_t> equalizationLevels(const std::vector<std::uint32_t>& histogram,
+                                              std::uint32_t levels,
                                               EqualizeFormula formula)
 {
     std::vector<std::uint64_t> cdf(histogram.size());
@@ -38,7 +39,7 @@ std::vector<std::uint32_t> equalizationLevels(const std::vector<std::uint32_t>& 
     const std::uint64_t denominator = total - cdfMin;
     for (std::size_t i = 0; i < cdf.size(); ++i) {
         if (cdf[i] < cdfMin)
-            continue; // no pixel has this level
+            continue;  // no pixel has this level
         out[i] = std::uint32_t(((cdf[i] - cdfMin) * (levels - 1) + denominator / 2) / denominator);
     }
     return out;
@@ -56,4 +57,4 @@ std::vector<std::uint8_t> equalize8(const std::uint8_t* pixels, std::size_t coun
     return out;
 }
 
-} // namespace ref
+}  // namespace ref

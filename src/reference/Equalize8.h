@@ -13,18 +13,18 @@
 
 namespace ref {
 
-enum class EqualizeFormula
-{
-    CdfMinRoundHalfUp, ///< Bugetti / Wikipedia, integer round half up (the one hdrlab uses)
-    GonzalezWoods,     ///< round((L - 1) * cdf / N), half up: the textbook variant, for comparison
+enum class EqualizeFormula {
+    CdfMinRoundHalfUp,  ///< Bugetti / Wikipedia, integer round half up (the one hdrlab uses)
+    GonzalezWoods,      ///< round((L - 1) * cdf / N), half up: the textbook variant, for comparison
 };
 
 /// Output level of each of the `levels` input levels, from their pixel counts (histogram).
 /// Levels below cdf_min (no pixels) map to 0 in the cdf_min formula.
-std::vector<std::uint32_t> equalizationLevels(const std::vector<std::uint32_t>& histogram, std::uint32_t levels,
+std::vector<std::uint32_t> equalizationLevels(const std::vector<std::uint32_t>& histogram,
+                                              std::uint32_t levels,
                                               EqualizeFormula formula = EqualizeFormula::CdfMinRoundHalfUp);
 
 /// Equalizes `count` 8-bit grey pixels with the cdf_min formula (L = 256).
 std::vector<std::uint8_t> equalize8(const std::uint8_t* pixels, std::size_t count);
 
-} // namespace ref
+}  // namespace ref

@@ -31,10 +31,15 @@ float luminanceAt(const float* rgba, std::size_t pixel)
     return hd::hdLuminance(p[0], p[1], p[2]);
 }
 
-} // namespace
+}  // namespace
 
-Histogram buildHistogram(const float* rgba, int width, int height, float logMin, float logMax,
-                         std::uint32_t binCount, OutOfRange outOfRange)
+Histogram buildHistogram(const float* rgba,
+                         int width,
+                         int height,
+                         float logMin,
+                         float logMax,
+                         std::uint32_t binCount,
+                         OutOfRange outOfRange)
 {
     Histogram result;
     result.bins.assign(binCount, 0u);
@@ -50,8 +55,13 @@ Histogram buildHistogram(const float* rgba, int width, int height, float logMin,
     return result;
 }
 
-std::vector<std::uint32_t> countNearEdges(const float* rgba, int width, int height, float logMin, float logMax,
-                                          std::uint32_t binCount, double toleranceBins)
+std::vector<std::uint32_t> countNearEdges(const float* rgba,
+                                          int width,
+                                          int height,
+                                          float logMin,
+                                          float logMax,
+                                          std::uint32_t binCount,
+                                          double toleranceBins)
 {
     std::vector<std::uint32_t> near(std::size_t(binCount) + 1, 0u);
     const std::size_t pixels = std::size_t(std::max(width, 0)) * std::size_t(std::max(height, 0));
@@ -62,7 +72,7 @@ std::vector<std::uint32_t> countNearEdges(const float* rgba, int width, int heig
         float L = luminanceAt(rgba, i);
         if (!std::isfinite(L) || L <= 0.0f)
             continue;
-        double position = (std::log2(double(L)) - logMin) / range * binCount; // in bins
+        double position = (std::log2(double(L)) - logMin) / range * binCount;  // in bins
         double edge = std::round(position);
         if (edge < 0.0 || edge > double(binCount))
             continue;
@@ -72,8 +82,10 @@ std::vector<std::uint32_t> countNearEdges(const float* rgba, int width, int heig
     return near;
 }
 
-HistogramComparison compareHistograms(const std::vector<std::uint32_t>& gpuBins, const std::uint32_t* gpuCounters,
-                                      const Histogram& cpu, const std::vector<std::uint32_t>& nearEdges)
+HistogramComparison compareHistograms(const std::vector<std::uint32_t>& gpuBins,
+                                      const std::uint32_t* gpuCounters,
+                                      const Histogram& cpu,
+                                      const std::vector<std::uint32_t>& nearEdges)
 {
     HistogramComparison result;
     const std::size_t binCount = cpu.bins.size();
@@ -117,7 +129,7 @@ double gpuBinTolerance(float logMin, float logMax, std::uint32_t binCount)
     if (!(range > 0.0))
         return 0.0;
     const double magnitude = 1.0 + std::max(std::abs(double(logMin)), std::abs(double(logMax)));
-    const double log2Error = 2e-7 + 4e-6 * magnitude; // luminance rounding + a GPU log2/division some ulps off
+    const double log2Error = 2e-7 + 4e-6 * magnitude;  // luminance rounding + a GPU log2/division some ulps off
     return log2Error * binCount / range;
 }
 
@@ -140,4 +152,4 @@ std::optional<LogRange> autoRange(const float* rgba, int width, int height)
     return LogRange{hd::hdLog2(smallest), hd::hdLog2(largest)};
 }
 
-} // namespace ref
+}  // namespace ref

@@ -77,15 +77,18 @@ bool isUsable(double value)
     return !std::isnan(value) && value > 0.0;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords,
+std::vector<std::uint8_t> applyCurve(const float* rgba,
+                                     int width,
+                                     int height,
+                                     const float* curveWords,
                                      const float* localMean)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<std::uint8_t> out(pixels * 4, 0);
-    const bool perChannel = int(curveWords[hd::kCurveChannels]) == 3 &&
-                            curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
+    const bool perChannel =
+        int(curveWords[hd::kCurveChannels]) == 3 && curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
     for (std::size_t i = 0; i < pixels; ++i) {
         const float* p = rgba + i * 4;
         std::uint8_t* o = out.data() + i * 4;
@@ -125,7 +128,7 @@ std::vector<float> localMeanLog2(const float* rgba, int width, int height, int r
     for (std::size_t i = 0; i < log2L.size(); ++i) {
         const float* p = rgba + i * 4;
         double L = hd::hdLuminance(p[0], p[1], p[2]);
-        double value = std::isinf(L) ? double(logMax) : (L > 0.0 ? std::log2(L) : double(logMin)); // NaN: logMin
+        double value = std::isinf(L) ? double(logMax) : (L > 0.0 ? std::log2(L) : double(logMin));  // NaN: logMin
         log2L[i] = float(std::clamp(value, double(logMin), double(logMax)));
     }
     std::vector<float> mean(log2L.size());
@@ -143,4 +146,4 @@ std::vector<float> localMeanLog2(const float* rgba, int width, int height, int r
     return mean;
 }
 
-} // namespace ref
+}  // namespace ref

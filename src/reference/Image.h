@@ -11,7 +11,7 @@ struct RgbaImage
 {
     int width = 0;
     int height = 0;
-    std::vector<float> pixels; ///< width * height * 4
+    std::vector<float> pixels;  ///< width * height * 4
 };
 
 /// Box filter by `factor` (1, 2, 4, 8): the output is ceil(w/factor) x ceil(h/factor), each texel
@@ -31,11 +31,14 @@ double evaluateCurve(const float* curveWords, int channel, double Lw);
 /// curve. Lw (or the channel) NaN or <= 0 gives 0; +Inf gives the curve's top value. With
 /// `localMean` (float[w*h], mean log2 L around each pixel) the lookup is at Lw * 2^(blend *
 /// (reference - localMean)), blend and reference from the curve header, the shift clamped to +-8 EV.
-std::vector<std::uint8_t> applyCurve(const float* rgba, int width, int height, const float* curveWords,
+std::vector<std::uint8_t> applyCurve(const float* rgba,
+                                     int width,
+                                     int height,
+                                     const float* curveWords,
                                      const float* localMean = nullptr);
 
 /// The local adaptation map: per pixel, the mean of log2 L (clamped to [logMin, logMax]; invalid
 /// pixels count as logMin, +Inf as logMax) over the (2r+1)^2 window clipped to the image.
 std::vector<float> localMeanLog2(const float* rgba, int width, int height, int radius, float logMin, float logMax);
 
-} // namespace ref
+}  // namespace ref

@@ -42,7 +42,9 @@ std::vector<T> integralImage(const T* image, int width, int height, IntegralKind
 
 double boxSum(const std::vector<double>& inclusive, int width, int x0, int y0, int x1, int y1)
 {
-    auto at = [&](int x, int y) { return x < 0 || y < 0 ? 0.0 : inclusive[std::size_t(y) * std::size_t(width) + std::size_t(x)]; };
+    auto at = [&](int x, int y) {
+        return x < 0 || y < 0 ? 0.0 : inclusive[std::size_t(y) * std::size_t(width) + std::size_t(x)];
+    };
     return at(x1 - 1, y1 - 1) - at(x0 - 1, y1 - 1) - at(x1 - 1, y0 - 1) + at(x0 - 1, y0 - 1);
 }
 
@@ -50,4 +52,4 @@ template std::vector<float> integralImage<float, float>(const float*, int, int, 
 template std::vector<float> integralImage<float, double>(const float*, int, int, IntegralKind, int);
 template std::vector<double> integralImage<double, double>(const double*, int, int, IntegralKind, int);
 
-} // namespace ref
+}  // namespace ref

@@ -28,4 +28,4 @@ std::vector<T> integralImage(const T* image, int width, int height, IntegralKind
 /// Sum over the rectangle [x0, x1) x [y0, y1) from an inclusive integral image (4 lookups).
 double boxSum(const std::vector<double>& inclusive, int width, int x0, int y0, int x1, int y1);
 
-} // namespace ref
+}  // namespace ref

@@ -13,4 +13,4 @@ std::vector<std::uint32_t> inclusiveScan(const std::vector<std::uint32_t>& value
     return out;
 }
 
-} // namespace ref
+}  // namespace ref

@@ -9,4 +9,4 @@ namespace ref {
 /// out[i] = in[0] + ... + in[i], in uint32 arithmetic like the GPU scans (wraps on overflow).
 std::vector<std::uint32_t> inclusiveScan(const std::vector<std::uint32_t>& values);
 
-} // namespace ref
+}  // namespace ref

@@ -24,7 +24,7 @@ std::vector<float> equalizeCurveFromCdf(std::span<const std::uint32_t> cdf, bool
             break;
         }
     }
-    if (total == cdfMin) // empty, or everything in one bin
+    if (total == cdfMin)  // empty, or everything in one bin
         return values;
     for (std::size_t i = 0; i < cdf.size(); ++i) {
         double v = cdf[i] < cdfMin ? 0.0 : double(cdf[i] - cdfMin) / double(total - cdfMin);
@@ -46,4 +46,4 @@ std::vector<float> equalizeCurve(std::span<const std::uint32_t> bins, bool encod
     return equalizeCurveFromCdf(cdf, encodedOutput);
 }
 
-} // namespace ref
+}  // namespace ref

@@ -22,4 +22,4 @@ std::vector<float> equalizeCurveFromCdf(std::span<const std::uint32_t> cdf, bool
 /// IEC 61966-2-1 sRGB EOTF (encoded level 0..1 -> linear), used by the encoded-output option.
 double decodeSrgb(double encoded);
 
-} // namespace ref
+}  // namespace ref

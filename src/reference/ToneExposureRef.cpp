@@ -16,28 +16,28 @@ double displayCurve(double x, const post::DisplayCurveSettings& settings)
     if (!(x > 0.0))
         return 0.0;
     switch (settings.curve) {
-    case post::DisplayCurve::Clamp:
-        return std::min(x, 1.0);
-    case post::DisplayCurve::Reinhard: {
-        const double white = settings.reinhardWhite;
-        if (!(white > 0.0))
-            return std::isinf(x) ? 1.0 : x / (1.0 + x);
-        if (x >= white)
-            return 1.0;
-        return x * (1.0 + x / (white * white)) / (1.0 + x);
-    }
-    case post::DisplayCurve::Hable: {
-        const double white = 11.2;
-        if (x >= white)
-            return 1.0;
-        return std::clamp(hableRaw(x) / hableRaw(white), 0.0, 1.0);
-    }
-    case post::DisplayCurve::AcesFit: {
-        if (std::isinf(x))
-            return 1.0;
-        const double y = x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14);
-        return std::clamp(y, 0.0, 1.0);
-    }
+        case post::DisplayCurve::Clamp:
+            return std::min(x, 1.0);
+        case post::DisplayCurve::Reinhard: {
+            const double white = settings.reinhardWhite;
+            if (!(white > 0.0))
+                return std::isinf(x) ? 1.0 : x / (1.0 + x);
+            if (x >= white)
+                return 1.0;
+            return x * (1.0 + x / (white * white)) / (1.0 + x);
+        }
+        case post::DisplayCurve::Hable: {
+            const double white = 11.2;
+            if (x >= white)
+                return 1.0;
+            return std::clamp(hableRaw(x) / hableRaw(white), 0.0, 1.0);
+        }
+        case post::DisplayCurve::AcesFit: {
+            if (std::isinf(x))
+                return 1.0;
+            const double y = x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14);
+            return std::clamp(y, 0.0, 1.0);
+        }
     }
     return 0.0;
 }
@@ -64,4 +64,4 @@ ExposureCurve exposureCurve(const post::ExposureSettings& raw)
     return curve;
 }
 
-} // namespace ref
+}  // namespace ref

@@ -25,10 +25,10 @@ struct ExposureCurve
 {
     double logMin = 0.0;
     double logMax = 0.0;
-    bool linearScale = false; ///< the clamp curve uses the LinearScale mode
+    bool linearScale = false;  ///< the clamp curve uses the LinearScale mode
     double scale = 0.0;
     std::vector<float> values;
 };
 ExposureCurve exposureCurve(const post::ExposureSettings& settings);
 
-} // namespace ref
+}  // namespace ref

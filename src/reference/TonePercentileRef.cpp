@@ -32,8 +32,11 @@ std::optional<double> percentile(std::span<const std::uint32_t> cdf, double perc
     return logMin + *bin * (logMax - logMin) / double(cdf.size());
 }
 
-std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf, double lowPercent, double highPercent,
-                                   double logMin, double logMax)
+std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf,
+                                   double lowPercent,
+                                   double highPercent,
+                                   double logMin,
+                                   double logMax)
 {
     if (cdf.empty() || cdf.back() == 0u)
         return std::nullopt;
@@ -67,7 +70,9 @@ std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf, double lo
     return weighted / mass;
 }
 
-PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf, double logMin, double logMax,
+PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
+                                    double logMin,
+                                    double logMax,
                                     const post::PercentileSettings& raw)
 {
     const post::PercentileSettings s = post::sanitize(raw);
@@ -122,12 +127,16 @@ double adaptExposure(double currentEv, double targetEv, double dtSeconds, const 
         distance = transition;
     }
     if (!(transition > 0.0))
-        return targetEv; // linear all the way and it arrived within dt
+        return targetEv;  // linear all the way and it arrived within dt
     return targetEv - direction * distance * std::exp(-speed * dt / transition);
 }
 
-PercentileState stepPercentile(const PercentileState& previous, std::span<const std::uint32_t> cdf, double logMin,
-                               double logMax, double dtSeconds, const post::PercentileSettings& settings)
+PercentileState stepPercentile(const PercentileState& previous,
+                               std::span<const std::uint32_t> cdf,
+                               double logMin,
+                               double logMax,
+                               double dtSeconds,
+                               const post::PercentileSettings& settings)
 {
     const PercentileTarget target = percentileExposure(cdf, logMin, logMax, settings);
     if (!target.valid)
@@ -141,7 +150,9 @@ PercentileState stepPercentile(const PercentileState& previous, std::span<const 
     return next;
 }
 
-std::vector<float> percentileCurveValues(double exposureEv, double logMin, double logMax,
+std::vector<float> percentileCurveValues(double exposureEv,
+                                         double logMin,
+                                         double logMax,
                                          const post::PercentileSettings& raw)
 {
     const post::PercentileSettings s = post::sanitize(raw);
@@ -154,4 +165,4 @@ std::vector<float> percentileCurveValues(double exposureEv, double logMin, doubl
     return values;
 }
 
-} // namespace ref
+}  // namespace ref

@@ -24,17 +24,22 @@ std::optional<double> percentile(std::span<const std::uint32_t> cdf, double perc
 /// Mean log2 L of the mass between the low and high percentiles (0..100), each bin's share placed at
 /// the mean position of that share under a uniform density within the bin (a whole bin counts at
 /// its centre). Equals percentile(low) when low == high. nullopt when the CDF is empty.
-std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf, double lowPercent, double highPercent,
-                                   double logMin, double logMax);
+std::optional<double> bandMeanLog2(std::span<const std::uint32_t> cdf,
+                                   double lowPercent,
+                                   double highPercent,
+                                   double logMin,
+                                   double logMax);
 
 struct PercentileTarget
 {
-    bool valid = false;    ///< false for an empty histogram or a non-finite result
-    double targetEv = 0.0; ///< after compensation and the min/max limits
-    double meteredLog2 = 0.0; ///< the percentile (Key) or the band mean (BandAverage)
-    double highLog2 = 0.0;    ///< the high percentile (Key)
+    bool valid = false;        ///< false for an empty histogram or a non-finite result
+    double targetEv = 0.0;     ///< after compensation and the min/max limits
+    double meteredLog2 = 0.0;  ///< the percentile (Key) or the band mean (BandAverage)
+    double highLog2 = 0.0;     ///< the high percentile (Key)
 };
-PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf, double logMin, double logMax,
+PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
+                                    double logMin,
+                                    double logMax,
                                     const post::PercentileSettings& settings);
 
 /// One adaptation step from `currentEv` toward `targetEv` over `dtSeconds` (dt <= 0 or NaN: no
@@ -45,16 +50,22 @@ double adaptExposure(double currentEv, double targetEv, double dtSeconds, const 
 /// The operator's state between frames.
 struct PercentileState
 {
-    bool valid = false; ///< false until the first usable frame (which snaps to the target)
+    bool valid = false;  ///< false until the first usable frame (which snaps to the target)
     double exposureEv = 0.0;
 };
 
 /// One frame: meter the CDF, then snap (first frame) or adapt; an unusable frame keeps the state.
-PercentileState stepPercentile(const PercentileState& previous, std::span<const std::uint32_t> cdf, double logMin,
-                               double logMax, double dtSeconds, const post::PercentileSettings& settings);
+PercentileState stepPercentile(const PercentileState& previous,
+                               std::span<const std::uint32_t> cdf,
+                               double logMin,
+                               double logMax,
+                               double dtSeconds,
+                               const post::PercentileSettings& settings);
 
 /// The curve LUT: kPercentileCurveSamples samples over [logMin, logMax] of displayCurve(Lw * 2^E).
-std::vector<float> percentileCurveValues(double exposureEv, double logMin, double logMax,
+std::vector<float> percentileCurveValues(double exposureEv,
+                                         double logMin,
+                                         double logMax,
                                          const post::PercentileSettings& settings);
 
-} // namespace ref
+}  // namespace ref

@@ -14,8 +14,12 @@
 
 namespace ref {
 
-std::vector<float> makeCurveWords(double logMin, double logMax, std::uint32_t sampleCount, std::uint32_t channels,
-                                  bool linearScale, double scale)
+std::vector<float> makeCurveWords(double logMin,
+                                  double logMax,
+                                  std::uint32_t sampleCount,
+                                  std::uint32_t channels,
+                                  bool linearScale,
+                                  double scale)
 {
     std::vector<float> words(hd::kCurveBufferWords, 0.0f);
     words[hd::kCurveLogMin] = float(logMin);
@@ -84,8 +88,8 @@ std::vector<float> percentileWords(const CurveInputs& in)
     const double exposureEv = state.valid ? state.exposureEv : 0.0;
     const post::PercentileSettings s = post::sanitize(in.percentile);
     const bool linear = s.display.curve == post::DisplayCurve::Clamp;
-    std::vector<float> words = makeCurveWords(in.logMin, in.logMax, post::kPercentileCurveSamples, 1, linear,
-                                              std::exp2(exposureEv));
+    std::vector<float> words =
+        makeCurveWords(in.logMin, in.logMax, post::kPercentileCurveSamples, 1, linear, std::exp2(exposureEv));
     putLut(words, 0, percentileCurveValues(exposureEv, in.logMin, in.logMax, s));
     return words;
 }
@@ -104,8 +108,8 @@ std::vector<float> wardWords(const CurveInputs& in)
     const double logMin = (result.bwmin - lnScale) / std::numbers::ln2;
     const double logMax = (result.bwmax - lnScale) / std::numbers::ln2;
     const bool linear = result.outcome != WardOutcome::Histogram;
-    std::vector<float> words = makeCurveWords(logMin, logMax, post::kWardCurveSamples, 1, linear,
-                                              result.linearScale * s.sceneScale);
+    std::vector<float> words =
+        makeCurveWords(logMin, logMax, post::kWardCurveSamples, 1, linear, result.linearScale * s.sceneScale);
     std::vector<float> values(post::kWardCurveSamples);
     for (std::uint32_t i = 0; i < post::kWardCurveSamples; ++i) {
         const double log2Lw = logMin + (i + 0.5) * (logMax - logMin) / post::kWardCurveSamples;
@@ -119,13 +123,13 @@ std::vector<float> wardWords(const CurveInputs& in)
 std::vector<float> exposureWords(const CurveInputs& in)
 {
     const ExposureCurve curve = exposureCurve(in.exposure);
-    std::vector<float> words = makeCurveWords(curve.logMin, curve.logMax, post::kExposureCurveSamples, 1,
-                                              curve.linearScale, curve.scale);
+    std::vector<float> words =
+        makeCurveWords(curve.logMin, curve.logMax, post::kExposureCurveSamples, 1, curve.linearScale, curve.scale);
     putLut(words, 0, curve.values);
     return words;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<float> referenceCurve(std::string_view operatorId, const CurveInputs& inputs)
 {
@@ -140,8 +144,12 @@ std::vector<float> referenceCurve(std::string_view operatorId, const CurveInputs
     return {};
 }
 
-double curveMaxDifference(std::span<const float> a, std::span<const float> b, int channel, double log2Lo,
-                          double log2Hi, int probes)
+double curveMaxDifference(std::span<const float> a,
+                          std::span<const float> b,
+                          int channel,
+                          double log2Lo,
+                          double log2Hi,
+                          int probes)
 {
     double worst = 0.0;
     probes = std::max(probes, 2);
@@ -168,4 +176,4 @@ double lutMaxDifference(std::span<const float> a, std::span<const float> b)
     return worst;
 }
 
-} // namespace ref
+}  // namespace ref

@@ -42,7 +42,7 @@ FovealGrid fovealGridSize(int width, int height, double fovYDegrees)
     if (std::isfinite(fovYDegrees) && fovYDegrees > 5.0 && fovYDegrees < 179.0) {
         tanHalfY = std::tan(fovYDegrees * degree / 2.0);
         tanHalfX = tanHalfY * aspect;
-    } else if (width >= height) { // pcond's default view: 40 degrees on the longer axis
+    } else if (width >= height) {  // pcond's default view: 40 degrees on the longer axis
         tanHalfX = std::tan(20.0 * degree);
         tanHalfY = tanHalfX / aspect;
     } else {
@@ -107,7 +107,7 @@ WardHistogram wardHistogram(std::span<const double> samples, const post::WardSet
     h.bins.assign(n, 0.0);
     lwmax = std::min(lwmax * 1.01, post::kWardLmax);
     if (!(lwmax > post::kWardLmin))
-        return h; // nothing above LMIN: every pixel maps to black
+        return h;  // nothing above LMIN: every pixel maps to black
     h.bwmax = std::log(lwmax);
     if (lwmin < post::kWardLmin) {
         lwmin = post::kWardLmin;
@@ -141,10 +141,14 @@ WardHistogram wardHistogram(std::span<const double> samples, const post::WardSet
 const char* toString(WardOutcome outcome)
 {
     switch (outcome) {
-    case WardOutcome::Histogram: return "histogram";
-    case WardOutcome::RangeFits: return "range fits";
-    case WardOutcome::Failed: return "failed";
-    case WardOutcome::NoSamples: return "no samples";
+        case WardOutcome::Histogram:
+            return "histogram";
+        case WardOutcome::RangeFits:
+            return "range fits";
+        case WardOutcome::Failed:
+            return "failed";
+        case WardOutcome::NoSamples:
+            return "no samples";
     }
     return "?";
 }
@@ -159,7 +163,7 @@ double linearScaleOf(const WardHistogram& h, const post::WardSettings& s)
     return scalef / s.displayMax;
 }
 
-} // namespace
+}  // namespace
 
 WardResult wardCurve(const WardHistogram& histogram, const post::WardSettings& raw)
 {
@@ -169,7 +173,7 @@ WardResult wardCurve(const WardHistogram& histogram, const post::WardSettings& r
     r.bwmin = histogram.bwmin;
     r.bwmax = histogram.bwmax;
     std::vector<double> modhist = histogram.bins;
-    if (histogram.duplicateBottom && n >= 2) { // pcond: "add false samples at bottom"
+    if (histogram.duplicateBottom && n >= 2) {  // pcond: "add false samples at bottom"
         modhist[1] *= 0.5;
         modhist[0] += modhist[1];
     }
@@ -262,4 +266,4 @@ double wardDisplay(const WardResult& r, const post::WardSettings& raw, double Lw
     return (std::exp(Bd) - s.displayMin) / (double(s.displayMax) - s.displayMin);
 }
 
-} // namespace ref
+}  // namespace ref

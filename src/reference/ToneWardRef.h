@@ -35,17 +35,16 @@ FovealGrid fovealGridSize(int width, int height, double fovYDegrees);
 /// Box-filtered foveal samples of an RGBA float image: the luminance (cd/m^2 = sceneScale * L) of
 /// the mean of the finite pixels of each block [x*w/gw, (x+1)*w/gw) x [...]; NaN for a block
 /// without finite pixels. Row-major gw x gh.
-std::vector<double> wardFovealLuminance(const float* rgba, int width, int height, FovealGrid grid,
-                                        double sceneScale);
+std::vector<double> wardFovealLuminance(const float* rgba, int width, int height, FovealGrid grid, double sceneScale);
 
 struct WardHistogram
 {
-    bool valid = false;        ///< false when no sample has a luminance above LMIN
-    std::vector<double> bins;  ///< counts before the bottom-bin duplication
-    double bwmin = 0.0;        ///< ln of the lower edge of bin 0 (cd/m^2)
-    double bwmax = 0.0;        ///< ln of the upper edge of the last bin
-    double bwavg = 0.0;        ///< mean ln Lw of the counted samples (the linear fallback's log-average)
-    bool duplicateBottom = false; ///< the range was extended by one bin and bin 1 is to be split into bin 0
+    bool valid = false;            ///< false when no sample has a luminance above LMIN
+    std::vector<double> bins;      ///< counts before the bottom-bin duplication
+    double bwmin = 0.0;            ///< ln of the lower edge of bin 0 (cd/m^2)
+    double bwmax = 0.0;            ///< ln of the upper edge of the last bin
+    double bwavg = 0.0;            ///< mean ln Lw of the counted samples (the linear fallback's log-average)
+    bool duplicateBottom = false;  ///< the range was extended by one bin and bin 1 is to be split into bin 0
 };
 
 /// pcond comphist over the given samples (cd/m^2; non-finite samples are ignored): lwmin / lwmax
@@ -59,16 +58,16 @@ const char* toString(WardOutcome outcome);
 struct WardResult
 {
     WardOutcome outcome = WardOutcome::NoSamples;
-    int passes = 0;               ///< ceiling passes run
+    int passes = 0;  ///< ceiling passes run
     double bwmin = 0.0;
     double bwmax = 0.0;
-    double originalTotal = 0.0;   ///< histot
-    double finalTotal = 0.0;      ///< mhistot of the last pass (before its trimming)
-    double ceilingFraction = 0.0; ///< linear ceiling / T = db / (ln Ldmax - ln Ldmin)
-    std::vector<double> trimmed;  ///< modhist after the last pass
-    std::vector<double> ceiling;  ///< each bin's ceiling in the last pass
-    std::vector<double> cumf;     ///< n + 1 entries: the CDF the mapping uses (from the last pass)
-    double linearScale = 0.0;     ///< linear operator: display value per cd/m^2
+    double originalTotal = 0.0;    ///< histot
+    double finalTotal = 0.0;       ///< mhistot of the last pass (before its trimming)
+    double ceilingFraction = 0.0;  ///< linear ceiling / T = db / (ln Ldmax - ln Ldmin)
+    std::vector<double> trimmed;   ///< modhist after the last pass
+    std::vector<double> ceiling;   ///< each bin's ceiling in the last pass
+    std::vector<double> cumf;      ///< n + 1 entries: the CDF the mapping uses (from the last pass)
+    double linearScale = 0.0;      ///< linear operator: display value per cd/m^2
 };
 
 /// pcond mkbrmap (+ check2do and the linear fallback) on a histogram.
@@ -78,4 +77,4 @@ WardResult wardCurve(const WardHistogram& histogram, const post::WardSettings& s
 /// give linearScale * Lw (unclamped, as pcond).
 double wardDisplay(const WardResult& result, const post::WardSettings& settings, double LwCd);
 
-} // namespace ref
+}  // namespace ref

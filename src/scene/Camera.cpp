@@ -92,7 +92,7 @@ Sample hermite(const std::vector<CameraKeyframe>& keys, std::size_t i, float s)
             h00 * p0.pitch + h10 * h * m0.pitch + h01 * p1.pitch + h11 * h * m1.pitch};
 }
 
-} // namespace
+}  // namespace
 
 Camera CameraPath::evaluate(double seconds, const Camera& base) const
 {
@@ -119,8 +119,9 @@ Camera CameraPath::evaluate(double seconds, const Camera& base) const
                                          [](double value, const CameraKeyframe& k) { return value < k.time; });
             std::size_t i = std::size_t(next - keyframes.begin()) - 1;
             float s = float((t - keyframes[i].time) / (keyframes[i + 1].time - keyframes[i].time));
-            sample = interpolation == PathInterpolation::Linear ? lerp(sampleOf(keyframes[i]), sampleOf(keyframes[i + 1]), s)
-                                                                : hermite(keyframes, i, s);
+            sample = interpolation == PathInterpolation::Linear
+                         ? lerp(sampleOf(keyframes[i]), sampleOf(keyframes[i + 1]), s)
+                         : hermite(keyframes, i, s);
         }
     }
     camera.position = sample.position;
@@ -129,4 +130,4 @@ Camera CameraPath::evaluate(double seconds, const Camera& base) const
     return camera;
 }
 
-} // namespace scene
+}  // namespace scene

@@ -38,7 +38,7 @@ enum class PathWrap { Clamp, Loop };
 
 struct CameraKeyframe
 {
-    double time = 0.0; ///< seconds, strictly increasing along the path
+    double time = 0.0;  ///< seconds, strictly increasing along the path
     glm::vec3 position{0.0f};
     float yawDegrees = 0.0f;
     float pitchDegrees = 0.0f;
@@ -56,4 +56,4 @@ struct CameraPath
     Camera evaluate(double seconds, const Camera& base) const;
 };
 
-} // namespace scene
+}  // namespace scene

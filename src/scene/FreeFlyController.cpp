@@ -10,7 +10,10 @@
 
 namespace scene {
 
-bool FreeFlyController::update(GLFWwindow* window, double dtSeconds, bool imguiWantsMouse, bool imguiWantsKeyboard,
+bool FreeFlyController::update(GLFWwindow* window,
+                               double dtSeconds,
+                               bool imguiWantsMouse,
+                               bool imguiWantsKeyboard,
                                Camera& camera)
 {
     if (!window)
@@ -37,7 +40,8 @@ bool FreeFlyController::update(GLFWwindow* window, double dtSeconds, bool imguiW
         mLastCursorY = y;
         if (dx != 0.0 || dy != 0.0) {
             camera.yawDegrees += float(dx) * mSettings.degreesPerPixel;
-            camera.pitchDegrees = std::clamp(camera.pitchDegrees - float(dy) * mSettings.degreesPerPixel, -89.0f, 89.0f);
+            camera.pitchDegrees =
+                std::clamp(camera.pitchDegrees - float(dy) * mSettings.degreesPerPixel, -89.0f, 89.0f);
             camera.yawDegrees = std::fmod(camera.yawDegrees, 360.0f);
             changed = true;
         }
@@ -71,4 +75,4 @@ bool FreeFlyController::update(GLFWwindow* window, double dtSeconds, bool imguiW
     return changed;
 }
 
-} // namespace scene
+}  // namespace scene

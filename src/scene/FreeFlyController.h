@@ -14,9 +14,9 @@ namespace scene {
 
 struct FreeFlySettings
 {
-    float speed = 3.0f;              ///< metres per second
-    float fastMultiplier = 5.0f;     ///< while Shift is held
-    float degreesPerPixel = 0.15f;   ///< mouse-look sensitivity
+    float speed = 3.0f;             ///< metres per second
+    float fastMultiplier = 5.0f;    ///< while Shift is held
+    float degreesPerPixel = 0.15f;  ///< mouse-look sensitivity
 };
 
 class FreeFlyController
@@ -37,4 +37,4 @@ private:
     double mLastCursorY = 0.0;
 };
 
-} // namespace scene
+}  // namespace scene

@@ -77,10 +77,7 @@ private:
         advance();
     }
 
-    std::string quoted() const
-    {
-        return atEnd() ? std::string("end of file") : "'" + describeCharacter() + "'";
-    }
+    std::string quoted() const { return atEnd() ? std::string("end of file") : "'" + describeCharacter() + "'"; }
 
     JsonValue parseValue(int depth)
     {
@@ -127,7 +124,7 @@ private:
 
     void parseObject(JsonValue& object, int depth)
     {
-        advance(); // '{'
+        advance();  // '{'
         skipWhitespace();
         if (peek() == '}') {
             advance();
@@ -159,7 +156,7 @@ private:
 
     void parseArray(JsonValue& array, int depth)
     {
-        advance(); // '['
+        advance();  // '['
         skipWhitespace();
         if (peek() == ']') {
             advance();
@@ -219,7 +216,7 @@ private:
 
     std::string parseString()
     {
-        advance(); // opening quote
+        advance();  // opening quote
         std::string out;
         while (true) {
             if (atEnd())
@@ -242,28 +239,45 @@ private:
                 fail("unterminated string");
             advance();
             switch (escape) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                unsigned code = parseHex4();
-                // A UTF-16 surrogate pair encodes one code point above U+FFFF.
-                if (code >= 0xd800 && code < 0xdc00 && mText.substr(mAt, 2) == "\\u") {
-                    advance();
-                    advance();
-                    unsigned low = parseHex4();
-                    if (low >= 0xdc00 && low < 0xe000)
-                        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'u': {
+                    unsigned code = parseHex4();
+                    // A UTF-16 surrogate pair encodes one code point above U+FFFF.
+                    if (code >= 0xd800 && code < 0xdc00 && mText.substr(mAt, 2) == "\\u") {
+                        advance();
+                        advance();
+                        unsigned low = parseHex4();
+                        if (low >= 0xdc00 && low < 0xe000)
+                            code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+                    }
+                    appendUtf8(out, code);
+                    break;
                 }
-                appendUtf8(out, code);
-                break;
-            }
-            default: fail(std::string("bad escape '\\") + escape + "' in string");
+                default:
+                    fail(std::string("bad escape '\\") + escape + "' in string");
             }
         }
     }
@@ -312,7 +326,7 @@ private:
     int mLine = 1;
 };
 
-} // namespace
+}  // namespace
 
 const JsonMember* JsonValue::findMember(std::string_view key) const
 {
@@ -331,12 +345,18 @@ const JsonValue* JsonValue::find(std::string_view key) const
 std::string_view jsonKindName(JsonValue::Kind kind)
 {
     switch (kind) {
-    case JsonValue::Kind::Null: return "null";
-    case JsonValue::Kind::Bool: return "boolean";
-    case JsonValue::Kind::Number: return "number";
-    case JsonValue::Kind::String: return "string";
-    case JsonValue::Kind::Array: return "array";
-    case JsonValue::Kind::Object: return "object";
+        case JsonValue::Kind::Null:
+            return "null";
+        case JsonValue::Kind::Bool:
+            return "boolean";
+        case JsonValue::Kind::Number:
+            return "number";
+        case JsonValue::Kind::String:
+            return "string";
+        case JsonValue::Kind::Array:
+            return "array";
+        case JsonValue::Kind::Object:
+            return "object";
     }
     return "value";
 }
@@ -346,4 +366,4 @@ JsonValue parseJson(std::string_view text)
     return Reader(text).document();
 }
 
-} // namespace scene
+}  // namespace scene

@@ -18,8 +18,8 @@ namespace scene {
 
 struct JsonPosition
 {
-    int line = 1;   ///< 1-based
-    int column = 1; ///< 1-based, in bytes
+    int line = 1;    ///< 1-based
+    int column = 1;  ///< 1-based, in bytes
 };
 
 struct JsonValue;
@@ -55,10 +55,7 @@ std::string_view jsonKindName(JsonValue::Kind kind);
 class JsonSyntaxError : public std::runtime_error
 {
 public:
-    JsonSyntaxError(JsonPosition position, const std::string& what)
-        : std::runtime_error(what), mPosition(position)
-    {
-    }
+    JsonSyntaxError(JsonPosition position, const std::string& what) : std::runtime_error(what), mPosition(position) {}
     JsonPosition position() const { return mPosition; }
 
 private:
@@ -68,4 +65,4 @@ private:
 /// Parses one JSON document; throws JsonSyntaxError.
 JsonValue parseJson(std::string_view text);
 
-} // namespace scene
+}  // namespace scene

@@ -27,14 +27,17 @@ class Builder
 {
 public:
     Builder(const Object& object, TriangleMesh& mesh)
-        : mMesh(mesh), mRotation(rotationOf(object.rotationDegrees)), mOffset(object.position),
+        : mMesh(mesh),
+          mRotation(rotationOf(object.rotationDegrees)),
+          mOffset(object.position),
           mMaterial(float(object.material))
     {
     }
 
     std::uint32_t vertex(glm::vec3 localPosition, glm::vec3 localNormal)
     {
-        mMesh.vertices.push_back({mRotation * localPosition + mOffset, glm::normalize(mRotation * localNormal), mMaterial});
+        mMesh.vertices.push_back(
+            {mRotation * localPosition + mOffset, glm::normalize(mRotation * localNormal), mMaterial});
         return std::uint32_t(mMesh.vertices.size() - 1);
     }
 
@@ -124,16 +127,24 @@ void appendCylinder(Builder& b, float radius, float height)
     }
 }
 
-} // namespace
+}  // namespace
 
 void appendPrimitive(const Object& object, TriangleMesh& mesh)
 {
     Builder builder(object, mesh);
     switch (object.type) {
-    case PrimitiveType::Box: appendBox(builder, object.size); break;
-    case PrimitiveType::Plane: appendPlane(builder, object.size); break;
-    case PrimitiveType::Sphere: appendSphere(builder, object.radius); break;
-    case PrimitiveType::Cylinder: appendCylinder(builder, object.radius, object.height); break;
+        case PrimitiveType::Box:
+            appendBox(builder, object.size);
+            break;
+        case PrimitiveType::Plane:
+            appendPlane(builder, object.size);
+            break;
+        case PrimitiveType::Sphere:
+            appendSphere(builder, object.radius);
+            break;
+        case PrimitiveType::Cylinder:
+            appendCylinder(builder, object.radius, object.height);
+            break;
     }
 }
 
@@ -165,4 +176,4 @@ TriangleMesh buildSceneMesh(const Scene& scene)
     return mesh;
 }
 
-} // namespace scene
+}  // namespace scene

@@ -19,7 +19,7 @@ struct MeshVertex
 {
     glm::vec3 position;
     glm::vec3 normal;
-    float material; ///< material index, as a float so that one float attribute format serves all
+    float material;  ///< material index, as a float so that one float attribute format serves all
 };
 
 struct TriangleMesh
@@ -41,4 +41,4 @@ void appendPrimitive(const Object& object, TriangleMesh& mesh);
 /// All objects of the scene, shadow casters first.
 TriangleMesh buildSceneMesh(const Scene& scene);
 
-} // namespace scene
+}  // namespace scene

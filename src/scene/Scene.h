@@ -44,27 +44,27 @@ struct Object
 {
     std::string name;
     PrimitiveType type = PrimitiveType::Box;
-    glm::vec3 position{0.0f};   ///< centre, metres
-    glm::vec3 rotationDegrees{0.0f}; ///< applied about X, then Y, then Z (world axes)
-    glm::vec3 size{1.0f};       ///< box: full extents; plane: x and z extents (y unused)
-    float radius = 0.5f;        ///< sphere, cylinder
-    float height = 1.0f;        ///< cylinder (along its local Y)
-    int material = 0;           ///< index into Scene::materials
+    glm::vec3 position{0.0f};         ///< centre, metres
+    glm::vec3 rotationDegrees{0.0f};  ///< applied about X, then Y, then Z (world axes)
+    glm::vec3 size{1.0f};             ///< box: full extents; plane: x and z extents (y unused)
+    float radius = 0.5f;              ///< sphere, cylinder
+    float height = 1.0f;              ///< cylinder (along its local Y)
+    int material = 0;                 ///< index into Scene::materials
     bool castsShadow = true;
 };
 
 struct Sun
 {
-    float azimuthDegrees = 0.0f;    ///< direction towards the sun, yaw convention of the camera
-    float elevationDegrees = 45.0f; ///< above the horizon
-    float illuminance = 100000.0f;  ///< lux on a surface facing the sun
-    glm::vec3 color{1.0f};          ///< normalised to luminance 1
+    float azimuthDegrees = 0.0f;     ///< direction towards the sun, yaw convention of the camera
+    float elevationDegrees = 45.0f;  ///< above the horizon
+    float illuminance = 100000.0f;   ///< lux on a surface facing the sun
+    glm::vec3 color{1.0f};           ///< normalised to luminance 1
     float angularRadiusDegrees = 0.265f;
     int shadowMapSize = 2048;
     /// Optional world-space box the shadow map covers; by default the shadow casters' bounds.
     std::optional<std::pair<glm::vec3, glm::vec3>> shadowBounds;
 
-    glm::vec3 direction() const; ///< unit vector towards the sun
+    glm::vec3 direction() const;  ///< unit vector towards the sun
 };
 
 enum class SkyModel { CieClear, CieOvercast };
@@ -73,10 +73,10 @@ std::string_view toString(SkyModel model);
 struct Sky
 {
     SkyModel model = SkyModel::CieClear;
-    float zenithLuminance = 5000.0f;  ///< cd/m²
-    glm::vec3 zenithColor{0.55f, 0.75f, 1.25f}; ///< normalised to luminance 1
-    glm::vec3 horizonColor{0.9f, 1.0f, 1.1f};   ///< normalised to luminance 1
-    float groundAlbedo = 0.2f; ///< what the sky shader shows below the horizon
+    float zenithLuminance = 5000.0f;             ///< cd/m²
+    glm::vec3 zenithColor{0.55f, 0.75f, 1.25f};  ///< normalised to luminance 1
+    glm::vec3 horizonColor{0.9f, 1.0f, 1.1f};    ///< normalised to luminance 1
+    float groundAlbedo = 0.2f;                   ///< what the sky shader shows below the horizon
 };
 
 /// Ambient (constant, hemispherical) radiance standing in for indirect light. Points with open sky
@@ -100,7 +100,7 @@ inline constexpr int kMaxPointLights = 16;
 
 struct Scene
 {
-    std::string sourceName; ///< file path or "scenes/default.json (built in)"
+    std::string sourceName;  ///< file path or "scenes/default.json (built in)"
     std::string description;
     std::vector<Material> materials;
     std::vector<Object> objects;
@@ -124,4 +124,4 @@ Scene defaultScene();
 /// The text of the built-in scene.
 std::string_view defaultSceneText();
 
-} // namespace scene
+}  // namespace scene

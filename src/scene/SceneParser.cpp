@@ -57,7 +57,9 @@ constexpr Range kUnit{0.0, 1.0, false};
 class FieldReader
 {
 public:
-    FieldReader(const std::string& source, const JsonValue& value, std::string context,
+    FieldReader(const std::string& source,
+                const JsonValue& value,
+                std::string context,
                 std::initializer_list<const char*> allowed)
         : mSource(source), mValue(value), mContext(std::move(context))
     {
@@ -72,7 +74,8 @@ public:
                 std::string list;
                 for (const char* k : allowed)
                     list += (list.empty() ? "" : ", ") + std::string(k);
-                fail(member.keyPosition, "unknown field \"" + member.key + "\" in " + mContext + " (expected one of: " + list + ")");
+                fail(member.keyPosition,
+                     "unknown field \"" + member.key + "\" in " + mContext + " (expected one of: " + list + ")");
             }
         }
     }
@@ -102,7 +105,8 @@ public:
     void expectKind(const JsonValue& v, JsonValue::Kind kind, const std::string& what) const
     {
         if (v.kind != kind)
-            fail(v, what + " must be a" + (kind == JsonValue::Kind::Array || kind == JsonValue::Kind::Object ? "n " : " ") +
+            fail(v, what + " must be a" +
+                        (kind == JsonValue::Kind::Array || kind == JsonValue::Kind::Object ? "n " : " ") +
                         std::string(jsonKindName(kind)) + ", got " + std::string(jsonKindName(v.kind)));
     }
 
@@ -224,11 +228,12 @@ public:
             root = parseJson(text);
         } catch (const JsonSyntaxError& e) {
             throw SceneError(util::escapeControlCharacters(mSource) + ":" + std::to_string(e.position().line) + ":" +
-                             std::to_string(e.position().column) + ": syntax error: " +
-                             util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
+                             std::to_string(e.position().column) +
+                             ": syntax error: " + util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
         }
-        FieldReader top(mSource, root, "the scene",
-                        {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath"});
+        FieldReader top(
+            mSource, root, "the scene",
+            {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath"});
         Scene scene;
         scene.sourceName = mSource;
         scene.description = top.string("description", "");
@@ -293,20 +298,22 @@ private:
         FieldReader probe(mSource, item, context, {});
         Object o;
         o.type = probe.choice<PrimitiveType>("type", PrimitiveType::Box,
-                                             {{"box", PrimitiveType::Box}, {"plane", PrimitiveType::Plane},
-                                              {"sphere", PrimitiveType::Sphere}, {"cylinder", PrimitiveType::Cylinder}});
+                                             {{"box", PrimitiveType::Box},
+                                              {"plane", PrimitiveType::Plane},
+                                              {"sphere", PrimitiveType::Sphere},
+                                              {"cylinder", PrimitiveType::Cylinder}});
         probe.require("type");
         auto reader = [&]() {
             switch (o.type) {
-            case PrimitiveType::Box:
-            case PrimitiveType::Plane:
-                return FieldReader(mSource, item, context,
-                                   {"name", "type", "material", "position", "rotation", "size", "castsShadow"});
-            case PrimitiveType::Sphere:
-                return FieldReader(mSource, item, context,
-                                   {"name", "type", "material", "position", "rotation", "radius", "castsShadow"});
-            case PrimitiveType::Cylinder:
-                break;
+                case PrimitiveType::Box:
+                case PrimitiveType::Plane:
+                    return FieldReader(mSource, item, context,
+                                       {"name", "type", "material", "position", "rotation", "size", "castsShadow"});
+                case PrimitiveType::Sphere:
+                    return FieldReader(mSource, item, context,
+                                       {"name", "type", "material", "position", "rotation", "radius", "castsShadow"});
+                case PrimitiveType::Cylinder:
+                    break;
             }
             return FieldReader(mSource, item, context,
                                {"name", "type", "material", "position", "rotation", "radius", "height", "castsShadow"});
@@ -364,8 +371,9 @@ private:
 
     Sun readSun(const JsonValue& value)
     {
-        FieldReader f(mSource, value, "\"sun\"",
-                      {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds"});
+        FieldReader f(
+            mSource, value, "\"sun\"",
+            {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds"});
         Sun sun;
         sun.azimuthDegrees = f.number("azimuth", sun.azimuthDegrees, kAny);
         sun.elevationDegrees = f.number("elevation", sun.elevationDegrees, Range{-90.0, 90.0});
@@ -386,7 +394,8 @@ private:
 
     Sky readSky(const JsonValue& value)
     {
-        FieldReader f(mSource, value, "\"sky\"", {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo"});
+        FieldReader f(mSource, value, "\"sky\"",
+                      {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo"});
         Sky sky;
         sky.model = f.choice<SkyModel>("model", sky.model,
                                        {{"cie-clear", SkyModel::CieClear}, {"cie-overcast", SkyModel::CieOvercast}});
@@ -433,7 +442,8 @@ private:
         for (const JsonValue& item : keys.items) {
             CameraKeyframe k = readKeyframe(item, int(path.keyframes.size()));
             if (!path.keyframes.empty() && !(k.time > path.keyframes.back().time))
-                f.fail(item, "keyframe " + std::to_string(path.keyframes.size()) + ": \"time\" must be greater than the previous keyframe's (" +
+                f.fail(item, "keyframe " + std::to_string(path.keyframes.size()) +
+                                 ": \"time\" must be greater than the previous keyframe's (" +
                                  formatNumber(path.keyframes.back().time) + "), got " + formatNumber(k.time));
             path.keyframes.push_back(k);
         }
@@ -468,15 +478,19 @@ private:
     std::map<std::string, int> mMaterialIndex;
 };
 
-} // namespace
+}  // namespace
 
 std::string_view toString(PrimitiveType type)
 {
     switch (type) {
-    case PrimitiveType::Box: return "box";
-    case PrimitiveType::Plane: return "plane";
-    case PrimitiveType::Sphere: return "sphere";
-    case PrimitiveType::Cylinder: return "cylinder";
+        case PrimitiveType::Box:
+            return "box";
+        case PrimitiveType::Plane:
+            return "plane";
+        case PrimitiveType::Sphere:
+            return "sphere";
+        case PrimitiveType::Cylinder:
+            return "cylinder";
     }
     return "?";
 }
@@ -504,7 +518,8 @@ Scene loadSceneFile(const std::filesystem::path& path)
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         int error = errno;
-        throw SceneError("cannot open scene file '" + path.string() + "': " + std::strerror(error != 0 ? error : ENOENT));
+        throw SceneError("cannot open scene file '" + path.string() +
+                         "': " + std::strerror(error != 0 ? error : ENOENT));
     }
     std::ostringstream text;
     text << in.rdbuf();
@@ -523,4 +538,4 @@ Scene defaultScene()
     return parseScene(defaultSceneText(), "scenes/default.json (built in)");
 }
 
-} // namespace scene
+}  // namespace scene

@@ -19,13 +19,13 @@
 namespace scene {
 namespace {
 
-constexpr GLuint kFrameBlockBinding = 0;     // SceneFrame.glsl
-constexpr GLuint kMaterialBinding = 0;       // SceneFrame.glsl
-constexpr GLuint kSunShadowUnit = 0;         // Scene.frag
-constexpr GLuint kSkyOcclusionUnit = 1;      // Scene.frag
-constexpr GLint kLightMatrixLocation = 0;    // Shadow.vert
+constexpr GLuint kFrameBlockBinding = 0;   // SceneFrame.glsl
+constexpr GLuint kMaterialBinding = 0;     // SceneFrame.glsl
+constexpr GLuint kSunShadowUnit = 0;       // Scene.frag
+constexpr GLuint kSkyOcclusionUnit = 1;    // Scene.frag
+constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
-constexpr float kMaxRadiance = 60000.0f;     // SCENE_MAX_RADIANCE in SceneFrame.glsl
+constexpr float kMaxRadiance = 60000.0f;  // SCENE_MAX_RADIANCE in SceneFrame.glsl
 
 struct GpuPointLight
 {
@@ -118,10 +118,9 @@ private:
     std::optional<gl::DebugGroup> mGroup;
 };
 
-} // namespace
+}  // namespace
 
-SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
-    : mScene(scene)
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene)
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
@@ -142,8 +141,8 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
 
     std::vector<GpuMaterial> materials;
     for (const Material& m : mScene.materials)
-        materials.push_back({glm::vec4(m.baseColor, m.roughness),
-                             glm::vec4(m.emissionColor * m.emissionLuminance, m.metalness)});
+        materials.push_back(
+            {glm::vec4(m.baseColor, m.roughness), glm::vec4(m.emissionColor * m.emissionLuminance, m.metalness)});
     mMaterials = gl::Buffer::fromSpan<GpuMaterial>("scene.materials", materials);
     mFrameBlock = gl::Buffer("scene.frame", sizeof(SceneFrameBlock));
 
@@ -202,7 +201,7 @@ void SceneRenderer::renderShadowMaps()
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
-    glDisable(GL_CULL_FACE); // thin walls and single-sided planes must block light from either side
+    glDisable(GL_CULL_FACE);  // thin walls and single-sided planes must block light from either side
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
     mShadowProgram.use();
@@ -220,7 +219,8 @@ void SceneRenderer::renderShadowMaps()
         pass.framebuffer->bind();
         glViewport(0, 0, pass.map->size().x, pass.map->size().y);
         // The shadow matrices map to [0,1]^3; the rasteriser wants clip space in [-1,1]^3.
-        glm::mat4 toClip = glm::translate(glm::mat4(1.0f), glm::vec3(-1.0f)) * glm::scale(glm::mat4(1.0f), glm::vec3(2.0f));
+        glm::mat4 toClip =
+            glm::translate(glm::mat4(1.0f), glm::vec3(-1.0f)) * glm::scale(glm::mat4(1.0f), glm::vec3(2.0f));
         glm::mat4 clip = toClip * *pass.matrix;
         glProgramUniformMatrix4fv(mShadowProgram.id(), kLightMatrixLocation, 1, GL_FALSE, &clip[0][0]);
         if (mShadowIndexCount > 0)
@@ -260,13 +260,15 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     block.skyHorizon = glm::vec4(sky.horizonColor, sky.model == SkyModel::CieClear ? 0.0f : 1.0f);
     // Lambertian ground under the sun and a sky of roughly zenith luminance.
     float groundLuminance =
-        sky.groundAlbedo * (sun.illuminance * sunUp * std::max(towardsSun.y, 0.0f) / float(std::numbers::pi) + sky.zenithLuminance);
+        sky.groundAlbedo *
+        (sun.illuminance * sunUp * std::max(towardsSun.y, 0.0f) / float(std::numbers::pi) + sky.zenithLuminance);
     block.skyGround = glm::vec4(glm::vec3(groundLuminance), normaliser);
     block.ambientOutdoor = glm::vec4(mScene.ambient.outdoor, 0.0f);
     block.ambientIndoor = glm::vec4(mScene.ambient.indoor, 0.0f);
     float shadowTexel = 1.0f / float(sun.shadowMapSize);
     // Normal offset of about two shadow texels in world units.
-    glm::vec3 extent = glm::vec3(glm::inverse(mSunMatrix) * glm::vec4(1, 1, 0, 1) - glm::inverse(mSunMatrix) * glm::vec4(0, 0, 0, 1));
+    glm::vec3 extent =
+        glm::vec3(glm::inverse(mSunMatrix) * glm::vec4(1, 1, 0, 1) - glm::inverse(mSunMatrix) * glm::vec4(0, 0, 0, 1));
     float worldTexel = glm::length(extent) * shadowTexel / std::sqrt(2.0f);
     block.shadowParams = glm::vec4(shadowTexel, 1.0f / float(kSkyOcclusionMapSize), 2.0f * worldTexel, 0.0f);
     block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
@@ -325,4 +327,4 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
-} // namespace scene
+}  // namespace scene

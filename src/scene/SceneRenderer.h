@@ -30,7 +30,7 @@ namespace scene {
 
 struct RenderOptions
 {
-    bool drawSunDisc = true; ///< off for dynamic-range measurements that must not count the sun
+    bool drawSunDisc = true;  ///< off for dynamic-range measurements that must not count the sun
 };
 
 class SceneRenderer
@@ -86,4 +86,4 @@ private:
     gl::Framebuffer mFramebuffer;
 };
 
-} // namespace scene
+}  // namespace scene

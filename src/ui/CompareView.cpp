@@ -19,8 +19,8 @@ std::vector<float> toFloats(const std::vector<std::uint32_t>& values)
 
 void drawTable(const app::CompareReport& report)
 {
-    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
-                                  ImGuiTableFlags_ScrollX;
+    const ImGuiTableFlags flags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("compare-table", 7, flags))
         return;
     ImGui::TableSetupColumn("method");
@@ -76,7 +76,7 @@ void drawTable(const app::CompareReport& report)
     ImGui::EndTable();
 }
 
-} // namespace
+}  // namespace
 
 void drawCompareResults(const app::CompareReport& report)
 {
@@ -129,4 +129,4 @@ void drawCompareResults(const app::CompareReport& report)
     ImGui::TextDisabled("curve: %s", report.curveMeasure.c_str());
 }
 
-} // namespace ui
+}  // namespace ui

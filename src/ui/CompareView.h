@@ -10,4 +10,4 @@ namespace ui {
 /// Draws into the current ImGui window (no window of its own).
 void drawCompareResults(const app::CompareReport& report);
 
-} // namespace ui
+}  // namespace ui

@@ -41,4 +41,4 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     return actions;
 }
 
-} // namespace ui
+}  // namespace ui

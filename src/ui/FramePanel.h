@@ -16,9 +16,9 @@ struct FrameInfo
     const platform::GlInfo& gl;
     std::string sceneName;
     glm::ivec2 resolution{0};
-    util::Summary frameTimeMs;   ///< CPU frame-to-frame time over the profiler's window
+    util::Summary frameTimeMs;  ///< CPU frame-to-frame time over the profiler's window
     bool isWindow = false;
-    std::string cameraHint;      ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
+    std::string cameraHint;  ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
 };
 
 struct FramePanelActions
@@ -29,4 +29,4 @@ struct FramePanelActions
 /// Draws the panel; `vsync` is edited in place when the context is a window.
 FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync);
 
-} // namespace ui
+}  // namespace ui

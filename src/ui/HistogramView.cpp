@@ -106,7 +106,8 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
 
     if (hovered) {
         float logL = axisMin + (ImGui::GetIO().MousePos.x - plotMin.x) / width * span;
-        std::size_t bin = std::min(binCount - 1, std::size_t(std::max(0.0f, (logL - axisMin) / span * float(binCount))));
+        std::size_t bin =
+            std::min(binCount - 1, std::size_t(std::max(0.0f, (logL - axisMin) / span * float(binCount))));
         ImGui::BeginTooltip();
         ImGui::Text("log2 L = %.2f (L = %.4g)", logL, std::exp2(logL));
         if (binCount)
@@ -140,11 +141,12 @@ void drawDisplayHistogram(const post::HistogramSnapshot& s, ImVec2 size)
         float x0 = plotMin.x + width * float(i) / float(n);
         float x1 = plotMin.x + width * float(i + 1) / float(n);
         if (h > 0.0f)
-            draw->AddRectFilled(ImVec2(x0, plotMax.y - h), ImVec2(std::max(x1 - 1.0f, x0 + 1.0f), plotMax.y), kDisplayColor);
+            draw->AddRectFilled(ImVec2(x0, plotMax.y - h), ImVec2(std::max(x1 - 1.0f, x0 + 1.0f), plotMax.y),
+                                kDisplayColor);
     }
 }
 
-} // namespace
+}  // namespace
 
 void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot, std::uint64_t currentFrame)
 {
@@ -159,8 +161,9 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
                         (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
     ImGui::SameLine();
     ImGui::Checkbox("log counts", &mLogCounts);
-    HelpMarker("Red: pixel counts per log2-luminance bin. Green: the tone curve (display luminance 0..1 on the same "
-               "axis). Yellow: the operator's markers. The data are read back asynchronously, a few frames late.");
+    HelpMarker(
+        "Red: pixel counts per log2-luminance bin. Green: the tone curve (display luminance 0..1 on the same "
+        "axis). Yellow: the operator's markers. The data are read back asynchronously, a few frames late.");
 
     float displayWidth = 120.0f;
     float available = ImGui::GetContentRegionAvail().x;
@@ -179,17 +182,19 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     }
 }
 
-void drawHistogramWindow(HistogramView& view, const std::optional<post::HistogramSnapshot>& snapshot,
+void drawHistogramWindow(HistogramView& view,
+                         const std::optional<post::HistogramSnapshot>& snapshot,
                          std::uint64_t currentFrame)
 {
     ImGuiIO& io = ImGui::GetIO();
     float width = std::clamp(io.DisplaySize.x - 364.0f, 300.0f, 800.0f);
-    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - width - 8.0f), std::max(8.0f, io.DisplaySize.y - 258)),
-                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(
+        ImVec2(std::max(8.0f, io.DisplaySize.x - width - 8.0f), std::max(8.0f, io.DisplaySize.y - 258)),
+        ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(width, 250), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Histogram"))
         view.draw(snapshot, currentFrame);
     ImGui::End();
 }
 
-} // namespace ui
+}  // namespace ui

@@ -23,7 +23,8 @@ private:
 };
 
 /// Draws the view in its own window "Histogram".
-void drawHistogramWindow(HistogramView& view, const std::optional<post::HistogramSnapshot>& snapshot,
+void drawHistogramWindow(HistogramView& view,
+                         const std::optional<post::HistogramSnapshot>& snapshot,
                          std::uint64_t currentFrame);
 
-} // namespace ui
+}  // namespace ui

@@ -1,21 +1,20 @@
 #include "ui/ImGuiLayer.h"
 
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace ui {
 
-ImGuiLayer::ImGuiLayer(GLFWwindow* window)
-    : mHasWindow(window != nullptr)
+ImGuiLayer::ImGuiLayer(GLFWwindow* window) : mHasWindow(window != nullptr)
 {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr; // no imgui.ini in the user's working directory; layout is fixed in code
+    io.IniFilename = nullptr;  // no imgui.ini in the user's working directory; layout is fixed in code
     io.LogFilename = nullptr;
     ImGui::StyleColorsDark();
     if (mHasWindow && !ImGui_ImplGlfw_InitForOpenGL(window, true)) {
@@ -78,4 +77,4 @@ bool ImGuiLayer::wantsKeyboard() const
     return ImGui::GetIO().WantCaptureKeyboard;
 }
 
-} // namespace ui
+}  // namespace ui

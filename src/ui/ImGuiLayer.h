@@ -33,4 +33,4 @@ private:
     bool mInFrame = false;
 };
 
-} // namespace ui
+}  // namespace ui

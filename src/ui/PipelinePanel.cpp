@@ -10,7 +10,7 @@
 namespace ui {
 namespace {
 
-constexpr float kRangeLimit = 40.0f; // slider bounds of the manual range, log2 luminance
+constexpr float kRangeLimit = 40.0f;  // slider bounds of the manual range, log2 luminance
 
 template <typename Registry>
 std::vector<PipelinePanel::Entry> listEntries(const Registry& registry, const post::GpuCaps& caps)
@@ -87,7 +87,7 @@ void drawMethodUi(Method& method, profiling::Profiler& profiler)
         ImGui::TextDisabled("%s", status.c_str());
 }
 
-} // namespace
+}  // namespace
 
 PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
     : mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
@@ -127,8 +127,9 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         changed |= ImGui::RadioButton("manual", &rangeMode, 0);
         ImGui::SameLine();
         changed |= ImGui::RadioButton("auto", &rangeMode, 1);
-        HelpMarker("Manual: a fixed log2-luminance range. Auto: the frame's min/max log2 luminance, found by a GPU "
-                   "reduction and smoothed over time; it never leaves the GPU.");
+        HelpMarker(
+            "Manual: a fixed log2-luminance range. Auto: the frame's min/max log2 luminance, found by a GPU "
+            "reduction and smoothed over time; it never leaves the GPU.");
         wanted.rangeMode = rangeMode == 1 ? post::RangeMode::Auto : post::RangeMode::Manual;
         if (wanted.rangeMode == post::RangeMode::Manual) {
             float range[2] = {wanted.logMin, wanted.logMax};
@@ -150,7 +151,8 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed = true;
         }
         const int factors[] = {1, 2, 4, 8};
-        int factorIndex = int(std::find(std::begin(factors), std::end(factors), wanted.downsample) - std::begin(factors));
+        int factorIndex =
+            int(std::find(std::begin(factors), std::end(factors), wanted.downsample) - std::begin(factors));
         const char* factorNames[] = {"full frame", "1/2", "1/4", "1/8"};
         if (ImGui::Combo("downsample", &factorIndex, factorNames, 4)) {
             wanted.downsample = factors[std::clamp(factorIndex, 0, 3)];
@@ -208,8 +210,9 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     ImGui::SameLine();
     if (ImGui::Button("Compare all"))
         actions.compareRequested = true;
-    showTooltipOnHover("Runs every available histogram method on this frame: difference from the CPU reference, "
-                       "curve difference and build times (stalls; results in their own window).");
+    showTooltipOnHover(
+        "Runs every available histogram method on this frame: difference from the CPU reference, "
+        "curve difference and build times (stalls; results in their own window).");
     if (mVerify) {
         ImGui::TextColored(mVerify->ok ? kOkColor : kErrorColor, "verify: %s", mVerify->ok ? "ok" : "MISMATCH");
         ImGui::TextWrapped("%s", mVerify->text.c_str());
@@ -218,4 +221,4 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     return actions;
 }
 
-} // namespace ui
+}  // namespace ui

@@ -47,4 +47,4 @@ private:
     std::optional<post::VerifyReport> mVerify;
 };
 
-} // namespace ui
+}  // namespace ui

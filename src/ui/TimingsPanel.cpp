@@ -13,9 +13,12 @@ namespace {
 const char* shortSource(profiling::TimeSource source)
 {
     switch (source) {
-    case profiling::TimeSource::GlTimerQuery: return "GL query";
-    case profiling::TimeSource::CudaEvent: return "CUDA event";
-    case profiling::TimeSource::CpuFallback: return "CPU";
+        case profiling::TimeSource::GlTimerQuery:
+            return "GL query";
+        case profiling::TimeSource::CudaEvent:
+            return "CUDA event";
+        case profiling::TimeSource::CpuFallback:
+            return "CPU";
     }
     return "?";
 }
@@ -30,7 +33,7 @@ std::string describeRing(const profiling::Profiler& profiler)
     return text;
 }
 
-} // namespace
+}  // namespace
 
 void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
                                        CaptureMode mode,
@@ -91,10 +94,11 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
     std::vector<profiling::PassStats> passes = profiler.passStats();
     ImGui::TextDisabled("GPU ms over the last %zu frames (statistics restart after any change)",
                         profiling::Profiler::kWindow);
-    HelpMarker("Timer results arrive a few frames late and never stall the frame. 'CPU' means the GPU's timer "
-               "queries measure nothing here (software renderer), so the pass's CPU time stands in.");
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                       ImGuiTableFlags_SizingFixedFit;
+    HelpMarker(
+        "Timer results arrive a few frames late and never stall the frame. 'CPU' means the GPU's timer "
+        "queries measure nothing here (software renderer), so the pass's CPU time stands in.");
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (ImGui::BeginTable("passes", 7, kFlags)) {
         for (const char* title : {"pass", "last", "mean", "min", "max", "std dev", "source"})
             ImGui::TableSetupColumn(title);
@@ -146,4 +150,4 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
     return actions;
 }
 
-} // namespace ui
+}  // namespace ui

@@ -39,4 +39,4 @@ private:
     int mCaptureFrames = 120;
 };
 
-} // namespace ui
+}  // namespace ui

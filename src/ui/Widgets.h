@@ -35,4 +35,4 @@ inline const ImVec4 kWarningColor{1.0f, 0.8f, 0.3f, 1.0f};
 inline const ImVec4 kErrorColor{1.0f, 0.4f, 0.4f, 1.0f};
 inline const ImVec4 kOkColor{0.5f, 1.0f, 0.5f, 1.0f};
 
-} // namespace ui
+}  // namespace ui

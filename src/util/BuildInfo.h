@@ -6,4 +6,4 @@ namespace util {
 
 const char* gitRevision();
 
-} // namespace util
+}  // namespace util

@@ -8,7 +8,7 @@ namespace util {
 namespace {
 std::atomic<LogLevel> gLevel{LogLevel::Info};
 std::mutex gWriteMutex;
-}
+}  // namespace
 
 void setLogLevel(LogLevel level)
 {
@@ -27,4 +27,4 @@ void writeLog(LogLevel level, const std::string& text)
     std::fprintf(stderr, "hdrlab: %s%s\n", kPrefix[int(level)], text.c_str());
 }
 
-} // namespace util
+}  // namespace util

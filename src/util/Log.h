@@ -30,7 +30,7 @@ void formatInto(std::ostringstream& out, std::string_view pattern, const T& valu
     out << pattern.substr(0, at) << value;
     formatInto(out, pattern.substr(at + 2), rest...);
 }
-} // namespace detail
+}  // namespace detail
 
 /// format("a {} b {}", 1, 2) == "a 1 b 2"
 template <typename... Args>
@@ -66,4 +66,4 @@ void logError(std::string_view pattern, const Args&... args)
         writeLog(LogLevel::Error, format(pattern, args...));
 }
 
-} // namespace util
+}  // namespace util

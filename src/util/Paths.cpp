@@ -14,7 +14,7 @@ bool isDataRoot(const fs::path& dir)
     std::error_code ec;
     return fs::is_regular_file(dir / "shaders" / "shared" / "HostDevice.h", ec);
 }
-} // namespace
+}  // namespace
 
 fs::path executablePath()
 {
@@ -52,8 +52,10 @@ fs::path findDataRoot(const std::optional<fs::path>& overrideDir)
             return fs::weakly_canonical(dir, ec);
         tried += "\n  " + dir.string();
     }
-    throw std::runtime_error("cannot find hdrlab's data folder (shaders/, scenes/, assets/); pass --data-dir or set "
-                             "HDRLAB_DATA_DIR. Tried:" + tried);
+    throw std::runtime_error(
+        "cannot find hdrlab's data folder (shaders/, scenes/, assets/); pass --data-dir or set "
+        "HDRLAB_DATA_DIR. Tried:" +
+        tried);
 }
 
-} // namespace util
+}  // namespace util

@@ -17,4 +17,4 @@ std::filesystem::path executablePath();
 /// The data root: a folder holding shaders/shared/HostDevice.h. Throws with the places tried.
 std::filesystem::path findDataRoot(const std::optional<std::filesystem::path>& overrideDir = std::nullopt);
 
-} // namespace util
+}  // namespace util

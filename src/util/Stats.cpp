@@ -5,8 +5,7 @@
 
 namespace util {
 
-RollingStats::RollingStats(std::size_t window)
-    : mValues(std::max<std::size_t>(window, 1), 0.0)
+RollingStats::RollingStats(std::size_t window) : mValues(std::max<std::size_t>(window, 1), 0.0)
 {
 }
 
@@ -68,4 +67,4 @@ Summary summarize(std::vector<double> values)
     return s;
 }
 
-} // namespace util
+}  // namespace util

@@ -39,4 +39,4 @@ private:
 /// Summary of a whole sample set (used by benchmarks and compare).
 Summary summarize(std::vector<double> values);
 
-} // namespace util
+}  // namespace util

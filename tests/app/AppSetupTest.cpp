@@ -61,4 +61,4 @@ TEST(AppSetupTest, CaptureMetadataHasEveryKey)
             EXPECT_EQ(value, "64x32");
 }
 
-} // namespace
+}  // namespace

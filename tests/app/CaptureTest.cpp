@@ -12,8 +12,8 @@
 
 namespace {
 
-const std::vector<std::string> kPassNames = {"scene", "scene/opaque", "histogram/compute-shared-atomic",
-                                             "scan/compute-scan", "tonemap/percentile", "ui"};
+const std::vector<std::string> kPassNames = {
+    "scene", "scene/opaque", "histogram/compute-shared-atomic", "scan/compute-scan", "tonemap/percentile", "ui"};
 
 /// Frames as the profiler records them; GL timestamps on even frames, CPU fallback on odd ones.
 std::deque<profiling::FrameRecord> makeFrames(int count)
@@ -177,4 +177,4 @@ TEST(CaptureTest, BuildMetadataCarriesVersionRevisionBuildTypeAndDate)
         EXPECT_TRUE(keys.count(key)) << key;
 }
 
-} // namespace
+}  // namespace

@@ -31,7 +31,8 @@ TEST(CliTest, ParseSizeAcceptsWxHAndRefusesAbsurdSizes)
     EXPECT_EQ(app::parseSize("320x180"), glm::ivec2(320, 180));
     EXPECT_EQ(app::parseSize("1X1"), glm::ivec2(1, 1));
     EXPECT_EQ(app::parseSize("16384x16384"), glm::ivec2(16384, 16384));
-    for (const char* bad : {"0x0", "0x10", "10x0", "16385x10", "-5x10", "100", "x", "axb", "10x", "10x10x", " 10x10", ""})
+    for (const char* bad :
+         {"0x0", "0x10", "10x0", "16385x10", "-5x10", "100", "x", "axb", "10x", "10x10x", " 10x10", ""})
         EXPECT_THROW(app::parseSize(bad), app::CliError) << bad;
 }
 
@@ -57,11 +58,45 @@ TEST(CliTest, BinsMustBeWithinLimits)
 
 TEST(CliTest, RunOptionsAreFilledIn)
 {
-    auto result = parse({"--headless", "--frames", "30", "--size", "320x180", "--screenshot", "s.png", "--screenshot-exr",
-                         "s.exr", "--capture", "c.json", "--capture-csv", "c.csv", "--ui", "--histogram-method", "h",
-                         "--scan", "s", "--operator", "o", "--bins", "64", "--range", "-4:8", "--downsample", "2",
-                         "--out-of-range", "separate", "--vsync", "off", "--data-dir", "/tmp", "--log-level", "warning",
-                         "--verify", "--scene", "x.json", "--cuda-interop", "shared"});
+    auto result = parse({"--headless",
+                         "--frames",
+                         "30",
+                         "--size",
+                         "320x180",
+                         "--screenshot",
+                         "s.png",
+                         "--screenshot-exr",
+                         "s.exr",
+                         "--capture",
+                         "c.json",
+                         "--capture-csv",
+                         "c.csv",
+                         "--ui",
+                         "--histogram-method",
+                         "h",
+                         "--scan",
+                         "s",
+                         "--operator",
+                         "o",
+                         "--bins",
+                         "64",
+                         "--range",
+                         "-4:8",
+                         "--downsample",
+                         "2",
+                         "--out-of-range",
+                         "separate",
+                         "--vsync",
+                         "off",
+                         "--data-dir",
+                         "/tmp",
+                         "--log-level",
+                         "warning",
+                         "--verify",
+                         "--scene",
+                         "x.json",
+                         "--cuda-interop",
+                         "shared"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
     const app::AppOptions& o = result.app;
     EXPECT_TRUE(o.headless);
@@ -123,13 +158,34 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
     auto result = parse({"--help"});
     ASSERT_EQ(result.kind, CommandKind::Exit);
     EXPECT_EQ(result.exitCode, 0);
-    for (const char* flag :
-         {"--scene",          "--size",         "--headless",         "--frames",         "--screenshot",
-          "--screenshot-exr", "--capture",      "--capture-csv",      "--capture-frames", "--ui",
-          "--list",           "--verify",       "--histogram-method", "--scan",           "--operator",
-          "--bins",           "--range",        "--downsample",       "--vsync",          "--data-dir",
-          "--log-level",      "--out-of-range", "--hide-ui",          "--cuda-interop",     "tonemap",          "compare",
-          "equalize8",        "bench"})
+    for (const char* flag : {"--scene",
+                             "--size",
+                             "--headless",
+                             "--frames",
+                             "--screenshot",
+                             "--screenshot-exr",
+                             "--capture",
+                             "--capture-csv",
+                             "--capture-frames",
+                             "--ui",
+                             "--list",
+                             "--verify",
+                             "--histogram-method",
+                             "--scan",
+                             "--operator",
+                             "--bins",
+                             "--range",
+                             "--downsample",
+                             "--vsync",
+                             "--data-dir",
+                             "--log-level",
+                             "--out-of-range",
+                             "--hide-ui",
+                             "--cuda-interop",
+                             "tonemap",
+                             "compare",
+                             "equalize8",
+                             "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 
@@ -213,4 +269,4 @@ TEST(CliTest, NegativeFrameCountSaysHowToRunUntilClosed)
     expectRefused({"--frames", "-99999999999999999999"}, "is outside 0..10000000");
 }
 
-} // namespace
+}  // namespace

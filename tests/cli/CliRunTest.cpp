@@ -126,10 +126,11 @@ TEST(CliRunTest, HelpDocumentsEveryFlag)
 {
     auto result = testing_support::runCommand(hdrlab("--help"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
-    for (const char* flag : {"--scene", "--size", "--headless", "--frames", "--screenshot", "--screenshot-exr",
-                             "--capture", "--capture-csv", "--ui", "--list", "--verify", "--histogram-method", "--scan",
-                             "--operator", "--bins", "--range", "--downsample", "--vsync", "--data-dir", "--log-level",
-                             "tonemap", "compare", "equalize8", "bench"})
+    for (const char* flag :
+         {"--scene",    "--size",        "--headless", "--frames", "--screenshot", "--screenshot-exr",
+          "--capture",  "--capture-csv", "--ui",       "--list",   "--verify",     "--histogram-method",
+          "--scan",     "--operator",    "--bins",     "--range",  "--downsample", "--vsync",
+          "--data-dir", "--log-level",   "tonemap",    "compare",  "equalize8",    "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 
@@ -163,8 +164,8 @@ TEST(CliRunTest, UnknownMethodAndUnwritableOutputFailCleanly)
 TEST(CliRunTest, WithoutADisplayItSaysWhyAndRunsHeadless)
 {
     fs::path dir = testing_support::scratchDir("cli-no-display");
-    auto result = cli_test::runIn(dir, "env -u DISPLAY -u WAYLAND_DISPLAY " +
-                                           hdrlab("--frames 3 --size 48x32 --screenshot s.png"));
+    auto result = cli_test::runIn(
+        dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + hdrlab("--frames 3 --size 48x32 --screenshot s.png"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
     EXPECT_NE(result.output.find("no display"), std::string::npos) << result.output;
     EXPECT_NE(result.output.find("running headless"), std::string::npos) << result.output;
@@ -185,4 +186,4 @@ TEST(CliRunTest, VerifyChecksTheLastFrame)
     EXPECT_NE(result.output.find("verify"), std::string::npos) << result.output;
 }
 
-} // namespace
+}  // namespace

@@ -49,4 +49,4 @@ std::size_t countColour(const image::Image8& image, int r, int g, int b, int tol
     return count;
 }
 
-} // namespace cli_test
+}  // namespace cli_test

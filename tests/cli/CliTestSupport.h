@@ -21,4 +21,4 @@ std::size_t distinctColours(const image::Image8& image, std::size_t cap = 1000);
 /// Number of pixels within `tolerance` of (r, g, b) per channel.
 std::size_t countColour(const image::Image8& image, int r, int g, int b, int tolerance = 1);
 
-} // namespace cli_test
+}  // namespace cli_test

@@ -44,4 +44,4 @@ TEST(WindowSmokeTest, PanelsAreDrawnIntoTheWindow)
     EXPECT_NE(ui.pixels, plain.pixels);
 }
 
-} // namespace
+}  // namespace

@@ -27,8 +27,12 @@ cuda::DeviceBuffer<__half> uploadHalf(testing_support::TestImage& image)
     return upload(halves);
 }
 
-cuda::DeviceBuffer<std::uint32_t> makeParams(float logMin, float logMax, unsigned bins, post::OutOfRange policy,
-                                             int width, int height)
+cuda::DeviceBuffer<std::uint32_t> makeParams(float logMin,
+                                             float logMax,
+                                             unsigned bins,
+                                             post::OutOfRange policy,
+                                             int width,
+                                             int height)
 {
     std::vector<std::uint32_t> words(hd::kHistogramParamsWords, 0);
     std::memcpy(&words[hd::kParamLogMin], &logMin, 4);
@@ -57,4 +61,4 @@ testing_support::GpuHistogram readHistogram(const std::uint32_t* histogram, unsi
     return result;
 }
 
-} // namespace cuda_testing
+}  // namespace cuda_testing

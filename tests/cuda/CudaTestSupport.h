@@ -15,10 +15,10 @@
 #include <vector>
 
 /// First statement of every CUDA test: skips (reported as skipped by ctest) without a device.
-#define REQUIRE_CUDA_DEVICE()                                                                                        \
-    do {                                                                                                             \
-        if (const auto& cudaSkipReason = ::cuda::deviceUnavailableReason())                                          \
-            GTEST_SKIP() << *cudaSkipReason;                                                                         \
+#define REQUIRE_CUDA_DEVICE()                                               \
+    do {                                                                    \
+        if (const auto& cudaSkipReason = ::cuda::deviceUnavailableReason()) \
+            GTEST_SKIP() << *cudaSkipReason;                                \
     } while (0)
 
 namespace cuda_testing {
@@ -35,8 +35,8 @@ cuda::DeviceBuffer<T> upload(const std::vector<T>& values)
 {
     cuda::DeviceBuffer<T> buffer(std::max<std::size_t>(values.size(), 1));
     if (!values.empty()) {
-        CUDA_CHECK(cudaMemcpyAsync(buffer.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice,
-                                   stream()));
+        CUDA_CHECK(
+            cudaMemcpyAsync(buffer.data(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice, stream()));
         CUDA_CHECK(cudaStreamSynchronize(stream()));
     }
     return buffer;
@@ -64,14 +64,19 @@ DeviceTexture uploadTexture(const testing_support::TestImage& image);
 cuda::DeviceBuffer<__half> uploadHalf(testing_support::TestImage& image);
 
 /// A params buffer (hd::kParam* words).
-cuda::DeviceBuffer<std::uint32_t> makeParams(float logMin, float logMax, unsigned bins, post::OutOfRange policy,
-                                             int width, int height);
+cuda::DeviceBuffer<std::uint32_t> makeParams(float logMin,
+                                             float logMax,
+                                             unsigned bins,
+                                             post::OutOfRange policy,
+                                             int width,
+                                             int height);
 
 /// A histogram buffer filled with garbage (methods must clear what they write).
 cuda::DeviceBuffer<std::uint32_t> makeHistogramBuffer();
 
 /// Bins [0, bins), the counters and (when `cdf`) the cumulative histogram, read back.
-testing_support::GpuHistogram readHistogram(const std::uint32_t* histogram, unsigned bins,
+testing_support::GpuHistogram readHistogram(const std::uint32_t* histogram,
+                                            unsigned bins,
                                             const std::uint32_t* cdf = nullptr);
 
-} // namespace cuda_testing
+}  // namespace cuda_testing

@@ -66,4 +66,4 @@ TEST(CudaEqualize8, RejectsOtherBlockSizes)
     EXPECT_THROW(cuda::Equalize8Program(cuda::ScanAlgorithm::KoggeStone, 1024), std::invalid_argument);
 }
 
-} // namespace
+}  // namespace

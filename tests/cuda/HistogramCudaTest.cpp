@@ -5,9 +5,9 @@
 // only neighbouring-bin moves). Both inputs: an RGBA32F texture object and a linear RGBA16F buffer
 // (whose half-quantised values the CPU reference also sees).
 #include "cuda/CudaTestSupport.h"
-#include "support/BinEdges.h"
 #include "reference/Histogram.h"
 #include "reference/Scan.h"
+#include "support/BinEdges.h"
 
 #include <optional>
 #include <ostream>
@@ -25,7 +25,7 @@ struct Variant
     cuda::FastMerge merge = cuda::FastMerge::Auto;
     bool aggregation = true;
     bool cdf = false;
-    bool fastMath = false; ///< the hardware-log2 option: the only variant allowed neighbouring-bin moves
+    bool fastMath = false;  ///< the hardware-log2 option: the only variant allowed neighbouring-bin moves
 };
 
 void PrintTo(const Variant& variant, std::ostream* out)
@@ -53,7 +53,10 @@ class CudaHistogramTest : public ::testing::TestWithParam<Variant>
 {
 protected:
     /// Runs the variant on `image` (quantised to half in place for buffer variants).
-    testing_support::GpuHistogram run(TestImage& image, float logMin, float logMax, unsigned bins,
+    testing_support::GpuHistogram run(TestImage& image,
+                                      float logMin,
+                                      float logMax,
+                                      unsigned bins,
                                       post::OutOfRange policy)
     {
         const Variant& variant = GetParam();
@@ -75,19 +78,25 @@ protected:
         cuda::HistogramOutput output{histogram.data(), variant.cdf ? cdf.data() : nullptr};
         const cudaStream_t stream = cuda_testing::stream();
         switch (variant.kind) {
-        case Variant::Kind::Bugetti256: cuda::histogramBugetti(input, params.data(), bins, output, 256, stream); break;
-        case Variant::Kind::Bugetti512: cuda::histogramBugetti(input, params.data(), bins, output, 512, stream); break;
-        case Variant::Kind::Fast: {
-            cuda::FastHistogramOptions options;
-            options.merge = variant.merge;
-            options.warpAggregation = variant.aggregation;
-            options.fastMath = variant.fastMath;
-            if (!mFastWorkspace)
-                mFastWorkspace.emplace(); // allocates: only after REQUIRE_CUDA_DEVICE
-            cuda::histogramFast(input, params.data(), bins, output, *mFastWorkspace, options, stream);
-            break;
-        }
-        case Variant::Kind::Cub: cuda::histogramCub(input, params.data(), bins, output, mCubWorkspace, stream); break;
+            case Variant::Kind::Bugetti256:
+                cuda::histogramBugetti(input, params.data(), bins, output, 256, stream);
+                break;
+            case Variant::Kind::Bugetti512:
+                cuda::histogramBugetti(input, params.data(), bins, output, 512, stream);
+                break;
+            case Variant::Kind::Fast: {
+                cuda::FastHistogramOptions options;
+                options.merge = variant.merge;
+                options.warpAggregation = variant.aggregation;
+                options.fastMath = variant.fastMath;
+                if (!mFastWorkspace)
+                    mFastWorkspace.emplace();  // allocates: only after REQUIRE_CUDA_DEVICE
+                cuda::histogramFast(input, params.data(), bins, output, *mFastWorkspace, options, stream);
+                break;
+            }
+            case Variant::Kind::Cub:
+                cuda::histogramCub(input, params.data(), bins, output, mCubWorkspace, stream);
+                break;
         }
         return cuda_testing::readHistogram(histogram.data(), bins, variant.cdf ? cdf.data() : nullptr);
     }
@@ -117,11 +126,11 @@ TEST_P(CudaHistogramTest, BinCentreImagesAreExact)
                                          std::to_string(bins) + " bins, " +
                                          (policy == post::OutOfRange::Clamp ? "clamp" : "separate");
                 const auto gpu = run(image, logMin, logMax, bins, policy);
-                const auto cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, logMin, logMax,
-                                                     bins, testing_support::toReference(policy));
+                const auto cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, logMin, logMax, bins,
+                                                     testing_support::toReference(policy));
                 testing_support::expectHistogramsEqual(gpu, cpu, true, GetParam().name + ", " + what);
                 if (::testing::Test::HasFailure())
-                    return; // one readable failure, not hundreds
+                    return;  // one readable failure, not hundreds
             }
         }
     }
@@ -139,9 +148,15 @@ TEST_P(CudaHistogramTest, ValuesAroundEveryBinEdgeMatchTheReference)
         float logMin, logMax;
         unsigned bins;
     };
-    for (EdgeCase c : {EdgeCase{-10.0f, 20.0f, 1}, {-3.3f, 7.77f, 3}, {0.1f, 0.35f, 7}, {-3.3f, 7.77f, 100},
-                       {-10.0f, 13.0f, 256}, {-12.5f, 13.25f, 1000}, {-10.0f, 13.0f, 4096}}) {
-        const std::vector<float> values = testing_support::aroundEdges(testing_support::greyBinEdges(c.logMin, c.logMax, c.bins));
+    for (EdgeCase c : {EdgeCase{-10.0f, 20.0f, 1},
+                       {-3.3f, 7.77f, 3},
+                       {0.1f, 0.35f, 7},
+                       {-3.3f, 7.77f, 100},
+                       {-10.0f, 13.0f, 256},
+                       {-12.5f, 13.25f, 1000},
+                       {-10.0f, 13.0f, 4096}}) {
+        const std::vector<float> values =
+            testing_support::aroundEdges(testing_support::greyBinEdges(c.logMin, c.logMax, c.bins));
         TestImage image{251, int((values.size() + 250) / 251), {}};
         image.rgba.assign(image.pixelCount() * 4, 0.0f);
         for (std::size_t i = 0; i < values.size(); ++i)
@@ -229,7 +244,9 @@ TEST_P(CudaHistogramTest, RepeatedRunsGiveTheSameResult)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, CudaHistogramTest, ::testing::ValuesIn(variants()),
+INSTANTIATE_TEST_SUITE_P(Kernels,
+                         CudaHistogramTest,
+                         ::testing::ValuesIn(variants()),
                          [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
 
 TEST(CudaHistogramLaunch, RejectsBadArguments)
@@ -249,4 +266,4 @@ TEST(CudaHistogramLaunch, RejectsBadArguments)
                  std::invalid_argument);
 }
 
-} // namespace
+}  // namespace

@@ -20,7 +20,10 @@ using cuda::IntegralMethod;
 const IntegralMethod kMethods[] = {IntegralMethod::BilgicTranspose, IntegralMethod::TransposeFree};
 
 template <typename T>
-std::vector<T> gpuIntegral(IntegralMethod method, const std::vector<T>& image, int width, int height,
+std::vector<T> gpuIntegral(IntegralMethod method,
+                           const std::vector<T>& image,
+                           int width,
+                           int height,
                            IntegralLayout layout)
 {
     auto input = cuda_testing::upload(image);
@@ -57,10 +60,10 @@ TEST(CudaIntegralImage, IntegerImagesAreExactAtAwkwardSizes)
         const int width = size[0], height = size[1];
         std::vector<float> image(std::size_t(width) * std::size_t(height));
         for (float& value : image)
-            value = float(pick(random)); // sums <= 3 * 273000 < 2^24: exact in float
+            value = float(pick(random));  // sums <= 3 * 273000 < 2^24: exact in float
         for (IntegralLayout layout : {IntegralLayout::Inclusive, IntegralLayout::ExclusivePadded}) {
-            const auto kind = layout == IntegralLayout::Inclusive ? ref::IntegralKind::Inclusive
-                                                                  : ref::IntegralKind::ExclusivePadded;
+            const auto kind =
+                layout == IntegralLayout::Inclusive ? ref::IntegralKind::Inclusive : ref::IntegralKind::ExclusivePadded;
             const auto expected = ref::integralImage<float, double>(image.data(), width, height, kind);
             for (IntegralMethod method : kMethods)
                 EXPECT_EQ(gpuIntegral(method, image, width, height, layout), expected)
@@ -82,8 +85,8 @@ TEST(CudaIntegralImage, Float4ChannelsAreIndependent)
         pixel = make_float4(float(pick(random)), float(pick(random)), float(pick(random)), float(pick(random)));
         interleaved.insert(interleaved.end(), {pixel.x, pixel.y, pixel.z, pixel.w});
     }
-    const auto expected = ref::integralImage<float, double>(interleaved.data(), width, height,
-                                                            ref::IntegralKind::Inclusive, 4);
+    const auto expected =
+        ref::integralImage<float, double>(interleaved.data(), width, height, ref::IntegralKind::Inclusive, 4);
     for (IntegralMethod method : kMethods) {
         const auto got = gpuIntegral(method, image, width, height, IntegralLayout::Inclusive);
         std::size_t bad = 0;
@@ -121,7 +124,8 @@ TEST(CudaIntegralImage, FloatPrecisionOnALargeImage)
         EXPECT_LE(worstFloat, chain * std::ldexp(1.0, -24)) << cuda::integralMethodName(method);
         EXPECT_LE(worstDouble, 1e-12) << cuda::integralMethodName(method);
         // The sequential float CPU algorithm (float accumulator) for comparison: report only.
-        const auto sequentialFloat = ref::integralImage<float>(image.data(), width, height, ref::IntegralKind::Inclusive);
+        const auto sequentialFloat =
+            ref::integralImage<float>(image.data(), width, height, ref::IntegralKind::Inclusive);
         double worstSequential = 0.0;
         for (std::size_t i = 0; i < got.size(); ++i)
             worstSequential = std::max(worstSequential, std::abs(double(sequentialFloat[i]) - exactDouble[i]) /
@@ -132,4 +136,4 @@ TEST(CudaIntegralImage, FloatPrecisionOnALargeImage)
     }
 }
 
-} // namespace
+}  // namespace

@@ -8,11 +8,11 @@
 #include "cuda/GlInterop.h"
 #include "cuda/LocalAdaptation.h"
 #include "post/AutoRange.h"
-#include "post/PostPipeline.h"
-#include "post/tonemap/TonePercentile.h"
 #include "post/CudaProbe.h"
+#include "post/PostPipeline.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
+#include "post/tonemap/TonePercentile.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
 #include "reference/IntegralImage.h"
@@ -37,11 +37,11 @@ const post::GpuCaps& interopCaps()
     return caps;
 }
 
-#define REQUIRE_CUDA_INTEROP()                                                                                       \
-    do {                                                                                                             \
-        REQUIRE_CUDA_DEVICE();                                                                                       \
-        if (!interopCaps().cudaAvailable)                                                                            \
-            GTEST_SKIP() << "CUDA-GL interop unavailable: " << interopCaps().cudaReason;                             \
+#define REQUIRE_CUDA_INTEROP()                                                           \
+    do {                                                                                 \
+        REQUIRE_CUDA_DEVICE();                                                           \
+        if (!interopCaps().cudaAvailable)                                                \
+            GTEST_SKIP() << "CUDA-GL interop unavailable: " << interopCaps().cudaReason; \
     } while (0)
 
 TEST(CudaInterop, ProbeAcceptsAnNvidiaGlContext)
@@ -94,9 +94,8 @@ TEST_P(CudaHistogramMethodInterop, MatchesTheReferenceThroughGl)
                 const auto gpu = testing_support::runHistogramMethod(*method, image, -10.0f, 20.0f, spec);
                 const auto cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, -10.0f, 20.0f, bins,
                                                      testing_support::toReference(policy));
-                testing_support::expectHistogramsEqual(gpu, cpu, true,
-                                                       GetParam() + " " + std::to_string(bins) + " bins, run " +
-                                                           std::to_string(run));
+                testing_support::expectHistogramsEqual(
+                    gpu, cpu, true, GetParam() + " " + std::to_string(bins) + " bins, run " + std::to_string(run));
                 if (method->producesCumulative())
                     EXPECT_EQ(gpu.cumulative.size(), bins);
             }
@@ -104,7 +103,8 @@ TEST_P(CudaHistogramMethodInterop, MatchesTheReferenceThroughGl)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, CudaHistogramMethodInterop,
+INSTANTIATE_TEST_SUITE_P(Methods,
+                         CudaHistogramMethodInterop,
                          ::testing::Values("cuda-bugetti", "cuda-fast", "cuda-cub"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param;
@@ -209,14 +209,15 @@ TEST(CudaInterop, PipelineAppliesPercentileLocalAdaptationFromTheSummedAreaTable
     local.localRadius = radius;
     percentile.setSettings(local);
 
-    pipeline.run({texture, {width, height}}, 1.0 / 60.0, 60.0f); // learns that CUDA is available
+    pipeline.run({texture, {width, height}}, 1.0 / 60.0, 60.0f);  // learns that CUDA is available
     ASSERT_EQ(percentile.localAdaptationRadius(), radius);
     const gl::Texture& display = pipeline.run({texture, {width, height}}, 1.0 / 60.0, 60.0f);
     const std::vector<unsigned char> actual = display.readRgba8();
     const std::vector<float> curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
     EXPECT_FLOAT_EQ(curve[hd::kCurveLocalBlend], 0.6f);
     const std::vector<float> mean = ref::localMeanLog2(image.rgba.data(), width, height, radius, -8.0f, 16.0f);
-    const std::vector<std::uint8_t> expected = ref::applyCurve(image.rgba.data(), width, height, curve.data(), mean.data());
+    const std::vector<std::uint8_t> expected =
+        ref::applyCurve(image.rgba.data(), width, height, curve.data(), mean.data());
     std::size_t off = 0;
     for (std::size_t i = 0; i < actual.size(); ++i)
         if (std::abs(int(actual[i]) - int(expected[i])) > 1)
@@ -258,4 +259,4 @@ TEST(CudaEventTimer, MeasuresWithoutWaitingAndRecyclesSlots)
         }
 }
 
-} // namespace
+}  // namespace

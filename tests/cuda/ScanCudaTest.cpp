@@ -80,7 +80,7 @@ TEST_P(CudaScanTest, FloatDyadicValuesAreExact)
     REQUIRE_CUDA_DEVICE();
     for (std::size_t n : kLengths) {
         SCOPED_TRACE("n = " + std::to_string(n));
-        const auto counts = randomCounts(n, std::uint32_t(n) + 1, 1); // 0 or 1 quarters: total <= n/4 <= 2^22
+        const auto counts = randomCounts(n, std::uint32_t(n) + 1, 1);  // 0 or 1 quarters: total <= n/4 <= 2^22
         std::vector<float> values(n);
         std::vector<float> expected(n);
         double running = 0.0;
@@ -104,7 +104,8 @@ TEST_P(CudaScanTest, FloatDyadicValuesAreExact)
 TEST_P(CudaScanTest, FloatRandomWithinRelativeTolerance)
 {
     REQUIRE_CUDA_DEVICE();
-    for (std::size_t n : {std::size_t(33), std::size_t(1025), std::size_t(4096), std::size_t(65537), std::size_t(1) << 20}) {
+    for (std::size_t n :
+         {std::size_t(33), std::size_t(1025), std::size_t(4096), std::size_t(65537), std::size_t(1) << 20}) {
         SCOPED_TRACE("n = " + std::to_string(n));
         std::mt19937 random{std::uint32_t(n)};
         std::uniform_real_distribution<float> pick(0.0f, 1.0f);
@@ -119,7 +120,7 @@ TEST_P(CudaScanTest, FloatRandomWithinRelativeTolerance)
         std::size_t bad = 0;
         for (std::size_t i = 0; i < n; ++i) {
             exact += values[i];
-            const double tolerance = 64.0 * std::ldexp(1.0, -24) * exact; // all values >= 0: sum |a| = exact
+            const double tolerance = 64.0 * std::ldexp(1.0, -24) * exact;  // all values >= 0: sum |a| = exact
             if (std::abs(double(got[i]) - exact) > tolerance && bad++ < 3)
                 ADD_FAILURE() << "i = " << i << ": gpu " << got[i] << " exact " << exact;
         }
@@ -127,7 +128,9 @@ TEST_P(CudaScanTest, FloatRandomWithinRelativeTolerance)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllAlgorithms, CudaScanTest, ::testing::ValuesIn(cuda::kAllScanAlgorithms),
+INSTANTIATE_TEST_SUITE_P(AllAlgorithms,
+                         CudaScanTest,
+                         ::testing::ValuesIn(cuda::kAllScanAlgorithms),
                          [](const ::testing::TestParamInfo<ScanAlgorithm>& info) {
                              std::string name(cuda::scanAlgorithmId(info.param));
                              for (char& c : name)
@@ -162,8 +165,9 @@ TEST(CudaScanBlockSizes, RejectsOtherBlockSizes)
     cuda::DeviceBuffer<std::uint32_t> data(16);
     cuda::ScanOptions options;
     options.blockSize = 128;
-    EXPECT_THROW(cuda::scanInclusive(ScanAlgorithm::KoggeStone, data.data(), data.data(), 16, cuda_testing::stream(), options),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        cuda::scanInclusive(ScanAlgorithm::KoggeStone, data.data(), data.data(), 16, cuda_testing::stream(), options),
+        std::invalid_argument);
 }
 
 // Bugetti's KoggeStoneScanDoubleBuffer copies out `outputBuffer` after the final swap: the buffer of
@@ -199,4 +203,4 @@ TEST(CudaScanListingBug, DoubleBufferListingCopiesTheStaleBuffer)
     }
 }
 
-} // namespace
+}  // namespace

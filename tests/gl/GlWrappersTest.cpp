@@ -56,7 +56,7 @@ TEST_F(GlWrappers, MovesTransferOwnershipAndLeakNothing)
         EXPECT_FALSE(a.valid());
         EXPECT_EQ(b.id(), name);
         gl::Buffer c("c", 16);
-        c = std::move(b); // c's old buffer is deleted here
+        c = std::move(b);  // c's old buffer is deleted here
         EXPECT_EQ(c.id(), name);
         EXPECT_EQ(gl::liveObjectCount(gl::ObjectKind::Buffer), buffersBefore + 1);
         EXPECT_TRUE(glIsBuffer(name));
@@ -132,14 +132,14 @@ TEST_F(GlWrappers, CompileErrorNamesTheFile)
     } catch (const std::runtime_error& error) {
         EXPECT_NE(std::string(error.what()).find("test/Broken.comp"), std::string::npos) << error.what();
     }
-    gl::takeErrorCount(); // compile failures are reported through the log, not as GL errors
+    gl::takeErrorCount();  // compile failures are reported through the log, not as GL errors
 }
 
 TEST_F(GlWrappers, DebugCallbackCountsErrors)
 {
     gl::takeErrorCount();
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0xFFFFFFu); // not a buffer name: GL_INVALID_OPERATION
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0xFFFFFFu);  // not a buffer name: GL_INVALID_OPERATION
     EXPECT_GE(gl::takeErrorCount(), 1);
 }
 
-} // namespace
+}  // namespace

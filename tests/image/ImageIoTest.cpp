@@ -114,7 +114,7 @@ TEST(ImageExr, HalfRoundTripOneByOneAndOddSize)
     image::writeExr(dir / "single.exr", single);
     expectSameValues(single, image::loadHdrImage(dir / "single.exr"));
 
-    image::ImageF odd = makeGradient(3, 5); // all values are exact in half precision
+    image::ImageF odd = makeGradient(3, 5);  // all values are exact in half precision
     image::writeExr(dir / "odd.exr", odd, image::ExrPixelType::Half);
     expectSameValues(odd, image::loadHdrImage(dir / "odd.exr"));
 
@@ -131,7 +131,7 @@ TEST(ImageExr, DecreasingLineOrderKeepsRowsInPlace)
     // OpenEXR's lineOrder only says how chunks are stored; the rows keep their y. tinyexr flips
     // such files, the loader must undo that.
     fs::path dir = scratchDir("image-exr-lineorder");
-    image::ImageF original = makeGradient(4, 37); // ZIP: 3 chunks of 16 lines, the last partial
+    image::ImageF original = makeGradient(4, 37);  // ZIP: 3 chunks of 16 lines, the last partial
     image::writeExr(dir / "increasing.exr", original, image::ExrPixelType::Float);
     std::string file = readBytes(dir / "increasing.exr");
     file[attributeValueOffset(file, "lineOrder", "lineOrder")] = 1;
@@ -146,7 +146,7 @@ TEST(ImageExr, DisplayWindowFramesTheDataWindow)
     image::writeExr(dir / "plain.exr", original, image::ExrPixelType::Float);
     std::string file = readBytes(dir / "plain.exr");
     std::size_t display = attributeValueOffset(file, "displayWindow", "box2i");
-    putInt32(file, display + 0, -1); // one column on the left, two on the right, one row below
+    putInt32(file, display + 0, -1);  // one column on the left, two on the right, one row below
     putInt32(file, display + 8, 4);
     putInt32(file, display + 12, 2);
     writeBytes(dir / "framed.exr", file);
@@ -195,7 +195,7 @@ TEST(ImagePng, DecodesSrgbToLinear)
     EXPECT_NEAR(linear.at(1, 0)[0], 0.2158f, 1e-4f);
     EXPECT_NEAR(linear.at(1, 0)[2], 0.2158f, 1e-4f);
     EXPECT_FLOAT_EQ(linear.at(2, 0)[1], 1.0f);
-    EXPECT_FLOAT_EQ(linear.at(0, 0)[3], 1.0f); // alpha stays linear
+    EXPECT_FLOAT_EQ(linear.at(0, 0)[3], 1.0f);  // alpha stays linear
     EXPECT_NEAR(linear.at(1, 0)[3], 128.0f / 255.0f, 1e-6f);
     EXPECT_FLOAT_EQ(linear.at(2, 0)[3], 0.0f);
 }
@@ -203,11 +203,26 @@ TEST(ImagePng, DecodesSrgbToLinear)
 TEST(ImagePng, EncodeSrgb8ClampsAndRoundTrips)
 {
     image::ImageF linear(5, 1);
-    linear.pixels = {0.2158f, 0.0f, 1.0f, 1.0f,
-                     std::numeric_limits<float>::quiet_NaN(), -1.0f, 7.0f, 0.5f,
-                     std::numeric_limits<float>::infinity(), 0.0031308f, 0.05f, 2.0f,
-                     0.0f, 0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(),
-                     0.214f, 0.5f, 0.8f, 0.0f};
+    linear.pixels = {0.2158f,
+                     0.0f,
+                     1.0f,
+                     1.0f,
+                     std::numeric_limits<float>::quiet_NaN(),
+                     -1.0f,
+                     7.0f,
+                     0.5f,
+                     std::numeric_limits<float>::infinity(),
+                     0.0031308f,
+                     0.05f,
+                     2.0f,
+                     0.0f,
+                     0.0f,
+                     0.0f,
+                     std::numeric_limits<float>::quiet_NaN(),
+                     0.214f,
+                     0.5f,
+                     0.8f,
+                     0.0f};
     image::Image8 encoded = image::encodeSrgb8(linear, 4);
     EXPECT_EQ(std::vector<std::uint8_t>(encoded.pixels.begin(), encoded.pixels.begin() + 12),
               (std::vector<std::uint8_t>{128, 0, 255, 255, 0, 0, 255, 128, 255, 10, 63, 255}));
@@ -236,8 +251,9 @@ TEST(ImageRadiance, LoadsRgbe)
     for (int x = 0; x < 2; ++x) {
         for (int c = 0; c < 3; ++c) {
             float expected = rgb[std::size_t(x * 3 + c)];
-            float maxOfPixel = std::max({rgb[std::size_t(x * 3)], rgb[std::size_t(x * 3 + 1)], rgb[std::size_t(x * 3 + 2)]});
-            EXPECT_NEAR(loaded.at(x, 0)[c], expected, maxOfPixel / 128.0f) << x << "," << c; // shared exponent
+            float maxOfPixel =
+                std::max({rgb[std::size_t(x * 3)], rgb[std::size_t(x * 3 + 1)], rgb[std::size_t(x * 3 + 2)]});
+            EXPECT_NEAR(loaded.at(x, 0)[c], expected, maxOfPixel / 128.0f) << x << "," << c;  // shared exponent
         }
         EXPECT_EQ(loaded.at(x, 0)[3], 1.0f);
     }
@@ -260,7 +276,7 @@ TEST(ImageRadiance, LoadsRunLengthScanlines)
     const int height = 3;
     std::vector<float> rgb(std::size_t(width * height * 3));
     for (std::size_t i = 0; i < rgb.size(); ++i)
-        rgb[i] = (i / 90) % 2 ? 4.0f : 0.25f; // long runs and changes
+        rgb[i] = (i / 90) % 2 ? 4.0f : 0.25f;  // long runs and changes
     const std::string encoded = encodeRadiance(width, height, rgb);
     const image::ImageF loaded = image::decodeHdrImage(
         std::span(reinterpret_cast<const std::uint8_t*>(encoded.data()), encoded.size()), "rle.hdr");
@@ -293,7 +309,8 @@ TEST(ImageRadiance, DamagedRunLengthDataIsRefusedQuickly)
 
     std::string valid = encodeRadiance(16, 2, std::vector<float>(16 * 2 * 3, 1.0f));
     std::string cut = valid.substr(0, valid.size() - 3);
-    EXPECT_NE(radianceMessage(cut).find("damaged Radiance HDR file: truncated"), std::string::npos) << radianceMessage(cut);
+    EXPECT_NE(radianceMessage(cut).find("damaged Radiance HDR file: truncated"), std::string::npos)
+        << radianceMessage(cut);
 
     std::string huge = header + "-Y 11500 +X 11500\n" + std::string("\x02\x02\x2c\xec\x01", 5);
     EXPECT_EQ(radianceMessage(huge), "cannot read 'bad.hdr': damaged Radiance HDR file: truncated pixel data");
@@ -325,7 +342,8 @@ TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
         image::loadImage8(file);
         ADD_FAILURE() << "the damaged PNG loaded";
     } catch (const image::ImageError& error) {
-        EXPECT_NE(std::string(error.what()).find("damaged PNG file: chunk of 1192034343 bytes at offset 33 runs past the end"),
+        EXPECT_NE(std::string(error.what())
+                      .find("damaged PNG file: chunk of 1192034343 bytes at offset 33 runs past the end"),
                   std::string::npos)
             << error.what();
     }
@@ -351,8 +369,13 @@ TEST(ImageIo, HugeCanvasInATinyFileIsRefusedBeforeAllocation)
 TEST(ImageIo, ErrorMessagesHoldNoControlCharacters)
 {
     // Signature, IHDR of a 1x1 grey image, then an empty critical chunk whose type holds 0x01 and 0x02.
-    const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\0\0\0\0", 21) +
-                            "CRC!" + std::string("\0\0\0\0\x01" "AB\x02", 8) + "CRC!" + std::string("\0\0\0\0IENDCRC!", 12);
+    const std::string png = std::string("\x89PNG\r\n\x1a\n", 8) +
+                            std::string("\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\0\0\0\0", 21) + "CRC!" +
+                            std::string(
+                                "\0\0\0\0\x01"
+                                "AB\x02",
+                                8) +
+                            "CRC!" + std::string("\0\0\0\0IENDCRC!", 12);
     std::string message;
     try {
         image::decodeHdrImage(std::span(reinterpret_cast<const std::uint8_t*>(png.data()), png.size()), "x.png");
@@ -378,7 +401,7 @@ TEST(ImageIo, TypeComesFromMagicBytesNotExtension)
     image::writePng(dir / "really-png.exr", png);
     EXPECT_EQ(image::loadImage8(dir / "really-png.exr").pixels, png.pixels);
 
-    EXPECT_THROW(image::loadImage8(dir / "really-exr.png"), image::ImageError); // HDR data, no 8-bit view
+    EXPECT_THROW(image::loadImage8(dir / "really-exr.png"), image::ImageError);  // HDR data, no 8-bit view
     EXPECT_EQ(image::detectFileKind(dir / "missing.exr"), image::FileKind::Unknown);
 }
 
@@ -458,7 +481,7 @@ TEST(ImageIo, BadExrHeadersAreRejected)
     writeBytes(dir / "inverted.exr", inverted);
     expectLoadError(dir / "inverted.exr", "image is 0x5");
 
-    std::string big = good; // within limits but far too much for a file this size
+    std::string big = good;  // within limits but far too much for a file this size
     putInt32(big, dataWindow + 8, 16383);
     putInt32(big, dataWindow + 12, 16383);
     writeBytes(dir / "big.exr", big);
@@ -551,7 +574,8 @@ TEST(ImageShared, RealExrPhotosLoad)
         float brightest = 0.0f;
         float darkestPositive = std::numeric_limits<float>::max();
         for (std::size_t i = 0; i < loaded.pixels.size(); i += 4) {
-            float luminance = 0.2126f * loaded.pixels[i] + 0.7152f * loaded.pixels[i + 1] + 0.0722f * loaded.pixels[i + 2];
+            float luminance =
+                0.2126f * loaded.pixels[i] + 0.7152f * loaded.pixels[i + 1] + 0.0722f * loaded.pixels[i + 2];
             if (!std::isfinite(luminance))
                 continue;
             ++finite;
@@ -594,9 +618,10 @@ TEST(ImageShared, EveryDamagedExrFailsCleanly)
         }
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[          ] damaged files: %d of %zu rejected with ImageError in %.2f s\n", rejected, files.size(), seconds);
+    std::printf("[          ] damaged files: %d of %zu rejected with ImageError in %.2f s\n", rejected, files.size(),
+                seconds);
     RecordProperty("damaged_files", int(files.size()));
     EXPECT_EQ(rejected, int(files.size()));
 }
 
-} // namespace
+}  // namespace

@@ -57,4 +57,4 @@ TEST_F(CompareMethodsTest, EveryAvailableMethodMatchesTheCpuOnABinCentreImage)
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(report.rows.size() + 1));
 }
 
-} // namespace
+}  // namespace

@@ -55,13 +55,14 @@ protected:
             const post::OutOfRange policy = index++ % 2 == 0 ? post::OutOfRange::Clamp : post::OutOfRange::Separate;
             const ts::TestImage image = ts::binCentreImage(width, height, kLogMin, kLogMax, bins, seed++, 7);
             const gl::Texture texture = ts::uploadImage(image, "methods-test.matrix-image");
-            const ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), width, height, kLogMin, kLogMax, bins,
-                                                           ts::toReference(policy));
+            const ref::Histogram cpu =
+                ref::buildHistogram(image.rgba.data(), width, height, kLogMin, kLogMax, bins, ts::toReference(policy));
             for (std::size_t m = 0; m < methods.size(); ++m) {
                 const std::string what = ids[m] + " " + std::to_string(width) + "x" + std::to_string(height) +
                                          " bins " + std::to_string(bins) +
                                          (policy == post::OutOfRange::Separate ? " separate" : " clamp");
-                if (bins > methods[m]->maxBins(ts::testGpuCaps()) || !mt::withinTestBudget(ids[m], width, height, bins)) {
+                if (bins > methods[m]->maxBins(ts::testGpuCaps()) ||
+                    !mt::withinTestBudget(ids[m], width, height, bins)) {
                     std::cout << "[ skipped  ] " << what << " (pixels x bins over the per-bin-pass test budget)\n";
                     continue;
                 }
@@ -73,11 +74,26 @@ protected:
     }
 };
 
-TEST_F(MethodMatrix, ExactAt1x1) { runSize(1, 1); }
-TEST_F(MethodMatrix, ExactAt3x5) { runSize(3, 5); }
-TEST_F(MethodMatrix, ExactAt64x64) { runSize(64, 64); }
-TEST_F(MethodMatrix, ExactAt257x131) { runSize(257, 131); }
-TEST_F(MethodMatrix, ExactAt1024x768) { runSize(1024, 768); }
+TEST_F(MethodMatrix, ExactAt1x1)
+{
+    runSize(1, 1);
+}
+TEST_F(MethodMatrix, ExactAt3x5)
+{
+    runSize(3, 5);
+}
+TEST_F(MethodMatrix, ExactAt64x64)
+{
+    runSize(64, 64);
+}
+TEST_F(MethodMatrix, ExactAt257x131)
+{
+    runSize(257, 131);
+}
+TEST_F(MethodMatrix, ExactAt1024x768)
+{
+    runSize(1024, 768);
+}
 
 class EveryMethod : public ts::GlTest, public ::testing::WithParamInterface<std::string>
 {
@@ -160,8 +176,8 @@ TEST_P(EveryMethod, SpecialPixelsAndRandomImagesWhereTheOpenGlSuiteSkips)
         ts::addSpecialPixels(image, 5);
         post::HistogramSpec spec{64, policy};
         ts::GpuHistogram gpu = run(image, -4.0f, 4.0f, spec);
-        ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, -4.0f, 4.0f, 64,
-                                                 ts::toReference(policy));
+        ref::Histogram cpu =
+            ref::buildHistogram(image.rgba.data(), image.width, image.height, -4.0f, 4.0f, 64, ts::toReference(policy));
         ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(), GetParam() + " special pixels");
 
         ts::TestImage noisy = ts::randomHdrImage(199, 97, -14.0f, 14.0f, 77);
@@ -179,7 +195,9 @@ TEST_P(EveryMethod, SpecialPixelsAndRandomImagesWhereTheOpenGlSuiteSkips)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, EveryMethod, ::testing::ValuesIn(ts::allHistogramMethodIds()),
+INSTANTIATE_TEST_SUITE_P(Registry,
+                         EveryMethod,
+                         ::testing::ValuesIn(ts::allHistogramMethodIds()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return mt::testNameOf(info.param); });
 
 TEST(PaperMethodRegistry, ListsThePapersMethodsInOrder)
@@ -195,4 +213,4 @@ TEST(PaperMethodRegistry, ListsThePapersMethodsInOrder)
         EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
 }
 
-} // namespace
+}  // namespace

@@ -18,8 +18,12 @@ std::unique_ptr<post::HistogramMethod> createForTest(const std::string& id)
     return method;
 }
 
-ts::GpuHistogram runOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                              float logMin, float logMax, const post::HistogramSpec& spec)
+ts::GpuHistogram runOnTexture(post::HistogramMethod& method,
+                              const gl::Texture& texture,
+                              glm::ivec2 size,
+                              float logMin,
+                              float logMax,
+                              const post::HistogramSpec& spec)
 {
     return ts::runHistogramMethodOnTexture(method, texture, size, logMin, logMax, spec);
 }
@@ -42,4 +46,4 @@ std::string testNameOf(const std::string& id)
     return name;
 }
 
-} // namespace methods_test
+}  // namespace methods_test

@@ -14,8 +14,12 @@ namespace methods_test {
 std::unique_ptr<post::HistogramMethod> createForTest(const std::string& id);
 
 /// Builds once on `texture` (histogram and cumulative buffers pre-filled with garbage).
-testing_support::GpuHistogram runOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                                           float logMin, float logMax, const post::HistogramSpec& spec);
+testing_support::GpuHistogram runOnTexture(post::HistogramMethod& method,
+                                           const gl::Texture& texture,
+                                           glm::ivec2 size,
+                                           float logMin,
+                                           float logMax,
+                                           const post::HistogramSpec& spec);
 
 /// Methods doing one full-screen pass (or one gather fetch) per bin: O(pixels x bins) on llvmpipe.
 bool isPerBinPassMethod(const std::string& id);
@@ -27,4 +31,4 @@ bool withinTestBudget(const std::string& id, int width, int height, std::uint32_
 /// "green-occlusion" -> "green_occlusion" (gtest parameter names).
 std::string testNameOf(const std::string& id);
 
-} // namespace methods_test
+}  // namespace methods_test

@@ -3,7 +3,9 @@
 // Kubias' cumulative output against the CPU cumulative histogram; Fluck's R32F targets;
 // cpu-readback's asynchronous latency; compute-subgroup's reason on llvmpipe; GL state restored by
 // every raster method; zero-size input.
+#include "gl/Framebuffer.h"
 #include "methods/MethodTestSupport.h"
+#include "post/AutoRange.h"
 #include "post/histogram/HistogramComputeReplicated.h"
 #include "post/histogram/HistogramComputeSubgroup.h"
 #include "post/histogram/HistogramCpuReadback.h"
@@ -11,8 +13,6 @@
 #include "post/histogram/HistogramGreenOcclusion.h"
 #include "post/histogram/HistogramKubiasDepth.h"
 #include "post/histogram/HistogramScatterBlend.h"
-#include "post/AutoRange.h"
-#include "gl/Framebuffer.h"
 #include "reference/Histogram.h"
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"
@@ -63,7 +63,9 @@ struct Rig
     gl::Buffer cumulative{"methods-test.rig-cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t)};
     post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
 
-    std::vector<std::uint32_t> build(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
+    std::vector<std::uint32_t> build(post::HistogramMethod& method,
+                                     const gl::Texture& texture,
+                                     glm::ivec2 size,
                                      const post::HistogramSpec& spec)
     {
         post::writeHistogramParams(params, kLogMin, kLogMax, spec, size);
@@ -93,7 +95,7 @@ TEST_F(PaperMethodOptions, ScatterBlendR16FSaturatesAt2048)
     for (std::uint32_t count : bins)
         total += count;
     EXPECT_LT(total, image.pixelCount());
-    rig.build(method, texture, {64, 64}, spec); // the status of the first build arrives without waiting
+    rig.build(method, texture, {64, 64}, spec);  // the status of the first build arrives without waiting
     EXPECT_NE(method.status().find("1 bins saturated"), std::string::npos) << method.status();
 
     // The paper's workaround: 4 local histograms (one per RGBA channel) see 750 points each.
@@ -115,7 +117,8 @@ TEST_F(PaperMethodOptions, ScatterBlendLocalHistogramsAndLargeThenReduceAreExact
         for (std::uint32_t bins : {16u, 100u, 256u, 4096u}) {
             for (bool reduce : {false, true}) {
                 method.setSettings({post::ScatterFormat::R32F, locals, reduce});
-                const post::HistogramSpec spec{bins, bins % 2 == 0 ? post::OutOfRange::Separate : post::OutOfRange::Clamp};
+                const post::HistogramSpec spec{bins,
+                                               bins % 2 == 0 ? post::OutOfRange::Separate : post::OutOfRange::Clamp};
                 ts::TestImage image = ts::binCentreImage(257, 131, kLogMin, kLogMax, bins, locals * 31 + bins, 7);
                 ts::expectHistogramsEqual(run(method, image, spec), reference(image, spec), true,
                                           "scatter L=" + std::to_string(locals) + " bins " + std::to_string(bins) +
@@ -324,4 +327,4 @@ TEST_F(PaperMethodOptions, ZeroSizeInputGivesAnEmptyHistogram)
     }
 }
 
-} // namespace
+}  // namespace

@@ -47,7 +47,7 @@ std::vector<Case> shaderCases()
     for (int i = 0; i < 20000; ++i) {
         Case c{channel(), channel(), channel(), 0, 0, 0, 0};
         if (i % 3 == 0)
-            c.g = c.b = c.r; // grey
+            c.g = c.b = c.r;  // grey
         range(c);
         cases.push_back(c);
     }
@@ -60,7 +60,8 @@ std::vector<Case> shaderCases()
         c.g = 1.0f;
         cases.push_back(c);
     }
-    for (auto [logMin, logMax] : {std::pair{1.0f, 1.0f}, {2.0f, 1.0f}, {-4.0f, 4.0f}, {-1e30f, 1e30f}, {0.0f, 1e-19f}}) {
+    for (auto [logMin, logMax] :
+         {std::pair{1.0f, 1.0f}, {2.0f, 1.0f}, {-4.0f, 4.0f}, {-1e30f, 1e30f}, {0.0f, 1e-19f}}) {
         Case c{1.0f, 1.0f, 1.0f, logMin, logMax, 8u, 1u};
         cases.push_back(c);
     }
@@ -76,9 +77,9 @@ TEST_F(BinningExactness, GlslFunctionsMatchTheCppOnesBitForBit)
     const std::vector<Case> cases = shaderCases();
     std::vector<std::uint32_t> words;
     for (const Case& c : cases)
-        for (std::uint32_t word : {std::bit_cast<std::uint32_t>(c.r), std::bit_cast<std::uint32_t>(c.g),
-                                   std::bit_cast<std::uint32_t>(c.b), std::bit_cast<std::uint32_t>(c.logMin),
-                                   std::bit_cast<std::uint32_t>(c.logMax), c.bins, c.policy, 0u})
+        for (std::uint32_t word :
+             {std::bit_cast<std::uint32_t>(c.r), std::bit_cast<std::uint32_t>(c.g), std::bit_cast<std::uint32_t>(c.b),
+              std::bit_cast<std::uint32_t>(c.logMin), std::bit_cast<std::uint32_t>(c.logMax), c.bins, c.policy, 0u})
             words.push_back(word);
     gl::Buffer input("test.binning.cases", words.size() * sizeof(std::uint32_t));
     input.update<std::uint32_t>(words);
@@ -127,9 +128,9 @@ ts::TestImage edgeImage(const EdgeCase& c)
 {
     const std::vector<float> values = ts::aroundEdges(ts::greyBinEdges(c.logMin, c.logMax, c.bins));
     ts::TestImage image;
-    image.width = std::min<int>(int(values.size()), 251); // odd width: rows do not align with edges
+    image.width = std::min<int>(int(values.size()), 251);  // odd width: rows do not align with edges
     image.height = int((values.size() + std::size_t(image.width) - 1) / std::size_t(image.width));
-    image.rgba.assign(image.pixelCount() * 4, 0.0f); // the padding is 0: non-positive
+    image.rgba.assign(image.pixelCount() * 4, 0.0f);  // the padding is 0: non-positive
     for (std::size_t i = 0; i < values.size(); ++i)
         image.setGrey(i, values[i]);
     return image;
@@ -137,8 +138,8 @@ ts::TestImage edgeImage(const EdgeCase& c)
 
 TEST_F(BinningExactness, EveryGlMethodBinsValuesAroundEveryEdgeLikeTheReference)
 {
-    const std::vector<EdgeCase> cases = {{-10.0f, 20.0f, 1},   {-10.0f, 20.0f, 2},    {-3.3f, 7.77f, 3},
-                                         {0.1f, 0.35f, 7},     {-3.3f, 7.77f, 100},   {-10.0f, 20.0f, 256},
+    const std::vector<EdgeCase> cases = {{-10.0f, 20.0f, 1},     {-10.0f, 20.0f, 2},    {-3.3f, 7.77f, 3},
+                                         {0.1f, 0.35f, 7},       {-3.3f, 7.77f, 100},   {-10.0f, 20.0f, 256},
                                          {-12.5f, 13.25f, 1000}, {-10.0f, 20.0f, 4096}, {-0.01f, 0.0f, 4096}};
     for (const std::string& id : ts::availableGlHistogramMethodIds()) {
         auto method = methods_test::createForTest(id);
@@ -159,10 +160,10 @@ TEST_F(BinningExactness, EveryGlMethodBinsValuesAroundEveryEdgeLikeTheReference)
                                                                c.logMax, c.bins, ts::toReference(policy));
                 ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(), what);
                 if (HasFailure())
-                    return; // one readable failure
+                    return;  // one readable failure
             }
         }
     }
 }
 
-} // namespace
+}  // namespace

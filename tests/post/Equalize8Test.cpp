@@ -68,4 +68,4 @@ TEST_F(Equalize8Gpu, TwoLevelsMapToTheEnds)
     EXPECT_EQ(runGpu(pixels), (std::vector<std::uint8_t>{0, 0, 0, 255, 255}));
 }
 
-} // namespace
+}  // namespace

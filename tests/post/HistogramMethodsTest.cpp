@@ -41,8 +41,8 @@ protected:
         ts::TestImage image = ts::binCentreImage(width, height, kLogMin, kLogMax, bins, seed, 7);
         post::HistogramSpec spec{bins, policy};
         ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, kLogMin, kLogMax, spec);
-        ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), width, height, kLogMin, kLogMax, bins,
-                                                 ts::toReference(policy));
+        ref::Histogram cpu =
+            ref::buildHistogram(image.rgba.data(), width, height, kLogMin, kLogMax, bins, ts::toReference(policy));
         ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(),
                                   ::testing::PrintToString(GetParam()) + " " + std::to_string(width) + "x" +
                                       std::to_string(height) + " bins " + std::to_string(bins) +
@@ -78,7 +78,7 @@ TEST_P(HistogramMethods, CountsNaNInfAndNonPositivePixelsExactly)
         ts::GpuHistogram gpu = ts::runHistogramMethod(*method, image, kLogMin, kLogMax, spec);
         ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, kLogMin, kLogMax, 64,
                                                  ts::toReference(policy));
-        ASSERT_EQ(cpu.counters[hd::kCounterNaN], special.nan); // the generator and the reference agree
+        ASSERT_EQ(cpu.counters[hd::kCounterNaN], special.nan);  // the generator and the reference agree
         ASSERT_EQ(cpu.counters[hd::kCounterInf], special.inf);
         ASSERT_EQ(cpu.counters[hd::kCounterNonPositive], special.nonPositive);
         ts::expectHistogramsEqual(gpu, cpu, method->fillsCounters(), GetParam() + " with special pixels");
@@ -120,8 +120,8 @@ TEST_P(HistogramMethods, FovealImageInTheSamePassKeepsTheHistogramExact)
         std::uint32_t bins;
     };
     std::uint32_t seed = 300;
-    for (const Case c : {Case{1, 1, 1, 1, 1}, Case{17, 3, 2, 2, 7}, Case{333, 1, 42, 1, 256}, Case{257, 199, 118, 66, 100},
-                         Case{1021, 767, 42, 23, 4096}, Case{640, 360, 2, 2, 1024}}) {
+    for (const Case c : {Case{1, 1, 1, 1, 1}, Case{17, 3, 2, 2, 7}, Case{333, 1, 42, 1, 256},
+                         Case{257, 199, 118, 66, 100}, Case{1021, 767, 42, 23, 4096}, Case{640, 360, 2, 2, 1024}}) {
         if (!supports(c.bins))
             continue;
         ts::TestImage image = ts::randomHdrImage(c.width, c.height, -14.0f, 14.0f, seed++);
@@ -150,7 +150,9 @@ TEST_P(HistogramMethods, FovealImageInTheSamePassKeepsTheHistogramExact)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, HistogramMethods, ::testing::ValuesIn(ts::allHistogramMethodIds()),
+INSTANTIATE_TEST_SUITE_P(Registry,
+                         HistogramMethods,
+                         ::testing::ValuesIn(ts::allHistogramMethodIds()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name;
                              for (char c : info.param)
@@ -167,4 +169,4 @@ TEST(HistogramRegistry, ListsComputeSharedAtomicWithUniqueIds)
     EXPECT_EQ(post::createHistogramMethod("no-such-method"), nullptr);
 }
 
-} // namespace
+}  // namespace

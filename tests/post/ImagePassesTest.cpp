@@ -29,8 +29,12 @@ protected:
         return {std::bit_cast<float>(words[0]), std::bit_cast<float>(words[1])};
     }
 
-    std::pair<float, float> runAutoRange(post::AutoRange& autoRange, gl::Buffer& params, const ts::TestImage& image,
-                                         bool reset, double dt = 0.0, float speed = 0.0f)
+    std::pair<float, float> runAutoRange(post::AutoRange& autoRange,
+                                         gl::Buffer& params,
+                                         const ts::TestImage& image,
+                                         bool reset,
+                                         double dt = 0.0,
+                                         float speed = 0.0f)
     {
         gl::Texture texture = ts::uploadImage(image);
         post::PassContext ctx = context();
@@ -68,7 +72,7 @@ TEST_F(ImagePasses, AutoRangeGuardsEmptyAndUniformFrames)
     EXPECT_EQ(fallbackMin, -10.0f);
     EXPECT_EQ(fallbackMax, 20.0f);
     // A uniform frame is widened around its value.
-    ts::TestImage uniform = ts::binCentreImage(5, 5, 2.0f, 4.0f, 1, 1); // every pixel at log2 L = 3
+    ts::TestImage uniform = ts::binCentreImage(5, 5, 2.0f, 4.0f, 1, 1);  // every pixel at log2 L = 3
     auto [uniformMin, uniformMax] = runAutoRange(autoRange, params, uniform, true);
     EXPECT_NEAR(uniformMin, 3.0f - post::AutoRange::kMinimumSpan / 2, 1e-5);
     EXPECT_NEAR(uniformMax, 3.0f + post::AutoRange::kMinimumSpan / 2, 1e-5);
@@ -151,15 +155,16 @@ TEST_F(ImagePasses, ApplyPassMatchesTheCpuReferenceWithinOneLsb)
     gl::Texture texture = ts::uploadImage(image);
     gl::Texture output("test.display", GL_RGBA8, {image.width, image.height});
     gl::Buffer curveBuffer = post::createCurveBuffer("test.curve");
-    for (auto [channels, mode, samples] : {std::tuple(1, hd::kCurveModeLut, 256), std::tuple(3, hd::kCurveModeLut, 1000),
-                                           std::tuple(1, hd::kCurveModeLinearScale, 1), std::tuple(1, hd::kCurveModeLut, 1)}) {
+    for (auto [channels, mode, samples] :
+         {std::tuple(1, hd::kCurveModeLut, 256), std::tuple(3, hd::kCurveModeLut, 1000),
+          std::tuple(1, hd::kCurveModeLinearScale, 1), std::tuple(1, hd::kCurveModeLut, 1)}) {
         const std::vector<float> curve = makeCurve(channels, mode, samples);
         curveBuffer.update<float>(curve);
         post::PassContext ctx = context();
         apply.apply(ctx, {texture, {image.width, image.height}}, curveBuffer, output);
         const std::vector<unsigned char> actual = output.readRgba8();
-        const std::vector<std::uint8_t> expected = ref::applyCurve(image.rgba.data(), image.width, image.height,
-                                                                    curve.data());
+        const std::vector<std::uint8_t> expected =
+            ref::applyCurve(image.rgba.data(), image.width, image.height, curve.data());
         ASSERT_EQ(actual.size(), expected.size());
         int worst = 0;
         for (std::size_t i = 0; i < actual.size(); ++i)
@@ -184,13 +189,13 @@ TEST_F(ImagePasses, ApplyPassGivesBlackOrWhiteForSpecialPixels)
     gl::Texture output("test.display", GL_RGBA8, {6, 1});
     gl::Buffer curveBuffer = post::createCurveBuffer("test.curve");
     std::vector<float> curve = makeCurve(1, hd::kCurveModeLut, 64);
-    curve[hd::kCurveHeaderWords + 63] = 1.0f; // the top of the curve is white
+    curve[hd::kCurveHeaderWords + 63] = 1.0f;  // the top of the curve is white
     curveBuffer.update<float>(curve);
     post::PassContext ctx = context();
     apply.apply(ctx, {texture, {6, 1}}, curveBuffer, output);
     const std::vector<unsigned char> rgba = output.readRgba8();
-    const std::vector<unsigned char> expected{0,   0,   0,   255, 255, 255, 255, 255, 0, 0, 0, 255,
-                                              0,   0,   0,   255, 0,   0,   0,   255, 255, 255, 255, 255};
+    const std::vector<unsigned char> expected{0, 0, 0, 255, 255, 255, 255, 255, 0,   0,   0,   255,
+                                              0, 0, 0, 255, 0,   0,   0,   255, 255, 255, 255, 255};
     EXPECT_EQ(rgba, expected);
 }
 
@@ -237,4 +242,4 @@ TEST_F(ImagePasses, ApplyPassWithLocalMeanMatchesTheCpuReference)
     }
 }
 
-} // namespace
+}  // namespace

@@ -169,7 +169,7 @@ TEST_F(Pipeline, SnapshotArrivesAsynchronously)
     std::optional<post::HistogramSnapshot> snapshot;
     for (int frame = 0; frame < 10 && !snapshot; ++frame) {
         pipeline->run({texture, {40, 30}}, 1.0 / 60.0, 60.0f);
-        glFinish(); // lets the fences signal; the pipeline itself never waits
+        glFinish();  // lets the fences signal; the pipeline itself never waits
         snapshot = pipeline->latestSnapshot();
     }
     ASSERT_TRUE(snapshot);
@@ -206,4 +206,4 @@ TEST_F(Pipeline, EveryRegisteredToneOperatorRunsAndVerifies)
     }
 }
 
-} // namespace
+}  // namespace

@@ -15,8 +15,7 @@ class ScanMethods : public ts::GlTest
 {
 };
 
-std::vector<std::uint32_t> scanOnGpu(post::ScanMethod& scan, const std::vector<std::uint32_t>& values,
-                                     bool inPlace)
+std::vector<std::uint32_t> scanOnGpu(post::ScanMethod& scan, const std::vector<std::uint32_t>& values, bool inPlace)
 {
     gl::Buffer input = gl::Buffer::fromSpan<std::uint32_t>("test.scan.input", values);
     gl::Buffer output("test.scan.output", std::max<std::size_t>(values.size(), 1) * sizeof(std::uint32_t));
@@ -65,4 +64,4 @@ TEST_F(ScanMethods, ComputeScanWorksInPlaceAndRefusesTooLongInput)
     EXPECT_THROW(scan->inclusiveScan(ctx, big, big, 4097), std::invalid_argument);
 }
 
-} // namespace
+}  // namespace

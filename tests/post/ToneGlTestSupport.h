@@ -26,7 +26,9 @@ public:
     std::string_view id() const override { return "test-prepared"; }
     std::string_view label() const override { return "prepared histogram (tests)"; }
     std::string_view description() const override { return "writes a prepared histogram"; }
-    void build(post::PassContext&, const post::ImageInput&, const post::HistogramSpec&,
+    void build(post::PassContext&,
+               const post::ImageInput&,
+               const post::HistogramSpec&,
                const post::HistogramTargets& targets) override
     {
         std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
@@ -71,14 +73,22 @@ struct ToneRig
         histogram.update(0, words.size() * sizeof(std::uint32_t), words.data());
         cdf.update(0, cumulative.size() * sizeof(std::uint32_t), cumulative.data());
         spec.binCount = std::uint32_t(bins.size());
-        const std::vector<std::uint32_t> p = {floatBits(logMin), floatBits(logMax), spec.binCount,
-                                              hd::kOutOfRangeClamp, std::uint32_t(size.x), std::uint32_t(size.y), 0u,
+        const std::vector<std::uint32_t> p = {floatBits(logMin),
+                                              floatBits(logMax),
+                                              spec.binCount,
+                                              hd::kOutOfRangeClamp,
+                                              std::uint32_t(size.x),
+                                              std::uint32_t(size.y),
+                                              0u,
                                               0u};
         params.update(0, p.size() * sizeof(std::uint32_t), p.data());
     }
 
-    std::vector<float> run(post::ToneOperator& op, post::HistogramMethod& method, double dt = 1.0 / 60.0,
-                           float fovY = 60.0f, post::ScanMethod* scan = nullptr)
+    std::vector<float> run(post::ToneOperator& op,
+                           post::HistogramMethod& method,
+                           double dt = 1.0 / 60.0,
+                           float fovY = 60.0f,
+                           post::ScanMethod* scan = nullptr)
     {
         post::PassContext ctx{testing_support::shaderLibrary(), testing_support::testProfiler(),
                               testing_support::testGpuCaps(), 0};
@@ -94,4 +104,4 @@ inline float lut(const std::vector<float>& words, std::uint32_t channel, std::ui
     return words[hd::kCurveHeaderWords + channel * hd::kMaxCurveSamples + i];
 }
 
-} // namespace tone_test
+}  // namespace tone_test

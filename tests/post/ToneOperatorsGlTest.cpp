@@ -2,6 +2,7 @@
 // on prepared and random histograms: curve buffers within stated tolerances, the percentile state
 // over simulated frame times, NaN/empty frames on the GPU, per-channel equalization with a real
 // histogram method and scan.
+#include "post/ToneGlTestSupport.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/scan/ScanRegistry.h"
 #include "post/tonemap/ToneEqualize.h"
@@ -13,7 +14,6 @@
 #include "reference/ToneExposureRef.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
-#include "post/ToneGlTestSupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +30,7 @@ std::vector<std::uint32_t> randomBins(std::mt19937& random, std::uint32_t n, std
     std::vector<std::uint32_t> bins(n);
     for (auto& b : bins)
         b = random() % 4 == 0 ? 0u : std::uint32_t(random() % maxCount);
-    bins[random() % n] += 1; // never empty
+    bins[random() % n] += 1;  // never empty
     return bins;
 }
 
@@ -196,8 +196,8 @@ TEST_F(ToneOperatorsGl, PercentileAdaptsLikeTheReferenceOverSimulatedFrames)
     ref::PercentileState expected;
     double beforeSwitch = 0.0;
     double afterSwitchSeconds = 0.0;
-    const std::vector<double> dts = {1.0 / 60, 1.0 / 60, 1.0 / 60, 0.0, -1.0, 1.0 / 30, 0.2, 5.0, 1.0 / 144, 0.05,
-                                     1.0 / 60, 1.0 / 60, 0.3, 0.3, 0.3, 0.3};
+    const std::vector<double> dts = {1.0 / 60,  1.0 / 60, 1.0 / 60, 0.0,      -1.0, 1.0 / 30, 0.2, 5.0,
+                                     1.0 / 144, 0.05,     1.0 / 60, 1.0 / 60, 0.3,  0.3,      0.3, 0.3};
     for (std::size_t frame = 0; frame < dts.size(); ++frame) {
         const auto& bins = frame < 8 ? dark : bright;
         rig.setHistogram(bins, -16.0f, 16.0f);
@@ -287,4 +287,4 @@ TEST_F(ToneOperatorsGl, ExposureMatchesTheReferenceForEveryDisplayCurve)
     }
 }
 
-} // namespace
+}  // namespace

@@ -1,12 +1,12 @@
 // GPU Ward 1997 histogram adjustment against the CPU reference (reference/ToneWardRef): the
 // properties W1-W4 and the TVI ceiling on GPU curves fed a prepared histogram, the foveal image, and
 // end to end with a real histogram method on random images, plus awkward inputs (1x1, all NaN).
+#include "post/ToneGlTestSupport.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
 #include "reference/ToneReference.h"
 #include "reference/ToneWardRef.h"
-#include "post/ToneGlTestSupport.h"
 
 #include <array>
 #include <cmath>
@@ -52,7 +52,7 @@ protected:
     WardRun run(post::ToneWard& op, post::HistogramMethod& histogramMethod, float fovY = 40.0f)
     {
         WardRun r;
-        if (&histogramMethod == &prepared) { // a prepared histogram reaches Ward only through the method path
+        if (&histogramMethod == &prepared) {  // a prepared histogram reaches Ward only through the method path
             post::WardSettings s = op.settings();
             s.histogramBySelectedMethod = true;
             op.setSettings(s);
@@ -110,7 +110,8 @@ post::WardSettings coreSettings()
 TEST_F(ToneWardGl, FovealGridFollowsPcond)
 {
     EXPECT_EQ(post::ToneWard::fovealGridSize({42, 42}, 40.0f), glm::ivec2(42, 42));
-    EXPECT_EQ(post::ToneWard::fovealGridSize({1920, 1080}, std::numeric_limits<float>::quiet_NaN()), glm::ivec2(42, 23));
+    EXPECT_EQ(post::ToneWard::fovealGridSize({1920, 1080}, std::numeric_limits<float>::quiet_NaN()),
+              glm::ivec2(42, 23));
     EXPECT_EQ(post::ToneWard::fovealGridSize({1024, 768}, 0.0f), glm::ivec2(42, 31));
     EXPECT_EQ(post::ToneWard::fovealGridSize({1920, 1080}, 60.0f), glm::ivec2(118, 66));
     EXPECT_EQ(post::ToneWard::fovealGridSize({1, 1}, 60.0f), glm::ivec2(1, 1));
@@ -122,7 +123,7 @@ TEST_F(ToneWardGl, FovealGridFollowsPcond)
 
 TEST_F(ToneWardGl, W1RangeThatFitsGivesTheLinearOperator)
 {
-    rig.setImage(fovealImage(1.0f, 40.0f, 5.0f)); // 40.4:1 < 100:1
+    rig.setImage(fovealImage(1.0f, 40.0f, 5.0f));  // 40.4:1 < 100:1
     post::ToneWard op;
     op.setSettings(coreSettings());
     const WardRun r = run(op, *method);
@@ -135,7 +136,7 @@ TEST_F(ToneWardGl, W1RangeThatFitsGivesTheLinearOperator)
 
 TEST_F(ToneWardGl, W2UniformHistogramGivesThePowerLawOnTheGpu)
 {
-    rig.setImage(fovealImage(1e-2f, 100.0f / 1.01f, 1.0f)); // range 1e4:1 exactly
+    rig.setImage(fovealImage(1e-2f, 100.0f / 1.01f, 1.0f));  // range 1e4:1 exactly
     prepared.bins.assign(100, 17u);
     post::ToneWard op;
     op.setSettings(coreSettings());
@@ -149,7 +150,7 @@ TEST_F(ToneWardGl, W2UniformHistogramGivesThePowerLawOnTheGpu)
     double worst = 0.0;
     for (std::uint32_t i = 0; i < post::kWardCurveSamples; ++i) {
         const double Lw = std::exp2(logMin + (i + 0.5) * (logMax - logMin) / post::kWardCurveSamples);
-        const double Ld = std::sqrt(Lw / 1e-2); // exponent D / R = 0.5
+        const double Ld = std::sqrt(Lw / 1e-2);  // exponent D / R = 0.5
         worst = std::max(worst, std::abs(lut(r.curve, 0, i) - (Ld - 1.0) / 99.0));
     }
     EXPECT_LE(worst, 1e-4);
@@ -230,7 +231,7 @@ TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReferenc
     const ts::TestImage picture = ts::randomHdrImage(256, 192, -8.0f, 12.0f, 4);
     rig.setImage(picture);
     for (bool human : {false, true}) {
-        post::WardSettings s; // pcond defaults: 100 bins, 1..100 cd/m^2, bottom-bin duplication
+        post::WardSettings s;  // pcond defaults: 100 bins, 1..100 cd/m^2, bottom-bin duplication
         s.humanContrast = human;
         post::ToneWard op;
         op.setSettings(s);
@@ -328,7 +329,7 @@ TEST_F(ToneWardGl, FovealImageFromTheHistogramPassIsUsedOnceAndGivesTheSameCurve
 TEST_F(ToneWardGl, FovealImageWithAWorkgroupPerSampleMatchesTheBoxFilter)
 {
     ts::TestImage picture = ts::randomHdrImage(1021, 767, -8.0f, 12.0f, 9);
-    ts::addSpecialPixels(picture, 101); // non-finite pixels are left out of the mean
+    ts::addSpecialPixels(picture, 101);  // non-finite pixels are left out of the mean
     rig.setImage(picture);
     post::ToneWard op;
     run(op, *method, 20.0f);
@@ -352,14 +353,14 @@ TEST_F(ToneWardGl, AwkwardInputsNeverBreak)
     one.rgba = {2.0f, 2.0f, 2.0f, 1.0f};
     rig.setImage(one);
     WardRun r = run(op, *method);
-    EXPECT_EQ(r.state[post::ward_state::kOutcome], 1.0f); // one sample: range 1.01:1 fits
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 1.0f);  // one sample: range 1.01:1 fits
     EXPECT_TRUE(std::isfinite(r.curve[hd::kCurveScale]));
     ts::TestImage nan = fovealImage(1.0f, 1.0f, 1.0f);
     for (float& v : nan.rgba)
         v = std::numeric_limits<float>::quiet_NaN();
     rig.setImage(nan);
     r = run(op, *method);
-    EXPECT_EQ(r.state[post::ward_state::kOutcome], 3.0f); // no samples: black
+    EXPECT_EQ(r.state[post::ward_state::kOutcome], 3.0f);  // no samples: black
     EXPECT_EQ(r.curve[hd::kCurveScale], 0.0f);
     ts::TestImage black = fovealImage(0.0f, 0.0f, 0.0f);
     rig.setImage(black);
@@ -370,4 +371,4 @@ TEST_F(ToneWardGl, AwkwardInputsNeverBreak)
     EXPECT_NE(op.status().find("ward"), std::string::npos);
 }
 
-} // namespace
+}  // namespace

@@ -140,7 +140,8 @@ TEST_F(TonemapCommand, GreyPngWithEqualizeTakesTheExact8BitPath)
     ASSERT_EQ(run(options), 0) << err.str();
     const image::Image8 result = image::loadImage8(options.output);
     ASSERT_EQ(result.channels, 1);
-    EXPECT_EQ(result.pixels, std::vector<std::uint8_t>(ts::kEqualizeExampleOutput.begin(), ts::kEqualizeExampleOutput.end()));
+    EXPECT_EQ(result.pixels,
+              std::vector<std::uint8_t>(ts::kEqualizeExampleOutput.begin(), ts::kEqualizeExampleOutput.end()));
 }
 
 TEST_F(TonemapCommand, SyntheticExrWithManualRangeWritesCsvs)
@@ -173,7 +174,7 @@ TEST_F(TonemapCommand, SyntheticExrWithManualRangeWritesCsvs)
     std::getline(histogram, line);
     EXPECT_EQ(line, "counter,count");
     std::getline(histogram, line);
-    EXPECT_EQ(line, "nan," + std::to_string(special.nan)); // EXR float keeps NaN
+    EXPECT_EQ(line, "nan," + std::to_string(special.nan));  // EXR float keeps NaN
     std::getline(histogram, line);
     EXPECT_EQ(line, "inf," + std::to_string(special.inf));
 }
@@ -189,4 +190,4 @@ TEST(TonemapRange, ParsesMinMaxAndRejectsBadValues)
         EXPECT_THROW(app::parseTonemapRange(bad), std::invalid_argument) << bad;
 }
 
-} // namespace
+}  // namespace

@@ -76,14 +76,16 @@ TEST_F(ProfilerTest, ResultsArriveAfterTheirLatencyWithinFrameDelay)
             EXPECT_FALSE(profiler.lastGpuMs("pass")) << "frame " << frame;
         else
             EXPECT_EQ(profiler.recordedFrames().size(), std::size_t(frame - 1)) << "frame " << frame;
-        { auto scope = profiler.scope("pass", &timer); }
+        {
+            auto scope = profiler.scope("pass", &timer);
+        }
         profiler.endFrame();
     }
     ASSERT_TRUE(profiler.lastGpuMs("pass"));
     ASSERT_FALSE(profiler.recordedFrames().empty());
     EXPECT_EQ(profiler.recordedFrames().front().frame, 0u);
     EXPECT_EQ(profiler.recordedFrames().front().passes.at(0).source, profiling::TimeSource::CudaEvent);
-    EXPECT_DOUBLE_EQ(*profiler.recordedFrames().front().passes.at(0).gpuMs, 1.0); // token 0
+    EXPECT_DOUBLE_EQ(*profiler.recordedFrames().front().passes.at(0).gpuMs, 1.0);  // token 0
 }
 
 TEST_F(ProfilerTest, AResultThatNeverArrivesIsDroppedNotWaitedFor)
@@ -91,13 +93,15 @@ TEST_F(ProfilerTest, AResultThatNeverArrivesIsDroppedNotWaitedFor)
     Profiler profiler(false);
     ScriptedTimer timer;
     timer.latencyFrames = 0;
-    timer.neverReady[0] = true; // frame 0's timer never completes
+    timer.neverReady[0] = true;  // frame 0's timer never completes
     profiler.startRecording();
     const int frames = Profiler::kFrameDelay + 4;
     for (int frame = 0; frame < frames; ++frame) {
         timer.setFrame(frame);
-        profiler.beginFrame(); // returns even though frame 0 is still outstanding: nothing ever blocks
-        { auto scope = profiler.scope("pass", &timer); }
+        profiler.beginFrame();  // returns even though frame 0 is still outstanding: nothing ever blocks
+        {
+            auto scope = profiler.scope("pass", &timer);
+        }
         profiler.endFrame();
     }
     const auto& recorded = profiler.recordedFrames();
@@ -194,11 +198,13 @@ TEST_F(ProfilerTest, NestedScopesKeepTheirFullNamesInOrder)
 
 TEST_F(ProfilerTest, ResetStatsClearsAndSkipsTheWarmup)
 {
-    Profiler profiler(false); // CPU fallback: frame f is harvested at frame f + 1's beginFrame
+    Profiler profiler(false);  // CPU fallback: frame f is harvested at frame f + 1's beginFrame
     auto runFrames = [&](int count) {
         for (int i = 0; i < count; ++i) {
             profiler.beginFrame();
-            { auto scope = profiler.scope("pass"); }
+            {
+                auto scope = profiler.scope("pass");
+            }
             profiler.endFrame();
         }
     };
@@ -206,14 +212,14 @@ TEST_F(ProfilerTest, ResetStatsClearsAndSkipsTheWarmup)
         auto stats = profiler.passStats();
         return stats.empty() ? 0 : stats[0].gpu.count;
     };
-    runFrames(Profiler::kWarmupFrames + 6); // harvested: kWarmupFrames + 5, of which the warm-up is skipped
+    runFrames(Profiler::kWarmupFrames + 6);  // harvested: kWarmupFrames + 5, of which the warm-up is skipped
     EXPECT_EQ(count(), 5u);
     EXPECT_GT(profiler.frameTimeMs().count, 0u);
 
     profiler.resetStats();
     EXPECT_TRUE(profiler.passStats().empty());
     EXPECT_EQ(profiler.frameTimeMs().count, 0u);
-    runFrames(Profiler::kWarmupFrames); // harvests exactly kWarmupFrames frames: all warm-up
+    runFrames(Profiler::kWarmupFrames);  // harvests exactly kWarmupFrames frames: all warm-up
     EXPECT_EQ(count(), 0u);
     runFrames(3);
     EXPECT_EQ(count(), 3u);
@@ -224,7 +230,7 @@ TEST_F(ProfilerTest, RecordingHoldsEveryScopeOfEveryFrame)
     const std::vector<std::string> names = {"scene", "histogram/test", "scan/test", "tonemap/test", "ui"};
     Profiler profiler(false);
     gl::Texture texture("test.profiler-target", GL_RGBA8, {16, 16});
-    for (int frame = 0; frame < 2; ++frame) { // frames before the recording are not in it
+    for (int frame = 0; frame < 2; ++frame) {  // frames before the recording are not in it
         profiler.beginFrame();
         profiler.endFrame();
     }
@@ -239,7 +245,7 @@ TEST_F(ProfilerTest, RecordingHoldsEveryScopeOfEveryFrame)
         profiler.endFrame();
     }
     glFinish();
-    profiler.beginFrame(); // harvests the last frame
+    profiler.beginFrame();  // harvests the last frame
     profiler.stopRecording();
     profiler.endFrame();
 
@@ -247,7 +253,7 @@ TEST_F(ProfilerTest, RecordingHoldsEveryScopeOfEveryFrame)
     std::size_t withPasses = 0;
     for (const auto& frame : recorded) {
         if (frame.passes.empty())
-            continue; // the frame in flight when recording started
+            continue;  // the frame in flight when recording started
         ++withPasses;
         ASSERT_EQ(frame.passes.size(), names.size()) << "frame " << frame.frame;
         for (std::size_t i = 0; i < names.size(); ++i) {

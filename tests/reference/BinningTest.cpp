@@ -19,7 +19,7 @@ TEST(Binning, Log2IsWithinTwoTenthsOfAMicroEvAndExactAtPowersOfTwo)
     std::mt19937 random(7);
     double worst = 0.0;
     for (int i = 0; i < 1000000; ++i) {
-        const std::uint32_t bits = 0x00800000u + random() % (0x7f800000u - 0x00800000u); // positive normal floats
+        const std::uint32_t bits = 0x00800000u + random() % (0x7f800000u - 0x00800000u);  // positive normal floats
         const float value = std::bit_cast<float>(bits);
         const double exact = std::log2(double(value));
         worst = std::max(worst, std::abs(double(hd::hdLog2(value)) - exact) / std::max(1.0, std::abs(exact)));
@@ -63,8 +63,8 @@ TEST(Binning, ScaleIsTheCorrectlyRoundedQuotient)
 TEST(Binning, DegenerateRangesPutEveryValidPixelInBinZero)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (auto [logMin, logMax] : {std::pair{1.0f, 1.0f}, {2.0f, 1.0f}, {nan, 1.0f}, {0.0f, nan}, {0.0f, 1e-30f},
-                                  {-1e30f, 1e30f}}) {
+    for (auto [logMin, logMax] :
+         {std::pair{1.0f, 1.0f}, {2.0f, 1.0f}, {nan, 1.0f}, {0.0f, nan}, {0.0f, 1e-30f}, {-1e30f, 1e30f}}) {
         EXPECT_EQ(hd::hdBinScale(logMin, logMax, 256u), 0.0f) << logMin << " " << logMax;
         EXPECT_EQ(hd::hdBinOf(1000.0f, logMin, logMax, 256u, hd::kOutOfRangeSeparate), 0);
     }
@@ -80,7 +80,7 @@ TEST(Binning, SpecialValuesGetTheirCodes)
     EXPECT_EQ(hd::hdBinOf(-1.0f, -8, 8, 16, 0), hd::kBinNonPositive);
     // Denormal luminance counts as non-positive: GPUs flush it to zero.
     EXPECT_EQ(hd::hdBinOf(1e-39f, -200, 8, 16, 0), hd::kBinNonPositive);
-    EXPECT_EQ(hd::hdBinOf(hd::kMinLuminance, -200, 8, 16, hd::kOutOfRangeSeparate), 5); // floor(74 / 13)
+    EXPECT_EQ(hd::hdBinOf(hd::kMinLuminance, -200, 8, 16, hd::kOutOfRangeSeparate), 5);  // floor(74 / 13)
     // Channels below 2^-100 are zero, so no product is ever a denormal.
     EXPECT_EQ(hd::hdLuminance(1e-31f, 1e-31f, 1e-31f), 0.0f);
     EXPECT_GT(hd::hdLuminance(1e-30f, 0.0f, 0.0f), 0.0f);
@@ -89,7 +89,7 @@ TEST(Binning, SpecialValuesGetTheirCodes)
     EXPECT_EQ(hd::hdBinOf(1e-10f, -8, 8, 16, hd::kOutOfRangeClamp), 0);
     EXPECT_EQ(hd::hdBinOf(1e10f, -8, 8, 16, hd::kOutOfRangeSeparate), hd::kBinAbove);
     EXPECT_EQ(hd::hdBinOf(1e10f, -8, 8, 16, hd::kOutOfRangeClamp), 15);
-    EXPECT_EQ(hd::hdBinOf(256.0f, -8, 8, 16, hd::kOutOfRangeSeparate), 15); // log2 L == logMax: last bin
+    EXPECT_EQ(hd::hdBinOf(256.0f, -8, 8, 16, hd::kOutOfRangeSeparate), 15);  // log2 L == logMax: last bin
 }
 
 struct RangeCase
@@ -100,8 +100,13 @@ struct RangeCase
 
 TEST(Binning, EdgesFoundBySearchSplitBinsWhereTheRealNumbersSay)
 {
-    for (RangeCase c : {RangeCase{-10.0f, 20.0f, 256}, {-3.3f, 7.77f, 100}, {0.1f, 0.35f, 7}, {-6.0f, 9.0f, 1},
-                        {-6.0f, 9.0f, 3}, {-12.0f, 13.0f, 4096}, {-90.5f, 120.25f, 1000}}) {
+    for (RangeCase c : {RangeCase{-10.0f, 20.0f, 256},
+                        {-3.3f, 7.77f, 100},
+                        {0.1f, 0.35f, 7},
+                        {-6.0f, 9.0f, 1},
+                        {-6.0f, 9.0f, 3},
+                        {-12.0f, 13.0f, 4096},
+                        {-90.5f, 120.25f, 1000}}) {
         // (Grey values below 2^-100 EV are zero luminance: kTinyChannel.)
         const std::vector<float> edges = testing_support::greyBinEdges(c.logMin, c.logMax, c.bins);
         ASSERT_EQ(edges.size(), c.bins + 1u);
@@ -119,11 +124,12 @@ TEST(Binning, EdgesFoundBySearchSplitBinsWhereTheRealNumbersSay)
             // The edge sits where the real-number edge is, up to float rounding of L, of log2 L and of
             // log2 L - logMin (half an ulp of numbers as large as the range's ends).
             const double realEdge = double(c.logMin) + (i == c.bins ? double(c.logMax) - c.logMin : i * width);
-            const double tolerance = 3e-7 * (1.0 + std::abs(realEdge)) + 2.5e-7 * (std::abs(c.logMin) + std::abs(c.logMax));
+            const double tolerance =
+                3e-7 * (1.0 + std::abs(realEdge)) + 2.5e-7 * (std::abs(c.logMin) + std::abs(c.logMax));
             EXPECT_NEAR(std::log2(double(L)), realEdge, tolerance)
                 << "edge " << i << " of " << c.bins << " in [" << c.logMin << ", " << c.logMax << "]";
         }
     }
 }
 
-} // namespace
+}  // namespace

@@ -9,8 +9,8 @@
 namespace {
 
 // Bilgic, Horn & Masaki, section II: the image and its exclusive, zero-padded integral image.
-const std::vector<float> kBilgicImage{2, 1, 3, 1, //
-                                      3, 2, 1, 1, //
+const std::vector<float> kBilgicImage{2, 1, 3, 1,  //
+                                      3, 2, 1, 1,  //
                                       4, 1, 3, 1};
 const std::vector<float> kBilgicExclusive{0, 0, 0, 0,  //
                                           0, 2, 3, 6,  //
@@ -24,8 +24,8 @@ TEST(ReferenceIntegralImage, BilgicExampleExclusivePadded)
 
 TEST(ReferenceIntegralImage, BilgicExampleInclusive)
 {
-    const std::vector<float> expected{2, 3, 6, 7,    //
-                                      5, 8, 12, 14,  //
+    const std::vector<float> expected{2, 3,  6,  7,   //
+                                      5, 8,  12, 14,  //
                                       9, 13, 20, 23};
     EXPECT_EQ(ref::integralImage<float>(kBilgicImage.data(), 4, 3, ref::IntegralKind::Inclusive), expected);
 }
@@ -74,4 +74,4 @@ TEST(ReferenceIntegralImage, EmptyAndSinglePixel)
     EXPECT_EQ(ref::integralImage<float>(&one, 1, 1, ref::IntegralKind::ExclusivePadded), std::vector<float>{0.0f});
 }
 
-} // namespace
+}  // namespace

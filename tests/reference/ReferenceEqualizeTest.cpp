@@ -60,4 +60,4 @@ TEST(ReferenceEqualize8, GonzalezWoodsDiffersOnTheEightByEightExample)
     EXPECT_EQ(levels[154], 255u);
 }
 
-} // namespace
+}  // namespace

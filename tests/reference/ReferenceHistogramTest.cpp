@@ -118,4 +118,4 @@ TEST(ReferenceHistogram, NearEdgeCountFindsPixelsOnBinEdges)
     EXPECT_EQ(near, (std::vector<std::uint32_t>{0, 1, 0, 0, 0}));
 }
 
-} // namespace
+}  // namespace

@@ -35,7 +35,7 @@ TEST(ReferenceImage, SrgbEncodingFollowsIec61966)
 {
     EXPECT_DOUBLE_EQ(ref::encodeSrgb(0.0), 0.0);
     EXPECT_DOUBLE_EQ(ref::encodeSrgb(1.0), 1.0);
-    EXPECT_NEAR(ref::encodeSrgb(0.0031308), 0.040449936, 1e-8); // the end of the linear segment
+    EXPECT_NEAR(ref::encodeSrgb(0.0031308), 0.040449936, 1e-8);  // the end of the linear segment
     EXPECT_NEAR(ref::encodeSrgb(0.5), 0.735356983, 1e-8);
     EXPECT_DOUBLE_EQ(ref::encodeSrgb(7.0), 1.0);
     EXPECT_DOUBLE_EQ(ref::encodeSrgb(-1.0), 0.0);
@@ -79,16 +79,16 @@ TEST(ReferenceImage, ApplyKeepsChromaticityAndNeverGivesNaN)
     curve[hd::kCurveMode] = hd::kCurveModeLinearScale;
     curve[hd::kCurveScale] = 0.5f;
     const std::vector<float> rgba{
-        1, 1, 1, 1,          // L = 1 -> 0.5 -> sRGB 0.7354 -> 188
-        2, 0, 0, 1,          // red: R * 0.5 = 1 -> 255, G = B = 0
-        kNaN, 1, 1, 1,       // NaN luminance -> black
-        kInf, 1, 1, 1,       // +Inf luminance -> white (scale * Inf clamps to 1)
-        -1, -1, -1, 1,       // negative -> black
-        0, 0, 0, 1,          // zero -> black
+        1,    1,  1,  1,  // L = 1 -> 0.5 -> sRGB 0.7354 -> 188
+        2,    0,  0,  1,  // red: R * 0.5 = 1 -> 255, G = B = 0
+        kNaN, 1,  1,  1,  // NaN luminance -> black
+        kInf, 1,  1,  1,  // +Inf luminance -> white (scale * Inf clamps to 1)
+        -1,   -1, -1, 1,  // negative -> black
+        0,    0,  0,  1,  // zero -> black
     };
     const auto out = ref::applyCurve(rgba.data(), 6, 1, curve.data());
     const std::vector<std::uint8_t> expected{188, 188, 188, 255, 255, 0, 0, 255, 0, 0, 0, 255,
-                                             255, 255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255};
+                                             255, 255, 255, 255, 0,   0, 0, 255, 0, 0, 0, 255};
     EXPECT_EQ(out, expected);
 }
 
@@ -114,7 +114,7 @@ TEST(ReferenceImage, LocalMeanIsTheClippedWindowAverageOfClampedLog2Luminance)
     const std::vector<float> rgba{1, 1, 1, 1, 16, 16, 16, 1, kNaN, kNaN, kNaN, 1};
     const std::vector<float> mean = ref::localMeanLog2(rgba.data(), 3, 1, 1, -2.0f, 3.0f);
     ASSERT_EQ(mean.size(), 3u);
-    EXPECT_NEAR(mean[0], (0.0 + 3.0) / 2.0, 1e-6);        // 16 clamps to 3 EV; the window is clipped
+    EXPECT_NEAR(mean[0], (0.0 + 3.0) / 2.0, 1e-6);  // 16 clamps to 3 EV; the window is clipped
     EXPECT_NEAR(mean[1], (0.0 + 3.0 - 2.0) / 3.0, 1e-6);
     EXPECT_NEAR(mean[2], (3.0 - 2.0) / 2.0, 1e-6);
 }
@@ -127,12 +127,12 @@ TEST(ReferenceImage, LocalAdaptationShiftsTheLookupByTheBlendedDifference)
     curve[hd::kCurveLocalBlend] = 0.5f;
     curve[hd::kCurveLocalReference] = 1.0f;
     const std::vector<float> rgba{0.5f, 0.5f, 0.5f, 1};
-    const float darkSurround = -3.0f; // 4 EV under the reference: exposed up by 0.5 * 4 = 2 EV
+    const float darkSurround = -3.0f;  // 4 EV under the reference: exposed up by 0.5 * 4 = 2 EV
     const auto out = ref::applyCurve(rgba.data(), 1, 1, curve.data(), &darkSurround);
     const auto byte = [](double v) { return std::uint8_t(std::lround(ref::encodeSrgb(v) * 255.0)); };
     EXPECT_EQ(out[0], byte(0.5 * 0.25 * 4.0));
-    const float extreme = -100.0f; // the shift is clamped to +8 EV
+    const float extreme = -100.0f;  // the shift is clamped to +8 EV
     EXPECT_EQ(ref::applyCurve(rgba.data(), 1, 1, curve.data(), &extreme)[0], byte(1.0));
 }
 
-} // namespace
+}  // namespace

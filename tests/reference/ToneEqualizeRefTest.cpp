@@ -37,9 +37,9 @@ TEST(ToneEqualizeRef, ReproducesTheEightByEightExample)
         const std::uint8_t in = testing_support::kEqualizeExampleInput[p];
         EXPECT_EQ(roundHalfUp(curve[in] * 255.0), testing_support::kEqualizeExampleOutput[p]) << "pixel " << p;
     }
-    EXPECT_EQ(curve[0], 0.0f);   // below the first occupied bin
-    EXPECT_EQ(curve[52], 0.0f);  // the first occupied bin
-    EXPECT_EQ(curve[154], 1.0f); // the last
+    EXPECT_EQ(curve[0], 0.0f);    // below the first occupied bin
+    EXPECT_EQ(curve[52], 0.0f);   // the first occupied bin
+    EXPECT_EQ(curve[154], 1.0f);  // the last
     EXPECT_EQ(curve[255], 1.0f);
 }
 
@@ -66,4 +66,4 @@ TEST(ToneEqualizeRef, EncodedOutputDecodesTheLevel)
     EXPECT_EQ(encoded[4], 1.0f);
 }
 
-} // namespace
+}  // namespace

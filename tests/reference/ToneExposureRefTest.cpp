@@ -33,7 +33,7 @@ TEST(ToneExposureRef, DisplayCurveKnownValues)
         EXPECT_EQ(ref::displayCurve(std::nan(""), curve), 0.0);
         EXPECT_EQ(ref::displayCurve(INFINITY, curve), 1.0);
         double previous = 0.0;
-        for (double x = 1e-4; x < 1e3; x *= 1.1) { // monotone
+        for (double x = 1e-4; x < 1e3; x *= 1.1) {  // monotone
             const double y = ref::displayCurve(x, curve);
             EXPECT_GE(y, previous - 1e-12);
             previous = y;
@@ -64,4 +64,4 @@ TEST(ToneExposureRef, ExposureCurveBufferEvaluatesTheCurve)
     EXPECT_TRUE(ref::referenceCurve("no-such-operator", in).empty());
 }
 
-} // namespace
+}  // namespace

@@ -21,7 +21,7 @@ std::vector<std::uint32_t> cdfOf(const std::vector<std::uint32_t>& bins)
 
 TEST(TonePercentileRef, UniformDistribution)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(10, 10u)); // [0, 10] log2, 10 bins
+    const auto cdf = cdfOf(std::vector<std::uint32_t>(10, 10u));  // [0, 10] log2, 10 bins
     EXPECT_NEAR(*ref::percentile(cdf, 50.0, 0.0, 10.0), 5.0, 1e-12);
     EXPECT_NEAR(*ref::percentile(cdf, 25.0, 0.0, 10.0), 2.5, 1e-12);
     EXPECT_NEAR(*ref::percentile(cdf, 99.0, 0.0, 10.0), 9.9, 1e-12);
@@ -34,11 +34,11 @@ TEST(TonePercentileRef, TwoSpikesAndInterpolationInsideABin)
     std::vector<std::uint32_t> bins(10, 0u);
     bins[2] = 100;
     bins[7] = 300;
-    const auto cdf = cdfOf(bins); // range [-5, 5]: bin i spans [-5 + i, -4 + i]
-    EXPECT_NEAR(*ref::percentile(cdf, 25.0, -5.0, 5.0), -2.0, 1e-12);            // top of bin 2
-    EXPECT_NEAR(*ref::percentile(cdf, 50.0, -5.0, 5.0), 2.0 + 1.0 / 3.0, 1e-12); // a third into bin 7
-    EXPECT_NEAR(*ref::percentile(cdf, 0.0, -5.0, 5.0), -3.0, 1e-12);            // lower edge of the first occupied bin
-    EXPECT_NEAR(*ref::percentile(cdf, 12.5, -5.0, 5.0), -2.5, 1e-12);           // middle of bin 2
+    const auto cdf = cdfOf(bins);                                      // range [-5, 5]: bin i spans [-5 + i, -4 + i]
+    EXPECT_NEAR(*ref::percentile(cdf, 25.0, -5.0, 5.0), -2.0, 1e-12);  // top of bin 2
+    EXPECT_NEAR(*ref::percentile(cdf, 50.0, -5.0, 5.0), 2.0 + 1.0 / 3.0, 1e-12);  // a third into bin 7
+    EXPECT_NEAR(*ref::percentile(cdf, 0.0, -5.0, 5.0), -3.0, 1e-12);   // lower edge of the first occupied bin
+    EXPECT_NEAR(*ref::percentile(cdf, 12.5, -5.0, 5.0), -2.5, 1e-12);  // middle of bin 2
     std::vector<std::uint32_t> one(8, 0u);
     one[3] = 40;
     EXPECT_NEAR(*ref::percentile(cdfOf(one), 50.0, 0.0, 8.0), 3.5, 1e-12);
@@ -67,14 +67,14 @@ TEST(TonePercentileRef, BandMean)
 
 TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u)); // uniform over [-10, 10]
+    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u));  // uniform over [-10, 10]
     post::PercentileSettings s;
     s.limitHighlights = false;
     ref::PercentileTarget t = ref::percentileExposure(cdf, -10.0, 10.0, s);
     ASSERT_TRUE(t.valid);
     EXPECT_NEAR(t.meteredLog2, 0.0, 1e-12);
     EXPECT_NEAR(t.targetEv, std::log2(0.18), 1e-6);
-    s.limitHighlights = true; // p99 at 9.8 must not exceed white 1.0: E <= -9.8
+    s.limitHighlights = true;  // p99 at 9.8 must not exceed white 1.0: E <= -9.8
     t = ref::percentileExposure(cdf, -10.0, 10.0, s);
     EXPECT_NEAR(t.highLog2, 9.8, 1e-12);
     EXPECT_NEAR(t.targetEv, -9.8, 1e-6);
@@ -90,7 +90,7 @@ TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
 
 TEST(TonePercentileRef, AdaptationLinearFarExponentialNear)
 {
-    const post::PercentileSettings s; // up 3, down 1, transition 1.5
+    const post::PercentileSettings s;  // up 3, down 1, transition 1.5
     // Scene brightens (exposure falls) 5 EV: linear at 3 EV/s.
     EXPECT_NEAR(ref::adaptExposure(0.0, -5.0, 0.5, s), -1.5, 1e-12);
     // Scene darkens (exposure rises): 1 EV/s.
@@ -142,7 +142,7 @@ TEST(TonePercentileRef, FirstFrameSnapsAndNanFramesKeepTheState)
     ref::PercentileState state;
     state = ref::stepPercentile(state, cdf, -10.0, 10.0, 1.0 / 60.0, s);
     ASSERT_TRUE(state.valid);
-    EXPECT_NEAR(state.exposureEv, std::log2(0.18), 1e-6); // snapped, no flash
+    EXPECT_NEAR(state.exposureEv, std::log2(0.18), 1e-6);  // snapped, no flash
     const auto empty = cdfOf(std::vector<std::uint32_t>(20, 0u));
     const ref::PercentileState held = ref::stepPercentile(state, empty, -10.0, 10.0, 1.0 / 60.0, s);
     EXPECT_EQ(held.exposureEv, state.exposureEv);
@@ -151,4 +151,4 @@ TEST(TonePercentileRef, FirstFrameSnapsAndNanFramesKeepTheState)
     EXPECT_EQ(nanRange.exposureEv, state.exposureEv);
 }
 
-} // namespace
+}  // namespace

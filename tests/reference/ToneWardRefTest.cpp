@@ -50,13 +50,13 @@ TEST(ToneWardRef, W2UniformLogHistogramGivesAPowerLaw)
     const auto h = histogramOver(std::vector<double>(100, 7.0), bwmin, bwmin + std::log(1e4));
     const ref::WardResult r = ref::wardCurve(h, coreSettings());
     ASSERT_EQ(r.outcome, ref::WardOutcome::Histogram);
-    EXPECT_EQ(r.passes, 1); // nothing exceeds the ceiling: T/n < T (R/n) / D
+    EXPECT_EQ(r.passes, 1);  // nothing exceeds the ceiling: T/n < T (R/n) / D
     for (double Lw : {0.011, 0.05, 0.3, 1.0, 7.5, 42.0, 99.0}) {
         const double Ld = 1.0 * std::pow(Lw / 1e-2, 0.5);
         EXPECT_NEAR(ref::wardDisplay(r, coreSettings(), Lw), (Ld - 1.0) / 99.0, 1e-12) << "Lw " << Lw;
     }
-    EXPECT_DOUBLE_EQ(ref::wardDisplay(r, coreSettings(), 1e-3), 0.0); // below bwmin -> Ldmin
-    EXPECT_DOUBLE_EQ(ref::wardDisplay(r, coreSettings(), 1e3), 1.0);  // above bwmax -> Ldmax
+    EXPECT_DOUBLE_EQ(ref::wardDisplay(r, coreSettings(), 1e-3), 0.0);  // below bwmin -> Ldmin
+    EXPECT_DOUBLE_EQ(ref::wardDisplay(r, coreSettings(), 1e3), 1.0);   // above bwmax -> Ldmax
 }
 
 TEST(ToneWardRef, W3OneOccupiedBinFailsToTheLinearOperator)
@@ -87,8 +87,8 @@ TEST(ToneWardRef, W4CeilingFractions)
 TEST(ToneWardRef, W5ThresholdVersusIntensityTable)
 {
     const std::vector<std::pair<double, double>> table = {
-        {1e-5, 0.00138},   {1e-3, 0.00184003}, {0.01, 0.00547234}, {0.1, 0.0402717}, {0.5, 0.201359},
-        {1.0, 0.391302},   {10.0, 1.07190},    {100.0, 5.55904},   {1000.0, 55.5904}, {1e4, 555.904}};
+        {1e-5, 0.00138}, {1e-3, 0.00184003}, {0.01, 0.00547234}, {0.1, 0.0402717},  {0.5, 0.201359},
+        {1.0, 0.391302}, {10.0, 1.07190},    {100.0, 5.55904},   {1000.0, 55.5904}, {1e4, 555.904}};
     for (const auto& [La, expected] : table)
         EXPECT_NEAR(ref::htcontrs(La), expected, expected * 2e-5) << "La " << La;
     // The two discontinuities, on both sides.
@@ -118,7 +118,7 @@ TEST(ToneWardRef, W7FovealGridSizes)
     EXPECT_EQ(grid(1920, 1080, nan), std::make_pair(42, 23));
     EXPECT_EQ(grid(1024, 768, nan), std::make_pair(42, 31));
     EXPECT_EQ(grid(512, 512, nan), std::make_pair(42, 42));
-    EXPECT_EQ(grid(1080, 1920, 3.0), std::make_pair(23, 42)); // <= 5 degrees is "no view" too
+    EXPECT_EQ(grid(1080, 1920, 3.0), std::make_pair(23, 42));  // <= 5 degrees is "no view" too
     // The camera's vertical field of view: the same view given as fovY.
     const double fovY = 2.0 * std::atan(std::tan(20.0 * M_PI / 180.0) * 1080.0 / 1920.0) * 180.0 / M_PI;
     EXPECT_EQ(grid(1920, 1080, fovY), std::make_pair(42, 23));
@@ -152,11 +152,10 @@ TEST(ToneWardRef, HistogramFollowsPcondRangeRules)
     h = ref::wardHistogram(withBlack, s);
     EXPECT_FALSE(h.duplicateBottom);
     EXPECT_NEAR(h.bwmin, std::log(1e-7), 1e-12);
-    EXPECT_NEAR(h.bwavg, std::log(10.0), 1e-12); // the black sample is not counted
+    EXPECT_NEAR(h.bwavg, std::log(10.0), 1e-12);  // the black sample is not counted
     // Nothing above LMIN: no samples.
     EXPECT_FALSE(ref::wardHistogram(std::vector<double>{0.0, 1e-8}, s).valid);
-    EXPECT_EQ(ref::wardCurve(ref::wardHistogram(std::vector<double>{0.0}, s), s).outcome,
-              ref::WardOutcome::NoSamples);
+    EXPECT_EQ(ref::wardCurve(ref::wardHistogram(std::vector<double>{0.0}, s), s).outcome, ref::WardOutcome::NoSamples);
 }
 
 TEST(ToneWardRef, DuplicationMovesHalfOfBinOneIntoBinZero)
@@ -225,4 +224,4 @@ TEST(ToneWardRef, HumanContrastCeilingScalesTheLinearOne)
     EXPECT_LT(r.ceiling[0], r.finalTotal * db / std::log(100.0));
 }
 
-} // namespace
+}  // namespace

@@ -2,8 +2,8 @@
 #include "scene/Camera.h"
 #include "scene/Scene.h"
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 namespace {
 
@@ -96,4 +96,4 @@ TEST(SceneCamera, ConventionsAndMatrices)
     EXPECT_GT(ahead.w, 0.0f);
 }
 
-} // namespace
+}  // namespace

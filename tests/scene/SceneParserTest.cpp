@@ -31,11 +31,15 @@ std::string minimalScene(const std::string& materialFields = R"("baseColor": [0.
 {
     return "{\n"
            "  \"materials\": {\n"
-           "    \"wall\": { " + materialFields + " }\n"
+           "    \"wall\": { " +
+           materialFields +
+           " }\n"
            "  },\n"
            "  \"objects\": [\n"
            "    { \"type\": \"box\", \"size\": [1, 2, 3], \"material\": \"wall\" }\n"
-           "  ]" + extraTopLevel + "\n"
+           "  ]" +
+           extraTopLevel +
+           "\n"
            "}\n";
 }
 
@@ -91,9 +95,10 @@ TEST(SceneParser, DocumentedExampleParses)
 
 TEST(SceneParser, ReadsValuesAndDefaults)
 {
-    scene::Scene s = scene::parseScene(minimalScene(R"("baseColor": [0.1, 0.2, 0.3], "roughness": 0.25, "emissionLuminance": 500)",
-                                                    R"(, "camera": { "fov": 50, "position": [1, 2, 3], "yaw": 90 })"),
-                                       "mem.json");
+    scene::Scene s =
+        scene::parseScene(minimalScene(R"("baseColor": [0.1, 0.2, 0.3], "roughness": 0.25, "emissionLuminance": 500)",
+                                       R"(, "camera": { "fov": 50, "position": [1, 2, 3], "yaw": 90 })"),
+                          "mem.json");
     ASSERT_EQ(s.materials.size(), 1u);
     EXPECT_FLOAT_EQ(s.materials[0].roughness, 0.25f);
     EXPECT_FLOAT_EQ(s.materials[0].metalness, 0.0f);
@@ -173,7 +178,8 @@ TEST(SceneParser, OutOfRangeValues)
                     "bad.json:3: \"roughness\" in material \"wall\" must be in [0, 1], got 1.5");
     EXPECT_CONTAINS(errorOf(minimalScene(R"("baseColor": [0.5, -1, 0.5])")),
                     "\"baseColor\" in material \"wall\"[1] must be in [0, 1], got -1");
-    EXPECT_CONTAINS(errorOf(minimalScene(R"("baseColor": [0.5, 0.5])")), "must be an array of 3 numbers, got 2 elements");
+    EXPECT_CONTAINS(errorOf(minimalScene(R"("baseColor": [0.5, 0.5])")),
+                    "must be an array of 3 numbers, got 2 elements");
     std::string text = minimalScene("\"roughness\": 0.5", ",\n  \"camera\": {\n    \"fov\": -10\n  }");
     EXPECT_CONTAINS(errorOf(text), "bad.json:9: \"fov\" in \"camera\" must be in (0, 179], got -10");
     std::string zeroSize = minimalScene();
@@ -201,7 +207,8 @@ TEST(SceneParser, KeyframesMustIncreaseInTime)
     { "time": 0, "position": [0, 1, 0] },
     { "time": 0, "position": [1, 1, 0] } ] })";
     std::string message = errorOf(minimalScene("", path));
-    EXPECT_CONTAINS(message, "bad.json:9: keyframe 1: \"time\" must be greater than the previous keyframe's (0), got 0");
+    EXPECT_CONTAINS(message,
+                    "bad.json:9: keyframe 1: \"time\" must be greater than the previous keyframe's (0), got 0");
 }
 
 TEST(SceneParser, DuplicateKeysAreRejected)
@@ -231,7 +238,8 @@ TEST(SceneParser, ErrorFromAFileUsesItsPath)
         scene::loadSceneFile(file);
         ADD_FAILURE() << "expected a SceneError";
     } catch (const scene::SceneError& e) {
-        EXPECT_CONTAINS(std::string(e.what()), file.string() + ":3: \"metalness\" in material \"wall\" must be a number, got boolean");
+        EXPECT_CONTAINS(std::string(e.what()),
+                        file.string() + ":3: \"metalness\" in material \"wall\" must be a number, got boolean");
     }
     std::filesystem::remove(file);
 }

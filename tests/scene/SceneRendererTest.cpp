@@ -166,4 +166,4 @@ TEST_F(SceneRendererTest, EveryShippedSceneRenders)
     }
 }
 
-} // namespace
+}  // namespace

@@ -25,7 +25,7 @@ int orderedCode(float v, float logMin, float logMax, std::uint32_t bins)
 /// order like the values for positive floats).
 float smallestWithCodeAtLeast(int target, float logMin, float logMax, std::uint32_t bins)
 {
-    std::uint32_t low = 1u;                                                          // smallest denormal
+    std::uint32_t low = 1u;  // smallest denormal
     std::uint32_t high = std::bit_cast<std::uint32_t>(std::numeric_limits<float>::max());
     while (low < high) {
         const std::uint32_t middle = low + (high - low) / 2u;
@@ -37,7 +37,7 @@ float smallestWithCodeAtLeast(int target, float logMin, float logMax, std::uint3
     return std::bit_cast<float>(low);
 }
 
-} // namespace
+}  // namespace
 
 std::vector<float> greyBinEdges(float logMin, float logMax, std::uint32_t bins)
 {
@@ -58,4 +58,4 @@ std::vector<float> aroundEdges(const std::vector<float>& edges)
     return values;
 }
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -15,4 +15,4 @@ std::vector<float> greyBinEdges(float logMin, float logMax, std::uint32_t bins);
 /// Each edge and its two float neighbours (the ulp below and above), in order.
 std::vector<float> aroundEdges(const std::vector<float>& edges);
 
-} // namespace testing_support
+}  // namespace testing_support

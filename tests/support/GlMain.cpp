@@ -9,7 +9,7 @@ class GlEnvironment : public ::testing::Environment
 public:
     void SetUp() override { testing_support::glContext(); }
 };
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv)
 {

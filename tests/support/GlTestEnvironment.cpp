@@ -9,7 +9,7 @@ namespace testing_support {
 namespace {
 std::unique_ptr<platform::GlContext> gContext;
 std::unique_ptr<gl::ShaderLibrary> gShaders;
-} // namespace
+}  // namespace
 
 platform::GlContext& glContext()
 {
@@ -41,4 +41,4 @@ void GlTest::TearDown()
     expectNoGlErrors(::testing::UnitTest::GetInstance()->current_test_info()->name());
 }
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -22,4 +22,4 @@ protected:
     void TearDown() override;
 };
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -46,9 +46,14 @@ float greyForLog2(double logL)
     return float(std::exp2(logL) / weights);
 }
 
-} // namespace
+}  // namespace
 
-TestImage binCentreImage(int width, int height, float logMin, float logMax, std::uint32_t bins, std::uint32_t seed,
+TestImage binCentreImage(int width,
+                         int height,
+                         float logMin,
+                         float logMax,
+                         std::uint32_t bins,
+                         std::uint32_t seed,
                          int outOfRangeEvery)
 {
     TestImage image = blankImage(width, height);
@@ -86,12 +91,30 @@ SpecialCounts addSpecialPixels(TestImage& image, int every)
     int kind = 0;
     for (std::size_t i = 0; i < image.pixelCount(); i += std::size_t(every)) {
         switch (kind++ % 6) {
-        case 0: image.setGrey(i, nan); ++counts.nan; break;
-        case 1: image.setGrey(i, inf); ++counts.inf; break;
-        case 2: image.setGrey(i, -inf); ++counts.inf; break;
-        case 3: image.setGrey(i, -2.0f); ++counts.nonPositive; break;
-        case 4: image.setGrey(i, 0.0f); ++counts.nonPositive; break;
-        case 5: image.setRgb(i, 1.0f, nan, 1.0f); ++counts.nan; break;
+            case 0:
+                image.setGrey(i, nan);
+                ++counts.nan;
+                break;
+            case 1:
+                image.setGrey(i, inf);
+                ++counts.inf;
+                break;
+            case 2:
+                image.setGrey(i, -inf);
+                ++counts.inf;
+                break;
+            case 3:
+                image.setGrey(i, -2.0f);
+                ++counts.nonPositive;
+                break;
+            case 4:
+                image.setGrey(i, 0.0f);
+                ++counts.nonPositive;
+                break;
+            case 5:
+                image.setRgb(i, 1.0f, nan, 1.0f);
+                ++counts.nan;
+                break;
         }
     }
     return counts;
@@ -120,8 +143,12 @@ profiling::Profiler& testProfiler()
     return *profiler;
 }
 
-GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                                         float logMin, float logMax, const post::HistogramSpec& spec,
+GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method,
+                                         const gl::Texture& texture,
+                                         glm::ivec2 size,
+                                         float logMin,
+                                         float logMax,
+                                         const post::HistogramSpec& spec,
                                          post::FovealTarget* foveal)
 {
     gl::Buffer params = post::createHistogramParamsBuffer("test.params");
@@ -147,8 +174,12 @@ GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl
     return result;
 }
 
-GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
-                                const post::HistogramSpec& spec, post::FovealTarget* foveal)
+GpuHistogram runHistogramMethod(post::HistogramMethod& method,
+                                const TestImage& image,
+                                float logMin,
+                                float logMax,
+                                const post::HistogramSpec& spec,
+                                post::FovealTarget* foveal)
 {
     gl::Texture texture = uploadImage(image);
     return runHistogramMethodOnTexture(method, texture, {image.width, image.height}, logMin, logMax, spec, foveal);
@@ -184,7 +215,9 @@ std::vector<std::string> availableGlHistogramMethodIds()
     return ids;
 }
 
-void expectHistogramsEqual(const GpuHistogram& gpu, const ref::Histogram& cpu, bool countersToo,
+void expectHistogramsEqual(const GpuHistogram& gpu,
+                           const ref::Histogram& cpu,
+                           bool countersToo,
                            const std::string& what)
 {
     ASSERT_EQ(gpu.bins.size(), cpu.bins.size()) << what;
@@ -203,13 +236,18 @@ void expectHistogramsEqual(const GpuHistogram& gpu, const ref::Histogram& cpu, b
         EXPECT_EQ(gpu.cumulative, ref::inclusiveScan(gpu.bins)) << what << ": built-in cumulative histogram";
 }
 
-void expectHistogramsClose(const GpuHistogram& gpu, const TestImage& image, float logMin, float logMax,
-                           const post::HistogramSpec& spec, bool countersToo, const std::string& what)
+void expectHistogramsClose(const GpuHistogram& gpu,
+                           const TestImage& image,
+                           float logMin,
+                           float logMax,
+                           const post::HistogramSpec& spec,
+                           bool countersToo,
+                           const std::string& what)
 {
     const ref::Histogram cpu = ref::buildHistogram(image.rgba.data(), image.width, image.height, logMin, logMax,
                                                    spec.binCount, toReference(spec.outOfRange));
-    const auto near = ref::countNearEdges(image.rgba.data(), image.width, image.height, logMin, logMax,
-                                          spec.binCount, ref::gpuBinTolerance(logMin, logMax, spec.binCount));
+    const auto near = ref::countNearEdges(image.rgba.data(), image.width, image.height, logMin, logMax, spec.binCount,
+                                          ref::gpuBinTolerance(logMin, logMax, spec.binCount));
     std::array<std::uint32_t, hd::kCounterCount> counters = gpu.counters;
     if (!countersToo)
         for (std::size_t c = 0; c < hd::kCounterCount; ++c)
@@ -223,4 +261,4 @@ void expectHistogramsClose(const GpuHistogram& gpu, const TestImage& image, floa
         EXPECT_EQ(gpu.cumulative, ref::inclusiveScan(gpu.bins)) << what << ": built-in cumulative histogram";
 }
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -27,7 +27,7 @@ struct TestImage
 {
     int width = 0;
     int height = 0;
-    std::vector<float> rgba; ///< width * height * 4
+    std::vector<float> rgba;  ///< width * height * 4
 
     std::size_t pixelCount() const { return std::size_t(width) * std::size_t(height); }
     void setGrey(std::size_t pixel, float value);
@@ -36,7 +36,12 @@ struct TestImage
 
 /// Grey pixels whose log2 luminance is the centre of a pseudo-random bin of [logMin, logMax].
 /// With `outOfRangeEvery` > 0, every n-th pixel lies 1.5 EV below or above the range instead.
-TestImage binCentreImage(int width, int height, float logMin, float logMax, std::uint32_t bins, std::uint32_t seed,
+TestImage binCentreImage(int width,
+                         int height,
+                         float logMin,
+                         float logMax,
+                         std::uint32_t bins,
+                         std::uint32_t seed,
                          int outOfRangeEvery = 0);
 /// Coloured pixels, log-uniform luminance over [logMin, logMax].
 TestImage randomHdrImage(int width, int height, float logMin, float logMax, std::uint32_t seed);
@@ -61,19 +66,27 @@ struct GpuHistogram
 {
     std::vector<std::uint32_t> bins;
     std::array<std::uint32_t, hd::kCounterCount> counters{};
-    std::vector<std::uint32_t> cumulative; ///< only when the method produces it
+    std::vector<std::uint32_t> cumulative;  ///< only when the method produces it
 };
 
 /// Builds `method`'s histogram of an uploaded texture (buffers pre-filled with garbage, so a method
 /// must clear what it writes) and reads bins, counters and the cumulative output back.
 /// With `foveal`, the method is also offered that foveal target.
-GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method, const gl::Texture& texture, glm::ivec2 size,
-                                         float logMin, float logMax, const post::HistogramSpec& spec,
+GpuHistogram runHistogramMethodOnTexture(post::HistogramMethod& method,
+                                         const gl::Texture& texture,
+                                         glm::ivec2 size,
+                                         float logMin,
+                                         float logMax,
+                                         const post::HistogramSpec& spec,
                                          post::FovealTarget* foveal = nullptr);
 
 /// Runs `method` on `image` with range [logMin, logMax] and `spec` (params, buffers made here).
-GpuHistogram runHistogramMethod(post::HistogramMethod& method, const TestImage& image, float logMin, float logMax,
-                                const post::HistogramSpec& spec, post::FovealTarget* foveal = nullptr);
+GpuHistogram runHistogramMethod(post::HistogramMethod& method,
+                                const TestImage& image,
+                                float logMin,
+                                float logMax,
+                                const post::HistogramSpec& spec,
+                                post::FovealTarget* foveal = nullptr);
 
 ref::OutOfRange toReference(post::OutOfRange policy);
 
@@ -84,11 +97,18 @@ std::vector<std::string> availableGlHistogramMethodIds();
 std::vector<std::string> allHistogramMethodIds();
 
 /// Expects identical bins (and counters when `countersToo`), with a readable first difference.
-void expectHistogramsEqual(const GpuHistogram& gpu, const ref::Histogram& cpu, bool countersToo,
+void expectHistogramsEqual(const GpuHistogram& gpu,
+                           const ref::Histogram& cpu,
+                           bool countersToo,
                            const std::string& what);
 /// Expects equal totals, equal NaN/Inf/<=0 counters (when `countersToo`) and only neighbouring-bin
 /// moves explained by pixels near bin edges.
-void expectHistogramsClose(const GpuHistogram& gpu, const TestImage& image, float logMin, float logMax,
-                           const post::HistogramSpec& spec, bool countersToo, const std::string& what);
+void expectHistogramsClose(const GpuHistogram& gpu,
+                           const TestImage& image,
+                           float logMin,
+                           float logMax,
+                           const post::HistogramSpec& spec,
+                           bool countersToo,
+                           const std::string& what);
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -1,10 +1,10 @@
 #include "support/TestPaths.h"
 
-#include <array>
-#include <cstdlib>
-#include <cstdio>
-#include <unistd.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
 
 namespace testing_support {
 namespace fs = std::filesystem;
@@ -44,7 +44,7 @@ struct ScratchRoot
         fs::remove_all(path, ec);
     }
 };
-} // namespace
+}  // namespace
 
 fs::path scratchDir(const std::string& name)
 {
@@ -70,4 +70,4 @@ CommandResult runCommand(const std::string& commandLine)
     return result;
 }
 
-} // namespace testing_support
+}  // namespace testing_support

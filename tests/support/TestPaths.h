@@ -20,9 +20,9 @@ std::filesystem::path scratchDir(const std::string& name);
 struct CommandResult
 {
     int exitCode = -1;
-    std::string output; ///< stdout and stderr together
+    std::string output;  ///< stdout and stderr together
 };
 /// Runs a shell command line, capturing its output (for CLI tests).
 CommandResult runCommand(const std::string& commandLine);
 
-} // namespace testing_support
+}  // namespace testing_support

@@ -1,8 +1,8 @@
 // ComputeMethods.cpp: the GL compute-shader histogram methods, in display order (one line each).
-#include "post/histogram/HistogramComputeSharedAtomic.h"
-#include "post/histogram/HistogramComputeSharedAtomicLinear.h"
 #include "post/histogram/HistogramComputeGlobalAtomic.h"
 #include "post/histogram/HistogramComputeReplicated.h"
+#include "post/histogram/HistogramComputeSharedAtomic.h"
+#include "post/histogram/HistogramComputeSharedAtomicLinear.h"
 #include "post/histogram/HistogramComputeSubgroup.h"
 #include "post/histogram/HistogramRegistry.h"
 
@@ -17,4 +17,4 @@ void appendComputeHistogramMethods(std::vector<HistogramMethodEntry>& list)
     list.push_back(histogramEntry<HistogramComputeSubgroup>());
 }
 
-} // namespace post
+}  // namespace post

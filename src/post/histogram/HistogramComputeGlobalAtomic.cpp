@@ -11,7 +11,9 @@ std::string_view HistogramComputeGlobalAtomic::description() const
            "Slow under contention (uniform images); the baseline for the shared-memory and subgroup variants.";
 }
 
-void HistogramComputeGlobalAtomic::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramComputeGlobalAtomic::build(PassContext& ctx,
+                                         const ImageInput& image,
+                                         const HistogramSpec& spec,
                                          const HistogramTargets& targets)
 {
     auto scope = ctx.profiler.scope("histogram/compute-global-atomic/count");
@@ -25,4 +27,4 @@ void HistogramComputeGlobalAtomic::build(PassContext& ctx, const ImageInput& ima
     dispatchPerPixel(mProgram, mSizeLocation, image, targets);
 }
 
-} // namespace post
+}  // namespace post

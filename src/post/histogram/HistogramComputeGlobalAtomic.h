@@ -21,7 +21,9 @@ public:
     std::string_view description() const override;
     std::string limits() const override { return "contention: a uniform image serialises on one word"; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
@@ -29,4 +31,4 @@ private:
     GLint mSizeLocation = -1;
 };
 
-} // namespace post
+}  // namespace post

@@ -9,9 +9,9 @@
 namespace post {
 
 namespace {
-constexpr int kTile = 64;                        // pixels per workgroup side (ReplicatedAtomic.comp TILE)
-constexpr std::uint32_t kSharedBudgetBytes = 32768; // leaves room for occupancy on GPUs with more
-} // namespace
+constexpr int kTile = 64;                            // pixels per workgroup side (ReplicatedAtomic.comp TILE)
+constexpr std::uint32_t kSharedBudgetBytes = 32768;  // leaves room for occupancy on GPUs with more
+}  // namespace
 
 std::string_view HistogramComputeReplicated::description() const
 {
@@ -37,14 +37,16 @@ std::uint32_t HistogramComputeReplicated::replicasFor(std::uint32_t binCount, st
     return std::clamp(sharedWords / stride, 1u, kMaxReplicas);
 }
 
-void HistogramComputeReplicated::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramComputeReplicated::build(PassContext& ctx,
+                                       const ImageInput& image,
+                                       const HistogramSpec& spec,
                                        const HistogramTargets& targets)
 {
     auto scope = ctx.profiler.scope("histogram/compute-replicated/count");
     if (!mProgram) {
         // The shared array also holds the 8 counters; keep the copies within the budget.
-        std::uint32_t bytes = std::min<std::uint32_t>(std::uint32_t(std::max(ctx.caps.maxComputeSharedBytes, 0)),
-                                                      kSharedBudgetBytes);
+        std::uint32_t bytes =
+            std::min<std::uint32_t>(std::uint32_t(std::max(ctx.caps.maxComputeSharedBytes, 0)), kSharedBudgetBytes);
         mSharedWords = std::max<std::uint32_t>(bytes / 4u - hd::kCounterCount, hd::kMaxHistogramBins + 1u);
         mProgram = ctx.shaders.buildCompute("histogram/compute-replicated", "histogram/ReplicatedAtomic.comp",
                                             {{"SHARED_WORDS", std::to_string(mSharedWords) + "u"}});
@@ -64,4 +66,4 @@ void HistogramComputeReplicated::build(PassContext& ctx, const ImageInput& image
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

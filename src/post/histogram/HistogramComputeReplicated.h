@@ -27,7 +27,9 @@ public:
     std::string limits() const override;
     std::string status() const override;
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
     /// Copies used for `binCount` with `sharedWords` of shared memory.
@@ -39,4 +41,4 @@ private:
     std::uint32_t mLastReplicas = 0;
 };
 
-} // namespace post
+}  // namespace post

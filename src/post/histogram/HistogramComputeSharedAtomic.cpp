@@ -60,9 +60,11 @@ bool subgroupVoteSupported(const GpuCaps& caps)
     return (stages & GL_COMPUTE_SHADER_BIT) != 0 && (features & GL_SUBGROUP_FEATURE_VOTE_BIT_KHR) != 0;
 }
 
-} // namespace
+}  // namespace
 
-HistogramComputeSharedAtomic::HistogramComputeSharedAtomic() : mTuning(readTuning()) {}
+HistogramComputeSharedAtomic::HistogramComputeSharedAtomic() : mTuning(readTuning())
+{
+}
 
 std::string_view HistogramComputeSharedAtomic::description() const
 {
@@ -84,11 +86,14 @@ Availability HistogramComputeSharedAtomic::availability(const GpuCaps& caps) con
 std::string HistogramComputeSharedAtomic::status() const
 {
     return std::to_string(mLastGroups) + " workgroups, " + std::to_string(mTuning.pixels) + " loads in flight, " +
-           (mTuning.strip ? "row strips" : "columns") + (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
+           (mTuning.strip ? "row strips" : "columns") +
+           (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
            (mLastSubgroupVote ? ", subgroup vote" : "") + (mLastFoveal ? ", Ward's foveal image in the same pass" : "");
 }
 
-void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramComputeSharedAtomic::build(PassContext& ctx,
+                                         const ImageInput& image,
+                                         const HistogramSpec& spec,
                                          const HistogramTargets& targets)
 {
     const std::uint32_t bins = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
@@ -104,19 +109,20 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& ima
     gl::Program& program = mPrograms[foveal ? 1 : 0][variant];
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
-    const std::uint32_t fitting = std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
+    const std::uint32_t fitting =
+        std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
     if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
-        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(foveal ? "foveal." : "") +
-                                               std::to_string(capacity),
-                                           "histogram/SharedAtomic.comp",
-                                           {{"FOVEAL", foveal ? "1" : "0"},
-                                            {"PIXELS", std::to_string(mTuning.pixels)},
-                                            {"STRIP", mTuning.strip ? "1" : "0"},
-                                            {"BIN_CAPACITY", std::to_string(capacity)},
-                                            {"REPLICAS", std::to_string(replicas)},
-                                            {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"}});
+        program = ctx.shaders.buildCompute(
+            "histogram.compute-shared-atomic." + std::string(foveal ? "foveal." : "") + std::to_string(capacity),
+            "histogram/SharedAtomic.comp",
+            {{"FOVEAL", foveal ? "1" : "0"},
+             {"PIXELS", std::to_string(mTuning.pixels)},
+             {"STRIP", mTuning.strip ? "1" : "0"},
+             {"BIN_CAPACITY", std::to_string(capacity)},
+             {"REPLICAS", std::to_string(replicas)},
+             {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"}});
         mLastReplicas = replicas;
         mLastSubgroupVote = subgroupVote;
     }
@@ -151,4 +157,4 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx, const ImageInput& ima
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

@@ -9,8 +9,9 @@
 // pixels, is kept as compute-shared-atomic-linear.
 // Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
 // any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
-// foveal image (FOVEAL variant of the shader: the foveal blocks are the tiles). Tunables (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,
-// replicas=N,subgroup=0|1" (see SharedAtomic.comp and docs/PERF.md section 0).
+// foveal image (FOVEAL variant of the shader: the foveal blocks are the tiles). Tunables (for benchmarks):
+// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1, replicas=N,subgroup=0|1" (see SharedAtomic.comp and docs/PERF.md
+// section 0).
 #pragma once
 
 #include "post/histogram/HistogramMethod.h"
@@ -26,11 +27,11 @@ public:
     /// The kernel's shape; defaults from the H200 sweep in docs/PERF.md.
     struct Tuning
     {
-        std::uint32_t pixels = 4;       ///< texel loads in flight per invocation
-        std::uint32_t maxGroups = 1024; ///< persistent grid size
-        bool strip = false;             ///< an invocation's pixels in a row (true) or 8 rows apart
-        std::uint32_t replicas = 1;     ///< shared histogram copies (bin counts up to 1024 only)
-        bool subgroupVote = false;      ///< subgroupAllEqual fast path (where GL_KHR_shader_subgroup exists)
+        std::uint32_t pixels = 4;        ///< texel loads in flight per invocation
+        std::uint32_t maxGroups = 1024;  ///< persistent grid size
+        bool strip = false;              ///< an invocation's pixels in a row (true) or 8 rows apart
+        std::uint32_t replicas = 1;      ///< shared histogram copies (bin counts up to 1024 only)
+        bool subgroupVote = false;       ///< subgroupAllEqual fast path (where GL_KHR_shader_subgroup exists)
     };
 
     HistogramComputeSharedAtomic();
@@ -42,7 +43,9 @@ public:
     std::string status() const override;
     bool fillsFovealImage() const override { return true; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
@@ -55,4 +58,4 @@ private:
     std::array<std::array<gl::Program, 3>, 2> mPrograms;
 };
 
-} // namespace post
+}  // namespace post

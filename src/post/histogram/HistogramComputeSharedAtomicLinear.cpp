@@ -23,12 +23,15 @@ Availability HistogramComputeSharedAtomicLinear::availability(const GpuCaps& cap
     return Availability::yes();
 }
 
-void HistogramComputeSharedAtomicLinear::build(PassContext& ctx, const ImageInput& image, const HistogramSpec&,
-                                         const HistogramTargets& targets)
+void HistogramComputeSharedAtomicLinear::build(PassContext& ctx,
+                                               const ImageInput& image,
+                                               const HistogramSpec&,
+                                               const HistogramTargets& targets)
 {
     if (!mProgram)
-        mProgram = ctx.shaders.buildCompute("histogram.compute-shared-atomic-linear", "histogram/SharedAtomicLinear.comp",
-                                            {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
+        mProgram =
+            ctx.shaders.buildCompute("histogram.compute-shared-atomic-linear", "histogram/SharedAtomicLinear.comp",
+                                     {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
     targets.histogram.clearUint(0u);
     const std::uint64_t pixels = std::uint64_t(std::max(image.size.x, 0)) * std::uint64_t(std::max(image.size.y, 0));
     if (pixels == 0)
@@ -48,4 +51,4 @@ void HistogramComputeSharedAtomicLinear::build(PassContext& ctx, const ImageInpu
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

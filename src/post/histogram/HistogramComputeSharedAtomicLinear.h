@@ -26,11 +26,13 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "1..4096 bins, 16 KB shared memory per workgroup"; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
     gl::Program mProgram;
 };
 
-} // namespace post
+}  // namespace post

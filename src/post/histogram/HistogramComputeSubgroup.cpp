@@ -24,14 +24,16 @@ Availability HistogramComputeSubgroup::availability(const GpuCaps& caps) const
     glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
     if ((stages & GL_COMPUTE_SHADER_BIT) == 0)
         return Availability::no("subgroup operations are not supported in compute shaders here");
-    const GLint needed = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_VOTE_BIT_KHR |
-                         GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR;
+    const GLint needed =
+        GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_VOTE_BIT_KHR | GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR;
     if ((features & needed) != needed)
         return Availability::no("subgroup basic/vote/ballot operations are not all supported here");
     return Availability::yes();
 }
 
-void HistogramComputeSubgroup::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramComputeSubgroup::build(PassContext& ctx,
+                                     const ImageInput& image,
+                                     const HistogramSpec& spec,
                                      const HistogramTargets& targets)
 {
     auto scope = ctx.profiler.scope("histogram/compute-subgroup/count");
@@ -48,4 +50,4 @@ void HistogramComputeSubgroup::build(PassContext& ctx, const ImageInput& image, 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

@@ -23,11 +23,13 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "needs GL_KHR_shader_subgroup (basic, vote, ballot in compute)"; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
     gl::Program mProgram;
 };
 
-} // namespace post
+}  // namespace post

@@ -15,7 +15,7 @@ namespace post {
 namespace {
 constexpr std::size_t kParamsBytes = hd::kHistogramParamsWords * sizeof(std::uint32_t);
 constexpr GLuint64 kSynchronousWaitNs = 1000000000ull;
-} // namespace
+}  // namespace
 
 HistogramCpuReadback::HistogramCpuReadback() = default;
 
@@ -56,7 +56,9 @@ void HistogramCpuReadback::ensureResources(PassContext& ctx, glm::ivec2 size)
     }
 }
 
-void HistogramCpuReadback::issueReadback(PassContext& ctx, const ImageInput& image, const HistogramTargets& targets,
+void HistogramCpuReadback::issueReadback(PassContext& ctx,
+                                         const ImageInput& image,
+                                         const HistogramTargets& targets,
                                          Slot& slot)
 {
     {
@@ -65,7 +67,8 @@ void HistogramCpuReadback::issueReadback(PassContext& ctx, const ImageInput& ima
         mLuminance.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
         glProgramUniform2i(mLuminanceProgram.id(), 0, image.size.x, image.size.y);
         mLuminanceProgram.use();
-        glDispatchCompute(groupsFor(image.size.x, hd::kHistogramGroupX), groupsFor(image.size.y, hd::kHistogramGroupY), 1);
+        glDispatchCompute(groupsFor(image.size.x, hd::kHistogramGroupX), groupsFor(image.size.y, hd::kHistogramGroupY),
+                          1);
     }
     auto scope = ctx.profiler.scope("histogram/cpu-readback/readback");
     glMemoryBarrier(GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -88,8 +91,8 @@ void HistogramCpuReadback::consume(Slot& slot)
 {
     auto start = std::chrono::steady_clock::now();
     const std::size_t pixels = std::size_t(slot.size.x) * std::size_t(slot.size.y);
-    const void* mapped = glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(kParamsBytes + pixels * sizeof(float)),
-                                               GL_MAP_READ_BIT);
+    const void* mapped =
+        glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(kParamsBytes + pixels * sizeof(float)), GL_MAP_READ_BIT);
     glDeleteSync(slot.fence);
     slot.fence = nullptr;
     if (!mapped) {
@@ -121,7 +124,9 @@ void HistogramCpuReadback::consume(Slot& slot)
     mHaveResult = true;
 }
 
-void HistogramCpuReadback::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramCpuReadback::build(PassContext& ctx,
+                                 const ImageInput& image,
+                                 const HistogramSpec& spec,
                                  const HistogramTargets& targets)
 {
     ++mBuildCount;
@@ -158,7 +163,7 @@ void HistogramCpuReadback::build(PassContext& ctx, const ImageInput& image, cons
 
     auto freeSlot = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence; });
     if (freeSlot == mSlots.end()) {
-        ++mSkippedReadbacks; // the GPU is more than kSlots frames behind: skip this frame's readback
+        ++mSkippedReadbacks;  // the GPU is more than kSlots frames behind: skip this frame's readback
     } else {
         issueReadback(ctx, image, targets, *freeSlot);
         if (mSynchronous) {
@@ -199,4 +204,4 @@ std::string HistogramCpuReadback::status() const
     return text;
 }
 
-} // namespace post
+}  // namespace post

@@ -27,7 +27,7 @@ class HistogramCpuReadback : public HistogramMethod
 {
 public:
     static constexpr std::string_view kId = "cpu-readback";
-    static constexpr std::size_t kSlots = 3; ///< readbacks in flight at most
+    static constexpr std::size_t kSlots = 3;  ///< readbacks in flight at most
 
     HistogramCpuReadback();
     ~HistogramCpuReadback() override;
@@ -38,7 +38,9 @@ public:
     Backend backend() const override { return Backend::Cpu; }
     std::string limits() const override { return "frames of latency; CPU time grows with the pixel count"; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
     bool ui() override;
@@ -51,7 +53,7 @@ public:
 private:
     struct Slot
     {
-        gl::Buffer buffer; ///< params words, then width * height floats of luminance
+        gl::Buffer buffer;  ///< params words, then width * height floats of luminance
         GLsync fence = nullptr;
         std::uint64_t build = 0;
         glm::ivec2 size{0};
@@ -76,4 +78,4 @@ private:
     std::uint64_t mSkippedReadbacks = 0;
 };
 
-} // namespace post
+}  // namespace post

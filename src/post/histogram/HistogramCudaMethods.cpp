@@ -5,8 +5,8 @@
 // passes read. Timing: timerBackend() gives the profiler CUDA events on the same stream.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
-#include "profiling/Profiler.h"
 #include "cuda/Histogram.h"
+#include "profiling/Profiler.h"
 
 #include "post/histogram/HistogramRegistry.h"
 #include "util/Log.h"
@@ -35,7 +35,9 @@ public:
         return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
     }
 
-    void build(post::PassContext& ctx, const post::ImageInput& image, const post::HistogramSpec& spec,
+    void build(post::PassContext& ctx,
+               const post::ImageInput& image,
+               const post::HistogramSpec& spec,
                const post::HistogramTargets& targets) override
     {
         CudaContext& context = CudaContext::instance();
@@ -70,8 +72,11 @@ public:
 
 protected:
     virtual bool wantsCdf() const { return false; }
-    virtual void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins,
-                     const HistogramOutput& output, cudaStream_t stream) = 0;
+    virtual void run(const HistogramInput& input,
+                     const std::uint32_t* params,
+                     unsigned bins,
+                     const HistogramOutput& output,
+                     cudaStream_t stream) = 0;
 
 private:
     /// One input's registrations and texture object. Two slots: Ward's curve builds a second
@@ -154,7 +159,10 @@ public:
     void setBlock(int block) { mBlock = block; }
 
 protected:
-    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+    void run(const HistogramInput& input,
+             const std::uint32_t* params,
+             unsigned bins,
+             const HistogramOutput& output,
              cudaStream_t stream) override
     {
         histogramBugetti(input, params, bins, output, mBlock, stream);
@@ -199,12 +207,15 @@ public:
 
 protected:
     bool wantsCdf() const override { return mFusedCdf; }
-    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+    void run(const HistogramInput& input,
+             const std::uint32_t* params,
+             unsigned bins,
+             const HistogramOutput& output,
              cudaStream_t stream) override
     {
         mOptions.multiprocessors = CudaContext::instance().multiprocessorCount();
         if (!mWorkspace)
-            mWorkspace.emplace(); // allocates: only once CUDA is known to work
+            mWorkspace.emplace();  // allocates: only once CUDA is known to work
         mLastMerge = histogramFast(input, params, bins, output, *mWorkspace, mOptions, stream);
     }
 
@@ -229,7 +240,10 @@ public:
     }
 
 protected:
-    void run(const HistogramInput& input, const std::uint32_t* params, unsigned bins, const HistogramOutput& output,
+    void run(const HistogramInput& input,
+             const std::uint32_t* params,
+             unsigned bins,
+             const HistogramOutput& output,
              cudaStream_t stream) override
     {
         histogramCub(input, params, bins, output, mWorkspace, stream);
@@ -239,9 +253,9 @@ private:
     CubHistogramWorkspace mWorkspace;
 };
 
-} // namespace
+}  // namespace
 
-} // namespace cuda
+}  // namespace cuda
 
 namespace post {
 
@@ -252,4 +266,4 @@ void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list)
     list.push_back(histogramEntry<cuda::CudaCubHistogram>());
 }
 
-} // namespace post
+}  // namespace post

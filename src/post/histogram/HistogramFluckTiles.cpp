@@ -99,7 +99,9 @@ void HistogramFluckTiles::ensureResources(PassContext& ctx, glm::ivec2 size, std
     mBinCount = binCount;
 }
 
-void HistogramFluckTiles::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramFluckTiles::build(PassContext& ctx,
+                                const ImageInput& image,
+                                const HistogramSpec& spec,
                                 const HistogramTargets& targets)
 {
     const std::uint32_t binCount = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
@@ -173,4 +175,4 @@ bool HistogramFluckTiles::ui()
     return true;
 }
 
-} // namespace post
+}  // namespace post

@@ -43,7 +43,9 @@ public:
     std::string limits() const override;
     std::string status() const override;
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
     bool ui() override;
@@ -78,4 +80,4 @@ private:
     CounterCensus mCensus;
 };
 
-} // namespace post
+}  // namespace post

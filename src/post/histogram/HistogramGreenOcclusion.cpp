@@ -13,8 +13,8 @@
 namespace post {
 
 namespace {
-constexpr std::uint32_t kNoBinCodes = 5; // hd::kBinNaN .. hd::kBinAbove
-} // namespace
+constexpr std::uint32_t kNoBinCodes = 5;  // hd::kBinNaN .. hd::kBinAbove
+}  // namespace
 
 std::string_view HistogramGreenOcclusion::description() const
 {
@@ -33,14 +33,14 @@ void HistogramGreenOcclusion::setSettings(const GreenSettings& settings)
 {
     mSettings = settings;
     mSettings.valveSlotsPerFrame = std::max(mSettings.valveSlotsPerFrame, 1u);
-    mValveBinCount = 0; // refresh every slot on the next Valve frame
+    mValveBinCount = 0;  // refresh every slot on the next Valve frame
 }
 
 HistogramGreenOcclusion::Slot HistogramGreenOcclusion::slotAt(std::uint32_t index, std::uint32_t binCount) const
 {
     if (index < binCount)
         return {int(index), index};
-    int code = -int(index - binCount) - 1; // kBinNaN, kBinInf, kBinNonPositive, kBinBelow, kBinAbove
+    int code = -int(index - binCount) - 1;  // kBinNaN, kBinInf, kBinNonPositive, kBinBelow, kBinAbove
     return {code, hd::kHistogramCountersOffset + hd::hdCounterOfCode(code)};
 }
 
@@ -54,8 +54,8 @@ void HistogramGreenOcclusion::ensureResources(PassContext& ctx, glm::ivec2 size,
         mVertexArray = gl::VertexArray("histogram/green-occlusion/empty-vertex-array");
         // No attachments (ARB_framebuffer_no_attachments, GL 4.3): the passes only feed the queries.
         mFramebuffer = gl::Framebuffer("histogram/green-occlusion/framebuffer");
-        mValveCounts = gl::Buffer("histogram/green-occlusion/valve-counts",
-                                  hd::kHistogramBufferWords * sizeof(std::uint32_t));
+        mValveCounts =
+            gl::Buffer("histogram/green-occlusion/valve-counts", hd::kHistogramBufferWords * sizeof(std::uint32_t));
         mValveCounts.clearUint(0u);
     }
     if (size != mFramebufferSize) {
@@ -74,8 +74,11 @@ void HistogramGreenOcclusion::ensureResources(PassContext& ctx, glm::ivec2 size,
         mQueries.emplace_back(util::format("histogram/green-occlusion/query[{}]", mQueries.size()), GL_SAMPLES_PASSED);
 }
 
-void HistogramGreenOcclusion::runPasses(PassContext& ctx, const ImageInput& image, const HistogramTargets& targets,
-                                        const std::vector<std::uint32_t>& slots, std::uint32_t binCount)
+void HistogramGreenOcclusion::runPasses(PassContext& ctx,
+                                        const ImageInput& image,
+                                        const HistogramTargets& targets,
+                                        const std::vector<std::uint32_t>& slots,
+                                        std::uint32_t binCount)
 {
     RasterStateGuard guard;
     glViewport(0, 0, image.size.x, image.size.y);
@@ -102,7 +105,9 @@ void HistogramGreenOcclusion::runPasses(PassContext& ctx, const ImageInput& imag
     }
 }
 
-void HistogramGreenOcclusion::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramGreenOcclusion::build(PassContext& ctx,
+                                    const ImageInput& image,
+                                    const HistogramSpec& spec,
                                     const HistogramTargets& targets)
 {
     const std::uint32_t binCount = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
@@ -117,8 +122,8 @@ void HistogramGreenOcclusion::build(PassContext& ctx, const ImageInput& image, c
 
     std::vector<std::uint32_t> slots;
     const bool valve = mSettings.mode == GreenMode::Valve;
-    const bool refreshAll = !valve || mValveBinCount != binCount || mValvePolicy != spec.outOfRange ||
-                            mValveSize != image.size;
+    const bool refreshAll =
+        !valve || mValveBinCount != binCount || mValvePolicy != spec.outOfRange || mValveSize != image.size;
     if (refreshAll) {
         for (std::uint32_t i = 0; i < slotCount; ++i)
             slots.push_back(i);
@@ -140,39 +145,39 @@ void HistogramGreenOcclusion::build(PassContext& ctx, const ImageInput& image, c
 
     auto scope = ctx.profiler.scope("histogram/green-occlusion/results");
     switch (mSettings.mode) {
-    case GreenMode::QueryBuffer:
-        clearHistogram(targets.histogram, binCount);
-        for (std::uint32_t index : slots)
-            glGetQueryBufferObjectuiv(mQueries[index].id(), targets.histogram.id(), GL_QUERY_RESULT,
-                                      GLintptr(wordOffset(slotAt(index, binCount).word)));
-        break;
-    case GreenMode::Valve:
-        for (std::uint32_t index : slots)
-            glGetQueryBufferObjectuiv(mQueries[index].id(), mValveCounts.id(), GL_QUERY_RESULT,
-                                      GLintptr(wordOffset(slotAt(index, binCount).word)));
-        mValveCounts.copyTo(targets.histogram, 0, 0, wordOffset(binCount));
-        mValveCounts.copyTo(targets.histogram, wordOffset(hd::kHistogramCountersOffset),
-                            wordOffset(hd::kHistogramCountersOffset), wordOffset(hd::kCounterCount));
-        break;
-    case GreenMode::Classic: {
-        // The paper's way: the CPU waits for every query of this frame, then uploads the counts.
-        auto start = std::chrono::steady_clock::now();
-        std::vector<std::uint32_t> bins(binCount, 0u);
-        std::array<std::uint32_t, hd::kCounterCount> counters{};
-        for (std::uint32_t index : slots) {
-            Slot slot = slotAt(index, binCount);
-            std::uint32_t value = std::uint32_t(mQueries[index].waitResult());
-            if (slot.word < binCount)
-                bins[slot.word] = value;
-            else
-                counters[slot.word - hd::kHistogramCountersOffset] = value;
+        case GreenMode::QueryBuffer:
+            clearHistogram(targets.histogram, binCount);
+            for (std::uint32_t index : slots)
+                glGetQueryBufferObjectuiv(mQueries[index].id(), targets.histogram.id(), GL_QUERY_RESULT,
+                                          GLintptr(wordOffset(slotAt(index, binCount).word)));
+            break;
+        case GreenMode::Valve:
+            for (std::uint32_t index : slots)
+                glGetQueryBufferObjectuiv(mQueries[index].id(), mValveCounts.id(), GL_QUERY_RESULT,
+                                          GLintptr(wordOffset(slotAt(index, binCount).word)));
+            mValveCounts.copyTo(targets.histogram, 0, 0, wordOffset(binCount));
+            mValveCounts.copyTo(targets.histogram, wordOffset(hd::kHistogramCountersOffset),
+                                wordOffset(hd::kHistogramCountersOffset), wordOffset(hd::kCounterCount));
+            break;
+        case GreenMode::Classic: {
+            // The paper's way: the CPU waits for every query of this frame, then uploads the counts.
+            auto start = std::chrono::steady_clock::now();
+            std::vector<std::uint32_t> bins(binCount, 0u);
+            std::array<std::uint32_t, hd::kCounterCount> counters{};
+            for (std::uint32_t index : slots) {
+                Slot slot = slotAt(index, binCount);
+                std::uint32_t value = std::uint32_t(mQueries[index].waitResult());
+                if (slot.word < binCount)
+                    bins[slot.word] = value;
+                else
+                    counters[slot.word - hd::kHistogramCountersOffset] = value;
+            }
+            mLastStallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            targets.histogram.update(0, wordOffset(binCount), bins.data());
+            targets.histogram.update(wordOffset(hd::kHistogramCountersOffset), wordOffset(hd::kCounterCount),
+                                     counters.data());
+            break;
         }
-        mLastStallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        targets.histogram.update(0, wordOffset(binCount), bins.data());
-        targets.histogram.update(wordOffset(hd::kHistogramCountersOffset), wordOffset(hd::kCounterCount),
-                                 counters.data());
-        break;
-    }
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
@@ -181,8 +186,9 @@ bool HistogramGreenOcclusion::ui()
 {
     GreenSettings next = mSettings;
     int mode = int(next.mode);
-    bool changed = ImGui::Combo("Results", &mode, "query buffer (no stall)\0classic CPU readback (stalls)\0"
-                                                  "Valve: K bins per frame\0");
+    bool changed = ImGui::Combo("Results", &mode,
+                                "query buffer (no stall)\0classic CPU readback (stalls)\0"
+                                "Valve: K bins per frame\0");
     next.mode = GreenMode(mode);
     if (next.mode == GreenMode::Valve) {
         int perFrame = int(next.valveSlotsPerFrame);
@@ -199,18 +205,18 @@ bool HistogramGreenOcclusion::ui()
 std::string HistogramGreenOcclusion::status() const
 {
     switch (mSettings.mode) {
-    case GreenMode::QueryBuffer:
-        return util::format("{} passes, results written to the GPU buffer by the query buffer object", mLastPasses);
-    case GreenMode::Classic:
-        return util::format("classic: CPU stalled {} ms waiting for {} query results", mLastStallMs, mLastPasses);
-    case GreenMode::Valve: {
-        std::uint32_t perFrame = std::max(1u, std::min(mSettings.valveSlotsPerFrame, mLastSlotCount));
-        std::uint32_t framesPerSweep = mLastSlotCount == 0 ? 0 : (mLastSlotCount + perFrame - 1) / perFrame;
-        return util::format("Valve: {} of {} slots per frame; every slot refreshed every {} frames", mLastPasses,
-                            mLastSlotCount, framesPerSweep);
-    }
+        case GreenMode::QueryBuffer:
+            return util::format("{} passes, results written to the GPU buffer by the query buffer object", mLastPasses);
+        case GreenMode::Classic:
+            return util::format("classic: CPU stalled {} ms waiting for {} query results", mLastStallMs, mLastPasses);
+        case GreenMode::Valve: {
+            std::uint32_t perFrame = std::max(1u, std::min(mSettings.valveSlotsPerFrame, mLastSlotCount));
+            std::uint32_t framesPerSweep = mLastSlotCount == 0 ? 0 : (mLastSlotCount + perFrame - 1) / perFrame;
+            return util::format("Valve: {} of {} slots per frame; every slot refreshed every {} frames", mLastPasses,
+                                mLastSlotCount, framesPerSweep);
+        }
     }
     return {};
 }
 
-} // namespace post
+}  // namespace post

@@ -33,7 +33,7 @@ enum class GreenMode { QueryBuffer, Classic, Valve };
 struct GreenSettings
 {
     GreenMode mode = GreenMode::QueryBuffer;
-    std::uint32_t valveSlotsPerFrame = 16; ///< K in Valve mode (Valve's engine used 1)
+    std::uint32_t valveSlotsPerFrame = 16;  ///< K in Valve mode (Valve's engine used 1)
 };
 
 class HistogramGreenOcclusion : public HistogramMethod
@@ -47,7 +47,9 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "bins + 5 full-screen passes per frame (O(N*B))"; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
     bool ui() override;
@@ -59,13 +61,16 @@ public:
 private:
     struct Slot
     {
-        int code = 0;          ///< hdBinOf code the pass keeps
-        std::uint32_t word = 0; ///< histogram buffer word it counts into
+        int code = 0;            ///< hdBinOf code the pass keeps
+        std::uint32_t word = 0;  ///< histogram buffer word it counts into
     };
     Slot slotAt(std::uint32_t index, std::uint32_t binCount) const;
     void ensureResources(PassContext& ctx, glm::ivec2 size, std::uint32_t slotCount);
-    void runPasses(PassContext& ctx, const ImageInput& image, const HistogramTargets& targets,
-                   const std::vector<std::uint32_t>& slots, std::uint32_t binCount);
+    void runPasses(PassContext& ctx,
+                   const ImageInput& image,
+                   const HistogramTargets& targets,
+                   const std::vector<std::uint32_t>& slots,
+                   std::uint32_t binCount);
 
     GreenSettings mSettings;
     gl::Program mCodesProgram;
@@ -76,7 +81,7 @@ private:
     gl::Framebuffer mFramebuffer;
     glm::ivec2 mFramebufferSize{0};
     std::vector<gl::Query> mQueries;
-    gl::Buffer mValveCounts; ///< Valve mode: slot counts kept across frames (histogram layout)
+    gl::Buffer mValveCounts;  ///< Valve mode: slot counts kept across frames (histogram layout)
     std::uint32_t mValveBinCount = 0;
     OutOfRange mValvePolicy = OutOfRange::Clamp;
     glm::ivec2 mValveSize{0};
@@ -86,4 +91,4 @@ private:
     double mLastStallMs = 0.0;
 };
 
-} // namespace post
+}  // namespace post

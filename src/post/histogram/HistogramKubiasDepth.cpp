@@ -26,8 +26,8 @@ void HistogramKubiasDepth::ensureResources(PassContext& ctx, glm::ivec2 size, st
                                                   "histogram/FullscreenTriangle.vert", "histogram/KubiasDepth.frag");
         mPlaneProgram = ctx.shaders.buildGraphics("histogram/kubias-depth/plane", "histogram/KubiasPlane.vert",
                                                   "histogram/KubiasPlane.frag");
-        mDifferenceProgram = ctx.shaders.buildCompute("histogram/kubias-depth/difference",
-                                                      "histogram/KubiasDifference.comp");
+        mDifferenceProgram =
+            ctx.shaders.buildCompute("histogram/kubias-depth/difference", "histogram/KubiasDifference.comp");
         mVertexArray = gl::VertexArray("histogram/kubias-depth/empty-vertex-array");
         mOwnCumulative = gl::Buffer("histogram/kubias-depth/cumulative", hd::kMaxHistogramBins * sizeof(std::uint32_t));
     }
@@ -40,10 +40,13 @@ void HistogramKubiasDepth::ensureResources(PassContext& ctx, glm::ivec2 size, st
         mFramebuffer.checkComplete("histogram/kubias-depth/framebuffer");
     }
     while (mQueries.size() < binCount)
-        mQueries.emplace_back(util::format("histogram/kubias-depth/plane-query[{}]", mQueries.size()), GL_SAMPLES_PASSED);
+        mQueries.emplace_back(util::format("histogram/kubias-depth/plane-query[{}]", mQueries.size()),
+                              GL_SAMPLES_PASSED);
 }
 
-void HistogramKubiasDepth::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramKubiasDepth::build(PassContext& ctx,
+                                 const ImageInput& image,
+                                 const HistogramSpec& spec,
                                  const HistogramTargets& targets)
 {
     const std::uint32_t binCount = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
@@ -101,4 +104,4 @@ void HistogramKubiasDepth::build(PassContext& ctx, const ImageInput& image, cons
     mCensus.run(ctx, image, targets, "histogram/kubias-depth/counters");
 }
 
-} // namespace post
+}  // namespace post

@@ -42,7 +42,9 @@ public:
     std::string limits() const override { return "bins + 1 full-screen passes per frame"; }
     bool producesCumulative() const override { return true; }
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
 private:
@@ -54,9 +56,9 @@ private:
     gl::VertexArray mVertexArray;
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;
-    gl::Buffer mOwnCumulative; ///< used when the pipeline passes no cumulative target
+    gl::Buffer mOwnCumulative;  ///< used when the pipeline passes no cumulative target
     std::vector<gl::Query> mQueries;
     CounterCensus mCensus;
 };
 
-} // namespace post
+}  // namespace post

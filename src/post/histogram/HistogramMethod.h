@@ -22,9 +22,9 @@ class HistogramMethod
 public:
     virtual ~HistogramMethod() = default;
 
-    virtual std::string_view id() const = 0;          ///< stable key: CLI, captures, tests ("compute-shared-atomic")
-    virtual std::string_view label() const = 0;       ///< combo text
-    virtual std::string_view description() const = 0; ///< tooltip: technique, paper, limits
+    virtual std::string_view id() const = 0;           ///< stable key: CLI, captures, tests ("compute-shared-atomic")
+    virtual std::string_view label() const = 0;        ///< combo text
+    virtual std::string_view description() const = 0;  ///< tooltip: technique, paper, limits
     virtual Backend backend() const { return Backend::OpenGL; }
     virtual Availability availability(const GpuCaps&) const { return Availability::yes(); }
     /// Largest bin count supported here; the pipeline clamps larger requests and says so.
@@ -43,7 +43,9 @@ public:
     virtual bool fillsFovealImage() const { return false; }
 
     /// Builds the histogram of `image` into `targets.histogram` (the method clears what it writes).
-    virtual void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    virtual void build(PassContext& ctx,
+                       const ImageInput& image,
+                       const HistogramSpec& spec,
                        const HistogramTargets& targets) = 0;
 
     /// Widgets for the method's options (no windows); returns true when a setting changed.
@@ -66,4 +68,4 @@ const std::vector<HistogramMethodEntry>& histogramMethodRegistry();
 /// nullptr when the id is unknown.
 std::unique_ptr<HistogramMethod> createHistogramMethod(std::string_view id);
 
-} // namespace post
+}  // namespace post

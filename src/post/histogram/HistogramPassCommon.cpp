@@ -88,7 +88,9 @@ std::uint32_t groupsFor(int count, std::uint32_t groupSize)
     return (std::uint32_t(count) + groupSize - 1u) / groupSize;
 }
 
-void dispatchPerPixel(const gl::Program& program, GLint sizeLocation, const ImageInput& image,
+void dispatchPerPixel(const gl::Program& program,
+                      GLint sizeLocation,
+                      const ImageInput& image,
                       const HistogramTargets& targets)
 {
     bindHistogramInputs(image, targets);
@@ -121,7 +123,9 @@ std::string queryBufferUnavailableReason(const GpuCaps& caps)
     return "needs GL 4.4 or GL_ARB_query_buffer_object to keep occlusion-query results on the GPU";
 }
 
-void CounterCensus::run(PassContext& ctx, const ImageInput& image, const HistogramTargets& targets,
+void CounterCensus::run(PassContext& ctx,
+                        const ImageInput& image,
+                        const HistogramTargets& targets,
                         std::string_view scopeName)
 {
     auto scope = ctx.profiler.scope(scopeName);
@@ -135,4 +139,4 @@ void CounterCensus::run(PassContext& ctx, const ImageInput& image, const Histogr
     dispatchPerPixel(mProgram, mSizeLocation, image, targets);
 }
 
-} // namespace post
+}  // namespace post

@@ -55,11 +55,16 @@ std::uint32_t groupsFor(int count, std::uint32_t groupSize);
 
 /// Binds the inputs and the histogram buffer, then runs `program` with one invocation per pixel
 /// (hd::kHistogramGroupX x hd::kHistogramGroupY workgroups); `sizeLocation` receives the image size.
-void dispatchPerPixel(const gl::Program& program, GLint sizeLocation, const ImageInput& image,
+void dispatchPerPixel(const gl::Program& program,
+                      GLint sizeLocation,
+                      const ImageInput& image,
                       const HistogramTargets& targets);
 
 /// Byte offset of a word of the histogram buffer.
-constexpr std::size_t wordOffset(std::uint32_t word) { return std::size_t(word) * sizeof(std::uint32_t); }
+constexpr std::size_t wordOffset(std::uint32_t word)
+{
+    return std::size_t(word) * sizeof(std::uint32_t);
+}
 
 /// Clears bins [0, binCount) and every counter of the histogram buffer (on the GPU).
 void clearHistogram(gl::Buffer& histogram, std::uint32_t binCount);
@@ -81,4 +86,4 @@ private:
     GLint mSizeLocation = -1;
 };
 
-} // namespace post
+}  // namespace post

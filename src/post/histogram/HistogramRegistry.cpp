@@ -22,4 +22,4 @@ std::unique_ptr<HistogramMethod> createHistogramMethod(std::string_view id)
     return nullptr;
 }
 
-} // namespace post
+}  // namespace post

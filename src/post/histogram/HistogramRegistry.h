@@ -13,8 +13,8 @@ HistogramMethodEntry histogramEntry()
     return {Method::kId, [] { return std::unique_ptr<HistogramMethod>(std::make_unique<Method>()); }};
 }
 
-void appendComputeHistogramMethods(std::vector<HistogramMethodEntry>& list); ///< GL compute shaders
-void appendPaperHistogramMethods(std::vector<HistogramMethodEntry>& list);   ///< the seed papers' GL methods
-void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list);    ///< CUDA (or "unavailable" entries)
+void appendComputeHistogramMethods(std::vector<HistogramMethodEntry>& list);  ///< GL compute shaders
+void appendPaperHistogramMethods(std::vector<HistogramMethodEntry>& list);    ///< the seed papers' GL methods
+void appendCudaHistogramMethods(std::vector<HistogramMethodEntry>& list);     ///< CUDA (or "unavailable" entries)
 
-} // namespace post
+}  // namespace post

@@ -23,7 +23,7 @@ std::string compactCount(std::uint64_t value)
     return util::format("{}", value);
 }
 
-} // namespace
+}  // namespace
 
 HistogramScatterBlend::HistogramScatterBlend() = default;
 
@@ -111,7 +111,9 @@ void HistogramScatterBlend::pollStats()
     }
 }
 
-void HistogramScatterBlend::build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+void HistogramScatterBlend::build(PassContext& ctx,
+                                  const ImageInput& image,
+                                  const HistogramSpec& spec,
                                   const HistogramTargets& targets)
 {
     const std::uint32_t binCount = std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins);
@@ -214,4 +216,4 @@ std::string HistogramScatterBlend::status() const
     return text;
 }
 
-} // namespace post
+}  // namespace post

@@ -38,8 +38,8 @@ enum class ScatterFormat { R32F, R16F };
 struct ScatterSettings
 {
     ScatterFormat format = ScatterFormat::R32F;
-    std::uint32_t localHistograms = 1; ///< L, 1..kMaxLocalHistograms
-    bool largeThenReduce = false;      ///< build kLargeBins bins, then sum groups (B must divide kLargeBins)
+    std::uint32_t localHistograms = 1;  ///< L, 1..kMaxLocalHistograms
+    bool largeThenReduce = false;       ///< build kLargeBins bins, then sum groups (B must divide kLargeBins)
 };
 
 class HistogramScatterBlend : public HistogramMethod
@@ -57,7 +57,9 @@ public:
     std::string_view description() const override;
     std::string limits() const override;
 
-    void build(PassContext& ctx, const ImageInput& image, const HistogramSpec& spec,
+    void build(PassContext& ctx,
+               const ImageInput& image,
+               const HistogramSpec& spec,
                const HistogramTargets& targets) override;
 
     bool ui() override;
@@ -69,7 +71,7 @@ public:
 private:
     struct Layout
     {
-        std::uint32_t targetBins = 0; ///< bins in the render target (B, or kLargeBins when reducing)
+        std::uint32_t targetBins = 0;  ///< bins in the render target (B, or kLargeBins when reducing)
         int width = 0;
         int rowsPerHistogram = 0;
         int channels = 1;
@@ -96,9 +98,9 @@ private:
     gl::Buffer mStats;
     std::array<StatsReadback, 4> mReadbacks;
     std::size_t mNextReadback = 0;
-    std::optional<std::array<std::uint32_t, 3>> mLastStats; ///< saturated bins, total in bins, pixels in bins
+    std::optional<std::array<std::uint32_t, 3>> mLastStats;  ///< saturated bins, total in bins, pixels in bins
     bool mReduceIgnored = false;
     CounterCensus mCensus;
 };
 
-} // namespace post
+}  // namespace post

@@ -18,4 +18,4 @@ void appendPaperHistogramMethods(std::vector<HistogramMethodEntry>& list)
     list.push_back(histogramEntry<HistogramScatterBlend>());
 }
 
-} // namespace post
+}  // namespace post

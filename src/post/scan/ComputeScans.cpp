@@ -9,4 +9,4 @@ void appendComputeScanMethods(std::vector<ScanMethodEntry>& list)
     list.push_back(scanEntry<ScanComputeWorkgroup>());
 }
 
-} // namespace post
+}  // namespace post

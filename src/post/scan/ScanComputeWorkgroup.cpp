@@ -11,7 +11,9 @@ std::string_view ScanComputeWorkgroup::description() const
            "threads in shared memory (double-buffered), up to 4096 elements.";
 }
 
-void ScanComputeWorkgroup::inclusiveScan(PassContext& ctx, const gl::Buffer& input, gl::Buffer& output,
+void ScanComputeWorkgroup::inclusiveScan(PassContext& ctx,
+                                         const gl::Buffer& input,
+                                         gl::Buffer& output,
                                          std::uint32_t count)
 {
     if (count > maxLength())
@@ -33,4 +35,4 @@ void ScanComputeWorkgroup::inclusiveScan(PassContext& ctx, const gl::Buffer& inp
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

@@ -27,4 +27,4 @@ private:
     gl::Program mProgram;
 };
 
-} // namespace post
+}  // namespace post

@@ -4,8 +4,8 @@
 // (CUB decides its own launches). See cuda/Scan.h for the algorithms.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
-#include "profiling/Profiler.h"
 #include "cuda/Scan.h"
+#include "profiling/Profiler.h"
 
 #include "post/scan/ScanRegistry.h"
 
@@ -23,21 +23,22 @@ public:
     std::string_view description() const override
     {
         switch (mAlgorithm) {
-        case ScanAlgorithm::KoggeStone:
-            return "Kogge-Stone in shared memory (Bugetti): log n phases, every element adds the one 2^k before it; "
-                   "O(n log n) adds, two barriers per phase. 1024 threads, 4 elements each.";
-        case ScanAlgorithm::KoggeStoneDoubleBuffer:
-            return "Kogge-Stone with two buffers swapped per phase (Bugetti), one barrier per phase; the published "
-                   "listing copies out the stale buffer after the last swap, fixed here.";
-        case ScanAlgorithm::BrentKung:
-            return "Brent-Kung (Bugetti): reduction tree then reverse tree, 2(n-1) - log n adds, 2 log n barriers.";
-        case ScanAlgorithm::Blelloch:
-            return "Blelloch work-efficient exclusive scan (Harris; Bilgic et al.) with bank-conflict padding "
-                   "(corrected CONFLICT_FREE_OFFSET, 32 banks), turned inclusive.";
-        case ScanAlgorithm::WarpShuffle:
-            return "Per-thread sequential scan of 4 elements, __shfl_up_sync scan across lanes, then across warps.";
-        case ScanAlgorithm::Cub:
-            return "cub::DeviceScan::InclusiveSum: single-pass decoupled look-back (Merrill & Garland 2016).";
+            case ScanAlgorithm::KoggeStone:
+                return "Kogge-Stone in shared memory (Bugetti): log n phases, every element adds the one 2^k before "
+                       "it; "
+                       "O(n log n) adds, two barriers per phase. 1024 threads, 4 elements each.";
+            case ScanAlgorithm::KoggeStoneDoubleBuffer:
+                return "Kogge-Stone with two buffers swapped per phase (Bugetti), one barrier per phase; the published "
+                       "listing copies out the stale buffer after the last swap, fixed here.";
+            case ScanAlgorithm::BrentKung:
+                return "Brent-Kung (Bugetti): reduction tree then reverse tree, 2(n-1) - log n adds, 2 log n barriers.";
+            case ScanAlgorithm::Blelloch:
+                return "Blelloch work-efficient exclusive scan (Harris; Bilgic et al.) with bank-conflict padding "
+                       "(corrected CONFLICT_FREE_OFFSET, 32 banks), turned inclusive.";
+            case ScanAlgorithm::WarpShuffle:
+                return "Per-thread sequential scan of 4 elements, __shfl_up_sync scan across lanes, then across warps.";
+            case ScanAlgorithm::Cub:
+                return "cub::DeviceScan::InclusiveSum: single-pass decoupled look-back (Merrill & Garland 2016).";
         }
         return {};
     }
@@ -52,7 +53,10 @@ public:
         return deviceUnavailableReason() ? nullptr : &CudaContext::instance().timer();
     }
 
-    void inclusiveScan(post::PassContext& ctx, const gl::Buffer& input, gl::Buffer& output, std::uint32_t count) override
+    void inclusiveScan(post::PassContext& ctx,
+                       const gl::Buffer& input,
+                       gl::Buffer& output,
+                       std::uint32_t count) override
     {
         if (count == 0)
             return;
@@ -72,7 +76,7 @@ public:
         const auto* in = inPlace ? out : static_cast<const std::uint32_t*>(mapped.pointer(mInput));
         ScanOptions options;
         options.workspace = &mWorkspace;
-        auto kernel = ctx.profiler.scope("scan/" + std::string(id()) + "/kernel", timerBackend()); // without the map
+        auto kernel = ctx.profiler.scope("scan/" + std::string(id()) + "/kernel", timerBackend());  // without the map
         scanInclusive(mAlgorithm, in, out, count, context.stream(), options);
     }
 
@@ -83,17 +87,18 @@ private:
     ScanWorkspace mWorkspace;
 };
 
-} // namespace
+}  // namespace
 
-} // namespace cuda
+}  // namespace cuda
 
 namespace post {
 
 void appendCudaScanMethods(std::vector<ScanMethodEntry>& list)
 {
     for (cuda::ScanAlgorithm algorithm : cuda::kAllScanAlgorithms)
-        list.push_back({cuda::scanAlgorithmId(algorithm),
-                        [algorithm] { return std::unique_ptr<ScanMethod>(std::make_unique<cuda::CudaScanMethod>(algorithm)); }});
+        list.push_back({cuda::scanAlgorithmId(algorithm), [algorithm] {
+                            return std::unique_ptr<ScanMethod>(std::make_unique<cuda::CudaScanMethod>(algorithm));
+                        }});
 }
 
-} // namespace post
+}  // namespace post

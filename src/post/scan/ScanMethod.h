@@ -43,4 +43,4 @@ struct ScanMethodEntry
 const std::vector<ScanMethodEntry>& scanMethodRegistry();
 std::unique_ptr<ScanMethod> createScanMethod(std::string_view id);
 
-} // namespace post
+}  // namespace post

@@ -21,4 +21,4 @@ std::unique_ptr<ScanMethod> createScanMethod(std::string_view id)
     return nullptr;
 }
 
-} // namespace post
+}  // namespace post

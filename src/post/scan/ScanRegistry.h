@@ -11,7 +11,7 @@ ScanMethodEntry scanEntry()
     return {Method::kId, [] { return std::unique_ptr<ScanMethod>(std::make_unique<Method>()); }};
 }
 
-void appendComputeScanMethods(std::vector<ScanMethodEntry>& list); ///< GL compute shaders
-void appendCudaScanMethods(std::vector<ScanMethodEntry>& list);    ///< CUDA (or "unavailable" entries)
+void appendComputeScanMethods(std::vector<ScanMethodEntry>& list);  ///< GL compute shaders
+void appendCudaScanMethods(std::vector<ScanMethodEntry>& list);     ///< CUDA (or "unavailable" entries)
 
-} // namespace post
+}  // namespace post

@@ -27,7 +27,7 @@ void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes)
 {
     Slot& slot = mSlots[std::size_t(mNext)];
     if (slot.fence != nullptr)
-        return; // every slot in flight: skip this frame rather than wait
+        return;  // every slot in flight: skip this frame rather than wait
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     source.copyTo(slot.buffer, offsetBytes, 0, mBytes);
     slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -78,9 +78,10 @@ bool displayCurveUi(DisplayCurveSettings& settings)
         settings.curve = DisplayCurve(current);
         changed = true;
     }
-    helpMarker("Maps exposed luminance x to display luminance. Clamp: min(x, 1). Reinhard 2002: x / (1 + x), "
-               "or x (1 + x/W^2) / (1 + x) with a white W. Hable: John Hable's Uncharted 2 curve, white 11.2. "
-               "ACES fit: Krzysztof Narkowicz's 2015 rational fit of the ACES RRT + ODT.");
+    helpMarker(
+        "Maps exposed luminance x to display luminance. Clamp: min(x, 1). Reinhard 2002: x / (1 + x), "
+        "or x (1 + x/W^2) / (1 + x) with a white W. Hable: John Hable's Uncharted 2 curve, white 11.2. "
+        "ACES fit: Krzysztof Narkowicz's 2015 rational fit of the ACES RRT + ODT.");
     if (settings.curve == DisplayCurve::Reinhard) {
         changed |= ImGui::DragFloat("Reinhard white", &settings.reinhardWhite, 0.05f, 0.0f, 1000.0f, "%.2f");
         helpMarker("Exposed luminance shown as white; 0 = none (plain x / (1 + x)).");
@@ -95,4 +96,4 @@ std::string formatEv(double ev)
     return text;
 }
 
-} // namespace post
+}  // namespace post

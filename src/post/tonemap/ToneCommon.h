@@ -58,4 +58,4 @@ bool displayCurveUi(DisplayCurveSettings& settings);
 /// Text like "+3.2" for an EV value.
 std::string formatEv(double ev);
 
-} // namespace post
+}  // namespace post

@@ -27,10 +27,10 @@ void ToneEqualize::buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs)
     if (!mChannelHistograms[0]) {
         for (int c = 0; c < 3; ++c) {
             const std::string suffix = std::to_string(c);
-            mChannelHistograms[std::size_t(c)] = gl::Buffer("tonemap.equalize.histogram" + suffix,
-                                                            hd::kHistogramBufferWords * sizeof(std::uint32_t));
-            mChannelCdfs[std::size_t(c)] = gl::Buffer("tonemap.equalize.cdf" + suffix,
-                                                      hd::kMaxHistogramBins * sizeof(std::uint32_t));
+            mChannelHistograms[std::size_t(c)] =
+                gl::Buffer("tonemap.equalize.histogram" + suffix, hd::kHistogramBufferWords * sizeof(std::uint32_t));
+            mChannelCdfs[std::size_t(c)] =
+                gl::Buffer("tonemap.equalize.cdf" + suffix, hd::kMaxHistogramBins * sizeof(std::uint32_t));
         }
     }
     const bool methodCumulates = inputs.histogramMethod.producesCumulative();
@@ -58,7 +58,7 @@ void ToneEqualize::buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs)
 std::uint64_t ToneEqualize::curveMinimumBytes(const TrafficShape& shape) const
 {
     if (!mSettings.perChannel)
-        return ToneOperator::curveMinimumBytes(shape); // the luminance CDF in, the curve out
+        return ToneOperator::curveMinimumBytes(shape);  // the luminance CDF in, the curve out
     // Per channel: R, G and B histograms of the histogram image (one read can build all three), then
     // three CDFs and three curves.
     return pixelCount(shape.histogramImage) * kFrameBytesPerPixel + 3 * ToneOperator::curveMinimumBytes(shape);
@@ -97,11 +97,13 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
 bool ToneEqualize::ui()
 {
     bool changed = ImGui::Checkbox("Per channel (R, G, B)", &mSettings.perChannel);
-    helpMarker("Equalize R, G and B separately (three histograms built with the selected method, Scheuermann & "
-               "Hensley Figure 2 C); colours shift. Off: equalize luminance and keep chromaticity.");
+    helpMarker(
+        "Equalize R, G and B separately (three histograms built with the selected method, Scheuermann & "
+        "Hensley Figure 2 C); colours shift. Off: equalize luminance and keep chromaticity.");
     changed |= ImGui::Checkbox("Equalize encoded levels", &mSettings.encodedOutput);
-    helpMarker("Treat the equalized value as an sRGB-encoded display level (uniform perceived levels) instead of "
-               "linear display luminance.");
+    helpMarker(
+        "Treat the equalized value as an sRGB-encoded display level (uniform perceived levels) instead of "
+        "linear display luminance.");
     return changed;
 }
 
@@ -115,4 +117,4 @@ std::string ToneEqualize::status() const
     return text;
 }
 
-} // namespace post
+}  // namespace post

@@ -53,4 +53,4 @@ private:
     std::array<gl::Buffer, 3> mChannelCdfs;
 };
 
-} // namespace post
+}  // namespace post

@@ -40,4 +40,4 @@ std::string ToneExposure::status() const
     return "exposure " + formatEv(mSettings.exposureEv) + " EV, " + std::string(toString(mSettings.display.curve));
 }
 
-} // namespace post
+}  // namespace post

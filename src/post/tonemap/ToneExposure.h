@@ -37,4 +37,4 @@ private:
     gl::Program mProgram;
 };
 
-} // namespace post
+}  // namespace post

@@ -23,16 +23,16 @@ class ScanMethod;
 /// What the pipeline hands an operator each frame.
 struct ToneInputs
 {
-    ImageInput image;                 ///< the full-resolution scene-linear frame
-    ImageInput histogramImage;        ///< the (possibly downsampled) image the histogram was built from
-    const gl::Buffer& histogram;      ///< bins + counters of histogramImage (hd::kHistogramBufferWords)
-    const gl::Buffer& cdf;            ///< inclusive CDF of the bins (uint[hd::kMaxHistogramBins])
-    const gl::Buffer& params;         ///< the histogram's params (range, bins, policy)
+    ImageInput image;             ///< the full-resolution scene-linear frame
+    ImageInput histogramImage;    ///< the (possibly downsampled) image the histogram was built from
+    const gl::Buffer& histogram;  ///< bins + counters of histogramImage (hd::kHistogramBufferWords)
+    const gl::Buffer& cdf;        ///< inclusive CDF of the bins (uint[hd::kMaxHistogramBins])
+    const gl::Buffer& params;     ///< the histogram's params (range, bins, policy)
     HistogramSpec spec;
-    double dtSeconds = 1.0 / 60.0;    ///< frame time for temporal adaptation
-    float fovYDegrees = 60.0f;        ///< camera field of view (Ward's foveal sampling)
-    HistogramMethod& histogramMethod; ///< for operators that build their own histogram (Ward)
-    ScanMethod* scanMethod = nullptr; ///< nullptr when the histogram method produces the CDF itself
+    double dtSeconds = 1.0 / 60.0;     ///< frame time for temporal adaptation
+    float fovYDegrees = 60.0f;         ///< camera field of view (Ward's foveal sampling)
+    HistogramMethod& histogramMethod;  ///< for operators that build their own histogram (Ward)
+    ScanMethod* scanMethod = nullptr;  ///< nullptr when the histogram method produces the CDF itself
 };
 
 class ToneOperator
@@ -82,4 +82,4 @@ struct ToneOperatorEntry
 const std::vector<ToneOperatorEntry>& toneOperatorRegistry();
 std::unique_ptr<ToneOperator> createToneOperator(std::string_view id);
 
-} // namespace post
+}  // namespace post

@@ -33,7 +33,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     mReadback->poll();
     mLocalUnavailable = ctx.caps.cudaAvailable ? std::string() : "needs CUDA: " + ctx.caps.cudaReason;
     if (mResetPending) {
-        mState.clearUint(0u); // all words 0.0f: not valid, the next usable frame snaps
+        mState.clearUint(0u);  // all words 0.0f: not valid, the next usable frame snaps
         mResetPending = false;
     }
     const PercentileSettings& s = mSettings;
@@ -67,8 +67,8 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     }
     {
         gl::DebugGroup group("tonemap/percentile/curve");
-        dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f,
-                              0.0f, 0.0f, s.localAdaptation ? s.localBlend : 0.0f);
+        dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f, 0.0f,
+                              0.0f, s.localAdaptation ? s.localBlend : 0.0f);
     }
     mReadback->capture(mState);
 }
@@ -83,9 +83,10 @@ bool TonePercentile::ui()
         s.metering = PercentileMetering(mode);
         changed = true;
     }
-    helpMarker("Percentile to key: the p-th percentile of log luminance is exposed to the key, limited so the "
-               "high percentile stays at or below the white point (our reading of Carucci 2006). Band average: "
-               "the mean log luminance between two percentiles is exposed to the key (Unreal/Unity style).");
+    helpMarker(
+        "Percentile to key: the p-th percentile of log luminance is exposed to the key, limited so the "
+        "high percentile stays at or below the white point (our reading of Carucci 2006). Band average: "
+        "the mean log luminance between two percentiles is exposed to the key (Unreal/Unity style).");
     changed |= ImGui::SliderFloat("Key", &s.key, 0.01f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
     helpMarker("Exposed luminance the metered value maps to (0.18 = middle grey).");
     if (s.metering == PercentileMetering::Key) {
@@ -95,8 +96,8 @@ bool TonePercentile::ui()
         helpMarker("Lower the exposure when the high percentile would exceed the white point.");
         if (s.limitHighlights) {
             changed |= ImGui::SliderFloat("High percentile", &s.highPercentile, 0.0f, 100.0f, "%.1f %%");
-            changed |= ImGui::SliderFloat("White point", &s.whitePoint, 0.1f, 16.0f, "%.2f",
-                                          ImGuiSliderFlags_Logarithmic);
+            changed |=
+                ImGui::SliderFloat("White point", &s.whitePoint, 0.1f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
             helpMarker("Exposed luminance the high percentile may reach.");
         }
     } else {
@@ -179,4 +180,4 @@ std::vector<std::pair<std::string, float>> TonePercentile::markers() const
     return out;
 }
 
-} // namespace post
+}  // namespace post

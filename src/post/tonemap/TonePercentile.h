@@ -55,7 +55,7 @@ private:
     gl::Program mMeter;
     gl::Program mCurve;
     std::unique_ptr<StateReadback> mReadback;
-    std::string mLocalUnavailable = "no frame processed yet"; ///< why local adaptation is off here, if it is
+    std::string mLocalUnavailable = "no frame processed yet";  ///< why local adaptation is off here, if it is
 };
 
-} // namespace post
+}  // namespace post

@@ -26,4 +26,4 @@ std::unique_ptr<ToneOperator> createToneOperator(std::string_view id)
     return nullptr;
 }
 
-} // namespace post
+}  // namespace post

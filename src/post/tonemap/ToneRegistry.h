@@ -11,4 +11,4 @@ ToneOperatorEntry toneEntry()
     return {Operator::kId, [] { return std::unique_ptr<ToneOperator>(std::make_unique<Operator>()); }};
 }
 
-} // namespace post
+}  // namespace post

@@ -13,19 +13,23 @@ namespace post {
 
 /// The display curve applied after an exposure (percentile and exposure operators).
 enum class DisplayCurve : std::uint32_t {
-    Clamp = 0,    ///< Ld = min(x, 1)
-    Reinhard = 1, ///< Ld = x (1 + x / W^2) / (1 + x), W = white (0 = infinite: x / (1 + x)), Reinhard et al. 2002
-    Hable = 2,    ///< Hable's "Uncharted 2" filmic curve, white 11.2, no exposure bias
-    AcesFit = 3,  ///< Narkowicz 2015 rational fit of the ACES RRT+ODT, clamped to [0, 1]
+    Clamp = 0,     ///< Ld = min(x, 1)
+    Reinhard = 1,  ///< Ld = x (1 + x / W^2) / (1 + x), W = white (0 = infinite: x / (1 + x)), Reinhard et al. 2002
+    Hable = 2,     ///< Hable's "Uncharted 2" filmic curve, white 11.2, no exposure bias
+    AcesFit = 3,   ///< Narkowicz 2015 rational fit of the ACES RRT+ODT, clamped to [0, 1]
 };
 inline constexpr int kDisplayCurveCount = 4;
 inline std::string_view toString(DisplayCurve curve)
 {
     switch (curve) {
-    case DisplayCurve::Clamp: return "clamp";
-    case DisplayCurve::Reinhard: return "reinhard";
-    case DisplayCurve::Hable: return "hable";
-    case DisplayCurve::AcesFit: return "aces-fit";
+        case DisplayCurve::Clamp:
+            return "clamp";
+        case DisplayCurve::Reinhard:
+            return "reinhard";
+        case DisplayCurve::Hable:
+            return "hable";
+        case DisplayCurve::AcesFit:
+            return "aces-fit";
     }
     return "?";
 }
@@ -33,14 +37,14 @@ inline std::string_view toString(DisplayCurve curve)
 struct DisplayCurveSettings
 {
     DisplayCurve curve = DisplayCurve::Reinhard;
-    float reinhardWhite = 0.0f; ///< exposed luminance shown as white; 0 = none (plain x / (1 + x))
+    float reinhardWhite = 0.0f;  ///< exposed luminance shown as white; 0 = none (plain x / (1 + x))
 };
 
 // ---- equalize ----------------------------------------------------------------------------------
 struct EqualizeSettings
 {
-    bool perChannel = false;    ///< three histograms (R, G, B) and a 3-channel curve instead of luminance
-    bool encodedOutput = false; ///< treat the equalized value as an sRGB-encoded level (curve = sRGB EOTF of it)
+    bool perChannel = false;     ///< three histograms (R, G, B) and a 3-channel curve instead of luminance
+    bool encodedOutput = false;  ///< treat the equalized value as an sRGB-encoded level (curve = sRGB EOTF of it)
 };
 
 /// Display value of a uniform (one occupied bin) or empty histogram: every sample gets 0.5, the
@@ -49,31 +53,31 @@ inline constexpr float kEqualizeDegenerateValue = 0.5f;
 
 // ---- percentile --------------------------------------------------------------------------------
 enum class PercentileMetering : std::uint32_t {
-    Key = 0,         ///< the p-th percentile goes to the key, limited by the high percentile and white point
-    BandAverage = 1, ///< the mean log2 L between a low and a high percentile goes to the key (UE/Unity style)
+    Key = 0,          ///< the p-th percentile goes to the key, limited by the high percentile and white point
+    BandAverage = 1,  ///< the mean log2 L between a low and a high percentile goes to the key (UE/Unity style)
 };
 
 struct PercentileSettings
 {
     PercentileMetering metering = PercentileMetering::Key;
-    float percentile = 50.0f;     ///< (Key) percentile placed at the key, 0..100
-    float key = 0.18f;            ///< exposed luminance the metered value maps to
-    bool limitHighlights = true;  ///< (Key) keep the high percentile at or below the white point
-    float highPercentile = 99.0f; ///< (Key) 0..100
-    float whitePoint = 1.0f;      ///< (Key) exposed luminance the high percentile may reach
-    float bandLow = 50.0f;        ///< (BandAverage) percentiles bounding the averaged band
+    float percentile = 50.0f;      ///< (Key) percentile placed at the key, 0..100
+    float key = 0.18f;             ///< exposed luminance the metered value maps to
+    bool limitHighlights = true;   ///< (Key) keep the high percentile at or below the white point
+    float highPercentile = 99.0f;  ///< (Key) 0..100
+    float whitePoint = 1.0f;       ///< (Key) exposed luminance the high percentile may reach
+    float bandLow = 50.0f;         ///< (BandAverage) percentiles bounding the averaged band
     float bandHigh = 95.0f;
     float compensationEv = 0.0f;  ///< added to the target exposure
     float minEv = -16.0f;         ///< exposure limits (EV, the log2 of the scale applied to Lw)
     float maxEv = 16.0f;
-    bool adapt = true;            ///< temporal adaptation (off: the exposure follows the target at once)
-    float speedUpEv = 3.0f;       ///< EV/s when the scene brightens (exposure falls), UE SpeedUp / Bevy brighten
-    float speedDownEv = 1.0f;     ///< EV/s when the scene darkens (exposure rises)
-    float transitionEv = 1.5f;    ///< linear beyond this distance from the target, exponential within it
+    bool adapt = true;          ///< temporal adaptation (off: the exposure follows the target at once)
+    float speedUpEv = 3.0f;     ///< EV/s when the scene brightens (exposure falls), UE SpeedUp / Bevy brighten
+    float speedDownEv = 1.0f;   ///< EV/s when the scene darkens (exposure rises)
+    float transitionEv = 1.5f;  ///< linear beyond this distance from the target, exponential within it
     DisplayCurveSettings display;
-    bool localAdaptation = false; ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
-    float localBlend = 0.5f;      ///< 0 = global exposure only, 1 = fully local
-    int localRadius = 48;         ///< half-size of the averaging window, pixels of the full frame
+    bool localAdaptation = false;  ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
+    float localBlend = 0.5f;       ///< 0 = global exposure only, 1 = fully local
+    int localRadius = 48;          ///< half-size of the averaging window, pixels of the full frame
 };
 
 /// Frame times above this are clamped (a hitch or a breakpoint must not snap the exposure).
@@ -83,12 +87,12 @@ inline constexpr std::uint32_t kPercentileCurveSamples = 1024u;
 // ---- ward --------------------------------------------------------------------------------------
 struct WardSettings
 {
-    std::uint32_t bins = 100u;         ///< pcond HISTRES (2..kWardMaxBins)
-    float displayMin = 1.0f;           ///< Ldmin, cd/m^2 (pcond: Ldmax / Lddyn)
-    float displayMax = 100.0f;         ///< Ldmax, cd/m^2 (pcond -u)
-    float sceneScale = 1.0f;           ///< cd/m^2 per scene-linear luminance unit
-    bool humanContrast = false;        ///< pcond -s: the Ferwerda TVI ceiling instead of the linear one
-    bool duplicateBottomBin = true;    ///< pcond's "false samples at bottom" (extends the range by one bin)
+    std::uint32_t bins = 100u;       ///< pcond HISTRES (2..kWardMaxBins)
+    float displayMin = 1.0f;         ///< Ldmin, cd/m^2 (pcond: Ldmax / Lddyn)
+    float displayMax = 100.0f;       ///< Ldmax, cd/m^2 (pcond -u)
+    float sceneScale = 1.0f;         ///< cd/m^2 per scene-linear luminance unit
+    bool humanContrast = false;      ///< pcond -s: the Ferwerda TVI ceiling instead of the linear one
+    bool duplicateBottomBin = true;  ///< pcond's "false samples at bottom" (extends the range by one bin)
     /// Build the foveal histogram with the selected histogram method (three dispatches, or a CUDA
     /// round trip) instead of inside Ward's curve kernel; the same bins either way (bit-exact binning).
     bool histogramBySelectedMethod = false;
@@ -96,17 +100,18 @@ struct WardSettings
 
 inline constexpr std::uint32_t kWardMaxBins = 1024u;
 inline constexpr std::uint32_t kWardCurveSamples = 1024u;
-/// Ceiling passes are capped; pcond's loop cannot run more than 147 (see ToneWard.h), so the cap never changes a result.
+/// Ceiling passes are capped; pcond's loop cannot run more than 147 (see ToneWard.h), so the cap never changes a
+/// result.
 inline constexpr std::uint32_t kWardMaxPasses = 160u;
-inline constexpr double kWardLmin = 1e-7;     ///< pcond LMIN, cd/m^2
-inline constexpr double kWardLmax = 1e7;      ///< pcond LMAX
-inline constexpr double kWardCvRatio = 0.025; ///< pcond CVRATIO
-inline constexpr double kWardFtiny = 1e-6;    ///< Radiance FTINY
+inline constexpr double kWardLmin = 1e-7;      ///< pcond LMIN, cd/m^2
+inline constexpr double kWardLmax = 1e7;       ///< pcond LMAX
+inline constexpr double kWardCvRatio = 0.025;  ///< pcond CVRATIO
+inline constexpr double kWardFtiny = 1e-6;     ///< Radiance FTINY
 
 // ---- exposure ----------------------------------------------------------------------------------
 struct ExposureSettings
 {
-    float exposureEv = 0.0f; ///< Ld = curve(Lw * 2^EV)
+    float exposureEv = 0.0f;  ///< Ld = curve(Lw * 2^EV)
     DisplayCurveSettings display;
 };
 
@@ -126,7 +131,7 @@ inline float clampFinite(float value, float lo, float hi, float fallback)
 {
     return std::clamp(finiteOr(value, fallback), lo, hi);
 }
-} // namespace detail
+}  // namespace detail
 
 inline DisplayCurveSettings sanitize(DisplayCurveSettings s)
 {
@@ -169,7 +174,7 @@ inline WardSettings sanitize(WardSettings s)
     s.bins = std::clamp(s.bins, 2u, kWardMaxBins);
     s.displayMax = detail::clampFinite(s.displayMax, 1e-3f, 1e6f, d.displayMax);
     s.displayMin = detail::clampFinite(s.displayMin, 1e-4f, 1e6f, d.displayMin);
-    if (!(s.displayMin < s.displayMax)) { // a display range of zero or less: keep pcond's 100:1
+    if (!(s.displayMin < s.displayMax)) {  // a display range of zero or less: keep pcond's 100:1
         s.displayMin = d.displayMin;
         s.displayMax = d.displayMax;
     }
@@ -184,4 +189,4 @@ inline ExposureSettings sanitize(ExposureSettings s)
     return s;
 }
 
-} // namespace post
+}  // namespace post

@@ -17,15 +17,15 @@ std::string floatLiteral(double value)
     return out.str();
 }
 
-} // namespace
+}  // namespace
 
 gl::ShaderDefines percentileStateDefines()
 {
     using namespace percentile_state;
     return {
-        {"STATE_EXPOSURE", std::to_string(kExposure)}, {"STATE_TARGET", std::to_string(kTarget)},
-        {"STATE_VALID", std::to_string(kValid)},       {"STATE_METERED", std::to_string(kMetered)},
-        {"STATE_HIGH", std::to_string(kHigh)},         {"STATE_BAND_LOW", std::to_string(kBandLow)},
+        {"STATE_EXPOSURE", std::to_string(kExposure)},  {"STATE_TARGET", std::to_string(kTarget)},
+        {"STATE_VALID", std::to_string(kValid)},        {"STATE_METERED", std::to_string(kMetered)},
+        {"STATE_HIGH", std::to_string(kHigh)},          {"STATE_BAND_LOW", std::to_string(kBandLow)},
         {"STATE_BAND_HIGH", std::to_string(kBandHigh)}, {"STATE_FRAME_OK", std::to_string(kFrameOk)},
     };
 }
@@ -63,15 +63,22 @@ gl::Program buildExposureCurveProgram(const gl::ShaderLibrary& shaders, std::str
     return shaders.buildCompute(label, "tonemap/ExposureCurve.comp", percentileStateDefines());
 }
 
-void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params, gl::Buffer& curve,
-                           const gl::Buffer* percentileState, const DisplayCurveSettings& display,
-                           std::uint32_t samples, float exposureEv, float logMin, float logMax, float localBlend)
+void dispatchExposureCurve(const gl::Program& program,
+                           const gl::Buffer& params,
+                           gl::Buffer& curve,
+                           const gl::Buffer* percentileState,
+                           const DisplayCurveSettings& display,
+                           std::uint32_t samples,
+                           float exposureEv,
+                           float logMin,
+                           float logMax,
+                           float localBlend)
 {
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
     // The shader declares the state block either way; without one, bind the curve there (never read).
-    (percentileState != nullptr ? *percentileState : curve).bindBase(GL_SHADER_STORAGE_BUFFER,
-                                                                     hd::kBindingOperatorState);
+    (percentileState != nullptr ? *percentileState : curve)
+        .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
     program.set(0, samples);
     program.set(1, unsigned(display.curve));
     program.set(2, display.reinhardWhite);
@@ -85,4 +92,4 @@ void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params,
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }
 
-} // namespace post
+}  // namespace post

@@ -13,36 +13,36 @@ namespace post {
 
 /// Percentile state buffer (float words).
 namespace percentile_state {
-inline constexpr std::uint32_t kExposure = 0;   ///< current exposure, EV
-inline constexpr std::uint32_t kTarget = 1;     ///< last target, EV
-inline constexpr std::uint32_t kValid = 2;      ///< 1 once a usable frame set the exposure
-inline constexpr std::uint32_t kMetered = 3;    ///< log2 L of the percentile / band mean
-inline constexpr std::uint32_t kHigh = 4;       ///< log2 L of the high percentile
-inline constexpr std::uint32_t kBandLow = 5;    ///< log2 L of the band's low percentile (band mode)
+inline constexpr std::uint32_t kExposure = 0;  ///< current exposure, EV
+inline constexpr std::uint32_t kTarget = 1;    ///< last target, EV
+inline constexpr std::uint32_t kValid = 2;     ///< 1 once a usable frame set the exposure
+inline constexpr std::uint32_t kMetered = 3;   ///< log2 L of the percentile / band mean
+inline constexpr std::uint32_t kHigh = 4;      ///< log2 L of the high percentile
+inline constexpr std::uint32_t kBandLow = 5;   ///< log2 L of the band's low percentile (band mode)
 inline constexpr std::uint32_t kBandHigh = 6;
-inline constexpr std::uint32_t kFrameOk = 7;    ///< 1 when this frame's histogram was usable
+inline constexpr std::uint32_t kFrameOk = 7;  ///< 1 when this frame's histogram was usable
 inline constexpr std::uint32_t kWords = 8;
-} // namespace percentile_state
+}  // namespace percentile_state
 
 /// Ward state buffer (float words).
 namespace ward_state {
-inline constexpr std::uint32_t kOutcome = 0;    ///< ref::WardOutcome order: histogram, fits, failed, no samples
+inline constexpr std::uint32_t kOutcome = 0;  ///< ref::WardOutcome order: histogram, fits, failed, no samples
 inline constexpr std::uint32_t kPasses = 1;
-inline constexpr std::uint32_t kBwmin = 2;      ///< ln cd/m^2
+inline constexpr std::uint32_t kBwmin = 2;  ///< ln cd/m^2
 inline constexpr std::uint32_t kBwmax = 3;
 inline constexpr std::uint32_t kBwavg = 4;
 inline constexpr std::uint32_t kHistot = 5;
 inline constexpr std::uint32_t kFinalTotal = 6;
-inline constexpr std::uint32_t kCeilingFraction = 7; ///< db / (ln Ldmax - ln Ldmin)
-inline constexpr std::uint32_t kSamples = 8;    ///< foveal samples counted
+inline constexpr std::uint32_t kCeilingFraction = 7;  ///< db / (ln Ldmax - ln Ldmin)
+inline constexpr std::uint32_t kSamples = 8;          ///< foveal samples counted
 inline constexpr std::uint32_t kRangeValid = 9;
 inline constexpr std::uint32_t kDuplicated = 10;
 inline constexpr std::uint32_t kConverged = 11;
 inline constexpr std::uint32_t kGridWidth = 12;
 inline constexpr std::uint32_t kGridHeight = 13;
-inline constexpr std::uint32_t kLinearScale = 14; ///< display per cd/m^2 of the linear operator
+inline constexpr std::uint32_t kLinearScale = 14;  ///< display per cd/m^2 of the linear operator
 inline constexpr std::uint32_t kWords = 16;
-} // namespace ward_state
+}  // namespace ward_state
 
 /// Ward view buffer: trimmed histogram, last ceilings and cumf, kWardMaxBins (+1) floats each.
 inline constexpr std::uint32_t kWardViewTrimmedOffset = 0;
@@ -58,9 +58,15 @@ gl::Program buildExposureCurveProgram(const gl::ShaderLibrary& shaders, std::str
 /// Fills `curve` with display(Lw * 2^E): with `percentileState` E comes from it and the range from
 /// `params` (GPU only); without it, E and the range are the given values. `localBlend` (0..1) goes
 /// into the curve header for the apply pass's local adaptation, with the metered value as reference.
-void dispatchExposureCurve(const gl::Program& program, const gl::Buffer& params, gl::Buffer& curve,
-                           const gl::Buffer* percentileState, const DisplayCurveSettings& display,
-                           std::uint32_t samples, float exposureEv, float logMin, float logMax,
+void dispatchExposureCurve(const gl::Program& program,
+                           const gl::Buffer& params,
+                           gl::Buffer& curve,
+                           const gl::Buffer* percentileState,
+                           const DisplayCurveSettings& display,
+                           std::uint32_t samples,
+                           float exposureEv,
+                           float logMin,
+                           float logMax,
                            float localBlend = 0.0f);
 
-} // namespace post
+}  // namespace post

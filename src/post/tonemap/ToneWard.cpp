@@ -1,9 +1,9 @@
 #include "post/tonemap/ToneWard.h"
 
 #include "gl/Debug.h"
-#include "profiling/Profiler.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/tonemap/ToneShaders.h"
+#include "profiling/Profiler.h"
 #include "util/Log.h"
 
 #include <imgui.h>
@@ -16,12 +16,12 @@
 namespace post {
 
 namespace {
-constexpr int kFovealGroupPixels = 256; ///< WardFoveal.comp's workgroup size
+constexpr int kFovealGroupPixels = 256;  ///< WardFoveal.comp's workgroup size
 // WardCurve.comp's uStage values.
 constexpr std::uint32_t kStageAll = 0;
 constexpr std::uint32_t kStageRange = 1;
 constexpr std::uint32_t kStageCeiling = 2;
-} // namespace
+}  // namespace
 
 ToneWard::ToneWard() = default;
 ToneWard::~ToneWard() = default;
@@ -43,7 +43,7 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
     if (std::isfinite(fovYDegrees) && fovYDegrees > 5.0f && fovYDegrees < 179.0f) {
         tanHalfY = std::tan(double(fovYDegrees) * degree * 0.5);
         tanHalfX = tanHalfY * aspect;
-    } else { // no usable view: pcond assumes 40 degrees on the longer axis
+    } else {  // no usable view: pcond assumes 40 degrees on the longer axis
         const double tan20 = std::tan(20.0 * degree);
         tanHalfX = width >= height ? tan20 : tan20 * aspect;
         tanHalfY = width >= height ? tan20 / aspect : tan20;
@@ -73,7 +73,7 @@ bool blocksFillAWorkgroup(glm::ivec2 size, glm::ivec2 grid)
 {
     return std::int64_t(size.x) * size.y >= std::int64_t(kFovealGroupPixels) * grid.x * grid.y;
 }
-} // namespace
+}  // namespace
 
 void ToneWard::ensureFovealImage(glm::ivec2 grid)
 {
@@ -89,7 +89,7 @@ FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
         return nullptr;
     const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
     if (!blocksFillAWorkgroup(imageSize, grid))
-        return nullptr; // small blocks: WardFoveal.comp's invocation per sample is the better shape
+        return nullptr;  // small blocks: WardFoveal.comp's invocation per sample is the better shape
     ensureFovealImage(grid);
     mFovealTarget = FovealTarget{&mFoveal, grid, mSettings.sceneScale, false};
     return &mFovealTarget;
@@ -118,7 +118,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     mReadback->poll();
     const glm::ivec2 size = inputs.image.size;
     if (size.x <= 0 || size.y <= 0) {
-        curve.clearUint(0u); // no frame: an all-zero curve is black
+        curve.clearUint(0u);  // no frame: an all-zero curve is black
         return;
     }
     const WardSettings& s = mSettings;
@@ -130,9 +130,9 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     // The histogram pass may have filled the foveal image already (same frame, grid and scale).
     mFovealFromHistogram = mFovealTarget.written && mFovealTarget.image == &mFoveal && mFovealTarget.grid == grid &&
                            mFovealTarget.sceneScale == s.sceneScale;
-    mFovealTarget.written = false; // consumed: a later frame must fill it again
+    mFovealTarget.written = false;  // consumed: a later frame must fill it again
     if (!mFovealFromHistogram) {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal"); // timed, and a debug group
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal");  // timed, and a debug group
         inputs.image.texture.bindUnit(hd::kTextureUnitInput);
         mFoveal.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
         const bool perSampleGroup = blocksFillAWorkgroup(size, grid);
@@ -148,7 +148,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
     }
     {
-        auto scope = ctx.profiler.scope("tonemap/ward/curve/fit"); // range, histogram, ceiling loop
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");  // range, histogram, ceiling loop
         mFoveal.bindUnit(hd::kTextureUnitInput);
         mCurveProgram.set(0, mBinsUsed);
         mCurveProgram.set(1, s.displayMin);
@@ -197,23 +197,26 @@ bool ToneWard::ui()
         changed = true;
     }
     helpMarker("Histogram resolution over the foveal samples' natural-log range (pcond HISTRES = 100).");
-    changed |= ImGui::DragFloatRange2("Display (cd/m^2)", &s.displayMin, &s.displayMax, 0.5f, 0.01f, 10000.0f,
-                                      "%.2f");
+    changed |= ImGui::DragFloatRange2("Display (cd/m^2)", &s.displayMin, &s.displayMax, 0.5f, 0.01f, 10000.0f, "%.2f");
     helpMarker("Ldmin and Ldmax of the display: pcond defaults 1 and 100 (dynamic range 100:1).");
     changed |= ImGui::DragFloat("Scene scale (cd/m^2 per unit)", &s.sceneScale, 0.01f, 1e-6f, 1e6f, "%.4g",
                                 ImGuiSliderFlags_Logarithmic);
-    helpMarker("Converts scene-linear luminance to cd/m^2; matters for the human-contrast ceiling and for where "
-               "the display range sits.");
+    helpMarker(
+        "Converts scene-linear luminance to cd/m^2; matters for the human-contrast ceiling and for where "
+        "the display range sits.");
     changed |= ImGui::Checkbox("Human contrast sensitivity ceiling", &s.humanContrast);
-    helpMarker("pcond -s: the ceiling is scaled by [dLt(Ld)/dLt(Lw)] [Lw/Ld] with Ferwerda's threshold-versus-"
-               "intensity function, so contrast is never shown above what the eye sees in the scene.");
+    helpMarker(
+        "pcond -s: the ceiling is scaled by [dLt(Ld)/dLt(Lw)] [Lw/Ld] with Ferwerda's threshold-versus-"
+        "intensity function, so contrast is never shown above what the eye sees in the scene.");
     changed |= ImGui::Checkbox("Duplicate bottom bin", &s.duplicateBottomBin);
-    helpMarker("pcond extends the range down by one bin and moves half of bin 1 into it ('false samples at "
-               "bottom'), so the darkest samples do not map to pure black.");
+    helpMarker(
+        "pcond extends the range down by one bin and moves half of bin 1 into it ('false samples at "
+        "bottom'), so the darkest samples do not map to pure black.");
     changed |= ImGui::Checkbox("Foveal histogram by the selected method", &s.histogramBySelectedMethod);
-    helpMarker("Off: Ward's curve kernel bins the few thousand foveal samples itself, in one dispatch. On: the "
-               "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
-               "CUDA method), to compare its cost on a small image.");
+    helpMarker(
+        "Off: Ward's curve kernel bins the few thousand foveal samples itself, in one dispatch. On: the "
+        "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
+        "CUDA method), to compare its cost on a small image.");
     if (changed)
         s = sanitize(s);
     return changed;
@@ -227,17 +230,22 @@ std::string ToneWard::status() const
     const std::vector<float>& w = mReadback->latest();
     char text[160];
     switch (int(w[kOutcome])) {
-    case 0:
-        std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s", int(w[kPasses]),
-                      100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
-                      mFovealFromHistogram ? " (from the histogram pass)" : "",
-                      w[kConverged] != 0.0f ? "" : " (pass cap hit)");
-        break;
-    case 1: std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)"); break;
-    case 2:
-        std::snprintf(text, sizeof(text), "ward: linear fallback (trimming failed after %d passes)", int(w[kPasses]));
-        break;
-    default: std::snprintf(text, sizeof(text), "ward: no samples above 1e-7 cd/m^2 (black)"); break;
+        case 0:
+            std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s",
+                          int(w[kPasses]), 100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
+                          mFovealFromHistogram ? " (from the histogram pass)" : "",
+                          w[kConverged] != 0.0f ? "" : " (pass cap hit)");
+            break;
+        case 1:
+            std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)");
+            break;
+        case 2:
+            std::snprintf(text, sizeof(text), "ward: linear fallback (trimming failed after %d passes)",
+                          int(w[kPasses]));
+            break;
+        default:
+            std::snprintf(text, sizeof(text), "ward: no samples above 1e-7 cd/m^2 (black)");
+            break;
     }
     return text;
 }
@@ -253,4 +261,4 @@ std::vector<std::pair<std::string, float>> ToneWard::markers() const
     return {{"ward min", toLog2(w[kBwmin])}, {"ward log-average", toLog2(w[kBwavg])}, {"ward max", toLog2(w[kBwmax])}};
 }
 
-} // namespace post
+}  // namespace post

@@ -73,12 +73,12 @@ private:
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
     glm::ivec2 mGrid{0};
-    gl::Program mFovealProgram;      ///< a workgroup per foveal sample
-    gl::Program mFovealSmallProgram; ///< an invocation per foveal sample (small blocks)
-    gl::Program mCurveProgram; ///< range, histogram and ceiling loop in one workgroup
+    gl::Program mFovealProgram;       ///< a workgroup per foveal sample
+    gl::Program mFovealSmallProgram;  ///< an invocation per foveal sample (small blocks)
+    gl::Program mCurveProgram;        ///< range, histogram and ceiling loop in one workgroup
     gl::Texture mFoveal;
-    FovealTarget mFovealTarget;          ///< offered to the histogram pass
-    bool mFovealFromHistogram = false;   ///< last frame's foveal image came from the histogram pass
+    FovealTarget mFovealTarget;         ///< offered to the histogram pass
+    bool mFovealFromHistogram = false;  ///< last frame's foveal image came from the histogram pass
     gl::Buffer mParams;
     gl::Buffer mHistogram;
     gl::Buffer mState;
@@ -86,4 +86,4 @@ private:
     std::unique_ptr<StateReadback> mReadback;
 };
 
-} // namespace post
+}  // namespace post
