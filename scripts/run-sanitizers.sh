@@ -96,4 +96,4 @@ if [ ${#failed[@]} -ne 0 ]; then
   echo "sanitizers: failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "sanitizers: ${programs[*]}: no ASan, UBSan or LeakSanitizer report"
+echo "sanitizers: ${programs[*]}: passed (no ASan or UBSan report; no leak with a frame of hdrlab's)"
