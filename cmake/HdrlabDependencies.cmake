@@ -6,7 +6,8 @@ find_package(glfw3 3.3 REQUIRED)
 find_package(glm REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
-find_package(tinyexr REQUIRED)
+find_package(tinyexr REQUIRED)  # writing EXR (--screenshot-exr)
+find_package(OpenEXR 3 REQUIRED CONFIG)  # reading EXR: the reference implementation
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
 
 find_path(STB_INCLUDE_DIR stb_image.h PATH_SUFFIXES stb REQUIRED)

@@ -362,6 +362,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                            "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
                                            "write a PNG");
     tonemap->add_option("input", tmInput, "Input image")->required()->type_name("IN");
+    tonemap
+        ->add_option("--part", result.tonemap.exrPart,
+                     "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
+        ->type_name("NAME|INDEX");
     auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
     tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")->type_name("ID");
     tonemap->add_option("--histogram-method", result.tonemap.histogramMethod, "Histogram method id")->type_name("ID");
@@ -399,6 +403,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         ->type_name("ID,...");
     auto* cmpImageOpt =
         compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")->type_name("IN");
+    compare
+        ->add_option("--part", result.compare.exrPart,
+                     "With --image IN.exr: the part (index or name), view or layer to read")
+        ->type_name("NAME|INDEX");
     addCommonOptions(*compare, dataDir, logLevel);
 
     std::string eqInput, eqOutput;
@@ -482,6 +490,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.csv = cmpCsv;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
+            if (!result.compare.exrPart.empty() && !result.compare.image)
+                throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
             result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}});
             return result;
         }

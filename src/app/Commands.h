@@ -20,11 +20,12 @@ struct CommonOptions
     bool verbose = false;
 };
 
-/// `hdrlab tonemap IN -o OUT.png [--operator ID] [--bins N] [--range MIN:MAX] [--histogram-method ID]
-///  [--scan ID] [--curve-out CURVE.csv] [--histogram-out HIST.csv]`
+/// `hdrlab tonemap IN -o OUT.png [--part NAME|INDEX] [--operator ID] [--bins N] [--range MIN:MAX]
+///  [--histogram-method ID] [--scan ID] [--curve-out CURVE.csv] [--histogram-out HIST.csv]`
 struct TonemapOptions
 {
     std::filesystem::path input;
+    std::string exrPart;  ///< OpenEXR part, view or layer; "" = the first with colour channels
     std::filesystem::path output;
     std::string toneOperator = "ward";
     std::string histogramMethod = "compute-shared-atomic";
@@ -46,6 +47,7 @@ struct CompareOptions
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
     std::optional<std::string> image;  ///< compare on an image file instead of a scene frame
+    std::string exrPart;               ///< OpenEXR part, view or layer of `image`
     std::vector<std::string> methods;  ///< histogram method ids to run; empty = all
 };
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options);

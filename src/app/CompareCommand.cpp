@@ -64,7 +64,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         settings.onlyMethods = options.methods;
         CompareReport report;
         if (options.image) {
-            image::ImageF hdr = image::loadHdrImage(*options.image);
+            image::ImageF hdr = image::loadHdrImage(*options.image, options.exrPart);
             if (hdr.empty())
                 throw std::invalid_argument("'" + *options.image + "' has no pixels");
             if (hdr.width > caps.maxTextureSize || hdr.height > caps.maxTextureSize)

@@ -165,7 +165,7 @@ int tonemapHdr(const TonemapOptions& options,
                std::ostream& err)
 {
     const auto range = options.range ? parseTonemapRange(*options.range) : std::nullopt;
-    image::ImageF hdr = image::loadHdrImage(options.input);
+    image::ImageF hdr = image::loadHdrImage(options.input, options.exrPart);
     if (hdr.empty())
         throw std::invalid_argument("'" + options.input.string() + "' has no pixels");
     if (hdr.width > caps.maxTextureSize || hdr.height > caps.maxTextureSize)

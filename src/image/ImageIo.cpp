@@ -1,11 +1,12 @@
 // ImageIo.cpp: file reading with a size cap, type detection by magic bytes, stb_image decoding with
 // dimension checks before any pixel is decoded, sRGB conversions and the PNG/EXR writers. OpenEXR
-// specifics live in OpenExr.cpp.
+// specifics live in ExrReader.cpp (OpenEXR 3) and ExrWriter.cpp (tinyexr).
 #include "image/ImageIo.h"
 
+#include "image/ExrReader.h"
+#include "image/ExrWriter.h"
 #include "image/FormatError.h"
 #include "image/JpegCheck.h"
-#include "image/OpenExr.h"
 #include "image/RadianceCheck.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -349,14 +350,17 @@ FileKind detectFileKind(const fs::path& path)
     return detectFileKind(head.data(), std::size_t(in.gcount()), path);
 }
 
-ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name)
+ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name, const std::string& exrPart)
 {
     return withReadErrors(name, [&]() -> ImageF {
         checkInMemorySize(bytes);
         FileKind kind = detectFileKind(bytes.data(), bytes.size(), name);
+        if (!exrPart.empty() && kind != FileKind::OpenExr)
+            throw FormatError(util::format("a part ('{}') was asked for, but this is not an OpenEXR file",
+                                           util::escapeControlCharacters(exrPart, true, 64)));
         switch (kind) {
             case FileKind::OpenExr:
-                return detail::decodeOpenExr(bytes);
+                return detail::decodeOpenExr(bytes, exrPart);
             case FileKind::RadianceHdr:
                 return decodeRadiance(bytes);
             case FileKind::Png:
@@ -398,10 +402,10 @@ Image8 decodeImage8(std::span<const std::uint8_t> bytes, const fs::path& name, i
     });
 }
 
-ImageF loadHdrImage(const fs::path& path)
+ImageF loadHdrImage(const fs::path& path, const std::string& exrPart)
 {
     const std::vector<std::uint8_t> bytes = withReadErrors(path, [&] { return readFileBytes(path); });
-    return decodeHdrImage(bytes, path);
+    return decodeHdrImage(bytes, path, exrPart);
 }
 
 Image8 loadImage8(const fs::path& path, int desiredChannels)

@@ -1,4 +1,4 @@
-// ImageIo.h: loading and writing images. Loading: OpenEXR (tinyexr, header validated by us first),
+// ImageIo.h: loading and writing images. Loading: OpenEXR (OpenEXR 3, the reference library),
 // Radiance .hdr and PNG/JPEG/BMP/TGA/GIF (stb_image). Writing: PNG (stb_image_write) and OpenEXR
 // (tinyexr), always through util::writeFileAtomically. The file type comes from the magic bytes;
 // the extension only decides between "unsupported" and "damaged" in error messages, and picks TGA,
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 
 namespace image {
 
@@ -33,7 +34,9 @@ const char* fileKindName(FileKind kind);
 
 /// Loads any supported image as scene-linear RGBA float: EXR and .hdr as stored, 8-bit formats
 /// decoded from sRGB (alpha stays linear). Grey images are spread to R=G=B; missing alpha is 1.
-ImageF loadHdrImage(const std::filesystem::path& path);
+/// `exrPart` picks the part, view or layer of an OpenEXR file ("" the first with colour; an
+/// index, a part name, or a view/layer name); asking for one in another format is an error.
+ImageF loadHdrImage(const std::filesystem::path& path, const std::string& exrPart = {});
 
 /// Loads an 8-bit image (PNG, JPEG, BMP, TGA, GIF). desiredChannels 0 keeps the file's channel
 /// count, 1..4 converts (stb rules: grey<->RGB, alpha added as 255 or dropped).
@@ -42,7 +45,9 @@ Image8 loadImage8(const std::filesystem::path& path, int desiredChannels = 0);
 /// loadHdrImage and loadImage8 on a file's bytes already in memory (the load functions read the
 /// file and call these; the fuzz targets call them directly). `name` stands for the file in error
 /// messages and picks TGA by its extension. Same limits and errors as the load functions.
-ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const std::filesystem::path& name);
+ImageF decodeHdrImage(std::span<const std::uint8_t> bytes,
+                      const std::filesystem::path& name,
+                      const std::string& exrPart = {});
 Image8 decodeImage8(std::span<const std::uint8_t> bytes, const std::filesystem::path& name, int desiredChannels = 0);
 
 /// sRGB transfer functions on one value (no clamping in decode; encode clamps to [0, 1]).

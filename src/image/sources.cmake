@@ -3,7 +3,8 @@
 target_sources(hdrlab_core PRIVATE
   image/ImageIo.cpp
   image/JpegCheck.cpp
-  image/OpenExr.cpp
+  image/ExrReader.cpp
+  image/ExrWriter.cpp
   image/RadianceCheck.cpp)
 
 find_library(HDRLAB_STB_LIBRARY NAMES stb)

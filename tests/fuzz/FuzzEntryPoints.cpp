@@ -144,11 +144,13 @@ void runPng(Bytes input)
     if (!runImage(input, kName,
                   {image::FileKind::Png, image::FileKind::Jpeg, image::FileKind::Bmp, image::FileKind::Gif}))
         return;
-    // A file that loads as HDR also loads as 8-bit, e.g. as one grey channel (equalize8 does that).
+    // The 8-bit path as equalize8 uses it (one grey channel): a clean image or a clean error. Not
+    // "accepts whatever the HDR path accepted": stb 2.27 decodes a scan with a Huffman table the
+    // damaged file never defined from uninitialised (heap) table memory, bounded but not
+    // deterministic, so two decodes of one such file can disagree (CI found one; docs/RELIABILITY.md).
     try {
         requireConsistent(image::decodeImage8(input, kName, 1), 1);
-    } catch (const image::ImageError& error) {
-        throw FuzzInvariantError(std::string("decodeImage8 refuses what decodeHdrImage accepted: ") + error.what());
+    } catch (const image::ImageError&) {
     }
 }
 

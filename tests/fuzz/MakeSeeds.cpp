@@ -1,6 +1,7 @@
 // MakeSeeds.cpp: writes the generated seed files of the fuzz corpus (tests/fuzz/corpus/<target>/
 // gen-*), tiny valid images covering each decoder path, so that libFuzzer starts from inputs that
-// reach deep into every codec (EXR: each supported compression, half/float/uint, scanline and
+// reach deep into every codec (EXR: each compression (tinyexr-written, plus OpenEXR-written files
+// for what tinyexr cannot write: PXR24, B44A, DWAA, luminance-chroma, multi-part, multi-view, deep), half/float/uint, scanline and
 // tiled, mipmaps and ripmaps, line orders, display windows; .hdr: flat and RLE; PNG: every colour
 // type and bit depth, palette, Adam7; JPEG, BMP, GIF). The hand-written seeds (scene JSON, damaged
 // files, seed-*) and the crash regressions (regress-*) sit beside them. Run: scripts/fuzz.sh seeds
@@ -8,6 +9,21 @@
 #include "FuzzEntryPoints.h"
 #include "image/ImageIo.h"
 
+#include <ImfArray.h>
+#include <ImfChannelList.h>
+#include <ImfDeepFrameBuffer.h>
+#include <ImfDeepScanLineOutputFile.h>
+#include <ImfFrameBuffer.h>
+#include <ImfHeader.h>
+#include <ImfMultiPartOutputFile.h>
+#include <ImfMultiView.h>
+#include <ImfOutputFile.h>
+#include <ImfOutputPart.h>
+#include <ImfPartType.h>
+#include <ImfRgbaFile.h>
+#include <ImfStandardAttributes.h>
+#include <ImfTiledOutputFile.h>
+#include <ImfTiledOutputPart.h>
 #include <stb_image_write.h>
 #include <tinyexr.h>
 #include <zlib.h>
@@ -446,6 +462,113 @@ void makePngSeeds()
 
 }  // namespace
 
+// ---- OpenEXR (through the reference library, for what tinyexr cannot write) ----
+
+fs::path openExrSeedPath(const std::string& name)
+{
+    fs::create_directories(gRoot / "exr");
+    ++gWritten;
+    return gRoot / "exr" / ("gen-openexr-" + name + ".exr");
+}
+
+void makeOpenExrLibrarySeeds()
+{
+    constexpr int kWidth = 8;
+    constexpr int kHeight = 6;
+    const Imath::Box2i window(Imath::V2i(0, 0), Imath::V2i(kWidth - 1, kHeight - 1));
+    Imf::Array2D<Imf::Rgba> pixels(kHeight, kWidth);
+    for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x)
+            pixels[y][x] = Imf::Rgba(sampleValue(x, y, 0), sampleValue(x, y, 1), sampleValue(x, y, 2), 1.0f);
+    auto rgbaHeader = [&](Imf::Compression compression) {
+        Imf::Header header(window, window, 1.0f, Imath::V2f(0, 0), 1.0f, Imf::INCREASING_Y, compression);
+        for (const char* name : {"R", "G", "B", "A"})
+            header.channels().insert(name, Imf::Channel(Imf::HALF));
+        return header;
+    };
+    auto rgbaFrame = [&](const std::string& prefix) {
+        Imf::FrameBuffer frame;
+        const char* names[4] = {"R", "G", "B", "A"};
+        for (int c = 0; c < 4; ++c)
+            frame.insert(prefix + names[c], Imf::Slice(Imf::HALF, reinterpret_cast<char*>(&pixels[0][0].r + c),
+                                                       sizeof(Imf::Rgba), sizeof(Imf::Rgba) * kWidth));
+        return frame;
+    };
+    for (auto [compression, name] : {std::pair{Imf::PXR24_COMPRESSION, "pxr24"}, {Imf::B44A_COMPRESSION, "b44a"},
+                                     {Imf::DWAA_COMPRESSION, "dwaa"}}) {
+        Imf::OutputFile output(openExrSeedPath(name).c_str(), rgbaHeader(compression));
+        output.setFrameBuffer(rgbaFrame(""));
+        output.writePixels(kHeight);
+    }
+    {
+        Imf::Header header = rgbaHeader(Imf::B44_COMPRESSION);
+        header.setTileDescription(Imf::TileDescription(4, 4, Imf::MIPMAP_LEVELS));
+        Imf::TiledOutputFile output(openExrSeedPath("tiled-mipmap-b44").c_str(), header);
+        output.setFrameBuffer(rgbaFrame(""));
+        for (int level = 0; level < output.numLevels(); ++level)
+            output.writeTiles(0, output.numXTiles(level) - 1, 0, output.numYTiles(level) - 1, level);
+    }
+    {
+        Imf::RgbaOutputFile output(openExrSeedPath("luminance-chroma").c_str(), window, window, Imf::WRITE_YCA);
+        output.setFrameBuffer(&pixels[0][0], 1, kWidth);
+        output.writePixels(kHeight);
+    }
+    {
+        Imf::Header header = rgbaHeader(Imf::ZIP_COMPRESSION);
+        for (const char* channel : {"right.R", "right.G", "right.B", "right.A"})
+            header.channels().insert(channel, Imf::Channel(Imf::HALF));
+        Imf::addMultiView(header, Imf::StringVector{"left", "right"});
+        Imf::OutputFile output(openExrSeedPath("multi-view").c_str(), header);
+        Imf::FrameBuffer frame = rgbaFrame("");
+        Imf::FrameBuffer right = rgbaFrame("right.");
+        for (auto it = right.begin(); it != right.end(); ++it)
+            frame.insert(it.name(), it.slice());
+        output.setFrameBuffer(frame);
+        output.writePixels(kHeight);
+    }
+    {
+        Imf::Header depth(window, window);
+        depth.setName("depth");
+        depth.setType(Imf::SCANLINEIMAGE);
+        depth.channels().insert("Z", Imf::Channel(Imf::FLOAT));
+        Imf::Header beauty = rgbaHeader(Imf::RLE_COMPRESSION);
+        beauty.setName("beauty");
+        beauty.setType(Imf::TILEDIMAGE);
+        beauty.setTileDescription(Imf::TileDescription(4, 4));
+        std::vector<float> zeros(kWidth * kHeight, 0.5f);
+        Imf::Header headers[2] = {depth, beauty};
+        Imf::MultiPartOutputFile output(openExrSeedPath("multi-part").c_str(), headers, 2);
+        Imf::OutputPart depthPart(output, 0);
+        Imf::FrameBuffer depthFrame;
+        depthFrame.insert("Z", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(zeros.data()), sizeof(float),
+                                          sizeof(float) * kWidth));
+        depthPart.setFrameBuffer(depthFrame);
+        depthPart.writePixels(kHeight);
+        Imf::TiledOutputPart beautyPart(output, 1);
+        beautyPart.setFrameBuffer(rgbaFrame(""));
+        beautyPart.writeTiles(0, beautyPart.numXTiles() - 1, 0, beautyPart.numYTiles() - 1);
+    }
+    {
+        Imf::Header header(window, window);
+        header.setType(Imf::DEEPSCANLINE);
+        header.compression() = Imf::ZIPS_COMPRESSION;
+        header.channels().insert("Z", Imf::Channel(Imf::FLOAT));
+        std::vector<unsigned int> counts(kWidth * kHeight, 1);
+        std::vector<float> depths(counts.size(), 1.0f);
+        std::vector<float*> pointers(counts.size());
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            pointers[i] = &depths[i];
+        Imf::DeepScanLineOutputFile output(openExrSeedPath("deep").c_str(), header);
+        Imf::DeepFrameBuffer frame;
+        frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()),
+                                                sizeof(unsigned int), sizeof(unsigned int) * kWidth));
+        frame.insert("Z", Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
+                                         sizeof(float*) * kWidth, sizeof(float)));
+        output.setFrameBuffer(frame);
+        output.writePixels(kHeight);
+    }
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 2) {
@@ -455,6 +578,7 @@ int main(int argc, char** argv)
     gRoot = argv[1];
     try {
         makeExrSeeds();
+        makeOpenExrLibrarySeeds();
         makeHdrSeeds();
         makePngSeeds();
     } catch (const std::exception& error) {

@@ -126,19 +126,6 @@ TEST(ImageExr, HalfRoundTripOneByOneAndOddSize)
     EXPECT_EQ(loaded.pixels[1], 0.5f);
 }
 
-TEST(ImageExr, DecreasingLineOrderKeepsRowsInPlace)
-{
-    // OpenEXR's lineOrder only says how chunks are stored; the rows keep their y. tinyexr flips
-    // such files, the loader must undo that.
-    fs::path dir = scratchDir("image-exr-lineorder");
-    image::ImageF original = makeGradient(4, 37);  // ZIP: 3 chunks of 16 lines, the last partial
-    image::writeExr(dir / "increasing.exr", original, image::ExrPixelType::Float);
-    std::string file = readBytes(dir / "increasing.exr");
-    file[attributeValueOffset(file, "lineOrder", "lineOrder")] = 1;
-    writeBytes(dir / "decreasing.exr", file);
-    expectSameValues(original, image::loadHdrImage(dir / "decreasing.exr"));
-}
-
 TEST(ImageExr, DisplayWindowFramesTheDataWindow)
 {
     fs::path dir = scratchDir("image-exr-window");
@@ -474,12 +461,12 @@ TEST(ImageIo, BadExrHeadersAreRejected)
     putInt32(huge, dataWindow + 8, 199999);
     putInt32(huge, dataWindow + 12, 199999);
     writeBytes(dir / "huge.exr", huge);
-    expectLoadError(dir / "huge.exr", "image of 200000x200000 pixels is too large (limit 16384x16384)");
+    expectLoadError(dir / "huge.exr", "Invalid width (200000) too large (max 16384)");
 
     std::string inverted = good;
     putInt32(inverted, dataWindow + 8, -5);
     writeBytes(dir / "inverted.exr", inverted);
-    expectLoadError(dir / "inverted.exr", "image is 0x5");
+    expectLoadError(dir / "inverted.exr", "damaged OpenEXR file: Invalid data window");
 
     std::string big = good;  // within limits but far too much for a file this size
     putInt32(big, dataWindow + 8, 16383);
@@ -487,10 +474,15 @@ TEST(ImageIo, BadExrHeadersAreRejected)
     writeBytes(dir / "big.exr", big);
     expectLoadError(dir / "big.exr", "damaged OpenEXR file");
 
-    std::string b44 = good;
+    std::string b44 = good;  // ZIP data declared as B44
     b44[attributeValueOffset(good, "compression", "compression")] = 6;
     writeBytes(dir / "b44.exr", b44);
-    expectLoadError(dir / "b44.exr", "B44 compression is not supported");
+    expectLoadError(dir / "b44.exr", "damaged OpenEXR file: Error reading pixel data");
+
+    std::string unknown = good;
+    unknown[attributeValueOffset(good, "compression", "compression")] = 42;
+    writeBytes(dir / "unknown.exr", unknown);
+    expectLoadError(dir / "unknown.exr", "damaged OpenEXR file");
 }
 
 TEST(ImageIo, TruncatedAndMutatedExrNeverCrash)
