@@ -192,9 +192,9 @@ void checkLevelZeroChunks(exr_const_context_t context, int part, const CoreReadS
         return;  // deep: refused later with its own message
     auto check = [&](exr_result_t result, const exr_chunk_info_t& chunk, const char* what, int a, int b) {
         if (result != EXR_ERR_SUCCESS)
-            damaged(util::format("part {}, {} {}{}: {}", part, what, a, b < 0 ? "" : util::format(",{}", b),
-                                 oneLine(state.firstError.empty() ? exr_get_default_error_message(result)
-                                                                  : state.firstError)));
+            damaged(util::format(
+                "part {}, {} {}{}: {}", part, what, a, b < 0 ? "" : util::format(",{}", b),
+                oneLine(state.firstError.empty() ? exr_get_default_error_message(result) : state.firstError)));
         if (chunk.compression == EXR_COMPRESSION_NONE && chunk.packed_size != chunk.unpacked_size)
             damaged(util::format("part {}, uncompressed {} {}{} holds {} bytes instead of {}", part, what, a,
                                  b < 0 ? "" : util::format(",{}", b), chunk.packed_size, chunk.unpacked_size));

@@ -1,11 +1,10 @@
 // MakeSeeds.cpp: writes the generated seed files of the fuzz corpus (tests/fuzz/corpus/<target>/
 // gen-*), tiny valid images covering each decoder path, so that libFuzzer starts from inputs that
 // reach deep into every codec (EXR: each compression (tinyexr-written, plus OpenEXR-written files
-// for what tinyexr cannot write: PXR24, B44A, DWAA, luminance-chroma, multi-part, multi-view, deep), half/float/uint, scanline and
-// tiled, mipmaps and ripmaps, line orders, display windows; .hdr: flat and RLE; PNG: every colour
-// type and bit depth, palette, Adam7; JPEG, BMP, GIF). The hand-written seeds (scene JSON, damaged
-// files, seed-*) and the crash regressions (regress-*) sit beside them. Run: scripts/fuzz.sh seeds
-// (rewrites gen-* only).
+// for what tinyexr cannot write: PXR24, B44A, DWAA, luminance-chroma, multi-part, multi-view, deep), half/float/uint,
+// scanline and tiled, mipmaps and ripmaps, line orders, display windows; .hdr: flat and RLE; PNG: every colour type and
+// bit depth, palette, Adam7; JPEG, BMP, GIF). The hand-written seeds (scene JSON, damaged files, seed-*) and the crash
+// regressions (regress-*) sit beside them. Run: scripts/fuzz.sh seeds (rewrites gen-* only).
 #include "FuzzEntryPoints.h"
 #include "image/ImageIo.h"
 
@@ -494,7 +493,8 @@ void makeOpenExrLibrarySeeds()
                                                        sizeof(Imf::Rgba), sizeof(Imf::Rgba) * kWidth));
         return frame;
     };
-    for (auto [compression, name] : {std::pair{Imf::PXR24_COMPRESSION, "pxr24"}, {Imf::B44A_COMPRESSION, "b44a"},
+    for (auto [compression, name] : {std::pair{Imf::PXR24_COMPRESSION, "pxr24"},
+                                     {Imf::B44A_COMPRESSION, "b44a"},
                                      {Imf::DWAA_COMPRESSION, "dwaa"}}) {
         Imf::OutputFile output(openExrSeedPath(name).c_str(), rgbaHeader(compression));
         output.setFrameBuffer(rgbaFrame(""));
@@ -540,8 +540,8 @@ void makeOpenExrLibrarySeeds()
         Imf::MultiPartOutputFile output(openExrSeedPath("multi-part").c_str(), headers, 2);
         Imf::OutputPart depthPart(output, 0);
         Imf::FrameBuffer depthFrame;
-        depthFrame.insert("Z", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(zeros.data()), sizeof(float),
-                                          sizeof(float) * kWidth));
+        depthFrame.insert(
+            "Z", Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(zeros.data()), sizeof(float), sizeof(float) * kWidth));
         depthPart.setFrameBuffer(depthFrame);
         depthPart.writePixels(kHeight);
         Imf::TiledOutputPart beautyPart(output, 1);
@@ -560,8 +560,8 @@ void makeOpenExrLibrarySeeds()
             pointers[i] = &depths[i];
         Imf::DeepScanLineOutputFile output(openExrSeedPath("deep").c_str(), header);
         Imf::DeepFrameBuffer frame;
-        frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()),
-                                                sizeof(unsigned int), sizeof(unsigned int) * kWidth));
+        frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()), sizeof(unsigned int),
+                                                sizeof(unsigned int) * kWidth));
         frame.insert("Z", Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
                                          sizeof(float*) * kWidth, sizeof(float)));
         output.setFrameBuffer(frame);
