@@ -5,6 +5,7 @@
 #include "image/FormatError.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -15,7 +16,9 @@ constexpr std::uint8_t kMarkerPrefix = 0xff;
 constexpr std::uint8_t kEndOfImage = 0xd9;
 constexpr std::uint8_t kStartOfScan = 0xda;
 constexpr std::uint8_t kDefineHuffmanTables = 0xc4;
+constexpr std::uint8_t kStartOfFrameProgressive = 0xc2;
 constexpr int kHuffmanCodeLengths = 16;
+constexpr int kTablesPerClass = 4;  // DC tables 0..3, AC tables 0..3
 constexpr int kMaxHuffmanSymbols = 256;
 
 bool isStandalone(std::uint8_t marker)
@@ -24,9 +27,12 @@ bool isStandalone(std::uint8_t marker)
     return marker == 0x00 || marker == 0x01 || (marker >= 0xd0 && marker <= 0xd9);
 }
 
+/// Which Huffman tables the file has defined so far: [class (0 DC, 1 AC) * 4 + id].
+using DefinedTables = std::array<bool, 2 * kTablesPerClass>;
+
 /// Checks every table of one DHT segment as stb reads it: tables while its length field says bytes
 /// are left, each read whole even past that length (`rest` runs to the end of the file).
-void checkHuffmanSegment(std::span<const std::uint8_t> rest, long long declaredBytes)
+void checkHuffmanSegment(std::span<const std::uint8_t> rest, long long declaredBytes, DefinedTables& defined)
 {
     std::span<const std::uint8_t> payload = rest;
     std::size_t at = 0;
@@ -41,8 +47,38 @@ void checkHuffmanSegment(std::span<const std::uint8_t> rest, long long declaredB
         if (symbols > kMaxHuffmanSymbols)
             throw FormatError("damaged JPEG file: Huffman table of " + std::to_string(symbols) + " symbols (at most " +
                               std::to_string(kMaxHuffmanSymbols) + ")");
+        defined[std::size_t((tableClassAndId >> 4) * kTablesPerClass + (tableClassAndId & 15))] = true;
         at += std::size_t(symbols);
         declaredBytes -= 17 + symbols;
+    }
+}
+
+/// A scan must only use tables defined before it: stb 2.27 allocates its decoder without clearing
+/// it, so an undefined table is uninitialised memory (bounded, but the result is not deterministic).
+/// Progressive scans use DC tables only in first DC scans and AC tables only in AC scans.
+void checkScanTables(std::span<const std::uint8_t> payload, bool progressive, const DefinedTables& defined)
+{
+    if (payload.empty())
+        return;  // stb refuses it
+    const std::size_t components = payload[0];
+    if (payload.size() < 1 + 2 * components + 3)
+        return;  // stb refuses it
+    const std::uint8_t spectralStart = payload[1 + 2 * components];
+    const std::uint8_t approximationHigh = payload[1 + 2 * components + 2] >> 4;
+    const bool usesDc = !progressive || (spectralStart == 0 && approximationHigh == 0);
+    const bool usesAc = !progressive || spectralStart > 0;
+    for (std::size_t c = 0; c < components; ++c) {
+        const std::uint8_t selectors = payload[2 + 2 * c];
+        const int dc = selectors >> 4;
+        const int ac = selectors & 15;
+        if (dc >= kTablesPerClass || ac >= kTablesPerClass)
+            return;  // stb refuses it ("bad DC huff" / "bad AC huff")
+        if (usesDc && !defined[std::size_t(dc)])
+            throw FormatError("damaged JPEG file: a scan uses Huffman table DC" + std::to_string(dc) +
+                              ", which the file has not defined");
+        if (usesAc && !defined[std::size_t(kTablesPerClass + ac)])
+            throw FormatError("damaged JPEG file: a scan uses Huffman table AC" + std::to_string(ac) +
+                              ", which the file has not defined");
     }
 }
 
@@ -52,6 +88,8 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
 {
     std::size_t at = 2;  // after SOI (detectFileKind saw FF D8)
     bool inEntropyData = false;
+    bool progressive = false;
+    DefinedTables defined{};
     while (at + 1 < bytes.size()) {
         if (bytes[at] != kMarkerPrefix) {
             ++at;
@@ -79,7 +117,11 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
             return;  // stb refuses it
         const std::size_t end = std::min(at + length, bytes.size());
         if (marker == kDefineHuffmanTables)
-            checkHuffmanSegment(bytes.subspan(std::min(at + 2, bytes.size())), (long long)(length)-2);
+            checkHuffmanSegment(bytes.subspan(std::min(at + 2, bytes.size())), (long long)(length)-2, defined);
+        if (marker == kStartOfFrameProgressive)
+            progressive = true;
+        if (marker == kStartOfScan)
+            checkScanTables(bytes.subspan(std::min(at + 2, end), end - std::min(at + 2, end)), progressive, defined);
         at = end;
         inEntropyData = marker == kStartOfScan;
     }

@@ -320,6 +320,32 @@ TEST(ImageIo, JpegWithAnOversizedHuffmanTableIsRefused)
     }
 }
 
+// Found by fuzzing: stb 2.27 decodes a scan whose Huffman table the file never defined from
+// uninitialised memory, so the same damaged file could load once and fail the next time.
+TEST(ImageIo, JpegScanUsingAnUndefinedHuffmanTableIsRefused)
+{
+    const fs::path corpus = testing_support::sourceDir() / "tests/fuzz/corpus/png";
+    std::string file = readBytes(corpus / "gen-jpeg.jpg");
+    const std::size_t scan = file.find("\xff\xda");
+    ASSERT_NE(scan, std::string::npos);
+    ASSERT_GE(std::uint8_t(file[scan + 4]), 1) << "components in the scan";
+    fs::path dir = scratchDir("image-jpeg-undefined-table");
+    for (auto [selectors, expected] : {std::pair{char(0x20), "table DC2"}, {char(0x03), "table AC3"}}) {
+        std::string damaged = file;
+        damaged[scan + 6] = selectors;  // first component's DC/AC table selectors
+        writeBytes(dir / "damaged.jpg", damaged);
+        try {
+            image::loadImage8(dir / "damaged.jpg");
+            ADD_FAILURE() << "a scan with an undefined table loaded";
+        } catch (const image::ImageError& error) {
+            EXPECT_NE(std::string(error.what()).find(std::string("a scan uses Huffman ") + expected), std::string::npos)
+                << error.what();
+        }
+    }
+    writeBytes(dir / "intact.jpg", file);
+    EXPECT_EQ(image::loadImage8(dir / "intact.jpg").width, image::loadImage8(corpus / "gen-jpeg.jpg").width);
+}
+
 // Found by fuzzing: stb sizes its IDAT buffer from the chunk's length field before reading it, so
 // a 96-byte PNG reserved 1.1 GB; chunks running past the end are refused first.
 TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
