@@ -37,10 +37,7 @@ endfunction()
 
 # Known upward includes, each "file|target" with the move that removes it. They are printed, not
 # counted; keep this list short and empty it.
-set(known_exceptions
-    # post::chooseCudaInterop is implemented beside the shared-memory code it drives; it belongs in
-    # src/post (e.g. post/CudaInteropShared.cpp) over a cuda:: entry point.
-    "src/cuda/SharedMemory.cpp|post/CudaInterop.h")
+set(known_exceptions)
 
 macro(report text)
   message("layering: ${text}")

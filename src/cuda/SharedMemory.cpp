@@ -4,7 +4,6 @@
 #include "gl/Buffer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Texture.h"
-#include "post/CudaInterop.h"
 #include "util/Log.h"
 
 #include <glad/egl.h>
@@ -329,23 +328,3 @@ std::string SharedAllocator::describe() const
 }
 
 }  // namespace cuda
-
-namespace post {
-
-CudaInterop chooseCudaInterop(const GpuCaps& caps, CudaInteropMode mode)
-{
-    if (!caps.cudaAvailable)
-        return {nullptr, mapUnmapStatus(caps.cudaReason)};
-    if (mode == CudaInteropMode::Map)
-        return {nullptr, mapUnmapStatus("the default (--cuda-interop shared shares memory instead)")};
-    std::string whyNot;
-    std::unique_ptr<cuda::SharedAllocator> allocator = cuda::SharedAllocator::create(&whyNot);
-    if (!allocator) {
-        util::logWarning("CUDA-GL shared memory unavailable, keeping map/unmap: {}", whyNot);
-        return {nullptr, mapUnmapStatus(whyNot)};
-    }
-    std::string status = "shared " + allocator->describe() + ": no per-frame sync";
-    return {std::move(allocator), std::move(status)};
-}
-
-}  // namespace post

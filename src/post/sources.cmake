@@ -36,6 +36,7 @@ target_sources(hdrlab_core PRIVATE post/tonemap/ToneWard.cpp)
 # stand-ins that list them as unavailable and say why.
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE post/CudaProbe.cpp)
+  target_sources(hdrlab_core PRIVATE post/CudaInteropShared.cpp)
   target_sources(hdrlab_core PRIVATE post/LocalAdaptationSourceCuda.cpp)
   target_sources(hdrlab_core PRIVATE post/histogram/HistogramCudaMethods.cpp)
   target_sources(hdrlab_core PRIVATE post/scan/ScanCudaMethods.cpp)
