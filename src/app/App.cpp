@@ -231,6 +231,7 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     ui::FrameInfo info{context->info(), source->name(), size, profiler->frameTimeMs(), isWindow, {}};
     info.cameraHint = source->hint(isWindow, pathSeconds);
     info.sourceKind = source->kind();
+    info.controlsHelp = source->controlsHelp();
     info.sourceStatus = sourceStatus;
     info.canFit = stillImage != nullptr;
     ui::FramePanelActions frameActions = ui::drawFramePanel(info, vsync);

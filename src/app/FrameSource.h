@@ -56,6 +56,8 @@ public:
     virtual float verticalFovDegrees() const = 0;
     /// One line of controls or state under the name in the Frame panel.
     virtual std::string hint(bool isWindow, double pathSeconds) const = 0;
+    /// The window's controls, for a tooltip after the hint; empty where the hint says them.
+    virtual std::string controlsHelp() const { return {}; }
     /// Where the display image (size()) goes in a window of `windowSize`.
     virtual BlitRects placement(glm::ivec2 windowSize) const = 0;
 };

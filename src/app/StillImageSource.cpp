@@ -114,11 +114,15 @@ void StillImageSource::update(const FrameSourceInput& input)
 
 std::string StillImageSource::hint(bool isWindow, double) const
 {
-    std::string text = util::format("{} x {} px, RGBA32F", size().x, size().y);
-    if (isWindow)
-        text += "; " + describeView(mView, size(), mWindowSize) +
-                "\ndrag pans, wheel or +/- zooms, 1 = 1:1, F fits; drop a file to open it";
-    return text;
+    const std::string size = util::format("{} x {} px, ", this->size().x, this->size().y);
+    return size + (isWindow ? describeView(mView, this->size(), mWindowSize) : std::string("RGBA32F"));
+}
+
+std::string StillImageSource::controlsHelp() const
+{
+    return "Drag pans, the wheel zooms about the cursor, +/- zoom about the centre, 1 shows 1:1, F or 0 "
+           "fits, F1 hides the panels. Drop an image file on the window to open it (the pipeline runs on the "
+           "whole image, RGBA32F, at its own size).";
 }
 
 BlitRects StillImageSource::placement(glm::ivec2 windowSize) const

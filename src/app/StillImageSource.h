@@ -49,7 +49,9 @@ public:
     void render(profiling::Profiler&) override {}
     const gl::Texture& hdr() const override { return mTexture; }
     float verticalFovDegrees() const override { return 60.0f; }
+    /// "320 x 200 px, fit 50 %" (window) or "320 x 200 px, RGBA32F" (headless).
     std::string hint(bool isWindow, double pathSeconds) const override;
+    std::string controlsHelp() const override;
     BlitRects placement(glm::ivec2 windowSize) const override;
 
     const PanZoom& view() const { return mView; }

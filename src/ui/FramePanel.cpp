@@ -41,8 +41,10 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     }
     if (!info.cameraHint.empty())
         ImGui::TextDisabled("%s", info.cameraHint.c_str());
+    if (!info.controlsHelp.empty())
+        HelpMarker(info.controlsHelp.c_str());
     if (!info.sourceStatus.empty())
-        ImGui::TextWrapped("%s", info.sourceStatus.c_str());
+        ImGui::TextColored(kWarningColor, "%s", info.sourceStatus.c_str());
     ImGui::End();
     return actions;
 }

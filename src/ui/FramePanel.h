@@ -22,6 +22,7 @@ struct FrameInfo
     std::string cameraHint;            ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
     std::string sourceKind = "Scene";  ///< "Scene" or "Image": how sceneName is introduced
     std::string sourceStatus;          ///< e.g. why a dropped file was refused; empty: nothing to say
+    std::string controlsHelp;          ///< tooltip after the hint (e.g. the pan/zoom controls); empty: none
     bool canFit = false;               ///< an image view: offer "Fit"
 };
 
