@@ -195,6 +195,9 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         auto still = std::make_unique<StillImageSource>(*options.viewImage, options.exrPart, a.caps.maxTextureSize);
         a.stillImage = still.get();
         a.source = std::move(still);
+        if (options.size && !a.isWindow)
+            util::logWarning("--size is ignored headless: view runs on the whole image at its own size ({} x {})",
+                             a.source->size().x, a.source->size().y);
         size = a.source->size();  // headless output is the whole image at its own size
     } else {
         a.source = std::make_unique<SceneFrameSource>(
