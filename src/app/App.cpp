@@ -2,8 +2,12 @@
 
 #include "app/AppSetup.h"
 #include "app/CompareMethods.h"
+#include "app/FrameSource.h"
 #include "app/ResizeStorm.h"
 #include "app/ResourceReport.h"
+#include "app/SceneFrameSource.h"
+#include "app/StillImageSource.h"
+#include "app/WindowEvents.h"
 #include "gl/Debug.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
@@ -13,9 +17,7 @@
 #include "post/PostPipeline.h"
 #include "profiling/Capture.h"
 #include "profiling/Profiler.h"
-#include "scene/FreeFlyController.h"
 #include "scene/Scene.h"
-#include "scene/SceneRenderer.h"
 #include "ui/CompareView.h"
 #include "ui/FramePanel.h"
 #include "ui/HistogramView.h"
@@ -44,17 +46,6 @@ constexpr double kFixedDt = 1.0 / 60.0;  ///< headless: time step of the camera 
 constexpr int kRecordFromFrame = 10;     ///< recording for --capture starts after this warm-up
 constexpr glm::ivec2 kDefaultSize{1280, 720};
 constexpr double kMaxWindowDt = 0.25;  ///< a stalled window frame must not jump the camera
-
-/// Where the display image goes in a framebuffer of `target` size: as large as fits, aspect kept, centred.
-glm::ivec4 fitRect(glm::ivec2 image, glm::ivec2 target)
-{
-    double scale = std::min(double(target.x) / image.x, double(target.y) / image.y);
-    glm::ivec2 size = glm::max(glm::ivec2(glm::dvec2(image) * scale), glm::ivec2(1));
-    if (image.x <= target.x && image.y <= target.y && image.x * 2 > target.x && image.y * 2 > target.y)
-        size = image;  // close enough: keep 1:1 pixels
-    glm::ivec2 offset = (target - size) / 2;
-    return {offset.x, offset.y, offset.x + size.x, offset.y + size.y};
-}
 
 /// "hdrlab-capture.json", or "standard output" for "-".
 std::string describeOutput(const std::filesystem::path& path)
@@ -105,20 +96,20 @@ struct App::Impl
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
-    std::unique_ptr<gl::FramePacer> pacer;  ///< at most two frames in flight, window or headless
-    post::CudaInterop cudaInterop;          ///< outlives the renderer and pipeline that allocate through it
-    scene::Scene scene;
-    std::unique_ptr<scene::SceneRenderer> renderer;
+    std::unique_ptr<gl::FramePacer> pacer;   ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;           ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<FrameSource> source;     ///< the scene renderer, or the image of `hdrlab view`
+    StillImageSource* stillImage = nullptr;  ///< `source` when it is an image (dropped files replace it)
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<ui::PipelinePanel> pipelinePanel;
+    std::unique_ptr<WindowEvents> windowEvents;  ///< after imgui: chains to, and restores, its callbacks
+    std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
     ui::HistogramView histogramView;
     ui::TimingsPanel timingsPanel;
     gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
     gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
     gl::Framebuffer uiFramebuffer;
-    scene::Camera camera;
-    scene::FreeFlyController controller;
     bool isWindow = false;
     bool showUi = true;
     bool vsync = true;
@@ -136,6 +127,7 @@ struct App::Impl
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
 
     void reportResources(std::uint64_t frame);
+    void openDroppedFiles();
 
     void drawPanels(glm::ivec2 size, double pathSeconds);
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
@@ -196,14 +188,22 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (options.captureFrames)
         a.profiler->setRecordingCapacity(std::size_t(*options.captureFrames));
     a.pacer = std::make_unique<gl::FramePacer>();
-    a.scene = options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene();
-    a.camera = a.scene.cameraAt(0.0);
     a.cudaInterop = post::chooseCudaInterop(
         a.caps, options.cudaInteropShared ? post::CudaInteropMode::Shared : post::CudaInteropMode::Map);
     a.caps.cudaInterop = a.cudaInterop.status;
-    a.renderer = std::make_unique<scene::SceneRenderer>(*a.shaders, a.scene);
-    a.renderer->setTargetAllocator(a.cudaInterop.allocator.get());
-    a.renderer->resize(a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+    if (options.viewImage) {
+        auto still = std::make_unique<StillImageSource>(*options.viewImage, options.exrPart, a.caps.maxTextureSize);
+        a.stillImage = still.get();
+        a.source = std::move(still);
+        if (options.size && !a.isWindow)
+            util::logWarning("--size is ignored headless: view runs on the whole image at its own size ({} x {})",
+                             a.source->size().x, a.source->size().y);
+        size = a.source->size();  // headless output is the whole image at its own size
+    } else {
+        a.source = std::make_unique<SceneFrameSource>(
+            *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
+            a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+    }
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
     applyRequestedSettings(*a.pipeline, a.options);
@@ -217,6 +217,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
     }
+    if (a.isWindow)
+        a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
     if (!a.isWindow && options.ui) {
         a.uiTarget = gl::Texture("app.ui-target", GL_RGBA8, size);
         a.uiFramebuffer = gl::Framebuffer("app.ui-target");
@@ -229,18 +231,23 @@ App::~App() = default;
 
 void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
 {
-    ui::FrameInfo info{context->info(), scene.sourceName, size, profiler->frameTimeMs(), isWindow, {}};
-    info.cameraHint = isWindow
-                          ? "WASD/QE move, right mouse look, Shift fast, F1 hides the panels"
-                          : "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
-    if (ui::drawFramePanel(info, vsync).vsyncChanged)
+    ui::FrameInfo info{context->info(), source->name(), size, profiler->frameTimeMs(), isWindow, {}};
+    info.cameraHint = source->hint(isWindow, pathSeconds);
+    info.sourceKind = source->kind();
+    info.controlsHelp = source->controlsHelp();
+    info.sourceStatus = sourceStatus;
+    info.canFit = stillImage != nullptr;
+    ui::FramePanelActions frameActions = ui::drawFramePanel(info, vsync);
+    if (frameActions.vsyncChanged)
         context->setVsync(vsync);
+    if (frameActions.fitRequested && stillImage)
+        stillImage->fit();
 
     ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
     if (actions.verifyRequested)
         pipelinePanel->setVerifyReport(pipeline->verify());
     if (actions.compareRequested)
-        compareReport = compareMethods(*shaders, caps, renderer->hdrTarget(), renderer->size(), pipeline->settings());
+        compareReport = compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings());
     if (compareReport) {
         bool open = true;
         ImGui::SetNextWindowSize(ImVec2(560, 320), ImGuiCond_FirstUseEver);
@@ -291,22 +298,23 @@ void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSiz
     glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
-    glm::ivec4 rect = fitRect(display.size(), windowSize);
-    bool oneToOne = rect.z - rect.x == display.size().x && rect.w - rect.y == display.size().y;
-    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, 0, 0, display.size().x, display.size().y, rect.x, rect.y, rect.z,
-                           rect.w, GL_COLOR_BUFFER_BIT, oneToOne ? GL_NEAREST : GL_LINEAR);
+    const BlitRects rects = source->placement(windowSize);
+    const glm::ivec4 from = rects.source, to = rects.destination;
+    if (from.z <= from.x || from.w <= from.y)
+        return;
+    // Pixels shown 1:1 or larger stay sharp; a reduced image is filtered.
+    bool magnified = to.z - to.x >= from.z - from.x && to.w - to.y >= from.w - from.y;
+    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, from.x, from.y, from.z, from.w, to.x, to.y, to.z, to.w,
+                           GL_COLOR_BUFFER_BIT, magnified ? GL_NEAREST : GL_LINEAR);
 }
 
 void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi)
 {
     if (drawUi)
         imgui->newFrame(size, dt);
-    {
-        auto scope = profiler->scope("scene");
-        renderer->render(camera, {}, profiler.get());
-    }
+    source->render(*profiler);
     const gl::Texture& display =
-        pipeline->run(post::ImageInput{renderer->hdrTarget(), renderer->size()}, dt, camera.verticalFovDegrees);
+        pipeline->run(post::ImageInput{source->hdr(), source->size()}, dt, source->verticalFovDegrees());
     if (isWindow)
         presentToWindow(display, size);
     if (!drawUi)
@@ -338,7 +346,7 @@ void App::Impl::writeUiCapture()
     std::string stem = "hdrlab-capture-" + profiling::timestampForFileName();
     try {
         auto metadata =
-            captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
+            captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
         profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata, profiler->droppedFrames());
         profiling::writeCsv(stem + ".csv", profiler->recordedFrames());
         std::error_code ec;
@@ -354,6 +362,25 @@ void App::Impl::writeUiCapture()
     profiler->clearRecording();
     uiCaptureFrames = 0;
     uiRecording = false;
+}
+
+void App::Impl::openDroppedFiles()
+{
+    for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
+        if (!stillImage) {
+            sourceStatus = "dropped files open in `hdrlab view IMAGE`; this window shows a scene";
+            util::logWarning("{}", sourceStatus);
+            continue;
+        }
+        StillImageSource::ReplaceResult result = stillImage->replaceWith(path);
+        sourceStatus = result.message;
+        if (result.replaced) {
+            util::logInfo("{}", result.message);
+            profiler->resetStats();
+        } else {
+            util::logError("{}", result.message);
+        }
+    }
 }
 
 void App::Impl::reportResources(std::uint64_t frame)
@@ -386,8 +413,9 @@ int App::Impl::runFrames(int count)
     while (count < 0 || rendered < count) {
         if (a.options.resourceReport && a.frame % *a.options.resourceReport == 0)
             a.reportResources(std::uint64_t(a.frame));
-        glm::ivec2 size = a.renderer->size();
+        glm::ivec2 size = a.source->size();
         double dt = kFixedDt;
+        double scrollY = 0.0;
         if (a.isWindow) {
             if (a.storm && a.storm->apply(a.stormIteration, a.context->window(), *a.pipeline))
                 a.profiler->resetStats();
@@ -403,8 +431,10 @@ int App::Impl::runFrames(int count)
                 last = std::chrono::steady_clock::now();
                 continue;
             }
-            if (size != a.renderer->size())
-                a.renderer->resize(size);
+            if (a.source->followsWindowSize() && size != a.source->size())
+                a.source->resize(size);
+            a.openDroppedFiles();
+            scrollY = a.windowEvents->takeScrollY();
             if (a.storm)
                 a.storm->noteRenderedFrame(size);
             auto now = std::chrono::steady_clock::now();
@@ -422,13 +452,13 @@ int App::Impl::runFrames(int count)
             a.profiler->startRecording();
         double pathSeconds = a.frame * kFixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
+        FrameSourceInput input{nullptr, size, dt, pathSeconds, true, true, scrollY};
         if (a.isWindow) {
-            bool wantsMouse = drawUi && a.imgui->wantsMouse();
-            bool wantsKeyboard = drawUi && a.imgui->wantsKeyboard();
-            a.controller.update(a.context->window(), dt, wantsMouse, wantsKeyboard, a.camera);
-        } else {
-            a.camera = a.scene.cameraAt(pathSeconds);
+            input.window = a.context->window();
+            input.mouseFree = !(drawUi && a.imgui->wantsMouse());
+            input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
         }
+        a.source->update(input);
         a.renderFrame(dt, pathSeconds, size, drawUi);
         ++a.frame;
         ++rendered;
@@ -474,7 +504,7 @@ void App::resizeFrame(glm::ivec2 size)
 {
     if (mImpl->isWindow)
         throw std::logic_error("App::resizeFrame is for headless runs");
-    mImpl->renderer->resize(size);
+    mImpl->source->resize(size);
 }
 
 void App::waitForTimings()
@@ -504,7 +534,7 @@ const platform::GlInfo& App::glInfo() const
 }
 float App::cameraFovYDegrees() const
 {
-    return mImpl->camera.verticalFovDegrees;
+    return mImpl->source->verticalFovDegrees();
 }
 
 int App::Impl::finish(int renderedFrames)
@@ -531,11 +561,11 @@ int App::Impl::finish(int renderedFrames)
         if (options.screenshot)
             writeDisplayPng(*options.screenshot, uiTarget.valid() ? uiTarget : pipeline->outputTexture());
         if (options.screenshotExr)
-            writeHdrExr(*options.screenshotExr, renderer->hdrTarget());
+            writeHdrExr(*options.screenshotExr, source->hdr());
     }
     const auto& frames = profiler->recordedFrames();
     auto metadata =
-        captureMetadata(caps, profiler->glTimersUseful(), scene.sourceName, renderer->size(), pipeline->settings());
+        captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
     if (options.capture)
         profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames());
     if (options.captureCsv)

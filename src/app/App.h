@@ -1,5 +1,6 @@
-// App.h: the live/headless application. It owns the GL context, the scene renderer, the post
-// pipeline, the profiler and the UI, and runs the frame loop:
+// App.h: the live/headless application. It owns the GL context, the frame source (the scene
+// renderer, or a still image for `hdrlab view`: app/FrameSource.h), the post pipeline, the profiler
+// and the UI, and runs the frame loop:
 //
 //   poll -> profiler.beginFrame -> ImGui NewFrame -> "scene" -> pipeline.run (histogram/<id>,
 //   scan/<id>, tonemap/<op>) -> present the display image -> panels -> "ui" (ImGui render) -> swap
@@ -7,6 +8,7 @@
 //
 // In a window the free-fly controller drives the camera; headless runs follow the scene's
 // deterministic camera path at t = frame / 60 s with a fixed dt, so captures are reproducible.
+// An image is shown with pan and zoom in a window and is the whole headless frame.
 #pragma once
 
 #include "app/AppOptions.h"

@@ -21,6 +21,8 @@ struct RangeOption
 struct AppOptions
 {
     std::optional<std::filesystem::path> sceneFile;         ///< --scene (default: the built-in scene)
+    std::optional<std::filesystem::path> viewImage;         ///< `view IMAGE`: an image file instead of a scene
+    std::string exrPart;                                    ///< `view --part`: the OpenEXR part, view or layer
     std::optional<glm::ivec2> size;                         ///< --size WxH (window size or headless frame size)
     bool headless = false;                                  ///< --headless
     std::optional<int> frames;                              ///< --frames N (headless default kDefaultHeadlessFrames)

@@ -385,6 +385,18 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
     addCommonOptions(*tonemap, dataDir, logLevel);
 
+    // `view IMAGE`: the live mode on an image; every live flag falls through to the main command.
+    std::string viewInput;
+    CLI::App* view = cli.add_subcommand("view",
+                                        "Run the live pipeline (panels, methods, timings, captures) on an HDR image "
+                                        "file (EXR, .hdr, PNG...) instead of a scene, with pan and zoom; takes every "
+                                        "option of the live mode (hdrlab --help)");
+    view->fallthrough();
+    view->add_option("image", viewInput, "Image to show")->required()->type_name("IMAGE");
+    view->add_option("--part", o.exrPart,
+                     "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
+        ->type_name("NAME|INDEX");
+
     std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpImage;
     std::string cmpBins = std::to_string(hd::kDefaultHistogramBins), cmpRepeat = std::to_string(result.compare.repeat);
     CLI::App* compare = cli.add_subcommand("compare",
@@ -524,6 +536,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
 
         result.kind = CommandKind::Run;
         o.noArguments = args.empty();
+        if (view->parsed()) {
+            if (viewInput.empty())
+                throw CliError("view needs an image file name");
+            if (sceneOpt->count())
+                throw CliError("--scene does not apply to view, which shows IMAGE instead of a scene");
+            o.viewImage = viewInput;
+        }
         if (sceneOpt->count())
             o.sceneFile = scene;
         if (sizeOpt->count())

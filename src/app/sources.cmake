@@ -1,6 +1,10 @@
 # Application shell: command line, frame loop. One file per line; other areas append their own lines.
 target_sources(hdrlab_core PRIVATE app/Cli.cpp)
 target_sources(hdrlab_core PRIVATE app/App.cpp)
+target_sources(hdrlab_core PRIVATE app/SceneFrameSource.cpp)
+target_sources(hdrlab_core PRIVATE app/StillImageSource.cpp)
+target_sources(hdrlab_core PRIVATE app/PanZoom.cpp)
+target_sources(hdrlab_core PRIVATE app/WindowEvents.cpp)
 target_sources(hdrlab_core PRIVATE app/AppSetup.cpp)
 target_sources(hdrlab_core PRIVATE app/TonemapCommand.cpp)
 target_sources(hdrlab_core PRIVATE app/CompareMethods.cpp)

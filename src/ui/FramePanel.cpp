@@ -34,9 +34,17 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
         HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
     }
-    ImGui::Text("Scene: %s", info.sceneName.c_str());
+    ImGui::Text("%s: %s", info.sourceKind.c_str(), info.sceneName.c_str());
+    if (info.canFit) {
+        ImGui::SameLine();
+        actions.fitRequested = ImGui::SmallButton("Fit");
+    }
     if (!info.cameraHint.empty())
         ImGui::TextDisabled("%s", info.cameraHint.c_str());
+    if (!info.controlsHelp.empty())
+        HelpMarker(info.controlsHelp.c_str());
+    if (!info.sourceStatus.empty())
+        ImGui::TextColored(kWarningColor, "%s", info.sourceStatus.c_str());
     ImGui::End();
     return actions;
 }

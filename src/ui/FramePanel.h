@@ -1,5 +1,6 @@
 // FramePanel.h: the "Frame" panel: GPU, driver, platform, resolution, frame rate and frame time, vsync
-// and scene. It only presents what it is given (the frame time comes from the Profiler).
+// and the frame's source (a scene, or the image of `hdrlab view` with its pan/zoom state). It only presents what it is
+// given (the frame time comes from the Profiler).
 #pragma once
 
 #include "platform/GlContext.h"
@@ -18,12 +19,17 @@ struct FrameInfo
     glm::ivec2 resolution{0};
     util::Summary frameTimeMs;  ///< CPU frame-to-frame time over the profiler's window
     bool isWindow = false;
-    std::string cameraHint;  ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
+    std::string cameraHint;            ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
+    std::string sourceKind = "Scene";  ///< "Scene" or "Image": how sceneName is introduced
+    std::string sourceStatus;          ///< e.g. why a dropped file was refused; empty: nothing to say
+    std::string controlsHelp;          ///< tooltip after the hint (e.g. the pan/zoom controls); empty: none
+    bool canFit = false;               ///< an image view: offer "Fit"
 };
 
 struct FramePanelActions
 {
     bool vsyncChanged = false;
+    bool fitRequested = false;
 };
 
 /// Draws the panel; `vsync` is edited in place when the context is a window.

@@ -185,8 +185,32 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
                              "tonemap",
                              "compare",
                              "equalize8",
+                             "view",
                              "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
+}
+
+TEST(CliTest, ViewTakesAnImageAndEveryLiveOption)
+{
+    auto view = parse({"view", "in.exr", "--headless", "--frames", "3", "--part", "right", "--operator", "percentile",
+                       "--capture", "c.json", "--verify"});
+    ASSERT_EQ(view.kind, CommandKind::Run) << view.error;
+    ASSERT_TRUE(view.app.viewImage);
+    EXPECT_EQ(*view.app.viewImage, "in.exr");
+    EXPECT_EQ(view.app.exrPart, "right");
+    EXPECT_TRUE(view.app.headless);
+    EXPECT_EQ(view.app.frames, 3);
+    EXPECT_EQ(view.app.toneOperator, "percentile");
+    EXPECT_EQ(view.app.capture, "c.json");
+    EXPECT_TRUE(view.app.verify);
+    auto before = parse({"--headless", "view", "in.hdr"});  // live options before the subcommand too
+    ASSERT_EQ(before.kind, CommandKind::Run) << before.error;
+    EXPECT_TRUE(before.app.headless);
+    EXPECT_FALSE(parse({"--headless"}).app.viewImage);
+
+    expectRefused({"view"}, "image is required");
+    expectRefused({"view", "in.exr", "--scene", "s.json"}, "--scene does not apply to view");
+    expectRefused({"view", "in.exr", "--frames", "x"}, "--frames 'x' is not a whole number");
 }
 
 TEST(CliTest, SubcommandsFillTheirOptions)

@@ -1,0 +1,65 @@
+// FrameSource.h: the seam between the app's frame loop and what it feeds the post pipeline: a
+// scene-linear HDR texture per frame. Two sources exist: the scene renderer (SceneFrameSource, the
+// default live mode) and a still image file (StillImageSource, `hdrlab view`). The loop asks the
+// source to follow input, to render (the scene draws; an image was uploaded once), and where its
+// frame goes in the window; the pipeline reads post::ImageInput{hdr(), size()} either way.
+#pragma once
+
+#include "app/PanZoom.h"
+#include "gl/Texture.h"
+
+#include <glm/vec2.hpp>
+
+#include <string>
+
+struct GLFWwindow;
+
+namespace profiling {
+class Profiler;
+}
+
+namespace app {
+
+/// One frame's input, as the loop sees it.
+struct FrameSourceInput
+{
+    GLFWwindow* window = nullptr;  ///< null headless
+    glm::ivec2 windowSize{0};      ///< the window's framebuffer size (headless: the frame size)
+    double dt = 0.0;               ///< seconds since the last frame
+    double pathSeconds = 0.0;      ///< headless: time on the deterministic path (frame / 60 s)
+    bool mouseFree = true;         ///< the panels do not want the mouse
+    bool keyboardFree = true;      ///< the panels do not want the keyboard
+    double scrollY = 0.0;          ///< mouse wheel since the last frame (window)
+};
+
+class FrameSource
+{
+public:
+    virtual ~FrameSource() = default;
+
+    /// "Scene" or "Image": how the Frame panel introduces name().
+    virtual const char* kind() const = 0;
+    /// The scene's source name or the image's file name (Frame panel, capture metadata "scene").
+    virtual std::string name() const = 0;
+    /// The frame the pipeline runs on, in pixels.
+    virtual glm::ivec2 size() const = 0;
+    /// The scene renders at the window's size; an image keeps its own.
+    virtual bool followsWindowSize() const = 0;
+    virtual void resize(glm::ivec2 size) = 0;
+    /// Camera or pan/zoom from the window, or the headless path.
+    virtual void update(const FrameSourceInput& input) = 0;
+    /// Fills hdr() for this frame, timed under the source's own profiler scopes (none where nothing runs).
+    virtual void render(profiling::Profiler& profiler) = 0;
+    /// Scene-linear RGBA, bottom row first (GL convention), size() pixels.
+    virtual const gl::Texture& hdr() const = 0;
+    /// Vertical field of view the frame stands for (Ward's foveal grid depends on it).
+    virtual float verticalFovDegrees() const = 0;
+    /// One line of controls or state under the name in the Frame panel.
+    virtual std::string hint(bool isWindow, double pathSeconds) const = 0;
+    /// The window's controls, for a tooltip after the hint; empty where the hint says them.
+    virtual std::string controlsHelp() const { return {}; }
+    /// Where the display image (size()) goes in a window of `windowSize`.
+    virtual BlitRects placement(glm::ivec2 windowSize) const = 0;
+};
+
+}  // namespace app

@@ -1,0 +1,53 @@
+#include "app/SceneFrameSource.h"
+
+#include "profiling/Profiler.h"
+
+#include <algorithm>
+
+namespace app {
+
+SceneFrameSource::SceneFrameSource(gl::ShaderLibrary& shaders,
+                                   scene::Scene scene,
+                                   gl::SharedAllocator* allocator,
+                                   glm::ivec2 size)
+    : mScene(std::move(scene))
+{
+    mCamera = mScene.cameraAt(0.0);
+    mRenderer = std::make_unique<scene::SceneRenderer>(shaders, mScene);
+    mRenderer->setTargetAllocator(allocator);
+    mRenderer->resize(size);
+}
+
+void SceneFrameSource::update(const FrameSourceInput& input)
+{
+    if (input.window)
+        mController.update(input.window, input.dt, !input.mouseFree, !input.keyboardFree, mCamera);
+    else
+        mCamera = mScene.cameraAt(input.pathSeconds);
+}
+
+void SceneFrameSource::render(profiling::Profiler& profiler)
+{
+    auto scope = profiler.scope("scene");
+    mRenderer->render(mCamera, {}, &profiler);
+}
+
+std::string SceneFrameSource::hint(bool isWindow, double pathSeconds) const
+{
+    if (isWindow)
+        return "WASD/QE move, right mouse look, Shift fast, F1 hides the panels";
+    return "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
+}
+
+BlitRects SceneFrameSource::placement(glm::ivec2 windowSize) const
+{
+    const glm::ivec2 image = size();
+    double scale = std::min(double(windowSize.x) / image.x, double(windowSize.y) / image.y);
+    glm::ivec2 fitted = glm::max(glm::ivec2(glm::dvec2(image) * scale), glm::ivec2(1));
+    if (image.x <= windowSize.x && image.y <= windowSize.y && image.x * 2 > windowSize.x && image.y * 2 > windowSize.y)
+        fitted = image;  // close enough: keep 1:1 pixels
+    glm::ivec2 offset = (windowSize - fitted) / 2;
+    return {{0, 0, image.x, image.y}, {offset.x, offset.y, offset.x + fitted.x, offset.y + fitted.y}};
+}
+
+}  // namespace app

@@ -1,0 +1,63 @@
+#include "app/WindowEvents.h"
+
+#include <GLFW/glfw3.h>
+
+#include <stdexcept>
+#include <utility>
+
+namespace app {
+namespace {
+
+WindowEvents* gInstalled = nullptr;
+
+}  // namespace
+
+WindowEvents::WindowEvents(GLFWwindow* window) : mWindow(window)
+{
+    if (gInstalled)
+        throw std::logic_error("WindowEvents: one window's events are already installed");
+    gInstalled = this;
+    mPreviousScroll = glfwSetScrollCallback(window, &WindowEvents::onScroll);
+    mPreviousDrop = glfwSetDropCallback(window, &WindowEvents::onDrop);
+}
+
+WindowEvents::~WindowEvents()
+{
+    glfwSetScrollCallback(mWindow, mPreviousScroll);
+    glfwSetDropCallback(mWindow, mPreviousDrop);
+    gInstalled = nullptr;
+}
+
+double WindowEvents::takeScrollY()
+{
+    double y = mScrollY;
+    mScrollY = 0.0;
+    return y;
+}
+
+std::vector<std::filesystem::path> WindowEvents::takeDroppedFiles()
+{
+    return std::exchange(mDropped, {});
+}
+
+void WindowEvents::onScroll(GLFWwindow* window, double x, double y)
+{
+    if (!gInstalled)
+        return;
+    if (gInstalled->mPreviousScroll)
+        gInstalled->mPreviousScroll(window, x, y);
+    gInstalled->mScrollY += y;
+}
+
+void WindowEvents::onDrop(GLFWwindow* window, int count, const char** paths)
+{
+    if (!gInstalled)
+        return;
+    if (gInstalled->mPreviousDrop)
+        gInstalled->mPreviousDrop(window, count, paths);
+    for (int i = 0; i < count; ++i)
+        if (paths[i])
+            gInstalled->mDropped.emplace_back(paths[i]);
+}
+
+}  // namespace app
