@@ -263,6 +263,21 @@ image::ImageF render(int width, Radiance radiance, float scale)
     return out;
 }
 
+// One line per map for assets/README.md: size and the luminance range it holds.
+void report(const std::filesystem::path& file, const image::ImageF& map, float scale)
+{
+    float lo = 1e30f, hi = 0.0f, stored = 0.0f;
+    for (std::size_t i = 0; i < map.pixels.size(); i += 4) {
+        float l = luminance({map.pixels[i], map.pixels[i + 1], map.pixels[i + 2]});
+        lo = std::min(lo, l / scale);
+        hi = std::max(hi, l / scale);
+        stored = std::max({stored, map.pixels[i], map.pixels[i + 1], map.pixels[i + 2]});
+    }
+    std::cout << file.filename().string() << ": " << map.width << "x" << map.height << ", luminance " << lo << " to "
+              << hi << " cd/m2, largest stored value " << stored << ", " << std::filesystem::file_size(file)
+              << " bytes\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -275,13 +290,16 @@ int main(int argc, char** argv)
         std::filesystem::path folder(argv[1]);
         std::filesystem::create_directories(folder);
         Outdoor outdoor(30.0f, 35.0f);
-        image::writeExr(folder / "outdoor-clear-sky.exr",
-                        render(
-                            1024, [&](glm::vec3 d) { return outdoor.radiance(d, true); }, 1.0f / 32768.0f));
+        const float outdoorScale = 1.0f / 32768.0f;
+        image::ImageF sky = render(
+            1024, [&](glm::vec3 d) { return outdoor.radiance(d, true); }, outdoorScale);
+        image::writeExr(folder / "outdoor-clear-sky.exr", sky);
+        report(folder / "outdoor-clear-sky.exr", sky, outdoorScale);
         Interior interior;
-        image::writeExr(folder / "interior-window.exr",
-                        render(
-                            1024, [&](glm::vec3 d) { return interior.radiance(d); }, 1.0f));
+        image::ImageF room = render(
+            1024, [&](glm::vec3 d) { return interior.radiance(d); }, 1.0f);
+        image::writeExr(folder / "interior-window.exr", room);
+        report(folder / "interior-window.exr", room, 1.0f);
     } catch (const std::exception& error) {
         std::cerr << "hdrlab_make_environment_maps: " << error.what() << "\n";
         return 1;
