@@ -2,9 +2,13 @@
 // (Smith height-correlated visibility, Schlick Fresnel) for the sun (shadow-mapped, 3x3 PCF) and up
 // to 16 unshadowed point lights, a constant ambient term chosen by the top-down sky-occlusion map
 // (outdoor under open sky, indoor under cover), and emission. Output is scene-linear radiance (cd/m²)
-// clamped to the half-float range. Limits: no indirect light besides the ambient constants, no
-// point-light shadows, no image-based specular.
+// clamped to the half-float range. With SCENE_ENVIRONMENT, image-based light (EnvironmentLighting.glsl)
+// replaces the outdoor ambient constant. Limits: no indirect light besides the ambient constants or
+// the environment, no point-light shadows.
 #include "scene/SceneFrame.glsl"
+#ifdef SCENE_ENVIRONMENT
+#include "scene/EnvironmentLighting.glsl"
+#endif
 
 layout(location = 0) in vec3 vWorldPosition;
 layout(location = 1) in vec3 vNormal;
@@ -101,9 +105,15 @@ void main()
     // Open sky above (looked up 0.15 m off the surface so outer walls count as outdoor).
     vec4 occlusionCoord = uSkyOcclusionMatrix * vec4(vWorldPosition + n * 0.15, 1.0);
     float openSky = filteredVisibility(uSkyOcclusionMap, occlusionCoord.xyz, uShadowParams.y);
+#ifdef SCENE_ENVIRONMENT
+    // Image-based light replaces the outdoor constant; covered points keep the indoor one.
+    radiance += mix((diffuseColor + f0 * (1.0 - roughness)) * uAmbientIndoor.rgb,
+                    environmentRadiance(n, v, diffuseColor, f0, roughness), openSky);
+#else
     float skyFacing = 0.6 + 0.4 * n.y; // downward-facing surfaces see the ground, not the sky
     vec3 ambient = mix(uAmbientIndoor.rgb, uAmbientOutdoor.rgb * skyFacing, openSky);
     radiance += (diffuseColor + f0 * (1.0 - roughness)) * ambient;
+#endif
 
     oColor = vec4(clampRadiance(radiance), 1.0);
 }

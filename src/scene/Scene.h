@@ -70,6 +70,17 @@ struct Sun
 enum class SkyModel { CieClear, CieOvercast };
 std::string_view toString(SkyModel model);
 
+/// An equirectangular environment map that replaces the analytic sky (background and ambient light,
+/// see scene/EnvironmentLighting.h). The file is read when the renderer is built.
+struct EnvironmentMap
+{
+    std::string path;                   ///< as written in the scene file
+    std::filesystem::path sceneFolder;  ///< folder of the scene file (empty for the built-in scene)
+    int line = 0;                       ///< line of the "environment" field, for error messages
+    float intensity = 1.0f;             ///< multiplies the stored values to give cd/m²
+    float rotationDegrees = 0.0f;       ///< yaw of the map about +Y, camera yaw convention
+};
+
 struct Sky
 {
     SkyModel model = SkyModel::CieClear;
@@ -77,6 +88,7 @@ struct Sky
     glm::vec3 zenithColor{0.55f, 0.75f, 1.25f};  ///< normalised to luminance 1
     glm::vec3 horizonColor{0.9f, 1.0f, 1.1f};    ///< normalised to luminance 1
     float groundAlbedo = 0.2f;                   ///< what the sky shader shows below the horizon
+    std::optional<EnvironmentMap> environment;   ///< set: drawn and used for lighting instead
 };
 
 /// Ambient (constant, hemispherical) radiance standing in for indirect light. Points with open sky
@@ -115,8 +127,9 @@ struct Scene
     Camera cameraAt(double seconds) const { return cameraPath.evaluate(seconds, camera); }
 };
 
-/// Parses scene JSON; `sourceName` prefixes every error message.
-Scene parseScene(std::string_view text, const std::string& sourceName);
+/// Parses scene JSON; `sourceName` prefixes every error message; `folder` is where relative file
+/// paths in the scene are looked up first (the scene file's folder; empty: only the data root).
+Scene parseScene(std::string_view text, const std::string& sourceName, const std::filesystem::path& folder = {});
 /// Reads and parses a scene file.
 Scene loadSceneFile(const std::filesystem::path& path);
 /// The built-in scene (scenes/default.json compiled into the binary).

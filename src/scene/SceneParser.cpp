@@ -219,7 +219,10 @@ std::string quotedName(const std::string& name)
 class SceneParser
 {
 public:
-    SceneParser(std::string sourceName) : mSource(std::move(sourceName)) {}
+    SceneParser(std::string sourceName, std::filesystem::path folder)
+        : mSource(std::move(sourceName)), mFolder(std::move(folder))
+    {
+    }
 
     Scene parse(std::string_view text)
     {
@@ -395,7 +398,8 @@ private:
     Sky readSky(const JsonValue& value)
     {
         FieldReader f(mSource, value, "\"sky\"",
-                      {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo"});
+                      {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo", "environment",
+                       "intensity", "rotationDegrees"});
         Sky sky;
         sky.model = f.choice<SkyModel>("model", sky.model,
                                        {{"cie-clear", SkyModel::CieClear}, {"cie-overcast", SkyModel::CieOvercast}});
@@ -403,6 +407,22 @@ private:
         sky.zenithColor = f.hue("zenithColor", sky.zenithColor);
         sky.horizonColor = f.hue("horizonColor", sky.horizonColor);
         sky.groundAlbedo = f.number("groundAlbedo", sky.groundAlbedo, kUnit);
+        if (const JsonValue* environment = f.find("environment")) {
+            f.expectKind(*environment, JsonValue::Kind::String, f.field("environment"));
+            if (environment->string.empty())
+                f.fail(*environment, f.field("environment") + " must name an image file, got \"\"");
+            EnvironmentMap map;
+            map.path = environment->string;
+            map.sceneFolder = mFolder;
+            map.line = environment->position.line;
+            map.intensity = f.number("intensity", map.intensity, kPositive);
+            map.rotationDegrees = f.number("rotationDegrees", map.rotationDegrees, Range{-360.0, 360.0});
+            sky.environment = map;
+        } else {
+            for (const char* key : {"intensity", "rotationDegrees"})
+                if (const JsonValue* orphan = f.find(key))
+                    f.fail(*orphan, f.field(key) + " only applies with \"environment\" (an environment map file)");
+        }
         return sky;
     }
 
@@ -475,6 +495,7 @@ private:
     }
 
     std::string mSource;
+    std::filesystem::path mFolder;
     std::map<std::string, int> mMaterialIndex;
 };
 
@@ -505,9 +526,9 @@ glm::vec3 Sun::direction() const
     return directionFromYawPitch(azimuthDegrees, elevationDegrees);
 }
 
-Scene parseScene(std::string_view text, const std::string& sourceName)
+Scene parseScene(std::string_view text, const std::string& sourceName, const std::filesystem::path& folder)
 {
-    return SceneParser(sourceName).parse(text);
+    return SceneParser(sourceName, folder).parse(text);
 }
 
 Scene loadSceneFile(const std::filesystem::path& path)
@@ -525,7 +546,8 @@ Scene loadSceneFile(const std::filesystem::path& path)
     text << in.rdbuf();
     if (in.bad())
         throw SceneError("cannot read scene file '" + path.string() + "'");
-    return parseScene(text.str(), path.string());
+    // A bare file name lives in the working directory.
+    return parseScene(text.str(), path.string(), path.has_parent_path() ? path.parent_path() : ".");
 }
 
 std::string_view defaultSceneText()

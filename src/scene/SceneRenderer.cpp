@@ -123,8 +123,17 @@ private:
 SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene)
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
-    mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
-    mSkyProgram = shaders.buildGraphics("scene.sky", "scene/FullscreenTriangle.vert", "scene/Sky.frag");
+    if (mScene.sky.environment) {
+        mEnvironment.emplace(shaders, loadEnvironmentImage(mScene, shaders.root().parent_path()),
+                             environmentOptionsFor(mScene));
+        mOpaqueProgram =
+            shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag", {{"SCENE_ENVIRONMENT", "1"}});
+        mSkyProgram =
+            shaders.buildGraphics("scene.environmentSky", "scene/FullscreenTriangle.vert", "scene/EnvironmentSky.frag");
+    } else {
+        mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
+        mSkyProgram = shaders.buildGraphics("scene.sky", "scene/FullscreenTriangle.vert", "scene/Sky.frag");
+    }
 
     TriangleMesh mesh = buildSceneMesh(mScene);
     mVertices = gl::Buffer::fromSpan<MeshVertex>("scene.vertices", mesh.vertices);
@@ -292,6 +301,8 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
 
     mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
+    if (mEnvironment)
+        mEnvironment->bind();
     {
         PassScope pass(profiler, "scene/opaque");
         const float clearColor[4] = {0.0f, 0.0f, 0.0f, 1.0f};

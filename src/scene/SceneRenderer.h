@@ -2,8 +2,10 @@
 //
 // Passes: "scene/shadow" (the sun's depth map and the top-down sky-occlusion map; the scene is static,
 // so they are drawn on the first frame only), "scene/opaque" (GGX + Lambert shading of all geometry
-// in one indexed draw) and "scene/sky" (the analytic sky and sun disc behind the geometry). Limits: no
-// transparency, no point-light shadows, no indirect light besides the ambient constants; values are
+// in one indexed draw) and "scene/sky" (the analytic sky and sun disc behind the geometry, or the
+// environment map, whose image-based lighting then replaces the outdoor ambient constant: see
+// EnvironmentLighting.h). Limits: no transparency, no point-light shadows, no indirect light besides
+// the ambient constants or the environment map (unoccluded but for the sky-occlusion map); values are
 // clamped below the half-float maximum (60000 cd/m²), so the physical sun disc is clipped.
 #pragma once
 
@@ -13,10 +15,13 @@
 #include "gl/Texture.h"
 #include "gl/VertexArray.h"
 #include "scene/Camera.h"
+#include "scene/EnvironmentLighting.h"
 #include "scene/Scene.h"
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
+
+#include <optional>
 
 namespace gl {
 class SharedAllocator;
@@ -36,7 +41,9 @@ struct RenderOptions
 class SceneRenderer
 {
 public:
-    /// Builds the meshes, programs and shadow maps for `scene` (which need not outlive the renderer).
+    /// Builds the meshes, programs and shadow maps for `scene` (which need not outlive the renderer),
+    /// and loads and prefilters its environment map if it has one (relative paths under the data
+    /// root, the parent of the shader library's root); a bad map throws SceneError.
     SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene);
 
     /// Resizes the colour and depth targets; sizes below 1x1 are raised to 1x1.
@@ -84,6 +91,7 @@ private:
     gl::Texture mColor;
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;
+    std::optional<EnvironmentLighting> mEnvironment;
 };
 
 }  // namespace scene

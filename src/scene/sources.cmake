@@ -5,5 +5,6 @@ target_sources(hdrlab_core PRIVATE
   scene/Camera.cpp
   scene/FreeFlyController.cpp
   scene/PrimitiveMesh.cpp
-  scene/SceneRenderer.cpp)
+  scene/SceneRenderer.cpp
+  scene/EnvironmentLighting.cpp)
 hdrlab_embed_text(hdrlab_core kDefaultSceneJson ${CMAKE_SOURCE_DIR}/scenes/default.json)

@@ -290,3 +290,61 @@ TEST(SceneParser, EmptyFileAndFolderAreClearErrors)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SceneParser, EnvironmentSkyFields)
+{
+    scene::Scene plain = scene::parseScene(minimalScene(), "mem.json");
+    EXPECT_FALSE(plain.sky.environment.has_value()) << "the analytic sky stays the default";
+
+    scene::Scene s =
+        scene::parseScene(minimalScene(R"("baseColor": [0.5, 0.5, 0.5])",
+                                       ",\n  \"sky\": { \"environment\": \"assets/x.exr\", \"intensity\": 32768, "
+                                       "\"rotationDegrees\": -45 }"),
+                          "mem.json", "some/folder");
+    ASSERT_TRUE(s.sky.environment.has_value());
+    EXPECT_EQ(s.sky.environment->path, "assets/x.exr");
+    EXPECT_EQ(s.sky.environment->sceneFolder, std::filesystem::path("some/folder"));
+    EXPECT_EQ(s.sky.environment->line, 8);
+    EXPECT_FLOAT_EQ(s.sky.environment->intensity, 32768.0f);
+    EXPECT_FLOAT_EQ(s.sky.environment->rotationDegrees, -45.0f);
+
+    scene::Scene defaults = scene::parseScene(
+        minimalScene(R"("baseColor": [0.5, 0.5, 0.5])", R"(, "sky": { "environment": "a.exr" })"), "mem.json");
+    ASSERT_TRUE(defaults.sky.environment.has_value());
+    EXPECT_FLOAT_EQ(defaults.sky.environment->intensity, 1.0f);
+    EXPECT_FLOAT_EQ(defaults.sky.environment->rotationDegrees, 0.0f);
+}
+
+TEST(SceneParser, EnvironmentSkyBadValues)
+{
+    auto sky = [](const std::string& fields) {
+        return errorOf(minimalScene(R"("baseColor": [0.5, 0.5, 0.5])", ",\n  \"sky\": { " + fields + " }"));
+    };
+    EXPECT_CONTAINS(sky(R"("environment": 3)"), "bad.json:8: \"environment\" in \"sky\" must be a string, got number");
+    EXPECT_CONTAINS(sky(R"("environment": "")"), "bad.json:8: \"environment\" in \"sky\" must name an image file");
+    EXPECT_CONTAINS(sky(R"("environment": "a.exr", "intensity": 0)"), "\"intensity\" in \"sky\" must be > 0, got 0");
+    EXPECT_CONTAINS(sky(R"("environment": "a.exr", "intensity": -2)"), "must be > 0, got -2");
+    EXPECT_CONTAINS(sky(R"("environment": "a.exr", "rotationDegrees": 400)"),
+                    "\"rotationDegrees\" in \"sky\" must be in [-360, 360], got 400");
+    EXPECT_CONTAINS(sky(R"("intensity": 2)"), "\"intensity\" in \"sky\" only applies with \"environment\"");
+    EXPECT_CONTAINS(sky(R"("rotationDegrees": 10)"), "\"rotationDegrees\" in \"sky\" only applies with");
+    EXPECT_CONTAINS(sky(R"("environment": "a.exr", "rotation": 10)"), "unknown field \"rotation\" in \"sky\"");
+}
+
+TEST(SceneParser, SceneFolderIsTheFilesFolder)
+{
+    std::filesystem::path dir = testing_support::scratchDir("scene-folder");
+    std::filesystem::path file = dir / "env.json";
+    {
+        std::ofstream out(file);
+        out << minimalScene(R"("baseColor": [0.5, 0.5, 0.5])", R"(, "sky": { "environment": "m.exr" })");
+    }
+    scene::Scene s = scene::loadSceneFile(file);
+    ASSERT_TRUE(s.sky.environment.has_value());
+    EXPECT_EQ(s.sky.environment->sceneFolder, dir);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
