@@ -81,12 +81,10 @@ struct FileAccess
 
 bool fileExists(const std::string& path, void* user)
 {
-    auto* access = static_cast<FileAccess*>(user);
+    // tinygltf probes several candidate paths; a refused probe is no error yet (readWholeFile's is).
     std::string why;
-    if (!access->allowed(path, &why)) {
-        access->refusal = why;
+    if (!static_cast<FileAccess*>(user)->allowed(path, &why))
         return false;
-    }
     std::error_code error;
     return std::filesystem::is_regular_file(path, error);
 }
