@@ -268,6 +268,37 @@ TEST_F(GltfLoaderTest, BinaryGlbLoadsLikeText)
     expectNear(s.meshes[0].vertices[2].position, {1.0f, 1.0f, -2.0f});
 }
 
+TEST_F(GltfLoaderTest, GlbImageInABufferView)
+{
+    Builder b;
+    std::string primitive = addQuad(b);
+    std::vector<std::uint8_t> png = pngBytes(redGreen(), mFolder);
+    int view = b.accessor(png, kUnsignedByte, int(png.size()), "SCALAR");  // one bufferView per accessor
+    std::string members = ",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[" + primitive +
+                          "]}],\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
+                          "\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":" +
+                          std::to_string(view) + ",\"mimeType\":\"image/png\"}]";
+    auto write = [&](const std::string& name, const std::vector<std::uint8_t>& bytes) {
+        std::ofstream(mFolder / name, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        return mFolder / name;
+    };
+    scene::Scene s = scene::loadSceneFile(write("image.glb", b.glb(members)));
+    ASSERT_EQ(s.textures.size(), 1u);
+    EXPECT_EQ(s.textures[0].image->width, 2);
+    EXPECT_EQ(s.textures[0].image->pixels[0], 255);
+
+    // A truncated PNG in the view: one clean line. (A view reaching past its buffer is the fuzz
+    // regression tests/fuzz/corpus/gltf/regress-gltf-image-view-past-buffer.glb.)
+    Builder bad;
+    addQuad(bad);
+    std::vector<std::uint8_t> shortPng(png.begin(), png.begin() + 16);
+    int badView = bad.accessor(shortPng, kUnsignedByte, int(shortPng.size()), "SCALAR");
+    ASSERT_EQ(badView, view);  // same layout, so the same JSON members fit
+    std::vector<std::uint8_t> badGlb = bad.glb(members);
+    EXPECT_CONTAINS(errorOf(write("truncated-image.glb", badGlb)), "image 0: ");
+}
+
 TEST_F(GltfLoaderTest, SceneJsonPlacesModels)
 {
     write("models/quad.gltf", quadFile("{\"emissiveFactor\":[1,1,1]}"));
