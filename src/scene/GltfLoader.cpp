@@ -301,7 +301,8 @@ private:
         if (view.buffer < 0 || std::size_t(view.buffer) >= mModel.buffers.size())
             fail(what + ": its bufferView refers to buffer " + std::to_string(view.buffer) + ", which does not exist");
         const std::vector<unsigned char>& buffer = mModel.buffers[std::size_t(view.buffer)].data;
-        if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset || view.byteLength == 0)
+        if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset ||
+            view.byteLength == 0)
             fail(what + ": bufferView " + std::to_string(img.bufferView) + " reaches past the end of buffer " +
                  std::to_string(view.buffer) + " (" + std::to_string(buffer.size()) + " bytes)");
         if (!decodeImage(&img, index, buffer.data() + view.byteOffset, view.byteLength, mBudget, nullptr))
@@ -389,7 +390,9 @@ private:
     }
 
     template <std::size_t N>
-    std::array<float, N> factor(const std::vector<double>& values, std::array<float, N> fallback, const std::string& what)
+    std::array<float, N> factor(const std::vector<double>& values,
+                                std::array<float, N> fallback,
+                                const std::string& what)
     {
         if (values.empty())
             return fallback;
@@ -457,8 +460,7 @@ private:
 
             if (g.alphaMode == "MASK" || g.alphaMode == "BLEND") {
                 if (g.alphaMode == "BLEND")
-                    warn(what + " uses alphaMode BLEND, drawn as MASK (cutoff " + std::to_string(g.alphaCutoff) +
-                         ")");
+                    warn(what + " uses alphaMode BLEND, drawn as MASK (cutoff " + std::to_string(g.alphaCutoff) + ")");
                 m.alphaMode = AlphaMode::Mask;
                 m.alphaCutoff = float(g.alphaCutoff);
                 if (!finite(m.alphaCutoff))
@@ -591,8 +593,7 @@ private:
         if (v.componentType != TINYGLTF_COMPONENT_TYPE_FLOAT && !v.normalized)
             fail(what + " has integer components that are not normalized");
         if (expectedCount != 0 && v.count != expectedCount)
-            fail(what + " has " + std::to_string(v.count) + " elements, POSITION has " +
-                 std::to_string(expectedCount));
+            fail(what + " has " + std::to_string(v.count) + " elements, POSITION has " + std::to_string(expectedCount));
         std::vector<glm::vec4> out(v.count, glm::vec4(0.0f));
         for (std::size_t i = 0; i < v.count; ++i)
             for (int c = 0; c < components; ++c) {
@@ -629,8 +630,8 @@ private:
                 }
             }
             if (std::size_t(value) >= vertexCount)
-                fail(what + " holds index " + std::to_string(value) + " at element " +
-                     std::to_string(i) + ", but there are only " + std::to_string(vertexCount) + " vertices");
+                fail(what + " holds index " + std::to_string(value) + " at element " + std::to_string(i) +
+                     ", but there are only " + std::to_string(vertexCount) + " vertices");
             out[i] = value;
         }
         return out;
@@ -764,12 +765,10 @@ private:
             if (int t = attribute("TANGENT"); t >= 0)
                 tangents = readVectors(t, 4, {TINYGLTF_COMPONENT_TYPE_FLOAT}, count, what + " TANGENT");
             if (int uv = attribute("TEXCOORD_0"); uv >= 0)
-                texcoords = readVectors(uv,
-                                        2,
+                texcoords = readVectors(uv, 2,
                                         {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
                                          TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-                                        count,
-                                        what + " TEXCOORD_0");
+                                        count, what + " TEXCOORD_0");
 
             std::vector<std::uint32_t> indices;
             if (primitive.indices >= 0) {
@@ -794,7 +793,8 @@ private:
             if (flat) {
                 // No normals: flat shading, so every triangle gets its own three vertices.
                 for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
-                    glm::vec3 a(positions[triangles[t]]), b(positions[triangles[t + 1]]), c(positions[triangles[t + 2]]);
+                    glm::vec3 a(positions[triangles[t]]), b(positions[triangles[t + 1]]),
+                        c(positions[triangles[t + 2]]);
                     glm::vec3 n = glm::cross(b - a, c - a);
                     n = glm::dot(n, n) > 0.0f ? glm::normalize(n) : glm::vec3(0, 1, 0);
                     for (int k = 0; k < 3; ++k) {
@@ -845,7 +845,8 @@ private:
         for (std::size_t i = 2; i < indices.size(); ++i) {
             if (mode == TINYGLTF_MODE_TRIANGLE_STRIP) {
                 bool odd = (i % 2) == 1;
-                out.insert(out.end(), {indices[i - 2], odd ? indices[i] : indices[i - 1], odd ? indices[i - 1] : indices[i]});
+                out.insert(out.end(),
+                           {indices[i - 2], odd ? indices[i] : indices[i - 1], odd ? indices[i - 1] : indices[i]});
             } else {
                 out.insert(out.end(), {indices[0], indices[i - 1], indices[i]});
             }
@@ -896,7 +897,8 @@ private:
             v.normal = glm::dot(n, n) > 1e-30f ? glm::normalize(n) : glm::vec3(0, 1, 0);
             glm::vec3 t = linear * glm::vec3(v.tangent);
             if (v.tangent.w != 0.0f && glm::dot(t, t) > 1e-30f)
-                v.tangent = glm::vec4(glm::normalize(t), (v.tangent.w < 0.0f ? -1.0f : 1.0f) * (mirrored ? -1.0f : 1.0f));
+                v.tangent =
+                    glm::vec4(glm::normalize(t), (v.tangent.w < 0.0f ? -1.0f : 1.0f) * (mirrored ? -1.0f : 1.0f));
             else
                 v.tangent = glm::vec4(0.0f);
             v.material = float(mesh.material);
@@ -938,7 +940,8 @@ private:
         if (glm::dot(forward, forward) > 1e-12f) {
             forward = glm::normalize(forward);
             camera.yawDegrees = glm::degrees(std::atan2(forward.x, -forward.z));
-            camera.pitchDegrees = std::clamp(glm::degrees(std::asin(std::clamp(forward.y, -1.0f, 1.0f))), -89.9f, 89.9f);
+            camera.pitchDegrees =
+                std::clamp(glm::degrees(std::asin(std::clamp(forward.y, -1.0f, 1.0f))), -89.9f, 89.9f);
         }
         mScene.cameraPath = {};
     }
@@ -987,7 +990,7 @@ private:
         point.color = hue;
         // glTF range 0 means infinite: stop where the illuminance falls to 0.01 lux.
         float range = light.range > 0.0 && std::isfinite(light.range) ? float(light.range)
-                                                                        : std::sqrt(std::max(intensity, 1e-6f) / 0.01f);
+                                                                      : std::sqrt(std::max(intensity, 1e-6f) / 0.01f);
         point.range = std::clamp(range, 0.01f, 1e4f);
         mScene.lights.push_back(point);
     }

@@ -9,8 +9,8 @@
 
 #include <cmath>
 #include <map>
-#include <utility>
 #include <numbers>
+#include <utility>
 
 namespace scene {
 namespace {

@@ -57,7 +57,10 @@ struct MaterialTextures
     int emissive = -1;           ///< rgb multiplies the emission
     int occlusion = -1;          ///< r: ambient occlusion (applies to the ambient term only)
 
-    bool any() const { return baseColor >= 0 || metallicRoughness >= 0 || normal >= 0 || emissive >= 0 || occlusion >= 0; }
+    bool any() const
+    {
+        return baseColor >= 0 || metallicRoughness >= 0 || normal >= 0 || emissive >= 0 || occlusion >= 0;
+    }
 };
 
 struct Material
@@ -70,9 +73,9 @@ struct Material
     float emissionLuminance = 0.0f;  ///< cd/m²
     // glTF materials only (the JSON format's materials keep these defaults):
     MaterialTextures textures;
-    float baseAlpha = 1.0f;          ///< coverage for AlphaMode::Mask
+    float baseAlpha = 1.0f;  ///< coverage for AlphaMode::Mask
     AlphaMode alphaMode = AlphaMode::Opaque;
-    float alphaCutoff = 0.5f;        ///< Mask: fragments with alpha below are cut (also from shadows)
+    float alphaCutoff = 0.5f;  ///< Mask: fragments with alpha below are cut (also from shadows)
     float normalScale = 1.0f;
     float occlusionStrength = 1.0f;
     bool doubleSided = false;

@@ -19,11 +19,11 @@
 namespace scene {
 namespace {
 
-constexpr GLuint kFrameBlockBinding = 0;   // SceneFrame.glsl
-constexpr GLuint kMaterialBinding = 0;     // SceneFrame.glsl
-constexpr GLuint kSunShadowUnit = 0;       // Scene.frag
-constexpr GLuint kSkyOcclusionUnit = 1;    // Scene.frag
-constexpr GLuint kBaseColorUnit = 2;       // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
+constexpr GLuint kFrameBlockBinding = 0;  // SceneFrame.glsl
+constexpr GLuint kMaterialBinding = 0;    // SceneFrame.glsl
+constexpr GLuint kSunShadowUnit = 0;      // Scene.frag
+constexpr GLuint kSkyOcclusionUnit = 1;   // Scene.frag
+constexpr GLuint kBaseColorUnit = 2;      // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
 constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
@@ -142,8 +142,8 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
                                                  {{"SCENE_ALPHA_MASK", "1"}});
     mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
-    mOpaqueMaskedProgram =
-        shaders.buildGraphics("scene.opaqueMasked", "scene/Scene.vert", "scene/Scene.frag", {{"SCENE_ALPHA_MASK", "1"}});
+    mOpaqueMaskedProgram = shaders.buildGraphics("scene.opaqueMasked", "scene/Scene.vert", "scene/Scene.frag",
+                                                 {{"SCENE_ALPHA_MASK", "1"}});
     mSkyProgram = shaders.buildGraphics("scene.sky", "scene/FullscreenTriangle.vert", "scene/Sky.frag");
 
     TriangleMesh mesh = buildSceneMesh(mScene);
@@ -227,7 +227,8 @@ void SceneRenderer::bindMaterialTextures(int material) const
         slots = {t.baseColor, t.metallicRoughness, t.normal, t.emissive, t.occlusion};
     }
     for (int i = 0; i < kMaterialTextureCount; ++i) {
-        const gl::Texture& texture = slots[std::size_t(i)] >= 0 ? mTextures[std::size_t(slots[std::size_t(i)])] : mWhiteTexture;
+        const gl::Texture& texture =
+            slots[std::size_t(i)] >= 0 ? mTextures[std::size_t(slots[std::size_t(i)])] : mWhiteTexture;
         texture.bindUnit(kBaseColorUnit + GLuint(i));
         glBindSampler(kBaseColorUnit + GLuint(i), 0);  // the texture's own filtering and wrap modes
     }

@@ -88,8 +88,8 @@ void requireConsistent(const scene::Scene& parsed)
     require(!parsed.materials.empty() && (!parsed.objects.empty() || !parsed.models.empty()),
             "scene without materials or objects");
     for (const scene::ModelReference& model : parsed.models)
-        require(!model.file.empty() && finite(model.position) && finite(model.rotationDegrees) &&
-                    finite(model.scale) && std::isfinite(model.emissiveLuminance),
+        require(!model.file.empty() && finite(model.position) && finite(model.rotationDegrees) && finite(model.scale) &&
+                    std::isfinite(model.emissiveLuminance),
                 "glTF model reference with an empty file or a non-finite value");
     for (const scene::Object& object : parsed.objects) {
         require(object.material >= 0 && std::size_t(object.material) < parsed.materials.size(),

@@ -46,11 +46,7 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene},
-    {"exr", runExr},
-    {"hdr", runHdr},
-    {"png", runPng},
-    {"gltf", runGltf},
+    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf},
 };
 
 }  // namespace fuzz

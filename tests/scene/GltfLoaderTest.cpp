@@ -81,13 +81,13 @@ TEST_F(GltfLoaderTest, NodeTransformsBakeIntoWorldSpace)
 {
     // Parent: translation; child: rotation 90 degrees about Y then scale 2.
     float s = std::sqrt(0.5f);
-    std::string nodes = "{\"translation\":[0,0,-5],\"children\":[1]},{\"rotation\":[0," + std::to_string(s) +
-                        ",0," + std::to_string(s) + "],\"scale\":[2,2,2],\"mesh\":0}";
+    std::string nodes = "{\"translation\":[0,0,-5],\"children\":[1]},{\"rotation\":[0," + std::to_string(s) + ",0," +
+                        std::to_string(s) + "],\"scale\":[2,2,2],\"mesh\":0}";
     Builder b;
     std::string primitive = addQuad(b);
-    auto path = write("transforms.gltf",
-                      b.gltf(",\"scenes\":[{\"nodes\":[0]}],\"nodes\":[" + nodes + "],\"meshes\":[{\"primitives\":[" +
-                             primitive + "]}],\"materials\":[{}]"));
+    auto path =
+        write("transforms.gltf", b.gltf(",\"scenes\":[{\"nodes\":[0]}],\"nodes\":[" + nodes +
+                                        "],\"meshes\":[{\"primitives\":[" + primitive + "]}],\"materials\":[{}]"));
     scene::Scene s0 = scene::loadSceneFile(path);
     ASSERT_EQ(s0.meshes.size(), 1u);
     const scene::ImportedMesh& mesh = s0.meshes[0];
@@ -131,9 +131,9 @@ TEST_F(GltfLoaderTest, NormalizedTexcoordsAndFlatNormalsWithoutIndices)
         SCOPED_TRACE(type);
         Builder b;
         int position = b.accessor(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}, kFloat, 3, "VEC3");
-        int uv = type == kUnsignedByte ? b.accessor(std::vector<std::uint8_t>{0, 0, 255, 0, 0, 51}, type, 3, "VEC2", true)
-                                       : b.accessor(std::vector<std::uint16_t>{0, 0, 65535, 0, 0, 13107}, type, 3,
-                                                    "VEC2", true);
+        int uv = type == kUnsignedByte
+                     ? b.accessor(std::vector<std::uint8_t>{0, 0, 255, 0, 0, 51}, type, 3, "VEC2", true)
+                     : b.accessor(std::vector<std::uint16_t>{0, 0, 65535, 0, 0, 13107}, type, 3, "VEC2", true);
         auto path = write("normalized-" + std::to_string(type) + ".gltf",
                           b.gltf(",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
                                  "\"POSITION\":" +
@@ -164,9 +164,10 @@ TEST_F(GltfLoaderTest, MaterialsAndTextures)
         "\"emissiveTexture\":{\"index\":0},\"emissiveFactor\":[1,1,1],"
         "\"extensions\":{\"KHR_materials_emissive_strength\":{\"emissiveStrength\":4}},"
         "\"alphaMode\":\"MASK\",\"alphaCutoff\":0.3,\"doubleSided\":true}";
-    std::string extra = ",\"textures\":[{\"source\":0,\"sampler\":0},{\"source\":1}],\"samplers\":[{\"wrapS\":33071,"
-                        "\"wrapT\":33648}],\"images\":[{\"uri\":\"" +
-                        png + "\"},{\"uri\":\"textures/external.png\"}]";
+    std::string extra =
+        ",\"textures\":[{\"source\":0,\"sampler\":0},{\"source\":1}],\"samplers\":[{\"wrapS\":33071,"
+        "\"wrapT\":33648}],\"images\":[{\"uri\":\"" +
+        png + "\"},{\"uri\":\"textures/external.png\"}]";
     auto path = write("materials.gltf", quadFile(material, "{\"mesh\":0}", extra));
     scene::Scene s = scene::loadSceneFile(path);
     ASSERT_EQ(s.meshes.size(), 1u);
@@ -218,13 +219,14 @@ TEST_F(GltfLoaderTest, BlendIsDrawnAsMask)
 TEST_F(GltfLoaderTest, LightsAndCamera)
 {
     float s = std::sqrt(0.5f);
-    std::string nodes = "{\"mesh\":0},"
-                        "{\"rotation\":[" +
-                        std::to_string(-s) + ",0,0," + std::to_string(s) +
-                        "],\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}},"
-                        "{\"translation\":[1,2,3],\"extensions\":{\"KHR_lights_punctual\":{\"light\":1}}},"
-                        "{\"translation\":[0,1,0],\"extensions\":{\"KHR_lights_punctual\":{\"light\":2}}},"
-                        "{\"translation\":[0,2,10],\"camera\":0}";
+    std::string nodes =
+        "{\"mesh\":0},"
+        "{\"rotation\":[" +
+        std::to_string(-s) + ",0,0," + std::to_string(s) +
+        "],\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}}},"
+        "{\"translation\":[1,2,3],\"extensions\":{\"KHR_lights_punctual\":{\"light\":1}}},"
+        "{\"translation\":[0,1,0],\"extensions\":{\"KHR_lights_punctual\":{\"light\":2}}},"
+        "{\"translation\":[0,2,10],\"camera\":0}";
     std::string extra =
         ",\"extensionsUsed\":[\"KHR_lights_punctual\"],\"extensions\":{\"KHR_lights_punctual\":{\"lights\":["
         "{\"type\":\"directional\",\"intensity\":50000},"
@@ -233,9 +235,9 @@ TEST_F(GltfLoaderTest, LightsAndCamera)
         "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":0.8,\"znear\":0.1,\"zfar\":500}}]";
     Builder b;
     std::string primitive = addQuad(b);
-    auto path = write("lights.gltf", b.gltf(",\"scenes\":[{\"nodes\":[0,1,2,3,4]}],\"nodes\":[" + nodes +
-                                            "],\"meshes\":[{\"primitives\":[" + primitive +
-                                            "]}],\"materials\":[{}]" + extra));
+    auto path =
+        write("lights.gltf", b.gltf(",\"scenes\":[{\"nodes\":[0,1,2,3,4]}],\"nodes\":[" + nodes +
+                                    "],\"meshes\":[{\"primitives\":[" + primitive + "]}],\"materials\":[{}]" + extra));
     scene::Scene sc = scene::loadSceneFile(path);
     // Directional light shining down (-Y): the sun straight overhead.
     EXPECT_NEAR(sc.sun.elevationDegrees, 90.0f, 1e-3f);
@@ -327,7 +329,8 @@ TEST_F(GltfLoaderTest, SceneJsonPlacesModels)
     EXPECT_FLOAT_EQ(parsed.models[0].scale.y, 2.0f);
 
     // A broken reference names the scene file and line, then the model.
-    auto broken = write("broken.json", "{\n \"materials\": {\"g\": {}},\n \"objects\": [\n  {\"gltf\": \"nothere.glb\"}\n ]\n}\n");
+    auto broken = write("broken.json",
+                        "{\n \"materials\": {\"g\": {}},\n \"objects\": [\n  {\"gltf\": \"nothere.glb\"}\n ]\n}\n");
     std::string message = errorOf(broken);
     EXPECT_CONTAINS(message, "broken.json:4: cannot load glTF");
     EXPECT_CONTAINS(message, "nothere.glb");
@@ -344,15 +347,16 @@ TEST_F(GltfLoaderTest, MalformedFilesGiveOneClearLine)
 
     EXPECT_CONTAINS(errorOf(write("badjson.gltf", "{\"asset\": {\"version\": \"2.0\"},,}")), "badjson.gltf");
 
-    auto missingBuffer = write("missing-buffer.gltf",
-                               "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48,\"uri\":\"gone.bin\"}]}");
+    auto missingBuffer =
+        write("missing-buffer.gltf",
+              "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48,\"uri\":\"gone.bin\"}]}");
     EXPECT_CONTAINS(errorOf(missingBuffer), "missing-buffer.gltf");
     EXPECT_CONTAINS(errorOf(missingBuffer), "gone.bin");
 
     std::string textured = "{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}";
-    auto missingTexture = write("missing-texture.gltf",
-                                good.gltf(meshes + ",\"materials\":[" + textured +
-                                          "],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"gone.png\"}]"));
+    auto missingTexture =
+        write("missing-texture.gltf", good.gltf(meshes + ",\"materials\":[" + textured +
+                                                "],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"gone.png\"}]"));
     EXPECT_CONTAINS(errorOf(missingTexture), "image 0 file 'gone.png' does not exist");
 
     auto badImage = write("bad-image.gltf",
@@ -386,10 +390,10 @@ TEST_F(GltfLoaderTest, MalformedFilesGiveOneClearLine)
     Builder badIndex;
     int p3 = badIndex.accessor(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}, kFloat, 3, "VEC3");
     int idx = badIndex.accessor(std::vector<std::uint16_t>{0, 1, 7}, kUnsignedShort, 3, "SCALAR");
-    auto badIndexFile = write("bad-index.gltf", badIndex.gltf(",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{"
-                                                              "\"attributes\":{\"POSITION\":" +
-                                                              std::to_string(p3) + "},\"indices\":" +
-                                                              std::to_string(idx) + "}]}]"));
+    auto badIndexFile =
+        write("bad-index.gltf", badIndex.gltf(",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{"
+                                              "\"attributes\":{\"POSITION\":" +
+                                              std::to_string(p3) + "},\"indices\":" + std::to_string(idx) + "}]}]"));
     EXPECT_CONTAINS(errorOf(badIndexFile), "holds index 7 at element 2, but there are only 3 vertices");
 
     Builder absurd;

@@ -83,10 +83,9 @@ public:
         int view = int(mViews.size());
         mViews.push_back("{\"buffer\":0,\"byteOffset\":" + std::to_string(offset) +
                          ",\"byteLength\":" + std::to_string(values.size() * sizeof(T)) + "}");
-        mAccessors.push_back("{\"bufferView\":" + std::to_string(view) +
-                             ",\"componentType\":" + std::to_string(componentType) +
-                             ",\"count\":" + std::to_string(count) + ",\"type\":\"" + type + "\"" +
-                             (normalized ? ",\"normalized\":true" : "") + extra + "}");
+        mAccessors.push_back("{\"bufferView\":" + std::to_string(view) + ",\"componentType\":" +
+                             std::to_string(componentType) + ",\"count\":" + std::to_string(count) + ",\"type\":\"" +
+                             type + "\"" + (normalized ? ",\"normalized\":true" : "") + extra + "}");
         return int(mAccessors.size() - 1);
     }
 
