@@ -41,6 +41,13 @@ std::string firstLine(const std::string& text)
     return printable(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
 }
 
+std::string shortNumber(double value)
+{
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
 float luminanceOf(glm::vec3 c)
 {
     return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
@@ -460,7 +467,7 @@ private:
 
             if (g.alphaMode == "MASK" || g.alphaMode == "BLEND") {
                 if (g.alphaMode == "BLEND")
-                    warn(what + " uses alphaMode BLEND, drawn as MASK (cutoff " + std::to_string(g.alphaCutoff) + ")");
+                    warn(what + " uses alphaMode BLEND, drawn as MASK (cutoff " + shortNumber(g.alphaCutoff) + ")");
                 m.alphaMode = AlphaMode::Mask;
                 m.alphaCutoff = float(g.alphaCutoff);
                 if (!finite(m.alphaCutoff))
