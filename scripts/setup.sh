@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libglfw3-dev libimgui-dev python3-glad libtinyexr-dev libopenexr-dev libglm-dev
-  libcli11-dev nlohmann-json3-dev libstb-dev
+  libcli11-dev nlohmann-json3-dev libstb-dev libtinygltf-dev
   libegl-dev libgl-dev libegl1 libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   libgtest-dev libgmock-dev
   xvfb xauth

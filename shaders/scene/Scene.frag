@@ -1,10 +1,12 @@
 // Scene.frag: physically based shading of the opaque geometry: Lambert diffuse plus GGX specular
 // (Smith height-correlated visibility, Schlick Fresnel) for the sun (shadow-mapped, 3x3 PCF) and up
 // to 16 unshadowed point lights, a constant ambient term chosen by the top-down sky-occlusion map
-// (outdoor under open sky, indoor under cover), and emission. Output is scene-linear radiance (cd/m²)
-// clamped to the half-float range. With SCENE_ENVIRONMENT, image-based light (EnvironmentLighting.glsl)
-// replaces the outdoor ambient constant. Limits: no indirect light besides the ambient constants or
-// the environment, no point-light shadows.
+// (outdoor under open sky, indoor under cover), and emission. glTF materials add textures (base
+// colour, metallic-roughness, tangent-space normal map, emissive, occlusion on the ambient term) and,
+// with SCENE_ALPHA_MASK, the alpha cut-out (a separate program, so opaque draws keep early depth
+// testing). With SCENE_ENVIRONMENT, image-based light (EnvironmentLighting.glsl) replaces the
+// outdoor ambient constant. Output is scene-linear radiance (cd/m²) clamped to the half-float range.
+// Limits: no indirect light besides the ambient constants or the environment, no point-light shadows.
 #include "scene/SceneFrame.glsl"
 #ifdef SCENE_ENVIRONMENT
 #include "scene/EnvironmentLighting.glsl"
@@ -13,6 +15,8 @@
 layout(location = 0) in vec3 vWorldPosition;
 layout(location = 1) in vec3 vNormal;
 layout(location = 2) flat in int vMaterial;
+layout(location = 3) in vec2 vTexcoord;
+layout(location = 4) in vec4 vTangent;
 
 layout(binding = 0) uniform sampler2DShadow uSunShadowMap;
 layout(binding = 1) uniform sampler2DShadow uSkyOcclusionMap;
@@ -71,17 +75,38 @@ float filteredVisibility(sampler2DShadow map, vec3 coord, float texel)
 void main()
 {
     MaterialData material = uMaterials[vMaterial];
-    vec3 baseColor = material.baseColorRoughness.rgb;
-    float roughness = clamp(material.baseColorRoughness.w, 0.045, 1.0);
-    float metalness = material.emissionMetalness.w;
+    vec4 params = material.normalOcclusionCutoffAlpha;
+    vec4 baseSample = texture(uBaseColorMap, vTexcoord);
+#ifdef SCENE_ALPHA_MASK
+    if (params.w * baseSample.a < params.z)
+        discard;
+#endif
+    vec4 metallicRoughness = texture(uMetallicRoughnessMap, vTexcoord);
+    vec3 baseColor = material.baseColorRoughness.rgb * baseSample.rgb;
+    float roughness = clamp(material.baseColorRoughness.w * metallicRoughness.g, 0.045, 1.0);
+    float metalness = material.emissionMetalness.w * metallicRoughness.b;
     float alpha = roughness * roughness;
     vec3 diffuseColor = baseColor * (1.0 - metalness);
     vec3 f0 = mix(vec3(0.04), baseColor, metalness);
 
     vec3 n = normalize(vNormal);
+    if (!gl_FrontFacing)
+        n = -n; // double-sided materials: the back face's own normal
+    vec3 tangentNormal = texture(uNormalMap, vTexcoord).xyz * 2.0 - 1.0;
+    if (params.x != 0.0 && vTangent.w != 0.0) {
+        vec3 t = vTangent.xyz - n * dot(n, vTangent.xyz);
+        if (dot(t, t) > 1e-12) {
+            t = normalize(t);
+            vec3 b = cross(n, t) * vTangent.w;
+            vec3 mapped = mat3(t, b, n) * vec3(tangentNormal.xy * params.x, tangentNormal.z);
+            if (dot(mapped, mapped) > 1e-12)
+                n = normalize(mapped);
+        }
+    }
     vec3 v = normalize(uCameraPosition.xyz - vWorldPosition);
 
-    vec3 radiance = material.emissionMetalness.rgb;
+    vec3 radiance = material.emissionMetalness.rgb * texture(uEmissiveMap, vTexcoord).rgb;
+    float occlusion = 1.0 + params.y * (texture(uOcclusionMap, vTexcoord).r - 1.0);
 
     vec3 sunBrdf = shade(n, v, uSunDirection.xyz, diffuseColor, f0, alpha);
     if (any(greaterThan(sunBrdf, vec3(0.0)))) {
@@ -108,11 +133,11 @@ void main()
 #ifdef SCENE_ENVIRONMENT
     // Image-based light replaces the outdoor constant; covered points keep the indoor one.
     radiance += mix((diffuseColor + f0 * (1.0 - roughness)) * uAmbientIndoor.rgb,
-                    environmentRadiance(n, v, diffuseColor, f0, roughness), openSky);
+                    environmentRadiance(n, v, diffuseColor, f0, roughness), openSky) * occlusion;
 #else
     float skyFacing = 0.6 + 0.4 * n.y; // downward-facing surfaces see the ground, not the sky
     vec3 ambient = mix(uAmbientIndoor.rgb, uAmbientOutdoor.rgb * skyFacing, openSky);
-    radiance += (diffuseColor + f0 * (1.0 - roughness)) * ambient;
+    radiance += (diffuseColor + f0 * (1.0 - roughness)) * ambient * occlusion;
 #endif
 
     oColor = vec4(clampRadiance(radiance), 1.0);

@@ -34,12 +34,21 @@ layout(std140, binding = 0) uniform SceneFrame
     PointLight uLights[SCENE_MAX_POINT_LIGHTS];
 };
 
-// Materials: two vec4 per material.
+// Materials: three vec4 per material (GpuMaterial in SceneRenderer.cpp).
 struct MaterialData
 {
     vec4 baseColorRoughness;     // rgb base colour, w perceptual roughness
     vec4 emissionMetalness;      // rgb emitted luminance (cd/m²), w metalness
+    vec4 normalOcclusionCutoffAlpha; // x normal-map scale (0: none), y occlusion strength, z alpha cutoff, w alpha
 };
+
+// Material textures (units 2-6, a white 1x1 texture where a material has none, so sampling them
+// unconditionally leaves untextured materials unchanged).
+layout(binding = 2) uniform sampler2D uBaseColorMap;         // sRGB: rgb colour, a coverage
+layout(binding = 3) uniform sampler2D uMetallicRoughnessMap; // g roughness, b metalness
+layout(binding = 4) uniform sampler2D uNormalMap;            // tangent-space normal
+layout(binding = 5) uniform sampler2D uEmissiveMap;          // sRGB
+layout(binding = 6) uniform sampler2D uOcclusionMap;         // r ambient occlusion
 
 layout(std430, binding = 0) readonly buffer SceneMaterials
 {

@@ -274,8 +274,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string framesText, binsText, captureFramesText, resourceReportText, resizeStormText;
 
     auto* sceneOpt = cli.add_option("--scene", scene,
-                                    "Scene file (JSON, docs/SCENE_FORMAT.md); default: the built-in "
-                                    "scene")
+                                    "Scene file (JSON, or glTF 2.0 .gltf/.glb; docs/SCENE_FORMAT.md); "
+                                    "default: the built-in scene")
                          ->type_name("FILE");
     auto* sizeOpt = cli.add_option("--size", sizeText,
                                    "Frame size: window size, or the headless frame (default "

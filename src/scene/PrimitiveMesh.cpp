@@ -8,7 +8,9 @@
 #include <glm/trigonometric.hpp>
 
 #include <cmath>
+#include <map>
 #include <numbers>
+#include <utility>
 
 namespace scene {
 namespace {
@@ -36,8 +38,9 @@ public:
 
     std::uint32_t vertex(glm::vec3 localPosition, glm::vec3 localNormal)
     {
-        mMesh.vertices.push_back(
-            {mRotation * localPosition + mOffset, glm::normalize(mRotation * localNormal), mMaterial});
+        MeshVertex v{mRotation * localPosition + mOffset, glm::normalize(mRotation * localNormal)};
+        v.material = mMaterial;
+        mMesh.vertices.push_back(v);
         return std::uint32_t(mMesh.vertices.size() - 1);
     }
 
@@ -150,19 +153,54 @@ void appendPrimitive(const Object& object, TriangleMesh& mesh)
 
 TriangleMesh buildSceneMesh(const Scene& scene)
 {
+    // Batch key: rank (0 opaque casters, 1 masked casters, 2 the rest), then the material whose
+    // textures the batch binds (-1: the shared untextured batch).
+    auto materialOf = [&](int index) -> const Material* {
+        return index >= 0 && std::size_t(index) < scene.materials.size() ? &scene.materials[std::size_t(index)]
+                                                                         : nullptr;
+    };
+    auto keyOf = [&](int materialIndex, bool castsShadow) {
+        const Material* m = materialOf(materialIndex);
+        bool masked = m && m->alphaMode == AlphaMode::Mask;
+        int rank = !castsShadow ? 2 : masked ? 1 : 0;
+        return std::pair<int, int>(rank, m && !m->plain() ? materialIndex : -1);
+    };
+    std::map<std::pair<int, int>, TriangleMesh> groups;
+    for (const Object& object : scene.objects)
+        appendPrimitive(object, groups[keyOf(object.material, object.castsShadow)]);
+    for (const ImportedMesh& imported : scene.meshes) {
+        TriangleMesh& group = groups[keyOf(imported.material, imported.castsShadow)];
+        auto base = std::uint32_t(group.vertices.size());
+        group.vertices.insert(group.vertices.end(), imported.vertices.begin(), imported.vertices.end());
+        for (std::uint32_t index : imported.indices)
+            group.indices.push_back(base + index);
+    }
+
     TriangleMesh mesh;
-    for (bool casters : {true, false}) {
-        for (const Object& object : scene.objects)
-            if (object.castsShadow == casters)
-                appendPrimitive(object, mesh);
-        if (casters) {
+    bool haveCasterBounds = false;
+    for (auto& [key, group] : groups) {
+        if (group.indices.empty())
+            continue;
+        auto base = std::uint32_t(mesh.vertices.size());
+        DrawBatch batch;
+        batch.firstIndex = mesh.indices.size();
+        batch.indexCount = group.indices.size();
+        batch.material = key.second;
+        batch.castsShadow = key.first < 2;
+        batch.alphaMask = key.first == 1;
+        const Material* m = materialOf(key.second);
+        batch.doubleSided = m && m->doubleSided;
+        mesh.batches.push_back(batch);
+        for (std::uint32_t index : group.indices)
+            mesh.indices.push_back(base + index);
+        mesh.vertices.insert(mesh.vertices.end(), group.vertices.begin(), group.vertices.end());
+        if (key.first == 0)
             mesh.shadowCasterIndexCount = mesh.indices.size();
-            if (!mesh.vertices.empty()) {
-                mesh.casterBoundsMin = mesh.casterBoundsMax = mesh.vertices.front().position;
-                for (const MeshVertex& v : mesh.vertices) {
-                    mesh.casterBoundsMin = glm::min(mesh.casterBoundsMin, v.position);
-                    mesh.casterBoundsMax = glm::max(mesh.casterBoundsMax, v.position);
-                }
+        if (batch.castsShadow) {
+            for (const MeshVertex& v : group.vertices) {
+                mesh.casterBoundsMin = haveCasterBounds ? glm::min(mesh.casterBoundsMin, v.position) : v.position;
+                mesh.casterBoundsMax = haveCasterBounds ? glm::max(mesh.casterBoundsMax, v.position) : v.position;
+                haveCasterBounds = true;
             }
         }
     }

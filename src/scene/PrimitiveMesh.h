@@ -1,8 +1,9 @@
 // PrimitiveMesh.h: triangle meshes for the scene's procedural primitives, in world space.
 //
 // Every object is tessellated on the CPU once, transformed (rotation then translation; no scale:
-// sizes are built into the shape) and appended to one vertex/index list, so the renderer draws the
-// whole static scene with a single indexed draw. Spheres and cylinders use fixed tessellations
+// sizes are built into the shape) and appended to one vertex/index list together with the imported
+// glTF meshes, grouped into batches: all untextured opaque materials share one draw, each textured,
+// alpha-masked or double-sided material gets its own. Spheres and cylinders use fixed tessellations
 // (kRoundSegments around), which is plenty at the sizes the lab renders.
 #pragma once
 
@@ -15,18 +16,26 @@
 
 namespace scene {
 
-struct MeshVertex
+/// A run of indices drawn with one material's textures bound (or, material -1, the shared
+/// untextured batch of every plain() material).
+struct DrawBatch
 {
-    glm::vec3 position;
-    glm::vec3 normal;
-    float material;  ///< material index, as a float so that one float attribute format serves all
+    std::size_t firstIndex = 0;
+    std::size_t indexCount = 0;
+    int material = -1;
+    bool castsShadow = true;
+    bool alphaMask = false;
+    bool doubleSided = false;
 };
 
 struct TriangleMesh
 {
     std::vector<MeshVertex> vertices;
     std::vector<std::uint32_t> indices;
-    /// The shadow casters come first: indices [0, shadowCasterIndexCount) are the shadow-pass draw.
+    /// Batches in index order: opaque shadow casters, alpha-masked shadow casters, then the rest.
+    std::vector<DrawBatch> batches;
+    /// The opaque shadow casters come first: indices [0, shadowCasterIndexCount) are one
+    /// shadow-pass draw; masked casters follow as their own batches.
     std::size_t shadowCasterIndexCount = 0;
     glm::vec3 casterBoundsMin{0.0f};
     glm::vec3 casterBoundsMax{0.0f};
@@ -38,7 +47,7 @@ inline constexpr int kRoundSegments = 32;
 
 /// Appends one object's triangles (counter-clockwise seen from outside).
 void appendPrimitive(const Object& object, TriangleMesh& mesh);
-/// All objects of the scene, shadow casters first.
+/// All objects and imported meshes of the scene, batched (see DrawBatch), shadow casters first.
 TriangleMesh buildSceneMesh(const Scene& scene);
 
 }  // namespace scene

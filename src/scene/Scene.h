@@ -1,5 +1,6 @@
-// Scene.h: the in-memory scene (materials, primitive objects, sun, sky, ambient, lights, camera and
-// camera path) and the functions that load it from the JSON format of docs/SCENE_FORMAT.md.
+// Scene.h: the in-memory scene (materials, textures, primitive objects, imported glTF meshes, sun,
+// sky, ambient, lights, camera and camera path) and the functions that load it from the JSON format
+// of docs/SCENE_FORMAT.md or from a glTF 2.0 file (scene/GltfLoader.h).
 //
 // Units are scene-linear and roughly photometric: luminances in cd/m², illuminance in lux, point
 // light intensity in cd, lengths in metres, angles in degrees. Colours are linear Rec.709 RGB; the
@@ -7,11 +8,16 @@
 // one number. Errors throw SceneError naming the file, the line and the problem.
 #pragma once
 
+#include "image/Image.h"
 #include "scene/Camera.h"
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
+#include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +33,36 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+enum class TextureWrap { Repeat, ClampToEdge, MirroredRepeat };
+
+/// An RGBA8 texture of a material (glTF imports only). Colour textures (base colour, emissive) are
+/// sRGB-encoded, data textures (metallic-roughness, normal, occlusion) linear.
+struct Texture
+{
+    std::string name;
+    std::shared_ptr<const image::Image8> image;  ///< 4 channels, shared between colour-space variants
+    bool srgb = false;
+    TextureWrap wrapS = TextureWrap::Repeat;
+    TextureWrap wrapT = TextureWrap::Repeat;
+};
+
+enum class AlphaMode { Opaque, Mask };
+
+/// Indices into Scene::textures; -1 where the material has no such texture.
+struct MaterialTextures
+{
+    int baseColor = -1;          ///< rgb multiplies baseColor, a multiplies baseAlpha
+    int metallicRoughness = -1;  ///< g multiplies roughness, b metalness (glTF layout)
+    int normal = -1;             ///< tangent-space normal map
+    int emissive = -1;           ///< rgb multiplies the emission
+    int occlusion = -1;          ///< r: ambient occlusion (applies to the ambient term only)
+
+    bool any() const
+    {
+        return baseColor >= 0 || metallicRoughness >= 0 || normal >= 0 || emissive >= 0 || occlusion >= 0;
+    }
+};
+
 struct Material
 {
     std::string name;
@@ -35,6 +71,17 @@ struct Material
     float metalness = 0.0f;          ///< [0, 1]
     glm::vec3 emissionColor{1.0f};   ///< normalised to luminance 1
     float emissionLuminance = 0.0f;  ///< cd/m²
+    // glTF materials only (the JSON format's materials keep these defaults):
+    MaterialTextures textures;
+    float baseAlpha = 1.0f;  ///< coverage for AlphaMode::Mask
+    AlphaMode alphaMode = AlphaMode::Opaque;
+    float alphaCutoff = 0.5f;  ///< Mask: fragments with alpha below are cut (also from shadows)
+    float normalScale = 1.0f;
+    float occlusionStrength = 1.0f;
+    bool doubleSided = false;
+
+    /// Drawn in the shared untextured batch (single-sided, opaque, no textures).
+    bool plain() const { return !textures.any() && alphaMode == AlphaMode::Opaque && !doubleSided; }
 };
 
 enum class PrimitiveType { Box, Plane, Sphere, Cylinder };
@@ -51,6 +98,40 @@ struct Object
     float height = 1.0f;              ///< cylinder (along its local Y)
     int material = 0;                 ///< index into Scene::materials
     bool castsShadow = true;
+};
+
+/// One vertex of the scene's world-space triangle mesh (procedural primitives and glTF imports).
+struct MeshVertex
+{
+    glm::vec3 position;
+    glm::vec3 normal;
+    glm::vec2 texcoord{0.0f};
+    glm::vec4 tangent{0.0f};  ///< xyz unit tangent, w bitangent sign; all 0: no tangent frame
+    float material = 0.0f;    ///< material index, as a float so that one float attribute format serves all
+};
+
+/// A glTF mesh primitive baked into world space (one per node instance), one material.
+struct ImportedMesh
+{
+    std::string name;
+    std::vector<MeshVertex> vertices;
+    std::vector<std::uint32_t> indices;  ///< triangles, counter-clockwise seen from the front
+    int material = 0;
+    bool castsShadow = true;
+};
+
+/// A JSON scene's reference to a glTF model (an "objects" entry with a "gltf" field); loadSceneFile
+/// imports it, parseScene only records it.
+struct ModelReference
+{
+    std::string name;
+    std::string file;  ///< as written, relative to the scene file's folder
+    int line = 0;      ///< where the reference is, for error messages
+    glm::vec3 position{0.0f};
+    glm::vec3 rotationDegrees{0.0f};  ///< about X, then Y, then Z (world axes), like objects
+    glm::vec3 scale{1.0f};
+    bool castsShadow = true;
+    float emissiveLuminance = 1000.0f;  ///< cd/m² of glTF emissive 1.0 (kDefaultGltfEmissiveLuminance)
 };
 
 struct Sun
@@ -116,6 +197,9 @@ struct Scene
     std::string description;
     std::vector<Material> materials;
     std::vector<Object> objects;
+    std::vector<ModelReference> models;  ///< not yet imported references (parseScene output)
+    std::vector<ImportedMesh> meshes;    ///< imported glTF geometry, world space
+    std::vector<Texture> textures;
     std::vector<PointLight> lights;
     Sun sun;
     Sky sky;
@@ -129,9 +213,15 @@ struct Scene
 
 /// Parses scene JSON; `sourceName` prefixes every error message; `folder` is where relative file
 /// paths in the scene are looked up first (the scene file's folder; empty: only the data root).
+/// glTF model references are listed in Scene::models, not imported (see importModels).
 Scene parseScene(std::string_view text, const std::string& sourceName, const std::filesystem::path& folder = {});
-/// Reads and parses a scene file.
+/// Reads a scene file: a glTF 2.0 file (.gltf/.glb, or glTF binary magic) through the glTF loader,
+/// anything else as scene JSON, whose glTF model references are then imported (paths relative to
+/// the scene file's folder).
 Scene loadSceneFile(const std::filesystem::path& path);
+/// Imports the glTF models `scene.models` references (paths relative to sceneFile's folder) and
+/// clears the list; loadSceneFile calls it. Errors name the scene file and line, then the model.
+void importModels(Scene& scene, const std::filesystem::path& sceneFile);
 /// The built-in scene (scenes/default.json compiled into the binary).
 Scene defaultScene();
 /// The text of the built-in scene.

@@ -3,9 +3,13 @@
 // Every object in the file is read through a FieldReader that knows the keys its context allows, so
 // a typo is reported as an unknown field with the list of valid ones, and every value is type- and
 // range-checked where it is read. The format itself is documented in docs/SCENE_FORMAT.md.
+#include "scene/GltfLoader.h"
 #include "scene/JsonReader.h"
 #include "scene/Scene.h"
 #include "util/PrintableText.h"
+
+#include <glm/ext/matrix_transform.hpp>
+#include <glm/trigonometric.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -290,9 +294,37 @@ private:
             std::string context = "object " + std::to_string(index);
             if (nameValue && nameValue->kind == JsonValue::Kind::String)
                 context += " (" + quotedName(nameValue->string) + ")";
-            scene.objects.push_back(readObject(item, context));
+            if (item.kind == JsonValue::Kind::Object && item.find("gltf"))
+                scene.models.push_back(readModel(item, context));
+            else
+                scene.objects.push_back(readObject(item, context));
             ++index;
         }
+    }
+
+    ModelReference readModel(const JsonValue& item, const std::string& context)
+    {
+        FieldReader f(mSource, item, context,
+                      {"name", "gltf", "position", "rotation", "scale", "castsShadow", "emissiveLuminance"});
+        ModelReference m;
+        m.name = f.string("name", "");
+        const JsonValue& file = f.require("gltf");
+        f.expectKind(file, JsonValue::Kind::String, f.field("gltf"));
+        if (file.string.empty())
+            f.fail(file, f.field("gltf") + " must name a .gltf or .glb file");
+        m.file = file.string;
+        m.line = item.position.line;
+        m.position = f.vec3("position", m.position);
+        m.rotationDegrees = f.vec3("rotation", m.rotationDegrees);
+        if (const JsonValue* scale = f.find("scale")) {
+            if (scale->kind == JsonValue::Kind::Number)
+                m.scale = glm::vec3(float(f.checkedNumber(*scale, f.field("scale"), kPositive)));
+            else
+                m.scale = f.vec3(*scale, f.field("scale"), kPositive);
+        }
+        m.castsShadow = f.boolean("castsShadow", m.castsShadow);
+        m.emissiveLuminance = f.number("emissiveLuminance", m.emissiveLuminance, kNonNegative);
+        return m;
     }
 
     Object readObject(const JsonValue& item, const std::string& context)
@@ -533,6 +565,8 @@ Scene parseScene(std::string_view text, const std::string& sourceName, const std
 
 Scene loadSceneFile(const std::filesystem::path& path)
 {
+    if (looksLikeGltf(path))
+        return loadGltfScene(path);
     std::error_code folderCheck;
     if (std::filesystem::is_directory(path, folderCheck))  // opens fine, then reads as an empty file
         throw SceneError("cannot open scene file '" + path.string() + "': it is a folder, not a file");
@@ -547,7 +581,30 @@ Scene loadSceneFile(const std::filesystem::path& path)
     if (in.bad())
         throw SceneError("cannot read scene file '" + path.string() + "'");
     // A bare file name lives in the working directory.
-    return parseScene(text.str(), path.string(), path.has_parent_path() ? path.parent_path() : ".");
+    Scene scene = parseScene(text.str(), path.string(), path.has_parent_path() ? path.parent_path() : ".");
+    importModels(scene, path);
+    return scene;
+}
+
+void importModels(Scene& scene, const std::filesystem::path& sceneFile)
+{
+    for (const ModelReference& model : scene.models) {
+        GltfImportOptions options;
+        glm::mat4 transform = glm::translate(glm::mat4(1.0f), model.position);
+        transform = glm::rotate(transform, glm::radians(model.rotationDegrees.z), glm::vec3(0, 0, 1));
+        transform = glm::rotate(transform, glm::radians(model.rotationDegrees.y), glm::vec3(0, 1, 0));
+        transform = glm::rotate(transform, glm::radians(model.rotationDegrees.x), glm::vec3(1, 0, 0));
+        options.transform = glm::scale(transform, model.scale);
+        options.castsShadow = model.castsShadow;
+        options.emissiveLuminance = model.emissiveLuminance;
+        try {
+            importGltf(sceneFile.parent_path() / model.file, scene, options);
+        } catch (const SceneError& error) {
+            throw SceneError(util::escapeControlCharacters(sceneFile.string()) + ":" + std::to_string(model.line) +
+                             ": " + error.what());
+        }
+    }
+    scene.models.clear();
 }
 
 std::string_view defaultSceneText()

@@ -19,10 +19,12 @@
 namespace scene {
 namespace {
 
-constexpr GLuint kFrameBlockBinding = 0;   // SceneFrame.glsl
-constexpr GLuint kMaterialBinding = 0;     // SceneFrame.glsl
-constexpr GLuint kSunShadowUnit = 0;       // Scene.frag
-constexpr GLuint kSkyOcclusionUnit = 1;    // Scene.frag
+constexpr GLuint kFrameBlockBinding = 0;  // SceneFrame.glsl
+constexpr GLuint kMaterialBinding = 0;    // SceneFrame.glsl
+constexpr GLuint kSunShadowUnit = 0;      // Scene.frag
+constexpr GLuint kSkyOcclusionUnit = 1;   // Scene.frag
+constexpr GLuint kBaseColorUnit = 2;      // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
+constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
 constexpr float kMaxRadiance = 60000.0f;  // SCENE_MAX_RADIANCE in SceneFrame.glsl
@@ -59,7 +61,21 @@ struct GpuMaterial
 {
     glm::vec4 baseColorRoughness;
     glm::vec4 emissionMetalness;
+    glm::vec4 normalOcclusionCutoffAlpha;  ///< normal scale (0: no normal map), occlusion strength, cutoff, alpha
 };
+
+GLenum glWrapOf(TextureWrap wrap)
+{
+    switch (wrap) {
+        case TextureWrap::ClampToEdge:
+            return GL_CLAMP_TO_EDGE;
+        case TextureWrap::MirroredRepeat:
+            return GL_MIRRORED_REPEAT;
+        case TextureWrap::Repeat:
+            break;
+    }
+    return GL_REPEAT;
+}
 
 // Maps world space to [0,1]^3 of an orthographic view along `towardsLight` that encloses the box.
 glm::mat4 orthographicFit(glm::vec3 towardsLight, glm::vec3 boundsMin, glm::vec3 boundsMax)
@@ -123,15 +139,21 @@ private:
 SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene)
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
+    mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
+                                                 {{"SCENE_ALPHA_MASK", "1"}});
     if (mScene.sky.environment) {
         mEnvironment.emplace(shaders, loadEnvironmentImage(mScene, shaders.root().parent_path()),
                              environmentOptionsFor(mScene));
         mOpaqueProgram =
             shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag", {{"SCENE_ENVIRONMENT", "1"}});
+        mOpaqueMaskedProgram = shaders.buildGraphics("scene.opaqueMasked", "scene/Scene.vert", "scene/Scene.frag",
+                                                     {{"SCENE_ENVIRONMENT", "1"}, {"SCENE_ALPHA_MASK", "1"}});
         mSkyProgram =
             shaders.buildGraphics("scene.environmentSky", "scene/FullscreenTriangle.vert", "scene/EnvironmentSky.frag");
     } else {
         mOpaqueProgram = shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag");
+        mOpaqueMaskedProgram = shaders.buildGraphics("scene.opaqueMasked", "scene/Scene.vert", "scene/Scene.frag",
+                                                     {{"SCENE_ALPHA_MASK", "1"}});
         mSkyProgram = shaders.buildGraphics("scene.sky", "scene/FullscreenTriangle.vert", "scene/Sky.frag");
     }
 
@@ -140,20 +162,26 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     mIndices = gl::Buffer::fromSpan<std::uint32_t>("scene.indices", mesh.indices);
     mIndexCount = GLsizei(mesh.indices.size());
     mShadowIndexCount = GLsizei(mesh.shadowCasterIndexCount);
+    mBatches = mesh.batches;
     mMeshArray = gl::VertexArray("scene.mesh");
     mMeshArray.setVertexBuffer(0, mVertices, 0, sizeof(MeshVertex));
     mMeshArray.setIndexBuffer(mIndices);
     mMeshArray.setAttribute(0, 0, 3, offsetof(MeshVertex, position));
     mMeshArray.setAttribute(1, 0, 3, offsetof(MeshVertex, normal));
     mMeshArray.setAttribute(2, 0, 1, offsetof(MeshVertex, material));
+    mMeshArray.setAttribute(3, 0, 2, offsetof(MeshVertex, texcoord));
+    mMeshArray.setAttribute(4, 0, 4, offsetof(MeshVertex, tangent));
     mEmptyArray = gl::VertexArray("scene.fullscreen");
 
     std::vector<GpuMaterial> materials;
     for (const Material& m : mScene.materials)
-        materials.push_back(
-            {glm::vec4(m.baseColor, m.roughness), glm::vec4(m.emissionColor * m.emissionLuminance, m.metalness)});
+        materials.push_back({glm::vec4(m.baseColor, m.roughness),
+                             glm::vec4(m.emissionColor * m.emissionLuminance, m.metalness),
+                             glm::vec4(m.textures.normal >= 0 ? m.normalScale : 0.0f, m.occlusionStrength,
+                                       m.alphaMode == AlphaMode::Mask ? m.alphaCutoff : -1.0f, m.baseAlpha)});
     mMaterials = gl::Buffer::fromSpan<GpuMaterial>("scene.materials", materials);
     mFrameBlock = gl::Buffer("scene.frame", sizeof(SceneFrameBlock));
+    uploadTextures();
 
     // Both maps cover the shadow casters (or the scene's explicit bounds); receivers outside count
     // as unshadowed and open to the sky.
@@ -179,6 +207,42 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     mSkyOcclusionFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyOcclusionMap);
     mSkyOcclusionFramebuffer.setDrawBuffers({GL_NONE});
     mSkyOcclusionFramebuffer.checkComplete("scene.skyOcclusionFramebuffer");
+}
+
+void SceneRenderer::uploadTextures()
+{
+    const std::uint8_t white[4] = {255, 255, 255, 255};
+    mWhiteTexture = gl::Texture("scene.whiteTexture", GL_RGBA8, {1, 1});
+    mWhiteTexture.upload(GL_RGBA, GL_UNSIGNED_BYTE, white);
+    for (const Texture& texture : mScene.textures) {
+        const image::Image8& pixels = *texture.image;
+        glm::ivec2 size(pixels.width, pixels.height);
+        gl::Texture uploaded("scene.texture." + texture.name, texture.srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, size,
+                             gl::mipLevelCount(size));
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        uploaded.upload(GL_RGBA, GL_UNSIGNED_BYTE, pixels.pixels.data());
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glGenerateTextureMipmap(uploaded.id());
+        uploaded.setFilter(GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR);
+        glTextureParameteri(uploaded.id(), GL_TEXTURE_WRAP_S, GLint(glWrapOf(texture.wrapS)));
+        glTextureParameteri(uploaded.id(), GL_TEXTURE_WRAP_T, GLint(glWrapOf(texture.wrapT)));
+        mTextures.push_back(std::move(uploaded));
+    }
+}
+
+void SceneRenderer::bindMaterialTextures(int material) const
+{
+    std::array<int, kMaterialTextureCount> slots{-1, -1, -1, -1, -1};
+    if (material >= 0) {
+        const MaterialTextures& t = mScene.materials[std::size_t(material)].textures;
+        slots = {t.baseColor, t.metallicRoughness, t.normal, t.emissive, t.occlusion};
+    }
+    for (int i = 0; i < kMaterialTextureCount; ++i) {
+        const gl::Texture& texture =
+            slots[std::size_t(i)] >= 0 ? mTextures[std::size_t(slots[std::size_t(i)])] : mWhiteTexture;
+        texture.bindUnit(kBaseColorUnit + GLuint(i));
+        glBindSampler(kBaseColorUnit + GLuint(i), 0);  // the texture's own filtering and wrap modes
+    }
 }
 
 void SceneRenderer::setTargetAllocator(gl::SharedAllocator* allocator)
@@ -213,7 +277,7 @@ void SceneRenderer::renderShadowMaps()
     glDisable(GL_CULL_FACE);  // thin walls and single-sided planes must block light from either side
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(1.5f, 2.0f);
-    mShadowProgram.use();
+    mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     mMeshArray.bind();
     const float one = 1.0f;
     struct MapPass
@@ -232,8 +296,20 @@ void SceneRenderer::renderShadowMaps()
             glm::translate(glm::mat4(1.0f), glm::vec3(-1.0f)) * glm::scale(glm::mat4(1.0f), glm::vec3(2.0f));
         glm::mat4 clip = toClip * *pass.matrix;
         glProgramUniformMatrix4fv(mShadowProgram.id(), kLightMatrixLocation, 1, GL_FALSE, &clip[0][0]);
-        if (mShadowIndexCount > 0)
+        if (mShadowIndexCount > 0) {
+            mShadowProgram.use();
             glDrawElements(GL_TRIANGLES, mShadowIndexCount, GL_UNSIGNED_INT, nullptr);
+        }
+        // Alpha-masked casters: the cut-out parts let the light through.
+        glProgramUniformMatrix4fv(mShadowMaskedProgram.id(), kLightMatrixLocation, 1, GL_FALSE, &clip[0][0]);
+        for (const DrawBatch& batch : mBatches) {
+            if (!batch.castsShadow || !batch.alphaMask)
+                continue;
+            mShadowMaskedProgram.use();
+            bindMaterialTextures(batch.material);
+            glDrawElements(GL_TRIANGLES, GLsizei(batch.indexCount), GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(batch.firstIndex * sizeof(std::uint32_t)));
+        }
     }
     glDisable(GL_POLYGON_OFFSET_FILL);
     mShadowMapsValid = true;
@@ -319,9 +395,17 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
         glDisable(GL_BLEND);
         mSunShadowMap.bindUnit(kSunShadowUnit);
         mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
-        mOpaqueProgram.use();
         mMeshArray.bind();
-        glDrawElements(GL_TRIANGLES, mIndexCount, GL_UNSIGNED_INT, nullptr);
+        for (const DrawBatch& batch : mBatches) {
+            (batch.alphaMask ? mOpaqueMaskedProgram : mOpaqueProgram).use();
+            if (batch.doubleSided)
+                glDisable(GL_CULL_FACE);
+            else
+                glEnable(GL_CULL_FACE);
+            bindMaterialTextures(batch.material);
+            glDrawElements(GL_TRIANGLES, GLsizei(batch.indexCount), GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(batch.firstIndex * sizeof(std::uint32_t)));
+        }
     }
     {
         PassScope pass(profiler, "scene/sky");

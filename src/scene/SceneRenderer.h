@@ -1,11 +1,14 @@
 // SceneRenderer.h: renders a Scene into a scene-linear RGBA16F target (plus depth) with OpenGL 4.5.
 //
 // Passes: "scene/shadow" (the sun's depth map and the top-down sky-occlusion map; the scene is static,
-// so they are drawn on the first frame only), "scene/opaque" (GGX + Lambert shading of all geometry
-// in one indexed draw) and "scene/sky" (the analytic sky and sun disc behind the geometry, or the
+// so they are drawn on the first frame only), "scene/opaque" (GGX + Lambert shading: one indexed
+// draw for all untextured opaque materials, one per textured, alpha-masked or double-sided glTF
+// material with its textures bound to units 2-6; textures are uploaded once, RGBA8 or SRGB8_ALPHA8
+// with mipmaps) and "scene/sky" (the analytic sky and sun disc behind the geometry, or the
 // environment map, whose image-based lighting then replaces the outdoor ambient constant: see
-// EnvironmentLighting.h). Limits: no transparency, no point-light shadows, no indirect light besides
-// the ambient constants or the environment map (unoccluded but for the sky-occlusion map); values are
+// EnvironmentLighting.h). Limits: no blending (alpha MASK only; masked materials also cut holes in
+// the shadow maps), no point-light shadows, no indirect light besides the ambient constants or the
+// environment map (unoccluded but for the sky-occlusion map); values are
 // clamped below the half-float maximum (60000 cd/m²), so the physical sun disc is clipped.
 #pragma once
 
@@ -16,6 +19,7 @@
 #include "gl/VertexArray.h"
 #include "scene/Camera.h"
 #include "scene/EnvironmentLighting.h"
+#include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
 
 #include <glm/mat4x4.hpp>
@@ -64,10 +68,14 @@ public:
 private:
     void renderShadowMaps();
     void uploadFrameBlock(const Camera& camera, const RenderOptions& options);
+    void uploadTextures();
+    void bindMaterialTextures(int material) const;
 
     Scene mScene;
     gl::Program mShadowProgram;
+    gl::Program mShadowMaskedProgram;
     gl::Program mOpaqueProgram;
+    gl::Program mOpaqueMaskedProgram;
     gl::Program mSkyProgram;
     gl::Buffer mVertices;
     gl::Buffer mIndices;
@@ -77,6 +85,9 @@ private:
     gl::VertexArray mEmptyArray;
     GLsizei mIndexCount = 0;
     GLsizei mShadowIndexCount = 0;
+    std::vector<DrawBatch> mBatches;
+    std::vector<gl::Texture> mTextures;  ///< one per Scene::textures entry
+    gl::Texture mWhiteTexture;           ///< stands in for every texture a material lacks
 
     gl::Texture mSunShadowMap;
     gl::Framebuffer mSunShadowFramebuffer;

@@ -2,9 +2,13 @@
 target_sources(hdrlab_core PRIVATE
   scene/JsonReader.cpp
   scene/SceneParser.cpp
+  scene/GltfLoader.cpp
+  scene/TinyGltfImplementation.cpp
   scene/Camera.cpp
   scene/FreeFlyController.cpp
   scene/PrimitiveMesh.cpp
   scene/SceneRenderer.cpp
   scene/EnvironmentLighting.cpp)
 hdrlab_embed_text(hdrlab_core kDefaultSceneJson ${CMAKE_SOURCE_DIR}/scenes/default.json)
+# tinygltf's implementation is third-party code: its warnings are not ours to fix.
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/TinyGltfImplementation.cpp PROPERTIES COMPILE_OPTIONS "-w")

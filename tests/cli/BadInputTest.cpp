@@ -2,6 +2,7 @@
 // table in docs/RELIABILITY.md: command-line values, input files, scene files and output paths. Each
 // case checks the exit code and the one line that says what is wrong; none may crash.
 #include "cli/CliTestSupport.h"
+#include "scene/GltfTestFiles.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -154,6 +155,34 @@ TEST(BadInput, SceneFiles)
     expectError(scene("huge.json"), 1, "is too large for a float, got 1e+308");
     expectError(scene("folder.json"), 1, "it is a folder, not a file");
     expectError(scene("missing.json"), 1, "cannot open scene file 'missing.json'");
+}
+
+TEST(BadInput, GltfSceneFiles)
+{
+    fs::path dir = testing_support::scratchDir("bad-input-gltf");
+    auto scene = [&](const std::string& file) {
+        return cli_test::runIn(dir, hdrlab("--headless --frames 1 --size 16x16 --scene " + file));
+    };
+    gltf_test::Builder b;
+    std::string primitive = gltf_test::addQuad(b);
+    std::string meshes = ",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[" + primitive + "]}]";
+    writeText(dir / "quad.gltf", b.gltf(meshes + ",\"materials\":[{}]"));
+    auto good = cli_test::runIn(dir, hdrlab("--headless --frames 2 --size 16x16 --scene quad.gltf --screenshot q.png"));
+    EXPECT_EQ(good.exitCode, 0) << good.output;
+    EXPECT_TRUE(fs::exists(dir / "q.png"));
+
+    writeText(dir / "badjson.gltf", "{\"asset\": {\"version\": \"2.0\"},,}");
+    writeText(dir / "lines.gltf", b.gltf(",\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":"
+                                         "{\"POSITION\":0},\"mode\":1}]}]"));
+    writeText(dir / "outside.gltf",
+              b.gltf(meshes + ",\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
+                              "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"/etc/passwd\"}]"));
+    writeText(dir / "garbage.glb", "glTF\x02\x00\x00\x00 not really");
+    expectError(scene("badjson.gltf"), 1, "cannot load glTF 'badjson.gltf': ");
+    expectError(scene("lines.gltf"), 1, "mesh 0 primitive 0 has mode 1");
+    expectError(scene("outside.gltf"), 1, "image 0 has an absolute path '/etc/passwd'");
+    expectError(scene("garbage.glb"), 1, "cannot load glTF 'garbage.glb': ");
+    expectError(scene("missing.glb"), 1, "cannot load glTF 'missing.glb': No such file");
 }
 
 TEST(BadInput, OutputPaths)

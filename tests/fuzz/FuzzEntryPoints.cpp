@@ -4,6 +4,7 @@
 #include "FuzzEntryPoints.h"
 
 #include "image/ImageIo.h"
+#include "scene/GltfLoader.h"
 #include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
 
@@ -84,7 +85,12 @@ bool finite(const glm::vec3& v)
 
 void requireConsistent(const scene::Scene& parsed)
 {
-    require(!parsed.materials.empty() && !parsed.objects.empty(), "scene without materials or objects");
+    require(!parsed.materials.empty() && (!parsed.objects.empty() || !parsed.models.empty()),
+            "scene without materials or objects");
+    for (const scene::ModelReference& model : parsed.models)
+        require(!model.file.empty() && finite(model.position) && finite(model.rotationDegrees) && finite(model.scale) &&
+                    std::isfinite(model.emissiveLuminance),
+                "glTF model reference with an empty file or a non-finite value");
     for (const scene::Object& object : parsed.objects) {
         require(object.material >= 0 && std::size_t(object.material) < parsed.materials.size(),
                 "object material index out of range");
@@ -126,6 +132,58 @@ void runScene(Bytes input)
         scene::Camera camera = parsed.cameraAt(t);
         require(camera.pitchDegrees >= -89.9f && camera.pitchDegrees <= 89.9f, "camera pitch out of range");
     }
+}
+
+void runGltf(Bytes input)
+{
+    constexpr const char* kName = "fuzz.gltf";
+    scene::Scene imported;
+    scene::GltfImportOptions options;
+    options.takeLightsAndCamera = true;
+    try {
+        scene::importGltfFromMemory(input, kName, {}, imported, options);
+    } catch (const scene::SceneError& error) {
+        requireCleanMessage(error.what(), std::string("cannot load glTF '") + kName + "': ");
+        return;
+    }
+    for (const scene::Texture& texture : imported.textures) {
+        require(texture.image != nullptr, "texture without an image");
+        requireConsistent(*texture.image, 4);
+    }
+    auto validTexture = [&](int index) { return index >= -1 && index < int(imported.textures.size()); };
+    for (const scene::Material& m : imported.materials) {
+        const scene::MaterialTextures& t = m.textures;
+        require(validTexture(t.baseColor) && validTexture(t.metallicRoughness) && validTexture(t.normal) &&
+                    validTexture(t.emissive) && validTexture(t.occlusion),
+                "material texture index out of range");
+        require(finite(m.baseColor) && std::isfinite(m.emissionLuminance) && std::isfinite(m.alphaCutoff) &&
+                    std::isfinite(m.normalScale),
+                "material with a non-finite value");
+    }
+    for (const scene::ImportedMesh& mesh : imported.meshes) {
+        require(mesh.material >= 0 && std::size_t(mesh.material) < imported.materials.size(),
+                "mesh material index out of range");
+        require(mesh.indices.size() % 3 == 0, "mesh index count not a multiple of 3");
+        for (const scene::MeshVertex& v : mesh.vertices)
+            require(finite(v.position) && finite(v.normal), "mesh vertex with a non-finite value");
+    }
+    require(imported.lights.size() <= std::size_t(scene::kMaxPointLights), "too many lights");
+    require(imported.camera.nearPlane > 0.0f && imported.camera.farPlane > imported.camera.nearPlane,
+            "bad camera planes");
+    require(std::isfinite(imported.sun.illuminance) && std::isfinite(imported.sun.elevationDegrees) &&
+                std::isfinite(imported.sun.azimuthDegrees),
+            "sun with a non-finite value");
+
+    scene::TriangleMesh mesh = scene::buildSceneMesh(imported);
+    std::size_t batched = 0;
+    for (const scene::DrawBatch& batch : mesh.batches) {
+        require(batch.firstIndex == batched, "draw batches not contiguous");
+        batched += batch.indexCount;
+    }
+    require(batched == mesh.indices.size() && mesh.shadowCasterIndexCount <= mesh.indices.size(),
+            "bad batch index counts");
+    for (std::uint32_t index : mesh.indices)
+        require(index < mesh.vertices.size(), "mesh index out of range");
 }
 
 void runExr(Bytes input)

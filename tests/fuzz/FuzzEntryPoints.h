@@ -35,6 +35,10 @@ void runHdr(Bytes input);
 /// and image::decodeImage8.
 void runPng(Bytes input);
 
+/// glTF 2.0 (.gltf JSON or .glb) through scene::importGltfFromMemory with no file access (external
+/// buffers and images must be refused cleanly), then the scene mesh the renderer would upload.
+void runGltf(Bytes input);
+
 struct Target
 {
     std::string_view name;  ///< also the corpus folder: tests/fuzz/corpus/<name>/
@@ -42,10 +46,7 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene},
-    {"exr", runExr},
-    {"hdr", runHdr},
-    {"png", runPng},
+    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf},
 };
 
 }  // namespace fuzz

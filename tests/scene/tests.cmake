@@ -1,3 +1,6 @@
-# Scene tests: parsing, camera paths and environment maps (CPU), rendering and prefiltering headless (GL).
-target_sources(hdrlab_tests_cpu PRIVATE scene/SceneParserTest.cpp scene/CameraPathTest.cpp scene/EnvironmentMapTest.cpp)
-target_sources(hdrlab_tests_gl PRIVATE scene/SceneRendererTest.cpp scene/EnvironmentLightingTest.cpp)
+# Scene tests: parsing, camera paths, environment maps and glTF loading (CPU), rendering and
+# prefiltering headless (GL).
+target_sources(hdrlab_tests_cpu PRIVATE scene/SceneParserTest.cpp scene/CameraPathTest.cpp scene/EnvironmentMapTest.cpp
+  scene/GltfLoaderTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE scene/SceneRendererTest.cpp scene/EnvironmentLightingTest.cpp
+  scene/GltfRenderTest.cpp)
