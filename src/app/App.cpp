@@ -18,6 +18,7 @@
 #include "profiling/Capture.h"
 #include "profiling/Profiler.h"
 #include "scene/Scene.h"
+#include "scene/ScenePresets.h"
 #include "ui/CompareView.h"
 #include "ui/FramePanel.h"
 #include "ui/HistogramView.h"
@@ -100,6 +101,10 @@ struct App::Impl
     post::CudaInterop cudaInterop;           ///< outlives the renderer and pipeline that allocate through it
     std::unique_ptr<FrameSource> source;     ///< the scene renderer, or the image of `hdrlab view`
     StillImageSource* stillImage = nullptr;  ///< `source` when it is an image (dropped files replace it)
+    SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
+    std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
+    int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
+    std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<ui::PipelinePanel> pipelinePanel;
@@ -128,6 +133,7 @@ struct App::Impl
 
     void reportResources(std::uint64_t frame);
     void openDroppedFiles();
+    void switchToRequestedPreset();
 
     void drawPanels(glm::ivec2 size, double pathSeconds);
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
@@ -200,9 +206,19 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
                              a.source->size().x, a.source->size().y);
         size = a.source->size();  // headless output is the whole image at its own size
     } else {
-        a.source = std::make_unique<SceneFrameSource>(
+        auto sceneSource = std::make_unique<SceneFrameSource>(
             *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
             a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+        a.sceneSource = sceneSource.get();
+        a.source = std::move(sceneSource);
+        a.presets = scene::listScenePresets(util::findDataRoot(options.dataDir) / "scenes");
+        for (std::size_t i = 0; i < a.presets.size(); ++i) {
+            std::error_code ec;
+            bool current = options.sceneFile ? std::filesystem::equivalent(a.presets[i].path, *options.sceneFile, ec)
+                                             : a.presets[i].name == "default";
+            if (current)
+                a.currentPreset = int(i);
+        }
     }
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
@@ -237,7 +253,14 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     info.controlsHelp = source->controlsHelp();
     info.sourceStatus = sourceStatus;
     info.canFit = stillImage != nullptr;
+    info.description = source->description();
+    if (sceneSource) {
+        info.presets = &presets;
+        info.currentPreset = currentPreset;
+    }
     ui::FramePanelActions frameActions = ui::drawFramePanel(info, vsync);
+    if (frameActions.presetRequested >= 0)
+        requestedPreset = frameActions.presetRequested;
     if (frameActions.vsyncChanged)
         context->setVsync(vsync);
     if (frameActions.fitRequested && stillImage)
@@ -383,6 +406,24 @@ void App::Impl::openDroppedFiles()
     }
 }
 
+void App::Impl::switchToRequestedPreset()
+{
+    if (!requestedPreset || !sceneSource)
+        return;
+    const int index = *requestedPreset;
+    requestedPreset.reset();
+    SceneFrameSource::ReplaceResult result = sceneSource->replaceWith(presets.at(std::size_t(index)).path);
+    sourceStatus = result.message;
+    if (result.replaced) {
+        currentPreset = index;
+        sourceStatus.clear();  // the combo and the description say what is shown
+        util::logInfo("{}", result.message);
+        profiler->resetStats();
+    } else {
+        util::logError("{}", result.message);
+    }
+}
+
 void App::Impl::reportResources(std::uint64_t frame)
 {
     if (frame == lastResourceReport)
@@ -446,6 +487,7 @@ int App::Impl::runFrames(int count)
             a.f1WasDown = f1Down;
         }
 
+        a.switchToRequestedPreset();  // between frames: the old scene's last frame is done
         a.pacer->beginFrame();
         a.profiler->beginFrame();
         if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)

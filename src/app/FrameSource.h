@@ -41,6 +41,8 @@ public:
     virtual const char* kind() const = 0;
     /// The scene's source name or the image's file name (Frame panel, capture metadata "scene").
     virtual std::string name() const = 0;
+    /// One line about the frame (a scene's "description"); empty where there is none.
+    virtual std::string description() const { return {}; }
     /// The frame the pipeline runs on, in pixels.
     virtual glm::ivec2 size() const = 0;
     /// The scene renders at the window's size; an image keeps its own.

@@ -1,6 +1,7 @@
 #include "app/SceneFrameSource.h"
 
 #include "profiling/Profiler.h"
+#include "scene/PixelInjection.h"
 
 #include <algorithm>
 
@@ -10,12 +11,32 @@ SceneFrameSource::SceneFrameSource(gl::ShaderLibrary& shaders,
                                    scene::Scene scene,
                                    gl::SharedAllocator* allocator,
                                    glm::ivec2 size)
-    : mScene(std::move(scene))
+    : mShaders(shaders), mAllocator(allocator), mScene(std::move(scene))
 {
     mCamera = mScene.cameraAt(0.0);
     mRenderer = std::make_unique<scene::SceneRenderer>(shaders, mScene);
     mRenderer->setTargetAllocator(allocator);
     mRenderer->resize(size);
+}
+
+SceneFrameSource::ReplaceResult SceneFrameSource::replaceWith(const std::filesystem::path& path)
+{
+    ReplaceResult result;
+    try {
+        scene::Scene next = scene::loadSceneFile(path);
+        auto renderer = std::make_unique<scene::SceneRenderer>(mShaders, next);
+        renderer->setTargetAllocator(mAllocator);
+        renderer->resize(size());
+        // Only now, with everything built, does the old scene go (its GL objects with its renderer).
+        mRenderer = std::move(renderer);
+        mScene = std::move(next);
+        mCamera = mScene.cameraAt(0.0);
+        result.replaced = true;
+        result.message = "showing " + mScene.sourceName;
+    } catch (const std::exception& error) {
+        result.message = std::string(error.what()) + "; still showing " + mScene.sourceName;
+    }
+    return result;
 }
 
 void SceneFrameSource::update(const FrameSourceInput& input)
@@ -30,6 +51,10 @@ void SceneFrameSource::render(profiling::Profiler& profiler)
 {
     auto scope = profiler.scope("scene");
     mRenderer->render(mCamera, {}, &profiler);
+    if (mScene.inject.total() > 0) {
+        auto inject = profiler.scope("scene/inject");
+        scene::injectPixels(mRenderer->hdrTarget(), mScene.inject);
+    }
 }
 
 std::string SceneFrameSource::hint(bool isWindow, double pathSeconds) const

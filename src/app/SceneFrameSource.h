@@ -1,6 +1,8 @@
 // SceneFrameSource.h: the default live mode's frame source: the scene renderer (RGBA16F, at the
 // window's size), driven by the free-fly controller in a window and by the scene's deterministic
-// camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes).
+// camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes); a
+// stress preset's injected NaN/Inf/negative texels are written after it (scene/PixelInjection.h).
+// replaceWith switches scenes live (the Frame panel's scene combo) between frames.
 #pragma once
 
 #include "app/FrameSource.h"
@@ -9,7 +11,9 @@
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 
+#include <filesystem>
 #include <memory>
+#include <string>
 
 namespace gl {
 class ShaderLibrary;
@@ -24,8 +28,20 @@ public:
     /// `allocator` (nullable) creates the colour target in memory CUDA shares (post/CudaInterop.h).
     SceneFrameSource(gl::ShaderLibrary& shaders, scene::Scene scene, gl::SharedAllocator* allocator, glm::ivec2 size);
 
+    struct ReplaceResult
+    {
+        bool replaced = false;
+        std::string message;  ///< one line: the scene now shown, or why the file was refused
+    };
+    /// Loads the scene file `path` and builds its renderer at the current size in place of the
+    /// current scene; on any failure the current scene stays and the message says why (naming the
+    /// file). The camera restarts at the new scene's start pose. Never throws for a bad file.
+    ReplaceResult replaceWith(const std::filesystem::path& path);
+    const scene::Scene& scene() const { return mScene; }
+
     const char* kind() const override { return "Scene"; }
     std::string name() const override { return mScene.sourceName; }
+    std::string description() const override { return mScene.description; }
     glm::ivec2 size() const override { return mRenderer->size(); }
     bool followsWindowSize() const override { return true; }
     void resize(glm::ivec2 size) override { mRenderer->resize(size); }
@@ -38,6 +54,8 @@ public:
     BlitRects placement(glm::ivec2 windowSize) const override;
 
 private:
+    gl::ShaderLibrary& mShaders;
+    gl::SharedAllocator* mAllocator;
     scene::Scene mScene;
     std::unique_ptr<scene::SceneRenderer> mRenderer;
     scene::Camera mCamera;

@@ -191,6 +191,27 @@ struct PointLight
 
 inline constexpr int kMaxPointLights = 16;
 
+/// What a preset states about its frames ("dynamicRange"): the preset tests render it and check.
+struct StatedRange
+{
+    double atLeast = 0.0;         ///< 99.9th / 0.1th percentile of the positive finite luminances, at least
+    bool uniform = false;         ///< every pixel has the same luminance
+    double maxLitFraction = 1.0;  ///< at most this share of the pixels has luminance > 0
+    double peakLuminance = 0.0;   ///< cd/m² of the brightest pixel the scene describes (0: no claim)
+};
+
+/// Pixels overwritten in the HDR frame after the scene renders ("inject", a stress preset's NaN,
+/// +Inf and negative pixels; scene/PixelInjection.h).
+struct PixelInjection
+{
+    int nan = 0;
+    int inf = 0;
+    int negative = 0;
+    int total() const { return nan + inf + negative; }
+};
+
+inline constexpr int kMaxInjectedPixels = 65536;  ///< per kind
+
 struct Scene
 {
     std::string sourceName;  ///< file path or "scenes/default.json (built in)"
@@ -206,6 +227,8 @@ struct Scene
     Ambient ambient;
     Camera camera;          ///< fov, near/far and the start pose
     CameraPath cameraPath;  ///< may be empty: the camera then stays at its start pose
+    std::optional<StatedRange> statedRange;
+    PixelInjection inject;
 
     /// The camera at time `seconds` of the path (the start pose if there is no path).
     Camera cameraAt(double seconds) const { return cameraPath.evaluate(seconds, camera); }

@@ -240,7 +240,8 @@ public:
         }
         FieldReader top(
             mSource, root, "the scene",
-            {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath"});
+            {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath",
+             "dynamicRange", "inject"});
         Scene scene;
         scene.sourceName = mSource;
         scene.description = top.string("description", "");
@@ -257,6 +258,10 @@ public:
         if (const JsonValue* path = top.find("cameraPath"))
             scene.cameraPath = readPath(*path);
         scene.camera = readCamera(top.find("camera"), scene.cameraPath);
+        if (const JsonValue* range = top.find("dynamicRange"))
+            scene.statedRange = readStatedRange(*range);
+        if (const JsonValue* inject = top.find("inject"))
+            scene.inject = readInjection(*inject);
         return scene;
     }
 
@@ -465,6 +470,28 @@ private:
         ambient.outdoor = f.vec3("outdoor", ambient.outdoor, kNonNegative);
         ambient.indoor = f.vec3("indoor", ambient.indoor, kNonNegative);
         return ambient;
+    }
+
+    StatedRange readStatedRange(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"dynamicRange\"", {"atLeast", "uniform", "maxLitFraction", "peakLuminance"});
+        StatedRange range;
+        range.atLeast = f.number64("atLeast", range.atLeast, kNonNegative);
+        range.uniform = f.boolean("uniform", range.uniform);
+        range.maxLitFraction = f.number64("maxLitFraction", range.maxLitFraction, kUnit);
+        range.peakLuminance = f.number64("peakLuminance", range.peakLuminance, kNonNegative);
+        return range;
+    }
+
+    PixelInjection readInjection(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"inject\"", {"nan", "inf", "negative"});
+        const Range count{0.0, double(kMaxInjectedPixels), false};
+        PixelInjection inject;
+        inject.nan = f.integer("nan", 0, count);
+        inject.inf = f.integer("inf", 0, count);
+        inject.negative = f.integer("negative", 0, count);
+        return inject;
     }
 
     CameraKeyframe readKeyframe(const JsonValue& value, int index)

@@ -8,7 +8,9 @@ target_sources(hdrlab_core PRIVATE
   scene/FreeFlyController.cpp
   scene/PrimitiveMesh.cpp
   scene/SceneRenderer.cpp
-  scene/EnvironmentLighting.cpp)
+  scene/EnvironmentLighting.cpp
+  scene/PixelInjection.cpp
+  scene/ScenePresets.cpp)
 hdrlab_embed_text(hdrlab_core kDefaultSceneJson ${CMAKE_SOURCE_DIR}/scenes/default.json)
 # tinygltf's implementation is third-party code: its warnings are not ours to fix.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/TinyGltfImplementation.cpp PROPERTIES COMPILE_OPTIONS "-w")

@@ -34,7 +34,28 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
         HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
     }
+    if (info.presets && !info.presets->empty()) {
+        const std::vector<scene::ScenePreset>& presets = *info.presets;
+        const bool listed = info.currentPreset >= 0 && info.currentPreset < int(presets.size());
+        const std::string preview = listed ? presets[std::size_t(info.currentPreset)].name : info.sceneName;
+        if (ImGui::BeginCombo("scene", preview.c_str())) {
+            for (std::size_t i = 0; i < presets.size(); ++i) {
+                const scene::ScenePreset& preset = presets[i];
+                ImGui::BeginDisabled(!preset.valid);
+                if (ImGui::Selectable(preset.name.c_str(), int(i) == info.currentPreset))
+                    actions.presetRequested = int(i);
+                ImGui::EndDisabled();
+                if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !preset.description.empty())
+                    ImGui::SetTooltip("%s", preset.description.c_str());
+            }
+            ImGui::EndCombo();
+        }
+        HelpMarker("The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
+                   "between frames; a file that does not load leaves the current scene and says why.");
+    }
     ImGui::Text("%s: %s", info.sourceKind.c_str(), info.sceneName.c_str());
+    if (!info.description.empty())
+        ImGui::TextWrapped("%s", info.description.c_str());
     if (info.canFit) {
         ImGui::SameLine();
         actions.fitRequested = ImGui::SmallButton("Fit");

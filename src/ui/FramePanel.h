@@ -1,14 +1,17 @@
 // FramePanel.h: the "Frame" panel: GPU, driver, platform, resolution, frame rate and frame time, vsync
-// and the frame's source (a scene, or the image of `hdrlab view` with its pan/zoom state). It only presents what it is
-// given (the frame time comes from the Profiler).
+// and the frame's source (a scene, or the image of `hdrlab view` with its pan/zoom state), with the
+// scene combo over the shipped presets and the scene's one-line description. It only presents what
+// it is given (the frame time comes from the Profiler) and returns what was asked for.
 #pragma once
 
 #include "platform/GlContext.h"
+#include "scene/ScenePresets.h"
 #include "util/Stats.h"
 
 #include <glm/vec2.hpp>
 
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -24,12 +27,16 @@ struct FrameInfo
     std::string sourceStatus;          ///< e.g. why a dropped file was refused; empty: nothing to say
     std::string controlsHelp;          ///< tooltip after the hint (e.g. the pan/zoom controls); empty: none
     bool canFit = false;               ///< an image view: offer "Fit"
+    std::string description;           ///< the scene's one line; empty: none
+    const std::vector<scene::ScenePreset>* presets = nullptr;  ///< the scene combo's entries; null: no combo
+    int currentPreset = -1;                                    ///< index into presets; -1: a scene not listed
 };
 
 struct FramePanelActions
 {
     bool vsyncChanged = false;
     bool fitRequested = false;
+    int presetRequested = -1;  ///< index into FrameInfo::presets chosen in the combo; -1: none
 };
 
 /// Draws the panel; `vsync` is edited in place when the context is a window.
