@@ -348,3 +348,40 @@ TEST(SceneParser, SceneFolderIsTheFilesFolder)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SceneParser, PresetFieldsDynamicRangeAndInject)
+{
+    scene::Scene plain = scene::parseScene(minimalScene(), "ok.json");
+    EXPECT_FALSE(plain.statedRange);
+    EXPECT_EQ(plain.inject.total(), 0);
+
+    scene::Scene s = scene::parseScene(
+        minimalScene("\"roughness\": 0.5", ",\n  \"dynamicRange\": { \"atLeast\": 1e5, \"maxLitFraction\": 0.01, "
+                                           "\"peakLuminance\": 1e9, \"uniform\": false },\n"
+                                           "  \"inject\": { \"nan\": 3, \"inf\": 2, \"negative\": 1 }"),
+        "ok.json");
+    ASSERT_TRUE(s.statedRange);
+    EXPECT_EQ(s.statedRange->atLeast, 1e5);
+    EXPECT_EQ(s.statedRange->maxLitFraction, 0.01);
+    EXPECT_EQ(s.statedRange->peakLuminance, 1e9);
+    EXPECT_FALSE(s.statedRange->uniform);
+    EXPECT_EQ(s.inject.nan, 3);
+    EXPECT_EQ(s.inject.inf, 2);
+    EXPECT_EQ(s.inject.negative, 1);
+    EXPECT_EQ(s.inject.total(), 6);
+
+    EXPECT_CONTAINS(errorOf(minimalScene("\"roughness\": 0.5", ",\n  \"inject\": { \"nan\": -1 }")),
+                    "bad.json:8: \"nan\" in \"inject\" must be in [0, 65536], got -1");
+    EXPECT_CONTAINS(errorOf(minimalScene("\"roughness\": 0.5", ",\n  \"inject\": { \"inf\": 1.5 }")),
+                    "\"inf\" in \"inject\" must be a whole number, got 1.5");
+    EXPECT_CONTAINS(errorOf(minimalScene("\"roughness\": 0.5", ",\n  \"inject\": { \"zero\": 1 }")),
+                    "unknown field \"zero\" in \"inject\"");
+    EXPECT_CONTAINS(errorOf(minimalScene("\"roughness\": 0.5", ",\n  \"dynamicRange\": { \"maxLitFraction\": 2 }")),
+                    "\"maxLitFraction\" in \"dynamicRange\" must be in [0, 1], got 2");
+    EXPECT_CONTAINS(errorOf(minimalScene("\"roughness\": 0.5", ",\n  \"dynamicRange\": { \"uniform\": 1 }")),
+                    "\"uniform\" in \"dynamicRange\" must be a bool");
+}
+
+}  // namespace

@@ -162,7 +162,8 @@ TEST_F(SceneRendererTest, EveryShippedSceneRenders)
         dumpIfAsked(frame, {96, 54}, entry.path().stem().string());
         FrameStats stats = statsOf(frame);
         EXPECT_EQ(stats.nonFinite, 0);
-        EXPECT_GT(stats.p999, 1.0);
+        if (!s.statedRange || s.statedRange->maxLitFraction >= 1.0)  // not an almost-black preset
+            EXPECT_GT(stats.p999, 1.0);
     }
 }
 
