@@ -97,10 +97,10 @@ struct App::Impl
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
-    std::unique_ptr<gl::FramePacer> pacer;   ///< at most two frames in flight, window or headless
-    post::CudaInterop cudaInterop;           ///< outlives the renderer and pipeline that allocate through it
-    std::unique_ptr<FrameSource> source;     ///< the scene renderer, or the image of `hdrlab view`
-    StillImageSource* stillImage = nullptr;  ///< `source` when it is an image (dropped files replace it)
+    std::unique_ptr<gl::FramePacer> pacer;    ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;            ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<FrameSource> source;      ///< the scene renderer, or the image of `hdrlab view`
+    StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
     SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
     std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
     int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed

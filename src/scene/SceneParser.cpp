@@ -238,10 +238,9 @@ public:
                              std::to_string(e.position().column) +
                              ": syntax error: " + util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
         }
-        FieldReader top(
-            mSource, root, "the scene",
-            {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera", "cameraPath",
-             "dynamicRange", "inject"});
+        FieldReader top(mSource, root, "the scene",
+                        {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera",
+                         "cameraPath", "dynamicRange", "inject"});
         Scene scene;
         scene.sourceName = mSource;
         scene.description = top.string("description", "");

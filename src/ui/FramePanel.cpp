@@ -35,6 +35,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
     }
     if (info.presets && !info.presets->empty()) {
+        // The combo names the scene (its path in the tooltip) in place of the "Scene:" line.
         const std::vector<scene::ScenePreset>& presets = *info.presets;
         const bool listed = info.currentPreset >= 0 && info.currentPreset < int(presets.size());
         const std::string preview = listed ? presets[std::size_t(info.currentPreset)].name : info.sceneName;
@@ -49,13 +50,26 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
                     ImGui::SetTooltip("%s", preset.description.c_str());
             }
             ImGui::EndCombo();
+        } else if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip("%s", info.sceneName.c_str());
         }
-        HelpMarker("The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
-                   "between frames; a file that does not load leaves the current scene and says why.");
+        HelpMarker(
+            "The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
+            "between frames; a file that does not load leaves the current scene and says why.");
+    } else {
+        ImGui::Text("%s: %s", info.sourceKind.c_str(), info.sceneName.c_str());
     }
-    ImGui::Text("%s: %s", info.sourceKind.c_str(), info.sceneName.c_str());
-    if (!info.description.empty())
-        ImGui::TextWrapped("%s", info.description.c_str());
+    if (!info.description.empty()) {
+        // One line, clipped at the panel's edge; the whole text on hover.
+        ImGui::TextUnformatted(info.description.c_str());
+        if (ImGui::IsItemHovered()) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+            ImGui::TextUnformatted(info.description.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+    }
     if (info.canFit) {
         ImGui::SameLine();
         actions.fitRequested = ImGui::SmallButton("Fit");

@@ -100,7 +100,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
 {
     PipelinePanelActions actions;
     ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(8, 170), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(8, 190), ImGuiCond_FirstUseEver);  // below the Frame panel
     ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - 178)), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Pipeline")) {
         ImGui::End();

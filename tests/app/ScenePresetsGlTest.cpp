@@ -91,8 +91,7 @@ TEST_F(ScenePresetsTest, ListingHasEveryPresetDefaultFirst)
     EXPECT_EQ(presets.front().name, "default");
     for (const char* name : {"tunnel-exit", "night-street", "sunset-street", "stress-uniform-grey",
                              "stress-almost-black", "stress-nan-inf", "stress-sun-disc"})
-        EXPECT_TRUE(std::any_of(presets.begin(), presets.end(), [&](const auto& p) { return p.name == name; }))
-            << name;
+        EXPECT_TRUE(std::any_of(presets.begin(), presets.end(), [&](const auto& p) { return p.name == name; })) << name;
     for (const scene::ScenePreset& preset : presets) {
         EXPECT_TRUE(preset.valid) << preset.name << ": " << preset.description;
         EXPECT_FALSE(preset.description.empty()) << preset.name;

@@ -357,11 +357,12 @@ TEST(SceneParser, PresetFieldsDynamicRangeAndInject)
     EXPECT_FALSE(plain.statedRange);
     EXPECT_EQ(plain.inject.total(), 0);
 
-    scene::Scene s = scene::parseScene(
-        minimalScene("\"roughness\": 0.5", ",\n  \"dynamicRange\": { \"atLeast\": 1e5, \"maxLitFraction\": 0.01, "
-                                           "\"peakLuminance\": 1e9, \"uniform\": false },\n"
-                                           "  \"inject\": { \"nan\": 3, \"inf\": 2, \"negative\": 1 }"),
-        "ok.json");
+    scene::Scene s =
+        scene::parseScene(minimalScene("\"roughness\": 0.5",
+                                       ",\n  \"dynamicRange\": { \"atLeast\": 1e5, \"maxLitFraction\": 0.01, "
+                                       "\"peakLuminance\": 1e9, \"uniform\": false },\n"
+                                       "  \"inject\": { \"nan\": 3, \"inf\": 2, \"negative\": 1 }"),
+                          "ok.json");
     ASSERT_TRUE(s.statedRange);
     EXPECT_EQ(s.statedRange->atLeast, 1e5);
     EXPECT_EQ(s.statedRange->maxLitFraction, 0.01);
