@@ -20,6 +20,7 @@ layout(std140, binding = 0) uniform SceneFrame
     mat4 uInverseViewProjection;
     mat4 uSunShadowMatrix;       // world -> shadow map [0,1]^3
     mat4 uSkyOcclusionMatrix;    // world -> top-down occlusion map [0,1]^3
+    mat4 uSkyUndersideMatrix;    // world -> bottom-up occlusion map [0,1]^3
     vec4 uCameraPosition;        // xyz
     vec4 uSunDirection;          // xyz towards the sun, w = cos(angular radius)
     vec4 uSunIlluminance;        // rgb lux (colour * illuminance, 0 below the horizon)

@@ -23,6 +23,7 @@ constexpr GLuint kFrameBlockBinding = 0;  // SceneFrame.glsl
 constexpr GLuint kMaterialBinding = 0;    // SceneFrame.glsl
 constexpr GLuint kSunShadowUnit = 0;      // Scene.frag
 constexpr GLuint kSkyOcclusionUnit = 1;   // Scene.frag
+constexpr GLuint kSkyUndersideUnit = 7;   // Scene.frag
 constexpr GLuint kBaseColorUnit = 2;      // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
 constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
@@ -42,6 +43,7 @@ struct SceneFrameBlock
     glm::mat4 inverseViewProjection;
     glm::mat4 sunShadowMatrix;
     glm::mat4 skyOcclusionMatrix;
+    glm::mat4 skyUndersideMatrix;
     glm::vec4 cameraPosition;
     glm::vec4 sunDirection;
     glm::vec4 sunIlluminance;
@@ -55,7 +57,7 @@ struct SceneFrameBlock
     glm::ivec4 lightCount;
     std::array<GpuPointLight, kMaxPointLights> lights;
 };
-static_assert(sizeof(SceneFrameBlock) == 4 * 64 + 10 * 16 + 16 + kMaxPointLights * 32);
+static_assert(sizeof(SceneFrameBlock) == 5 * 64 + 10 * 16 + 16 + kMaxPointLights * 32);
 
 struct GpuMaterial
 {
@@ -196,6 +198,7 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     // A sun at or below the horizon lights nothing; its map is still made so the shader has one.
     mSunMatrix = orthographicFit(towardsSun.y > 0.01f ? towardsSun : glm::vec3(0, 1, 0), lo, hi);
     mSkyOcclusionMatrix = orthographicFit(glm::vec3(0, 1, 0), lo, hi);
+    mSkyUndersideMatrix = orthographicFit(glm::vec3(0, -1, 0), lo, hi);
 
     mSunShadowMap = makeComparisonDepth("scene.sunShadowMap", mScene.sun.shadowMapSize);
     mSunShadowFramebuffer = gl::Framebuffer("scene.sunShadowFramebuffer");
@@ -207,6 +210,11 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     mSkyOcclusionFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyOcclusionMap);
     mSkyOcclusionFramebuffer.setDrawBuffers({GL_NONE});
     mSkyOcclusionFramebuffer.checkComplete("scene.skyOcclusionFramebuffer");
+    mSkyUndersideMap = makeComparisonDepth("scene.skyUndersideMap", kSkyOcclusionMapSize);
+    mSkyUndersideFramebuffer = gl::Framebuffer("scene.skyUndersideFramebuffer");
+    mSkyUndersideFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyUndersideMap);
+    mSkyUndersideFramebuffer.setDrawBuffers({GL_NONE});
+    mSkyUndersideFramebuffer.checkComplete("scene.skyUndersideFramebuffer");
 }
 
 void SceneRenderer::uploadTextures()
@@ -287,7 +295,8 @@ void SceneRenderer::renderShadowMaps()
         const glm::mat4* matrix;
     };
     for (MapPass pass : {MapPass{&mSunShadowFramebuffer, &mSunShadowMap, &mSunMatrix},
-                         MapPass{&mSkyOcclusionFramebuffer, &mSkyOcclusionMap, &mSkyOcclusionMatrix}}) {
+                         MapPass{&mSkyOcclusionFramebuffer, &mSkyOcclusionMap, &mSkyOcclusionMatrix},
+                         MapPass{&mSkyUndersideFramebuffer, &mSkyUndersideMap, &mSkyUndersideMatrix}}) {
         glClearNamedFramebufferfv(pass.framebuffer->id(), GL_DEPTH, 0, &one);
         pass.framebuffer->bind();
         glViewport(0, 0, pass.map->size().x, pass.map->size().y);
@@ -325,6 +334,7 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     block.inverseViewProjection = glm::inverse(block.viewProjection);
     block.sunShadowMatrix = mSunMatrix;
     block.skyOcclusionMatrix = mSkyOcclusionMatrix;
+    block.skyUndersideMatrix = mSkyUndersideMatrix;
     block.cameraPosition = glm::vec4(camera.position, 1.0f);
 
     glm::vec3 towardsSun = sun.direction();
@@ -395,6 +405,7 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
         glDisable(GL_BLEND);
         mSunShadowMap.bindUnit(kSunShadowUnit);
         mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
+        mSkyUndersideMap.bindUnit(kSkyUndersideUnit);
         mMeshArray.bind();
         for (const DrawBatch& batch : mBatches) {
             (batch.alphaMask ? mOpaqueMaskedProgram : mOpaqueProgram).use();

@@ -95,6 +95,9 @@ private:
     gl::Texture mSkyOcclusionMap;
     gl::Framebuffer mSkyOcclusionFramebuffer;
     glm::mat4 mSkyOcclusionMatrix{1.0f};
+    gl::Texture mSkyUndersideMap;  ///< the casters seen from below: with the top-down map, what is solid
+    gl::Framebuffer mSkyUndersideFramebuffer;
+    glm::mat4 mSkyUndersideMatrix{1.0f};
     bool mShadowMapsValid = false;
 
     glm::ivec2 mSize{0};
