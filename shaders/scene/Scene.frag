@@ -6,7 +6,7 @@
 // colour, metallic-roughness, tangent-space normal map, emissive, occlusion on the ambient term) and,
 // with SCENE_ALPHA_MASK, the alpha cut-out (a separate program, so opaque draws keep early depth
 // testing). With SCENE_ENVIRONMENT, image-based light (EnvironmentLighting.glsl) replaces the
-// outdoor ambient constant. Output is scene-linear radiance (cd/m²) clamped to the half-float range.
+// outdoor ambient constant. Output is scene-linear radiance (cd/m²) clamped to the target's range (uOutputRange).
 // Limits: no indirect light besides the ambient constants or the environment, no point-light shadows.
 #include "scene/SceneFrame.glsl"
 #ifdef SCENE_ENVIRONMENT

@@ -28,7 +28,30 @@ constexpr GLuint kBaseColorUnit = 2;      // Scene.frag, Shadow.frag: units 2..6
 constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
-constexpr float kMaxRadiance = 60000.0f;  // SCENE_MAX_RADIANCE in SceneFrame.glsl
+// Output clamps (uOutputRange in SceneFrame.glsl): below the half-float overflow at 65504 for RGBA16F;
+// for RGBA32F far above the sun (~1.6e9 cd/m²) yet small enough that sums of a frame stay finite.
+constexpr float kHalfFloatMaxRadiance = 60000.0f;
+constexpr float kFloatMaxRadiance = 1.0e12f;
+
+float sunDiscLuminance(const Sun& sun)
+{
+    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance.
+    float radius = glm::radians(sun.angularRadiusDegrees);
+    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
+    return sun.illuminance / std::max(solidAngle, 1e-12f);
+}
+
+// RGBA32F only where the scene's range needs it (a sun in the sky or an emitter above what a half
+// float holds): it doubles the frame's memory traffic, which night scenes need not pay.
+GLenum colorFormatFor(const Scene& scene)
+{
+    float peak = scene.sun.elevationDegrees > 0.0f ? sunDiscLuminance(scene.sun) : 0.0f;
+    for (const Material& m : scene.materials) {
+        glm::vec3 emission = m.emissionColor * m.emissionLuminance;
+        peak = std::max(peak, std::max(emission.x, std::max(emission.y, emission.z)));
+    }
+    return peak > kHalfFloatMaxRadiance ? GL_RGBA32F : GL_RGBA16F;
+}
 
 struct GpuPointLight
 {
@@ -54,10 +77,11 @@ struct SceneFrameBlock
     glm::vec4 ambientOutdoor;
     glm::vec4 ambientIndoor;
     glm::vec4 shadowParams;
+    glm::vec4 outputRange;
     glm::ivec4 lightCount;
     std::array<GpuPointLight, kMaxPointLights> lights;
 };
-static_assert(sizeof(SceneFrameBlock) == 5 * 64 + 10 * 16 + 16 + kMaxPointLights * 32);
+static_assert(sizeof(SceneFrameBlock) == 5 * 64 + 11 * 16 + 16 + kMaxPointLights * 32);
 
 struct GpuMaterial
 {
@@ -138,7 +162,8 @@ private:
 
 }  // namespace
 
-SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene)
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
+    : mScene(scene), mColorFormat(colorFormatFor(scene))
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
@@ -268,7 +293,7 @@ void SceneRenderer::resize(glm::ivec2 size)
     if (size == mSize && mColor.valid())
         return;
     mSize = size;
-    mColor = gl::createTexture(mTargetAllocator, "scene.hdrColor", GL_RGBA16F, size);
+    mColor = gl::createTexture(mTargetAllocator, "scene.hdrColor", mColorFormat, size);
     mDepth = gl::Texture::depth("scene.depth", GL_DEPTH_COMPONENT32F, size);
     mFramebuffer = gl::Framebuffer("scene.framebuffer");
     mFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, mColor);
@@ -342,10 +367,8 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     float sunUp = sun.elevationDegrees > 0.0f ? 1.0f : 0.0f;
     block.sunDirection = glm::vec4(towardsSun, std::cos(radius));
     block.sunIlluminance = glm::vec4(sun.color * sun.illuminance * sunUp, 0.0f);
-    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance, clipped to what a
-    // half float can hold.
-    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
-    float discLuminance = std::min(sun.illuminance / std::max(solidAngle, 1e-12f), kMaxRadiance);
+    float maxRadiance = mColorFormat == GL_RGBA32F ? kFloatMaxRadiance : kHalfFloatMaxRadiance;
+    float discLuminance = std::min(sunDiscLuminance(sun), maxRadiance);
     block.sunDisc = glm::vec4(sun.color * discLuminance, options.drawSunDisc && sunUp > 0.0f ? 1.0f : 0.0f);
 
     // CIE clear sky normalisation 1 / (f(theta_s) * phi(0)), phi(0) = 1 - exp(-0.32).
@@ -366,6 +389,7 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
         glm::vec3(glm::inverse(mSunMatrix) * glm::vec4(1, 1, 0, 1) - glm::inverse(mSunMatrix) * glm::vec4(0, 0, 0, 1));
     float worldTexel = glm::length(extent) * shadowTexel / std::sqrt(2.0f);
     block.shadowParams = glm::vec4(shadowTexel, 1.0f / float(kSkyOcclusionMapSize), 2.0f * worldTexel, 0.0f);
+    block.outputRange = glm::vec4(maxRadiance, 0.0f, 0.0f, 0.0f);
     block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
     for (std::size_t i = 0; i < mScene.lights.size(); ++i) {
         const PointLight& light = mScene.lights[i];

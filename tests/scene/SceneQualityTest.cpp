@@ -161,7 +161,7 @@ TEST_F(SceneQualityTest, ShadowEdgeIsSmoothWithoutStaircase)
         widths += right - left;
         bool monotonic = true;
         for (int i = left; i < right; ++i)
-            monotonic = monotonic && row[i + 1] <= row[i] * 1.001 + 1e-3;
+            monotonic = monotonic && row[i + 1] <= row[i] * 1.002;
         monotonicRows += monotonic ? 1 : 0;
     }
     ASSERT_GT(rows.size(), 60u) << "the shadow edge is not in view";
