@@ -1,5 +1,5 @@
 // Scene.frag: physically based shading of the opaque geometry: Lambert diffuse plus GGX specular
-// (Smith height-correlated visibility, Schlick Fresnel) for the sun (shadow-mapped, 5x5 tent PCF) and
+// (Smith height-correlated visibility, Schlick Fresnel) for the sun (two shadow cascades, 5x5 tent PCF) and
 // up to 16 unshadowed point lights, an ambient term blended from the indoor to the outdoor constant
 // by the open sky fraction marched over the top-down sky-occlusion map, with a Lambert part and the
 // GGX lobe's directional albedo as specular part, and emission. glTF materials add textures (base
@@ -22,6 +22,7 @@ layout(location = 4) in vec4 vTangent;
 layout(binding = 0) uniform sampler2DShadow uSunShadowMap;
 layout(binding = 1) uniform sampler2DShadow uSkyOcclusionMap;
 layout(binding = 7) uniform sampler2DShadow uSkyUndersideMap;
+layout(binding = 8) uniform sampler2DShadow uSunNearShadowMap;
 
 layout(location = 0) out vec4 oColor;
 
@@ -65,15 +66,15 @@ vec3 shade(vec3 n, vec3 v, vec3 l, vec3 diffuseColor, vec3 f0, float alpha)
 // taps whose weights and sub-texel offsets reproduce the tent exactly). The tent is smooth and has no
 // per-pixel noise, so a straight shadow edge fades monotonically over about four texels (about the
 // sun's physical penumbra a few metres behind a window sill at 2-3 cm texels) with no staircase.
-float sunVisibility(vec3 coord)
+float tentVisibility(sampler2DShadow map, vec3 coord, float texel)
 {
     if (any(lessThan(coord, vec3(0.0))) || any(greaterThan(coord, vec3(1.0))))
         return 1.0; // outside the map: nothing there to occlude
-    float mapSize = 1.0 / uShadowParams.x;
+    float mapSize = 1.0 / texel;
     vec2 uv = coord.xy * mapSize;
     vec2 base = floor(uv + 0.5);
     vec2 st = uv + 0.5 - base;
-    base = (base - 0.5) * uShadowParams.x;
+    base = (base - 0.5) * texel;
     // Per axis: three bilinear taps with weights w and offsets u (Castaño 2013, 5x5 kernel).
     vec3 wx = vec3(4.0 - 3.0 * st.x, 7.0, 1.0 + 3.0 * st.x);
     vec3 wy = vec3(4.0 - 3.0 * st.y, 7.0, 1.0 + 3.0 * st.y);
@@ -82,8 +83,32 @@ float sunVisibility(vec3 coord)
     float sum = 0.0;
     for (int y = 0; y < 3; ++y)
         for (int x = 0; x < 3; ++x)
-            sum += wx[x] * wy[y] * texture(uSunShadowMap, vec3(base + vec2(ux[x], uy[y]) * uShadowParams.x, coord.z));
+            sum += wx[x] * wy[y] * texture(map, vec3(base + vec2(ux[x], uy[y]) * texel, coord.z));
     return sum / 144.0;
+}
+
+// Two cascades: the near map (fitted to the camera) where it covers the point, faded into the far
+// map (the whole shadow bounds) over the outer 15% of the near map, so there is no seam.
+// `slopeOffset` scales the normal offsets: the rasteriser's slope-scaled polygon offset biases the
+// maps' depth, this keeps the tent's outer taps off the receiver itself.
+float sunVisibility(vec3 position, vec3 n, float slopeOffset)
+{
+    float nearWeight = 0.0;
+    float nearVisibility = 1.0;
+    if (uNearShadowParams.z > 0.5) {
+        vec3 nearCoord = (uSunNearShadowMatrix * vec4(position + n * uNearShadowParams.y * slopeOffset, 1.0)).xyz;
+        vec2 inset = min(nearCoord.xy, 1.0 - nearCoord.xy);
+        float margin = 3.0 * uNearShadowParams.x; // the tent reaches 2.5 texels
+        nearWeight = clamp((min(inset.x, inset.y) - margin) / 0.15, 0.0, 1.0);
+        if (nearCoord.z < 0.0 || nearCoord.z > 1.0)
+            nearWeight = 0.0;
+        if (nearWeight > 0.0)
+            nearVisibility = tentVisibility(uSunNearShadowMap, nearCoord, uNearShadowParams.x);
+    }
+    if (nearWeight >= 1.0)
+        return nearVisibility;
+    vec3 farCoord = (uSunShadowMatrix * vec4(position + n * uShadowParams.z * slopeOffset, 1.0)).xyz;
+    return mix(tentVisibility(uSunShadowMap, farCoord, uShadowParams.x), nearVisibility, nearWeight);
 }
 
 // 1 where `p` is free space: above the casters' top surface (top-down map) or below their underside
@@ -177,13 +202,8 @@ void main()
     vec3 sunBrdf = shade(n, v, uSunDirection.xyz, diffuseColor, f0, alpha);
     if (any(greaterThan(sunBrdf, vec3(0.0)))) {
         // Normal offset grows with the slope to the light, the usual cure for shadow acne.
-        // The rasteriser's slope-scaled polygon offset biases the map's depth; this offset, proportional
-        // to sin(theta) and the filter's reach, keeps the tent's outer taps off the receiver itself.
         float nDotL = clamp(dot(n, uSunDirection.xyz), 0.0, 1.0);
-        float sinTheta = sqrt(1.0 - nDotL * nDotL);
-        vec3 offsetPosition = vWorldPosition + n * uShadowParams.z * (0.3 + sinTheta);
-        vec4 shadowCoord = uSunShadowMatrix * vec4(offsetPosition, 1.0);
-        float visibility = sunVisibility(shadowCoord.xyz);
+        float visibility = sunVisibility(vWorldPosition, n, 0.3 + sqrt(1.0 - nDotL * nDotL));
         radiance += sunBrdf * uSunIlluminance.rgb * visibility;
     }
 

@@ -8,7 +8,9 @@
 // (histogram methods, CUDA interop, EXR capture, compare) would have to undo the exposure, and a
 // frame's exposure is what the pipeline computes from it.
 //
-// Passes: "scene/shadow" (the sun's depth map, tent-filtered in Scene.frag, and the top-down and
+// Passes: "scene/shadowNear" (the sun's near cascade, fitted to the camera's view up to 6 m and
+// snapped to texels; redrawn only when that fit moves), "scene/shadow" (the sun's depth map over the
+// whole shadow bounds, the far cascade; both tent-filtered in Scene.frag; the top-down and
 // bottom-up sky-occlusion maps, through which Scene.frag marches rays for the open-sky fraction that
 // blends indoor to outdoor ambient; the scene is static, so they are drawn on the first frame only),
 // "scene/opaque" (GGX + Lambert shading: one indexed
@@ -34,6 +36,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 
+#include <initializer_list>
 #include <optional>
 
 namespace gl {
@@ -75,7 +78,14 @@ public:
     const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
 
 private:
+    struct DepthMapPass
+    {
+        const gl::Framebuffer* framebuffer;
+        const gl::Texture* map;
+        const glm::mat4* matrix;  ///< world -> the map's [0,1]^3
+    };
     void renderShadowMaps();
+    void renderDepthMaps(std::initializer_list<DepthMapPass> passes);
     void uploadFrameBlock(const Camera& camera, const RenderOptions& options);
     void uploadTextures();
     void bindMaterialTextures(int material) const;
@@ -108,6 +118,12 @@ private:
     gl::Framebuffer mSkyUndersideFramebuffer;
     glm::mat4 mSkyUndersideMatrix{1.0f};
     bool mShadowMapsValid = false;
+    gl::Texture mNearShadowMap;  ///< the near cascade, fitted to the camera (see nearSunFit)
+    gl::Framebuffer mNearShadowFramebuffer;
+    glm::mat4 mNearSunMatrix{1.0f};
+    bool mNearShadowValid = false;
+    glm::vec3 mCastersMin{0.0f};
+    glm::vec3 mCastersMax{0.0f};
 
     GLenum mColorFormat = GL_RGBA16F;
     glm::ivec2 mSize{0};
