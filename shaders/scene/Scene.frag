@@ -130,12 +130,15 @@ float freeSpace(vec3 p)
 // 25 degrees elevation) marched through the two-layer occlusion maps of everything that casts
 // shadows. Rays escape from under a tree crown or an eave but not from a roofed room, so a crown's
 // underside gets sky light while the room stays dark. Downward-facing points weigh every ray about
-// alike. Limits: two layers (a room under a tree counts its gap as solid), four steps per ray.
+// alike. Limits: two layers (a room under a tree counts its gap as solid), three steps per ray.
 float skyOpenness(vec3 position, vec3 n)
 {
-    // Metres along each ray; the first is shorter than a wall is thick, so no ray skips a wall.
-    const float kSteps[4] = float[](0.1, 0.4, 1.2, 4.0);
+    // A point in an enclosed space (a roofed room counts as solid from its floor's underside to its
+    // roof) sees no sky: most indoor pixels stop here after two taps.
     vec3 origin = position + n * 0.1;
+    if (freeSpace(origin) <= 0.0)
+        return 0.0;
+    const float kSteps[3] = float[](0.4, 1.2, 4.0); // metres along each ray
     float open = 0.0;
     float weight = 0.0;
     for (int i = 0; i < 9; ++i) {
@@ -144,7 +147,7 @@ float skyOpenness(vec3 position, vec3 n)
         vec3 d = vec3(cos(elevation) * cos(azimuth), sin(elevation), cos(elevation) * sin(azimuth));
         float w = max(dot(n, d), 0.0) + 0.05;
         float visible = 1.0;
-        for (int s = 0; s < 4; ++s)
+        for (int s = 0; s < 3 && visible > 0.0; ++s) // a blocked ray needs no further steps
             visible = min(visible, freeSpace(origin + d * kSteps[s]));
         open += w * visible;
         weight += w;
