@@ -1,5 +1,5 @@
 // EnvironmentSky.frag: the environment map as the background of every pixel the opaque pass left
-// at the far plane (its sun region included; values clamped to the half-float target's range).
+// at the far plane (its sun region included; values clamped to the target's range, uOutputRange).
 #include "scene/EnvironmentLighting.glsl"
 #include "scene/SceneFrame.glsl"
 

@@ -1,11 +1,12 @@
 // Scene.frag: physically based shading of the opaque geometry: Lambert diffuse plus GGX specular
-// (Smith height-correlated visibility, Schlick Fresnel) for the sun (shadow-mapped, 3x3 PCF) and up
-// to 16 unshadowed point lights, a constant ambient term chosen by the top-down sky-occlusion map
-// (outdoor under open sky, indoor under cover), and emission. glTF materials add textures (base
+// (Smith height-correlated visibility, Schlick Fresnel) for the sun (two shadow cascades, 5x5 tent PCF) and
+// up to 16 unshadowed point lights, an ambient term blended from the indoor to the outdoor constant
+// by the open sky fraction marched over the top-down sky-occlusion map, with a Lambert part and the
+// GGX lobe's directional albedo as specular part, and emission. glTF materials add textures (base
 // colour, metallic-roughness, tangent-space normal map, emissive, occlusion on the ambient term) and,
 // with SCENE_ALPHA_MASK, the alpha cut-out (a separate program, so opaque draws keep early depth
 // testing). With SCENE_ENVIRONMENT, image-based light (EnvironmentLighting.glsl) replaces the
-// outdoor ambient constant. Output is scene-linear radiance (cd/m²) clamped to the half-float range.
+// outdoor ambient constant. Output is scene-linear radiance (cd/m²) clamped to the target's range (uOutputRange).
 // Limits: no indirect light besides the ambient constants or the environment, no point-light shadows.
 #include "scene/SceneFrame.glsl"
 #ifdef SCENE_ENVIRONMENT
@@ -20,6 +21,8 @@ layout(location = 4) in vec4 vTangent;
 
 layout(binding = 0) uniform sampler2DShadow uSunShadowMap;
 layout(binding = 1) uniform sampler2DShadow uSkyOcclusionMap;
+layout(binding = 7) uniform sampler2DShadow uSkyUndersideMap;
+layout(binding = 8) uniform sampler2DShadow uSunNearShadowMap;
 
 layout(location = 0) out vec4 oColor;
 
@@ -59,17 +62,108 @@ vec3 shade(vec3 n, vec3 v, vec3 l, vec3 diffuseColor, vec3 f0, float alpha)
     return (diffuseColor / kPi + specular) * nDotL;
 }
 
-// Fraction of a 3x3 neighbourhood of the map that passes the depth comparison (each tap is itself a
-// bilinear 2x2 comparison).
-float filteredVisibility(sampler2DShadow map, vec3 coord, float texel)
+// Sun visibility: a 5x5-texel tent filter (Castaño's separable tent, nine bilinear 2x2 comparison
+// taps whose weights and sub-texel offsets reproduce the tent exactly). The tent is smooth and has no
+// per-pixel noise, so a straight shadow edge fades monotonically over about four texels (about the
+// sun's physical penumbra a few metres behind a window sill at 2-3 cm texels) with no staircase.
+float tentVisibility(sampler2DShadow map, vec3 coord, float texel)
 {
     if (any(lessThan(coord, vec3(0.0))) || any(greaterThan(coord, vec3(1.0))))
         return 1.0; // outside the map: nothing there to occlude
+    float mapSize = 1.0 / texel;
+    vec2 uv = coord.xy * mapSize;
+    vec2 base = floor(uv + 0.5);
+    vec2 st = uv + 0.5 - base;
+    base = (base - 0.5) * texel;
+    // Per axis: three bilinear taps with weights w and offsets u (Castaño 2013, 5x5 kernel).
+    vec3 wx = vec3(4.0 - 3.0 * st.x, 7.0, 1.0 + 3.0 * st.x);
+    vec3 wy = vec3(4.0 - 3.0 * st.y, 7.0, 1.0 + 3.0 * st.y);
+    vec3 ux = vec3((3.0 - 2.0 * st.x) / wx.x - 2.0, (3.0 + st.x) / wx.y, st.x / wx.z + 2.0);
+    vec3 uy = vec3((3.0 - 2.0 * st.y) / wy.x - 2.0, (3.0 + st.y) / wy.y, st.y / wy.z + 2.0);
     float sum = 0.0;
-    for (int y = -1; y <= 1; ++y)
-        for (int x = -1; x <= 1; ++x)
-            sum += texture(map, coord + vec3(vec2(x, y) * texel, 0.0));
-    return sum / 9.0;
+    for (int y = 0; y < 3; ++y)
+        for (int x = 0; x < 3; ++x)
+            sum += wx[x] * wy[y] * texture(map, vec3(base + vec2(ux[x], uy[y]) * texel, coord.z));
+    return sum / 144.0;
+}
+
+// Two cascades: the near map (fitted to the camera) where it covers the point, faded into the far
+// map (the whole shadow bounds) over the outer 15% of the near map, so there is no seam.
+// `slopeOffset` scales the normal offsets: the rasteriser's slope-scaled polygon offset biases the
+// maps' depth, this keeps the tent's outer taps off the receiver itself.
+float sunVisibility(vec3 position, vec3 n, float slopeOffset)
+{
+    float nearWeight = 0.0;
+    float nearVisibility = 1.0;
+    if (uNearShadowParams.z > 0.5) {
+        vec3 nearCoord = (uSunNearShadowMatrix * vec4(position + n * uNearShadowParams.y * slopeOffset, 1.0)).xyz;
+        vec2 inset = min(nearCoord.xy, 1.0 - nearCoord.xy);
+        float margin = 3.0 * uNearShadowParams.x; // the tent reaches 2.5 texels
+        nearWeight = clamp((min(inset.x, inset.y) - margin) / 0.15, 0.0, 1.0);
+        if (nearCoord.z < 0.0 || nearCoord.z > 1.0)
+            nearWeight = 0.0;
+        if (nearWeight > 0.0)
+            nearVisibility = tentVisibility(uSunNearShadowMap, nearCoord, uNearShadowParams.x);
+    }
+    if (nearWeight >= 1.0)
+        return nearVisibility;
+    vec3 farCoord = (uSunShadowMatrix * vec4(position + n * uShadowParams.z * slopeOffset, 1.0)).xyz;
+    return mix(tentVisibility(uSunShadowMap, farCoord, uShadowParams.x), nearVisibility, nearWeight);
+}
+
+// 1 where `p` is free space: above the casters' top surface (top-down map) or below their underside
+// (bottom-up map); between the two it counts as solid. Bilinear comparisons make it soft.
+float freeSpace(vec3 p)
+{
+    vec3 top = (uSkyOcclusionMatrix * vec4(p, 1.0)).xyz;
+    if (any(lessThan(top, vec3(0.0))) || any(greaterThan(top, vec3(1.0))))
+        return 1.0; // outside the maps: nothing there
+    float aboveTop = texture(uSkyOcclusionMap, top);
+    if (aboveTop >= 1.0)
+        return 1.0;
+    vec3 bottom = (uSkyUndersideMatrix * vec4(p, 1.0)).xyz;
+    float belowUnderside = texture(uSkyUndersideMap, bottom);
+    return 1.0 - (1.0 - aboveTop) * (1.0 - belowUnderside);
+}
+
+// Cosine-weighted fraction of the sky that `position` sees: nine rays (zenith, four at 60 and four at
+// 25 degrees elevation) marched through the two-layer occlusion maps of everything that casts
+// shadows. Rays escape from under a tree crown or an eave but not from a roofed room, so a crown's
+// underside gets sky light while the room stays dark. Downward-facing points weigh every ray about
+// alike. Limits: two layers (a room under a tree counts its gap as solid), three steps per ray.
+float skyOpenness(vec3 position, vec3 n)
+{
+    // A point in an enclosed space (a roofed room counts as solid from its floor's underside to its
+    // roof) sees no sky: most indoor pixels stop here after two taps.
+    vec3 origin = position + n * 0.1;
+    if (freeSpace(origin) <= 0.0)
+        return 0.0;
+    const float kSteps[3] = float[](0.4, 1.2, 4.0); // metres along each ray
+    float open = 0.0;
+    float weight = 0.0;
+    for (int i = 0; i < 9; ++i) {
+        float elevation = i == 0 ? 1.5707963 : (i < 5 ? 1.0471976 : 0.4363323);
+        float azimuth = float(i) * 1.5707963 + (i < 5 ? 0.0 : 0.7853982);
+        vec3 d = vec3(cos(elevation) * cos(azimuth), sin(elevation), cos(elevation) * sin(azimuth));
+        float w = max(dot(n, d), 0.0) + 0.05;
+        float visible = 1.0;
+        for (int s = 0; s < 3 && visible > 0.0; ++s) // a blocked ray needs no further steps
+            visible = min(visible, freeSpace(origin + d * kSteps[s]));
+        open += w * visible;
+        weight += w;
+    }
+    return open / weight;
+}
+
+// Directional albedo of the GGX specular lobe under uniform light (Karis 2014's fit of the split-sum
+// table): F0 scale and bias. Keeps rough metals lit by the ambient instead of black.
+vec2 ambientSpecularScaleBias(float nDotV, float roughness)
+{
+    const vec4 c0 = vec4(-1.0, -0.0275, -0.572, 0.022);
+    const vec4 c1 = vec4(1.0, 0.0425, 1.04, -0.04);
+    vec4 r = roughness * c0 + c1;
+    float a004 = min(r.x * r.x, exp2(-9.28 * nDotV)) * r.x + r.y;
+    return vec2(-1.04, 1.04) * a004 + r.zw;
 }
 
 void main()
@@ -112,9 +206,7 @@ void main()
     if (any(greaterThan(sunBrdf, vec3(0.0)))) {
         // Normal offset grows with the slope to the light, the usual cure for shadow acne.
         float nDotL = clamp(dot(n, uSunDirection.xyz), 0.0, 1.0);
-        vec3 offsetPosition = vWorldPosition + n * uShadowParams.z * (1.0 - nDotL + 0.2);
-        vec4 shadowCoord = uSunShadowMatrix * vec4(offsetPosition, 1.0);
-        float visibility = filteredVisibility(uSunShadowMap, shadowCoord.xyz, uShadowParams.x);
+        float visibility = sunVisibility(vWorldPosition, n, 0.3 + sqrt(1.0 - nDotL * nDotL));
         radiance += sunBrdf * uSunIlluminance.rgb * visibility;
     }
 
@@ -127,17 +219,17 @@ void main()
         radiance += shade(n, v, toLight * inversesqrt(distance2), diffuseColor, f0, alpha) * illuminance;
     }
 
-    // Open sky above (looked up 0.15 m off the surface so outer walls count as outdoor).
-    vec4 occlusionCoord = uSkyOcclusionMatrix * vec4(vWorldPosition + n * 0.15, 1.0);
-    float openSky = filteredVisibility(uSkyOcclusionMap, occlusionCoord.xyz, uShadowParams.y);
+    float openSky = skyOpenness(vWorldPosition, n);
+    vec2 specularScaleBias = ambientSpecularScaleBias(max(dot(n, v), 1e-4), roughness);
+    vec3 ambientReflectance = diffuseColor + f0 * specularScaleBias.x + specularScaleBias.y;
 #ifdef SCENE_ENVIRONMENT
     // Image-based light replaces the outdoor constant; covered points keep the indoor one.
-    radiance += mix((diffuseColor + f0 * (1.0 - roughness)) * uAmbientIndoor.rgb,
+    radiance += mix(ambientReflectance * uAmbientIndoor.rgb,
                     environmentRadiance(n, v, diffuseColor, f0, roughness), openSky) * occlusion;
 #else
     float skyFacing = 0.6 + 0.4 * n.y; // downward-facing surfaces see the ground, not the sky
     vec3 ambient = mix(uAmbientIndoor.rgb, uAmbientOutdoor.rgb * skyFacing, openSky);
-    radiance += (diffuseColor + f0 * (1.0 - roughness)) * ambient * occlusion;
+    radiance += ambientReflectance * ambient * occlusion;
 #endif
 
     oColor = vec4(clampRadiance(radiance), 1.0);

@@ -5,8 +5,6 @@
 #define SCENE_FRAME_GLSL
 
 #define SCENE_MAX_POINT_LIGHTS 16
-// Largest value written to the RGBA16F target: half floats overflow to +Inf above 65504.
-#define SCENE_MAX_RADIANCE 60000.0
 
 struct PointLight
 {
@@ -20,6 +18,8 @@ layout(std140, binding = 0) uniform SceneFrame
     mat4 uInverseViewProjection;
     mat4 uSunShadowMatrix;       // world -> shadow map [0,1]^3
     mat4 uSkyOcclusionMatrix;    // world -> top-down occlusion map [0,1]^3
+    mat4 uSkyUndersideMatrix;    // world -> bottom-up occlusion map [0,1]^3
+    mat4 uSunNearShadowMatrix;   // world -> the near sun cascade [0,1]^3 (fitted to the camera)
     vec4 uCameraPosition;        // xyz
     vec4 uSunDirection;          // xyz towards the sun, w = cos(angular radius)
     vec4 uSunIlluminance;        // rgb lux (colour * illuminance, 0 below the horizon)
@@ -30,6 +30,8 @@ layout(std140, binding = 0) uniform SceneFrame
     vec4 uAmbientOutdoor;        // rgb radiance
     vec4 uAmbientIndoor;         // rgb radiance
     vec4 uShadowParams;          // x shadow texel size (uv), y occlusion texel size (uv), z normal offset (m)
+    vec4 uOutputRange;           // x largest value written: 60000 for RGBA16F (overflow at 65504), 1e12 for RGBA32F
+    vec4 uNearShadowParams;      // x near cascade texel size (uv), y its normal offset (m), z 1 when drawn
     ivec4 uLightCount;           // x
     PointLight uLights[SCENE_MAX_POINT_LIGHTS];
 };
@@ -58,7 +60,7 @@ layout(std430, binding = 0) readonly buffer SceneMaterials
 vec3 clampRadiance(vec3 c)
 {
     // NaN-safe: max/min return the non-NaN operand on every GL implementation we target.
-    return clamp(c, vec3(0.0), vec3(SCENE_MAX_RADIANCE));
+    return clamp(c, vec3(0.0), vec3(uOutputRange.x));
 }
 
 #endif

@@ -1,4 +1,4 @@
-// SceneFrameSource.h: the default live mode's frame source: the scene renderer (RGBA16F, at the
+// SceneFrameSource.h: the default live mode's frame source: the scene renderer (RGBA16F/32F, at the
 // window's size), driven by the free-fly controller in a window and by the scene's deterministic
 // camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes); a
 // stress preset's injected NaN/Inf/negative texels are written after it (scene/PixelInjection.h).

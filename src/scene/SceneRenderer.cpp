@@ -23,11 +23,39 @@ constexpr GLuint kFrameBlockBinding = 0;  // SceneFrame.glsl
 constexpr GLuint kMaterialBinding = 0;    // SceneFrame.glsl
 constexpr GLuint kSunShadowUnit = 0;      // Scene.frag
 constexpr GLuint kSkyOcclusionUnit = 1;   // Scene.frag
-constexpr GLuint kBaseColorUnit = 2;      // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
+constexpr GLuint kSkyUndersideUnit = 7;   // Scene.frag
+constexpr GLuint kNearShadowUnit = 8;     // Scene.frag
+// The near sun cascade covers the camera's view up to this distance (m): about 3x finer texels than
+// a whole-house map in the default scene, where the sunlit floor patches are.
+constexpr float kNearShadowDistance = 6.0f;
+constexpr GLuint kBaseColorUnit = 2;  // Scene.frag, Shadow.frag: units 2..6 in MaterialTextures order
 constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
-constexpr float kMaxRadiance = 60000.0f;  // SCENE_MAX_RADIANCE in SceneFrame.glsl
+// Output clamps (uOutputRange in SceneFrame.glsl): below the half-float overflow at 65504 for RGBA16F;
+// for RGBA32F far above the sun (~1.6e9 cd/m²) yet small enough that sums of a frame stay finite.
+constexpr float kHalfFloatMaxRadiance = 60000.0f;
+constexpr float kFloatMaxRadiance = 1.0e12f;
+
+float sunDiscLuminance(const Sun& sun)
+{
+    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance.
+    float radius = glm::radians(sun.angularRadiusDegrees);
+    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
+    return sun.illuminance / std::max(solidAngle, 1e-12f);
+}
+
+// RGBA32F only where the scene's range needs it (a sun in the sky or an emitter above what a half
+// float holds): it doubles the frame's memory traffic, which night scenes need not pay.
+GLenum colorFormatFor(const Scene& scene)
+{
+    float peak = scene.sun.elevationDegrees > 0.0f ? sunDiscLuminance(scene.sun) : 0.0f;
+    for (const Material& m : scene.materials) {
+        glm::vec3 emission = m.emissionColor * m.emissionLuminance;
+        peak = std::max(peak, std::max(emission.x, std::max(emission.y, emission.z)));
+    }
+    return peak > kHalfFloatMaxRadiance ? GL_RGBA32F : GL_RGBA16F;
+}
 
 struct GpuPointLight
 {
@@ -42,6 +70,8 @@ struct SceneFrameBlock
     glm::mat4 inverseViewProjection;
     glm::mat4 sunShadowMatrix;
     glm::mat4 skyOcclusionMatrix;
+    glm::mat4 skyUndersideMatrix;
+    glm::mat4 sunNearShadowMatrix;
     glm::vec4 cameraPosition;
     glm::vec4 sunDirection;
     glm::vec4 sunIlluminance;
@@ -52,10 +82,12 @@ struct SceneFrameBlock
     glm::vec4 ambientOutdoor;
     glm::vec4 ambientIndoor;
     glm::vec4 shadowParams;
+    glm::vec4 outputRange;
+    glm::vec4 nearShadowParams;
     glm::ivec4 lightCount;
     std::array<GpuPointLight, kMaxPointLights> lights;
 };
-static_assert(sizeof(SceneFrameBlock) == 4 * 64 + 10 * 16 + 16 + kMaxPointLights * 32);
+static_assert(sizeof(SceneFrameBlock) == 6 * 64 + 12 * 16 + 16 + kMaxPointLights * 32);
 
 struct GpuMaterial
 {
@@ -110,6 +142,51 @@ gl::Texture makeComparisonDepth(std::string_view label, int size)
     return texture;
 }
 
+// World size of one texel of an orthographic sun map (its [0,1] square spans the map's side).
+float worldTexelOf(const glm::mat4& unitMatrix, int mapSize)
+{
+    glm::mat4 inverse = glm::inverse(unitMatrix);
+    glm::vec3 extent = glm::vec3(inverse * glm::vec4(1, 1, 0, 1) - inverse * glm::vec4(0, 0, 0, 1));
+    return glm::length(extent) / std::sqrt(2.0f) / float(mapSize);
+}
+
+// The near cascade: an orthographic sun view around the bounding sphere of the camera's frustum up to
+// kNearShadowDistance, of fixed size for a given field of view and snapped to whole texels, so a
+// moving camera does not make its shadow edges crawl. Depth covers every caster towards the sun.
+glm::mat4 nearSunFit(const Camera& camera,
+                     float aspect,
+                     glm::vec3 towardsSun,
+                     glm::vec3 castersMin,
+                     glm::vec3 castersMax,
+                     int mapSize)
+{
+    const float d = kNearShadowDistance;
+    float tanY = std::tan(glm::radians(camera.verticalFovDegrees) * 0.5f);
+    float offAxis = d * tanY * std::sqrt(1.0f + aspect * aspect);
+    float along = std::min(d, (d * d + offAxis * offAxis) / (2.0f * d));
+    float radius = std::max(along, std::sqrt((d - along) * (d - along) + offAxis * offAxis));
+    radius = std::ceil(radius * 2.0f) * 0.5f;
+    glm::vec3 up = std::abs(towardsSun.y) > 0.99f ? glm::vec3(0, 0, -1) : glm::vec3(0, 1, 0);
+    glm::mat4 view = glm::lookAt(glm::vec3(0.0f), -towardsSun, up);
+    glm::vec3 centre = glm::vec3(view * glm::vec4(camera.position + camera.forward() * along, 1.0f));
+    float texel = 2.0f * radius / float(mapSize);
+    centre = glm::vec3(glm::floor(glm::vec2(centre) / texel) * texel, centre.z);
+    float zMin = std::numeric_limits<float>::max();
+    float zMax = -std::numeric_limits<float>::max();
+    for (int corner = 0; corner < 8; ++corner) {
+        glm::vec3 p((corner & 1) ? castersMax.x : castersMin.x, (corner & 2) ? castersMax.y : castersMin.y,
+                    (corner & 4) ? castersMax.z : castersMin.z);
+        float z = (view * glm::vec4(p, 1.0f)).z;
+        zMin = std::min(zMin, z);
+        zMax = std::max(zMax, z);
+    }
+    float pad = 0.01f * (zMax - zMin) + 0.1f;
+    glm::mat4 projection = glm::ortho(centre.x - radius, centre.x + radius, centre.y - radius, centre.y + radius,
+                                      -zMax - pad, -zMin + pad);
+    glm::mat4 toUnit = glm::translate(glm::mat4(1.0f), glm::vec3(0.5f)) * glm::scale(glm::mat4(1.0f), glm::vec3(0.5f));
+    return toUnit * projection * view;
+}
+
 float cieIndicatrix(float gamma)
 {
     float c = std::cos(gamma);
@@ -136,7 +213,8 @@ private:
 
 }  // namespace
 
-SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene)
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
+    : mScene(scene), mColorFormat(colorFormatFor(scene))
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
@@ -195,18 +273,31 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
     glm::vec3 towardsSun = mScene.sun.direction();
     // A sun at or below the horizon lights nothing; its map is still made so the shader has one.
     mSunMatrix = orthographicFit(towardsSun.y > 0.01f ? towardsSun : glm::vec3(0, 1, 0), lo, hi);
+    mCastersMin = lo;
+    mCastersMax = hi;
     mSkyOcclusionMatrix = orthographicFit(glm::vec3(0, 1, 0), lo, hi);
+    mSkyUndersideMatrix = orthographicFit(glm::vec3(0, -1, 0), lo, hi);
 
     mSunShadowMap = makeComparisonDepth("scene.sunShadowMap", mScene.sun.shadowMapSize);
     mSunShadowFramebuffer = gl::Framebuffer("scene.sunShadowFramebuffer");
     mSunShadowFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSunShadowMap);
     mSunShadowFramebuffer.setDrawBuffers({GL_NONE});
     mSunShadowFramebuffer.checkComplete("scene.sunShadowFramebuffer");
+    mNearShadowMap = makeComparisonDepth("scene.sunNearShadowMap", mScene.sun.shadowMapSize);
+    mNearShadowFramebuffer = gl::Framebuffer("scene.sunNearShadowFramebuffer");
+    mNearShadowFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mNearShadowMap);
+    mNearShadowFramebuffer.setDrawBuffers({GL_NONE});
+    mNearShadowFramebuffer.checkComplete("scene.sunNearShadowFramebuffer");
     mSkyOcclusionMap = makeComparisonDepth("scene.skyOcclusionMap", kSkyOcclusionMapSize);
     mSkyOcclusionFramebuffer = gl::Framebuffer("scene.skyOcclusionFramebuffer");
     mSkyOcclusionFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyOcclusionMap);
     mSkyOcclusionFramebuffer.setDrawBuffers({GL_NONE});
     mSkyOcclusionFramebuffer.checkComplete("scene.skyOcclusionFramebuffer");
+    mSkyUndersideMap = makeComparisonDepth("scene.skyUndersideMap", kSkyOcclusionMapSize);
+    mSkyUndersideFramebuffer = gl::Framebuffer("scene.skyUndersideFramebuffer");
+    mSkyUndersideFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mSkyUndersideMap);
+    mSkyUndersideFramebuffer.setDrawBuffers({GL_NONE});
+    mSkyUndersideFramebuffer.checkComplete("scene.skyUndersideFramebuffer");
 }
 
 void SceneRenderer::uploadTextures()
@@ -260,7 +351,7 @@ void SceneRenderer::resize(glm::ivec2 size)
     if (size == mSize && mColor.valid())
         return;
     mSize = size;
-    mColor = gl::createTexture(mTargetAllocator, "scene.hdrColor", GL_RGBA16F, size);
+    mColor = gl::createTexture(mTargetAllocator, "scene.hdrColor", mColorFormat, size);
     mDepth = gl::Texture::depth("scene.depth", GL_DEPTH_COMPONENT32F, size);
     mFramebuffer = gl::Framebuffer("scene.framebuffer");
     mFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, mColor);
@@ -271,6 +362,14 @@ void SceneRenderer::resize(glm::ivec2 size)
 
 void SceneRenderer::renderShadowMaps()
 {
+    renderDepthMaps({DepthMapPass{&mSunShadowFramebuffer, &mSunShadowMap, &mSunMatrix},
+                     DepthMapPass{&mSkyOcclusionFramebuffer, &mSkyOcclusionMap, &mSkyOcclusionMatrix},
+                     DepthMapPass{&mSkyUndersideFramebuffer, &mSkyUndersideMap, &mSkyUndersideMatrix}});
+    mShadowMapsValid = true;
+}
+
+void SceneRenderer::renderDepthMaps(std::initializer_list<DepthMapPass> passes)
+{
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDepthMask(GL_TRUE);
@@ -280,14 +379,7 @@ void SceneRenderer::renderShadowMaps()
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     mMeshArray.bind();
     const float one = 1.0f;
-    struct MapPass
-    {
-        const gl::Framebuffer* framebuffer;
-        const gl::Texture* map;
-        const glm::mat4* matrix;
-    };
-    for (MapPass pass : {MapPass{&mSunShadowFramebuffer, &mSunShadowMap, &mSunMatrix},
-                         MapPass{&mSkyOcclusionFramebuffer, &mSkyOcclusionMap, &mSkyOcclusionMatrix}}) {
+    for (DepthMapPass pass : passes) {
         glClearNamedFramebufferfv(pass.framebuffer->id(), GL_DEPTH, 0, &one);
         pass.framebuffer->bind();
         glViewport(0, 0, pass.map->size().x, pass.map->size().y);
@@ -312,7 +404,6 @@ void SceneRenderer::renderShadowMaps()
         }
     }
     glDisable(GL_POLYGON_OFFSET_FILL);
-    mShadowMapsValid = true;
 }
 
 void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& options)
@@ -325,6 +416,8 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     block.inverseViewProjection = glm::inverse(block.viewProjection);
     block.sunShadowMatrix = mSunMatrix;
     block.skyOcclusionMatrix = mSkyOcclusionMatrix;
+    block.skyUndersideMatrix = mSkyUndersideMatrix;
+    block.sunNearShadowMatrix = mNearSunMatrix;
     block.cameraPosition = glm::vec4(camera.position, 1.0f);
 
     glm::vec3 towardsSun = sun.direction();
@@ -332,10 +425,8 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     float sunUp = sun.elevationDegrees > 0.0f ? 1.0f : 0.0f;
     block.sunDirection = glm::vec4(towardsSun, std::cos(radius));
     block.sunIlluminance = glm::vec4(sun.color * sun.illuminance * sunUp, 0.0f);
-    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance, clipped to what a
-    // half float can hold.
-    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
-    float discLuminance = std::min(sun.illuminance / std::max(solidAngle, 1e-12f), kMaxRadiance);
+    float maxRadiance = mColorFormat == GL_RGBA32F ? kFloatMaxRadiance : kHalfFloatMaxRadiance;
+    float discLuminance = std::min(sunDiscLuminance(sun), maxRadiance);
     block.sunDisc = glm::vec4(sun.color * discLuminance, options.drawSunDisc && sunUp > 0.0f ? 1.0f : 0.0f);
 
     // CIE clear sky normalisation 1 / (f(theta_s) * phi(0)), phi(0) = 1 - exp(-0.32).
@@ -351,11 +442,12 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     block.ambientOutdoor = glm::vec4(mScene.ambient.outdoor, 0.0f);
     block.ambientIndoor = glm::vec4(mScene.ambient.indoor, 0.0f);
     float shadowTexel = 1.0f / float(sun.shadowMapSize);
-    // Normal offset of about two shadow texels in world units.
-    glm::vec3 extent =
-        glm::vec3(glm::inverse(mSunMatrix) * glm::vec4(1, 1, 0, 1) - glm::inverse(mSunMatrix) * glm::vec4(0, 0, 0, 1));
-    float worldTexel = glm::length(extent) * shadowTexel / std::sqrt(2.0f);
+    // Normal offsets of about two shadow texels in world units.
+    float worldTexel = worldTexelOf(mSunMatrix, sun.shadowMapSize);
     block.shadowParams = glm::vec4(shadowTexel, 1.0f / float(kSkyOcclusionMapSize), 2.0f * worldTexel, 0.0f);
+    block.nearShadowParams = glm::vec4(shadowTexel, 2.0f * worldTexelOf(mNearSunMatrix, sun.shadowMapSize),
+                                       mNearShadowValid ? 1.0f : 0.0f, 0.0f);
+    block.outputRange = glm::vec4(maxRadiance, 0.0f, 0.0f, 0.0f);
     block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
     for (std::size_t i = 0; i < mScene.lights.size(); ++i) {
         const PointLight& light = mScene.lights[i];
@@ -368,12 +460,23 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
 {
     if (!mColor.valid())
         resize({1, 1});
-    uploadFrameBlock(camera, options);
-
     if (!mShadowMapsValid) {
         PassScope pass(profiler, "scene/shadow");
         renderShadowMaps();
     }
+    // The near cascade follows the camera: redrawn only when its snapped fit moves.
+    glm::vec3 towardsSun = mScene.sun.direction();
+    if (towardsSun.y > 0.01f) {
+        glm::mat4 fit = nearSunFit(camera, float(mSize.x) / float(mSize.y), towardsSun, mCastersMin, mCastersMax,
+                                   mScene.sun.shadowMapSize);
+        if (!mNearShadowValid || fit != mNearSunMatrix) {
+            PassScope pass(profiler, "scene/shadowNear");
+            mNearSunMatrix = fit;
+            renderDepthMaps({DepthMapPass{&mNearShadowFramebuffer, &mNearShadowMap, &mNearSunMatrix}});
+            mNearShadowValid = true;
+        }
+    }
+    uploadFrameBlock(camera, options);
 
     mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
@@ -395,6 +498,8 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
         glDisable(GL_BLEND);
         mSunShadowMap.bindUnit(kSunShadowUnit);
         mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
+        mSkyUndersideMap.bindUnit(kSkyUndersideUnit);
+        mNearShadowMap.bindUnit(kNearShadowUnit);
         mMeshArray.bind();
         for (const DrawBatch& batch : mBatches) {
             (batch.alphaMask ? mOpaqueMaskedProgram : mOpaqueProgram).use();

@@ -1,15 +1,26 @@
-// SceneRenderer.h: renders a Scene into a scene-linear RGBA16F target (plus depth) with OpenGL 4.5.
+// SceneRenderer.h: renders a Scene into a scene-linear RGBA16F or RGBA32F target (plus depth) with
+// OpenGL 4.5.
 //
-// Passes: "scene/shadow" (the sun's depth map and the top-down sky-occlusion map; the scene is static,
-// so they are drawn on the first frame only), "scene/opaque" (GGX + Lambert shading: one indexed
+// Target format: true luminance, never pre-exposed, so every histogram method sees cd/m² unchanged.
+// Scenes whose sun disc or an emitter exceeds what a half float holds (65504) render to RGBA32F, so
+// the physical sun disc (~1.6e9 cd/m²) is stored exactly (clamped only at 1e12); others keep RGBA16F
+// (clamped at 60000), half the memory traffic. Pre-exposed RGBA16F was not chosen: every consumer
+// (histogram methods, CUDA interop, EXR capture, compare) would have to undo the exposure, and a
+// frame's exposure is what the pipeline computes from it.
+//
+// Passes: "scene/shadowNear" (the sun's near cascade, fitted to the camera's view up to 6 m and
+// snapped to texels; redrawn only when that fit moves), "scene/shadow" (the sun's depth map over the
+// whole shadow bounds, the far cascade; both tent-filtered in Scene.frag; the top-down and
+// bottom-up sky-occlusion maps, through which Scene.frag marches rays for the open-sky fraction that
+// blends indoor to outdoor ambient; the scene is static, so they are drawn on the first frame only),
+// "scene/opaque" (GGX + Lambert shading: one indexed
 // draw for all untextured opaque materials, one per textured, alpha-masked or double-sided glTF
 // material with its textures bound to units 2-6; textures are uploaded once, RGBA8 or SRGB8_ALPHA8
 // with mipmaps) and "scene/sky" (the analytic sky and sun disc behind the geometry, or the
 // environment map, whose image-based lighting then replaces the outdoor ambient constant: see
 // EnvironmentLighting.h). Limits: no blending (alpha MASK only; masked materials also cut holes in
 // the shadow maps), no point-light shadows, no indirect light besides the ambient constants or the
-// environment map (unoccluded but for the sky-occlusion map); values are
-// clamped below the half-float maximum (60000 cd/m²), so the physical sun disc is clipped.
+// environment map (unoccluded but for the sky-occlusion maps).
 #pragma once
 
 #include "gl/Buffer.h"
@@ -25,6 +36,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 
+#include <initializer_list>
 #include <optional>
 
 namespace gl {
@@ -60,13 +72,20 @@ public:
     /// Renders one frame into hdrTarget(); `profiler` (nullable) times the sub-passes.
     void render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler = nullptr);
 
-    /// The RGBA16F scene-linear colour (cd/m²), valid after render().
+    /// The RGBA16F or RGBA32F scene-linear colour (cd/m², see above), valid after render().
     const gl::Texture& hdrTarget() const { return mColor; }
     const gl::Texture& depthTarget() const { return mDepth; }
     const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
 
 private:
+    struct DepthMapPass
+    {
+        const gl::Framebuffer* framebuffer;
+        const gl::Texture* map;
+        const glm::mat4* matrix;  ///< world -> the map's [0,1]^3
+    };
     void renderShadowMaps();
+    void renderDepthMaps(std::initializer_list<DepthMapPass> passes);
     void uploadFrameBlock(const Camera& camera, const RenderOptions& options);
     void uploadTextures();
     void bindMaterialTextures(int material) const;
@@ -95,8 +114,18 @@ private:
     gl::Texture mSkyOcclusionMap;
     gl::Framebuffer mSkyOcclusionFramebuffer;
     glm::mat4 mSkyOcclusionMatrix{1.0f};
+    gl::Texture mSkyUndersideMap;  ///< the casters seen from below: with the top-down map, what is solid
+    gl::Framebuffer mSkyUndersideFramebuffer;
+    glm::mat4 mSkyUndersideMatrix{1.0f};
     bool mShadowMapsValid = false;
+    gl::Texture mNearShadowMap;  ///< the near cascade, fitted to the camera (see nearSunFit)
+    gl::Framebuffer mNearShadowFramebuffer;
+    glm::mat4 mNearSunMatrix{1.0f};
+    bool mNearShadowValid = false;
+    glm::vec3 mCastersMin{0.0f};
+    glm::vec3 mCastersMax{0.0f};
 
+    GLenum mColorFormat = GL_RGBA16F;
     glm::ivec2 mSize{0};
     gl::SharedAllocator* mTargetAllocator = nullptr;
     gl::Texture mColor;

@@ -101,7 +101,7 @@ TEST_F(CudaInteropGl, SceneRendererHdrTargetComesFromTheAllocator)
     renderer.resize({64, 36});
     ASSERT_EQ(allocator.textures, std::vector<std::string>{"scene.hdrColor"});
     EXPECT_EQ(renderer.hdrTarget().size(), glm::ivec2(64, 36));
-    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA16F));
+    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA32F));  // the default scene's sun needs float32
     renderer.resize({32, 18});
     EXPECT_EQ(allocator.textures.size(), 2u);
     renderer.setTargetAllocator(nullptr);  // recreated at once, in plain storage

@@ -94,7 +94,8 @@ TEST_F(SceneRendererTest, DefaultSceneHasRealDynamicRange)
     scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
     const glm::ivec2 size(320, 180);
     renderer.resize(size);
-    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA16F));
+    // A sun disc beyond the half-float range: the target is RGBA32F (SceneRenderer.h).
+    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA32F));
     EXPECT_EQ(renderer.hdrTarget().size(), size);
     for (double t : {0.0, 10.0}) {
         SCOPED_TRACE("camera path time " + std::to_string(t));
@@ -129,6 +130,33 @@ TEST_F(SceneRendererTest, SunDiscIsBrightAndOptional)
     EXPECT_EQ(withDisc.nonFinite, 0);
     EXPECT_GT(withDisc.maxLuminance, 50000.0);
     EXPECT_LT(without.maxLuminance, withDisc.maxLuminance);
+    // The disc is stored unclipped (no clamp at 60000): its luminance is illuminance / solid angle.
+    double radius = s.sun.angularRadiusDegrees * 3.14159265358979 / 180.0;
+    double discLuminance = s.sun.illuminance / (2.0 * 3.14159265358979 * (1.0 - std::cos(radius)));
+    EXPECT_GT(discLuminance, 1e9);
+    EXPECT_NEAR(withDisc.maxLuminance, discLuminance, 0.01 * discLuminance);
+}
+
+TEST_F(SceneRendererTest, ScenesWithinHalfFloatRangeKeepRgba16f)
+{
+    // No sun above the horizon and emitters below 65504 cd/m²: half floats hold the range.
+    scene::Scene s = scene::parseScene(R"({
+      "materials": { "lamp": { "baseColor": [1, 1, 1], "emissionLuminance": 20000 } },
+      "objects": [ { "type": "sphere", "position": [0, 1.6, -3], "radius": 0.5, "material": "lamp" } ],
+      "sun": { "elevation": -10 }
+    })",
+                                       "night.json");
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s);
+    renderer.resize({32, 32});
+    EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA16F));
+    scene::Camera camera;  // looking straight at the lamp, which fills the view
+    camera.position = {0.0f, 1.6f, 0.0f};
+    camera.verticalFovDegrees = 2.0f;
+    FrameStats stats = statsOf(renderFrame(renderer, camera, true));
+    EXPECT_EQ(stats.nonFinite, 0);
+    // The emission plus the ambient the white lamp reflects; a 60000 clamp would not show here.
+    EXPECT_GE(stats.p001, 20000.0);
+    EXPECT_LT(stats.maxLuminance, 22000.0);
 }
 
 TEST_F(SceneRendererTest, TinyAndOddSizesRender)
