@@ -578,6 +578,10 @@ float App::cameraFovYDegrees() const
 {
     return mImpl->source->verticalFovDegrees();
 }
+unsigned App::frameFormat() const
+{
+    return mImpl->source->hdr().format();
+}
 
 int App::Impl::finish(int renderedFrames)
 {

@@ -62,6 +62,9 @@ public:
     const platform::GlInfo& glInfo() const;
     /// The camera's vertical field of view (Ward's foveal grid depends on it).
     float cameraFovYDegrees() const;
+    /// The internal format of the frame the pipeline reads (GL_RGBA16F, or GL_RGBA32F where the
+    /// scene's range needs it or an image is viewed).
+    unsigned frameFormat() const;
 
 private:
     struct Impl;

@@ -223,6 +223,10 @@ public:
             "hdrlab bench pipeline on %s (%s, OpenGL %s): %u timed frames after %u warm-up frames per "
             "configuration, default scene\n",
             gl.renderer.c_str(), gl.vendor.c_str(), gl.version.c_str(), mOptions.frames, mOptions.warmup);
+        const std::uint64_t frameBytes = post::frameBytesPerPixelOf(mApp.frameFormat());
+        std::printf("scene frame: %s, %llu bytes per pixel (the floors count the frame at this size)\n",
+                    frameBytes == 16 ? "RGBA32F (the default scene's sun exceeds half-float range)" : "RGBA16F",
+                    (unsigned long long)frameBytes);
         std::printf("copy bandwidth: %.1f GB/s (compute-shader copy of %llu MiB, read + write, median of 10, %s)\n",
                     mCopy.bytesPerSecond() * 1e-9, (unsigned long long)(mCopy.bufferBytes >> 20),
                     mCopy.gpuTimed ? "GL timer queries" : "CPU clock around glFinish");
@@ -342,6 +346,7 @@ private:
         shape.histogramImage = size;  // the bench leaves downsampling off
         shape.bins = got.spec.binCount;
         shape.fovYDegrees = mApp.cameraFovYDegrees();
+        shape.frameBytesPerPixel = post::frameBytesPerPixelOf(mApp.frameFormat());
         const std::string tonemap = "tonemap/" + op;
         const std::string histogramScope = "histogram/" + got.histogramMethod;
         const std::string scanScope = "scan/" + got.scanMethod;
@@ -359,7 +364,7 @@ private:
             for (const std::string& child : childScopes(frames, scope))
                 add(stage + child.substr(scope.size()), {child}, 0);
         };
-        const std::uint64_t sceneBytes = post::pixelCount(size) * post::kFrameBytesPerPixel;  // the frame written
+        const std::uint64_t sceneBytes = post::pixelCount(size) * shape.frameBytesPerPixel;  // the frame written
         add("scene", {"scene"}, sceneBytes);
         std::vector<std::string> chainScopes{histogramScope, tonemap};
         if (got.rangeMode == post::RangeMode::Auto) {

@@ -1,5 +1,7 @@
 #include "post/StageTraffic.h"
 
+#include "gl/Gl.h"
+
 #include <algorithm>
 
 namespace post {
@@ -9,14 +11,19 @@ std::uint64_t pixelCount(glm::ivec2 size)
     return std::uint64_t(std::max(size.x, 0)) * std::uint64_t(std::max(size.y, 0));
 }
 
+std::uint64_t frameBytesPerPixelOf(unsigned internalFormat)
+{
+    return internalFormat == GL_RGBA32F ? 16 : kFrameBytesPerPixel;
+}
+
 std::uint64_t autoRangeMinimumBytes(const TrafficShape& shape)
 {
-    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel;
+    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel;
 }
 
 std::uint64_t histogramMinimumBytes(const TrafficShape& shape)
 {
-    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel + std::uint64_t(shape.bins) * kBinBytes;
+    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + std::uint64_t(shape.bins) * kBinBytes;
 }
 
 std::uint64_t scanMinimumBytes(const TrafficShape& shape)
@@ -26,7 +33,7 @@ std::uint64_t scanMinimumBytes(const TrafficShape& shape)
 
 std::uint64_t applyMinimumBytes(const TrafficShape& shape)
 {
-    return pixelCount(shape.frame) * (kFrameBytesPerPixel + kDisplayBytesPerPixel);
+    return pixelCount(shape.frame) * (shape.frameBytesPerPixel + kDisplayBytesPerPixel);
 }
 
 }  // namespace post

@@ -61,7 +61,7 @@ std::uint64_t ToneEqualize::curveMinimumBytes(const TrafficShape& shape) const
         return ToneOperator::curveMinimumBytes(shape);  // the luminance CDF in, the curve out
     // Per channel: R, G and B histograms of the histogram image (one read can build all three), then
     // three CDFs and three curves.
-    return pixelCount(shape.histogramImage) * kFrameBytesPerPixel + 3 * ToneOperator::curveMinimumBytes(shape);
+    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + 3 * ToneOperator::curveMinimumBytes(shape);
 }
 
 void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)

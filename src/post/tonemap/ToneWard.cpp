@@ -62,7 +62,7 @@ std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
     // its own histogram stays in shared memory). When the last frame's foveal image came out of the
     // histogram pass (one read of the frame for all metering), the frame read is not this stage's.
     const std::uint64_t grid = pixelCount(fovealGridSize(shape.frame, shape.fovYDegrees)) * 16;
-    const std::uint64_t frameRead = mFovealFromHistogram ? 0 : pixelCount(shape.frame) * kFrameBytesPerPixel;
+    const std::uint64_t frameRead = mFovealFromHistogram ? 0 : pixelCount(shape.frame) * shape.frameBytesPerPixel;
     return frameRead + grid + std::uint64_t(shape.bins) * kBinBytes;
 }
 
