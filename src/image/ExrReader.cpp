@@ -67,13 +67,15 @@ constexpr std::uint64_t kChunkOffsetBytes = 8;
 }
 
 /// Text from the file or from the library made safe for a one-line message.
-std::string oneLine(std::string text)
+std::string oneLine(std::string_view text)
 {
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    text = util::escapeControlCharacters(text, true, 200);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '.'))
-        text.pop_back();
-    return text;
+    return util::oneLineMessage(text, 200);
+}
+
+/// Decoded bytes (RGBA float) a file of `fileSize` bytes may claim.
+std::uint64_t decodeBudget(std::size_t fileSize)
+{
+    return std::max(kMinDecodeBudget, std::uint64_t(fileSize) * kMaxCompressionRatio);
 }
 
 std::string quoted(const std::string& name)
@@ -150,6 +152,12 @@ int64_t coreSize(exr_const_context_t, void* userData)
     return int64_t(static_cast<const CoreReadState*>(userData)->bytes.size());
 }
 
+/// The first message OpenEXRCore reported, or `fallback`, as one line.
+std::string coreMessage(const CoreReadState& state, const char* fallback)
+{
+    return oneLine(state.firstError.empty() ? std::string_view(fallback) : std::string_view(state.firstError));
+}
+
 void coreError(exr_const_context_t context, exr_result_t code, const char* message)
 {
     void* userData = nullptr;
@@ -192,9 +200,8 @@ void checkLevelZeroChunks(exr_const_context_t context, int part, const CoreReadS
         return;  // deep: refused later with its own message
     auto check = [&](exr_result_t result, const exr_chunk_info_t& chunk, const char* what, int a, int b) {
         if (result != EXR_ERR_SUCCESS)
-            damaged(util::format(
-                "part {}, {} {}{}: {}", part, what, a, b < 0 ? "" : util::format(",{}", b),
-                oneLine(state.firstError.empty() ? exr_get_default_error_message(result) : state.firstError)));
+            damaged(util::format("part {}, {} {}{}: {}", part, what, a, b < 0 ? "" : util::format(",{}", b),
+                                 coreMessage(state, exr_get_default_error_message(result))));
         if (chunk.compression == EXR_COMPRESSION_NONE && chunk.packed_size != chunk.unpacked_size)
             damaged(util::format("part {}, uncompressed {} {}{} holds {} bytes instead of {}", part, what, a,
                                  b < 0 ? "" : util::format(",{}", b), chunk.packed_size, chunk.unpacked_size));
@@ -237,7 +244,7 @@ void preflight(std::span<const std::uint8_t> bytes)
     CoreContext context;
     exr_result_t result = exr_start_read(context.out(), "the file", &init);
     if (result != EXR_ERR_SUCCESS)
-        damaged(oneLine(state.firstError.empty() ? exr_get_default_error_message(result) : state.firstError));
+        damaged(coreMessage(state, exr_get_default_error_message(result)));
 
     int partCount = 0;
     if (exr_get_count(context.get(), &partCount) != EXR_ERR_SUCCESS || partCount < 1)
@@ -246,8 +253,7 @@ void preflight(std::span<const std::uint8_t> bytes)
     for (int part = 0; part < partCount; ++part) {
         int32_t partChunks = 0;
         if (exr_get_chunk_count(context.get(), part, &partChunks) != EXR_ERR_SUCCESS || partChunks < 0)
-            damaged(util::format("part {}: {}", part,
-                                 oneLine(state.firstError.empty() ? "cannot count its chunks" : state.firstError)));
+            damaged(util::format("part {}: {}", part, coreMessage(state, "cannot count its chunks")));
         chunkCount += std::uint64_t(partChunks);
     }
     if (chunkCount > bytes.size() / kChunkOffsetBytes)
@@ -428,8 +434,7 @@ Choice choosePart(const Imf::MultiPartInputFile& file, const std::string& reques
 void checkBudget(std::int64_t width, std::int64_t height, std::size_t fileSize)
 {
     const std::uint64_t bytes = std::uint64_t(width) * std::uint64_t(height) * kBytesPerPixel;
-    const std::uint64_t budget = std::max(kMinDecodeBudget, std::uint64_t(fileSize) * kMaxCompressionRatio);
-    if (bytes > budget)
+    if (bytes > decodeBudget(fileSize))
         damaged(util::format("a {}x{} image cannot come from a file of {} bytes", width, height, fileSize));
 }
 
@@ -529,8 +534,7 @@ ImageF frameInDisplayWindow(const Imf::Header& header, ImageF dataImage, std::si
     const std::int64_t width = std::int64_t(display.max.x) - display.min.x + 1;
     const std::int64_t height = std::int64_t(display.max.y) - display.min.y + 1;
     if (width < 1 || height < 1 || width > kMaxImageDimension || height > kMaxImageDimension ||
-        std::uint64_t(width) * std::uint64_t(height) * kBytesPerPixel >
-            std::max(kMinDecodeBudget, std::uint64_t(fileSize) * kMaxCompressionRatio)) {
+        std::uint64_t(width) * std::uint64_t(height) * kBytesPerPixel > decodeBudget(fileSize)) {
         util::logWarning("OpenEXR display window {}x{} is unusable; using the data window {}x{}", width, height,
                          dataImage.width, dataImage.height);
         return dataImage;

@@ -20,13 +20,9 @@ namespace {
 /// tinyexr error text as one line (it ends messages with newlines and may chain several).
 std::string takeTinyexrMessage(const char* message, const char* fallback)
 {
-    std::string text = message ? message : fallback;
+    std::string text = util::oneLineMessage(message ? message : fallback, 400);
     if (message)
         FreeEXRErrorMessage(message);
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    text = util::escapeControlCharacters(text, true, 400);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '.'))
-        text.pop_back();
     return text.empty() ? fallback : text;
 }
 

@@ -37,4 +37,19 @@ inline std::string escapeControlCharacters(std::string_view text,
     return result;
 }
 
+/// A library's error text as one line: newlines become spaces, bytes are escaped as above (non-ASCII
+/// too), the text is cut at maxBytes, and trailing spaces and full stops are dropped (the caller
+/// appends to it).
+inline std::string oneLineMessage(std::string_view text, std::size_t maxBytes)
+{
+    std::string flat(text);
+    for (char& c : flat)
+        if (c == '\n')
+            c = ' ';
+    flat = escapeControlCharacters(flat, true, maxBytes);
+    while (!flat.empty() && (flat.back() == ' ' || flat.back() == '.'))
+        flat.pop_back();
+    return flat;
+}
+
 }  // namespace util
