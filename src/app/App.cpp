@@ -134,6 +134,8 @@ struct App::Impl
     void reportResources(std::uint64_t frame);
     void openDroppedFiles();
     void switchToRequestedPreset();
+    /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
+    profiling::CaptureMetadata frameMetadata() const;
 
     void drawPanels(glm::ivec2 size, double pathSeconds);
     void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
@@ -209,6 +211,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         auto sceneSource = std::make_unique<SceneFrameSource>(
             *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
             a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+        if (options.lighting)
+            sceneSource->setLightingPath(*scene::parseLightingPath(*options.lighting));
         a.sceneSource = sceneSource.get();
         a.source = std::move(sceneSource);
         a.presets = scene::listScenePresets(util::findDataRoot(options.dataDir) / "scenes");
@@ -257,10 +261,15 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     if (sceneSource) {
         info.presets = &presets;
         info.currentPreset = currentPreset;
+        info.lighting = sceneSource->lightingPath();
     }
     ui::FramePanelActions frameActions = ui::drawFramePanel(info, vsync);
     if (frameActions.presetRequested >= 0)
         requestedPreset = frameActions.presetRequested;
+    if (frameActions.lightingRequested && sceneSource) {
+        sceneSource->setLightingPath(*frameActions.lightingRequested);
+        profiler->resetStats();
+    }
     if (frameActions.vsyncChanged)
         context->setVsync(vsync);
     if (frameActions.fitRequested && stillImage)
@@ -369,7 +378,7 @@ void App::Impl::writeUiCapture()
     std::string stem = "hdrlab-capture-" + profiling::timestampForFileName();
     try {
         auto metadata =
-            captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
+            frameMetadata();
         profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata, profiler->droppedFrames());
         profiling::writeCsv(stem + ".csv", profiler->recordedFrames());
         std::error_code ec;
@@ -404,6 +413,15 @@ void App::Impl::openDroppedFiles()
             util::logError("{}", result.message);
         }
     }
+}
+
+profiling::CaptureMetadata App::Impl::frameMetadata() const
+{
+    auto metadata =
+        captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
+    if (sceneSource)
+        metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
+    return metadata;
 }
 
 void App::Impl::switchToRequestedPreset()
@@ -611,7 +629,7 @@ int App::Impl::finish(int renderedFrames)
     }
     const auto& frames = profiler->recordedFrames();
     auto metadata =
-        captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
+        frameMetadata();
     if (options.capture)
         profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames());
     if (options.captureCsv)

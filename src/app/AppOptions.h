@@ -45,6 +45,7 @@ struct AppOptions
     std::optional<int> downsample;                 ///< --downsample 1|2|4|8
     bool vsync = true;                             ///< --vsync on|off
     bool cudaInteropShared = false;                ///< --cuda-interop shared (default map)
+    std::optional<std::string> lighting;           ///< --lighting forward|deferred (default: the renderer's)
     std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
     std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
     std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)

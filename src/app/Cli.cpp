@@ -267,7 +267,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     cli.set_version_flag("--version",
                          std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " + HDRLAB_BUILD_TYPE + ")");
 
-    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map";
+    std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map",
+                lightingText;
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
@@ -345,6 +346,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                    "How CUDA passes reach GL's frame and buffers: map (cudaGraphicsMapResources per pass) or "
                    "shared (memory shared through Vulkan, GPU semaphores; map where unavailable). Default map")
         ->check(CLI::IsMember({"map", "shared"}));
+    auto* lightingOpt = cli.add_option("--lighting", lightingText,
+                                       "Scene lighting: deferred (a thin G-buffer, then a compute pass; the "
+                                       "default) or forward (shaded in the fragment shader); same picture")
+                            ->check(CLI::IsMember({"forward", "deferred"}));
     auto* resourceReportOpt = cli.add_option("--resource-report", resourceReportText,
                                              "Every N frames print one line: frame, resident memory, "
                                              "GL objects alive by kind, CUDA allocations (the soak)")
@@ -587,6 +592,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
         o.cudaInteropShared = cudaInterop == "shared";
+        if (lightingOpt->count())
+            o.lighting = lightingText;
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},

@@ -50,7 +50,7 @@ void SceneFrameSource::update(const FrameSourceInput& input)
 void SceneFrameSource::render(profiling::Profiler& profiler)
 {
     auto scope = profiler.scope("scene");
-    mRenderer->render(mCamera, {}, &profiler);
+    mRenderer->render(mCamera, mRenderOptions, &profiler);
     if (mScene.inject.total() > 0) {
         auto inject = profiler.scope("scene/inject");
         scene::injectPixels(mRenderer->hdrTarget(), mScene.inject);

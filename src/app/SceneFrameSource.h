@@ -38,6 +38,9 @@ public:
     /// file). The camera restarts at the new scene's start pose. Never throws for a bad file.
     ReplaceResult replaceWith(const std::filesystem::path& path);
     const scene::Scene& scene() const { return mScene; }
+    /// Forward or deferred lighting from the next frame on (the Frame panel's "lighting" combo).
+    void setLightingPath(scene::LightingPath path) { mRenderOptions.lighting = path; }
+    scene::LightingPath lightingPath() const { return mRenderOptions.lighting; }
 
     const char* kind() const override { return "Scene"; }
     std::string name() const override { return mScene.sourceName; }
@@ -59,6 +62,7 @@ private:
     scene::Scene mScene;
     std::unique_ptr<scene::SceneRenderer> mRenderer;
     scene::Camera mCamera;
+    scene::RenderOptions mRenderOptions;
     scene::FreeFlyController mController;
 };
 

@@ -214,7 +214,7 @@ private:
 }  // namespace
 
 SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
-    : mScene(scene), mColorFormat(colorFormatFor(scene))
+    : mScene(scene), mColorFormat(colorFormatFor(scene)), mShaders(&shaders)
 {
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
@@ -358,6 +358,7 @@ void SceneRenderer::resize(glm::ivec2 size)
     mFramebuffer.attachTexture(GL_DEPTH_ATTACHMENT, mDepth);
     mFramebuffer.setDrawBuffers({GL_COLOR_ATTACHMENT0});
     mFramebuffer.checkComplete("scene.framebuffer");
+    ++mTargetGeneration;
 }
 
 void SceneRenderer::renderShadowMaps()
@@ -477,11 +478,50 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
         }
     }
     uploadFrameBlock(camera, options);
+    if (options.lighting == LightingPath::Deferred)
+        renderDeferred(profiler);
+    else
+        renderForward(profiler);
+    glBindVertexArray(0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
 
+void SceneRenderer::bindLightingInputs() const
+{
     mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     if (mEnvironment)
         mEnvironment->bind();
+    mSunShadowMap.bindUnit(kSunShadowUnit);
+    mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
+    mSkyUndersideMap.bindUnit(kSkyUndersideUnit);
+    mNearShadowMap.bindUnit(kNearShadowUnit);
+}
+
+void SceneRenderer::drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked) const
+{
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_TRUE);
+    glCullFace(GL_BACK);
+    glDisable(GL_BLEND);
+    mMeshArray.bind();
+    for (const DrawBatch& batch : mBatches) {
+        (batch.alphaMask ? masked : plain).use();
+        if (batch.doubleSided)
+            glDisable(GL_CULL_FACE);
+        else
+            glEnable(GL_CULL_FACE);
+        bindMaterialTextures(batch.material);
+        glDrawElements(GL_TRIANGLES, GLsizei(batch.indexCount), GL_UNSIGNED_INT,
+                       reinterpret_cast<const void*>(batch.firstIndex * sizeof(std::uint32_t)));
+    }
+    glDisable(GL_CULL_FACE);
+}
+
+void SceneRenderer::renderForward(profiling::Profiler* profiler)
+{
+    bindLightingInputs();
     {
         PassScope pass(profiler, "scene/opaque");
         const float clearColor[4] = {0.0f, 0.0f, 0.0f, 1.0f};
@@ -490,41 +530,53 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
         glClearNamedFramebufferfv(mFramebuffer.id(), GL_DEPTH, 0, &clearDepth);
         mFramebuffer.bind();
         glViewport(0, 0, mSize.x, mSize.y);
-        glEnable(GL_DEPTH_TEST);
-        glDepthFunc(GL_LESS);
-        glDepthMask(GL_TRUE);
-        glEnable(GL_CULL_FACE);
-        glCullFace(GL_BACK);
-        glDisable(GL_BLEND);
-        mSunShadowMap.bindUnit(kSunShadowUnit);
-        mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
-        mSkyUndersideMap.bindUnit(kSkyUndersideUnit);
-        mNearShadowMap.bindUnit(kNearShadowUnit);
-        mMeshArray.bind();
-        for (const DrawBatch& batch : mBatches) {
-            (batch.alphaMask ? mOpaqueMaskedProgram : mOpaqueProgram).use();
-            if (batch.doubleSided)
-                glDisable(GL_CULL_FACE);
-            else
-                glEnable(GL_CULL_FACE);
-            bindMaterialTextures(batch.material);
-            glDrawElements(GL_TRIANGLES, GLsizei(batch.indexCount), GL_UNSIGNED_INT,
-                           reinterpret_cast<const void*>(batch.firstIndex * sizeof(std::uint32_t)));
-        }
+        drawOpaqueBatches(mOpaqueProgram, mOpaqueMaskedProgram);
     }
     {
         PassScope pass(profiler, "scene/sky");
+        glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
         glDepthMask(GL_FALSE);
-        glDisable(GL_CULL_FACE);
         mSkyProgram.use();
         mEmptyArray.bind();
         glDrawArrays(GL_TRIANGLES, 0, 3);
         glDepthMask(GL_TRUE);
         glDepthFunc(GL_LESS);
     }
-    glBindVertexArray(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void SceneRenderer::renderDeferred(profiling::Profiler* profiler)
+{
+    if (!mDeferred)
+        mDeferred.emplace(*mShaders, mColorFormat, mEnvironment.has_value());
+    if (mDeferredAttachedGeneration != mTargetGeneration) {
+        mDeferred->attach(mColor, mDepth);
+        mDeferredAttachedGeneration = mTargetGeneration;
+    }
+    bindLightingInputs();
+    {
+        PassScope pass(profiler, "scene/gbuffer");
+        mDeferred->beginGeometry();
+        drawOpaqueBatches(mDeferred->geometryProgram(false), mDeferred->geometryProgram(true));
+    }
+    {
+        PassScope pass(profiler, "scene/lighting");
+        mDeferred->light(mColor);
+    }
+}
+
+const char* lightingPathName(LightingPath path)
+{
+    return path == LightingPath::Forward ? "forward" : "deferred";
+}
+
+std::optional<LightingPath> parseLightingPath(std::string_view name)
+{
+    if (name == "forward")
+        return LightingPath::Forward;
+    if (name == "deferred")
+        return LightingPath::Deferred;
+    return std::nullopt;
 }
 
 }  // namespace scene

@@ -29,6 +29,7 @@
 #include "gl/Texture.h"
 #include "gl/VertexArray.h"
 #include "scene/Camera.h"
+#include "scene/DeferredLighting.h"
 #include "scene/EnvironmentLighting.h"
 #include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
@@ -38,6 +39,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <string_view>
 
 namespace gl {
 class SharedAllocator;
@@ -49,9 +51,25 @@ class Profiler;
 
 namespace scene {
 
+/// How the opaque surfaces are lit: in their fragments (forward) or by a compute pass over a thin
+/// G-buffer (deferred, DeferredLighting.h). Both give the same picture within one sRGB step.
+enum class LightingPath
+{
+    Forward,
+    Deferred,
+};
+/// The path a renderer uses unless told otherwise: deferred, the faster one on the GPU machine
+/// (docs/PERF.md section 0.4) and no slower on llvmpipe.
+inline constexpr LightingPath kDefaultLightingPath = LightingPath::Deferred;
+/// "forward" or "deferred".
+const char* lightingPathName(LightingPath path);
+/// The path named `name` ("forward" or "deferred"); nothing for any other text.
+std::optional<LightingPath> parseLightingPath(std::string_view name);
+
 struct RenderOptions
 {
     bool drawSunDisc = true;  ///< off for dynamic-range measurements that must not count the sun
+    LightingPath lighting = kDefaultLightingPath;
 };
 
 class SceneRenderer
@@ -89,6 +107,10 @@ private:
     void uploadFrameBlock(const Camera& camera, const RenderOptions& options);
     void uploadTextures();
     void bindMaterialTextures(int material) const;
+    void bindLightingInputs() const;
+    void drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked) const;
+    void renderForward(profiling::Profiler* profiler);
+    void renderDeferred(profiling::Profiler* profiler);
 
     Scene mScene;
     gl::Program mShadowProgram;
@@ -132,6 +154,10 @@ private:
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;
     std::optional<EnvironmentLighting> mEnvironment;
+    gl::ShaderLibrary* mShaders = nullptr;     ///< builds the deferred path on its first use
+    std::optional<DeferredLighting> mDeferred;
+    int mTargetGeneration = 0;          ///< bumped whenever mColor/mDepth are recreated
+    int mDeferredAttachedGeneration = -1;
 };
 
 }  // namespace scene

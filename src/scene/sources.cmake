@@ -8,6 +8,7 @@ target_sources(hdrlab_core PRIVATE
   scene/FreeFlyController.cpp
   scene/PrimitiveMesh.cpp
   scene/SceneRenderer.cpp
+  scene/DeferredLighting.cpp
   scene/EnvironmentLighting.cpp
   scene/PixelInjection.cpp
   scene/ScenePresets.cpp)

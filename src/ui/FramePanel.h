@@ -6,10 +6,12 @@
 
 #include "platform/GlContext.h"
 #include "scene/ScenePresets.h"
+#include "scene/SceneRenderer.h"
 #include "util/Stats.h"
 
 #include <glm/vec2.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@ struct FrameInfo
     std::string description;           ///< the scene's one line; empty: none
     const std::vector<scene::ScenePreset>* presets = nullptr;  ///< the scene combo's entries; null: no combo
     int currentPreset = -1;                                    ///< index into presets; -1: a scene not listed
+    std::optional<scene::LightingPath> lighting;               ///< a scene's lighting path; none: no combo
 };
 
 struct FramePanelActions
@@ -37,6 +40,7 @@ struct FramePanelActions
     bool vsyncChanged = false;
     bool fitRequested = false;
     int presetRequested = -1;  ///< index into FrameInfo::presets chosen in the combo; -1: none
+    std::optional<scene::LightingPath> lightingRequested;  ///< chosen in the lighting combo
 };
 
 /// Draws the panel; `vsync` is edited in place when the context is a window.

@@ -3,4 +3,4 @@
 target_sources(hdrlab_tests_cpu PRIVATE scene/SceneParserTest.cpp scene/CameraPathTest.cpp scene/EnvironmentMapTest.cpp
   scene/GltfLoaderTest.cpp)
 target_sources(hdrlab_tests_gl PRIVATE scene/SceneRendererTest.cpp scene/SceneQualityTest.cpp scene/EnvironmentLightingTest.cpp
-  scene/GltfRenderTest.cpp)
+  scene/GltfRenderTest.cpp scene/DeferredLightingTest.cpp)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# gpu-scenes.sh: scene and frame time of every shipped scene with each lighting path (forward,
+# deferred) at 1920x1080 and 3840x2160, for docs/PERF.md: headless runs of FRAMES frames each, the
+# median of the GL timer queries of the scene's passes and of the wall-clock frame time.
+# Writes $OUT/scenes/scene-times.txt (one line per run) and each run's log.
+#
+# Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-scenes.sh [BIN_DIR]
+# Environment: OUT (default ./gpu-out), FRAMES (default 120), SIZES (default "1920x1080 3840x2160").
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=${1:-}
+[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
+bin=$(cd "$bin" && pwd)
+OUT=${OUT:-./gpu-out}
+mkdir -p "$OUT/scenes"
+OUT=$(cd "$OUT" && pwd)
+export HDRLAB_DATA_DIR="$root"
+frames=${FRAMES:-120}
+sizes=${SIZES:-"1920x1080 3840x2160"}
+table="$OUT/scenes/scene-times.txt"
+status=0
+
+median_of() { # median_of LOG PASS: the median ms column of PASS in the per-pass table
+  awk -v pass="$2" '$1 == pass && $2 ~ /^[0-9]+$/ { print $4; exit }' "$1"
+}
+
+{
+  date -u +%FT%TZ
+  git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 || true
+} >"$table"
+for sceneFile in scenes/*.json; do
+  name=$(basename "$sceneFile" .json)
+  for size in $sizes; do
+    for lighting in forward deferred; do
+      log="$OUT/scenes/$name-$size-$lighting.log"
+      timeout --signal=KILL 120 "$bin/hdrlab" --headless --scene "$sceneFile" --size "$size" \
+        --frames "$frames" --lighting "$lighting" >"$log" 2>&1 || status=1
+      frame=$(awk '/^frame time: median/ { print $4; exit }' "$log")
+      line="$name $size $lighting scene=$(median_of "$log" scene) frame=${frame:-?}"
+      for pass in scene/opaque scene/sky scene/gbuffer scene/lighting scene/shadowNear; do
+        value=$(median_of "$log" "$pass")
+        [[ -n "$value" ]] && line+=" ${pass#scene/}=$value"
+      done
+      echo "$line" | tee -a "$table"
+    done
+  done
+done
+exit $status

@@ -1,0 +1,54 @@
+// DeferredLighting.comp: the deferred path's lighting pass: one invocation per pixel reads the thin
+// G-buffer (GBuffer.glsl), rebuilds the surface point and shades it with the forward path's own code
+// (SceneShading.glsl), adding the emission the G-buffer pass left in the colour target; pixels no
+// geometry covered get the sky (the analytic model with its sun disc, or the environment map). Why:
+// on GPUs whose fragment shading is narrow (data-centre Hopper shades fragments on two graphics
+// TPCs but runs compute on every SM) the shadow, sky-light and light-loop work moves to all SMs.
+// Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT.
+// Limits: 8x8 tiles with no tile light culling (at most 16 point lights, all tested per pixel).
+#include "scene/GBuffer.glsl"
+#include "scene/SceneShading.glsl"
+#include "scene/SkyModel.glsl"
+
+layout(local_size_x = 8, local_size_y = 8) in;
+
+layout(binding = 9) uniform usampler2D uGBufferSurface;
+layout(binding = 10) uniform sampler2D uGBufferNormal;
+layout(binding = 11) uniform sampler2D uGBufferMaterial;
+layout(binding = 0, SCENE_TARGET_FORMAT) uniform image2D uColor;
+
+void main()
+{
+    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = imageSize(uColor);
+    if (any(greaterThanEqual(pixel, size)))
+        return;
+    // The pixel centre's view ray, as the forward sky pass sees it.
+    vec2 ndc = (vec2(pixel) + 0.5) / vec2(size) * 2.0 - 1.0;
+    vec4 farPoint = uInverseViewProjection * vec4(ndc, 1.0, 1.0);
+    vec4 nearPoint = uInverseViewProjection * vec4(ndc, -1.0, 1.0);
+    vec3 direction = farPoint.xyz / farPoint.w - nearPoint.xyz / nearPoint.w;
+
+    uvec4 surface = texelFetch(uGBufferSurface, pixel, 0);
+    if (surface.w == 0u) {
+#ifdef SCENE_ENVIRONMENT
+        vec3 sky = environmentBackground(direction);
+#else
+        vec3 sky = skyRadiance(direction, true);
+#endif
+        imageStore(uColor, pixel, vec4(clampRadiance(sky), 1.0));
+        return;
+    }
+    vec4 material = texelFetch(uGBufferMaterial, pixel, 0);
+    vec2 roughnessOcclusion = unpackUnorm2x16(surface.w);
+    SurfacePoint s;
+    s.position = uintBitsToFloat(surface.xyz);
+    s.normal = octahedralDecode(texelFetch(uGBufferNormal, pixel, 0).xy);
+    s.toViewer = normalize(uCameraPosition.xyz - s.position);
+    s.baseColor = material.rgb;
+    s.metalness = material.a;
+    s.roughness = roughnessOcclusion.x;
+    s.occlusion = roughnessOcclusion.y;
+    vec3 emission = imageLoad(uColor, pixel).rgb;
+    imageStore(uColor, pixel, vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0));
+}
