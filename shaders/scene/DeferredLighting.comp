@@ -1,7 +1,8 @@
 // DeferredLighting.comp: the deferred path's lighting pass: one invocation per pixel reads the thin
 // G-buffer (GBuffer.glsl), rebuilds the surface point and shades it with the forward path's own code
-// (SceneShading.glsl), adding the emission the G-buffer pass left in the colour target; pixels no
-// geometry covered get the sky (the analytic model with its sun disc, or the environment map). Why:
+// (SceneShading.glsl), adding the emission the G-buffer pass left in the colour target; pixels whose
+// depth is still the clear value get the sky (the analytic model with its sun disc, or the
+// environment map), as the forward path's sky pass gives them. Why:
 // on GPUs whose fragment shading is narrow (data-centre Hopper shades fragments on two graphics
 // TPCs but runs compute on every SM) the shadow, sky-light and light-loop work moves to all SMs.
 // Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT.
@@ -12,15 +13,12 @@
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
-layout(binding = 9) uniform usampler2D uGBufferSurface;
-layout(binding = 10) uniform sampler2D uGBufferNormal;
-layout(binding = 11) uniform sampler2D uGBufferMaterial;
-layout(binding = 0, SCENE_TARGET_FORMAT) uniform image2D uColor;
+layout(binding = 9) uniform sampler2D uDepth;
 
 void main()
 {
     ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = imageSize(uColor);
+    ivec2 size = imageSize(uColorImage);
     if (any(greaterThanEqual(pixel, size)))
         return;
     // The pixel centre's view ray, as the forward sky pass sees it.
@@ -29,26 +27,26 @@ void main()
     vec4 nearPoint = uInverseViewProjection * vec4(ndc, -1.0, 1.0);
     vec3 direction = farPoint.xyz / farPoint.w - nearPoint.xyz / nearPoint.w;
 
-    uvec4 surface = texelFetch(uGBufferSurface, pixel, 0);
-    if (surface.w == 0u) {
+    if (texelFetch(uDepth, pixel, 0).r == 1.0) { // the clear value: no geometry drawn here
 #ifdef SCENE_ENVIRONMENT
         vec3 sky = environmentBackground(direction);
 #else
         vec3 sky = skyRadiance(direction, true);
 #endif
-        imageStore(uColor, pixel, vec4(clampRadiance(sky), 1.0));
+        imageStore(uColorImage, pixel, vec4(clampRadiance(sky), 1.0));
         return;
     }
-    vec4 material = texelFetch(uGBufferMaterial, pixel, 0);
+    uvec4 surface = imageLoad(uSurfaceImage, pixel);
+    vec4 material = imageLoad(uMaterialImage, pixel);
     vec2 roughnessOcclusion = unpackUnorm2x16(surface.w);
     SurfacePoint s;
     s.position = uintBitsToFloat(surface.xyz);
-    s.normal = octahedralDecode(texelFetch(uGBufferNormal, pixel, 0).xy);
+    s.normal = octahedralDecode(imageLoad(uNormalImage, pixel).xy);
     s.toViewer = normalize(uCameraPosition.xyz - s.position);
     s.baseColor = material.rgb;
     s.metalness = material.a;
     s.roughness = roughnessOcclusion.x;
     s.occlusion = roughnessOcclusion.y;
-    vec3 emission = imageLoad(uColor, pixel).rgb;
-    imageStore(uColor, pixel, vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0));
+    vec3 emission = imageLoad(uColorImage, pixel).rgb;
+    imageStore(uColorImage, pixel, vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0));
 }

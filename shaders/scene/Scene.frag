@@ -1,6 +1,8 @@
 // Scene.frag: the opaque geometry's fragments. Forward path: the surface is shaded here
-// (SceneShading.glsl). Deferred path (SCENE_GBUFFER): the surface's shading inputs go to the thin
-// G-buffer (GBuffer.glsl) and its emission to the colour target; DeferredLighting.comp shades them.
+// (SceneShading.glsl). Deferred path (SCENE_GBUFFER): after the depth pre-pass, only the visible
+// fragment of each pixel runs (early depth test GL_EQUAL, a stencil bit keeps the first of exact
+// ties, as GL_LESS does in the forward path); it stores the surface's shading inputs in the thin
+// G-buffer (GBuffer.glsl) and its emission in the colour target; DeferredLighting.comp shades them.
 // Both paths build the surface the same way here: glTF materials add textures (base colour,
 // metallic-roughness, tangent-space normal map, emissive, occlusion on the ambient term) and, with
 // SCENE_ALPHA_MASK, the alpha cut-out (a separate program, so opaque draws keep early depth testing).
@@ -8,6 +10,7 @@
 #include "scene/SceneShading.glsl"
 #ifdef SCENE_GBUFFER
 #include "scene/GBuffer.glsl"
+layout(early_fragment_tests) in;
 #endif
 
 layout(location = 0) in vec3 vWorldPosition;
@@ -16,11 +19,8 @@ layout(location = 2) flat in int vMaterial;
 layout(location = 3) in vec2 vTexcoord;
 layout(location = 4) in vec4 vTangent;
 
+#ifndef SCENE_GBUFFER
 layout(location = 0) out vec4 oColor;
-#ifdef SCENE_GBUFFER
-layout(location = 1) out uvec4 oSurface;
-layout(location = 2) out vec2 oNormal;
-layout(location = 3) out vec4 oMaterial;
 #endif
 
 void main()
@@ -56,10 +56,11 @@ void main()
     vec3 emission = material.emissionMetalness.rgb * texture(uEmissiveMap, vTexcoord).rgb;
     s.occlusion = 1.0 + params.y * (texture(uOcclusionMap, vTexcoord).r - 1.0);
 #ifdef SCENE_GBUFFER
-    oColor = vec4(clampRadiance(emission), 1.0);
-    oSurface = encodeSurface(vWorldPosition, s.roughness, s.occlusion);
-    oNormal = octahedralEncode(n);
-    oMaterial = vec4(s.baseColor, s.metalness);
+    ivec2 pixel = ivec2(gl_FragCoord.xy);
+    imageStore(uColorImage, pixel, vec4(clampRadiance(emission), 1.0));
+    imageStore(uSurfaceImage, pixel, encodeSurface(vWorldPosition, s.roughness, s.occlusion));
+    imageStore(uNormalImage, pixel, vec4(octahedralEncode(n), 0.0, 0.0));
+    imageStore(uMaterialImage, pixel, vec4(s.baseColor, s.metalness));
 #else
     s.normal = n;
     s.toViewer = normalize(uCameraPosition.xyz - vWorldPosition);

@@ -13,6 +13,8 @@ layout(location = 1) out vec3 vNormal;
 layout(location = 2) flat out int vMaterial;
 layout(location = 3) out vec2 vTexcoord;
 layout(location = 4) out vec4 vTangent;
+// The deferred path's depth pre-pass (DepthPrepass.frag) and G-buffer pass must agree to the bit.
+invariant gl_Position;
 
 void main()
 {

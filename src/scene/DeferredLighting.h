@@ -1,13 +1,18 @@
-// DeferredLighting.h: the scene's deferred (compute-shaded) lighting path: the opaque pass writes a
-// thin G-buffer (shaders/scene/GBuffer.glsl: 32 bytes per pixel besides depth) and the emission,
-// then one compute dispatch shades every pixel with the forward path's own code and fills the
-// background with the sky (shaders/scene/DeferredLighting.comp).
+// DeferredLighting.h: the scene's deferred (compute-shaded) lighting path. Per frame: a depth
+// pre-pass; a G-buffer pass in which only each pixel's visible fragment runs (early GL_EQUAL depth
+// test) and stores the surface's shading inputs in a thin G-buffer through image stores
+// (shaders/scene/GBuffer.glsl: 32 bytes per pixel) and its emission in the colour target; then one
+// compute dispatch shades every pixel with the forward path's own code and fills the background with
+// the sky (shaders/scene/DeferredLighting.comp).
 //
-// Why it exists: GPUs whose fragment shading is narrow (the H200 shades fragments on two graphics
-// TPCs but runs compute on all 132 SMs) spend most of a frame in the forward fragment shader's
-// shadow taps, sky-light rays and light loop; here the rasteriser only writes the G-buffer. Both
-// paths give the same picture within one 8-bit sRGB step (tests/scene/DeferredLightingTest.cpp).
-// Limits: opaque and alpha-masked surfaces only (the scene has no blending); one shading model.
+// Why it exists: on GPUs whose graphics units are few (the H200 rasterises, shades fragments and
+// writes render targets with two graphics TPCs, but runs compute on all 132 SMs) the forward
+// fragment shader's shadow taps, sky-light rays and light loop, and its render-target writes, are
+// the frame; here the graphics units only rasterise depth and run a short fragment shader.
+// Both paths give the same picture within one 8-bit sRGB step (tests/scene/DeferredLightingTest.cpp).
+// Exact depth ties (coplanar surfaces): a stencil bit lets the first drawn fragment win, as
+// GL_LESS does in the forward path. Limits: opaque and alpha-masked surfaces only (the scene has no
+// blending); one shading model; the depth target must have a stencil part (GL_DEPTH32F_STENCIL8).
 #pragma once
 
 #include "gl/Framebuffer.h"
@@ -21,37 +26,48 @@ namespace scene {
 class DeferredLighting
 {
 public:
-    /// Builds the G-buffer programs (plain and alpha-masked) and the lighting program for a colour
-    /// target of `colorFormat` (GL_RGBA16F or GL_RGBA32F); `environment`: the scene has an
-    /// environment map (bound by the caller at lighting time).
+    /// Builds the pre-pass, G-buffer and lighting programs for a colour target of `colorFormat`
+    /// (GL_RGBA16F or GL_RGBA32F); `environment`: the scene has an environment map (bound by the
+    /// caller at lighting time).
     DeferredLighting(gl::ShaderLibrary& shaders, GLenum colorFormat, bool environment);
 
-    /// (Re)creates the G-buffer at the size of `color` and the framebuffer that writes `color` (the
-    /// emission), the G-buffer and `depth`. Call when either target changes.
+    /// (Re)creates the G-buffer at the size of `color` and the framebuffer over `depth`
+    /// (GL_DEPTH32F_STENCIL8). Call when either target changes.
     void attach(const gl::Texture& color, const gl::Texture& depth);
 
-    /// Clears depth and marks every pixel as sky; binds the G-buffer framebuffer for the opaque draws.
-    void beginGeometry() const;
-    const gl::Program& geometryProgram(bool alphaMask) const { return alphaMask ? mGeometryMasked : mGeometry; }
+    /// Clears depth and stencil and binds the depth-only framebuffer; the caller then draws every
+    /// opaque batch with prepassProgram() under GL_LESS.
+    void beginDepthPrepass() const;
+    const gl::Program& prepassProgram(bool alphaMask) const { return alphaMask ? mPrepassMasked : mPrepass; }
 
-    /// Shades every pixel of `color` (the texture given to attach) from the G-buffer. The caller has
-    /// bound the scene's frame block, shadow maps and environment; afterwards every later reader of
-    /// `color` (texture fetches, image loads, blits, readbacks, CUDA) sees the result.
-    void light(const gl::Texture& color) const;
+    /// Binds the G-buffer and `color` as images and sets the GL_EQUAL depth and first-wins stencil
+    /// tests; the caller then draws every opaque batch with geometryProgram() (masked ones too: the
+    /// pre-pass already cut their holes) and calls endGeometry().
+    void beginGeometry(const gl::Texture& color) const;
+    const gl::Program& geometryProgram() const { return mGeometry; }
+    void endGeometry() const;
+
+    /// Shades every pixel of `color` from the G-buffer and `depth`. The caller has bound the scene's
+    /// frame block, shadow maps and environment; afterwards every later reader of `color` (texture
+    /// fetches, image loads, blits, readbacks, CUDA) sees the result.
+    void light(const gl::Texture& color, const gl::Texture& depth) const;
 
     /// Bytes per pixel of the G-buffer besides depth and colour (docs, bench traffic).
     static constexpr int kGBufferBytesPerPixel = 32;
 
 private:
+    void bindImages(const gl::Texture& color) const;
+
+    gl::Program mPrepass;
+    gl::Program mPrepassMasked;
     gl::Program mGeometry;
-    gl::Program mGeometryMasked;
     gl::Program mLighting;
     GLenum mColorFormat;
     glm::ivec2 mSize{0};
     gl::Texture mSurface;   ///< RGBA32UI: world position, roughness + occlusion
     gl::Texture mNormal;    ///< RG32F: octahedral normal
     gl::Texture mMaterial;  ///< RGBA16: base colour, metalness
-    gl::Framebuffer mFramebuffer;
+    gl::Framebuffer mFramebuffer;  ///< depth and stencil only
 };
 
 }  // namespace scene

@@ -108,7 +108,7 @@ private:
     void uploadTextures();
     void bindMaterialTextures(int material) const;
     void bindLightingInputs() const;
-    void drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked) const;
+    void drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked, bool keepDepthState = false) const;
     void renderForward(profiling::Profiler* profiler);
     void renderDeferred(profiling::Profiler* profiler);
 
