@@ -402,7 +402,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                      "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
         ->type_name("NAME|INDEX");
 
-    std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpImage;
+    std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpScanCsv, cmpImage;
     std::string cmpBins = std::to_string(hd::kDefaultHistogramBins), cmpRepeat = std::to_string(result.compare.repeat);
     CLI::App* compare = cli.add_subcommand("compare",
                                            "Run every available histogram method and scan on one frame: "
@@ -418,6 +418,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     compare->add_option("--methods", cmpMethods, "Only these histogram methods (comma-separated ids; default all)")
         ->delimiter(',')
         ->type_name("ID,...");
+    auto* cmpScanCsvOpt =
+        compare
+            ->add_option("--scan-csv", cmpScanCsv, "Also write the scan methods' results as CSV ('-': standard output)")
+            ->type_name("OUT.csv");
     auto* cmpImageOpt =
         compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")->type_name("IN");
     compare
@@ -505,11 +509,14 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.scene = cmpScene;
             if (cmpCsvOpt->count())
                 result.compare.csv = cmpCsv;
+            if (cmpScanCsvOpt->count())
+                result.compare.scanCsv = cmpScanCsv;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
             if (!result.compare.exrPart.empty() && !result.compare.image)
                 throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
-            result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}});
+            result.standardOutputIsData =
+                checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}, {cmpScanCsvOpt, &cmpScanCsv, kStreamsText}});
             return result;
         }
         if (equalize8->parsed()) {

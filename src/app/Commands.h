@@ -46,9 +46,10 @@ struct CompareOptions
     unsigned bins = 256;
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
-    std::optional<std::string> image;  ///< compare on an image file instead of a scene frame
-    std::string exrPart;               ///< OpenEXR part, view or layer of `image`
-    std::vector<std::string> methods;  ///< histogram method ids to run; empty = all
+    std::optional<std::filesystem::path> scanCsv;  ///< the scan methods' table as CSV
+    std::optional<std::string> image;              ///< compare on an image file instead of a scene frame
+    std::string exrPart;                           ///< OpenEXR part, view or layer of `image`
+    std::vector<std::string> methods;              ///< histogram method ids to run; empty = all
 };
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options);
 

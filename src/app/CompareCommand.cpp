@@ -1,7 +1,9 @@
 // CompareCommand.cpp: `hdrlab compare`: renders one frame of a scene (or loads an image) in a
-// headless context and prints compareMethods' table (and CSV).
+// headless context and prints compareMethods' table (and CSV), then the scan methods on the CPU
+// histogram of that frame (compareScanMethods).
 #include "app/Commands.h"
 #include "app/CompareMethods.h"
+#include "app/CompareScans.h"
 #include "app/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
@@ -87,9 +89,15 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         std::cout << formatCompareTable(report);
         if (options.csv)
             util::writeTextOutput(*options.csv, formatCompareCsv(report));
+        const CompareScanReport scans = compareScanMethods(ctx, report.cpuHistogram, settings.repeat);
+        std::cout << formatCompareScanTable(scans);
+        if (options.scanCsv)
+            util::writeTextOutput(*options.scanCsv, formatCompareScanCsv(scans));
         bool anyFailed = false;
         for (const CompareRow& row : report.rows)
             anyFailed = anyFailed || row.failed;
+        for (const CompareScanRow& row : scans.rows)  // a scan has no tolerance: any difference is a failure
+            anyFailed = anyFailed || row.failed || (row.available && !row.exact());
         return anyFailed ? 1 : 0;
     } catch (const std::exception& error) {
         std::cerr << kPrefix << error.what() << "\n";

@@ -237,6 +237,8 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     EXPECT_EQ(compare.compare.bins, 16u);
     EXPECT_EQ(compare.compare.repeat, 3u);
     EXPECT_EQ(compare.compare.csv, std::filesystem::path("r.csv"));
+    EXPECT_FALSE(compare.compare.scanCsv);
+    EXPECT_EQ(parse({"compare", "--scan-csv", "s.csv"}).compare.scanCsv, std::filesystem::path("s.csv"));
 
     auto equalize = parse({"equalize8", "in.png", "-o", "out.png", "--scan", "cuda-blelloch", "--block", "512"});
     ASSERT_EQ(equalize.kind, CommandKind::Equalize8) << equalize.error;
@@ -278,6 +280,8 @@ TEST(CliTest, StandardOutputOnlyForOneTextOutput)
     EXPECT_FALSE(parse({"--capture", "c.json"}).standardOutputIsData);
     EXPECT_TRUE(parse({"--capture-csv", "-"}).standardOutputIsData);
     EXPECT_TRUE(parse({"compare", "--csv", "-"}).standardOutputIsData);
+    EXPECT_TRUE(parse({"compare", "--scan-csv", "-"}).standardOutputIsData);
+    expectRefused({"compare", "--csv", "-", "--scan-csv", "-"}, "only one output can go to standard output");
     EXPECT_TRUE(parse({"tonemap", "in.exr", "-o", "o.png", "--curve-out", "-"}).standardOutputIsData);
     expectRefused({"--screenshot", "-"}, "--screenshot writes a binary image");
     expectRefused({"--screenshot-exr", "-"}, "binary image");
