@@ -58,8 +58,8 @@ enum class LightingPath
     Forward,
     Deferred,
 };
-/// The path a renderer uses unless told otherwise: deferred, the faster one on the GPU machine
-/// (docs/PERF.md section 0.4) and no slower on llvmpipe.
+/// The path a renderer uses unless told otherwise: deferred, 1.6x to 4.2x faster than forward for
+/// every shipped scene on the GPU machine (docs/PERF.md section 0.4).
 inline constexpr LightingPath kDefaultLightingPath = LightingPath::Deferred;
 /// "forward" or "deferred".
 const char* lightingPathName(LightingPath path);
