@@ -13,12 +13,13 @@
 // whole shadow bounds, the far cascade; both tent-filtered in Scene.frag; the top-down and
 // bottom-up sky-occlusion maps, through which Scene.frag marches rays for the open-sky fraction that
 // blends indoor to outdoor ambient; the scene is static, so they are drawn on the first frame only),
-// "scene/opaque" (GGX + Lambert shading: one indexed
-// draw for all untextured opaque materials, one per textured, alpha-masked or double-sided glTF
-// material with its textures bound to units 2-6; textures are uploaded once, RGBA8 or SRGB8_ALPHA8
-// with mipmaps) and "scene/sky" (the analytic sky and sun disc behind the geometry, or the
-// environment map, whose image-based lighting then replaces the outdoor ambient constant: see
-// EnvironmentLighting.h). Limits: no blending (alpha MASK only; masked materials also cut holes in
+// then the lighting path (RenderOptions::lighting). Forward: "scene/opaque" (GGX + Lambert shading,
+// SceneShading.glsl: one indexed draw for all untextured opaque materials, one per textured,
+// alpha-masked or double-sided glTF material with its textures bound to units 2-6; textures are
+// uploaded once, RGBA8 or SRGB8_ALPHA8 with mipmaps) and "scene/sky" (the analytic sky and sun disc
+// behind the geometry, or the environment map, whose image-based lighting then replaces the outdoor
+// ambient constant: see EnvironmentLighting.h). Deferred (the default, DeferredLighting.h):
+// "scene/depth", "scene/gbuffer" and "scene/lighting", the same shading and sky in a compute pass. Limits: no blending (alpha MASK only; masked materials also cut holes in
 // the shadow maps), no point-light shadows, no indirect light besides the ambient constants or the
 // environment map (unoccluded but for the sky-occlusion maps).
 #pragma once
