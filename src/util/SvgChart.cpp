@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
+#include <vector>
 
 namespace util {
 
@@ -14,6 +15,29 @@ constexpr double kBottomMargin = 66.0;
 constexpr double kLegendWidth = 230.0;
 constexpr double kLegendRow = 18.0;
 constexpr double kMarkerRadius = 3.5;
+
+constexpr double kNoteLine = 14.0;
+constexpr double kNoteCharWidth = 6.0;  // about, for 11 px sans-serif
+
+/// `text` in lines of at most `maxChars` (where it can), broken after "; ".
+std::vector<std::string> wrapAtSemicolons(const std::string& text, std::size_t maxChars)
+{
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.size();
+        if (end - start > maxChars) {
+            const std::size_t cut = text.rfind("; ", start + maxChars);
+            const std::size_t next = cut != std::string::npos && cut > start ? cut : text.find("; ", start + maxChars);
+            end = next == std::string::npos ? text.size() : next + 1;  // keep the ';' on the line it ends
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end;
+        while (start < text.size() && text[start] == ' ')
+            ++start;
+    }
+    return lines;
+}
 
 std::string number(double value)
 {
@@ -107,9 +131,17 @@ std::string renderSvgChart(const ChartData& data, const SvgChartSize& size)
 {
     const ChartLayout layout = layOutChart(data);
     const PlotRect plot = svgPlotRect(size);
-    const double width = plot.left + plot.width + kLegendWidth;
+    // No text measuring: about 7 px per character of 12 px sans-serif is enough to keep names inside.
+    std::size_t longestName = 0;
+    for (const ChartSeries& series : layout.series)
+        longestName = std::max(longestName, series.name.size() + (series.points.empty() ? 12 : 0));
+    const double width = plot.left + plot.width + std::max(kLegendWidth, 48.0 + 7.0 * double(longestName));
+    const std::vector<std::string> noteLines =
+        wrapAtSemicolons(layout.note, std::size_t(std::max(20.0, (width - plot.left) / kNoteCharWidth)));
     const double legendBottom = plot.top + kLegendRow * double(layout.series.size());
-    const double height = std::max(plot.top + plot.height + kBottomMargin, legendBottom + kLegendRow);
+    const double height = std::max(
+        plot.top + plot.height + kBottomMargin + kNoteLine * double(std::max<std::size_t>(noteLines.size(), 1) - 1),
+        legendBottom + kLegendRow);
     const double right = plot.left + plot.width;
     const double bottom = plot.top + plot.height;
 
@@ -195,9 +227,10 @@ std::string renderSvgChart(const ChartData& data, const SvgChartSize& size)
             << (layout.series[i].points.empty() ? " (no points)" : "") << "</text>\n";
     }
     out << "</g>\n";
-    if (!layout.note.empty())
-        out << "<text class=\"note\" x=\"" << number(plot.left) << "\" y=\"" << number(bottom + 56)
-            << "\" font-size=\"11\" fill=\"#555555\">" << escapeXml(layout.note) << "</text>\n";
+    for (std::size_t line = 0; line < noteLines.size(); ++line)
+        out << "<text class=\"note\" x=\"" << number(plot.left) << "\" y=\""
+            << number(bottom + 56 + kNoteLine * double(line)) << "\" font-size=\"11\" fill=\"#555555\">"
+            << escapeXml(noteLines[line]) << "</text>\n";
     out << "</svg>\n";
     return out.str();
 }

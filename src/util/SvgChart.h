@@ -1,9 +1,9 @@
 // SvgChart.h: writes a util::ChartData (see LogLogChart.h) as a self-contained SVG file: log-log
 // axes with decade ticks and labels, a light grid, one polyline with markers per series, a legend
 // beside the plot, the title, axis labels and the layout's note (points left out, time source).
-// Text, diffable, no dependencies; every name is XML-escaped. Limits: fixed sizes (no text
-// measuring, so long legend names run past the right edge rather than wrap); the SVG grows taller
-// when the legend has more rows than the plot is high.
+// Text, diffable, no dependencies; every name is XML-escaped. Limits: no text measuring, so the
+// legend's width is estimated from the longest name's length (it does not wrap); the SVG grows
+// wider for long names and taller when the legend has more rows than the plot is high.
 #pragma once
 
 #include "util/LogLogChart.h"
