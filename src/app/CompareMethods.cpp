@@ -450,4 +450,13 @@ util::ChartData compareTimeChart(const std::vector<CompareReport>& reports)
     return chart;
 }
 
+void addToSweep(std::vector<CompareReport>& sweep, CompareReport latest)
+{
+    std::erase_if(sweep, [&](const CompareReport& earlier) {
+        return earlier.source != latest.source || earlier.size != latest.size || earlier.renderer != latest.renderer ||
+               earlier.outOfRange != latest.outOfRange || earlier.bins == latest.bins;
+    });
+    sweep.push_back(std::move(latest));
+}
+
 }  // namespace app

@@ -97,5 +97,9 @@ std::string formatCompareCsv(const CompareReport& report, bool header = true);
 /// bin count of a sweep: one point per method when there is a single report); failed and
 /// unavailable methods have no point. The data of `compare --chart` and of the Compare panel's plot.
 util::ChartData compareTimeChart(const std::vector<CompareReport>& reports);
+/// Adds the window's latest "compare all" to its bin sweep (the reports the panel's chart draws):
+/// drops earlier reports of another source, frame size, renderer or out-of-range policy (a chart
+/// compares like with like) and one of the same bin count; `latest` ends up last.
+void addToSweep(std::vector<CompareReport>& sweep, CompareReport latest);
 
 }  // namespace app
