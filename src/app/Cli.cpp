@@ -203,7 +203,7 @@ unsigned validateBins(long long bins)
 
 namespace {
 
-/// `bench pipeline`'s lists: sizes "WxH[,WxH...]", bins "N[,N...]|all".
+/// The comma lists of `compare` and `bench pipeline`: sizes "WxH[,WxH...]", bins "N[,N...]|all".
 std::vector<std::string> split(const std::string& text)
 {
     std::vector<std::string> parts;
