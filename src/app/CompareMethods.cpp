@@ -157,7 +157,8 @@ void timeBuilds(post::PassContext& ctx,
                 row.buildMs.push_back(*ms);
         }
     }
-    row.gpuTimer = row.gpuTimer || ctx.caps.glTimersUseful;
+    // CUDA events, or GL timer queries where they measure something; else the CPU wall time below.
+    row.gpuTimer = timer != nullptr || ctx.caps.glTimersUseful;
     std::vector<gl::Query> queries;
     for (unsigned k = 0; k < repeat && !timer; ++k) {
         if (ctx.caps.glTimersUseful) {

@@ -52,6 +52,14 @@ TEST(ChartOutputTest, CompareDrawsOneLinePerMethodOverTheBinSweep)
         (line.rfind("method,", 0) == 0 ? headers : rows) += 1;
     EXPECT_EQ(headers, 1);
     EXPECT_EQ(rows, 6);
+
+    // A software renderer's GL timers measure nothing: the times are CPU wall time, and both the CSV
+    // and the chart must say so.
+    if (result.output.find("llvmpipe") != std::string::npos) {
+        EXPECT_NE(readFile(dir / "c.csv").find(",cpu_wall_glfinish,"), std::string::npos);
+        EXPECT_EQ(readFile(dir / "c.csv").find(",gl_time_elapsed,"), std::string::npos);
+        EXPECT_NE(svg.find("CPU wall time"), std::string::npos);
+    }
 }
 
 TEST(ChartOutputTest, CompareWithOneBinCountDrawsOnePointPerMethod)
