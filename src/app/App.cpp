@@ -126,7 +126,8 @@ struct App::Impl
     bool recordForOutputs = false;  ///< run(): start recording at recordFrom (captures, summary)
     bool uiRecording = false;       ///< "Record" from the UI runs until "Stop and write"
     std::string captureStatus;
-    std::optional<CompareReport> compareReport;
+    /// "compare all" results, one per bin count, latest last (the Compare panel's chart draws them all)
+    std::vector<CompareReport> compareSweep;
     std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
     std::size_t stormIteration = 0;      ///< resize-storm steps applied (window loop iterations)
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
@@ -279,15 +280,15 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     if (actions.verifyRequested)
         pipelinePanel->setVerifyReport(pipeline->verify());
     if (actions.compareRequested)
-        compareReport = compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings());
-    if (compareReport) {
+        addToSweep(compareSweep, compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings()));
+    if (!compareSweep.empty()) {
         bool open = true;
-        ImGui::SetNextWindowSize(ImVec2(560, 320), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(640, 640), ImGuiCond_FirstUseEver);
         if (ImGui::Begin("Compare all", &open))
-            ui::drawCompareResults(*compareReport);
+            ui::drawCompareResults(compareSweep);
         ImGui::End();
         if (!open)
-            compareReport.reset();
+            compareSweep.clear();
     }
 
     std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();

@@ -12,6 +12,7 @@
 // stalls between stages (CUDA interop map/unmap) show there even when every stage looks fast.
 // Paths: "gl" (the default GL methods), every CUDA histogram method with the GL scan, and every
 // CUDA scan with the GL histogram; unavailable paths are skipped with the reason.
+// --chart draws the chain's median time against bins, one line per (path, operator, size).
 // Limits: one scene (the default), one camera path (every configuration renders the same frames);
 // sub-stages are timed but have no traffic model; on software GL (llvmpipe) every time is the CPU
 // time of the pass (the profiler's fallback), which the output says.
@@ -30,6 +31,7 @@
 #include "shared/HostDevice.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/SvgChart.h"
 
 #include <algorithm>
 #include <chrono>
@@ -252,6 +254,7 @@ public:
         } else {
             operators.push_back(*mOptions.toneOperator);
         }
+        mSeveralOperators = operators.size() > 1;
         for (glm::ivec2 size : mOptions.sizes) {
             mApp.resizeFrame(size);
             for (unsigned bins : mOptions.bins)
@@ -259,6 +262,21 @@ public:
                     for (const Path& path : paths())
                         measure(size, bins, op, path);
         }
+    }
+
+    /// The chain's median time against bins, one series per (path, operator, size) configuration.
+    util::ChartData chart() const
+    {
+        util::ChartData data = mChart;
+        data.title = "hdrlab bench pipeline: post chain time against bins, " + mApp.glInfo().renderer;
+        data.xLabel = "histogram bins";
+        data.yLabel = "chain median time (us)";
+        data.note = util::format("median of {} frames per configuration, default scene", mOptions.frames);
+        if (!mGlPath.empty())
+            data.note += "; gl = " + mGlPath;
+        if (mCpuFallback)
+            data.note += "; CPU fallback times (GL timer queries measure nothing on this renderer)";
+        return data;
     }
 
     std::string csv() const
@@ -421,6 +439,8 @@ private:
             }
             std::printf("| %s | %s | %.2f | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(), row.medianUs,
                         mbText.c_str(), floorText.c_str(), ratioText.c_str());
+            if (row.stage == "chain")
+                addChartPoint(sizeText, op, path, got.histogramMethod + " + " + scanText, bins, row);
             mCsv << sizeText << ',' << bins << ',' << op << ',' << path.kind << ',' << got.histogramMethod << ','
                  << scanText << ',' << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3) << ',';
             if (floorUs > 0.0)
@@ -431,11 +451,38 @@ private:
         }
     }
 
+    void addChartPoint(const std::string& size,
+                       const std::string& op,
+                       const Path& path,
+                       const std::string& methods,
+                       unsigned bins,
+                       const StageRow& row)
+    {
+        // Short legend names: the path's own method ("gl" for the default pair, said in the note).
+        std::string name = path.kind == "gl" ? "gl" : path.kind == "cuda-scan" ? path.scan : path.histogram;
+        if (path.kind == "gl")
+            mGlPath = methods;
+        if (mSeveralOperators)
+            name += ", " + op;
+        if (mOptions.sizes.size() > 1)
+            name += ", " + size;
+        auto found = std::find_if(mChart.series.begin(), mChart.series.end(),
+                                  [&](const util::ChartSeries& series) { return series.name == name; });
+        if (found == mChart.series.end())
+            found = mChart.series.insert(mChart.series.end(), util::ChartSeries{name, {}});
+        found->points.push_back({double(bins), row.medianUs});
+        mCpuFallback = mCpuFallback || row.source == "cpu-fallback";
+    }
+
     BenchOptions mOptions;
     App mApp;
     CopyBandwidth mCopy;
     std::ostringstream mCsv;
     std::set<std::string> mSkipped;
+    util::ChartData mChart;
+    bool mSeveralOperators = false;
+    std::string mGlPath;  ///< the default GL methods, "histogram + scan"
+    bool mCpuFallback = false;
 };
 
 void validate(const BenchOptions& options)
@@ -466,6 +513,10 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
         if (options.csv) {
             util::writeFileAtomically(*options.csv, bench.csv());
             std::printf("\nwrote %s\n", options.csv->string().c_str());
+        }
+        if (options.chart) {
+            util::writeFileAtomically(*options.chart, util::renderSvgChart(bench.chart()));
+            std::printf("wrote %s\n", options.chart->string().c_str());
         }
         return 0;
     } catch (const std::exception& error) {

@@ -203,7 +203,30 @@ unsigned validateBins(long long bins)
 
 namespace {
 
-/// `bench pipeline`'s lists: sizes "WxH[,WxH...]", bins "N[,N...]|all".
+/// The comma lists of `compare` and `bench pipeline`: sizes "WxH[,WxH...]", bins "N[,N...]|all".
+std::vector<std::string> split(const std::string& text)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t comma = text.find(',');; comma = text.find(',', start)) {
+        parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos)
+            return parts;
+        start = comma + 1;
+    }
+}
+
+/// "N[,N...]" or "all" (64,256,1024,4096): histogram bin counts, each 1..kMaxHistogramBins.
+std::vector<unsigned> parseBinList(const std::string& text)
+{
+    if (text == "all")
+        return {64, 256, 1024, 4096};
+    std::vector<unsigned> bins;
+    for (const std::string& part : split(text))
+        bins.push_back(unsigned(parseWholeNumber("--bins", part, 1, hd::kMaxHistogramBins)));
+    return bins;
+}
+
 void parseBenchPipelineOptions(BenchOptions& bench,
                                const std::string& sizes,
                                const std::string& bins,
@@ -212,29 +235,13 @@ void parseBenchPipelineOptions(BenchOptions& bench,
                                long long frames,
                                long long warmup)
 {
-    auto split = [](const std::string& text) {
-        std::vector<std::string> parts;
-        std::size_t start = 0;
-        for (std::size_t comma = text.find(',');; comma = text.find(',', start)) {
-            parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            if (comma == std::string::npos)
-                return parts;
-            start = comma + 1;
-        }
-    };
     if (!sizes.empty()) {
         bench.sizes.clear();
         for (const std::string& size : split(sizes))
             bench.sizes.push_back(parseSize(size));
     }
-    if (bins == "all") {
-        bench.bins = {64, 256, 1024, 4096};
-    } else if (!bins.empty()) {
-        bench.bins.clear();
-        for (const std::string& text : split(bins)) {
-            bench.bins.push_back(unsigned(parseWholeNumber("--bins", text, 1, hd::kMaxHistogramBins)));
-        }
-    }
+    if (!bins.empty())
+        bench.bins = parseBinList(bins);
     if (!toneOperator.empty()) {
         if (toneOperator != "all" && !post::createToneOperator(toneOperator))
             throw CliError("--operator: unknown tone operator " + quoted(std::string_view(toneOperator)) +
@@ -410,10 +417,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* cmpSceneOpt =
         compare->add_option("--scene", cmpScene, "Scene file (default: the built-in scene)")->type_name("FILE");
     compare->add_option("--size", cmpSize, "Frame size (default 1280x720)")->type_name("WxH");
-    compare->add_option("--bins", cmpBins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
+    compare
+        ->add_option("--bins", cmpBins,
+                     "Histogram bins, 1..4096, or a list to sweep, or all = 64,256,1024,4096 (default 256)")
+        ->type_name("N[,N...]|all");
     compare->add_option("--repeat", cmpRepeat, "Timed repetitions per method (default 10)")->type_name("K");
     auto* cmpCsvOpt = compare->add_option("--csv", cmpCsv, "Also write the results as CSV ('-': standard output)")
                           ->type_name("OUT.csv");
+    std::string cmpChart;
+    auto* cmpChartOpt =
+        compare->add_option("--chart", cmpChart, "Also draw median build time against bins, per method (log axes)")
+            ->type_name("OUT.svg");
     std::vector<std::string> cmpMethods;
     compare->add_option("--methods", cmpMethods, "Only these histogram methods (comma-separated ids; default all)")
         ->delimiter(',')
@@ -450,10 +464,15 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                      "integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember({"pipeline", "cuda", "scan", "integral", "equalize8", "all"}));
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
+    std::string benchChart;
     bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
     std::string benchSizes, benchBins, benchOperator, benchRange;
     long long benchFrames = result.bench.frames, benchWarmup = result.bench.warmup;
+    CLI::Option* benchChartOpt =
+        bench->add_option("--chart", benchChart, "pipeline: also draw the chain's time against bins, per path")
+            ->type_name("OUT.svg");
     std::vector<CLI::Option*> pipelineOnly{
+        benchChartOpt,
         bench->add_option("--size", benchSizes, "pipeline: frame sizes (default 1920x1080)")->type_name("WxH[,WxH...]"),
         bench->add_option("--bins", benchBins, "pipeline: bin counts, or all = 64,256,1024,4096 (default 256)")
             ->type_name("N[,N...]|all"),
@@ -499,7 +518,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             result.kind = CommandKind::Compare;
             parseSize(cmpSize);
             result.compare.size = cmpSize;
-            result.compare.bins = unsigned(parseWholeNumber("--bins", cmpBins, 1, kMaxBins));
+            result.compare.bins = parseBinList(cmpBins);
             result.compare.repeat = unsigned(parseWholeNumber("--repeat", cmpRepeat, 1, kMaxRepeat));
             for (const std::string& id : cmpMethods)
                 if (!post::createHistogramMethod(id))
@@ -511,12 +530,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.csv = cmpCsv;
             if (cmpScanCsvOpt->count())
                 result.compare.scanCsv = cmpScanCsv;
+            if (cmpChartOpt->count())
+                result.compare.chart = cmpChart;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
             if (!result.compare.exrPart.empty() && !result.compare.image)
                 throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
             result.standardOutputIsData =
-                checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText}, {cmpScanCsvOpt, &cmpScanCsv, kStreamsText}});
+                checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText},
+                                  {cmpScanCsvOpt, &cmpScanCsv, kStreamsText},
+                                  {cmpChartOpt, &cmpChart, kStreamsText}});
             return result;
         }
         if (equalize8->parsed()) {
@@ -542,7 +565,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                        result.bench.suite + "'");
             parseBenchPipelineOptions(result.bench, benchSizes, benchBins, benchOperator, benchRange, benchFrames,
                                       benchWarmup);
-            checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}});
+            if (benchChartOpt->count())
+                result.bench.chart = benchChart;
+            checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}, {benchChartOpt, &benchChart, kBenchTable}});
             return result;
         }
 

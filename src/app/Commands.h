@@ -38,15 +38,17 @@ struct TonemapOptions
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
 
-/// `hdrlab compare [--scene FILE] [--size WxH] [--bins N] [--repeat K] [--csv OUT.csv]`
+/// `hdrlab compare [--scene FILE] [--size WxH] [--bins N[,N...]] [--repeat K] [--csv OUT.csv]
+///  [--chart OUT.svg]`
 struct CompareOptions
 {
     std::optional<std::filesystem::path> scene;
     std::string size = "1280x720";
-    unsigned bins = 256;
+    std::vector<unsigned> bins{256};  ///< one comparison per bin count, in this order
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
     std::optional<std::filesystem::path> scanCsv;  ///< the scan methods' table as CSV
+    std::optional<std::filesystem::path> chart;    ///< SVG: median time against bins, one line per method
     std::optional<std::string> image;              ///< compare on an image file instead of a scene frame
     std::string exrPart;                           ///< OpenEXR part, view or layer of `image`
     std::vector<std::string> methods;              ///< histogram method ids to run; empty = all
@@ -70,7 +72,8 @@ struct BenchOptions
 {
     std::string suite = "all";
     std::optional<std::filesystem::path> csv;
-    unsigned repeat = 50;  ///< CUDA suites: timed runs per case
+    std::optional<std::filesystem::path> chart;  ///< pipeline: SVG of the chain's time against bins, per path
+    unsigned repeat = 50;                        ///< CUDA suites: timed runs per case
     // bench pipeline
     std::vector<glm::ivec2> sizes{{1920, 1080}};  ///< --size WxH[,WxH...]
     std::vector<unsigned> bins{256};              ///< --bins N[,N...]

@@ -1,6 +1,7 @@
 // CompareCommand.cpp: `hdrlab compare`: renders one frame of a scene (or loads an image) in a
-// headless context and prints compareMethods' table (and CSV), then the scan methods on the CPU
-// histogram of that frame (compareScanMethods).
+// headless context and prints compareMethods' table (and CSV), once per bin count of --bins, each
+// followed by the scan methods on the CPU histogram of that frame (compareScanMethods); --chart
+// draws the median build times against bins, one line per method (util::SvgChart).
 #include "app/Commands.h"
 #include "app/CompareMethods.h"
 #include "app/CompareScans.h"
@@ -14,8 +15,10 @@
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
+#include "util/SvgChart.h"
 
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 namespace app {
@@ -44,8 +47,11 @@ glm::ivec2 parseSize(const std::string& text, int maxTextureSize)
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options)
 {
     try {
-        if (options.bins < 1 || options.bins > hd::kMaxHistogramBins)
-            throw std::invalid_argument(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
+        if (options.bins.empty())
+            throw std::invalid_argument("--bins: needs at least one bin count");
+        for (unsigned bins : options.bins)
+            if (bins < 1 || bins > hd::kMaxHistogramBins)
+                throw std::invalid_argument(util::format("--bins {}: must be 1..{}", bins, hd::kMaxHistogramBins));
         if (options.repeat < 1 || options.repeat > 100000)
             throw std::invalid_argument(util::format("--repeat {}: must be 1..100000", options.repeat));
         if (options.image && options.scene)
@@ -61,10 +67,13 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         post::PassContext ctx{shaders, profiler, caps, 0};
 
         CompareSettings settings;
-        settings.bins = options.bins;
         settings.repeat = options.repeat;
         settings.onlyMethods = options.methods;
-        CompareReport report;
+        std::vector<CompareReport> reports;  // one per bin count
+        std::optional<gl::Texture> imageTexture;
+        std::optional<scene::SceneRenderer> renderer;
+        std::optional<post::ImageInput> input;
+        std::string source;
         if (options.image) {
             image::ImageF hdr = image::loadHdrImage(*options.image, options.exrPart);
             if (hdr.empty())
@@ -73,31 +82,45 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
                 throw std::invalid_argument(
                     util::format("'{}' is {}x{}; this GPU takes textures up to {} pixels a side", *options.image,
                                  hdr.width, hdr.height, caps.maxTextureSize));
-            gl::Texture texture("compare/image", GL_RGBA32F, {hdr.width, hdr.height});
-            texture.upload(GL_RGBA, GL_FLOAT, hdr.pixels.data());
-            report = compareMethods(ctx, post::ImageInput{texture, {hdr.width, hdr.height}}, settings);
-            report.source = "image '" + *options.image + "'";
+            imageTexture.emplace("compare/image", GL_RGBA32F, glm::ivec2{hdr.width, hdr.height});
+            imageTexture->upload(GL_RGBA, GL_FLOAT, hdr.pixels.data());
+            input.emplace(post::ImageInput{*imageTexture, {hdr.width, hdr.height}});
+            source = "image '" + *options.image + "'";
         } else {
             const glm::ivec2 size = parseSize(options.size, caps.maxTextureSize);
             const scene::Scene scene = options.scene ? scene::loadSceneFile(*options.scene) : scene::defaultScene();
-            scene::SceneRenderer renderer(shaders, scene);
-            renderer.resize(size);
-            renderer.render(scene.camera, scene::RenderOptions{}, nullptr);
-            report = compareMethods(ctx, post::ImageInput{renderer.hdrTarget(), size}, settings);
-            report.source = "scene '" + scene.sourceName + "'";
+            renderer.emplace(shaders, scene);
+            renderer->resize(size);
+            renderer->render(scene.camera, scene::RenderOptions{}, nullptr);
+            input.emplace(post::ImageInput{renderer->hdrTarget(), size});
+            source = "scene '" + scene.sourceName + "'";
         }
-        std::cout << formatCompareTable(report);
-        if (options.csv)
-            util::writeTextOutput(*options.csv, formatCompareCsv(report));
-        const CompareScanReport scans = compareScanMethods(ctx, report.cpuHistogram, settings.repeat);
-        std::cout << formatCompareScanTable(scans);
-        if (options.scanCsv)
-            util::writeTextOutput(*options.scanCsv, formatCompareScanCsv(scans));
+        std::string csv;
+        std::string scanCsv;
         bool anyFailed = false;
-        for (const CompareRow& row : report.rows)
-            anyFailed = anyFailed || row.failed;
-        for (const CompareScanRow& row : scans.rows)  // a scan has no tolerance: any difference is a failure
-            anyFailed = anyFailed || row.failed || (row.available && !row.exact());
+        for (unsigned bins : options.bins) {
+            settings.bins = bins;
+            CompareReport& report = reports.emplace_back(compareMethods(ctx, *input, settings));
+            report.source = source;
+            std::cout << (reports.size() > 1 ? "\n" : "") << formatCompareTable(report) << std::flush;
+            csv += formatCompareCsv(report, reports.size() == 1);
+            for (const CompareRow& row : report.rows)
+                anyFailed = anyFailed || row.failed;
+            const CompareScanReport scans = compareScanMethods(ctx, report.cpuHistogram, settings.repeat);
+            std::cout << formatCompareScanTable(scans);
+            std::string rows = formatCompareScanCsv(scans);
+            if (reports.size() > 1)  // one header for every bin count's rows
+                rows.erase(0, rows.find('\n') + 1);
+            scanCsv += rows;
+            for (const CompareScanRow& row : scans.rows)  // a scan has no tolerance: any difference fails
+                anyFailed = anyFailed || row.failed || (row.available && !row.exact());
+        }
+        if (options.csv)
+            util::writeTextOutput(*options.csv, csv);
+        if (options.scanCsv)
+            util::writeTextOutput(*options.scanCsv, scanCsv);
+        if (options.chart)
+            util::writeTextOutput(*options.chart, util::renderSvgChart(compareTimeChart(reports)));
         return anyFailed ? 1 : 0;
     } catch (const std::exception& error) {
         std::cerr << kPrefix << error.what() << "\n";

@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -156,7 +157,8 @@ void timeBuilds(post::PassContext& ctx,
                 row.buildMs.push_back(*ms);
         }
     }
-    row.gpuTimer = row.gpuTimer || ctx.caps.glTimersUseful;
+    // CUDA events, or GL timer queries where they measure something; else the CPU wall time below.
+    row.gpuTimer = timer != nullptr || ctx.caps.glTimersUseful;
     std::vector<gl::Query> queries;
     for (unsigned k = 0; k < repeat && !timer; ++k) {
         if (ctx.caps.glTimersUseful) {
@@ -387,12 +389,14 @@ std::string formatCompareTable(const CompareReport& report)
     return out.str();
 }
 
-std::string formatCompareCsv(const CompareReport& report)
+std::string formatCompareCsv(const CompareReport& report, bool header)
 {
     std::ostringstream out;
-    out << "method,label,backend,available,reason,bins,median_ms,min_ms,max_ms,time_source,gpu_total,cpu_total,"
-           "max_bin_difference,l1_difference,counters_compared,counters_equal,only_neighbour_moves,curve_difference,"
-           "curve_measure,width,height,log_min,log_max,status\n";
+    if (header)
+        out << "method,label,backend,available,reason,bins,median_ms,min_ms,max_ms,time_source,gpu_total,cpu_total,"
+               "max_bin_difference,l1_difference,counters_compared,counters_equal,only_neighbour_moves,curve_"
+               "difference,"
+               "curve_measure,width,height,log_min,log_max,status\n";
     out.precision(9);
     for (const CompareRow& row : report.rows) {
         const bool ran = row.available && !row.failed;
@@ -410,6 +414,50 @@ std::string formatCompareCsv(const CompareReport& report)
             << "," << report.logMax << "," << csvField(row.status) << "\n";
     }
     return out.str();
+}
+
+util::ChartData compareTimeChart(const std::vector<CompareReport>& reports)
+{
+    util::ChartData chart;
+    bool cpuTimes = false;
+    std::map<std::string, std::size_t> seriesOf;  // method id -> index, in the order first seen
+    std::set<std::string> notRun;                 // unavailable or failed at every bin count
+    for (const CompareReport& report : reports)
+        for (const CompareRow& row : report.rows) {
+            if (!row.available || row.failed || row.buildMs.empty()) {
+                notRun.insert(row.id);
+                continue;
+            }
+            auto [found, added] = seriesOf.emplace(row.id, chart.series.size());
+            if (added)
+                chart.series.push_back({row.id, {}});
+            cpuTimes = cpuTimes || !row.gpuTimer;
+            chart.series[found->second].points.push_back({double(row.bins), row.medianMs});
+        }
+    for (const auto& [id, index] : seriesOf)
+        notRun.erase(id);
+    if (!reports.empty()) {
+        const CompareReport& first = reports.front();
+        chart.title = util::format("hdrlab compare: {}, {}x{}", first.source, first.size.x, first.size.y);
+        chart.note = util::format("{} builds per method, median; {}", first.repeat, first.renderer);
+    }
+    chart.xLabel = "histogram bins";
+    chart.yLabel = "median build time (ms)";
+    if (cpuTimes)
+        chart.note += "; CPU wall time around glFinish (GL timer queries measure nothing on this renderer)";
+    if (!notRun.empty())
+        chart.note += util::format("; {} more method{} unavailable or failed (see the table)", notRun.size(),
+                                   notRun.size() == 1 ? "" : "s");
+    return chart;
+}
+
+void addToSweep(std::vector<CompareReport>& sweep, CompareReport latest)
+{
+    std::erase_if(sweep, [&](const CompareReport& earlier) {
+        return earlier.source != latest.source || earlier.size != latest.size || earlier.renderer != latest.renderer ||
+               earlier.outOfRange != latest.outOfRange || earlier.bins == latest.bins;
+    });
+    sweep.push_back(std::move(latest));
 }
 
 }  // namespace app

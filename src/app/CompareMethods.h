@@ -14,6 +14,7 @@
 #include "gl/Texture.h"
 #include "post/PostPipeline.h"
 #include "post/PostTypes.h"
+#include "util/LogLogChart.h"
 
 #include <cstdint>
 #include <optional>
@@ -90,7 +91,15 @@ CompareReport compareMethods(gl::ShaderLibrary& shaders,
 
 /// A fixed-width text table, one method per line, unavailable methods with their reason.
 std::string formatCompareTable(const CompareReport& report);
-/// The same as CSV (header line, one row per method).
-std::string formatCompareCsv(const CompareReport& report);
+/// The same as CSV (header line unless `header` is false, one row per method).
+std::string formatCompareCsv(const CompareReport& report, bool header = true);
+/// Median build time against the bins used, one series per method over `reports` (one report per
+/// bin count of a sweep: one point per method when there is a single report); failed and
+/// unavailable methods have no point. The data of `compare --chart` and of the Compare panel's plot.
+util::ChartData compareTimeChart(const std::vector<CompareReport>& reports);
+/// Adds the window's latest "compare all" to its bin sweep (the reports the panel's chart draws):
+/// drops earlier reports of another source, frame size, renderer or out-of-range policy (a chart
+/// compares like with like) and one of the same bin count; `latest` ends up last.
+void addToSweep(std::vector<CompareReport>& sweep, CompareReport latest);
 
 }  // namespace app

@@ -1,5 +1,6 @@
 #include "ui/CompareView.h"
 
+#include "ui/LogLogPlot.h"
 #include "util/Log.h"
 
 #include <imgui.h>
@@ -21,7 +22,11 @@ void drawTable(const app::CompareReport& report)
 {
     const ImGuiTableFlags flags =
         ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-    if (!ImGui::BeginTable("compare-table", 7, flags))
+    // As tall as its rows (a scrolling table would fill the window and push the chart out of sight).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+    const float height = rowHeight * float(report.rows.size() + 1) + style.ScrollbarSize + 4.0f;
+    if (!ImGui::BeginTable("compare-table", 7, flags, ImVec2(0.0f, height)))
         return;
     ImGui::TableSetupColumn("method");
     ImGui::TableSetupColumn("bins");
@@ -78,38 +83,26 @@ void drawTable(const app::CompareReport& report)
 
 }  // namespace
 
-void drawCompareResults(const app::CompareReport& report)
+void drawCompareResults(const std::vector<app::CompareReport>& sweep)
 {
+    const app::CompareReport& report = sweep.back();
     ImGui::TextWrapped("%s: %dx%d, %u bins over log2 L [%.2f, %.2f], %u builds each (%s)", report.source.c_str(),
                        report.size.x, report.size.y, report.bins, report.logMin, report.logMax, report.repeat,
                        report.renderer.c_str());
     drawTable(report);
 
-    std::vector<float> times;
-    std::string names;
     std::vector<const app::CompareRow*> ran;
-    bool cpuTimes = false;
     for (const app::CompareRow& row : report.rows)
-        if (row.available && !row.failed) {
-            times.push_back(float(row.medianMs));
+        if (row.available && !row.failed)
             ran.push_back(&row);
-            cpuTimes = cpuTimes || !row.gpuTimer;
-        }
-    if (!times.empty()) {
-        ImGui::Text("median build time per method (ms%s), left to right:", cpuTimes ? ", * = CPU wall time" : "");
-        for (std::size_t i = 0; i < ran.size(); ++i) {
-            ImGui::SameLine();
-            ImGui::TextDisabled("%s%s", ran[i]->id.c_str(), i + 1 < ran.size() ? "," : "");
-        }
-        float largest = *std::max_element(times.begin(), times.end());
-        ImGui::PlotHistogram("##compare-times", times.data(), int(times.size()), 0, nullptr, 0.0f,
-                             largest > 0.0f ? largest * 1.05f : 1.0f, ImVec2(-1.0f, 90.0f));
-        if (ImGui::IsItemHovered()) {
-            float x = (ImGui::GetMousePos().x - ImGui::GetItemRectMin().x) / std::max(ImGui::GetItemRectSize().x, 1.0f);
-            std::size_t index = std::min(ran.size() - 1, std::size_t(std::max(x, 0.0f) * float(ran.size())));
-            ImGui::SetTooltip("%s: %.3f ms", ran[index]->id.c_str(), ran[index]->medianMs);
-        }
-
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled(
+        "Median build time against bins: change the bins and press Compare all again to add a point "
+        "per method (%zu bin count%s so far).",
+        sweep.size(), sweep.size() == 1 ? "" : "s");
+    ImGui::PopTextWrapPos();
+    drawLogLogPlot("##compare-chart", app::compareTimeChart(sweep), 240.0f);
+    if (!ran.empty()) {
         static int selected = 0;
         selected = std::clamp(selected, 0, int(ran.size()) - 1);
         std::vector<const char*> ids;

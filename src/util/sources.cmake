@@ -3,3 +3,4 @@ target_sources(hdrlab_core PRIVATE
   util/OutputFile.cpp
   util/Paths.cpp
   util/Stats.cpp)
+target_sources(hdrlab_core PRIVATE util/LogLogChart.cpp util/SvgChart.cpp)

@@ -234,11 +234,22 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     auto compare = parse({"compare", "--size", "64x32", "--bins", "16", "--repeat", "3", "--csv", "r.csv"});
     ASSERT_EQ(compare.kind, CommandKind::Compare) << compare.error;
     EXPECT_EQ(compare.compare.size, "64x32");
-    EXPECT_EQ(compare.compare.bins, 16u);
+    EXPECT_EQ(compare.compare.bins, std::vector<unsigned>{16u});
     EXPECT_EQ(compare.compare.repeat, 3u);
     EXPECT_EQ(compare.compare.csv, std::filesystem::path("r.csv"));
     EXPECT_FALSE(compare.compare.scanCsv);
     EXPECT_EQ(parse({"compare", "--scan-csv", "s.csv"}).compare.scanCsv, std::filesystem::path("s.csv"));
+    EXPECT_FALSE(compare.compare.chart);
+
+    auto sweep = parse({"compare", "--bins", "16,64,4096", "--chart", "t.svg"});
+    ASSERT_EQ(sweep.kind, CommandKind::Compare) << sweep.error;
+    EXPECT_EQ(sweep.compare.bins, (std::vector<unsigned>{16u, 64u, 4096u}));
+    EXPECT_EQ(sweep.compare.chart, std::filesystem::path("t.svg"));
+    EXPECT_EQ(parse({"compare", "--bins", "all"}).compare.bins, (std::vector<unsigned>{64u, 256u, 1024u, 4096u}));
+
+    auto benchChart = parse({"bench", "pipeline", "--bins", "64,256", "--chart", "b.svg"});
+    ASSERT_EQ(benchChart.kind, CommandKind::Bench) << benchChart.error;
+    EXPECT_EQ(benchChart.bench.chart, std::filesystem::path("b.svg"));
 
     auto equalize = parse({"equalize8", "in.png", "-o", "out.png", "--scan", "cuda-blelloch", "--block", "512"});
     ASSERT_EQ(equalize.kind, CommandKind::Equalize8) << equalize.error;
@@ -259,6 +270,11 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"tonemap", "in.exr", "-o", "o.png", "--range", "2:1"}, "MIN must be below MAX");
     expectRefused({"compare", "--size", "0x5"}, "size '0x5'");
     expectRefused({"compare", "--repeat", "0"}, "--repeat 0");
+    expectRefused({"compare", "--bins", "16,0"}, "--bins 0");
+    expectRefused({"compare", "--bins", "16,,64"}, "--bins");
+    expectRefused({"compare", "--chart", ""}, "--chart needs a file name");
+    expectRefused({"bench", "scan", "--chart", "s.svg"}, "--chart is an option of 'bench pipeline'");
+    expectRefused({"bench", "pipeline", "--chart", "-"}, "cannot share standard output");
     expectRefused({"equalize8", "in.png", "-o", "o.png", "--block", "128"}, "--block");
     expectRefused({"bench", "everything"}, "suite");
 }
