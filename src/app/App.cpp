@@ -378,8 +378,7 @@ void App::Impl::writeUiCapture()
     profiler->stopRecording();
     std::string stem = "hdrlab-capture-" + profiling::timestampForFileName();
     try {
-        auto metadata =
-            frameMetadata();
+        auto metadata = frameMetadata();
         profiling::writeTraceEventJson(stem + ".json", profiler->recordedFrames(), metadata, profiler->droppedFrames());
         profiling::writeCsv(stem + ".csv", profiler->recordedFrames());
         std::error_code ec;
@@ -629,8 +628,7 @@ int App::Impl::finish(int renderedFrames)
             writeHdrExr(*options.screenshotExr, source->hdr());
     }
     const auto& frames = profiler->recordedFrames();
-    auto metadata =
-        frameMetadata();
+    auto metadata = frameMetadata();
     if (options.capture)
         profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames());
     if (options.captureCsv)

@@ -275,7 +275,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                          std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " + HDRLAB_BUILD_TYPE + ")");
 
     std::string scene, sizeText, rangeText, outOfRange, downsampleText, vsyncText = "on", cudaInterop = "map",
-                lightingText;
+                                                                        lightingText;
     std::string screenshot, screenshotExr, windowScreenshot, capture, captureCsv;
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
@@ -536,10 +536,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.image = cmpImage;
             if (!result.compare.exrPart.empty() && !result.compare.image)
                 throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
-            result.standardOutputIsData =
-                checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText},
-                                  {cmpScanCsvOpt, &cmpScanCsv, kStreamsText},
-                                  {cmpChartOpt, &cmpChart, kStreamsText}});
+            result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText},
+                                                            {cmpScanCsvOpt, &cmpScanCsv, kStreamsText},
+                                                            {cmpChartOpt, &cmpChart, kStreamsText}});
             return result;
         }
         if (equalize8->parsed()) {

@@ -64,9 +64,9 @@ private:
     gl::Program mLighting;
     GLenum mColorFormat;
     glm::ivec2 mSize{0};
-    gl::Texture mSurface;   ///< RGBA32UI: world position, roughness + occlusion
-    gl::Texture mNormal;    ///< RG32F: octahedral normal
-    gl::Texture mMaterial;  ///< RGBA16: base colour, metalness
+    gl::Texture mSurface;          ///< RGBA32UI: world position, roughness + occlusion
+    gl::Texture mNormal;           ///< RG32F: octahedral normal
+    gl::Texture mMaterial;         ///< RGBA16: base colour, metalness
     gl::Framebuffer mFramebuffer;  ///< depth and stencil only
 };
 

@@ -19,9 +19,9 @@
 // uploaded once, RGBA8 or SRGB8_ALPHA8 with mipmaps) and "scene/sky" (the analytic sky and sun disc
 // behind the geometry, or the environment map, whose image-based lighting then replaces the outdoor
 // ambient constant: see EnvironmentLighting.h). Deferred (the default, DeferredLighting.h):
-// "scene/depth", "scene/gbuffer" and "scene/lighting", the same shading and sky in a compute pass. Limits: no blending (alpha MASK only; masked materials also cut holes in
-// the shadow maps), no point-light shadows, no indirect light besides the ambient constants or the
-// environment map (unoccluded but for the sky-occlusion maps).
+// "scene/depth", "scene/gbuffer" and "scene/lighting", the same shading and sky in a compute pass. Limits: no blending
+// (alpha MASK only; masked materials also cut holes in the shadow maps), no point-light shadows, no indirect light
+// besides the ambient constants or the environment map (unoccluded but for the sky-occlusion maps).
 #pragma once
 
 #include "gl/Buffer.h"
@@ -54,8 +54,7 @@ namespace scene {
 
 /// How the opaque surfaces are lit: in their fragments (forward) or by a compute pass over a thin
 /// G-buffer (deferred, DeferredLighting.h). Both give the same picture within one sRGB step.
-enum class LightingPath
-{
+enum class LightingPath {
     Forward,
     Deferred,
 };
@@ -155,9 +154,9 @@ private:
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;
     std::optional<EnvironmentLighting> mEnvironment;
-    gl::ShaderLibrary* mShaders = nullptr;     ///< builds the deferred path on its first use
+    gl::ShaderLibrary* mShaders = nullptr;  ///< builds the deferred path on its first use
     std::optional<DeferredLighting> mDeferred;
-    int mTargetGeneration = 0;          ///< bumped whenever mColor/mDepth are recreated
+    int mTargetGeneration = 0;  ///< bumped whenever mColor/mDepth are recreated
     int mDeferredAttachedGeneration = -1;
 };
 

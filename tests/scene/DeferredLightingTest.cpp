@@ -63,7 +63,7 @@ int displayCode(float value, double exposure)
 
 struct Difference
 {
-    int largestStep = 0;       ///< largest |code difference| over every pixel and channel
+    int largestStep = 0;  ///< largest |code difference| over every pixel and channel
     std::size_t pixelsOver1 = 0;
     std::size_t distinctCodes = 0;  ///< of the forward frame: the picture is not trivially flat
 };
