@@ -96,7 +96,9 @@ TEST(CliTest, RunOptionsAreFilledIn)
                          "--scene",
                          "x.json",
                          "--cuda-interop",
-                         "shared"});
+                         "shared",
+                         "--lighting",
+                         "forward"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
     const app::AppOptions& o = result.app;
     EXPECT_TRUE(o.headless);
@@ -118,6 +120,7 @@ TEST(CliTest, RunOptionsAreFilledIn)
     EXPECT_EQ(o.outOfRange, "separate");
     EXPECT_FALSE(o.vsync);
     EXPECT_TRUE(o.cudaInteropShared);
+    EXPECT_EQ(o.lighting, "forward");
     EXPECT_EQ(o.dataDir, std::filesystem::path("/tmp"));
     EXPECT_EQ(o.sceneFile, std::filesystem::path("x.json"));
     EXPECT_EQ(result.logLevel, util::LogLevel::Warning);
@@ -131,6 +134,7 @@ TEST(CliTest, NoArgumentsIsMarkedForTheDemo)
     EXPECT_TRUE(result.app.noArguments);
     EXPECT_FALSE(result.app.frames);
     EXPECT_FALSE(result.app.cudaInteropShared);  // map/unmap: measured faster at 4K (docs/CUDA.md)
+    EXPECT_FALSE(result.app.lighting);           // the renderer's default (deferred)
 }
 
 TEST(CliTest, BadValuesAreRefusedWithOneLine)
@@ -147,6 +151,7 @@ TEST(CliTest, BadValuesAreRefusedWithOneLine)
     expectRefused({"--downsample", "3"}, "--downsample");
     expectRefused({"--vsync", "maybe"}, "--vsync");
     expectRefused({"--cuda-interop", "ring"}, "--cuda-interop");
+    expectRefused({"--lighting", "raytraced"}, "--lighting");
     expectRefused({"--no-such-flag"}, "--no-such-flag");
     expectRefused({"--screenshot", ""}, "needs a file name");
     expectRefused({"--headless", "--window-screenshot", "w.png"}, "needs a window");
