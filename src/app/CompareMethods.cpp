@@ -127,7 +127,7 @@ double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
     return worst;
 }
 
-/// K builds of `method`, timed; the histogram is left in `histogram`.
+/// K builds of `method`, timed (timeRepeatedly); the histogram is left in `histogram`.
 void timeBuilds(post::PassContext& ctx,
                 post::HistogramMethod& method,
                 const post::ImageInput& image,
@@ -137,47 +137,10 @@ void timeBuilds(post::PassContext& ctx,
                 CompareRow& row)
 {
     method.build(ctx, image, spec, targets);  // warm-up: shader compilation, allocations, first readback
-    profiling::TimerBackend* timer = method.timerBackend();
-    if (timer) {
-        // CUDA methods: CUDA events on their stream (GL timer queries do not see CUDA work). This is an
-        // offline tool, so each result is waited for before the next build.
-        row.gpuTimer = true;
-        for (unsigned k = 0; k < repeat; ++k) {
-            const int token = timer->begin();
-            method.build(ctx, image, spec, targets);
-            timer->end(token);
-            std::optional<double> ms;
-            for (int attempt = 0; attempt < 100000 && !ms; ++attempt) {
-                ms = timer->tryElapsedMs(token);
-                if (!ms)
-                    std::this_thread::sleep_for(std::chrono::microseconds(50));
-            }
-            timer->release(token);
-            if (ms)
-                row.buildMs.push_back(*ms);
-        }
-    }
-    // CUDA events, or GL timer queries where they measure something; else the CPU wall time below.
-    row.gpuTimer = timer != nullptr || ctx.caps.glTimersUseful;
-    std::vector<gl::Query> queries;
-    for (unsigned k = 0; k < repeat && !timer; ++k) {
-        if (ctx.caps.glTimersUseful) {
-            queries.emplace_back(util::format("compare/{}/time[{}]", method.id(), k), GL_TIME_ELAPSED);
-            queries.back().begin();
-            method.build(ctx, image, spec, targets);
-            queries.back().end();
-        } else {
-            glFinish();
-            auto start = std::chrono::steady_clock::now();
-            method.build(ctx, image, spec, targets);
-            glFinish();
-            const auto elapsed = std::chrono::steady_clock::now() - start;
-            row.buildMs.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
-        }
-    }
-    glFinish();
-    for (const gl::Query& query : queries)
-        row.buildMs.push_back(double(query.waitResult()) * 1e-6);
+    RepeatedTimes times = timeRepeatedly(ctx, method.timerBackend(), util::format("compare/{}/time", method.id()),
+                                         repeat, [&] { method.build(ctx, image, spec, targets); });
+    row.buildMs = std::move(times.ms);
+    row.gpuTimer = std::string_view(times.source) != "cpu_wall_glfinish";
     if (!row.buildMs.empty()) {
         util::Summary summary = util::summarize(row.buildMs);
         row.medianMs = summary.median;
@@ -187,6 +150,56 @@ void timeBuilds(post::PassContext& ctx,
 }
 
 }  // namespace
+
+RepeatedTimes timeRepeatedly(const post::PassContext& ctx,
+                             profiling::TimerBackend* timer,
+                             std::string_view label,
+                             unsigned repeat,
+                             const std::function<void()>& work)
+{
+    RepeatedTimes times;
+    if (timer) {
+        // CUDA methods: CUDA events on their stream (GL timer queries do not see CUDA work).
+        times.source = "cuda_events";
+        for (unsigned k = 0; k < repeat; ++k) {
+            const int token = timer->begin();
+            work();
+            timer->end(token);
+            std::optional<double> ms;
+            for (int attempt = 0; attempt < 100000 && !ms; ++attempt) {
+                ms = timer->tryElapsedMs(token);
+                if (!ms)
+                    std::this_thread::sleep_for(std::chrono::microseconds(50));
+            }
+            timer->release(token);
+            if (ms)
+                times.ms.push_back(*ms);
+        }
+    } else if (ctx.caps.glTimersUseful) {
+        times.source = "gl_time_elapsed";
+        std::vector<gl::Query> queries;
+        for (unsigned k = 0; k < repeat; ++k) {
+            queries.emplace_back(util::format("{}[{}]", label, k), GL_TIME_ELAPSED);
+            queries.back().begin();
+            work();
+            queries.back().end();
+        }
+        glFinish();
+        for (const gl::Query& query : queries)
+            times.ms.push_back(double(query.waitResult()) * 1e-6);
+    } else {
+        times.source = "cpu_wall_glfinish";
+        for (unsigned k = 0; k < repeat; ++k) {
+            glFinish();
+            const auto start = std::chrono::steady_clock::now();
+            work();
+            glFinish();
+            const auto elapsed = std::chrono::steady_clock::now() - start;
+            times.ms.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
+        }
+    }
+    return times;
+}
 
 CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings)
 {

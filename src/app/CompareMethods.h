@@ -17,11 +17,31 @@
 #include "util/LogLogChart.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace profiling {
+class TimerBackend;
+}
+
 namespace app {
+
+/// Times of `repeat` calls of `work` and where they came from: "cuda_events" (`timer` given: the
+/// method's own CUDA events), "gl_time_elapsed" (GL timer queries labelled `label`[k], where they
+/// measure something) or "cpu_wall_glfinish" (CPU wall time between glFinish calls). Each result is
+/// waited for: compare is an offline tool. Shared by the histogram and the scan part of compare.
+struct RepeatedTimes
+{
+    std::vector<double> ms;
+    const char* source = "";
+};
+RepeatedTimes timeRepeatedly(const post::PassContext& ctx,
+                             profiling::TimerBackend* timer,
+                             std::string_view label,
+                             unsigned repeat,
+                             const std::function<void()>& work);
 
 struct CompareSettings
 {

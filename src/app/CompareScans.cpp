@@ -1,5 +1,7 @@
 #include "app/CompareScans.h"
 
+#include "app/CompareMethods.h"
+
 #include "gl/Query.h"
 #include "post/scan/ScanMethod.h"
 #include "profiling/Profiler.h"
@@ -17,49 +19,13 @@ namespace app {
 
 namespace {
 
-/// `repeat` timed calls of `scan`, by the method's own timer (CUDA events), GL timer queries, or
-/// CPU wall time around glFinish; the same three sources as the histogram part of compare.
+/// `repeat` timed calls of `scan` (timeRepeatedly: the same three time sources as the histogram part).
 void timeScans(post::PassContext& ctx, post::ScanMethod& method, unsigned repeat, auto&& scan, CompareScanRow& row)
 {
-    if (profiling::TimerBackend* timer = method.timerBackend()) {
-        row.timeSource = "cuda_events";
-        for (unsigned k = 0; k < repeat; ++k) {
-            const int token = timer->begin();
-            scan();
-            timer->end(token);
-            std::optional<double> ms;
-            for (int attempt = 0; attempt < 100000 && !ms; ++attempt) {
-                ms = timer->tryElapsedMs(token);
-                if (!ms)
-                    std::this_thread::sleep_for(std::chrono::microseconds(50));
-            }
-            timer->release(token);
-            if (ms)
-                row.scanMs.push_back(*ms);
-        }
-    } else if (ctx.caps.glTimersUseful) {
-        row.timeSource = "gl_time_elapsed";
-        std::vector<gl::Query> queries;
-        for (unsigned k = 0; k < repeat; ++k) {
-            queries.emplace_back(util::format("compare/scan/{}/time[{}]", method.id(), k), GL_TIME_ELAPSED);
-            queries.back().begin();
-            scan();
-            queries.back().end();
-        }
-        glFinish();
-        for (const gl::Query& query : queries)
-            row.scanMs.push_back(double(query.waitResult()) * 1e-6);
-    } else {
-        row.timeSource = "cpu_wall_glfinish";
-        for (unsigned k = 0; k < repeat; ++k) {
-            glFinish();
-            const auto start = std::chrono::steady_clock::now();
-            scan();
-            glFinish();
-            const auto elapsed = std::chrono::steady_clock::now() - start;
-            row.scanMs.push_back(std::chrono::duration<double, std::milli>(elapsed).count());
-        }
-    }
+    RepeatedTimes times =
+        timeRepeatedly(ctx, method.timerBackend(), util::format("compare/scan/{}/time", method.id()), repeat, scan);
+    row.scanMs = std::move(times.ms);
+    row.timeSource = times.source;
     if (!row.scanMs.empty()) {
         const util::Summary summary = util::summarize(row.scanMs);
         row.medianMs = summary.median;
