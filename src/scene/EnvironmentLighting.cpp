@@ -163,6 +163,12 @@ EnvironmentOptions environmentOptionsFor(const Scene& scene)
     return options;
 }
 
+float maskedSunConeRadians(const EnvironmentOptions& options, int mapHeight)
+{
+    // Half a texel more, so a sun smaller than a texel cannot slip between texel centres.
+    return options.sunMaskRadians + float(kPi) / float(std::max(mapHeight, 1));
+}
+
 EnvironmentLighting::EnvironmentLighting(const gl::ShaderLibrary& shaders,
                                          const image::ImageF& map,
                                          const EnvironmentOptions& options)
@@ -175,9 +181,9 @@ EnvironmentLighting::EnvironmentLighting(const gl::ShaderLibrary& shaders,
     glTextureParameteri(mBackground.id(), GL_TEXTURE_WRAP_S, GL_REPEAT);  // yaw wraps around
 
     image::ImageF lit = map;
+    float maskRadians = maskedSunConeRadians(options, map.height);
     if (options.sunMaskDirection)
-        // Half a texel more, so a sun smaller than a texel cannot slip between texel centres.
-        maskCone(lit, *options.sunMaskDirection, options.sunMaskRadians + float(kPi) / float(map.height));
+        maskCone(lit, *options.sunMaskDirection, maskRadians);
     mSource = gl::Texture("scene.environment.source", GL_RGBA32F, size, gl::mipLevelCount(size));
     mSource.upload(GL_RGBA, GL_FLOAT, lit.pixels.data());
     glTextureParameteri(mSource.id(), GL_TEXTURE_WRAP_S, GL_REPEAT);
@@ -221,7 +227,9 @@ EnvironmentLighting::EnvironmentLighting(const gl::ShaderLibrary& shaders,
     // The source is only needed by the prefilter; keep the lighting maps and the background.
     mSource = gl::Texture();
     float rotation = glm::radians(options.rotationDegrees);
-    glm::vec4 block(std::cos(rotation), std::sin(rotation), float(kSpecularLevels - 1), 0.0f);
+    // w: the background shader swaps the map's sun for the analytic one inside the same cone.
+    float maskCosine = options.sunMaskDirection ? std::cos(maskRadians) : 2.0f;
+    glm::vec4 block(std::cos(rotation), std::sin(rotation), float(kSpecularLevels - 1), maskCosine);
     mBlock = gl::Buffer("scene.environment.block", sizeof(block), &block);
 }
 

@@ -61,6 +61,10 @@ struct EnvironmentOptions
 /// What a scene asks for: its map's rotation, and a mask around its sun while the sun is up.
 EnvironmentOptions environmentOptionsFor(const Scene& scene);
 
+/// The radius of the cone actually masked in a map `mapHeight` texels high: the options' cone plus
+/// half a texel. The background swaps the same cone for the analytic sun (EnvironmentLighting.glsl).
+float maskedSunConeRadians(const EnvironmentOptions& options, int mapHeight);
+
 class EnvironmentLighting
 {
 public:

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 #include <glm/mat4x4.hpp>
+#include <glm/trigonometric.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -284,9 +285,43 @@ EnvironmentScene writeScene(const std::string& name, const image::ImageF& map, c
     return out;
 }
 
+// The background the renderer should show in `direction`: the stored map times the intensity, except
+// inside the masked sun cone, which shows the analytic disc (when drawn) or the map at the cone's
+// rim, one map texel further out, along the same bearing from the sun.
+glm::vec3 expectedBackground(const image::ImageF& stored, const scene::Scene& s, glm::vec3 direction, bool sunDisc)
+{
+    const scene::EnvironmentMap& environment = *s.sky.environment;
+    scene::EnvironmentOptions options = scene::environmentOptionsFor(s);
+    glm::vec3 d = glm::normalize(direction);
+    if (options.sunMaskDirection) {
+        glm::vec3 sun = s.sun.direction();
+        float cone = scene::maskedSunConeRadians(options, stored.height);
+        float cosToSun = glm::dot(d, sun);
+        if (cosToSun >= std::cos(cone)) {
+            double discRadius = s.sun.angularRadiusDegrees * kPi / 180.0;
+            if (sunDisc && cosToSun >= std::cos(float(discRadius)))
+                return s.sun.color * float(s.sun.illuminance / (2.0 * kPi * (1.0 - std::cos(discRadius))));
+            float rim = cone + float(kPi) / float(stored.height);
+            d = std::cos(rim) * sun + std::sin(rim) * glm::normalize(d - cosToSun * sun);
+        }
+    }
+    return bilinear(stored, scene::equirectUv(scene::worldToMap(d, environment.rotationDegrees))) *
+           environment.intensity;
+}
+
+glm::vec3 pixelDirection(const scene::Camera& camera, glm::ivec2 size, int x, int y)
+{
+    glm::mat4 inverse = glm::inverse(camera.projection(float(size.x) / float(size.y)) * camera.view());
+    glm::vec2 ndc((x + 0.5f) / size.x * 2.0f - 1.0f, (y + 0.5f) / size.y * 2.0f - 1.0f);
+    glm::vec4 farPoint = inverse * glm::vec4(ndc, 1.0f, 1.0f);
+    glm::vec4 nearPoint = inverse * glm::vec4(ndc, -1.0f, 1.0f);
+    return glm::vec3(farPoint) / farPoint.w - glm::vec3(nearPoint) / nearPoint.w;
+}
+
 TEST_F(EnvironmentLightingTest, BackgroundIsTheMapTimesIntensityInTheViewDirection)
 {
     image::ImageF map = mapFrom(64, [](glm::vec3 d) { return smoothSky(d) * 1000.0f; });
+    // The default sun (elevation 45) is in view: its masked cone is drawn as the rim's sky.
     EnvironmentScene s = writeScene("env-background", map, R"(
   "objects": [ { "type": "box", "position": [0, -50, 0], "size": [1, 1, 1], "material": "grey" } ],
   "sky": { "environment": "sky.exr", "intensity": 2.5, "rotationDegrees": 90 },
@@ -298,19 +333,69 @@ TEST_F(EnvironmentLightingTest, BackgroundIsTheMapTimesIntensityInTheViewDirecti
     std::vector<float> frame = renderer.hdrTarget().readRgbaFloat();
     // The file is half floats: compare against what was stored.
     image::ImageF stored = image::loadHdrImage(s.folder / "sky.exr");
-    glm::mat4 inverse = glm::inverse(s.scene.camera.projection(float(size.x) / float(size.y)) * s.scene.camera.view());
+    float coneCosine = std::cos(scene::maskedSunConeRadians(scene::environmentOptionsFor(s.scene), stored.height));
+    int insideCone = 0;
     for (int y = 0; y < size.y; ++y)
         for (int x = 0; x < size.x; ++x) {
-            glm::vec2 ndc((x + 0.5f) / size.x * 2.0f - 1.0f, (y + 0.5f) / size.y * 2.0f - 1.0f);
-            glm::vec4 farPoint = inverse * glm::vec4(ndc, 1.0f, 1.0f);
-            glm::vec4 nearPoint = inverse * glm::vec4(ndc, -1.0f, 1.0f);
-            glm::vec3 direction = glm::vec3(farPoint) / farPoint.w - glm::vec3(nearPoint) / nearPoint.w;
-            glm::vec3 expected = bilinear(stored, scene::equirectUv(scene::worldToMap(direction, 90.0f))) * 2.5f;
+            glm::vec3 direction = pixelDirection(s.scene.camera, size, x, y);
+            insideCone += glm::dot(glm::normalize(direction), s.scene.sun.direction()) >= coneCosine ? 1 : 0;
+            glm::vec3 expected = expectedBackground(stored, s.scene, direction, true);
             glm::vec3 actual = gpuTexel(frame, size, x, y);
             ASSERT_TRUE(std::isfinite(actual.x) && std::isfinite(actual.y) && std::isfinite(actual.z));
             expectNear(glm::dvec3(actual), glm::dvec3(expected), 2e-3,
                        "pixel " + std::to_string(x) + "," + std::to_string(y));
         }
+    EXPECT_GT(insideCone, 0) << "the view should cross the masked sun cone";
+    fs::remove_all(s.folder);
+}
+
+TEST_F(EnvironmentLightingTest, TheVisibleSunIsTheAnalyticDiscAndCanBeHidden)
+{
+    // A map with its own bright sun where the analytic sun is: the background shows the analytic
+    // disc (the light that casts the shadows), and without the disc the map's sun is gone too.
+    glm::vec3 towardsSun = scene::Sun{30.0f, 40.0f}.direction();
+    image::ImageF map = mapFrom(512, [&](glm::vec3 d) {
+        return glm::dot(d, towardsSun) > std::cos(glm::radians(1.0f)) ? glm::vec3(6.0e4f)
+                                                                      : glm::vec3(smoothSky(d) * 100.0f);
+    });
+    EnvironmentScene s = writeScene("env-sun", map, R"(
+  "objects": [ { "type": "box", "position": [0, -50, 0], "size": [1, 1, 1], "material": "grey" } ],
+  "sun": { "azimuth": 30, "elevation": 40, "illuminance": 80000 },
+  "sky": { "environment": "sky.exr" },
+  "camera": { "position": [0, 1, 0], "yaw": 30, "pitch": 40, "fov": 8 })");
+    image::ImageF stored = image::loadHdrImage(s.folder / "sky.exr");
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s.scene);
+    const glm::ivec2 size(33, 33);
+    renderer.resize(size);
+    for (bool disc : {true, false}) {
+        SCOPED_TRACE(disc ? "with the disc" : "without the disc");
+        scene::RenderOptions options;
+        options.drawSunDisc = disc;
+        renderer.render(s.scene.camera, options);
+        std::vector<float> frame = renderer.hdrTarget().readRgbaFloat();
+        float brightest = 0.0f;
+        for (int y = 0; y < size.y; ++y)
+            for (int x = 0; x < size.x; ++x) {
+                glm::vec3 direction = pixelDirection(s.scene.camera, size, x, y);
+                glm::vec3 expected = expectedBackground(stored, s.scene, direction, disc);
+                glm::vec3 actual = gpuTexel(frame, size, x, y);
+                brightest = std::max(brightest, actual.y);
+                // Near the sun's centre the bearing (hence which rim texel) is float noise: only the
+                // brightness check below applies there.
+                float cosToSun = glm::dot(glm::normalize(direction), s.scene.sun.direction());
+                if (!disc && cosToSun >= std::cos(glm::radians(s.scene.sun.angularRadiusDegrees)))
+                    continue;
+                // The renderer computes the disc's 1 - cos(r) in float (0.3% off at r = 0.265 deg).
+                double tolerance = expected.y > 1.0e8f ? 1e-2 : 2e-3;
+                expectNear(glm::dvec3(actual), glm::dvec3(expected), tolerance,
+                           "pixel " + std::to_string(x) + "," + std::to_string(y));
+            }
+        // The centre pixel looks at the sun: the analytic disc's 1e9 cd/m², or only sky.
+        if (disc)
+            EXPECT_GT(brightest, 1.0e9f);
+        else
+            EXPECT_LT(brightest, 1000.0f);
+    }
     fs::remove_all(s.folder);
 }
 
