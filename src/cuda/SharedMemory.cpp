@@ -9,6 +9,7 @@
 #include <glad/egl.h>
 #include <glm/vec4.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -202,6 +203,8 @@ void InteropSemaphores::handToCuda(std::span<const GLuint> buffers,
                                    std::span<const GLuint> textures,
                                    cudaStream_t stream) const
 {
+    if (mUnsynchronised)
+        return;
     mToCudaGl.signal(buffers, textures);
     glFlush();  // the signal must reach the GPU: CUDA's wait does not flush GL
     mToCudaCuda.wait(stream);
@@ -211,6 +214,8 @@ void InteropSemaphores::handToGl(std::span<const GLuint> buffers,
                                  std::span<const GLuint> textures,
                                  cudaStream_t stream) const
 {
+    if (mUnsynchronised)
+        return;
     mToGlCuda.signal(stream);
     mToGlGl.wait(buffers, textures);
 }
@@ -297,6 +302,11 @@ std::unique_ptr<SharedAllocator> SharedAllocator::create(std::string* whyNot)
             if (mismatch.empty()) {
                 existing = device;
                 util::logInfo("CUDA-GL shared memory: {} (cudaArray flags {})", device->exporter.description(), flags);
+                if (const char* value = std::getenv("HDRLAB_INTEROP_UNSYNCHRONISED"); value && *value == '1') {
+                    util::logWarning("HDRLAB_INTEROP_UNSYNCHRONISED=1: GL and CUDA run unordered, for measuring the "
+                                     "context-switch cost only; CUDA histograms are NOT valid");
+                    device->semaphores.dropSynchronisationForMeasurement();
+                }
                 return std::unique_ptr<SharedAllocator>(new SharedAllocator(std::move(device)));
             }
             mismatches += (mismatches.empty() ? "" : "; ") + ("flags " + std::to_string(flags) + ": " + mismatch);

@@ -41,7 +41,13 @@ public:
     /// Work issued so far on `stream` completes before GL commands issued next.
     void handToGl(std::span<const GLuint> buffers, std::span<const GLuint> textures, cudaStream_t stream) const;
 
+    /// A measurement, not a mode: from now on both hand-overs do nothing, so GL and CUDA run with no
+    /// ordering at all and CUDA reads frames GL is still writing (wrong histograms). It shows what a
+    /// CUDA stage costs the frame beyond any synchronisation (docs/CUDA.md, "switch cost").
+    void dropSynchronisationForMeasurement() { mUnsynchronised = true; }
+
 private:
+    bool mUnsynchronised = false;
     std::unique_ptr<ExportedSemaphore> mToCudaExport;
     std::unique_ptr<ExportedSemaphore> mToGlExport;
     gl::Semaphore mToCudaGl;
