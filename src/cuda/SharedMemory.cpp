@@ -303,8 +303,9 @@ std::unique_ptr<SharedAllocator> SharedAllocator::create(std::string* whyNot)
                 existing = device;
                 util::logInfo("CUDA-GL shared memory: {} (cudaArray flags {})", device->exporter.description(), flags);
                 if (const char* value = std::getenv("HDRLAB_INTEROP_UNSYNCHRONISED"); value && *value == '1') {
-                    util::logWarning("HDRLAB_INTEROP_UNSYNCHRONISED=1: GL and CUDA run unordered, for measuring the "
-                                     "context-switch cost only; CUDA histograms are NOT valid");
+                    util::logWarning(
+                        "HDRLAB_INTEROP_UNSYNCHRONISED=1: GL and CUDA run unordered, for measuring the "
+                        "context-switch cost only; CUDA histograms are NOT valid");
                     device->semaphores.dropSynchronisationForMeasurement();
                 }
                 return std::unique_ptr<SharedAllocator>(new SharedAllocator(std::move(device)));
