@@ -37,9 +37,22 @@ std::string tagObject(GLenum identifier, GLuint name)
     static unsigned long long counter = 0;
     std::string tag = " [cuda " + std::to_string(++counter) + "]";
     std::string label = objectLabel(identifier, name);
-    if (label.size() + tag.size() >= 500)
-        label.clear();
+    // Labels are capped at GL_MAX_LABEL_LENGTH (NVIDIA: 256; a longer one is a GL error). Objects
+    // re-registered many times (bench pipeline's sweep) drop their oldest tags first; a registration
+    // whose tag is gone simply re-registers when it next checks.
+    GLint maxLength = 256;
+    glGetIntegerv(GL_MAX_LABEL_LENGTH, &maxLength);
+    while (!label.empty() && label.size() + tag.size() >= std::size_t(std::max(maxLength, 1))) {
+        std::size_t first = label.find(" [cuda ");
+        std::size_t end = first == std::string::npos ? std::string::npos : label.find(']', first);
+        if (end == std::string::npos)
+            label.clear();
+        else
+            label.erase(first, end - first + 1);
+    }
     label += tag;
+    if (label.size() >= std::size_t(std::max(maxLength, 1)))
+        return {};  // even the tag alone does not fit: leave the label as it is
     glObjectLabel(identifier, name, GLsizei(label.size()), label.c_str());
     return tag;
 }

@@ -146,6 +146,36 @@ TEST(CudaInterop, ScanMethodsOnGlBuffers)
     }
 }
 
+TEST(CudaInterop, ManyRegistrationsOfOneObjectKeepItsLabelWithinTheLimit)
+{
+    // Each registration tags the object's label; bench pipeline's sweep registers the same frame and
+    // buffers hundreds of times. The label must stay under GL_MAX_LABEL_LENGTH (a GL error otherwise)
+    // and the newest registrations must still recognise their object.
+    REQUIRE_CUDA_INTEROP();
+    gl::Buffer buffer("test.interop.relabelled-buffer-with-a-long-label", 1024);
+    GLint maxLength = 0;
+    glGetIntegerv(GL_MAX_LABEL_LENGTH, &maxLength);
+    ASSERT_GT(maxLength, 0);
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    std::vector<cuda::GlRegistration> alive(2);
+    for (int round = 0; round < 200; ++round) {
+        cuda::GlRegistration& registration = alive[std::size_t(round % 2)];
+        registration = cuda::GlRegistration();
+        registration.track(buffer, cuda::GlRegistration::Access::ReadWrite);
+        ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "registration " << round;
+    }
+    char text[1024];
+    GLsizei length = 0;
+    glGetObjectLabel(GL_BUFFER, buffer.id(), GLsizei(sizeof(text)), &length, text);
+    EXPECT_LT(length, maxLength);
+    EXPECT_NE(std::string(text, std::size_t(length)).find("[cuda "), std::string::npos);
+    // Only the oldest tags were dropped: both live registrations still know their buffer.
+    for (cuda::GlRegistration& registration : alive)
+        EXPECT_FALSE(registration.track(buffer, cuda::GlRegistration::Access::ReadWrite));
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+}
+
 TEST(CudaInterop, LocalAdaptationIsTheWindowMeanOfClampedLogLuminance)
 {
     REQUIRE_CUDA_INTEROP();
