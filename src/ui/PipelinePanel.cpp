@@ -184,6 +184,15 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         post::ToneOperator& tone = pipeline.toneOperator();
         HelpMarker(std::string(tone.description()).c_str());
         drawMethodUi(tone, profiler);
+        if (std::optional<post::HistogramRequest> request = tone.takeHistogramRequest()) {
+            // An operator preset (percentile's engine presets) brings the histogram it was tuned for.
+            wanted.spec.binCount = request->bins;
+            wanted.spec.outOfRange = post::OutOfRange::Clamp;
+            wanted.rangeMode = post::RangeMode::Manual;
+            wanted.logMin = request->logMin;
+            wanted.logMax = request->logMax;
+            changed = true;
+        }
 
         // The summed-area table behind percentile's local adaptation, shown instead of the frame.
         const bool cudaAvailable = pipeline.caps().cudaAvailable;
