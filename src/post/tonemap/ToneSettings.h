@@ -62,8 +62,7 @@ enum class PercentileMetering : std::uint32_t {
 /// presets (EnginePresets.h) follow each engine's trajectory (research/engines.md, sections a and b).
 enum class AdaptationCurve : std::uint32_t {
     LinearThenExponential = 0,  ///< linear beyond the transition, exp(-speed dt / transition) within, exact over dt
-    UnrealSteps =
-        1,  ///< UE: |d| > T: speed dt toward the target; else d (1 - 2^(-dt speed)) M, M matches slopes at 1/60 s
+    UnrealSteps = 1,  ///< UE: |d| > T: speed dt toward the target; else d (1 - 2^(-dt speed)) M (slopes meet at 60 Hz)
     BevySteps = 2,    ///< Bevy: sign(d) min(speed dt, |d| speed dt / T), one Euler step per frame
     Exponential = 3,  ///< HDRP: d (1 - 2^(-dt speed)), no linear part
 };
