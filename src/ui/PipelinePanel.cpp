@@ -1,5 +1,6 @@
 #include "ui/PipelinePanel.h"
 
+#include "post/tonemap/EnginePresets.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -186,11 +187,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         drawMethodUi(tone, profiler);
         if (std::optional<post::HistogramRequest> request = tone.takeHistogramRequest()) {
             // An operator preset (percentile's engine presets) brings the histogram it was tuned for.
-            wanted.spec.binCount = request->bins;
-            wanted.spec.outOfRange = post::OutOfRange::Clamp;
-            wanted.rangeMode = post::RangeMode::Manual;
-            wanted.logMin = request->logMin;
-            wanted.logMax = request->logMax;
+            post::applyHistogramRequest(*request, wanted);
             changed = true;
         }
 

@@ -3,8 +3,10 @@
 // variable and partly zero frame times; the exposure read back from the operator's GPU state after
 // every frame must follow the CPU model of that engine's documented formula (EngineExposureModels.h)
 // within 1e-3 EV (float32 on the GPU against double; observed errors are about 1e-5). Zero-dt
-// frames must leave the exposure bit for bit. Also: the preset queues its histogram once.
+// frames must leave the exposure bit for bit. Also: the preset queues its histogram once, and the
+// pipeline takes it (as the pipeline panel does) without replacing the operator or its settings.
 #include "post/EnginePresetScenarios.h"
+#include "post/PostPipeline.h"
 #include "post/ToneGlTestSupport.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/tonemap/TonePercentile.h"
@@ -81,6 +83,34 @@ TEST_F(EnginePresetsGl, PresetQueuesItsHistogramOnceAndRefusesUnknownIds)
     EXPECT_FLOAT_EQ(request->logMax, 11.0f);
     EXPECT_FALSE(op.takeHistogramRequest());
     EXPECT_EQ(op.settings().adaptationCurve, post::AdaptationCurve::Exponential);
+}
+
+TEST_F(EnginePresetsGl, PipelineTakesThePresetsHistogramAndKeepsTheOperator)
+{
+    post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
+    post::PipelineSettings wanted = pipeline.settings();
+    wanted.toneOperator = "percentile";
+    wanted.rangeMode = post::RangeMode::Auto;
+    ASSERT_TRUE(pipeline.applySettings(wanted));
+    auto* op = dynamic_cast<post::TonePercentile*>(&pipeline.toneOperator());
+    ASSERT_NE(op, nullptr);
+    ASSERT_TRUE(op->applyPreset("unreal").ok);
+
+    // What the pipeline panel does after the operator's ui().
+    const std::optional<post::HistogramRequest> request = op->takeHistogramRequest();
+    ASSERT_TRUE(request);
+    wanted = pipeline.settings();
+    post::applyHistogramRequest(*request, wanted);
+    ASSERT_TRUE(pipeline.applySettings(wanted));
+
+    EXPECT_EQ(pipeline.settings().spec.binCount, 64u);
+    EXPECT_EQ(pipeline.settings().rangeMode, post::RangeMode::Manual);
+    EXPECT_EQ(pipeline.settings().spec.outOfRange, post::OutOfRange::Clamp);
+    EXPECT_FLOAT_EQ(pipeline.settings().logMin, -8.0f);
+    EXPECT_FLOAT_EQ(pipeline.settings().logMax, 4.0f);
+    EXPECT_EQ(&pipeline.toneOperator(), op);  // the same operator, so the preset's settings stay
+    EXPECT_EQ(op->settings().adaptationCurve, post::AdaptationCurve::UnrealSteps);
+    EXPECT_FLOAT_EQ(op->settings().bandLow, 10.0f);
 }
 
 }  // namespace

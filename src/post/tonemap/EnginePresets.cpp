@@ -147,12 +147,17 @@ EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& se
     EnginePresetResult result = applyEnginePreset(id, settings);
     if (!result.ok)
         return result;
-    pipeline.spec.binCount = result.histogram.bins;
-    pipeline.spec.outOfRange = OutOfRange::Clamp;
-    pipeline.rangeMode = RangeMode::Manual;
-    pipeline.logMin = result.histogram.logMin;
-    pipeline.logMax = result.histogram.logMax;
+    applyHistogramRequest({result.histogram.bins, result.histogram.logMin, result.histogram.logMax}, pipeline);
     return result;
+}
+
+void applyHistogramRequest(const HistogramRequest& request, PipelineSettings& pipeline)
+{
+    pipeline.spec.binCount = request.bins;
+    pipeline.spec.outOfRange = OutOfRange::Clamp;  // the engines clamp into their end bins
+    pipeline.rangeMode = RangeMode::Manual;
+    pipeline.logMin = request.logMin;
+    pipeline.logMax = request.logMax;
 }
 
 }  // namespace post

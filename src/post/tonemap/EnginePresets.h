@@ -12,6 +12,7 @@
 // mask are not reproduced.
 #pragma once
 
+#include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
 
 #include <cstdint>
@@ -60,9 +61,13 @@ struct EnginePresetResult
 /// too. An unknown id changes nothing and returns the error.
 EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& settings);
 
-/// The same, also setting the pipeline's bin count, manual range and clamp policy: the function the
-/// settings key `percentile.preset=unreal|unity-hdrp|bevy` binds to (the caller still applies
-/// `pipeline` with PostPipeline::applySettings and the settings with TonePercentile::setSettings).
+/// Sets `pipeline` to a histogram an operator asked for (ToneOperator::takeHistogramRequest): bins,
+/// manual range, out-of-range samples clamped into the end bins. Used by the pipeline panel.
+void applyHistogramRequest(const HistogramRequest& request, PipelineSettings& pipeline);
+
+/// The same as applyEnginePreset above, also setting the pipeline's bin count, manual range and clamp policy: the
+/// function the settings key `percentile.preset=unreal|unity-hdrp|bevy` binds to (the caller still applies `pipeline`
+/// with PostPipeline::applySettings and the settings with TonePercentile::setSettings).
 EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& settings, PipelineSettings& pipeline);
 
 }  // namespace post
