@@ -5,8 +5,9 @@
 // (uniform density within a bin). Key mode: E = log2(key) - log2 L(p), limited to
 // log2(white) - log2 L(high); band mode: E = log2(key) - mean log2 L between two percentiles. Then
 // compensation and the min/max limits, then adaptation (linear beyond the transition distance,
-// exponential within it, integrated exactly over dt). An empty histogram or a non-finite target
-// keeps the previous exposure; the first usable frame snaps. State layout: STATE_* (TonePercentile.h).
+// exponential within it, integrated exactly over dt; or an engine's own per-frame step,
+// uAdaptationCurve). An empty histogram or a non-finite target keeps the previous exposure; the first
+// usable frame snaps. State layout: STATE_* (TonePercentile.h).
 #include "shared/HostDevice.h"
 
 layout(local_size_x = 256) in;
@@ -34,6 +35,7 @@ layout(location = 13) uniform float uSpeedDown;
 layout(location = 14) uniform float uTransition;
 layout(location = 15) uniform float uDt;          // already clamped to [0, kMaxAdaptationDtSeconds]
 layout(location = 16) uniform uint uReset;
+layout(location = 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
 
 uint gBins;
 float gLogMin;
@@ -102,6 +104,20 @@ float adapt(float current, float target, float dt)
     float direction = delta > 0.0 ? 1.0 : -1.0;
     float speed = delta < 0.0 ? uSpeedUp : uSpeedDown; // falling exposure: the scene brightened
     float distance = abs(delta);
+    if (uAdaptationCurve == 3u) // HDRP: exponential only
+        return current + delta * (1.0 - exp2(-dt * speed));
+    if (uAdaptationCurve == 1u) { // UE: linear step beyond the transition, scaled exp2 step within
+        if (distance > uTransition || !(uTransition > 0.0))
+            return current + direction * min(speed * dt, distance);
+        const float eps = 1.0 / 60.0;
+        float slope = eps * speed / ((1.0 - exp2(-eps * speed)) * uTransition);
+        return current + delta * (1.0 - exp2(-dt * speed)) * slope;
+    }
+    if (uAdaptationCurve == 2u) { // Bevy: one Euler step, the smaller of linear and exponential
+        if (!(uTransition > 0.0))
+            return current + direction * min(speed * dt, distance);
+        return current + direction * min(speed * dt, distance * speed * dt / uTransition);
+    }
     if (distance > uTransition) {
         float linearTime = (distance - uTransition) / speed;
         if (dt <= linearTime)

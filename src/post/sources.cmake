@@ -34,6 +34,7 @@ target_sources(hdrlab_core PRIVATE post/tonemap/ToneCommon.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/ToneShaders.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/ToneExposure.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/TonePercentile.cpp)
+target_sources(hdrlab_core PRIVATE post/tonemap/EnginePresets.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/ToneEqualize.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/ToneWard.cpp)
 # The CUDA stages as post:: methods over the CUDA backend (src/cuda) when it is built; otherwise

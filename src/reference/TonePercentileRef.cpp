@@ -103,6 +103,16 @@ PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
     return result;
 }
 
+namespace {
+/// UE's slope modifier M: at dt = 1/60 s an exponential step at the transition distance equals the
+/// linear step there (M = eps speed / ((1 - 2^(-eps speed)) T), eps = 1/60 s).
+double unrealSlopeModifier(double speed, double transition)
+{
+    const double eps = 1.0 / 60.0;
+    return eps * speed / ((1.0 - std::exp2(-eps * speed)) * transition);
+}
+}  // namespace
+
 double adaptExposure(double currentEv, double targetEv, double dtSeconds, const post::PercentileSettings& raw)
 {
     const post::PercentileSettings s = post::sanitize(raw);
@@ -119,6 +129,20 @@ double adaptExposure(double currentEv, double targetEv, double dtSeconds, const 
     const double speed = delta < 0.0 ? s.speedUpEv : s.speedDownEv;
     double distance = std::abs(delta);
     const double transition = s.transitionEv;
+    switch (s.adaptationCurve) {
+        case post::AdaptationCurve::Exponential:  // HDRP's ComputeLuminanceAdaptation
+            return currentEv + delta * (1.0 - std::exp2(-dt * speed));
+        case post::AdaptationCurve::UnrealSteps:  // UE's ComputeEyeAdaptation
+            if (distance > transition || !(transition > 0.0))
+                return currentEv + direction * std::min(speed * dt, distance);
+            return currentEv + delta * (1.0 - std::exp2(-dt * speed)) * unrealSlopeModifier(speed, transition);
+        case post::AdaptationCurve::BevySteps:  // Bevy's compute_average
+            if (!(transition > 0.0))
+                return currentEv + direction * std::min(speed * dt, distance);
+            return currentEv + direction * std::min(speed * dt, distance * speed * dt / transition);
+        case post::AdaptationCurve::LinearThenExponential:
+            break;
+    }
     if (distance > transition) {
         const double linearTime = (distance - transition) / speed;
         if (dt <= linearTime)

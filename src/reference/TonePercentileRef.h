@@ -43,8 +43,9 @@ PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
                                     const post::PercentileSettings& settings);
 
 /// One adaptation step from `currentEv` toward `targetEv` over `dtSeconds` (dt <= 0 or NaN: no
-/// change; dt clamped to kMaxAdaptationDtSeconds). Exact solution of dE/dt = speed * sign within the
-/// linear zone and dE/dt = speed * delta / transition within the exponential zone.
+/// change; dt clamped to kMaxAdaptationDtSeconds). LinearThenExponential: exact solution of
+/// dE/dt = speed * sign within the linear zone and dE/dt = speed * delta / transition within the
+/// exponential zone; the other curves take the engine's per-frame step (post::AdaptationCurve).
 double adaptExposure(double currentEv, double targetEv, double dtSeconds, const post::PercentileSettings& settings);
 
 /// The operator's state between frames.

@@ -1,5 +1,6 @@
 #include "ui/PipelinePanel.h"
 
+#include "post/tonemap/EnginePresets.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -184,6 +185,11 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         post::ToneOperator& tone = pipeline.toneOperator();
         HelpMarker(std::string(tone.description()).c_str());
         drawMethodUi(tone, profiler);
+        if (std::optional<post::HistogramRequest> request = tone.takeHistogramRequest()) {
+            // An operator preset (percentile's engine presets) brings the histogram it was tuned for.
+            post::applyHistogramRequest(*request, wanted);
+            changed = true;
+        }
 
         // The summed-area table behind percentile's local adaptation, shown instead of the frame.
         const bool cudaAvailable = pipeline.caps().cudaAvailable;

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -33,6 +34,14 @@ struct ToneInputs
     float fovYDegrees = 60.0f;         ///< camera field of view (Ward's foveal sampling)
     HistogramMethod& histogramMethod;  ///< for operators that build their own histogram (Ward)
     ScanMethod* scanMethod = nullptr;  ///< nullptr when the histogram method produces the CDF itself
+};
+
+/// A histogram an operator asks the host for (an engine preset's bins and manual log2 range).
+struct HistogramRequest
+{
+    std::uint32_t bins = 0;
+    float logMin = 0.0f;
+    float logMax = 0.0f;
 };
 
 class ToneOperator
@@ -67,6 +76,9 @@ public:
     virtual FovealTarget* fovealTarget(glm::ivec2 /*imageSize*/, float /*fovYDegrees*/) { return nullptr; }
 
     virtual bool ui() { return false; }
+    /// Asked by the pipeline panel after ui(): the histogram the last UI action needs (percentile's
+    /// engine presets set bins and range too), returned once; empty when none.
+    virtual std::optional<HistogramRequest> takeHistogramRequest() { return std::nullopt; }
     virtual std::string status() const { return {}; }
     /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),
     /// from an asynchronous readback a few frames late; empty when none.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace post {
 
@@ -61,6 +62,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         mMeter.set(14, s.transitionEv);
         mMeter.set(15, float(dt));
         mMeter.set(16, 0u);
+        mMeter.set(17, unsigned(s.adaptationCurve));
         mMeter.use();
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -73,10 +75,43 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     mReadback->capture(mState);
 }
 
+EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)
+{
+    EnginePresetResult result = applyEnginePreset(presetId, mSettings);
+    if (result.ok) {
+        mHistogramRequest = HistogramRequest{result.histogram.bins, result.histogram.logMin, result.histogram.logMax};
+        mAppliedPreset = std::string(findEnginePreset(presetId)->label);
+    }
+    return result;
+}
+
+std::optional<HistogramRequest> TonePercentile::takeHistogramRequest()
+{
+    return std::exchange(mHistogramRequest, std::nullopt);
+}
+
 bool TonePercentile::ui()
 {
     PercentileSettings& s = mSettings;
     bool changed = false;
+    bool fromPreset = false;
+    // One click sets metering, key, limits and adaptation, and (through takeHistogramRequest) the
+    // histogram's bins and range; any later edit makes the settings "custom" again.
+    if (ImGui::BeginCombo("Engine preset", mAppliedPreset.empty() ? "custom" : mAppliedPreset.c_str())) {
+        for (const EnginePreset& preset : enginePresets()) {
+            if (ImGui::Selectable(std::string(preset.label).c_str(), mAppliedPreset == preset.label)) {
+                applyPreset(preset.id);
+                changed = fromPreset = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", std::string(preset.description).c_str());
+        }
+        ImGui::EndCombo();
+    }
+    helpMarker(
+        "Reproduces an engine's histogram auto-exposure defaults (research/engines.md b): bins and range, band "
+        "percentiles, key, limits, adaptation speeds and curve. Hover an entry for its sources and what hdrlab "
+        "cannot reproduce.");
     const char* modes[] = {"Percentile to key", "Band average to key"};
     int mode = int(s.metering);
     if (ImGui::Combo("Metering", &mode, modes, 2)) {
@@ -115,8 +150,20 @@ bool TonePercentile::ui()
         helpMarker("Speed when the scene gets brighter (the exposure falls), as Unreal's SpeedUp.");
         changed |= ImGui::SliderFloat("Speed down (EV/s)", &s.speedDownEv, 0.05f, 20.0f, "%.2f");
         helpMarker("Speed when the scene gets darker (the exposure rises).");
-        changed |= ImGui::SliderFloat("Transition (EV)", &s.transitionEv, 0.0f, 8.0f, "%.2f");
-        helpMarker("Linear adaptation beyond this distance from the target, exponential within it.");
+        const char* curves[] = {"Linear then exponential (exact)", "Unreal steps", "Bevy steps", "Exponential (HDRP)"};
+        int curve = int(s.adaptationCurve);
+        if (ImGui::Combo("Adaptation curve", &curve, curves, kAdaptationCurveCount)) {
+            s.adaptationCurve = AdaptationCurve(curve);
+            changed = true;
+        }
+        helpMarker(
+            "Exact: linear beyond the transition, exponential within, integrated over dt (the same at any frame "
+            "rate). Unreal / Bevy steps: the engines' own per-frame updates of that scheme. Exponential (HDRP): "
+            "prev + d (1 - 2^(-dt speed)), no linear part, transition unused.");
+        if (s.adaptationCurve != AdaptationCurve::Exponential) {
+            changed |= ImGui::SliderFloat("Transition (EV)", &s.transitionEv, 0.0f, 8.0f, "%.2f");
+            helpMarker("Linear adaptation beyond this distance from the target, exponential within it.");
+        }
     }
     changed |= displayCurveUi(s.display);
 
@@ -136,6 +183,8 @@ bool TonePercentile::ui()
     }
     if (changed)
         s = sanitize(s);
+    if (changed && !fromPreset)
+        mAppliedPreset.clear();
     return changed;
 }
 

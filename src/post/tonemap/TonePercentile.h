@@ -8,7 +8,8 @@
 // mean log2 L between two percentiles (50 %, 95 %; Unity/Unreal style) goes to the key. Then
 // exposure compensation and min/max limits. Adaptation as Unreal / Bevy (linear at the set speed far
 // from the target, exponential within the transition distance; up 3 EV/s, down 1 EV/s, 1.5 EV),
-// integrated exactly so the result does not depend on the frame rate. The exposure lives in a GPU
+// integrated exactly so the result does not depend on the frame rate; engine presets
+// (EnginePresets.h) switch to Unreal's, Bevy's or HDRP's own per-frame step. The exposure lives in a GPU
 // buffer: an empty histogram or a non-finite target keeps it (NaN frames never poison it), the first
 // usable frame snaps (no flash), dt <= 0 changes nothing, dt is clamped to 0.5 s. The curve is
 // display(Lw * 2^E) in a 1024-sample LUT over the histogram range (Clamp: LinearScale mode).
@@ -16,6 +17,7 @@
 // from an asynchronous readback and lag a few frames.
 #pragma once
 
+#include "post/tonemap/EnginePresets.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
@@ -44,7 +46,15 @@ public:
     int localAdaptationRadius() const override;
 
     const PercentileSettings& settings() const { return mSettings; }
-    void setSettings(const PercentileSettings& settings) { mSettings = sanitize(settings); }
+    void setSettings(const PercentileSettings& settings)
+    {
+        mSettings = sanitize(settings);
+        mAppliedPreset.clear();
+    }
+    /// Applies an engine preset (EnginePresets.h) to the settings and queues its histogram for
+    /// takeHistogramRequest(); an unknown id changes nothing and returns the error.
+    EnginePresetResult applyPreset(std::string_view presetId);
+    std::optional<HistogramRequest> takeHistogramRequest() override;
     /// The GPU state (float[percentile_state::kWords]), for tests and tools.
     const gl::Buffer& stateBuffer() const { return mState; }
 
@@ -56,6 +66,8 @@ private:
     gl::Program mCurve;
     std::unique_ptr<StateReadback> mReadback;
     std::string mLocalUnavailable = "no frame processed yet";  ///< why local adaptation is off here, if it is
+    std::string mAppliedPreset;  ///< label of the engine preset the settings still equal; empty: custom
+    std::optional<HistogramRequest> mHistogramRequest;
 };
 
 }  // namespace post

@@ -57,6 +57,17 @@ enum class PercentileMetering : std::uint32_t {
     BandAverage = 1,  ///< the mean log2 L between a low and a high percentile goes to the key (UE/Unity style)
 };
 
+/// How the exposure moves toward its target each frame. The default integrates the UE/Bevy scheme
+/// exactly (frame-rate independent); the others are the engines' own per-frame steps, so the engine
+/// presets (EnginePresets.h) follow each engine's trajectory (research/engines.md, sections a and b).
+enum class AdaptationCurve : std::uint32_t {
+    LinearThenExponential = 0,  ///< linear beyond the transition, exp(-speed dt / transition) within, exact over dt
+    UnrealSteps = 1,  ///< UE: |d| > T: speed dt toward the target; else d (1 - 2^(-dt speed)) M (slopes meet at 60 Hz)
+    BevySteps = 2,    ///< Bevy: sign(d) min(speed dt, |d| speed dt / T), one Euler step per frame
+    Exponential = 3,  ///< HDRP: d (1 - 2^(-dt speed)), no linear part
+};
+inline constexpr int kAdaptationCurveCount = 4;
+
 struct PercentileSettings
 {
     PercentileMetering metering = PercentileMetering::Key;
@@ -74,6 +85,7 @@ struct PercentileSettings
     float speedUpEv = 3.0f;     ///< EV/s when the scene brightens (exposure falls), UE SpeedUp / Bevy brighten
     float speedDownEv = 1.0f;   ///< EV/s when the scene darkens (exposure rises)
     float transitionEv = 1.5f;  ///< linear beyond this distance from the target, exponential within it
+    AdaptationCurve adaptationCurve = AdaptationCurve::LinearThenExponential;
     DisplayCurveSettings display;
     bool localAdaptation = false;  ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
     float localBlend = 0.5f;       ///< 0 = global exposure only, 1 = fully local
@@ -162,6 +174,8 @@ inline PercentileSettings sanitize(PercentileSettings s)
     s.speedUpEv = detail::clampFinite(s.speedUpEv, 1e-3f, 1000.0f, d.speedUpEv);
     s.speedDownEv = detail::clampFinite(s.speedDownEv, 1e-3f, 1000.0f, d.speedDownEv);
     s.transitionEv = detail::clampFinite(s.transitionEv, 0.0f, 64.0f, d.transitionEv);
+    if (std::uint32_t(s.adaptationCurve) >= std::uint32_t(kAdaptationCurveCount))
+        s.adaptationCurve = d.adaptationCurve;
     s.display = sanitize(s.display);
     s.localBlend = detail::clampFinite(s.localBlend, 0.0f, 1.0f, d.localBlend);
     s.localRadius = std::clamp(s.localRadius, 0, 4096);
