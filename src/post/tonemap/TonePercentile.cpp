@@ -180,4 +180,38 @@ std::vector<std::pair<std::string, float>> TonePercentile::markers() const
     return out;
 }
 
+ParameterList TonePercentile::parameters()
+{
+    PercentileSettings& s = mSettings;
+    const PercentileSettings d;
+    ParameterList list;
+    list.items = {
+        enumParameter("percentile.metering", "Metering", s.metering, {"key", "band-average"}, d.metering),
+        floatParameter("percentile.key", "Key", s.key, 1e-6f, 1e6f, d.key),
+        floatParameter("percentile.percentile", "Percentile", s.percentile, 0.0f, 100.0f, d.percentile),
+        boolParameter("percentile.limit_highlights", "Limit highlights", s.limitHighlights, d.limitHighlights),
+        floatParameter("percentile.high_percentile", "High percentile", s.highPercentile, 0.0f, 100.0f,
+                       d.highPercentile),
+        floatParameter("percentile.white_point", "White point", s.whitePoint, 1e-6f, 1e6f, d.whitePoint),
+        floatParameter("percentile.band_low", "Band low", s.bandLow, 0.0f, 100.0f, d.bandLow),
+        floatParameter("percentile.band_high", "Band high", s.bandHigh, 0.0f, 100.0f, d.bandHigh),
+        floatParameter("percentile.compensation_ev", "Compensation (EV)", s.compensationEv, -32.0f, 32.0f,
+                       d.compensationEv),
+        floatParameter("percentile.min_ev", "Exposure limit min (EV)", s.minEv, -64.0f, 64.0f, d.minEv),
+        floatParameter("percentile.max_ev", "Exposure limit max (EV)", s.maxEv, -64.0f, 64.0f, d.maxEv),
+        boolParameter("percentile.adapt", "Adapt over time", s.adapt, d.adapt),
+        floatParameter("percentile.speed_up_ev", "Speed up (EV/s)", s.speedUpEv, 1e-3f, 1000.0f, d.speedUpEv),
+        floatParameter("percentile.speed_down_ev", "Speed down (EV/s)", s.speedDownEv, 1e-3f, 1000.0f, d.speedDownEv),
+        floatParameter("percentile.transition_ev", "Transition (EV)", s.transitionEv, 0.0f, 64.0f, d.transitionEv),
+    };
+    appendDisplayCurveParameters(list.items, "percentile", s.display);
+    list.items.push_back(
+        boolParameter("percentile.local_adaptation", "Local adaptation", s.localAdaptation, d.localAdaptation));
+    list.items.push_back(floatParameter("percentile.local_blend", "Local blend", s.localBlend, 0.0f, 1.0f, d.localBlend));
+    list.items.push_back(
+        intParameter("percentile.local_radius", "Local radius (px)", s.localRadius, 0, 4096, d.localRadius));
+    list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
+    return list;
+}
+
 }  // namespace post

@@ -39,6 +39,7 @@ public:
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     void resetState() override { mResetPending = true; }
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
     int localAdaptationRadius() const override;
