@@ -47,11 +47,12 @@ struct AppOptions
     bool vsync = true;                             ///< --vsync on|off
     bool cudaInteropShared = false;                ///< --cuda-interop shared (default map)
     std::optional<std::string> lighting;           ///< --lighting forward|deferred (default: the renderer's)
-    std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (post/SettingsFile.h)
-    std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, in command-line order (keys checked)
     std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
     std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
     std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)
+    // settings as data (post/PipelineParameters.h)
+    std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json
+    std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, in command-line order (keys checked)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

@@ -535,7 +535,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     addSettingsOptions(*bench, benchSettings);
     addCommonOptions(*bench, dataDir, logLevel);
 
-    CLI::App* settings = cli.add_subcommand("settings", "Every setting's key, type, values and default (--set, --settings)");
+    CLI::App* settings =
+        cli.add_subcommand("settings", "Every setting's key, type, values and default (--set, --settings)");
     bool settingsList = false;
     settings->add_flag("--list", settingsList, "List every key with its type, range or choices and default");
 
@@ -643,7 +644,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.bench.chart = benchChart;
             result.bench.settingsFile = settingsFile(benchSettings);
             result.bench.settingAssignments = checkedAssignments(benchSettings);
-            if (result.bench.suite != "pipeline" && (result.bench.settingsFile || !result.bench.settingAssignments.empty()))
+            if (result.bench.suite != "pipeline" &&
+                (result.bench.settingsFile || !result.bench.settingAssignments.empty()))
                 throw CliError("--settings and --set are options of 'bench pipeline', not of 'bench " +
                                result.bench.suite + "'");
             checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}, {benchChartOpt, &benchChart, kBenchTable}});

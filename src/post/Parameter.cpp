@@ -145,8 +145,8 @@ Parameter floatParameter(std::string key, std::string label, float& field, float
 Parameter intParameter(std::string key, std::string label, int& field, int min, int max, int defaultValue)
 {
     Parameter p;
-    p.info = {std::move(key), std::move(label), ParameterType::Int, double(min), double(max), {},
-              std::int64_t(defaultValue)};
+    p.info = {
+        std::move(key), std::move(label), ParameterType::Int, double(min), double(max), {}, std::int64_t(defaultValue)};
     p.get = [&field] { return ParameterValue(std::int64_t(field)); };
     p.set = [&field](const ParameterValue& value) { field = int(std::get<std::int64_t>(value)); };
     return p;
@@ -160,8 +160,8 @@ Parameter uintParameter(std::string key,
                         std::uint32_t defaultValue)
 {
     Parameter p;
-    p.info = {std::move(key), std::move(label), ParameterType::Int, double(min), double(max), {},
-              std::int64_t(defaultValue)};
+    p.info = {
+        std::move(key), std::move(label), ParameterType::Int, double(min), double(max), {}, std::int64_t(defaultValue)};
     p.get = [&field] { return ParameterValue(std::int64_t(field)); };
     p.set = [&field](const ParameterValue& value) { field = std::uint32_t(std::get<std::int64_t>(value)); };
     return p;

@@ -37,7 +37,12 @@ ParameterInfo enumInfo(std::string key, std::string label, std::vector<std::stri
     return {std::move(key), std::move(label), ParameterType::Enum, 0.0, 0.0, std::move(choices), std::move(def)};
 }
 
-ParameterInfo numberInfo(std::string key, std::string label, ParameterType type, double min, double max, ParameterValue d)
+ParameterInfo numberInfo(std::string key,
+                         std::string label,
+                         ParameterType type,
+                         double min,
+                         double max,
+                         ParameterValue d)
 {
     return {std::move(key), std::move(label), type, min, max, {}, std::move(d)};
 }
@@ -48,10 +53,11 @@ const std::vector<PipelineKey>& pipelineKeys()
         const PipelineSettings d;
         const std::vector<std::string> downsampleChoices{"1", "2", "4", "8"};
         std::vector<PipelineKey> k;
-        k.push_back({enumInfo("histogram.method", "Histogram method", registryIds(histogramMethodRegistry()),
-                              d.histogramMethod),
-                     [](const PipelineSettings& s) { return ParameterValue(s.histogramMethod); },
-                     [](PipelineSettings& s, const ParameterValue& v) { s.histogramMethod = std::get<std::string>(v); }});
+        k.push_back(
+            {enumInfo("histogram.method", "Histogram method", registryIds(histogramMethodRegistry()),
+                      d.histogramMethod),
+             [](const PipelineSettings& s) { return ParameterValue(s.histogramMethod); },
+             [](PipelineSettings& s, const ParameterValue& v) { s.histogramMethod = std::get<std::string>(v); }});
         k.push_back({enumInfo("scan.method", "Scan method", registryIds(scanMethodRegistry()), d.scanMethod),
                      [](const PipelineSettings& s) { return ParameterValue(s.scanMethod); },
                      [](PipelineSettings& s, const ParameterValue& v) { s.scanMethod = std::get<std::string>(v); }});
@@ -80,24 +86,25 @@ const std::vector<PipelineKey>& pipelineKeys()
                                 64.0, double(d.logMax)),
                      [](const PipelineSettings& s) { return ParameterValue(double(s.logMax)); },
                      [](PipelineSettings& s, const ParameterValue& v) { s.logMax = float(std::get<double>(v)); }});
-        k.push_back({numberInfo("histogram.auto_range_speed", "Automatic range smoothing (1/s, 0 = none)",
-                                ParameterType::Float, 0.0, 1000.0, double(d.autoRangeSpeed)),
-                     [](const PipelineSettings& s) { return ParameterValue(double(s.autoRangeSpeed)); },
-                     [](PipelineSettings& s, const ParameterValue& v) { s.autoRangeSpeed = float(std::get<double>(v)); }});
-        k.push_back({enumInfo("histogram.out_of_range", "Out-of-range pixels", {"clamp", "separate"},
-                              d.spec.outOfRange == OutOfRange::Separate ? "separate" : "clamp"),
-                     [](const PipelineSettings& s) {
-                         return ParameterValue(
-                             std::string(s.spec.outOfRange == OutOfRange::Separate ? "separate" : "clamp"));
-                     },
-                     [](PipelineSettings& s, const ParameterValue& v) {
-                         s.spec.outOfRange =
-                             std::get<std::string>(v) == "separate" ? OutOfRange::Separate : OutOfRange::Clamp;
-                     }});
-        k.push_back({enumInfo("histogram.downsample", "Histogram input downsampling (1 = full frame)", downsampleChoices,
-                              std::to_string(d.downsample)),
-                     [](const PipelineSettings& s) { return ParameterValue(std::to_string(s.downsample)); },
-                     [](PipelineSettings& s, const ParameterValue& v) { s.downsample = std::stoi(std::get<std::string>(v)); }});
+        k.push_back(
+            {numberInfo("histogram.auto_range_speed", "Automatic range smoothing (1/s, 0 = none)", ParameterType::Float,
+                        0.0, 1000.0, double(d.autoRangeSpeed)),
+             [](const PipelineSettings& s) { return ParameterValue(double(s.autoRangeSpeed)); },
+             [](PipelineSettings& s, const ParameterValue& v) { s.autoRangeSpeed = float(std::get<double>(v)); }});
+        k.push_back(
+            {enumInfo("histogram.out_of_range", "Out-of-range pixels", {"clamp", "separate"},
+                      d.spec.outOfRange == OutOfRange::Separate ? "separate" : "clamp"),
+             [](const PipelineSettings& s) {
+                 return ParameterValue(std::string(s.spec.outOfRange == OutOfRange::Separate ? "separate" : "clamp"));
+             },
+             [](PipelineSettings& s, const ParameterValue& v) {
+                 s.spec.outOfRange = std::get<std::string>(v) == "separate" ? OutOfRange::Separate : OutOfRange::Clamp;
+             }});
+        k.push_back(
+            {enumInfo("histogram.downsample", "Histogram input downsampling (1 = full frame)", downsampleChoices,
+                      std::to_string(d.downsample)),
+             [](const PipelineSettings& s) { return ParameterValue(std::to_string(s.downsample)); },
+             [](PipelineSettings& s, const ParameterValue& v) { s.downsample = std::stoi(std::get<std::string>(v)); }});
         k.push_back({numberInfo("tonemap.view_local_mean", "View local mean (CUDA SAT)", ParameterType::Bool, 0.0, 1.0,
                                 d.viewLocalMean),
                      [](const PipelineSettings& s) { return ParameterValue(s.viewLocalMean); },
@@ -194,7 +201,9 @@ std::string formatParameterTable()
     return out.str();
 }
 
-PipelineParameters::PipelineParameters(PostPipeline& pipeline) : mPipeline(pipeline) {}
+PipelineParameters::PipelineParameters(PostPipeline& pipeline) : mPipeline(pipeline)
+{
+}
 
 std::vector<std::string> PipelineParameters::apply(const std::vector<SettingAssignment>& assignments)
 {
@@ -269,7 +278,9 @@ std::vector<std::string> PipelineParameters::apply(const std::vector<SettingAssi
     return warnings;
 }
 
-std::vector<std::string> PipelineParameters::set(std::string_view key, std::string_view value, const std::string& origin)
+std::vector<std::string> PipelineParameters::set(std::string_view key,
+                                                 std::string_view value,
+                                                 const std::string& origin)
 {
     return apply({SettingAssignment{std::string(key), std::string(value), origin}});
 }

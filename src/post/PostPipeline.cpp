@@ -138,7 +138,7 @@ struct PostPipeline::Impl
     std::unique_ptr<ScanMethod> scan;
     std::unique_ptr<ToneOperator> tone;
     std::string notice;
-    ParkedParameters parked;  ///< settings of the methods and operators not in use
+    ParkedParameters parked;                   ///< settings of the methods and operators not in use
     gl::SharedAllocator* allocator = nullptr;  ///< shared GL/CUDA storage for the CUDA-touched outputs
 
     gl::Buffer histogramBuffer{"post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t)};

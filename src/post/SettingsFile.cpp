@@ -110,7 +110,8 @@ std::string settingsToJson(const PipelineParameters& parameters)
         const auto& [key, text] = values[i];
         const ParameterInfo& info = *findParameter(key);
         const bool bare = info.type != ParameterType::Enum;  // booleans and numbers: JSON literals
-        out += "  " + jsonString(key) + ": " + (bare ? text : jsonString(text)) + (i + 1 < values.size() ? ",\n" : "\n");
+        out +=
+            "  " + jsonString(key) + ": " + (bare ? text : jsonString(text)) + (i + 1 < values.size() ? ",\n" : "\n");
     }
     return out + "}\n";
 }

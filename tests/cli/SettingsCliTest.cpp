@@ -73,10 +73,12 @@ TEST(SettingsCli, BadKeysValuesAndFilesGiveOneLineErrorsNamingThem)
     std::ofstream(dir / "unknown.json") << "{\n  \"histogram.bins\": 128,\n  \"ward.brightness\": 2\n}\n";
     std::ofstream(dir / "malformed.json") << "{\"histogram.bins\": 128,,}";
     std::ofstream(dir / "range.json") << "{\"percentile.percentile\": 101}";
-    expectOneLineError(run("--headless --frames 1 --settings unknown.json"), "unknown.json:3: unknown key 'ward.brightness'");
+    expectOneLineError(run("--headless --frames 1 --settings unknown.json"),
+                       "unknown.json:3: unknown key 'ward.brightness'");
     expectOneLineError(run("--headless --frames 1 --settings malformed.json"), "malformed.json:1:");
     expectOneLineError(run("--headless --frames 1 --settings range.json"), "range.json:1: percentile.percentile:");
-    expectOneLineError(run("--headless --frames 1 --settings missing.json"), "cannot open settings file 'missing.json'");
+    expectOneLineError(run("--headless --frames 1 --settings missing.json"),
+                       "cannot open settings file 'missing.json'");
     fs::remove_all(dir);
 }
 
@@ -107,7 +109,8 @@ TEST(SettingsCli, HeadlessRunAppliesFileFlagsAndSetInOrderAndItsCaptureRecordsEv
         if (key.rfind("setting.", 0) == 0)
             file[key.substr(8)] = value;
     std::ofstream(dir / "again.json") << file.dump(2);
-    auto again = cli_test::runIn(dir, hdrlab("--headless --frames 12 --size 96x54 --settings again.json --capture d.json"));
+    auto again =
+        cli_test::runIn(dir, hdrlab("--headless --frames 12 --size 96x54 --settings again.json --capture d.json"));
     ASSERT_EQ(again.exitCode, 0) << again.output;
     nlohmann::json meta2 = otherData(dir / "d.json");
     for (const post::ParameterInfo& info : post::listParameters())
@@ -127,7 +130,8 @@ TEST(SettingsCli, TonemapAndBenchPipelineTakeSettings)
     std::ofstream(dir / "bright.json") << "{\"exposure.exposure_ev\": 3, \"tonemap.operator\": \"exposure\"}";
     auto dark = cli_test::runIn(dir, hdrlab("tonemap in.exr -o dark.png --operator exposure"));
     auto bright = cli_test::runIn(dir, hdrlab("tonemap in.exr -o bright.png --settings bright.json"));
-    auto set = cli_test::runIn(dir, hdrlab("tonemap in.exr -o set.png --operator exposure --set exposure.exposure_ev=3"));
+    auto set =
+        cli_test::runIn(dir, hdrlab("tonemap in.exr -o set.png --operator exposure --set exposure.exposure_ev=3"));
     ASSERT_EQ(dark.exitCode, 0) << dark.output;
     ASSERT_EQ(bright.exitCode, 0) << bright.output;
     ASSERT_EQ(set.exitCode, 0) << set.output;

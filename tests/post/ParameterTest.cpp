@@ -171,9 +171,7 @@ TEST(SettingsJson, ReadsValuesOfEveryKindInApplicationOrder)
 
 TEST(SettingsJson, RefusesBadFilesNamingFileLineAndKey)
 {
-    auto parse = [](const std::string& text) {
-        return errorOf([&] { post::parseSettingsJson(text, "my.json"); });
-    };
+    auto parse = [](const std::string& text) { return errorOf([&] { post::parseSettingsJson(text, "my.json"); }); };
     EXPECT_EQ(parse("{\"histogram.bins\": 256,}").rfind("my.json:1:", 0), 0u);  // malformed (trailing comma)
     EXPECT_TRUE(contains(parse("{\"histogram.bins\": 256,}"), "syntax error"));
     EXPECT_TRUE(contains(parse("[1, 2]"), "one JSON object"));

@@ -127,8 +127,8 @@ TEST_F(PipelineParametersGl, EveryKeyTakesItsDefaultAndAnotherValue)
                 errors += std::string(error.what()) + "\n";
                 EXPECT_EQ(std::string(error.what()).find("--set: " + info.key + ": "), 0u) << error.what();
                 const std::string what = error.what();
-                onlyUnavailable &= what.find("unavailable") != std::string::npos ||
-                                   what.find("CUDA") != std::string::npos;
+                onlyUnavailable &=
+                    what.find("unavailable") != std::string::npos || what.find("CUDA") != std::string::npos;
                 continue;
             }
             if (parameters.get(info.key) == value) {

@@ -207,7 +207,8 @@ std::string HistogramCpuReadback::status() const
 ParameterList HistogramCpuReadback::parameters()
 {
     ParameterList list;
-    list.items.push_back(boolParameter("cpu-readback.synchronous", "Synchronous (stall, for tests)", mSynchronous, false));
+    list.items.push_back(
+        boolParameter("cpu-readback.synchronous", "Synchronous (stall, for tests)", mSynchronous, false));
     return list;
 }
 

@@ -96,7 +96,9 @@ std::string formatEv(double ev)
     return text;
 }
 
-void appendDisplayCurveParameters(std::vector<Parameter>& out, const std::string& prefix, DisplayCurveSettings& settings)
+void appendDisplayCurveParameters(std::vector<Parameter>& out,
+                                  const std::string& prefix,
+                                  DisplayCurveSettings& settings)
 {
     const DisplayCurveSettings d;
     out.push_back(enumParameter(prefix + ".display_curve", "Display curve", settings.curve,

@@ -207,7 +207,8 @@ ParameterList TonePercentile::parameters()
     appendDisplayCurveParameters(list.items, "percentile", s.display);
     list.items.push_back(
         boolParameter("percentile.local_adaptation", "Local adaptation", s.localAdaptation, d.localAdaptation));
-    list.items.push_back(floatParameter("percentile.local_blend", "Local blend", s.localBlend, 0.0f, 1.0f, d.localBlend));
+    list.items.push_back(
+        floatParameter("percentile.local_blend", "Local blend", s.localBlend, 0.0f, 1.0f, d.localBlend));
     list.items.push_back(
         intParameter("percentile.local_radius", "Local radius (px)", s.localRadius, 0, 4096, d.localRadius));
     list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
