@@ -20,18 +20,19 @@ public:
     /// The stored text of `key`, or nullptr when none was stored (the owner's default applies).
     const std::string* find(std::string_view key) const
     {
-        auto it = mValues.find(std::string(key));
+        auto it = mValues.find(key);
         return it == mValues.end() ? nullptr : &it->second;
     }
     /// `text` must parse for the key's ParameterInfo.
     void store(std::string key, std::string text) { mValues[std::move(key)] = std::move(text); }
 
-    /// Parks `outgoing`'s settings and gives `incoming` its stored ones; returns `incoming`.
+    /// Parks `outgoing`'s settings (when there is one) and gives `incoming` its stored ones; returns `incoming`.
     template <typename Method>
-    std::unique_ptr<Method> swapIn(Method& outgoing, std::unique_ptr<Method> incoming)
+    std::unique_ptr<Method> swapIn(const std::unique_ptr<Method>& outgoing, std::unique_ptr<Method> incoming)
     {
-        for (const Parameter& p : outgoing.parameters().items)
-            store(p.info.key, formatParameterValue(p.info, p.get()));
+        if (outgoing)
+            for (const Parameter& p : outgoing->parameters().items)
+                store(p.info.key, formatParameterValue(p.info, p.get()));
         restore(incoming->parameters());
         return incoming;
     }

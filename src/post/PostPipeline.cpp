@@ -392,11 +392,11 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         p.resetRange = true;
     // A replaced method's settings are kept and come back when it is chosen again.
     if (newHistogram)
-        p.histogram = p.parked.swapIn(*p.histogram, std::move(newHistogram));
+        p.histogram = p.parked.swapIn(p.histogram, std::move(newHistogram));
     if (newScan)
-        p.scan = p.parked.swapIn(*p.scan, std::move(newScan));
+        p.scan = p.parked.swapIn(p.scan, std::move(newScan));
     if (newTone)
-        p.tone = p.parked.swapIn(*p.tone, std::move(newTone));
+        p.tone = p.parked.swapIn(p.tone, std::move(newTone));
     p.settings = next;
 
     std::string text;
