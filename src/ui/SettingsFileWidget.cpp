@@ -56,7 +56,7 @@ bool SettingsFileWidget::load(post::PostPipeline& pipeline)
 
 void SettingsFileWidget::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
-    ImGui::InputText("##settings-path", mPath.data(), mPath.size());
+    ImGui::InputText("path##settings", mPath.data(), mPath.size());
     HelpMarker(
         "Every setting of the pipeline, the methods and the operators as JSON: hdrlab --settings FILE (and "
         "tonemap, bench pipeline) reads the same file; hdrlab settings --list prints every key.");
