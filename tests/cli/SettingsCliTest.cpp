@@ -91,7 +91,7 @@ TEST(SettingsCli, HeadlessRunAppliesFileFlagsAndSetInOrderAndItsCaptureRecordsEv
     // The file, then --operator and --bins (aliases of keys) over it, then --set over both.
     auto result = cli_test::runIn(dir, hdrlab("--headless --frames 12 --size 96x54 --settings s.json "
                                               "--operator percentile --bins 128 --set percentile.key=0.4 "
-                                              "--set histogram.bins=32 --capture c.json"));
+                                              "--set histogram.bins=32 --capture c.json --screenshot c.png"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
     nlohmann::json meta = otherData(dir / "c.json");
     for (const post::ParameterInfo& info : post::listParameters())
@@ -109,12 +109,14 @@ TEST(SettingsCli, HeadlessRunAppliesFileFlagsAndSetInOrderAndItsCaptureRecordsEv
         if (key.rfind("setting.", 0) == 0)
             file[key.substr(8)] = value;
     std::ofstream(dir / "again.json") << file.dump(2);
-    auto again =
-        cli_test::runIn(dir, hdrlab("--headless --frames 12 --size 96x54 --settings again.json --capture d.json"));
+    auto again = cli_test::runIn(
+        dir, hdrlab("--headless --frames 12 --size 96x54 --settings again.json --capture d.json --screenshot d.png"));
     ASSERT_EQ(again.exitCode, 0) << again.output;
     nlohmann::json meta2 = otherData(dir / "d.json");
     for (const post::ParameterInfo& info : post::listParameters())
         EXPECT_EQ(meta2["setting." + info.key], meta["setting." + info.key]) << info.key;
+    // ... and its picture (headless runs are deterministic).
+    EXPECT_EQ(image::loadImage8(dir / "d.png", 3).pixels, image::loadImage8(dir / "c.png", 3).pixels);
     fs::remove_all(dir);
 }
 
