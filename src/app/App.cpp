@@ -421,6 +421,7 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
     if (sceneSource)
         metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
+    appendSettingsMetadata(metadata, *pipeline);
     return metadata;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace app {
 
@@ -49,6 +50,9 @@ struct AppOptions
     std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
     std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
     std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)
+    // settings as data (post/PipelineParameters.h)
+    std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json
+    std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, in command-line order (keys checked)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

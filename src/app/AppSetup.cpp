@@ -4,6 +4,8 @@
 #include "gl/Gl.h"
 #include "image/ImageIo.h"
 #include "post/CudaProbe.h"
+#include "post/PipelineParameters.h"
+#include "post/SettingsFile.h"
 #include "util/Log.h"
 
 #include <cstdlib>
@@ -105,6 +107,20 @@ post::PipelineSettings requestedSettings(const AppOptions& options, post::Pipeli
 
 void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& options)
 {
+    post::PipelineParameters parameters(pipeline);
+    if (options.settingsFile)
+        for (const std::string& warning : post::loadSettingsFile(*options.settingsFile, parameters))
+            util::logWarning("{}", warning);
+    applyDedicatedFlags(pipeline, options);
+    std::vector<post::SettingAssignment> assignments;
+    for (const std::string& text : options.settingAssignments)
+        assignments.push_back(post::parseAssignment(text, "--set"));
+    for (const std::string& warning : parameters.apply(assignments))
+        util::logWarning("{}", warning);
+}
+
+void applyDedicatedFlags(post::PostPipeline& pipeline, const AppOptions& options)
+{
     post::PipelineSettings wanted = requestedSettings(options, pipeline.settings());
     std::string message;
     pipeline.applySettings(wanted, &message);
@@ -128,6 +144,12 @@ std::string describeSettings(const post::PipelineSettings& s)
     return "bins=" + std::to_string(s.spec.binCount) + " range=" + range +
            " out_of_range=" + (s.spec.outOfRange == post::OutOfRange::Separate ? "separate" : "clamp") +
            " downsample=" + std::to_string(s.downsample);
+}
+
+void appendSettingsMetadata(profiling::CaptureMetadata& metadata, post::PostPipeline& pipeline)
+{
+    for (auto& [key, value] : post::PipelineParameters(pipeline).values())
+        metadata.emplace_back("setting." + key, std::move(value));
 }
 
 profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,

@@ -27,9 +27,16 @@ post::GpuCaps probeGpuCaps(const platform::GlContext& context);
 
 /// The requested settings on top of `current`.
 post::PipelineSettings requestedSettings(const AppOptions& options, post::PipelineSettings current);
-/// Applies the command line's method choices and settings; throws std::runtime_error when a method the
-/// user named explicitly is unknown or cannot run here. Clamps (e.g. bins) are reported as warnings.
+/// Applies the command line's settings in this order: --settings FILE, the dedicated flags (--bins,
+/// --operator...: aliases of keys), then each --set in command-line order. Throws std::runtime_error
+/// with one line naming the file or flag and the key when a value is refused (an unknown or
+/// unavailable method, a bad file). Clamps (e.g. bins) are reported as warnings.
 void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& options);
+/// The dedicated flags alone (--histogram-method, --scan, --operator, --bins, --range, --out-of-range,
+/// --downsample); throws like applyRequestedSettings for a method named explicitly that cannot run.
+void applyDedicatedFlags(post::PostPipeline& pipeline, const AppOptions& options);
+/// "setting.KEY" = value for every key (post/PipelineParameters.h): a capture records the full settings.
+void appendSettingsMetadata(profiling::CaptureMetadata& metadata, post::PostPipeline& pipeline);
 
 /// One line: "bins=256 range=-10:20 out_of_range=clamp downsample=1".
 std::string describeSettings(const post::PipelineSettings& settings);

@@ -298,6 +298,8 @@ private:
         app.vsync = false;
         app.dataDir = common.dataDir;
         app.range = options.range;
+        app.settingsFile = options.settingsFile;
+        app.settingAssignments = options.settingAssignments;
         return app;
     }
 

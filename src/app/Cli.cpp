@@ -1,5 +1,6 @@
 #include "app/Cli.h"
 
+#include "post/PipelineParameters.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
@@ -151,6 +152,48 @@ void addCommonOptions(CLI::App& command, std::string& dataDir, std::string& logL
     command
         .add_option("--log-level", logLevel, "Messages on stderr: debug, info, warning, error or quiet (default info)")
         ->check(CLI::IsMember({"debug", "info", "warning", "error", "quiet"}));
+}
+
+/// --settings FILE and --set KEY=VALUE (repeatable, one assignment each) on `command`.
+struct SettingsFlags
+{
+    std::string file;
+    std::vector<std::string> assignments;
+    CLI::Option* fileOption = nullptr;
+};
+void addSettingsOptions(CLI::App& command, SettingsFlags& flags)
+{
+    flags.fileOption = command
+                           .add_option("--settings", flags.file,
+                                       "Apply a settings file (JSON, as the Pipeline panel saves it) before the "
+                                       "other flags")
+                           ->type_name("FILE.json");
+    command
+        .add_option("--set", flags.assignments,
+                    "Set one setting, after --settings and the other flags; repeatable, applied in order "
+                    "(hdrlab settings --list shows every key)")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+}
+/// Checks every --set against the keys (no GL needed) and returns them unchanged.
+std::vector<std::string> checkedAssignments(const SettingsFlags& flags)
+{
+    for (const std::string& text : flags.assignments) {
+        try {
+            post::parseAssignment(text, "--set");
+        } catch (const std::runtime_error& error) {
+            throw CliError(error.what());
+        }
+    }
+    return flags.assignments;
+}
+std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags)
+{
+    if (!flags.fileOption->count())
+        return std::nullopt;
+    if (flags.file.empty())
+        throw CliError("--settings needs a file name");
+    return flags.file;
 }
 
 }  // namespace
@@ -353,6 +396,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                    "How CUDA passes reach GL's frame and buffers: map (cudaGraphicsMapResources per pass) or "
                    "shared (memory shared through Vulkan, GPU semaphores; map where unavailable). Default map")
         ->check(CLI::IsMember({"map", "shared"}));
+    SettingsFlags runSettings;
+    addSettingsOptions(cli, runSettings);
     auto* lightingOpt = cli.add_option("--lighting", lightingText,
                                        "Scene lighting: deferred (a thin G-buffer, then a compute pass; the "
                                        "default) or forward (shaded in the fragment shader); same picture")
@@ -395,6 +440,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         tonemap->add_option("--histogram-out", tmHistogram, "Also write the histogram as CSV ('-': standard output)")
             ->type_name("HIST.csv");
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
+    SettingsFlags tmSettings;
+    addSettingsOptions(*tonemap, tmSettings);
     addCommonOptions(*tonemap, dataDir, logLevel);
 
     // `view IMAGE`: the live mode on an image; every live flag falls through to the main command.
@@ -484,10 +531,19 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             ->type_name("N"),
         bench->add_option("--warmup", benchWarmup, "pipeline: frames rendered before the timed ones (default 20)")
             ->type_name("N")};
+    SettingsFlags benchSettings;
+    addSettingsOptions(*bench, benchSettings);
     addCommonOptions(*bench, dataDir, logLevel);
 
+    CLI::App* settings =
+        cli.add_subcommand("settings", "Every setting's key, type, values and default (--set, --settings)");
+    bool settingsList = false;
+    settings->add_flag("--list", settingsList, "List every key with its type, range or choices and default");
+
     cli.require_subcommand(0, 1);
-    cli.footer("Subcommands take their own --help, e.g. hdrlab tonemap --help. docs/USAGE.md has examples.");
+    cli.footer(
+        "Subcommands take their own --help, e.g. hdrlab tonemap --help. Every setting has a key for --set "
+        "KEY=VALUE and --settings FILE.json: hdrlab settings --list prints them. docs/USAGE.md has examples.");
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {
@@ -509,6 +565,26 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.tonemap.curveOut = tmCurve;
             if (tmHistOpt->count())
                 result.tonemap.histogramOut = tmHistogram;
+            result.tonemap.settingsFile = settingsFile(tmSettings);
+            result.tonemap.settingAssignments = checkedAssignments(tmSettings);
+            // The flags given, as keys: re-applied after --settings so that they win over the file.
+            if (tonemap->get_option("--operator")->count())
+                result.tonemap.flagAssignments.push_back("tonemap.operator=" + result.tonemap.toneOperator);
+            if (tonemap->get_option("--histogram-method")->count())
+                result.tonemap.flagAssignments.push_back("histogram.method=" + result.tonemap.histogramMethod);
+            if (tonemap->get_option("--scan")->count())
+                result.tonemap.flagAssignments.push_back("scan.method=" + result.tonemap.scanMethod);
+            if (tonemap->get_option("--bins")->count())
+                result.tonemap.flagAssignments.push_back("histogram.bins=" + std::to_string(result.tonemap.bins));
+            if (tmRangeOpt->count()) {
+                const RangeOption range = parseRange(tmRange);
+                result.tonemap.flagAssignments.push_back(std::string("histogram.range=") +
+                                                         (range.automatic ? "auto" : "manual"));
+                if (!range.automatic) {
+                    result.tonemap.flagAssignments.push_back("histogram.log_min=" + std::to_string(range.logMin));
+                    result.tonemap.flagAssignments.push_back("histogram.log_max=" + std::to_string(range.logMax));
+                }
+            }
             result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
                                                             {tmCurveOpt, &tmCurve, kStreamsText},
                                                             {tmHistOpt, &tmHistogram, kStreamsText}});
@@ -566,7 +642,21 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                       benchWarmup);
             if (benchChartOpt->count())
                 result.bench.chart = benchChart;
+            result.bench.settingsFile = settingsFile(benchSettings);
+            result.bench.settingAssignments = checkedAssignments(benchSettings);
+            if (result.bench.suite != "pipeline" &&
+                (result.bench.settingsFile || !result.bench.settingAssignments.empty()))
+                throw CliError("--settings and --set are options of 'bench pipeline', not of 'bench " +
+                               result.bench.suite + "'");
             checkOutputFlags({{benchCsvOpt, &benchCsv, kBenchTable}, {benchChartOpt, &benchChart, kBenchTable}});
+            return result;
+        }
+
+        if (settings->parsed()) {
+            if (!settingsList)
+                throw CliError("settings needs --list (hdrlab settings --list prints every key)");
+            result.kind = CommandKind::Exit;
+            result.output = post::formatParameterTable();
             return result;
         }
 
@@ -625,6 +715,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         o.cudaInteropShared = cudaInterop == "shared";
         if (lightingOpt->count())
             o.lighting = lightingText;
+        o.settingsFile = settingsFile(runSettings);
+        o.settingAssignments = checkedAssignments(runSettings);
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},

@@ -35,6 +35,10 @@ struct TonemapOptions
     std::optional<std::filesystem::path> curveOut;
     std::optional<std::filesystem::path> histogramOut;
     bool verify = false;
+    // settings as data (post/PipelineParameters.h)
+    std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json, applied after the defaults
+    std::vector<std::string> flagAssignments;           ///< the dedicated flags given, as KEY=VALUE (after the file)
+    std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, last, in command-line order
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
 
@@ -81,6 +85,9 @@ struct BenchOptions
     std::optional<RangeOption> range;             ///< --range MIN:MAX|auto (default: the app's range)
     unsigned frames = 60;                         ///< --frames: timed frames per configuration
     unsigned warmup = 20;                         ///< --warmup: frames rendered before the timed ones
+    // settings as data (post/PipelineParameters.h)
+    std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
+    std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)
 };
 /// Runs the suite: `pipeline` here, the others through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);

@@ -4,7 +4,9 @@
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
 #include "post/Equalize8.h"
+#include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
+#include "post/SettingsFile.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
@@ -158,6 +160,28 @@ int equalizeGreyPng(const TonemapOptions& options,
     return 0;
 }
 
+/// --settings FILE, then the dedicated flags given (so they win over the file), then each --set.
+void applySettingsOptions(post::PostPipeline& pipeline, const TonemapOptions& options, std::ostream& err)
+{
+    post::PipelineParameters parameters(pipeline);
+    std::vector<std::string> warnings;
+    if (options.settingsFile) {
+        warnings = post::loadSettingsFile(*options.settingsFile, parameters);
+        std::vector<post::SettingAssignment> flags;
+        for (const std::string& text : options.flagAssignments)
+            flags.push_back(post::parseAssignment(text, "command line"));
+        for (std::string& warning : parameters.apply(flags))
+            warnings.push_back(std::move(warning));
+    }
+    std::vector<post::SettingAssignment> sets;
+    for (const std::string& text : options.settingAssignments)
+        sets.push_back(post::parseAssignment(text, "--set"));
+    for (std::string& warning : parameters.apply(sets))
+        warnings.push_back(std::move(warning));
+    for (const std::string& warning : warnings)
+        err << kPrefix << "warning: " << warning << "\n";
+}
+
 int tonemapHdr(const TonemapOptions& options,
                gl::ShaderLibrary& shaders,
                const post::GpuCaps& caps,
@@ -203,6 +227,7 @@ int tonemapHdr(const TonemapOptions& options,
     }
     if (!message.empty())
         err << kPrefix << "note: " << message << "\n";
+    applySettingsOptions(pipeline, options, err);
 
     pipeline.toneOperator().resetState();
     profiler.beginFrame();

@@ -138,6 +138,7 @@ struct PostPipeline::Impl
     std::unique_ptr<ScanMethod> scan;
     std::unique_ptr<ToneOperator> tone;
     std::string notice;
+    ParkedParameters parked;                   ///< settings of the methods and operators not in use
     gl::SharedAllocator* allocator = nullptr;  ///< shared GL/CUDA storage for the CUDA-touched outputs
 
     gl::Buffer histogramBuffer{"post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t)};
@@ -299,6 +300,11 @@ void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
     p.resetRange = true;
 }
 
+ParkedParameters& PostPipeline::parkedParameters()
+{
+    return mImpl->parked;
+}
+
 void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
 {
     if (!op)
@@ -384,12 +390,13 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.viewLocalMean != p.settings.viewLocalMean;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
         p.resetRange = true;
+    // A replaced method's settings are kept and come back when it is chosen again.
     if (newHistogram)
-        p.histogram = std::move(newHistogram);
+        p.histogram = p.parked.swapIn(p.histogram, std::move(newHistogram));
     if (newScan)
-        p.scan = std::move(newScan);
+        p.scan = p.parked.swapIn(p.scan, std::move(newScan));
     if (newTone)
-        p.tone = std::move(newTone);
+        p.tone = p.parked.swapIn(p.tone, std::move(newTone));
     p.settings = next;
 
     std::string text;

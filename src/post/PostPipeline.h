@@ -10,6 +10,7 @@
 // asynchronous readback a few frames late.
 #pragma once
 
+#include "post/ParkedParameters.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
@@ -108,6 +109,9 @@ public:
     const gl::Buffer& curveBuffer() const;
     /// The display image of the last run (GL_RGBA8, sRGB-encoded).
     const gl::Texture& outputTexture() const;
+
+    /// The settings of the methods and operators not in use (post/PipelineParameters.h reads and sets them).
+    ParkedParameters& parkedParameters();
 
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);

@@ -223,6 +223,8 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         ImGui::TextColored(mVerify->ok ? kOkColor : kErrorColor, "verify: %s", mVerify->ok ? "ok" : "MISMATCH");
         ImGui::TextWrapped("%s", mVerify->text.c_str());
     }
+    if (ImGui::CollapsingHeader("Settings file", ImGuiTreeNodeFlags_DefaultOpen))
+        mSettingsFile.draw(pipeline, profiler);
     ImGui::End();
     return actions;
 }

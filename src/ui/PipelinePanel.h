@@ -3,11 +3,13 @@
 // greyed out with the reason as tooltip), a HelpMarker with the method's description, an ID scope,
 // then the method's own ui(). Any change goes through PostPipeline::applySettings and restarts the
 // timing statistics. Also the histogram input settings (bins, range, out-of-range policy,
-// downsampling), the pipeline's notice, and the Verify / Compare all buttons (run by the host).
+// downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and the
+// settings file's Save / Load (ui/SettingsFileWidget.h).
 #pragma once
 
 #include "post/PostPipeline.h"
 #include "profiling/Profiler.h"
+#include "ui/SettingsFileWidget.h"
 
 #include <optional>
 #include <string>
@@ -30,6 +32,8 @@ public:
     PipelinePanelActions draw(post::PostPipeline& pipeline, profiling::Profiler& profiler);
     /// Shown under the Verify button until the next verification.
     void setVerifyReport(post::VerifyReport report) { mVerify = std::move(report); }
+    /// The "Settings file" row (Save / Load of every key).
+    SettingsFileWidget& settingsFile() { return mSettingsFile; }
 
     struct Entry
     {
@@ -45,6 +49,7 @@ private:
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;
     std::optional<post::VerifyReport> mVerify;
+    SettingsFileWidget mSettingsFile;
 };
 
 }  // namespace ui

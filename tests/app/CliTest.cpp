@@ -319,3 +319,31 @@ TEST(CliTest, NegativeFrameCountSaysHowToRunUntilClosed)
 }
 
 }  // namespace
+
+TEST(CliTest, SetAndSettingsAreParsedInOrderAndChecked)
+{
+    auto result = parse({"--set", "ward.bins=50", "--headless", "--set", "histogram.bins=64", "--settings", "s.json",
+                         "--set", "ward.bins=60"});
+    ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
+    EXPECT_EQ(result.app.settingsFile, std::filesystem::path("s.json"));
+    EXPECT_EQ(result.app.settingAssignments,
+              (std::vector<std::string>{"ward.bins=50", "histogram.bins=64", "ward.bins=60"}));
+    EXPECT_TRUE(result.app.headless);  // --set takes one value, not the flags after it
+
+    auto tonemap = parse({"tonemap", "in.exr", "-o", "o.png", "--bins", "64", "--range", "-4:8", "--settings", "t.json",
+                          "--set", "percentile.key=0.3"});
+    ASSERT_EQ(tonemap.kind, CommandKind::Tonemap) << tonemap.error;
+    EXPECT_EQ(tonemap.tonemap.settingsFile, std::filesystem::path("t.json"));
+    EXPECT_EQ(tonemap.tonemap.settingAssignments, (std::vector<std::string>{"percentile.key=0.3"}));
+    ASSERT_EQ(tonemap.tonemap.flagAssignments.size(), 4u);  // the flags given, as keys
+    EXPECT_EQ(tonemap.tonemap.flagAssignments[0], "histogram.bins=64");
+    EXPECT_EQ(tonemap.tonemap.flagAssignments[1], "histogram.range=manual");
+
+    auto bench = parse({"bench", "pipeline", "--set", "ward.display_max=200"});
+    ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;
+    EXPECT_EQ(bench.bench.settingAssignments, (std::vector<std::string>{"ward.display_max=200"}));
+
+    expectRefused({"--set", "no.such=1"}, "unknown key 'no.such'");
+    expectRefused({"--set", "histogram.bins=9999"}, "histogram.bins: '9999' is outside 1..4096");
+    expectRefused({"--settings", ""}, "--settings needs a file name");
+}

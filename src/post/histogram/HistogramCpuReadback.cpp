@@ -204,4 +204,12 @@ std::string HistogramCpuReadback::status() const
     return text;
 }
 
+ParameterList HistogramCpuReadback::parameters()
+{
+    ParameterList list;
+    list.items.push_back(
+        boolParameter("cpu-readback.synchronous", "Synchronous (stall, for tests)", mSynchronous, false));
+    return list;
+}
+
 }  // namespace post

@@ -44,6 +44,7 @@ public:
                const HistogramTargets& targets) override;
 
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
 
     /// Waits for each build's own readback (tests and the compare tool); off in the per-frame path.

@@ -155,6 +155,17 @@ public:
         changed |= ImGui::RadioButton("512 threads", &mBlock, 512);
         return changed;
     }
+    post::ParameterList parameters() override
+    {
+        post::Parameter block;
+        block.info = {"cuda-bugetti.block", "Threads per block", post::ParameterType::Enum, 0.0, 0.0,
+                      {"256", "512"},       std::string("256")};
+        block.get = [this] { return post::ParameterValue(std::to_string(mBlock)); };
+        block.set = [this](const post::ParameterValue& value) { mBlock = std::stoi(std::get<std::string>(value)); };
+        post::ParameterList list;
+        list.items.push_back(std::move(block));
+        return list;
+    }
     std::string status() const override { return "block " + std::to_string(mBlock); }
     void setBlock(int block) { mBlock = block; }
 
@@ -199,6 +210,21 @@ public:
             changed = true;
         }
         return changed;
+    }
+    post::ParameterList parameters() override
+    {
+        const FastHistogramOptions d;
+        post::ParameterList list;
+        list.items = {
+            post::boolParameter("cuda-fast.fused_cdf", "CDF in the same launch", mFusedCdf, true),
+            post::boolParameter("cuda-fast.warp_aggregation", "warp aggregation (__match_any_sync)",
+                                mOptions.warpAggregation, d.warpAggregation),
+            post::boolParameter("cuda-fast.fast_math", "hardware log2 (__log2f; not bit-exact)", mOptions.fastMath,
+                                d.fastMath),
+            post::enumParameter("cuda-fast.merge", "merge", mOptions.merge, {"auto", "last-block", "global-atomics"},
+                                d.merge),
+        };
+        return list;
     }
     std::string status() const override
     {

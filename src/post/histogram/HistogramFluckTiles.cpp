@@ -175,4 +175,14 @@ bool HistogramFluckTiles::ui()
     return true;
 }
 
+ParameterList HistogramFluckTiles::parameters()
+{
+    const FluckSettings d;
+    ParameterList list;
+    list.items.push_back(
+        enumParameter("fluck-tiles.format", "Render target", mSettings.format, {"r32ui", "r32f"}, d.format));
+    list.commit = [this] { setSettings(FluckSettings(mSettings)); };  // as ui() does
+    return list;
+}
+
 }  // namespace post

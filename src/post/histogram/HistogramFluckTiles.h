@@ -49,6 +49,7 @@ public:
                const HistogramTargets& targets) override;
 
     bool ui() override;
+    ParameterList parameters() override;
     const FluckSettings& settings() const { return mSettings; }
     void setSettings(const FluckSettings& settings);
 

@@ -219,4 +219,17 @@ std::string HistogramGreenOcclusion::status() const
     return {};
 }
 
+ParameterList HistogramGreenOcclusion::parameters()
+{
+    const GreenSettings d;
+    ParameterList list;
+    list.items = {
+        enumParameter("green-occlusion.mode", "Results", mSettings.mode, {"query-buffer", "classic", "valve"}, d.mode),
+        uintParameter("green-occlusion.valve_bins_per_frame", "Bins per frame (K)", mSettings.valveSlotsPerFrame, 1u,
+                      hd::kMaxHistogramBins, d.valveSlotsPerFrame),
+    };
+    list.commit = [this] { setSettings(GreenSettings(mSettings)); };  // restarts the Valve sweep, as ui() does
+    return list;
+}
+
 }  // namespace post

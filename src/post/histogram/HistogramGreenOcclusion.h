@@ -53,6 +53,7 @@ public:
                const HistogramTargets& targets) override;
 
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
 
     const GreenSettings& settings() const { return mSettings; }

@@ -7,6 +7,7 @@
 // readback read anything back (and show what it costs).
 #pragma once
 
+#include "post/Parameter.h"
 #include "post/PostTypes.h"
 
 #include <functional>
@@ -50,6 +51,8 @@ public:
 
     /// Widgets for the method's options (no windows); returns true when a setting changed.
     virtual bool ui() { return false; }
+    /// Every option ui() edits, keyed "<id>.<name>" and bound to this object (post/Parameter.h).
+    virtual ParameterList parameters() { return {}; }
     /// One line of live status for the panel (latency, saturation...), empty when none.
     virtual std::string status() const { return {}; }
     /// The timer for this method's profiler scope when it runs outside GL (CUDA events), else nullptr:

@@ -216,4 +216,19 @@ std::string HistogramScatterBlend::status() const
     return text;
 }
 
+ParameterList HistogramScatterBlend::parameters()
+{
+    const ScatterSettings d;
+    ParameterList list;
+    list.items = {
+        enumParameter("scatter-blend.format", "Render target", mSettings.format, {"r32f", "r16f"}, d.format),
+        uintParameter("scatter-blend.local_histograms", "Local histograms (L)", mSettings.localHistograms, 1u,
+                      kMaxLocalHistograms, d.localHistograms),
+        boolParameter("scatter-blend.large_then_reduce", "Build 1024 bins, then reduce", mSettings.largeThenReduce,
+                      d.largeThenReduce),
+    };
+    list.commit = [this] { setSettings(ScatterSettings(mSettings)); };  // as ui() does
+    return list;
+}
+
 }  // namespace post

@@ -63,6 +63,7 @@ public:
                const HistogramTargets& targets) override;
 
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
 
     const ScatterSettings& settings() const { return mSettings; }

@@ -2,6 +2,7 @@
 // cumulative distribution (inclusive scan of uint32 counts, on the GPU).
 #pragma once
 
+#include "post/Parameter.h"
 #include "post/PostTypes.h"
 
 #include <functional>
@@ -28,6 +29,8 @@ public:
     virtual void inclusiveScan(PassContext& ctx, const gl::Buffer& input, gl::Buffer& output, std::uint32_t count) = 0;
 
     virtual bool ui() { return false; }
+    /// Every option ui() edits, keyed "<id>.<name>" and bound to this object (post/Parameter.h).
+    virtual ParameterList parameters() { return {}; }
     virtual std::string status() const { return {}; }
     /// The timer for this method's profiler scope when it runs outside GL (CUDA events), else nullptr:
     /// `ctx.profiler.scope(name, method.timerBackend())`.

@@ -96,4 +96,15 @@ std::string formatEv(double ev)
     return text;
 }
 
+void appendDisplayCurveParameters(std::vector<Parameter>& out,
+                                  const std::string& prefix,
+                                  DisplayCurveSettings& settings)
+{
+    const DisplayCurveSettings d;
+    out.push_back(enumParameter(prefix + ".display_curve", "Display curve", settings.curve,
+                                {"clamp", "reinhard", "hable", "aces-fit"}, d.curve));
+    out.push_back(floatParameter(prefix + ".reinhard_white", "Reinhard white", settings.reinhardWhite, 0.0f, 1e6f,
+                                 d.reinhardWhite));
+}
+
 }  // namespace post

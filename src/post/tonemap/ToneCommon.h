@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gl/Buffer.h"
+#include "post/Parameter.h"
 #include "post/tonemap/ToneSettings.h"
 
 #include <array>
@@ -54,6 +55,10 @@ void helpMarker(const char* text);
 
 /// Widgets for a display curve; true on change.
 bool displayCurveUi(DisplayCurveSettings& settings);
+/// The display-curve keys "<prefix>.display_curve" and "<prefix>.reinhard_white", bound to `settings`.
+void appendDisplayCurveParameters(std::vector<Parameter>& out,
+                                  const std::string& prefix,
+                                  DisplayCurveSettings& settings);
 
 /// Text like "+3.2" for an EV value.
 std::string formatEv(double ev);

@@ -117,4 +117,15 @@ std::string ToneEqualize::status() const
     return text;
 }
 
+ParameterList ToneEqualize::parameters()
+{
+    const EqualizeSettings d;
+    ParameterList list;
+    list.items = {
+        boolParameter("equalize.per_channel", "Per channel (R, G, B)", mSettings.perChannel, d.perChannel),
+        boolParameter("equalize.encoded_output", "Equalize encoded levels", mSettings.encodedOutput, d.encodedOutput),
+    };
+    return list;
+}
+
 }  // namespace post

@@ -32,6 +32,7 @@ public:
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
 
     const EqualizeSettings& settings() const { return mSettings; }

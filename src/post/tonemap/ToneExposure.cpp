@@ -40,4 +40,15 @@ std::string ToneExposure::status() const
     return "exposure " + formatEv(mSettings.exposureEv) + " EV, " + std::string(toString(mSettings.display.curve));
 }
 
+ParameterList ToneExposure::parameters()
+{
+    const ExposureSettings d;
+    ParameterList list;
+    list.items.push_back(
+        floatParameter("exposure.exposure_ev", "Exposure (EV)", mSettings.exposureEv, -64.0f, 64.0f, d.exposureEv));
+    appendDisplayCurveParameters(list.items, "exposure", mSettings.display);
+    list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
+    return list;
+}
+
 }  // namespace post

@@ -27,6 +27,7 @@ public:
         return std::uint64_t(shape.bins) * kBinBytes;
     }
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
 
     const ExposureSettings& settings() const { return mSettings; }

@@ -7,6 +7,7 @@
 // chromaticity (RGB * Ld/Lw) and encodes sRGB.
 #pragma once
 
+#include "post/Parameter.h"
 #include "post/PostTypes.h"
 #include "post/StageTraffic.h"
 
@@ -79,6 +80,9 @@ public:
     /// Asked by the pipeline panel after ui(): the histogram the last UI action needs (percentile's
     /// engine presets set bins and range too), returned once; empty when none.
     virtual std::optional<HistogramRequest> takeHistogramRequest() { return std::nullopt; }
+    /// Every setting ui() edits, keyed "<id>.<name>" and bound to this object (settings as data:
+    /// post/Parameter.h, post/PipelineParameters.h); empty when the operator has none.
+    virtual ParameterList parameters() { return {}; }
     virtual std::string status() const { return {}; }
     /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),
     /// from an asynchronous readback a few frames late; empty when none.

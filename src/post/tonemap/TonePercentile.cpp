@@ -229,4 +229,76 @@ std::vector<std::pair<std::string, float>> TonePercentile::markers() const
     return out;
 }
 
+std::string_view TonePercentile::matchingPresetId() const
+{
+    for (const EnginePreset& preset : enginePresets()) {
+        PercentileSettings withPreset = mSettings;
+        applyEnginePreset(preset.id, withPreset);
+        if (withPreset == mSettings)
+            return preset.id;
+    }
+    return "custom";
+}
+
+Parameter TonePercentile::presetParameter()
+{
+    // An action as a key: setting an engine's id applies its preset (settings now, the histogram's
+    // bins and range through takeHistogramRequest, which PipelineParameters applies after the
+    // batch); reading gives the preset the settings still equal, or "custom". It comes first among
+    // the percentile keys, so keys after it in a file or on the command line refine the preset.
+    Parameter p;
+    p.info.key = "percentile.preset";
+    p.info.label = "Engine preset";
+    p.info.type = ParameterType::Enum;
+    p.info.choices = {"custom"};
+    for (const EnginePreset& preset : enginePresets())
+        p.info.choices.emplace_back(preset.id);
+    p.info.defaultValue = std::string("custom");
+    p.get = [this] { return ParameterValue(std::string(matchingPresetId())); };
+    p.set = [this](const ParameterValue& value) {
+        const std::string& id = std::get<std::string>(value);
+        if (id != "custom")
+            applyPreset(id);
+    };
+    return p;
+}
+
+ParameterList TonePercentile::parameters()
+{
+    PercentileSettings& s = mSettings;
+    const PercentileSettings d;
+    ParameterList list;
+    list.items = {
+        presetParameter(),
+        enumParameter("percentile.metering", "Metering", s.metering, {"key", "band-average"}, d.metering),
+        floatParameter("percentile.key", "Key", s.key, 1e-6f, 1e6f, d.key),
+        floatParameter("percentile.percentile", "Percentile", s.percentile, 0.0f, 100.0f, d.percentile),
+        boolParameter("percentile.limit_highlights", "Limit highlights", s.limitHighlights, d.limitHighlights),
+        floatParameter("percentile.high_percentile", "High percentile", s.highPercentile, 0.0f, 100.0f,
+                       d.highPercentile),
+        floatParameter("percentile.white_point", "White point", s.whitePoint, 1e-6f, 1e6f, d.whitePoint),
+        floatParameter("percentile.band_low", "Band low", s.bandLow, 0.0f, 100.0f, d.bandLow),
+        floatParameter("percentile.band_high", "Band high", s.bandHigh, 0.0f, 100.0f, d.bandHigh),
+        floatParameter("percentile.compensation_ev", "Compensation (EV)", s.compensationEv, -32.0f, 32.0f,
+                       d.compensationEv),
+        floatParameter("percentile.min_ev", "Exposure limit min (EV)", s.minEv, -64.0f, 64.0f, d.minEv),
+        floatParameter("percentile.max_ev", "Exposure limit max (EV)", s.maxEv, -64.0f, 64.0f, d.maxEv),
+        boolParameter("percentile.adapt", "Adapt over time", s.adapt, d.adapt),
+        floatParameter("percentile.speed_up_ev", "Speed up (EV/s)", s.speedUpEv, 1e-3f, 1000.0f, d.speedUpEv),
+        floatParameter("percentile.speed_down_ev", "Speed down (EV/s)", s.speedDownEv, 1e-3f, 1000.0f, d.speedDownEv),
+        floatParameter("percentile.transition_ev", "Transition (EV)", s.transitionEv, 0.0f, 64.0f, d.transitionEv),
+        enumParameter("percentile.adaptation_curve", "Adaptation curve", s.adaptationCurve,
+                      {"linear-then-exponential", "unreal-steps", "bevy-steps", "exponential"}, d.adaptationCurve),
+    };
+    appendDisplayCurveParameters(list.items, "percentile", s.display);
+    list.items.push_back(
+        boolParameter("percentile.local_adaptation", "Local adaptation", s.localAdaptation, d.localAdaptation));
+    list.items.push_back(
+        floatParameter("percentile.local_blend", "Local blend", s.localBlend, 0.0f, 1.0f, d.localBlend));
+    list.items.push_back(
+        intParameter("percentile.local_radius", "Local radius (px)", s.localRadius, 0, 4096, d.localRadius));
+    list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
+    return list;
+}
+
 }  // namespace post

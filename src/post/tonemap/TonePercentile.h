@@ -41,6 +41,7 @@ public:
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     void resetState() override { mResetPending = true; }
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
     int localAdaptationRadius() const override;
@@ -54,11 +55,15 @@ public:
     /// Applies an engine preset (EnginePresets.h) to the settings and queues its histogram for
     /// takeHistogramRequest(); an unknown id changes nothing and returns the error.
     EnginePresetResult applyPreset(std::string_view presetId);
+    /// The id of the engine preset the settings equal (display curve and local adaptation aside),
+    /// or "custom".
+    std::string_view matchingPresetId() const;
     std::optional<HistogramRequest> takeHistogramRequest() override;
     /// The GPU state (float[percentile_state::kWords]), for tests and tools.
     const gl::Buffer& stateBuffer() const { return mState; }
 
 private:
+    Parameter presetParameter();
     PercentileSettings mSettings;
     bool mResetPending = true;
     gl::Buffer mState;

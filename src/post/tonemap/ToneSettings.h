@@ -38,6 +38,7 @@ struct DisplayCurveSettings
 {
     DisplayCurve curve = DisplayCurve::Reinhard;
     float reinhardWhite = 0.0f;  ///< exposed luminance shown as white; 0 = none (plain x / (1 + x))
+    friend bool operator==(const DisplayCurveSettings&, const DisplayCurveSettings&) = default;
 };
 
 // ---- equalize ----------------------------------------------------------------------------------
@@ -90,6 +91,7 @@ struct PercentileSettings
     bool localAdaptation = false;  ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
     float localBlend = 0.5f;       ///< 0 = global exposure only, 1 = fully local
     int localRadius = 48;          ///< half-size of the averaging window, pixels of the full frame
+    friend bool operator==(const PercentileSettings&, const PercentileSettings&) = default;
 };
 
 /// Frame times above this are clamped (a hitch or a breakpoint must not snap the exposure).

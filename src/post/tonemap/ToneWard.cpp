@@ -261,4 +261,23 @@ std::vector<std::pair<std::string, float>> ToneWard::markers() const
     return {{"ward min", toLog2(w[kBwmin])}, {"ward log-average", toLog2(w[kBwavg])}, {"ward max", toLog2(w[kBwmax])}};
 }
 
+ParameterList ToneWard::parameters()
+{
+    WardSettings& s = mSettings;
+    const WardSettings d;
+    ParameterList list;
+    list.items = {
+        uintParameter("ward.bins", "Bins", s.bins, 2u, kWardMaxBins, d.bins),
+        floatParameter("ward.display_min", "Display min (cd/m^2)", s.displayMin, 1e-4f, 1e6f, d.displayMin),
+        floatParameter("ward.display_max", "Display max (cd/m^2)", s.displayMax, 1e-3f, 1e6f, d.displayMax),
+        floatParameter("ward.scene_scale", "Scene scale (cd/m^2 per unit)", s.sceneScale, 1e-9f, 1e9f, d.sceneScale),
+        boolParameter("ward.human_contrast", "Human contrast sensitivity ceiling", s.humanContrast, d.humanContrast),
+        boolParameter("ward.duplicate_bottom_bin", "Duplicate bottom bin", s.duplicateBottomBin, d.duplicateBottomBin),
+        boolParameter("ward.histogram_by_selected_method", "Foveal histogram by the selected method",
+                      s.histogramBySelectedMethod, d.histogramBySelectedMethod),
+    };
+    list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
+    return list;
+}
+
 }  // namespace post

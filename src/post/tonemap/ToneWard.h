@@ -48,6 +48,7 @@ public:
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
     bool ui() override;
+    ParameterList parameters() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
     FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override;

@@ -1,0 +1,129 @@
+#include "post/SettingsFile.h"
+
+#include "scene/JsonReader.h"
+#include "util/OutputFile.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace post {
+namespace {
+
+std::string jsonString(std::string_view text)
+{
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+/// A JSON number as the text --set would take: whole numbers without a fraction, others shortest.
+std::string numberText(double number)
+{
+    if (std::nearbyint(number) == number && std::abs(number) < 1e15)
+        return std::to_string(static_cast<long long>(number));
+    char text[64];
+    auto [end, ec] = std::to_chars(text, text + sizeof(text), number);
+    return ec == std::errc() ? std::string(text, end) : std::to_string(number);
+}
+
+}  // namespace
+
+std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const std::string& source)
+{
+    scene::JsonValue root;
+    try {
+        root = scene::parseJson(text);
+    } catch (const scene::JsonSyntaxError& e) {
+        throw std::runtime_error(source + ":" + std::to_string(e.position().line) + ":" +
+                                 std::to_string(e.position().column) + ": syntax error: " + e.what());
+    }
+    if (root.kind != scene::JsonValue::Kind::Object)
+        throw std::runtime_error(source + ": a settings file is one JSON object of keys and values, not a " +
+                                 std::string(scene::jsonKindName(root.kind)));
+    std::vector<SettingAssignment> out;
+    for (const scene::JsonMember& member : root.members) {
+        const std::string origin = source + ":" + std::to_string(member.keyPosition.line);
+        const scene::JsonValue& value = *member.value;
+        std::string valueText;
+        switch (value.kind) {
+            case scene::JsonValue::Kind::Bool:
+                valueText = value.boolean ? "true" : "false";
+                break;
+            case scene::JsonValue::Kind::Number:
+                valueText = numberText(value.number);
+                break;
+            case scene::JsonValue::Kind::String:
+                valueText = value.string;
+                break;
+            default:
+                if (!findParameter(member.key))
+                    break;  // the unknown key is the clearer message
+                throw std::runtime_error(origin + ": " + member.key + ": must be a boolean, number or string, got " +
+                                         std::string(scene::jsonKindName(value.kind)));
+        }
+        out.push_back(parseAssignment(member.key + "=" + valueText, origin));
+    }
+    // A set of values: method choices first, whatever the file's order.
+    const std::vector<ParameterInfo>& order = listParameters();
+    auto rank = [&order](const SettingAssignment& a) {
+        return std::find_if(order.begin(), order.end(), [&a](const ParameterInfo& i) { return i.key == a.key; }) -
+               order.begin();
+    };
+    std::stable_sort(out.begin(), out.end(),
+                     [&rank](const SettingAssignment& a, const SettingAssignment& b) { return rank(a) < rank(b); });
+    return out;
+}
+
+std::vector<SettingAssignment> readSettingsFile(const std::filesystem::path& path)
+{
+    std::error_code folderCheck;
+    if (std::filesystem::is_directory(path, folderCheck))
+        throw std::runtime_error("cannot open settings file '" + path.string() + "': it is a folder, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const int error = errno;
+        throw std::runtime_error("cannot open settings file '" + path.string() +
+                                 "': " + std::strerror(error != 0 ? error : ENOENT));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw std::runtime_error("cannot read settings file '" + path.string() + "'");
+    return parseSettingsJson(text.str(), path.string());
+}
+
+std::string settingsToJson(const PipelineParameters& parameters)
+{
+    std::string out = "{\n";
+    const std::vector<std::pair<std::string, std::string>> values = parameters.values();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto& [key, text] = values[i];
+        const ParameterInfo& info = *findParameter(key);
+        const bool bare = info.type != ParameterType::Enum;  // booleans and numbers: JSON literals
+        out +=
+            "  " + jsonString(key) + ": " + (bare ? text : jsonString(text)) + (i + 1 < values.size() ? ",\n" : "\n");
+    }
+    return out + "}\n";
+}
+
+void writeSettingsFile(const std::filesystem::path& path, const PipelineParameters& parameters)
+{
+    util::writeFileAtomically(path, settingsToJson(parameters));
+}
+
+std::vector<std::string> loadSettingsFile(const std::filesystem::path& path, PipelineParameters& parameters)
+{
+    return parameters.apply(readSettingsFile(path));
+}
+
+}  // namespace post
