@@ -150,6 +150,13 @@ struct PostPipeline::Impl
     AutoRange autoRange;
     TonemapApply apply;
     HistogramReadback readback;
+    ViewMode viewMode = ViewMode::ToneMapped;
+    bool legendStrip = false;
+    FalseColour falseColour;
+    gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
+    PixelProbe probe;
+    std::vector<glm::ivec2> probeTexels;
+    std::optional<ProbeSnapshot> latestProbe;
     std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
@@ -279,7 +286,36 @@ const gl::Buffer& PostPipeline::curveBuffer() const
 }
 const gl::Texture& PostPipeline::outputTexture() const
 {
+    return mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput ? mImpl->falseColourOutput
+                                                                                : mImpl->output;
+}
+const gl::Texture& PostPipeline::toneMappedTexture() const
+{
     return mImpl->output;
+}
+void PostPipeline::setViewMode(ViewMode mode, bool legendStrip)
+{
+    mImpl->viewMode = mode;
+    mImpl->legendStrip = legendStrip;
+}
+ViewMode PostPipeline::viewMode() const
+{
+    return mImpl->viewMode;
+}
+void PostPipeline::setProbeTexels(std::vector<glm::ivec2> texels)
+{
+    if (texels.size() > hd::kMaxProbes)
+        texels.resize(hd::kMaxProbes);
+    mImpl->probeTexels = std::move(texels);
+}
+std::optional<ProbeSnapshot> PostPipeline::latestProbe() const
+{
+    return mImpl->latestProbe;
+}
+void PostPipeline::pollProbe()
+{
+    if (auto snapshot = mImpl->probe.poll())
+        mImpl->latestProbe = std::move(*snapshot);
 }
 
 void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
@@ -415,6 +451,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.latest = std::move(*snapshot);
         p.latest->markers = p.tone->markers();
     }
+    pollProbe();
 
     PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
     if (!p.output || p.output.size() != hdr.size)
@@ -495,6 +532,17 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
                                 TonemapApply::kDisplayBins};
         p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
+    }
+    if (!p.probeTexels.empty()) {
+        auto scope = p.profiler.scope("view/probe");
+        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, p.probeTexels);
+    }
+    if (p.viewMode == ViewMode::FalseColour) {
+        auto scope = p.profiler.scope("view/false-colour");
+        if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
+            p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
+        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip);
+        return p.falseColourOutput;
     }
     return p.output;
 }

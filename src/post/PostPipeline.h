@@ -10,6 +10,8 @@
 // asynchronous readback a few frames late.
 #pragma once
 
+#include "post/FalseColour.h"
+#include "post/PixelProbe.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
@@ -108,6 +110,19 @@ public:
     const gl::Buffer& curveBuffer() const;
     /// The display image of the last run (GL_RGBA8, sRGB-encoded).
     const gl::Texture& outputTexture() const;
+
+    /// The display's view (--view): the tone-mapped image, or the false-colour EV view that then
+    /// replaces it in run()'s result and outputTexture(); `legendStrip` draws its legend into the image.
+    void setViewMode(ViewMode mode, bool legendStrip = false);
+    ViewMode viewMode() const;
+    /// The tone-mapped image of the last run, whatever the view mode (GL_RGBA8, sRGB-encoded).
+    const gl::Texture& toneMappedTexture() const;
+    /// Texels (bottom-up) the pixel probe reads each run, at most hd::kMaxProbes; empty: no probe pass.
+    void setProbeTexels(std::vector<glm::ivec2> texels);
+    /// The newest probe records read back (a few frames late); nullopt until the first arrives.
+    std::optional<ProbeSnapshot> latestProbe() const;
+    /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).
+    void pollProbe();
 
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);
