@@ -13,6 +13,7 @@ layout(binding = kImageUnitOutput, rgba8) writeonly uniform image2D uOutput;
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform int uLegendRows; // 0: no legend strip
+layout(location = 2) uniform int uTopDownRows; // 1: texel row 0 is the picture's top, the strip at the last rows
 
 const uint kStripEdge = 0x202020u; // the strip's top row and the band separators
 
@@ -49,6 +50,7 @@ int bandStart(int band, int bandCount)
     return (band * uSize.x + bandCount - 1) / bandCount; // first x with x * bandCount / width == band
 }
 
+// `texel.y` counts rows up from the picture's bottom edge.
 uint legendColour(ivec2 texel, float logMin, float logMax)
 {
     if (texel.y == uLegendRows - 1)
@@ -58,9 +60,8 @@ uint legendColour(ivec2 texel, float logMin, float logMax)
     uint colour = hdFalseColourOfBand(band, bandCount);
     int start = bandStart(band, bandCount);
     int bandWidth = bandStart(band + 1, bandCount) - start;
-    if (texel.x == start && band > 0 && bandWidth >= 3)
-        return kStripEdge;
-    // Labels: every `step`-th band, wide enough for "-160" at this scale.
+    uint background = (texel.x == start && band > 0 && bandWidth >= 3) ? kStripEdge : colour;
+    // Labels (drawn over the band separators): every `step`-th band, wide enough for "-160" at this scale.
     int scale = uLegendRows >= 14 ? 2 : 1;
     int charWidth = 4 * scale;
     int step = max(1, (4 * charWidth + 4) * bandCount / uSize.x + 1);
@@ -68,15 +69,15 @@ uint legendColour(ivec2 texel, float logMin, float logMax)
     int x = texel.x - (bandStart(labelled, bandCount) + 2);
     int rowFromTop = (uLegendRows - 3) - texel.y; // the glyph's top row sits just under the edge row
     if (x < 0 || rowFromTop < 0 || rowFromTop >= 5 * scale)
-        return colour;
+        return background;
     int ev = hdFalseColourFirstEv(logMin) + labelled * hdFalseColourEvPerBand(logMin, logMax);
     int character = characterOf(ev, x / charWidth);
     int column = (x % charWidth) / scale;
     if (character < 0 || column >= 3)
-        return colour;
+        return background;
     uint bit = 14u - uint((rowFromTop / scale) * 3 + column);
     if (((glyph(character) >> bit) & 1u) == 0u)
-        return colour;
+        return background;
     float luma = 0.2126 * float((colour >> 16u) & 0xFFu) + 0.7152 * float((colour >> 8u) & 0xFFu) +
                  0.0722 * float(colour & 0xFFu);
     return luma > 110.0 ? 0x000000u : 0xFFFFFFu;
@@ -90,8 +91,9 @@ void main()
     float logMin = uintBitsToFloat(params[kParamLogMin]);
     float logMax = uintBitsToFloat(params[kParamLogMax]);
     uint colour;
-    if (texel.y < uLegendRows) {
-        colour = legendColour(texel, logMin, logMax);
+    int rowFromBottom = uTopDownRows != 0 ? uSize.y - 1 - texel.y : texel.y;
+    if (rowFromBottom < uLegendRows) {
+        colour = legendColour(ivec2(texel.x, rowFromBottom), logMin, logMax);
     } else {
         vec3 rgb = texelFetch(uInput, texel, 0).rgb;
         colour = hdFalseColourOf(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax);

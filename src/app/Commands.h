@@ -35,6 +35,8 @@ struct TonemapOptions
     std::optional<std::filesystem::path> curveOut;
     std::optional<std::filesystem::path> histogramOut;
     bool verify = false;
+    std::string view = "tonemapped";  ///< --view tonemapped|false-colour
+    std::vector<glm::ivec2> probes;   ///< --probe X,Y: pixels from the top-left
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
 

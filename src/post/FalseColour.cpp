@@ -33,7 +33,8 @@ void FalseColour::run(PassContext& ctx,
                       const ImageInput& hdr,
                       const gl::Buffer& params,
                       gl::Texture& output,
-                      bool legendStrip)
+                      bool legendStrip,
+                      bool topDownRows)
 {
     if (output.size() != hdr.size || output.format() != GL_RGBA8)
         throw std::invalid_argument("false colour: the output must be GL_RGBA8 of the input's size");
@@ -43,6 +44,7 @@ void FalseColour::run(PassContext& ctx,
     mProgram.use();
     glProgramUniform2i(mProgram.id(), 0, hdr.size.x, hdr.size.y);
     mProgram.set(1, legendStrip ? hd::hdFalseColourLegendRows(hdr.size.y) : 0);
+    mProgram.set(2, topDownRows ? 1 : 0);
     hdr.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);

@@ -39,8 +39,14 @@ class FalseColour
 {
 public:
     /// Writes the false-colour view of `hdr` into `output` (GL_RGBA8, the input's size) over the
-    /// range in `params` (uint[hd::kHistogramParamsWords]); `legendStrip`: draw the strip.
-    void run(PassContext& ctx, const ImageInput& hdr, const gl::Buffer& params, gl::Texture& output, bool legendStrip);
+    /// range in `params` (uint[hd::kHistogramParamsWords]); `legendStrip`: draw the strip at the
+    /// picture's bottom: the texture's first rows, or its last ones where `topDownRows`.
+    void run(PassContext& ctx,
+             const ImageInput& hdr,
+             const gl::Buffer& params,
+             gl::Texture& output,
+             bool legendStrip,
+             bool topDownRows = false);
 
 private:
     gl::Program mProgram;

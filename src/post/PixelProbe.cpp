@@ -19,7 +19,7 @@ float asFloat(std::uint32_t word)
 }
 }  // namespace
 
-std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words, std::size_t count)
+std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words, std::size_t count, bool topDownRows)
 {
     count = std::min({count, std::size_t(hd::kMaxProbes), words.size() / hd::kProbeRecordWords});
     std::vector<ProbeSample> samples(count);
@@ -30,6 +30,7 @@ std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words
         s.frameSize = {int(r[hd::kProbeWidth]), int(r[hd::kProbeHeight])};
         s.inside = (r[hd::kProbeFlags] & hd::kProbeInside) != 0;
         s.logValid = (r[hd::kProbeFlags] & hd::kProbeLogValid) != 0;
+        s.topDownRows = topDownRows;
         s.rgb = {asFloat(r[hd::kProbeRed]), asFloat(r[hd::kProbeGreen]), asFloat(r[hd::kProbeBlue])};
         s.luminance = asFloat(r[hd::kProbeLuminance]);
         s.log2Luminance = asFloat(r[hd::kProbeLog2]);
@@ -102,7 +103,8 @@ void PixelProbe::run(PassContext& ctx,
                      const gl::Texture& shown,
                      const gl::Buffer& params,
                      const gl::Buffer& curve,
-                     std::span<const glm::ivec2> texels)
+                     std::span<const glm::ivec2> texels,
+                     bool topDownRows)
 {
     if (texels.empty())
         return;
@@ -126,7 +128,7 @@ void PixelProbe::run(PassContext& ctx,
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     mReadback.enqueue(mRecords, std::size_t(count) * hd::kProbeRecordWords, ctx.frameIndex,
-                      {std::uint32_t(count), 0, 0, 0});
+                      {std::uint32_t(count), topDownRows ? 1u : 0u, 0, 0});
 }
 
 std::optional<ProbeSnapshot> PixelProbe::poll()
@@ -136,7 +138,7 @@ std::optional<ProbeSnapshot> PixelProbe::poll()
         return std::nullopt;
     ProbeSnapshot snapshot;
     snapshot.frame = result->frame;
-    snapshot.samples = decodeProbeRecords(result->words, result->tag[0]);
+    snapshot.samples = decodeProbeRecords(result->words, result->tag[0], result->tag[1] != 0);
     return snapshot;
 }
 

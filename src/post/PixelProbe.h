@@ -31,6 +31,7 @@ struct ProbeSample
     glm::ivec2 frameSize{0};  ///< the frame the probe read
     bool inside = false;      ///< texel within the frame; nothing else is meaningful otherwise
     bool logValid = false;    ///< luminance finite and >= hd::kMinLuminance: log2Luminance is set
+    bool topDownRows = false; ///< the frame's row 0 is the picture's top (an image uploaded as read)
     glm::vec3 rgb{0.0f};
     float luminance = 0.0f;         ///< cd/m^2 (hd::hdLuminance)
     float log2Luminance = 0.0f;     ///< EV = log2 L (hd::hdLog2); EV100 = EV + hd::kEv100Offset
@@ -44,7 +45,7 @@ struct ProbeSample
     std::uint32_t falseColour = 0;        ///< 0xRRGGBB
 
     /// Top-left image coordinates (as image viewers and --probe say).
-    glm::ivec2 topLeft() const { return {texel.x, frameSize.y - 1 - texel.y}; }
+    glm::ivec2 topLeft() const { return {texel.x, topDownRows ? texel.y : frameSize.y - 1 - texel.y}; }
 };
 
 struct ProbeSnapshot
@@ -54,7 +55,9 @@ struct ProbeSnapshot
 };
 
 /// Decodes `count` records (hd::kProbeRecordWords words each) of the probe buffer.
-std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words, std::size_t count);
+std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words,
+                                           std::size_t count,
+                                           bool topDownRows = false);
 /// One line: "x,y: rgb ..., L ... cd/m^2, EV ... (EV100 ...), bin .../..., display ..., shown ..., band ...".
 std::string describeProbeSample(const ProbeSample& sample);
 /// "bin 115 of 256" or what a negative hdBinOf code means ("NaN", "below the range"...).
@@ -65,15 +68,17 @@ class PixelProbe
 public:
     PixelProbe();
 
-    /// Records `texels` (bottom-up; at most hd::kMaxProbes, the rest ignored) of `hdr`, its bins
+    /// Records `texels` (texture coordinates; at most hd::kMaxProbes, the rest ignored) of `hdr`, its bins
     /// under `params`, display values through `curve` and the bytes of `shown` (GL_RGBA8, hdr's size),
-    /// and queues the readback. Nothing happens for an empty list.
+    /// and queues the readback. Nothing happens for an empty list. `topDownRows` travels with the
+    /// records for ProbeSample::topLeft().
     void run(PassContext& ctx,
              const ImageInput& hdr,
              const gl::Texture& shown,
              const gl::Buffer& params,
              const gl::Buffer& curve,
-             std::span<const glm::ivec2> texels);
+             std::span<const glm::ivec2> texels,
+             bool topDownRows = false);
     /// The newest records that have arrived since the last call; never waits.
     std::optional<ProbeSnapshot> poll();
 

@@ -155,7 +155,8 @@ struct PostPipeline::Impl
     FalseColour falseColour;
     gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
     PixelProbe probe;
-    std::vector<glm::ivec2> probeTexels;
+    std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
+    bool topDownRows = false;
     std::optional<ProbeSnapshot> latestProbe;
     std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
@@ -302,11 +303,15 @@ ViewMode PostPipeline::viewMode() const
 {
     return mImpl->viewMode;
 }
-void PostPipeline::setProbeTexels(std::vector<glm::ivec2> texels)
+void PostPipeline::setProbePoints(std::vector<glm::ivec2> points)
 {
-    if (texels.size() > hd::kMaxProbes)
-        texels.resize(hd::kMaxProbes);
-    mImpl->probeTexels = std::move(texels);
+    if (points.size() > hd::kMaxProbes)
+        points.resize(hd::kMaxProbes);
+    mImpl->probePoints = std::move(points);
+}
+void PostPipeline::setTopDownRows(bool topDown)
+{
+    mImpl->topDownRows = topDown;
 }
 std::optional<ProbeSnapshot> PostPipeline::latestProbe() const
 {
@@ -533,15 +538,18 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                                 TonemapApply::kDisplayBins};
         p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
     }
-    if (!p.probeTexels.empty()) {
+    if (!p.probePoints.empty()) {
         auto scope = p.profiler.scope("view/probe");
-        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, p.probeTexels);
+        std::vector<glm::ivec2> texels;
+        for (const glm::ivec2 point : p.probePoints)
+            texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, texels, p.topDownRows);
     }
     if (p.viewMode == ViewMode::FalseColour) {
         auto scope = p.profiler.scope("view/false-colour");
         if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
             p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
-        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip);
+        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
         return p.falseColourOutput;
     }
     return p.output;

@@ -117,8 +117,12 @@ public:
     ViewMode viewMode() const;
     /// The tone-mapped image of the last run, whatever the view mode (GL_RGBA8, sRGB-encoded).
     const gl::Texture& toneMappedTexture() const;
-    /// Texels (bottom-up) the pixel probe reads each run, at most hd::kMaxProbes; empty: no probe pass.
-    void setProbeTexels(std::vector<glm::ivec2> texels);
+    /// Pixels the probe reads each run, from the picture's top-left corner (at most hd::kMaxProbes;
+    /// empty: no probe pass); outside the frame they report "outside".
+    void setProbePoints(std::vector<glm::ivec2> points);
+    /// The input's row 0 is the picture's top (an image uploaded as read, as `tonemap` does); default
+    /// false: GL's bottom-up frames. Places the legend strip and maps probe points.
+    void setTopDownRows(bool topDown);
     /// The newest probe records read back (a few frames late); nullopt until the first arrives.
     std::optional<ProbeSnapshot> latestProbe() const;
     /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).

@@ -59,7 +59,10 @@ TEST_F(ViewProbe, ProbeMatchesTheCpuReferenceAtKnownTexels)
             std::vector<glm::ivec2> texels = {{0, 0},           {size.x - 1, size.y - 1}, {size.x - 1, 0},
                                               {0, size.y - 1},  {size.x / 2, size.y / 2}, {1, 0},
                                               {-1, 0},          {size.x, size.y - 1}};
-            pipeline->setProbeTexels(texels);
+            std::vector<glm::ivec2> points;  // from the top-left; the test texture is bottom-up
+            for (const glm::ivec2 t : texels)
+                points.push_back({t.x, size.y - 1 - t.y});
+            pipeline->setProbePoints(points);
             pipeline->run({texture, size}, 1.0 / 60.0, 60.0f);
             glFinish();
             pipeline->pollProbe();
@@ -115,11 +118,19 @@ TEST_F(ViewProbe, ProbeIsPendingUntilItsFirstReadbackAndCostsNothingWithoutProbe
     glFinish();
     pipeline->pollProbe();
     EXPECT_FALSE(pipeline->latestProbe()) << "no probes set: no records";
-    pipeline->setProbeTexels({{8, 3}});
+    pipeline->setProbePoints({{8, 0}});
     pipeline->run({texture, {9, 4}}, 1.0 / 60.0, 60.0f);
     glFinish();
     pipeline->pollProbe();
     ASSERT_TRUE(pipeline->latestProbe());
+    EXPECT_EQ(pipeline->latestProbe()->samples.at(0).texel, glm::ivec2(8, 3));
+    EXPECT_EQ(pipeline->latestProbe()->samples.at(0).topLeft(), glm::ivec2(8, 0));
+    // A top-down frame (an image uploaded as read): row 0 is the top, the strip at the last rows.
+    pipeline->setTopDownRows(true);
+    pipeline->run({texture, {9, 4}}, 1.0 / 60.0, 60.0f);
+    glFinish();
+    pipeline->pollProbe();
+    EXPECT_EQ(pipeline->latestProbe()->samples.at(0).texel, glm::ivec2(8, 0));
     EXPECT_EQ(pipeline->latestProbe()->samples.at(0).topLeft(), glm::ivec2(8, 0));
 }
 

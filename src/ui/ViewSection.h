@@ -1,0 +1,34 @@
+// ViewSection.h: the view mode and pixel probe widgets, drawn into the Frame panel: the combo that
+// switches the display between the tone-mapped image and the false-colour EV view, the false-colour
+// legend (one swatch per band over the histogram's range, EV and cd/m^2 in the tooltips, and the
+// special colours), and the probe readout (pending until its first asynchronous readback).
+// Widgets only; the caller owns the window and applies what is returned.
+#pragma once
+
+#include "post/FalseColour.h"
+#include "post/PixelProbe.h"
+#include "post/PostPipeline.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+struct ViewSectionInput
+{
+    post::ViewMode mode = post::ViewMode::ToneMapped;
+    const std::optional<post::HistogramSnapshot>* histogram = nullptr;  ///< the legend's range
+    const std::optional<post::ProbeSnapshot>* probe = nullptr;
+    std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
+};
+
+/// Draws the section into the current window; returns the view mode chosen in the combo, if changed.
+std::optional<post::ViewMode> drawViewSection(const ViewSectionInput& input);
+
+/// Adds a histogram marker ("probe NAME") at each probed pixel's log2 L.
+void addProbeMarkers(post::HistogramSnapshot& snapshot,
+                     const post::ProbeSnapshot& probe,
+                     const std::vector<std::string>& probeNames);
+
+}  // namespace ui
