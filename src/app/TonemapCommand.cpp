@@ -244,7 +244,8 @@ int tonemapHdr(const TonemapOptions& options,
         pipeline.pollProbe();
         if (const auto probe = pipeline.latestProbe())
             for (const post::ProbeSample& sample : probe->samples)
-                out << "probe " << post::describeProbeSample(sample) << "\n";
+                out << "probe " << &sample - probe->samples.data() + 1 << " at " << post::describeProbeSample(sample)
+                    << "\n";
     }
     if (options.verify) {
         post::VerifyReport report = pipeline.verify();

@@ -195,6 +195,13 @@ TEST_F(ViewProbe, LegendStripCoversOnlyTheBottomRows)
     EXPECT_EQ(actual[rightEdge + 1], std::uint8_t(last >> 8));
     EXPECT_EQ(actual[rightEdge + 2], std::uint8_t(last));
     EXPECT_FALSE(std::equal(actual.begin(), actual.begin() + std::ptrdiff_t(stripBytes), expected.begin()));
+
+    // A top-down frame: the strip moves to the texture's last rows, the rest is the ramp.
+    pipeline->setTopDownRows(true);
+    const auto topDown = pipeline->run({texture, size}, 1.0 / 60.0, 60.0f).readRgba8();
+    const std::ptrdiff_t imageBytes = std::ptrdiff_t(actual.size() - stripBytes);
+    EXPECT_TRUE(std::equal(topDown.begin(), topDown.begin() + imageBytes, expected.begin()));
+    EXPECT_FALSE(std::equal(topDown.begin() + imageBytes, topDown.end(), expected.begin() + imageBytes));
 }
 
 }  // namespace
