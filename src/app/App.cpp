@@ -25,7 +25,7 @@
 #include "ui/ImGuiLayer.h"
 #include "ui/PipelinePanel.h"
 #include "ui/TimingsPanel.h"
-#include "ui/ViewSection.h"
+#include "ui/ViewPanel.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -320,11 +320,8 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
         stillImage->fit();
     std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
     const std::optional<post::ProbeSnapshot> probe = pipeline->latestProbe();
-    if (ImGui::Begin("Frame")) {  // appends the view and probe section to the Frame panel
-        if (auto mode = ui::drawViewSection({pipeline->viewMode(), &snapshot, &probe, probeNames}))
-            pipeline->setViewMode(*mode, !isWindow);
-    }
-    ImGui::End();
+    if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
+        pipeline->setViewMode(*mode, !isWindow);
 
     ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
     if (actions.verifyRequested)

@@ -27,19 +27,19 @@ namespace post {
 
 struct ProbeSample
 {
-    glm::ivec2 texel{0};      ///< bottom-up texel coordinates, as GL stores the frame
-    glm::ivec2 frameSize{0};  ///< the frame the probe read
-    bool inside = false;      ///< texel within the frame; nothing else is meaningful otherwise
-    bool logValid = false;    ///< luminance finite and >= hd::kMinLuminance: log2Luminance is set
-    bool topDownRows = false; ///< the frame's row 0 is the picture's top (an image uploaded as read)
+    glm::ivec2 texel{0};       ///< bottom-up texel coordinates, as GL stores the frame
+    glm::ivec2 frameSize{0};   ///< the frame the probe read
+    bool inside = false;       ///< texel within the frame; nothing else is meaningful otherwise
+    bool logValid = false;     ///< luminance finite and >= hd::kMinLuminance: log2Luminance is set
+    bool topDownRows = false;  ///< the frame's row 0 is the picture's top (an image uploaded as read)
     glm::vec3 rgb{0.0f};
-    float luminance = 0.0f;         ///< cd/m^2 (hd::hdLuminance)
-    float log2Luminance = 0.0f;     ///< EV = log2 L (hd::hdLog2); EV100 = EV + hd::kEv100Offset
-    int bin = 0;                    ///< hd::hdBinOf: 0..binCount-1 or a hd::kBin* code
-    std::uint32_t binCount = 0;     ///< the histogram's bins and range when the probe ran
+    float luminance = 0.0f;      ///< cd/m^2 (hd::hdLuminance)
+    float log2Luminance = 0.0f;  ///< EV = log2 L (hd::hdLog2); EV100 = EV + hd::kEv100Offset
+    int bin = 0;                 ///< hd::hdBinOf: 0..binCount-1 or a hd::kBin* code
+    std::uint32_t binCount = 0;  ///< the histogram's bins and range when the probe ran
     float logMin = 0.0f;
     float logMax = 0.0f;
-    float displayLuminance = 0.0f;  ///< through the tone curve, display-linear 0..1
+    float displayLuminance = 0.0f;        ///< through the tone curve, display-linear 0..1
     std::array<std::uint8_t, 4> shown{};  ///< the tone-mapped output's sRGB bytes
     int band = 0;                         ///< false-colour band or hd::kFalseColourBand* code
     std::uint32_t falseColour = 0;        ///< 0xRRGGBB
@@ -56,8 +56,8 @@ struct ProbeSnapshot
 
 /// Decodes `count` records (hd::kProbeRecordWords words each) of the probe buffer.
 std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words,
-                                           std::size_t count,
-                                           bool topDownRows = false);
+                                            std::size_t count,
+                                            bool topDownRows = false);
 /// One line: "x,y: rgb ..., L ... cd/m^2, EV ... (EV100 ...), bin .../..., display ..., shown ..., band ...".
 std::string describeProbeSample(const ProbeSample& sample);
 /// "bin 115 of 256" or what a negative hdBinOf code means ("NaN", "below the range"...).

@@ -24,7 +24,8 @@ TEST(ViewOptions, ViewAndProbesAreParsedForTheAppAndTonemap)
     EXPECT_FALSE(plain.app.view);
     EXPECT_TRUE(plain.app.probes.empty());
 
-    auto tonemap = app::parseCommandLine({"tonemap", "in.exr", "-o", "o.png", "--view", "false-colour", "--probe", "7,1"});
+    auto tonemap =
+        app::parseCommandLine({"tonemap", "in.exr", "-o", "o.png", "--view", "false-colour", "--probe", "7,1"});
     ASSERT_EQ(tonemap.kind, app::CommandKind::Tonemap) << tonemap.error;
     EXPECT_EQ(tonemap.tonemap.view, "false-colour");
     ASSERT_EQ(tonemap.tonemap.probes.size(), 1u);
@@ -66,9 +67,9 @@ TEST(ViewOptions, FalseColourBandsFollowTheHistogramRangeInWholeEv)
     EXPECT_EQ(post::falseColourBands(2.0f, 2.5f).size(), 1u);
 
     // Pixels: EV = log2 L, banded by floor; special values.
-    EXPECT_EQ(hd::hdFalseColourBand(1.0f, -10.0f, 20.0f), 10);          // EV 0
-    EXPECT_EQ(hd::hdFalseColourBand(1.999f, -10.0f, 20.0f), 10);        // EV 0.999
-    EXPECT_EQ(hd::hdFalseColourBand(0.5f, -10.0f, 20.0f), 9);           // EV -1
+    EXPECT_EQ(hd::hdFalseColourBand(1.0f, -10.0f, 20.0f), 10);    // EV 0
+    EXPECT_EQ(hd::hdFalseColourBand(1.999f, -10.0f, 20.0f), 10);  // EV 0.999
+    EXPECT_EQ(hd::hdFalseColourBand(0.5f, -10.0f, 20.0f), 9);     // EV -1
     EXPECT_EQ(hd::hdFalseColourBand(0.0f, -10.0f, 20.0f), hd::kFalseColourBandUnder);
     EXPECT_EQ(hd::hdFalseColourBand(std::exp2(-11.0f), -10.0f, 20.0f), hd::kFalseColourBandUnder);
     EXPECT_EQ(hd::hdFalseColourBand(std::exp2(21.0f), -10.0f, 20.0f), hd::kFalseColourBandOver);

@@ -73,9 +73,9 @@ TEST(ViewProbeCli, TonemapFalseColourIsTheCpuRampAboveItsLegendStrip)
     const fs::path dir = testing_support::scratchDir("cli-view-tonemap");
     const image::ImageF input = rampImage();
     image::writeExr(dir / "ramp.exr", input, image::ExrPixelType::Float);
-    auto falseColour = testing_support::runCommand(
-        hdrlab("tonemap '" + (dir / "ramp.exr").string() + "' -o '" + (dir / "fc.png").string() +
-               "' --view false-colour --range -10:20"));
+    auto falseColour =
+        testing_support::runCommand(hdrlab("tonemap '" + (dir / "ramp.exr").string() + "' -o '" +
+                                           (dir / "fc.png").string() + "' --view false-colour --range -10:20"));
     ASSERT_EQ(falseColour.exitCode, 0) << falseColour.output;
     EXPECT_NE(falseColour.output.find("(false-colour EV view)"), std::string::npos) << falseColour.output;
     auto toneMapped = testing_support::runCommand(
@@ -111,8 +111,8 @@ TEST(ViewProbeCli, TonemapProbeBinsExactlyAsTheCpuReference)
     const fs::path dir = testing_support::scratchDir("cli-probe-tonemap");
     const image::ImageF input = rampImage();
     image::writeExr(dir / "ramp.exr", input, image::ExrPixelType::Float);
-    const std::vector<std::pair<int, int>> points = {{0, 0}, {199, 99}, {199, 0}, {0, 99}, {101, 37},
-                                                     {10, 0}, {12, 0},  {13, 0}};
+    const std::vector<std::pair<int, int>> points = {{0, 0},    {199, 99}, {199, 0}, {0, 99},
+                                                     {101, 37}, {10, 0},   {12, 0},  {13, 0}};
     std::string arguments = "tonemap '" + (dir / "ramp.exr").string() + "' -o '" + (dir / "out.png").string() +
                             "' --range -6:15 --bins 100";
     for (auto [x, y] : points)
@@ -121,8 +121,8 @@ TEST(ViewProbeCli, TonemapProbeBinsExactlyAsTheCpuReference)
     ASSERT_EQ(result.exitCode, 0) << result.output;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto [x, y] = points[i];
-        const std::string line = lineStartingWith(
-            result.output, "probe " + std::to_string(i + 1) + " at " + std::to_string(x) + "," + std::to_string(y) + ":");
+        const std::string line = lineStartingWith(result.output, "probe " + std::to_string(i + 1) + " at " +
+                                                                     std::to_string(x) + "," + std::to_string(y) + ":");
         ASSERT_FALSE(line.empty()) << result.output;
         const float* p = input.at(x, y);
         const float L = hd::hdLuminance(p[0], p[1], p[2]);
@@ -191,11 +191,9 @@ TEST(ViewProbeCli, BadProbesAndViewsGiveOneClearLine)
 
     const fs::path dir = testing_support::scratchDir("cli-probe-errors");
     image::writeExr(dir / "small.exr", image::ImageF(20, 10), image::ExrPixelType::Float);
-    expectLast(run("tonemap '" + (dir / "small.exr").string() + "' -o '" + (dir / "o.png").string() +
-                   "' --probe 20,3"),
+    expectLast(run("tonemap '" + (dir / "small.exr").string() + "' -o '" + (dir / "o.png").string() + "' --probe 20,3"),
                1, "--probe 20,3 is outside the 20x10 image (X 0..19, Y 0..9)");
-    expectLast(run("tonemap '" + (dir / "small.exr").string() + "' -o '" + (dir / "o.png").string() +
-                   "' --probe x,y"),
+    expectLast(run("tonemap '" + (dir / "small.exr").string() + "' -o '" + (dir / "o.png").string() + "' --probe x,y"),
                2, "--probe 'x,y' is not X,Y");
     EXPECT_FALSE(fs::exists(dir / "o.png"));
 }

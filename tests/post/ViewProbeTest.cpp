@@ -49,16 +49,16 @@ TEST_F(ViewProbe, ProbeMatchesTheCpuReferenceAtKnownTexels)
     const post::OutOfRange policies[] = {post::OutOfRange::Clamp, post::OutOfRange::Separate};
     for (const glm::ivec2 size : sizes) {
         for (const post::OutOfRange policy : policies) {
-            SCOPED_TRACE(testing::Message() << size.x << "x" << size.y
-                                            << (policy == post::OutOfRange::Clamp ? " clamp" : " separate"));
+            SCOPED_TRACE(testing::Message()
+                         << size.x << "x" << size.y << (policy == post::OutOfRange::Clamp ? " clamp" : " separate"));
             configure(64, -4.0f, 9.0f, policy);
             // Wider than the range, so some pixels fall below and above it.
             ts::TestImage image = ts::randomHdrImage(size.x, size.y, -7.0f, 12.0f, std::uint32_t(size.x + 3));
             ts::addSpecialPixels(image, 3);
             gl::Texture texture = ts::uploadImage(image);
-            std::vector<glm::ivec2> texels = {{0, 0},           {size.x - 1, size.y - 1}, {size.x - 1, 0},
-                                              {0, size.y - 1},  {size.x / 2, size.y / 2}, {1, 0},
-                                              {-1, 0},          {size.x, size.y - 1}};
+            std::vector<glm::ivec2> texels = {{0, 0},          {size.x - 1, size.y - 1}, {size.x - 1, 0},
+                                              {0, size.y - 1}, {size.x / 2, size.y / 2}, {1, 0},
+                                              {-1, 0},         {size.x, size.y - 1}};
             std::vector<glm::ivec2> points;  // from the top-left; the test texture is bottom-up
             for (const glm::ivec2 t : texels)
                 points.push_back({t.x, size.y - 1 - t.y});

@@ -1,8 +1,9 @@
-// ViewSection.h: the view mode and pixel probe widgets, drawn into the Frame panel: the combo that
-// switches the display between the tone-mapped image and the false-colour EV view, the false-colour
-// legend (one swatch per band over the histogram's range, EV and cd/m^2 in the tooltips, and the
-// special colours), and the probe readout (pending until its first asynchronous readback).
-// Widgets only; the caller owns the window and applies what is returned.
+// ViewPanel.h: the "View" panel: the combo that switches the display between the tone-mapped image
+// and the false-colour EV view, the false-colour legend (one swatch per band over the histogram's
+// range, EV and cd/m^2 in the tooltips, and the special colours), and the pixel probe's readout
+// (pending until its first asynchronous readback). Its own window, right of the Frame panel: the
+// Pipeline panel, placed under the Frame panel, would cover anything added there. It only presents
+// what it is given and returns what was asked for.
 #pragma once
 
 #include "post/FalseColour.h"
@@ -15,7 +16,7 @@
 
 namespace ui {
 
-struct ViewSectionInput
+struct ViewPanelInput
 {
     post::ViewMode mode = post::ViewMode::ToneMapped;
     const std::optional<post::HistogramSnapshot>* histogram = nullptr;  ///< the legend's range
@@ -23,8 +24,8 @@ struct ViewSectionInput
     std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
 };
 
-/// Draws the section into the current window; returns the view mode chosen in the combo, if changed.
-std::optional<post::ViewMode> drawViewSection(const ViewSectionInput& input);
+/// Draws the panel; returns the view mode chosen in the combo, if changed.
+std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input);
 
 /// Adds a histogram marker ("probe NAME") at each probed pixel's log2 L.
 void addProbeMarkers(post::HistogramSnapshot& snapshot,

@@ -1,4 +1,4 @@
-#include "ui/ViewSection.h"
+#include "ui/ViewPanel.h"
 
 #include "ui/Widgets.h"
 
@@ -12,6 +12,8 @@ namespace ui {
 
 namespace {
 
+constexpr float kLegendWidth = 300.0f;  ///< the panel resizes to its content: a fixed width
+
 ImU32 toImColor(std::uint32_t rgb)
 {
     return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, 255);
@@ -22,7 +24,7 @@ void drawLegend(float logMin, float logMax)
     const std::vector<post::FalseColourBand> bands = post::falseColourBands(logMin, logMax);
     if (bands.empty())
         return;
-    const float width = std::max(ImGui::GetContentRegionAvail().x, 60.0f);
+    const float width = kLegendWidth;
     const float height = 18.0f;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -34,8 +36,8 @@ void drawLegend(float logMin, float logMax)
         draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + bandWidth, origin.y + height), toImColor(bands[i].rgb));
     }
     if (hovered) {
-        const std::size_t band = std::min(bands.size() - 1,
-                                          std::size_t(std::max(0.0f, (ImGui::GetIO().MousePos.x - origin.x) / bandWidth)));
+        const std::size_t band =
+            std::min(bands.size() - 1, std::size_t(std::max(0.0f, (ImGui::GetIO().MousePos.x - origin.x) / bandWidth)));
         ImGui::BeginTooltip();
         ImGui::Text("band %zu: EV %d..%d", band, bands[band].evLow, bands[band].evHigh);
         ImGui::Text("L %.4g..%.4g cd/m^2", std::exp2(double(bands[band].evLow)), std::exp2(double(bands[band].evHigh)));
@@ -48,9 +50,8 @@ void drawLegend(float logMin, float logMax)
     ImGui::TextDisabled("%d", bands[middle].evLow);
     ImGui::SameLine(std::max(width - 30.0f, 100.0f));
     ImGui::TextDisabled("%d", bands.back().evHigh);
-    ImGui::TextDisabled("%.3g .. %.3g cd/m^2, %zu bands of %d EV", std::exp2(double(bands.front().evLow)),
-                        std::exp2(double(bands.back().evHigh)), bands.size(),
-                        bands.front().evHigh - bands.front().evLow);
+    ImGui::TextDisabled("L %.3g..%.3g cd/m^2, %d EV per band", std::exp2(double(bands.front().evLow)),
+                        std::exp2(double(bands.back().evHigh)), bands.front().evHigh - bands.front().evLow);
     const struct
     {
         std::uint32_t rgb;
@@ -69,7 +70,7 @@ void drawLegend(float logMin, float logMax)
     }
 }
 
-void drawProbeReadout(const ViewSectionInput& input)
+void drawProbeReadout(const ViewPanelInput& input)
 {
     if (input.probeNames.empty()) {
         ImGui::TextDisabled("probe: hover the image (or --probe X,Y)");
@@ -103,10 +104,14 @@ void drawProbeReadout(const ViewSectionInput& input)
 
 }  // namespace
 
-std::optional<post::ViewMode> drawViewSection(const ViewSectionInput& input)
+std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
 {
     std::optional<post::ViewMode> chosen;
-    ImGui::Separator();
+    ImGui::SetNextWindowPos(ImVec2(356, 8), ImGuiCond_FirstUseEver);          // right of the Frame panel
+    if (!ImGui::Begin("View", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {  // grows with the legend and probes
+        ImGui::End();
+        return chosen;
+    }
     const char* names[] = {"tone-mapped", "false colour (EV)"};
     int current = input.mode == post::ViewMode::FalseColour ? 1 : 0;
     if (ImGui::Combo("view", &current, names, 2))
@@ -119,6 +124,7 @@ std::optional<post::ViewMode> drawViewSection(const ViewSectionInput& input)
     if (input.mode == post::ViewMode::FalseColour && input.histogram && *input.histogram)
         drawLegend((*input.histogram)->logMin, (*input.histogram)->logMax);
     drawProbeReadout(input);
+    ImGui::End();
     return chosen;
 }
 
