@@ -13,11 +13,11 @@
 #define HD_CONST(type, name, value) constexpr type name = value;
 #define HD_NAMESPACE_BEGIN namespace hd {
 #define HD_NAMESPACE_END }
-#define HD_UINT unsigned  // one keyword, so HD_UINT(x) casts compile
+#define HD_UINT unsigned // one keyword, so HD_UINT(x) casts compile
 #define HD_IS_NAN(x) isnan(x)
 #define HD_IS_INF(x) isinf(x)
 #define HD_PRECISE
-#if defined(__CUDA_ARCH__)  // device: explicit IEEE roundings, never contracted into an FMA
+#if defined(__CUDA_ARCH__) // device: explicit IEEE roundings, never contracted into an FMA
 #define HD_MUL(a, b) __fmul_rn((a), (b))
 #define HD_ADD(a, b) __fadd_rn((a), (b))
 #define HD_SUB(a, b) __fsub_rn((a), (b))
@@ -38,7 +38,7 @@
 #define HD_IS_INF(x) std::isinf(x)
 #define HD_PRECISE
 #define HD_HOST_BIT_CASTS
-#else  // GLSL
+#else // GLSL
 #define HD_FUNC
 #define HD_CONST(type, name, value) const type name = value;
 #define HD_NAMESPACE_BEGIN
@@ -55,7 +55,7 @@
 #define HD_BITS_FLOAT(u) uintBitsToFloat(u)
 #endif
 
-#if defined(HD_HOST_BIT_CASTS)  // host C++ (also nvcc's host pass): plain IEEE operations, no -ffp-contract
+#if defined(HD_HOST_BIT_CASTS) // host C++ (also nvcc's host pass): plain IEEE operations, no -ffp-contract
 #include <cstring>
 #define HD_MUL(a, b) ((a) * (b))
 #define HD_ADD(a, b) ((a) + (b))
@@ -79,10 +79,10 @@ inline float hdHostBitsFloat(unsigned u)
 HD_NAMESPACE_BEGIN
 
 // ---- Limits ------------------------------------------------------------------------------------
-HD_CONST(HD_UINT, kMaxHistogramBins, 4096u)  // every method supports 1..kMaxHistogramBins
+HD_CONST(HD_UINT, kMaxHistogramBins, 4096u)   // every method supports 1..kMaxHistogramBins
 HD_CONST(HD_UINT, kDefaultHistogramBins, 256u)
-HD_CONST(HD_UINT, kMaxCurveSamples, 4096u)  // tone-curve LUT entries per channel
-HD_CONST(HD_UINT, kWardDefaultBins, 100u)   // pcond's HISTRES
+HD_CONST(HD_UINT, kMaxCurveSamples, 4096u)    // tone-curve LUT entries per channel
+HD_CONST(HD_UINT, kWardDefaultBins, 100u)     // pcond's HISTRES
 
 // ---- Luminance (Rec. 709 / sRGB primaries, scene-linear) ----------------------------------------
 HD_CONST(float, kLumaR, 0.2126f)
@@ -93,7 +93,7 @@ HD_CONST(float, kLumaB, 0.0722f)
 // (llvmpipe and NVIDIA alike) and the CPU does not; with tiny channels gone, every product below is a
 // normal float, so the luminance is the same bit for bit everywhere (a denormal result of a
 // cancellation is caught by hdBinOf's kMinLuminance test).
-HD_CONST(float, kTinyChannel, 7.8886091e-31f)  // 2^-100
+HD_CONST(float, kTinyChannel, 7.8886091e-31f) // 2^-100
 
 HD_FUNC float hdFlushTiny(float c)
 {
@@ -156,7 +156,7 @@ HD_FUNC float hdLog2(float L)
     HD_UINT bits = HD_FLOAT_BITS(L);
     int exponent = int(bits >> 23u) - 127;
     HD_UINT mantissa = bits & 0x007fffffu;
-    HD_UINT reduced = mantissa | 0x3f800000u;  // m in [1, 2)
+    HD_UINT reduced = mantissa | 0x3f800000u; // m in [1, 2)
     if (mantissa >= 0x00400000u) {             // m >= 1.5: use m / 2 in [0.75, 1)
         reduced = mantissa | 0x3f000000u;
         exponent += 1;
@@ -207,7 +207,7 @@ HD_FUNC float hdQuotientResidual(float numerator, float denominator, float quoti
 HD_FUNC float hdBinScale(float logMin, float logMax, HD_UINT binCount)
 {
     if (!(logMax > logMin))
-        return 0.0f;  // also NaN
+        return 0.0f; // also NaN
     HD_PRECISE float width = HD_SUB(logMax, logMin);
     if (!(width >= kMinRangeWidth && width <= kMaxRangeWidth))
         return 0.0f;
@@ -216,7 +216,7 @@ HD_FUNC float hdBinScale(float logMin, float logMax, HD_UINT binCount)
     r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
     r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
     float bins = float(binCount);
-    HD_PRECISE float estimate = HD_MUL(bins, r);  // within a few ulp of bins / width
+    HD_PRECISE float estimate = HD_MUL(bins, r); // within a few ulp of bins / width
     HD_UINT best = HD_FLOAT_BITS(estimate);
     float bestResidual = hdQuotientResidual(bins, width, estimate);
     for (int step = -3; step <= 3; ++step) {
@@ -247,7 +247,7 @@ HD_FUNC int hdBinOfScaled(float L, float logMin, float logMax, float scale, HD_U
         return outOfRange == kOutOfRangeSeparate ? kBinBelow : 0;
     if (lg > logMax)
         return outOfRange == kOutOfRangeSeparate ? kBinAbove : int(binCount) - 1;
-    HD_PRECISE float position = HD_MUL(HD_SUB(lg, logMin), scale);  // >= 0: int() is floor
+    HD_PRECISE float position = HD_MUL(HD_SUB(lg, logMin), scale); // >= 0: int() is floor
     int bin = int(position);
     return bin < int(binCount) ? bin : int(binCount) - 1;
 }
@@ -268,7 +268,7 @@ HD_CONST(float, kEv100Offset, 3.0f)
 // coloured along a Turbo-like ramp interpolated in 8-bit integers between its anchors, so the CPU
 // reference and every GPU give the same bytes. log2 L is hdLog2, exactly as the histogram bins it.
 HD_CONST(int, kFalseColourMaxBands, 48)
-HD_CONST(int, kFalseColourEvLimit, 160)  // band limits are clamped to +-160 EV (floats end near 2^128)
+HD_CONST(int, kFalseColourEvLimit, 160)         // band limits are clamped to +-160 EV (floats end near 2^128)
 HD_CONST(int, kFalseColourAnchorCount, 9)
 HD_CONST(HD_UINT, kFalseColourInvalid, 0xFF00FFu)  // L NaN, +-Inf or negative: magenta (0xRRGGBB)
 HD_CONST(HD_UINT, kFalseColourUnder, 0x000000u)    // L zero (or denormal) or log2 L below logMin: black
@@ -319,7 +319,7 @@ HD_FUNC int hdFalseColourFirstEv(float logMin)
 HD_FUNC int hdFalseColourEvPerBand(float logMin, float logMax)
 {
     int first = hdFloorEv(logMin);
-    int last = -hdFloorEv(-logMax);  // ceil
+    int last = -hdFloorEv(-logMax); // ceil
     int span = last - first > 1 ? last - first : 1;
     return (span + kFalseColourMaxBands - 1) / kFalseColourMaxBands;
 }
@@ -398,23 +398,23 @@ HD_FUNC int hdFalseColourLegendRows(int height)
 // reads at one texel (bottom-up texel coordinates, as GL stores the frame).
 HD_CONST(HD_UINT, kMaxProbes, 8u)
 HD_CONST(HD_UINT, kProbeRecordWords, 20u)
-HD_CONST(HD_UINT, kProbeX, 0u)      // int texel x
-HD_CONST(HD_UINT, kProbeY, 1u)      // int texel y (row 0 at the bottom)
-HD_CONST(HD_UINT, kProbeFlags, 2u)  // uint: kProbeInside | kProbeLogValid
-HD_CONST(HD_UINT, kProbeRed, 3u)    // float scene-linear RGB (the frame's texel)
+HD_CONST(HD_UINT, kProbeX, 0u)              // int texel x
+HD_CONST(HD_UINT, kProbeY, 1u)              // int texel y (row 0 at the bottom)
+HD_CONST(HD_UINT, kProbeFlags, 2u)          // uint: kProbeInside | kProbeLogValid
+HD_CONST(HD_UINT, kProbeRed, 3u)            // float scene-linear RGB (the frame's texel)
 HD_CONST(HD_UINT, kProbeGreen, 4u)
 HD_CONST(HD_UINT, kProbeBlue, 5u)
-HD_CONST(HD_UINT, kProbeLuminance, 6u)  // float hdLuminance
-HD_CONST(HD_UINT, kProbeLog2, 7u)       // float hdLog2(L) where kProbeLogValid, else 0
-HD_CONST(HD_UINT, kProbeBin, 8u)        // int hdBinOf(L, histogram params) or a kBin* code
-HD_CONST(HD_UINT, kProbeDisplay, 9u)    // float display luminance through the curve (luminance LUT)
-HD_CONST(HD_UINT, kProbeShown, 10u)     // uint packUnorm4x8 of the tone-mapped output texel (sRGB bytes)
-HD_CONST(HD_UINT, kProbeLogMin, 11u)    // float: the histogram range and bins the probe binned with
+HD_CONST(HD_UINT, kProbeLuminance, 6u)      // float hdLuminance
+HD_CONST(HD_UINT, kProbeLog2, 7u)           // float hdLog2(L) where kProbeLogValid, else 0
+HD_CONST(HD_UINT, kProbeBin, 8u)            // int hdBinOf(L, histogram params) or a kBin* code
+HD_CONST(HD_UINT, kProbeDisplay, 9u)        // float display luminance through the curve (luminance LUT)
+HD_CONST(HD_UINT, kProbeShown, 10u)         // uint packUnorm4x8 of the tone-mapped output texel (sRGB bytes)
+HD_CONST(HD_UINT, kProbeLogMin, 11u)        // float: the histogram range and bins the probe binned with
 HD_CONST(HD_UINT, kProbeLogMax, 12u)
-HD_CONST(HD_UINT, kProbeBinCount, 13u)     // uint
-HD_CONST(HD_UINT, kProbeBand, 14u)         // int hdFalseColourBand
-HD_CONST(HD_UINT, kProbeFalseColour, 15u)  // uint 0xRRGGBB
-HD_CONST(HD_UINT, kProbeWidth, 16u)        // uint frame size the probe read
+HD_CONST(HD_UINT, kProbeBinCount, 13u)      // uint
+HD_CONST(HD_UINT, kProbeBand, 14u)          // int hdFalseColourBand
+HD_CONST(HD_UINT, kProbeFalseColour, 15u)   // uint 0xRRGGBB
+HD_CONST(HD_UINT, kProbeWidth, 16u)         // uint frame size the probe read
 HD_CONST(HD_UINT, kProbeHeight, 17u)
 HD_CONST(HD_UINT, kProbeInside, 1u)
 HD_CONST(HD_UINT, kProbeLogValid, 2u)
@@ -438,12 +438,12 @@ HD_FUNC HD_UINT hdCounterOfCode(int code)
 
 // ---- Histogram parameters (std430 SSBO of 32-bit words, kHistogramParamsWords) ------------------
 // Lives on the GPU so that an automatic range (a GPU reduction) never needs a CPU readback.
-HD_CONST(HD_UINT, kParamLogMin, 0u)      // float bits
-HD_CONST(HD_UINT, kParamLogMax, 1u)      // float bits
-HD_CONST(HD_UINT, kParamBinCount, 2u)    // uint
-HD_CONST(HD_UINT, kParamOutOfRange, 3u)  // uint policy
-HD_CONST(HD_UINT, kParamWidth, 4u)       // input width in pixels
-HD_CONST(HD_UINT, kParamHeight, 5u)      // input height in pixels
+HD_CONST(HD_UINT, kParamLogMin, 0u)       // float bits
+HD_CONST(HD_UINT, kParamLogMax, 1u)       // float bits
+HD_CONST(HD_UINT, kParamBinCount, 2u)     // uint
+HD_CONST(HD_UINT, kParamOutOfRange, 3u)   // uint policy
+HD_CONST(HD_UINT, kParamWidth, 4u)        // input width in pixels
+HD_CONST(HD_UINT, kParamHeight, 5u)       // input height in pixels
 HD_CONST(HD_UINT, kHistogramParamsWords, 8u)
 
 // ---- Tone curve buffer layout (float SSBO) ------------------------------------------------------
@@ -477,15 +477,15 @@ HD_CONST(HD_UINT, kBindingOperatorState, 4u)    // SSBO, operator-specific state
 HD_CONST(HD_UINT, kBindingScratch0, 5u)
 HD_CONST(HD_UINT, kBindingScratch1, 6u)
 HD_CONST(HD_UINT, kBindingScratch2, 7u)
-HD_CONST(HD_UINT, kBindingLocalAdaptation, 8u)  // SSBO float[w*h]: local mean log2 L per pixel
+HD_CONST(HD_UINT, kBindingLocalAdaptation, 8u) // SSBO float[w*h]: local mean log2 L per pixel
 HD_CONST(HD_UINT, kTextureUnitInput, 0u)        // sampler2D scene-linear input
 HD_CONST(HD_UINT, kTextureUnitAux, 1u)
 HD_CONST(HD_UINT, kImageUnitOutput, 0u)
 
 // Apply-pass modes.
-HD_CONST(HD_UINT, kApplyGlobal, 0u)         // the curve alone
-HD_CONST(HD_UINT, kApplyLocal, 1u)          // the curve with local adaptation
-HD_CONST(HD_UINT, kApplyViewLocalMean, 2u)  // show the local mean log2 L as grey over the histogram range
+HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone
+HD_CONST(HD_UINT, kApplyLocal, 1u)           // the curve with local adaptation
+HD_CONST(HD_UINT, kApplyViewLocalMean, 2u)   // show the local mean log2 L as grey over the histogram range
 
 // ---- Workgroup sizes ----------------------------------------------------------------------------
 HD_CONST(HD_UINT, kHistogramGroupX, 16u)
@@ -495,4 +495,4 @@ HD_CONST(HD_UINT, kReduceGroupSize, 256u)
 
 HD_NAMESPACE_END
 
-#endif  // HDRLAB_HOST_DEVICE_H
+#endif // HDRLAB_HOST_DEVICE_H
