@@ -257,6 +257,168 @@ HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UI
     return hdBinOfScaled(L, logMin, logMax, hdBinScale(logMin, logMax, binCount), binCount, outOfRange);
 }
 
+// ---- False-colour EV view and pixel probe ------------------------------------------------------
+// EV in hdrlab is plain log2 of scene-linear luminance in cd/m^2, the histogram's axis: EV 0 is
+// 1 cd/m^2, each EV doubles it. The photographic exposure value at ISO 100 (reflected-light
+// calibration K = 12.5) is EV100 = log2(L * 100 / 12.5) = EV + kEv100Offset.
+HD_CONST(float, kEv100Offset, 3.0f)
+
+// The false-colour ramp: one band per whole EV from floor(logMin) to ceil(logMax) of the histogram's
+// range (several whole EV per band where that would make more than kFalseColourMaxBands bands),
+// coloured along a Turbo-like ramp interpolated in 8-bit integers between its anchors, so the CPU
+// reference and every GPU give the same bytes. log2 L is hdLog2, exactly as the histogram bins it.
+HD_CONST(int, kFalseColourMaxBands, 48)
+HD_CONST(int, kFalseColourEvLimit, 160)         // band limits are clamped to +-160 EV (floats end near 2^128)
+HD_CONST(int, kFalseColourAnchorCount, 9)
+HD_CONST(HD_UINT, kFalseColourInvalid, 0xFF00FFu)  // L NaN, +-Inf or negative: magenta (0xRRGGBB)
+HD_CONST(HD_UINT, kFalseColourUnder, 0x000000u)    // L zero (or denormal) or log2 L below logMin: black
+HD_CONST(HD_UINT, kFalseColourOver, 0xFFFFFFu)     // log2 L above logMax: white
+HD_CONST(int, kFalseColourBandInvalid, -1)
+HD_CONST(int, kFalseColourBandUnder, -2)
+HD_CONST(int, kFalseColourBandOver, -3)
+
+// Turbo (Mikhailov 2019) at 9 evenly spaced points, sRGB bytes 0xRRGGBB.
+HD_FUNC HD_UINT hdFalseColourAnchor(int index)
+{
+    if (index <= 0)
+        return 0x30123Bu;
+    if (index == 1)
+        return 0x446AEEu;
+    if (index == 2)
+        return 0x26BDE1u;
+    if (index == 3)
+        return 0x40F392u;
+    if (index == 4)
+        return 0x96FA50u;
+    if (index == 5)
+        return 0xEED02Du;
+    if (index == 6)
+        return 0xFF801Du;
+    if (index == 7)
+        return 0xC92D0Cu;
+    return 0x900D00u;
+}
+
+// floor(x) as an int for |x| <= kFalseColourEvLimit (NaN and beyond clamp to the limits).
+HD_FUNC int hdFloorEv(float x)
+{
+    if (!(x >= -float(kFalseColourEvLimit)))
+        return -kFalseColourEvLimit;
+    if (x > float(kFalseColourEvLimit))
+        return kFalseColourEvLimit;
+    int truncated = int(x);
+    return float(truncated) > x ? truncated - 1 : truncated;
+}
+
+HD_FUNC int hdFalseColourFirstEv(float logMin)
+{
+    return hdFloorEv(logMin);
+}
+
+// Whole EV per band: 1 unless the range spans more than kFalseColourMaxBands EV.
+HD_FUNC int hdFalseColourEvPerBand(float logMin, float logMax)
+{
+    int first = hdFloorEv(logMin);
+    int last = -hdFloorEv(-logMax); // ceil
+    int span = last - first > 1 ? last - first : 1;
+    return (span + kFalseColourMaxBands - 1) / kFalseColourMaxBands;
+}
+
+HD_FUNC int hdFalseColourBandCount(float logMin, float logMax)
+{
+    int first = hdFloorEv(logMin);
+    int last = -hdFloorEv(-logMax);
+    int span = last - first > 1 ? last - first : 1;
+    int perBand = hdFalseColourEvPerBand(logMin, logMax);
+    return (span + perBand - 1) / perBand;
+}
+
+// The band of luminance L: 0..bandCount-1 for log2 L in [logMin, logMax], band b covering
+// [first + b * perBand, first + (b + 1) * perBand) EV; else one of the kFalseColourBand* codes.
+HD_FUNC int hdFalseColourBand(float L, float logMin, float logMax)
+{
+    if (HD_IS_NAN(L) || HD_IS_INF(L) || L < 0.0f)
+        return kFalseColourBandInvalid;
+    if (!(L >= kMinLuminance))
+        return kFalseColourBandUnder;
+    HD_PRECISE float lg = hdLog2(L);
+    if (lg < logMin)
+        return kFalseColourBandUnder;
+    if (lg > logMax)
+        return kFalseColourBandOver;
+    int band = (hdFloorEv(lg) - hdFalseColourFirstEv(logMin)) / hdFalseColourEvPerBand(logMin, logMax);
+    int count = hdFalseColourBandCount(logMin, logMax);
+    return band < 0 ? 0 : (band >= count ? count - 1 : band);
+}
+
+// The colour (0xRRGGBB, sRGB bytes) of a band or band code; integer interpolation in 1/256 steps.
+HD_FUNC HD_UINT hdFalseColourOfBand(int band, int bandCount)
+{
+    if (band == kFalseColourBandInvalid)
+        return kFalseColourInvalid;
+    if (band == kFalseColourBandUnder)
+        return kFalseColourUnder;
+    if (band == kFalseColourBandOver)
+        return kFalseColourOver;
+    int scaled = bandCount > 1 ? (band * (kFalseColourAnchorCount - 1) * 256) / (bandCount - 1) : 0;
+    int segment = scaled / 256;
+    int fraction = scaled - segment * 256;
+    if (segment >= kFalseColourAnchorCount - 1) {
+        segment = kFalseColourAnchorCount - 2;
+        fraction = 256;
+    }
+    HD_UINT from = hdFalseColourAnchor(segment);
+    HD_UINT to = hdFalseColourAnchor(segment + 1);
+    HD_UINT result = 0u;
+    for (int shift = 0; shift <= 16; shift += 8) {
+        HD_UINT a = (from >> HD_UINT(shift)) & 0xFFu;
+        HD_UINT b = (to >> HD_UINT(shift)) & 0xFFu;
+        HD_UINT mixed = (a * HD_UINT(256 - fraction) + b * HD_UINT(fraction) + 128u) / 256u;
+        result |= mixed << HD_UINT(shift);
+    }
+    return result;
+}
+
+HD_FUNC HD_UINT hdFalseColourOf(float L, float logMin, float logMax)
+{
+    return hdFalseColourOfBand(hdFalseColourBand(L, logMin, logMax), hdFalseColourBandCount(logMin, logMax));
+}
+
+// Rows at the bottom of a false-colour image that show the legend strip (headless screenshots): none
+// below 64 rows, else height / 24 within [8, 20].
+HD_FUNC int hdFalseColourLegendRows(int height)
+{
+    if (height < 64)
+        return 0;
+    int rows = height / 24;
+    return rows < 8 ? 8 : (rows > 20 ? 20 : rows);
+}
+
+// Pixel probe records (float/uint SSBO, kProbeRecordWords words per probe): what the probe pass
+// reads at one texel (bottom-up texel coordinates, as GL stores the frame).
+HD_CONST(HD_UINT, kMaxProbes, 8u)
+HD_CONST(HD_UINT, kProbeRecordWords, 20u)
+HD_CONST(HD_UINT, kProbeX, 0u)              // int texel x
+HD_CONST(HD_UINT, kProbeY, 1u)              // int texel y (row 0 at the bottom)
+HD_CONST(HD_UINT, kProbeFlags, 2u)          // uint: kProbeInside | kProbeLogValid
+HD_CONST(HD_UINT, kProbeRed, 3u)            // float scene-linear RGB (the frame's texel)
+HD_CONST(HD_UINT, kProbeGreen, 4u)
+HD_CONST(HD_UINT, kProbeBlue, 5u)
+HD_CONST(HD_UINT, kProbeLuminance, 6u)      // float hdLuminance
+HD_CONST(HD_UINT, kProbeLog2, 7u)           // float hdLog2(L) where kProbeLogValid, else 0
+HD_CONST(HD_UINT, kProbeBin, 8u)            // int hdBinOf(L, histogram params) or a kBin* code
+HD_CONST(HD_UINT, kProbeDisplay, 9u)        // float display luminance through the curve (luminance LUT)
+HD_CONST(HD_UINT, kProbeShown, 10u)         // uint packUnorm4x8 of the tone-mapped output texel (sRGB bytes)
+HD_CONST(HD_UINT, kProbeLogMin, 11u)        // float: the histogram range and bins the probe binned with
+HD_CONST(HD_UINT, kProbeLogMax, 12u)
+HD_CONST(HD_UINT, kProbeBinCount, 13u)      // uint
+HD_CONST(HD_UINT, kProbeBand, 14u)          // int hdFalseColourBand
+HD_CONST(HD_UINT, kProbeFalseColour, 15u)   // uint 0xRRGGBB
+HD_CONST(HD_UINT, kProbeWidth, 16u)         // uint frame size the probe read
+HD_CONST(HD_UINT, kProbeHeight, 17u)
+HD_CONST(HD_UINT, kProbeInside, 1u)
+HD_CONST(HD_UINT, kProbeLogValid, 2u)
+
 // ---- Histogram buffer layout (uint32 SSBO, kHistogramBufferWords words) -------------------------
 // [0, kMaxHistogramBins): bin counts; then the counters of pixels in no bin.
 HD_CONST(HD_UINT, kCounterNaN, 0u)

@@ -25,6 +25,7 @@
 #include "ui/ImGuiLayer.h"
 #include "ui/PipelinePanel.h"
 #include "ui/TimingsPanel.h"
+#include "ui/ViewPanel.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -131,8 +132,12 @@ struct App::Impl
     std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
     std::size_t stormIteration = 0;      ///< resize-storm steps applied (window loop iterations)
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
+    std::vector<std::string> probeNames;  ///< this frame's pixel probes in record order: "mouse" (window), "1"...
+    glm::ivec2 mouseTexel{-1, 0};         ///< the mouse probe, bottom-up texel (kept while over the panels)
 
     void reportResources(std::uint64_t frame);
+    /// Sets the pipeline's probe points: the pixel under the mouse (window) and the --probe points.
+    void updateProbes(glm::ivec2 windowSize, bool mouseFree);
     void openDroppedFiles();
     void switchToRequestedPreset();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
@@ -228,6 +233,13 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
     applyRequestedSettings(*a.pipeline, a.options);
+    if (options.view)
+        a.pipeline->setViewMode(*post::parseViewMode(*options.view), !a.isWindow);  // headless: legend in the image
+    for (const glm::ivec2 point : options.probes)
+        if (!a.isWindow && (point.x >= a.source->size().x || point.y >= a.source->size().y))
+            throw std::runtime_error(util::format("--probe {},{} is outside the {}x{} frame (X 0..{}, Y 0..{})",
+                                                  point.x, point.y, a.source->size().x, a.source->size().y,
+                                                  a.source->size().x - 1, a.source->size().y - 1));
     if (options.resizeStorm) {
         a.storm = std::make_unique<ResizeStorm>(*options.resizeStorm, a.context->framebufferSize(), a.caps,
                                                 a.pipeline->settings());
@@ -249,6 +261,37 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 }
 
 App::~App() = default;
+
+void App::Impl::updateProbes(glm::ivec2 windowSize, bool mouseFree)
+{
+    std::vector<glm::ivec2> texels;
+    probeNames.clear();
+    const glm::ivec2 frameSize = source->size();
+    if (isWindow) {
+        double cursorX = 0.0, cursorY = 0.0;
+        int windowWidth = 0, windowHeight = 0;
+        glfwGetCursorPos(context->window(), &cursorX, &cursorY);
+        glfwGetWindowSize(context->window(), &windowWidth, &windowHeight);
+        const BlitRects rects = source->placement(windowSize);
+        const glm::ivec4 from = rects.source, to = rects.destination;
+        if (mouseFree && windowWidth > 0 && windowHeight > 0 && to.z > to.x && to.w > to.y) {
+            // Cursor in screen units from the top-left -> framebuffer pixels from the bottom-left.
+            const double x = cursorX * windowSize.x / windowWidth;
+            const double y = windowSize.y - cursorY * windowSize.y / windowHeight;
+            mouseTexel = glm::ivec2(-1, 0);  // outside: reported as such
+            if (x >= to.x && x < to.z && y >= to.y && y < to.w)
+                mouseTexel = glm::ivec2(int(from.x + (x - to.x) * (from.z - from.x) / (to.z - to.x)),
+                                        int(from.y + (y - to.y) * (from.w - from.y) / (to.w - to.y)));
+        }
+        texels.push_back({mouseTexel.x, frameSize.y - 1 - mouseTexel.y});  // the frame is bottom-up
+        probeNames.push_back("mouse");
+    }
+    for (std::size_t i = 0; i < options.probes.size(); ++i) {
+        texels.push_back(options.probes[i]);
+        probeNames.push_back(std::to_string(i + 1));
+    }
+    pipeline->setProbePoints(std::move(texels));
+}
 
 void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
 {
@@ -275,6 +318,10 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
         context->setVsync(vsync);
     if (frameActions.fitRequested && stillImage)
         stillImage->fit();
+    std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
+    const std::optional<post::ProbeSnapshot> probe = pipeline->latestProbe();
+    if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
+        pipeline->setViewMode(*mode, !isWindow);
 
     ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
     if (actions.verifyRequested)
@@ -291,9 +338,10 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
             compareSweep.clear();
     }
 
-    std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
     if (snapshot && snapshot->markers.empty())
         snapshot->markers = pipeline->toneOperator().markers();
+    if (snapshot && probe)
+        ui::addProbeMarkers(*snapshot, *probe, probeNames);
     ui::drawHistogramWindow(histogramView, snapshot, profiler->frameIndex());
 
     // While --capture records the whole run, the buttons would cut that recording short.
@@ -422,6 +470,11 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
     if (sceneSource)
         metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
     appendSettingsMetadata(metadata, *pipeline);
+    metadata.emplace_back("view", std::string(post::viewModeName(pipeline->viewMode())));
+    if (const auto probe = pipeline->latestProbe())
+        for (std::size_t i = 0; i < probe->samples.size() && i < probeNames.size(); ++i)
+            if (probeNames[i] != "mouse")
+                metadata.emplace_back("probe_" + probeNames[i], post::describeProbeSample(probe->samples[i]));
     return metadata;
 }
 
@@ -520,6 +573,7 @@ int App::Impl::runFrames(int count)
             input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
         }
         a.source->update(input);
+        a.updateProbes(size, input.mouseFree);
         a.renderFrame(dt, pathSeconds, size, drawUi);
         ++a.frame;
         ++rendered;
@@ -606,6 +660,7 @@ int App::Impl::finish(int renderedFrames)
 {
     // End of the run: wait for the GPU once so the last frames' timings arrive (never per frame).
     glFinish();
+    pipeline->pollProbe();  // the last frame's probe records, now complete
     profiler->beginFrame();
     if (uiCaptureFrames > 0 || uiRecording)
         writeUiCapture();  // the window closed while a capture from the panel ran: keep what it has
@@ -638,6 +693,15 @@ int App::Impl::finish(int renderedFrames)
         logDroppedFrames(*profiler);
     if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
         printSummary(frames, profiler->droppedFrames());
+    if (!options.probes.empty()) {
+        const auto probe = pipeline->latestProbe();
+        if (!probe)
+            std::cout << "probe: pending (no frame was read back)\n";
+        for (std::size_t i = 0; probe && i < probe->samples.size() && i < probeNames.size(); ++i)
+            if (probeNames[i] != "mouse")
+                std::cout << "probe " << probeNames[i] << " at " << post::describeProbeSample(probe->samples[i])
+                          << "\n";
+    }
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))
             std::cout << "wrote " << describeOutput(**path) << "\n";

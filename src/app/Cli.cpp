@@ -198,6 +198,32 @@ std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags)
 
 }  // namespace
 
+/// One --probe value "X,Y": whole pixels from the top-left corner (the frame's size is checked later,
+/// when it is known).
+glm::ivec2 parseProbePoint(std::string_view text)
+{
+    const std::size_t comma = text.find(',');
+    long long x = 0, y = 0;
+    if (comma == std::string_view::npos || parseInt(text.substr(0, comma), x) != IntParse::Ok ||
+        parseInt(text.substr(comma + 1), y) != IntParse::Ok)
+        throw CliError("--probe " + quoted(text) + " is not X,Y (whole pixels from the top-left corner, e.g. 640,360)");
+    if (x < 0 || y < 0 || x >= kMaxFrameSize || y >= kMaxFrameSize)
+        throw CliError("--probe " + std::string(text) + " is outside 0.." + std::to_string(kMaxFrameSize - 1) +
+                       " on an axis");
+    return {int(x), int(y)};
+}
+
+std::vector<glm::ivec2> parseProbePoints(const std::vector<std::string>& texts)
+{
+    if (texts.size() > hd::kMaxProbes)
+        throw CliError("--probe is given " + std::to_string(texts.size()) + " times; at most " +
+                       std::to_string(hd::kMaxProbes) + " probes");
+    std::vector<glm::ivec2> points;
+    for (const std::string& text : texts)
+        points.push_back(parseProbePoint(text));
+    return points;
+}
+
 glm::ivec2 parseSize(std::string_view text)
 {
     const std::string limits = "width and height must be in 1.." + std::to_string(kMaxFrameSize);
@@ -323,6 +349,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string histogramMethod, scanMethod, toneOperator;
     std::string dataDir, logLevel = "info";
     std::string framesText, binsText, captureFramesText, resourceReportText, resizeStormText;
+    std::string viewText;
+    std::vector<std::string> probeTexts;
 
     auto* sceneOpt = cli.add_option("--scene", scene,
                                     "Scene file (JSON, or glTF 2.0 .gltf/.glb; docs/SCENE_FORMAT.md); "
@@ -402,6 +430,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                        "Scene lighting: deferred (a thin G-buffer, then a compute pass; the "
                                        "default) or forward (shaded in the fragment shader); same picture")
                             ->check(CLI::IsMember({"forward", "deferred"}));
+    auto* viewOpt = cli.add_option("--view", viewText,
+                                   "Display: the tone-mapped image (default) or the false-colour EV view (EV = "
+                                   "log2 cd/m^2; docs/USAGE.md)")
+                        ->type_name("tonemapped|false-colour")
+                        ->check(CLI::IsMember({"tonemapped", "false-colour"}));
+    cli.add_option("--probe", probeTexts,
+                   "Pixel probe at X,Y (pixels from the top-left; repeatable, up to 8): printed after the "
+                   "last frame and written into the capture")
+        ->type_name("X,Y")
+        ->allow_extra_args(false);
     auto* resourceReportOpt = cli.add_option("--resource-report", resourceReportText,
                                              "Every N frames print one line: frame, resident memory, "
                                              "GL objects alive by kind, CUDA allocations (the soak)")
@@ -413,7 +451,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
-    std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram;
+    std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram, tmView = "tonemapped";
+    std::vector<std::string> tmProbes;
     std::string tmBins = std::to_string(hd::kDefaultHistogramBins);
     CLI::App* tonemap = cli.add_subcommand("tonemap",
                                            "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
@@ -442,6 +481,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
     SettingsFlags tmSettings;
     addSettingsOptions(*tonemap, tmSettings);
+    tonemap->add_option("--view", tmView, "Write the tone-mapped image (default) or the false-colour EV view")
+        ->type_name("tonemapped|false-colour")
+        ->check(CLI::IsMember({"tonemapped", "false-colour"}));
+    tonemap->add_option("--probe", tmProbes, "Print the pixel probe at X,Y (from the top-left; repeatable, up to 8)")
+        ->type_name("X,Y")
+        ->allow_extra_args(false);
     addCommonOptions(*tonemap, dataDir, logLevel);
 
     // `view IMAGE`: the live mode on an image; every live flag falls through to the main command.
@@ -585,6 +630,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                     result.tonemap.flagAssignments.push_back("histogram.log_max=" + std::to_string(range.logMax));
                 }
             }
+            result.tonemap.view = tmView;
+            result.tonemap.probes = parseProbePoints(tmProbes);
             result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
                                                             {tmCurveOpt, &tmCurve, kStreamsText},
                                                             {tmHistOpt, &tmHistogram, kStreamsText}});
@@ -717,6 +764,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             o.lighting = lightingText;
         o.settingsFile = settingsFile(runSettings);
         o.settingAssignments = checkedAssignments(runSettings);
+        if (viewOpt->count())
+            o.view = viewText;
+        o.probes = parseProbePoints(probeTexts);
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},

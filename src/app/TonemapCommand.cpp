@@ -228,6 +228,14 @@ int tonemapHdr(const TonemapOptions& options,
     if (!message.empty())
         err << kPrefix << "note: " << message << "\n";
     applySettingsOptions(pipeline, options, err);
+    pipeline.setViewMode(*post::parseViewMode(options.view), true);
+    pipeline.setTopDownRows(true);  // the image is uploaded as read: row 0 at the top
+    for (const glm::ivec2 point : options.probes)
+        if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
+            throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
+                                                     point.x, point.y, hdr.width, hdr.height, hdr.width - 1,
+                                                     hdr.height - 1));
+    pipeline.setProbePoints(options.probes);
 
     pipeline.toneOperator().resetState();
     profiler.beginFrame();
@@ -254,7 +262,16 @@ int tonemapHdr(const TonemapOptions& options,
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
         << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
-        << "]) -> " << options.output.string() << "\n";
+        << "]) -> " << options.output.string()
+        << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)" : "") << "\n";
+    if (!options.probes.empty()) {
+        glFinish();  // once, after the only frame: its probe records are there to take
+        pipeline.pollProbe();
+        if (const auto probe = pipeline.latestProbe())
+            for (const post::ProbeSample& sample : probe->samples)
+                out << "probe " << &sample - probe->samples.data() + 1 << " at " << post::describeProbeSample(sample)
+                    << "\n";
+    }
     if (options.verify) {
         post::VerifyReport report = pipeline.verify();
         out << report.text;
@@ -308,9 +325,15 @@ int tonemapImage(const TonemapOptions& options,
             throw std::invalid_argument(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
         if (options.range)
             parseTonemapRange(*options.range);  // reports a bad range before any file is read
+        if (!post::parseViewMode(options.view))
+            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped or false-colour");
+        if (options.probes.size() > hd::kMaxProbes)
+            throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())
             throw std::invalid_argument("no output file (-o OUT.png)");
-        if (options.toneOperator == "equalize" && image::detectFileKind(options.input) == image::FileKind::Png) {
+        // The exact 8-bit path has no probe and no false-colour view: those go through the HDR path.
+        if (options.toneOperator == "equalize" && options.view == "tonemapped" && options.probes.empty() &&
+            image::detectFileKind(options.input) == image::FileKind::Png) {
             image::Image8 source = image::loadImage8(options.input);
             if (source.channels <= 2)
                 return equalizeGreyPng(options, source, shaders, caps, out);

@@ -151,6 +151,14 @@ struct PostPipeline::Impl
     AutoRange autoRange;
     TonemapApply apply;
     HistogramReadback readback;
+    ViewMode viewMode = ViewMode::ToneMapped;
+    bool legendStrip = false;
+    FalseColour falseColour;
+    gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
+    PixelProbe probe;
+    std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
+    bool topDownRows = false;
+    std::optional<ProbeSnapshot> latestProbe;
     std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
@@ -280,7 +288,40 @@ const gl::Buffer& PostPipeline::curveBuffer() const
 }
 const gl::Texture& PostPipeline::outputTexture() const
 {
+    return mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput ? mImpl->falseColourOutput
+                                                                                : mImpl->output;
+}
+const gl::Texture& PostPipeline::toneMappedTexture() const
+{
     return mImpl->output;
+}
+void PostPipeline::setViewMode(ViewMode mode, bool legendStrip)
+{
+    mImpl->viewMode = mode;
+    mImpl->legendStrip = legendStrip;
+}
+ViewMode PostPipeline::viewMode() const
+{
+    return mImpl->viewMode;
+}
+void PostPipeline::setProbePoints(std::vector<glm::ivec2> points)
+{
+    if (points.size() > hd::kMaxProbes)
+        points.resize(hd::kMaxProbes);
+    mImpl->probePoints = std::move(points);
+}
+void PostPipeline::setTopDownRows(bool topDown)
+{
+    mImpl->topDownRows = topDown;
+}
+std::optional<ProbeSnapshot> PostPipeline::latestProbe() const
+{
+    return mImpl->latestProbe;
+}
+void PostPipeline::pollProbe()
+{
+    if (auto snapshot = mImpl->probe.poll())
+        mImpl->latestProbe = std::move(*snapshot);
 }
 
 void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
@@ -422,6 +463,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.latest = std::move(*snapshot);
         p.latest->markers = p.tone->markers();
     }
+    pollProbe();
 
     PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
     if (!p.output || p.output.size() != hdr.size)
@@ -502,6 +544,20 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
                                 TonemapApply::kDisplayBins};
         p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
+    }
+    if (!p.probePoints.empty()) {
+        auto scope = p.profiler.scope("view/probe");
+        std::vector<glm::ivec2> texels;
+        for (const glm::ivec2 point : p.probePoints)
+            texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, texels, p.topDownRows);
+    }
+    if (p.viewMode == ViewMode::FalseColour) {
+        auto scope = p.profiler.scope("view/false-colour");
+        if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
+            p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
+        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        return p.falseColourOutput;
     }
     return p.output;
 }

@@ -11,6 +11,8 @@
 #pragma once
 
 #include "post/ParkedParameters.h"
+#include "post/FalseColour.h"
+#include "post/PixelProbe.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
@@ -112,6 +114,22 @@ public:
 
     /// The settings of the methods and operators not in use (post/PipelineParameters.h reads and sets them).
     ParkedParameters& parkedParameters();
+    /// The display's view (--view): the tone-mapped image, or the false-colour EV view that then
+    /// replaces it in run()'s result and outputTexture(); `legendStrip` draws its legend into the image.
+    void setViewMode(ViewMode mode, bool legendStrip = false);
+    ViewMode viewMode() const;
+    /// The tone-mapped image of the last run, whatever the view mode (GL_RGBA8, sRGB-encoded).
+    const gl::Texture& toneMappedTexture() const;
+    /// Pixels the probe reads each run, from the picture's top-left corner (at most hd::kMaxProbes;
+    /// empty: no probe pass); outside the frame they report "outside".
+    void setProbePoints(std::vector<glm::ivec2> points);
+    /// The input's row 0 is the picture's top (an image uploaded as read, as `tonemap` does); default
+    /// false: GL's bottom-up frames. Places the legend strip and maps probe points.
+    void setTopDownRows(bool topDown);
+    /// The newest probe records read back (a few frames late); nullopt until the first arrives.
+    std::optional<ProbeSnapshot> latestProbe() const;
+    /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).
+    void pollProbe();
 
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);

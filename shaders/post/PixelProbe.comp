@@ -1,0 +1,68 @@
+// PixelProbe.comp: reads up to kMaxProbes texels of the frame and writes one record each
+// (hd::kProbe* layout): scene-linear RGB, luminance (hdLuminance), log2 L (hdLog2), the histogram bin
+// (hdBinOf with the histogram's own params, so exactly the bin the histogram counted the pixel in
+// at full resolution), the display luminance through the tone curve (CurveLookup.glsl, the apply
+// pass's arithmetic, without local adaptation), the tone-mapped output's bytes and the false-colour
+// band. One invocation per probe: a few hundred loads, nothing to optimise.
+#include "shared/HostDevice.h"
+
+layout(local_size_x = 8) in; // == kMaxProbes
+
+layout(binding = kTextureUnitInput) uniform sampler2D uInput;
+layout(binding = kTextureUnitAux) uniform sampler2D uShown; // the tone-mapped output (RGBA8)
+layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
+layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
+layout(std430, binding = kBindingScratch0) writeonly buffer Records { uint records[]; };
+layout(location = 0) uniform ivec2 uSize;
+layout(location = 1) uniform int uCount;
+layout(location = 2) uniform ivec2 uTexels[kMaxProbes];
+
+#include "tonemap/CurveLookup.glsl"
+
+float displayOf(float Lw, vec3 rgb)
+{
+    Curve c = loadCurve();
+    if (int(curve[kCurveChannels]) == 3 && !c.linearScale) {
+        vec3 display = vec3(0.0);
+        for (uint ch = 0u; ch < 3u; ++ch)
+            display[ch] = (!isnan(rgb[ch]) && rgb[ch] > 0.0) ? evaluateCurve(c, ch, rgb[ch]) : 0.0;
+        return hdLuminance(display.r, display.g, display.b);
+    }
+    return (!isnan(Lw) && Lw > 0.0) ? evaluateCurve(c, 0u, Lw) : 0.0;
+}
+
+void main()
+{
+    int index = int(gl_LocalInvocationID.x);
+    if (index >= uCount)
+        return;
+    ivec2 texel = uTexels[index];
+    uint base = uint(index) * kProbeRecordWords;
+    bool inside = all(greaterThanEqual(texel, ivec2(0))) && all(lessThan(texel, uSize));
+    float logMin = uintBitsToFloat(params[kParamLogMin]);
+    float logMax = uintBitsToFloat(params[kParamLogMax]);
+    uint binCount = params[kParamBinCount];
+    vec3 rgb = inside ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
+    float L = hdLuminance(rgb.r, rgb.g, rgb.b);
+    bool logValid = inside && !isnan(L) && !isinf(L) && L >= kMinLuminance;
+    int band = hdFalseColourBand(L, logMin, logMax);
+
+    records[base + kProbeX] = uint(texel.x);
+    records[base + kProbeY] = uint(texel.y);
+    records[base + kProbeFlags] = (inside ? kProbeInside : 0u) | (logValid ? kProbeLogValid : 0u);
+    records[base + kProbeRed] = floatBitsToUint(rgb.r);
+    records[base + kProbeGreen] = floatBitsToUint(rgb.g);
+    records[base + kProbeBlue] = floatBitsToUint(rgb.b);
+    records[base + kProbeLuminance] = floatBitsToUint(L);
+    records[base + kProbeLog2] = floatBitsToUint(logValid ? hdLog2(L) : 0.0);
+    records[base + kProbeBin] = uint(hdBinOf(L, logMin, logMax, binCount, params[kParamOutOfRange]));
+    records[base + kProbeDisplay] = floatBitsToUint(inside ? displayOf(L, rgb) : 0.0);
+    records[base + kProbeShown] = inside ? packUnorm4x8(texelFetch(uShown, texel, 0)) : 0u;
+    records[base + kProbeLogMin] = params[kParamLogMin];
+    records[base + kProbeLogMax] = params[kParamLogMax];
+    records[base + kProbeBinCount] = binCount;
+    records[base + kProbeBand] = uint(band);
+    records[base + kProbeFalseColour] = hdFalseColourOfBand(band, hdFalseColourBandCount(logMin, logMax));
+    records[base + kProbeWidth] = uint(uSize.x);
+    records[base + kProbeHeight] = uint(uSize.y);
+}

@@ -1,0 +1,35 @@
+// ViewPanel.h: the "View" panel: the combo that switches the display between the tone-mapped image
+// and the false-colour EV view, the false-colour legend (one swatch per band over the histogram's
+// range, EV and cd/m^2 in the tooltips, and the special colours), and the pixel probe's readout
+// (pending until its first asynchronous readback). Its own window, right of the Frame panel: the
+// Pipeline panel, placed under the Frame panel, would cover anything added there. It only presents
+// what it is given and returns what was asked for.
+#pragma once
+
+#include "post/FalseColour.h"
+#include "post/PixelProbe.h"
+#include "post/PostPipeline.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+struct ViewPanelInput
+{
+    post::ViewMode mode = post::ViewMode::ToneMapped;
+    const std::optional<post::HistogramSnapshot>* histogram = nullptr;  ///< the legend's range
+    const std::optional<post::ProbeSnapshot>* probe = nullptr;
+    std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
+};
+
+/// Draws the panel; returns the view mode chosen in the combo, if changed.
+std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input);
+
+/// Adds a histogram marker ("probe NAME") at each probed pixel's log2 L.
+void addProbeMarkers(post::HistogramSnapshot& snapshot,
+                     const post::ProbeSnapshot& probe,
+                     const std::vector<std::string>& probeNames);
+
+}  // namespace ui
