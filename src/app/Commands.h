@@ -39,8 +39,8 @@ struct TonemapOptions
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json, applied after the defaults
     std::vector<std::string> flagAssignments;           ///< the dedicated flags given, as KEY=VALUE (after the file)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, last, in command-line order
-    std::string view = "tonemapped";  ///< --view tonemapped|false-colour
-    std::vector<glm::ivec2> probes;   ///< --probe X,Y: pixels from the top-left
+    std::string view = "tonemapped";                    ///< --view tonemapped|false-colour
+    std::vector<glm::ivec2> probes;                     ///< --probe X,Y: pixels from the top-left
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
 

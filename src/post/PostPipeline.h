@@ -10,8 +10,8 @@
 // asynchronous readback a few frames late.
 #pragma once
 
-#include "post/ParkedParameters.h"
 #include "post/FalseColour.h"
+#include "post/ParkedParameters.h"
 #include "post/PixelProbe.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
