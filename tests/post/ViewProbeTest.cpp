@@ -37,8 +37,12 @@ protected:
         pipeline->applySettings(settings);
     }
 
-    /// Float equality that also holds for two NaNs.
-    static bool same(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+    /// Float equality that also holds for two NaNs (of any payload: NVIDIA's arithmetic returns its
+    /// canonical NaN where the CPU propagates the operand's).
+    static bool same(float a, float b)
+    {
+        return (std::isnan(a) && std::isnan(b)) || std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+    }
 
     std::unique_ptr<post::PostPipeline> pipeline;
 };
