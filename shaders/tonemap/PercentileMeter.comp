@@ -1,6 +1,4 @@
-// PercentileMeter.comp: percentile auto-exposure metering and temporal adaptation: one workgroup
-// copies the CDF into shared memory with coalesced loads, then one invocation meters and adapts
-// (a lone invocation reading the CDF from global memory spent ~20 us in dependent load latency).
+// PercentileMeter.comp: percentile auto-exposure metering and temporal adaptation, one invocation.
 // Percentiles come from the inclusive CDF by binary search, linearly interpolated inside the bin
 // (uniform density within a bin). Key mode: E = log2(key) - log2 L(p), limited to
 // log2(white) - log2 L(high); band mode: E = log2(key) - mean log2 L between two percentiles. Then
@@ -10,12 +8,10 @@
 // usable frame snaps. State layout: STATE_* (TonePercentile.h).
 #include "shared/HostDevice.h"
 
-layout(local_size_x = 256) in;
+layout(local_size_x = 1) in;
 
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
-layout(std430, binding = kBindingCdf) readonly buffer Cdf { uint globalCdf[]; };
-
-shared uint cdf[kMaxHistogramBins];
+layout(std430, binding = kBindingCdf) readonly buffer Cdf { uint cdf[]; };
 layout(std430, binding = kBindingOperatorState) buffer State { float state[]; };
 
 layout(location = 0) uniform uint uMetering;      // 0 key, 1 band average
@@ -138,11 +134,6 @@ bool isUsable(float v)
 void main()
 {
     gBins = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
-    for (uint i = gl_LocalInvocationIndex; i < gBins; i += gl_WorkGroupSize.x)
-        cdf[i] = globalCdf[i];
-    barrier();
-    if (gl_LocalInvocationIndex != 0u)
-        return;
     gLogMin = uintBitsToFloat(params[kParamLogMin]);
     float logMax = uintBitsToFloat(params[kParamLogMax]);
     gBinWidth = (logMax - gLogMin) / float(gBins);
