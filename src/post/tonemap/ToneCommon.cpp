@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -23,16 +24,36 @@ StateReadback::~StateReadback()
             glDeleteSync(slot.fence);
 }
 
-void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes)
+void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex)
+{
+    capture({Part{source, offsetBytes, mBytes}}, frameIndex);
+}
+
+void StateReadback::capture(std::initializer_list<Part> parts, std::uint64_t frameIndex)
 {
     Slot& slot = mSlots[std::size_t(mNext)];
     if (slot.fence != nullptr)
         return;  // every slot in flight: skip this frame rather than wait
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    source.copyTo(slot.buffer, offsetBytes, 0, mBytes);
+    std::size_t at = 0;
+    for (const Part& part : parts) {
+        const std::size_t bytes = std::min(part.bytes, mBytes - at);
+        part.source.copyTo(slot.buffer, part.offsetBytes, at, bytes);
+        at += bytes;
+    }
     slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     slot.sequence = ++mSequence;
+    slot.frameIndex = frameIndex;
     mNext = (mNext + 1) % kSlots;
+}
+
+std::vector<StateReadback::Arrival> StateReadback::takeArrived()
+{
+    poll();
+    std::vector<Arrival> out = std::move(mArrived);
+    mArrived.clear();
+    std::sort(out.begin(), out.end(), [](const Arrival& a, const Arrival& b) { return a.frameIndex < b.frameIndex; });
+    return out;
 }
 
 bool StateReadback::poll()
@@ -46,12 +67,16 @@ bool StateReadback::poll()
             continue;
         glDeleteSync(slot.fence);
         slot.fence = nullptr;
+        Arrival arrival{slot.frameIndex, std::vector<float>(mBytes / sizeof(float))};
+        slot.buffer.read(0, mBytes, arrival.words.data());
         if (slot.sequence > mLatestSequence) {
-            mLatest.resize(mBytes / sizeof(float));
-            slot.buffer.read(0, mBytes, mLatest.data());
+            mLatest = arrival.words;
             mLatestSequence = slot.sequence;
             arrived = true;
         }
+        if (mArrived.size() >= kMaxArrived)
+            mArrived.erase(mArrived.begin());
+        mArrived.push_back(std::move(arrival));
     }
     return arrived;
 }

@@ -9,31 +9,52 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace post {
 
-/// A ring of small buffers: capture() copies words of a GPU buffer into the next slot and fences it;
-/// poll() keeps the newest slot whose fence has signalled (glClientWaitSync with a zero timeout) and
-/// never waits. When every slot is in flight the capture is skipped.
+/// A ring of small buffers: capture() copies words of GPU buffers into the next slot, tagged with the
+/// frame index they belong to, and fences it; poll() reads every slot whose fence has signalled
+/// (glClientWaitSync with a zero timeout), keeps the newest as latest() and queues each for
+/// takeArrived(); it never waits. When every slot is in flight the capture is skipped.
 class StateReadback
 {
 public:
     static constexpr int kSlots = 4;
+    static constexpr std::size_t kMaxArrived = 64;  ///< arrivals nobody takes: the oldest are dropped
+
+    /// One source range of a capture; the ranges are copied one after the other into the slot.
+    struct Part
+    {
+        const gl::Buffer& source;
+        std::size_t offsetBytes = 0;
+        std::size_t bytes = 0;
+    };
+    /// A completed copy and the frame index given to capture().
+    struct Arrival
+    {
+        std::uint64_t frameIndex = 0;
+        std::vector<float> words;
+    };
 
     StateReadback(std::string_view label, std::size_t bytes);
     ~StateReadback();
     StateReadback(const StateReadback&) = delete;
     StateReadback& operator=(const StateReadback&) = delete;
 
-    void capture(const gl::Buffer& source, std::size_t offsetBytes = 0);
+    void capture(const gl::Buffer& source, std::size_t offsetBytes = 0, std::uint64_t frameIndex = 0);
+    /// Copies the parts (their bytes summing to at most the slot's size) into one slot.
+    void capture(std::initializer_list<Part> parts, std::uint64_t frameIndex);
     /// True when newer data arrived.
     bool poll();
     bool hasData() const { return !mLatest.empty(); }
     /// The newest completed copy (floats; empty until one arrived).
     const std::vector<float>& latest() const { return mLatest; }
+    /// Every copy completed since the last call, oldest frame first.
+    std::vector<Arrival> takeArrived();
 
 private:
     struct Slot
@@ -41,7 +62,9 @@ private:
         gl::Buffer buffer;
         GLsync fence = nullptr;
         std::uint64_t sequence = 0;
+        std::uint64_t frameIndex = 0;
     };
+    std::vector<Arrival> mArrived;
     std::array<Slot, kSlots> mSlots;
     std::size_t mBytes = 0;
     std::uint64_t mSequence = 0;

@@ -7,6 +7,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace post {
@@ -92,6 +94,51 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     mCurveProgram.use();
     glDispatchCompute((hd::kMaxHistogramBins + 255u) / 256u, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+
+    constexpr std::size_t kParamsBytes = hd::kHistogramParamsWords * sizeof(std::uint32_t);
+    const std::size_t cdfBytes = std::size_t(inputs.spec.binCount) * sizeof(std::uint32_t);
+    if (!mReadback)
+        mReadback = std::make_unique<StateReadback>("tonemap.equalize.median",
+                                                    kParamsBytes + hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    mReadback->capture(
+        {StateReadback::Part{inputs.params, 0, kParamsBytes}, StateReadback::Part{inputs.cdf, 0, cdfBytes}},
+        ctx.frameIndex);
+}
+
+std::optional<float> cdfMedianLog2(std::span<const std::uint32_t> inclusiveCdf, float logMin, float logMax)
+{
+    if (inclusiveCdf.empty() || inclusiveCdf.back() == 0u || !(logMax > logMin))
+        return std::nullopt;
+    const double half = 0.5 * double(inclusiveCdf.back());
+    const auto bin = std::size_t(std::lower_bound(inclusiveCdf.begin(), inclusiveCdf.end(), half,
+                                                  [](std::uint32_t c, double value) { return double(c) < value; }) -
+                                 inclusiveCdf.begin());
+    const double before = bin > 0 ? double(inclusiveCdf[bin - 1]) : 0.0;
+    const double inBin = double(inclusiveCdf[bin]) - before;
+    const double fraction = inBin > 0.0 ? (half - before) / inBin : 0.0;
+    const double binWidth = (double(logMax) - double(logMin)) / double(inclusiveCdf.size());
+    return float(double(logMin) + (double(bin) + fraction) * binWidth);
+}
+
+std::vector<KeyValueSample> ToneEqualize::takeKeyValues()
+{
+    std::vector<KeyValueSample> out;
+    if (!mReadback)
+        return out;
+    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
+        std::array<std::uint32_t, hd::kHistogramParamsWords> params{};
+        std::memcpy(params.data(), arrival.words.data(), sizeof(params));
+        float logMin = 0.0f;
+        float logMax = 0.0f;
+        std::memcpy(&logMin, &params[hd::kParamLogMin], sizeof(float));
+        std::memcpy(&logMax, &params[hd::kParamLogMax], sizeof(float));
+        const std::uint32_t bins = std::min(params[hd::kParamBinCount], hd::kMaxHistogramBins);
+        std::vector<std::uint32_t> cdf(bins);
+        std::memcpy(cdf.data(), arrival.words.data() + hd::kHistogramParamsWords, bins * sizeof(std::uint32_t));
+        if (const std::optional<float> median = cdfMedianLog2(cdf, logMin, logMax))
+            out.push_back({arrival.frameIndex, *median});
+    }
+    return out;
 }
 
 bool ToneEqualize::ui()

@@ -13,12 +13,22 @@
 // Limits: bins below the first occupied one map to 0, above the last to 1 (contrast stretch).
 #pragma once
 
+#include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
 
 #include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
 
 namespace post {
+
+/// log2 luminance of the median of a histogram given by its inclusive CDF over [logMin, logMax]: the
+/// first bin whose CDF reaches half the total, linearly interpolated inside it (the bin's uniform
+/// density model); nullopt for an empty histogram.
+std::optional<float> cdfMedianLog2(std::span<const std::uint32_t> inclusiveCdf, float logMin, float logMax);
 
 class ToneEqualize final : public ToneOperator
 {
@@ -34,6 +44,9 @@ public:
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;
+    /// log2 of the luminance histogram's median (cdfMedianLog2 of a readback of the params and CDF).
+    std::vector<KeyValueSample> takeKeyValues() override;
+    std::string_view keyValueName() const override { return "median"; }
 
     const EqualizeSettings& settings() const { return mSettings; }
     void setSettings(const EqualizeSettings& settings) { mSettings = settings; }
@@ -52,6 +65,7 @@ private:
     gl::Texture mChannelImage;
     std::array<gl::Buffer, 3> mChannelHistograms;
     std::array<gl::Buffer, 3> mChannelCdfs;
+    std::unique_ptr<StateReadback> mReadback;  ///< histogram params words, then the luminance CDF
 };
 
 }  // namespace post

@@ -23,6 +23,9 @@ void ToneExposure::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     const float logMax = kExposureCurveHighEv - mSettings.exposureEv;
     dispatchExposureCurve(mProgram, inputs.params, curve, nullptr, mSettings.display, kExposureCurveSamples,
                           mSettings.exposureEv, logMin, logMax);
+    if (mKeyValues.size() >= StateReadback::kMaxArrived)  // nobody takes them: keep the newest
+        mKeyValues.erase(mKeyValues.begin());
+    mKeyValues.push_back({ctx.frameIndex, mSettings.exposureEv});
 }
 
 bool ToneExposure::ui()

@@ -8,6 +8,9 @@
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
 
+#include <utility>
+#include <vector>
+
 namespace post {
 
 class ToneExposure final : public ToneOperator
@@ -29,6 +32,9 @@ public:
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;
+    /// The set EV of each frame computed since the last call (known on the CPU: no readback).
+    std::vector<KeyValueSample> takeKeyValues() override { return std::exchange(mKeyValues, {}); }
+    std::string_view keyValueName() const override { return "exposure"; }
 
     const ExposureSettings& settings() const { return mSettings; }
     void setSettings(const ExposureSettings& settings) { mSettings = sanitize(settings); }
@@ -36,6 +42,7 @@ public:
 private:
     ExposureSettings mSettings;
     gl::Program mProgram;
+    std::vector<KeyValueSample> mKeyValues;
 };
 
 }  // namespace post

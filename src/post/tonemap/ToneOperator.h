@@ -45,6 +45,13 @@ struct HistogramRequest
     float logMax = 0.0f;
 };
 
+/// An operator's key value for one frame (ToneOperator::takeKeyValues).
+struct KeyValueSample
+{
+    std::uint64_t frameIndex = 0;  ///< PassContext::frameIndex of the frame it was computed in
+    float ev = 0.0f;               ///< in EV (log2); its meaning per operator: keyValueName()
+};
+
 class ToneOperator
 {
 public:
@@ -87,6 +94,15 @@ public:
     /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),
     /// from an asynchronous readback a few frames late; empty when none.
     virtual std::vector<std::pair<std::string, float>> markers() const { return {}; }
+
+    /// The key value of every frame whose state readback completed since the last call, oldest first
+    /// (frames late; polls without waiting; a frame whose readback was skipped is missing). In EV:
+    /// percentile and exposure give the exposure applied (log2 of the scale, Lw * 2^E), Ward the log2
+    /// of the log-average luminance of its foveal samples and equalize the log2 of the histogram's
+    /// median luminance (both in scene units, the histogram's axis). Empty when the operator has none.
+    virtual std::vector<KeyValueSample> takeKeyValues() { return {}; }
+    /// What takeKeyValues() measures, for labels ("exposure", "log-average", "median"); empty: none.
+    virtual std::string_view keyValueName() const { return {}; }
 };
 
 struct ToneOperatorEntry

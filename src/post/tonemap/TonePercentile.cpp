@@ -72,7 +72,19 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f, 0.0f,
                               0.0f, s.localAdaptation ? s.localBlend : 0.0f);
     }
-    mReadback->capture(mState);
+    mReadback->capture(mState, 0, ctx.frameIndex);
+}
+
+std::vector<KeyValueSample> TonePercentile::takeKeyValues()
+{
+    using namespace percentile_state;
+    std::vector<KeyValueSample> out;
+    if (!mReadback)
+        return out;
+    for (const StateReadback::Arrival& arrival : mReadback->takeArrived())
+        if (arrival.words[kValid] != 0.0f && std::isfinite(arrival.words[kExposure]))
+            out.push_back({arrival.frameIndex, arrival.words[kExposure]});
+    return out;
 }
 
 EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)

@@ -45,6 +45,8 @@ public:
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
     int localAdaptationRadius() const override;
+    std::vector<KeyValueSample> takeKeyValues() override;
+    std::string_view keyValueName() const override { return "exposure"; }
 
     const PercentileSettings& settings() const { return mSettings; }
     void setSettings(const PercentileSettings& settings)

@@ -184,7 +184,23 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
             dispatchCurve(kStageCeiling);
         }
     }
-    mReadback->capture(mState);
+    mReadback->capture(mState, 0, ctx.frameIndex);
+}
+
+std::vector<KeyValueSample> ToneWard::takeKeyValues()
+{
+    using namespace ward_state;
+    std::vector<KeyValueSample> out;
+    if (!mReadback)
+        return out;
+    const float lnScale = std::log(mSettings.sceneScale);
+    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
+        // The marker's axis: ln cd/m^2 of the state back to log2 scene units.
+        const float ev = float((arrival.words[kBwavg] - lnScale) / std::numbers::ln2);
+        if (arrival.words[kRangeValid] != 0.0f && std::isfinite(ev))
+            out.push_back({arrival.frameIndex, ev});
+    }
+    return out;
 }
 
 bool ToneWard::ui()

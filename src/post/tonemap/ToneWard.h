@@ -52,6 +52,8 @@ public:
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
     FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override;
+    std::vector<KeyValueSample> takeKeyValues() override;
+    std::string_view keyValueName() const override { return "log-average"; }
 
     const WardSettings& settings() const { return mSettings; }
     void setSettings(const WardSettings& settings) { mSettings = sanitize(settings); }
