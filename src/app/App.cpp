@@ -13,6 +13,7 @@
 #include "gl/Framebuffer.h"
 #include "gl/Gl.h"
 #include "post/CudaInterop.h"
+#include "post/ExposureHistory.h"
 #include "post/MethodListing.h"
 #include "post/PostPipeline.h"
 #include "profiling/Capture.h"
@@ -36,16 +37,20 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <thread>
 
 namespace app {
 namespace {
 
-constexpr double kFixedDt = 1.0 / 60.0;  ///< headless: time step of the camera path and adaptation
-constexpr int kRecordFromFrame = 10;     ///< recording for --capture starts after this warm-up
+constexpr double kFixedDt = 1.0 / 60.0;               ///< headless: time step of the camera path and adaptation
+constexpr int kRecordFromFrame = 10;                  ///< recording for --capture starts after this warm-up
+constexpr double kExposurePlotSeconds = 10.0;         ///< the Exposure panel's window
+constexpr std::size_t kRunExposureFrames = 1u << 18;  ///< the whole run's key values (flicker line, --capture)
 constexpr glm::ivec2 kDefaultSize{1280, 720};
 constexpr double kMaxWindowDt = 0.25;  ///< a stalled window frame must not jump the camera
 
@@ -63,6 +68,14 @@ void logDroppedFrames(const profiling::Profiler& profiler)
             "capture: the recording kept its last {} frames and dropped {} older ones (ring of {} frames; "
             "--capture-frames N or the Timings panel's \"keep last N frames\" sets it)",
             profiler.recordedFrames().size(), profiler.droppedFrames(), profiler.recordingCapacity());
+}
+
+/// The flicker figure with a fixed 6 decimals (EV/s), so that two runs compare as text.
+std::string formatFlicker(double evPerSecond)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", evPerSecond);
+    return text;
 }
 
 void printSummary(const std::deque<profiling::FrameRecord>& frames, std::uint64_t droppedFrames)
@@ -134,6 +147,17 @@ struct App::Impl
     std::uint64_t lastResourceReport = ~std::uint64_t(0);
     std::vector<std::string> probeNames;  ///< this frame's pixel probes in record order: "mouse" (window), "1"...
     glm::ivec2 mouseTexel{-1, 0};         ///< the mouse probe, bottom-up texel (kept while over the panels)
+    post::ExposureHistory exposurePlot{kExposurePlotSeconds};  ///< the Exposure panel's last N seconds
+    post::ExposureHistory runExposure{std::numeric_limits<double>::infinity(), kRunExposureFrames};  ///< the run
+    std::string keyValueOperator;  ///< the operator whose key values the two histories hold
+    double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
+
+    /// Adds this frame to the exposure histories (before it renders).
+    void noteExposureFrame(double dt);
+    /// Attaches the key values whose readbacks arrived; a new operator starts the series over.
+    void collectKeyValues();
+    /// "flicker: X EV/s over N frames (operator ID, key value NAME)", or why there is none.
+    std::string flickerLine() const;
 
     void reportResources(std::uint64_t frame);
     /// Sets the pipeline's probe points: the pixel under the mouse (window) and the --probe points.
@@ -475,6 +499,12 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         for (std::size_t i = 0; i < probe->samples.size() && i < probeNames.size(); ++i)
             if (probeNames[i] != "mouse")
                 metadata.emplace_back("probe_" + probeNames[i], post::describeProbeSample(probe->samples[i]));
+    const post::ToneOperator& op = pipeline->toneOperator();
+    metadata.emplace_back("key_value", std::string(op.keyValueName().empty() ? "none" : op.keyValueName()));
+    if (const std::optional<double> flicker = runExposure.flickerEvPerSecond()) {
+        metadata.emplace_back("flicker_ev_per_s", formatFlicker(*flicker));
+        metadata.emplace_back("flicker_pairs", std::to_string(runExposure.flickerPairs()));
+    }
     return metadata;
 }
 
@@ -574,7 +604,9 @@ int App::Impl::runFrames(int count)
         }
         a.source->update(input);
         a.updateProbes(size, input.mouseFree);
+        a.noteExposureFrame(dt);
         a.renderFrame(dt, pathSeconds, size, drawUi);
+        a.collectKeyValues();
         ++a.frame;
         ++rendered;
         if (a.isWindow) {
@@ -593,6 +625,43 @@ int App::Impl::runFrames(int count)
                                      ": GL error: " + gl::lastErrorMessage());
     }
     return rendered;
+}
+
+void App::Impl::noteExposureFrame(double dt)
+{
+    collectKeyValues();  // a new operator starts the series over before its first frame is added
+    clockSeconds += dt;
+    const std::uint64_t index = profiler->frameIndex();
+    exposurePlot.addFrame(index, clockSeconds, dt * 1000.0);
+    runExposure.addFrame(index, clockSeconds, dt * 1000.0);
+}
+
+void App::Impl::collectKeyValues()
+{
+    post::ToneOperator& op = pipeline->toneOperator();
+    if (op.id() != keyValueOperator) {
+        keyValueOperator = std::string(op.id());
+        exposurePlot.clear();
+        runExposure.clear();
+    }
+    for (const post::KeyValueSample& sample : op.takeKeyValues()) {
+        exposurePlot.setKeyValue(sample.frameIndex, sample.ev);
+        runExposure.setKeyValue(sample.frameIndex, sample.ev);
+    }
+}
+
+std::string App::Impl::flickerLine() const
+{
+    const post::ToneOperator& op = pipeline->toneOperator();
+    const std::optional<double> flicker = runExposure.flickerEvPerSecond();
+    if (op.keyValueName().empty() || !flicker)
+        return util::format("flicker: none (operator {} has {})", op.id(),
+                            op.keyValueName().empty() ? "no key value" : "no key value on two consecutive frames");
+    std::size_t withKey = 0;
+    for (const post::ExposureHistory::Frame& f : runExposure.frames())
+        withKey += f.keyEv ? 1 : 0;
+    return util::format("flicker: {} EV/s over {} frames (operator {}, key value {})", formatFlicker(*flicker), withKey,
+                        op.id(), op.keyValueName());
 }
 
 void App::Impl::waitForTimings()
@@ -661,6 +730,7 @@ int App::Impl::finish(int renderedFrames)
     // End of the run: wait for the GPU once so the last frames' timings arrive (never per frame).
     glFinish();
     pipeline->pollProbe();  // the last frame's probe records, now complete
+    collectKeyValues();     // and the last frames' key values
     profiler->beginFrame();
     if (uiCaptureFrames > 0 || uiRecording)
         writeUiCapture();  // the window closed while a capture from the panel ran: keep what it has
@@ -685,14 +755,21 @@ int App::Impl::finish(int renderedFrames)
     }
     const auto& frames = profiler->recordedFrames();
     auto metadata = frameMetadata();
-    if (options.capture)
-        profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames());
+    if (options.capture) {
+        profiling::FrameKeyValues keyValues;
+        for (const post::ExposureHistory::Frame& f : runExposure.frames())
+            if (f.keyEv)
+                keyValues.emplace_back(f.frameIndex, *f.keyEv);
+        profiling::writeTraceEventJson(*options.capture, frames, metadata, profiler->droppedFrames(), keyValues);
+    }
     if (options.captureCsv)
         profiling::writeCsv(*options.captureCsv, frames);
     if (options.capture || options.captureCsv)
         logDroppedFrames(*profiler);
     if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
         printSummary(frames, profiler->droppedFrames());
+    if (!isWindow && !options.resourceReport)
+        std::cout << flickerLine() << "\n";
     if (!options.probes.empty()) {
         const auto probe = pipeline->latestProbe();
         if (!probe)

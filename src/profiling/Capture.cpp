@@ -94,13 +94,22 @@ std::string timestampForFileName()
 
 std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
                              const CaptureMetadata& metadata,
-                             std::uint64_t droppedFrames)
+                             std::uint64_t droppedFrames,
+                             const FrameKeyValues& keyValues)
 {
+    const std::map<std::uint64_t, float> keyValueByFrame(keyValues.begin(), keyValues.end());
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", kProcessId}, {"args", {{"name", "hdrlab"}}}});
     events.push_back(threadName(kCpuTrack, "CPU (pass submission)"));
     events.push_back(threadName(kGpuTrack, "GPU (pass execution)"));
     for (const FrameRecord& frame : frames) {
+        if (const auto key = keyValueByFrame.find(frame.frame); key != keyValueByFrame.end())
+            events.push_back({{"name", "key value (EV)"},
+                              {"ph", "C"},
+                              {"pid", kProcessId},
+                              {"tid", kCpuTrack},
+                              {"ts", toMicroseconds(frame.cpuStartMs)},
+                              {"args", {{"ev", key->second}}}});
         if (frame.cpuFrameMs > 0.0)
             events.push_back(completeEvent("frame", "frame", kCpuTrack, frame.cpuStartMs, frame.cpuFrameMs,
                                            {{"frame", frame.frame}}));
@@ -141,9 +150,10 @@ std::string toCsv(const std::deque<FrameRecord>& frames)
 void writeTraceEventJson(const std::filesystem::path& path,
                          const std::deque<FrameRecord>& frames,
                          const CaptureMetadata& metadata,
-                         std::uint64_t droppedFrames)
+                         std::uint64_t droppedFrames,
+                         const FrameKeyValues& keyValues)
 {
-    util::writeTextOutput(path, toTraceEventJson(frames, metadata, droppedFrames));
+    util::writeTextOutput(path, toTraceEventJson(frames, metadata, droppedFrames, keyValues));
 }
 
 void writeCsv(const std::filesystem::path& path, const std::deque<FrameRecord>& frames)

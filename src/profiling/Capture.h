@@ -5,7 +5,9 @@
 //    ("ph":"X", ts/dur in microseconds) per pass and frame on a CPU track, and one on a GPU track
 //    (placed by its GL timestamp when known, else under the CPU event); args carry the frame index and
 //    the GPU time source; otherData also holds recorded_frames and dropped_frames (frames the
-//    recording ring dropped before the first one written).
+//    recording ring dropped before the first one written); with key values (the tone operator's key
+//    value per frame, EV: post/ExposureHistory.h), a counter event ("ph":"C", name "key value (EV)",
+//    args {"ev": value}) at the start of each recorded frame that has one (a track in Perfetto).
 //  - CSV, one row per frame and pass: frame,pass,cpu_ms,gpu_ms,gpu_source.
 //  - A per-pass summary (frames, mean/median/min/max GPU ms, time source) and its text table.
 // Every file goes through util::writeTextOutput: written atomically (a reader never sees a half-written
@@ -39,17 +41,22 @@ CaptureMetadata buildMetadata();
 /// Current UTC time as "YYYYMMDD-HHMMSS" (capture file names).
 std::string timestampForFileName();
 
+/// Per frame index, the tone operator's key value in EV (frames without one are left out).
+using FrameKeyValues = std::vector<std::pair<std::uint64_t, float>>;
+
 /// `droppedFrames`: frames of the recording that its ring dropped before `frames` (otherData.dropped_frames).
 std::string toTraceEventJson(const std::deque<FrameRecord>& frames,
                              const CaptureMetadata& metadata,
-                             std::uint64_t droppedFrames = 0);
+                             std::uint64_t droppedFrames = 0,
+                             const FrameKeyValues& keyValues = {});
 std::string toCsv(const std::deque<FrameRecord>& frames);
 
 /// Both throw std::runtime_error with a one-line reason when the file cannot be written.
 void writeTraceEventJson(const std::filesystem::path& path,
                          const std::deque<FrameRecord>& frames,
                          const CaptureMetadata& metadata,
-                         std::uint64_t droppedFrames = 0);
+                         std::uint64_t droppedFrames = 0,
+                         const FrameKeyValues& keyValues = {});
 void writeCsv(const std::filesystem::path& path, const std::deque<FrameRecord>& frames);
 
 struct PassSummary

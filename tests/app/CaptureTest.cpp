@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -92,6 +93,22 @@ TEST(CaptureTest, TraceEventJsonIsValidAndComplete)
     }
     // One frame event + a CPU and a GPU event per pass, per frame.
     EXPECT_EQ(complete, frames.size() * (1 + 2 * kPassNames.size()));
+}
+
+TEST(CaptureTest, KeyValuesBecomeCounterEventsOfTheirFrames)
+{
+    // Frames 10..13; key values for 11 and 13, and one for a frame not recorded (left out).
+    const profiling::FrameKeyValues keys{{11, 1.5f}, {13, -2.25f}, {99, 7.0f}};
+    const auto root = nlohmann::json::parse(profiling::toTraceEventJson(makeFrames(4), makeMetadata(), 0, keys));
+    std::map<double, float> counters;  // ts -> ev
+    for (const auto& event : root["traceEvents"])
+        if (event["ph"] == "C") {
+            EXPECT_EQ(event["name"], "key value (EV)");
+            counters[event["ts"].get<double>()] = event["args"]["ev"].get<float>();
+        }
+    ASSERT_EQ(counters.size(), 2u);
+    EXPECT_EQ(counters.at((100.0 + 16.0) * 1000.0), 1.5f);    // frame 11 starts at 116 ms
+    EXPECT_EQ(counters.at((100.0 + 48.0) * 1000.0), -2.25f);  // frame 13 at 148 ms
 }
 
 TEST(CaptureTest, GpuEventsUseTimestampsOrSitUnderTheCpuEvent)
