@@ -1,0 +1,90 @@
+// FlickerCliTest.cpp: the flicker figure of headless runs (post/ExposureHistory.h): the same on two
+// runs of the camera path, above zero there (the exposure follows the moving camera), zero on a still
+// image for every adaptive operator; --capture carries the per-frame key values and the figure.
+#include "cli/CliTestSupport.h"
+#include "image/ImageIo.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cli_test::hdrlab;
+
+/// The "flicker: ..." line of a run's output, empty when there is none.
+std::string flickerLine(const std::string& output)
+{
+    for (const std::string& line : cli_test::lines(output))
+        if (line.rfind("flicker: ", 0) == 0)
+            return line;
+    return {};
+}
+
+/// X of "flicker: X EV/s ..."; NaN when the line has no figure.
+double flickerValue(const std::string& line)
+{
+    try {
+        return std::stod(line.substr(std::string("flicker: ").size()));
+    } catch (const std::exception&) {
+        return std::nan("");
+    }
+}
+
+TEST(FlickerCliTest, CameraPathGivesTheSameNonZeroFigureOnTwoRuns)
+{
+    const fs::path dir = testing_support::scratchDir("cli-flicker-path");
+    for (const char* op : {"percentile", "ward", "equalize"}) {
+        const std::string args = std::string("--headless --frames 40 --size 160x90 --operator ") + op;
+        const auto first = cli_test::runIn(dir, hdrlab(args));
+        const auto second = cli_test::runIn(dir, hdrlab(args));
+        ASSERT_EQ(first.exitCode, 0) << first.output;
+        ASSERT_EQ(second.exitCode, 0) << second.output;
+        const std::string line = flickerLine(first.output);
+        ASSERT_FALSE(line.empty()) << first.output;
+        EXPECT_EQ(line, flickerLine(second.output)) << op << ": headless runs are deterministic";
+        EXPECT_NE(line.find("over 40 frames (operator " + std::string(op)), std::string::npos) << line;
+        EXPECT_GT(flickerValue(line), 0.0) << op << " follows the moving camera: " << line;
+    }
+    fs::remove_all(dir);
+}
+
+TEST(FlickerCliTest, StillImageGivesZeroAndCaptureRecordsKeyValues)
+{
+    const fs::path dir = testing_support::scratchDir("cli-flicker-still");
+    // A still frame: a ramp over 12 EV, bright top, dark bottom.
+    image::ImageF still(32, 16);
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 32; ++x) {
+            float* p = still.at(x, y);
+            p[0] = p[1] = p[2] = std::exp2((y < 8 ? 6.0f : -4.0f) + float(x) / 16.0f);
+            p[3] = 1.0f;
+        }
+    image::writeExr(dir / "still.exr", still, image::ExrPixelType::Float);
+    for (const char* op : {"percentile", "ward", "equalize", "exposure"}) {
+        const auto result = cli_test::runIn(
+            dir, hdrlab(std::string("view still.exr --headless --frames 24 --capture c.json --operator ") + op));
+        ASSERT_EQ(result.exitCode, 0) << result.output;
+        const std::string line = flickerLine(result.output);
+        EXPECT_EQ(flickerValue(line), 0.0) << op << ": " << line;
+
+        std::ifstream in(dir / "c.json");
+        const auto root = nlohmann::json::parse(in);
+        std::size_t counters = 0;
+        for (const auto& event : root["traceEvents"])
+            if (event["ph"] == "C" && event["name"] == "key value (EV)") {
+                ++counters;
+                EXPECT_TRUE(event["args"]["ev"].is_number()) << event.dump();
+            }
+        EXPECT_EQ(counters, root["otherData"]["recorded_frames"].get<std::size_t>()) << op;
+        EXPECT_EQ(root["otherData"]["flicker_ev_per_s"], "0.000000") << op;
+        EXPECT_NE(root["otherData"]["key_value"], "none") << op;
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
