@@ -21,6 +21,7 @@
 #include "scene/Scene.h"
 #include "scene/ScenePresets.h"
 #include "ui/CompareView.h"
+#include "ui/ExposurePanel.h"
 #include "ui/FramePanel.h"
 #include "ui/HistogramView.h"
 #include "ui/ImGuiLayer.h"
@@ -126,6 +127,7 @@ struct App::Impl
     std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
     ui::HistogramView histogramView;
     ui::TimingsPanel timingsPanel;
+    ui::ExposurePanel exposurePanel;
     gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
     gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
     gl::Framebuffer uiFramebuffer;
@@ -379,6 +381,7 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     if (mode == ui::CaptureMode::RecordingForOutputs && captureStatus.empty())
         captureStatus = "recording the whole run (summary, --capture)";
     ui::TimingsPanelActions timing = timingsPanel.draw(*profiler, captureStatus, mode);
+    exposurePanel.draw(exposurePlot, pipeline->toneOperator().id(), pipeline->toneOperator().keyValueName());
     if (timing.ringFrames > 0)
         profiler->setRecordingCapacity(timing.ringFrames);
     if (timing.captureRequested) {

@@ -140,7 +140,7 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
     util::Summary frame = profiler.frameTimeMs();
     std::string overlay = frame.count ? "frame " + std::to_string(frame.mean).substr(0, 5) + " ms mean" : "frame time";
     ImGui::PlotLines("##frametime", frameTimes.data(), int(frameTimes.size()), 0, overlay.c_str(), 0.0f,
-                     float(std::max(frame.max * 1.2, 1.0)), ImVec2(-1, 60));
+                     float(std::max(frame.max * 1.2, 1.0)), ImVec2(ImGui::GetContentRegionAvail().x, 60));
 
     ImGui::Separator();
     drawCaptureControls(profiler, mode, actions);
