@@ -662,7 +662,7 @@ std::string App::Impl::flickerLine() const
                             op.keyValueName().empty() ? "no key value" : "no key value on two consecutive frames");
     std::size_t withKey = 0;
     for (const post::ExposureHistory::Frame& f : runExposure.frames())
-        withKey += f.keyEv ? 1 : 0;
+        withKey += f.keyEv ? 1 : 0;  // as App::flicker
     return util::format("flicker: {} EV/s over {} frames (operator {}, key value {})", formatFlicker(*flicker), withKey,
                         op.id(), op.keyValueName());
 }
@@ -697,6 +697,16 @@ void App::resizeFrame(glm::ivec2 size)
 void App::waitForTimings()
 {
     mImpl->waitForTimings();
+}
+
+App::Flicker App::flicker()
+{
+    Impl& a = *mImpl;
+    a.collectKeyValues();
+    Flicker out{a.runExposure.flickerEvPerSecond(), 0};
+    for (const post::ExposureHistory::Frame& f : a.runExposure.frames())
+        out.framesWithKeyValue += f.keyEv ? 1 : 0;
+    return out;
 }
 
 post::PostPipeline& App::pipeline()

@@ -14,6 +14,7 @@
 #include "app/AppOptions.h"
 
 #include <memory>
+#include <optional>
 
 namespace gl {
 class ShaderLibrary;
@@ -55,6 +56,15 @@ public:
     void resizeFrame(glm::ivec2 size);
     /// Waits for the GPU once (glFinish) and harvests the timings of every frame rendered so far.
     void waitForTimings();
+    /// The flicker figure (post/ExposureHistory.h) of the frames rendered since the app started or the
+    /// tone operator last changed, and how many of them have a key value; call after waitForTimings()
+    /// so that every frame's key value has arrived. No figure for an operator without a key value.
+    struct Flicker
+    {
+        std::optional<double> evPerSecond;
+        std::size_t framesWithKeyValue = 0;
+    };
+    Flicker flicker();
     post::PostPipeline& pipeline();
     profiling::Profiler& profiler();
     const post::GpuCaps& caps() const;

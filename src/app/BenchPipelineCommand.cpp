@@ -531,6 +531,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
 {
     if (options.suite == "pipeline")
         return runBenchPipeline(common, options);
+    if (options.suite == "flicker")
+        return runBenchFlicker(common, options);
     return runCudaBenchSuites(common, options);
 }
 

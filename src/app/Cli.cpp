@@ -552,9 +552,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     CLI::App* bench = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries");
     bench
         ->add_option("suite", result.bench.suite,
-                     "Which: pipeline (the app's frame against the memory floor), or the CUDA suites cuda, scan, "
+                     "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
+                     "operator and engine preset over the camera path), or the CUDA suites cuda, scan, "
                      "integral, equalize8, all (default all: every CUDA suite)")
-        ->check(CLI::IsMember({"pipeline", "cuda", "scan", "integral", "equalize8", "all"}));
+        ->check(CLI::IsMember({"pipeline", "flicker", "cuda", "scan", "integral", "equalize8", "all"}));
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
     std::string benchChart;
     bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
@@ -680,9 +681,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             result.bench.repeat = unsigned(parseWholeNumber("--repeat", benchRepeat, 1, kMaxRepeat));
             if (benchCsvOpt->count())
                 result.bench.csv = benchCsv;
+            // bench flicker takes the pipeline options that choose what runs (not --bins, --warmup, --chart).
+            const bool flicker = result.bench.suite == "flicker";
             if (result.bench.suite != "pipeline")
                 for (const CLI::Option* option : pipelineOnly)
-                    if (option->count())
+                    if (option->count() && !(flicker && option->get_name() != "--bins" &&
+                                             option->get_name() != "--warmup" && option != benchChartOpt))
                         throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
                                        result.bench.suite + "'");
             parseBenchPipelineOptions(result.bench, benchSizes, benchBins, benchOperator, benchRange, benchFrames,
@@ -691,7 +695,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.bench.chart = benchChart;
             result.bench.settingsFile = settingsFile(benchSettings);
             result.bench.settingAssignments = checkedAssignments(benchSettings);
-            if (result.bench.suite != "pipeline" &&
+            if (result.bench.suite != "pipeline" && !flicker &&
                 (result.bench.settingsFile || !result.bench.settingAssignments.empty()))
                 throw CliError("--settings and --set are options of 'bench pipeline', not of 'bench " +
                                result.bench.suite + "'");

@@ -11,6 +11,7 @@ target_sources(hdrlab_core PRIVATE app/CompareMethods.cpp)
 target_sources(hdrlab_core PRIVATE app/CompareCommand.cpp)
 target_sources(hdrlab_core PRIVATE app/CompareScans.cpp)
 target_sources(hdrlab_core PRIVATE app/BenchPipelineCommand.cpp)
+target_sources(hdrlab_core PRIVATE app/BenchFlickerCommand.cpp)
 # The CUDA-only commands (equalize8, the CUDA bench suites); without the CUDA backend, stand-ins
 # that say it is not built.
 if(HDRLAB_HAS_CUDA)

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace {
@@ -84,6 +85,39 @@ TEST(FlickerCliTest, StillImageGivesZeroAndCaptureRecordsKeyValues)
         EXPECT_EQ(root["otherData"]["flicker_ev_per_s"], "0.000000") << op;
         EXPECT_NE(root["otherData"]["key_value"], "none") << op;
     }
+    fs::remove_all(dir);
+}
+
+TEST(FlickerCliTest, BenchFlickerIsDeterministicPerOperatorAndPreset)
+{
+    const fs::path dir = testing_support::scratchDir("cli-flicker-bench");
+    const std::string args = "bench flicker --size 160x90 --frames 24 --csv ";
+    const auto first = cli_test::runIn(dir, hdrlab(args + "a.csv"));
+    const auto second = cli_test::runIn(dir, hdrlab(args + "b.csv"));
+    ASSERT_EQ(first.exitCode, 0) << first.output;
+    ASSERT_EQ(second.exitCode, 0) << second.output;
+    const auto read = [&](const char* name) {
+        std::ifstream in(dir / name);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string csv = read("a.csv");
+    EXPECT_EQ(csv, read("b.csv")) << "two runs give the same figures";
+    const std::vector<std::string> rows = cli_test::lines(csv);
+    ASSERT_EQ(rows.front(), "operator,preset,flicker_ev_per_s,frames,key_value");
+    for (const char* row : {"percentile,app,", "percentile,unreal,", "percentile,unity-hdrp,", "percentile,bevy,",
+                            "ward,-,", "equalize,-,", "exposure,-,0.000000,24,exposure"})
+        EXPECT_NE(csv.find(std::string("\n") + row), std::string::npos) << row << " missing in:\n" << csv;
+    // The adaptive operators follow the moving camera: every figure but the fixed exposure's is above 0.
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        if (rows[i].rfind("exposure,", 0) == 0)
+            continue;
+        const std::size_t at = rows[i].find(',', rows[i].find(',') + 1) + 1;
+        EXPECT_GT(std::stod(rows[i].substr(at)), 0.0) << rows[i];
+    }
+
+    const auto bad = cli_test::runIn(dir, hdrlab("bench flicker --chart c.svg"));
+    EXPECT_NE(bad.exitCode, 0);
+    EXPECT_NE(bad.output.find("--chart is an option of 'bench pipeline'"), std::string::npos) << bad.output;
     fs::remove_all(dir);
 }
 
