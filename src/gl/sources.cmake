@@ -5,6 +5,7 @@ target_sources(hdrlab_core PRIVATE
   gl/ExternalObjects.cpp
   gl/Framebuffer.cpp
   gl/Query.cpp
+  gl/Fence.cpp
   gl/VertexArray.cpp
   gl/Program.cpp
   gl/Debug.cpp

@@ -12,16 +12,11 @@ AsyncReadback::AsyncReadback(std::string_view label, std::size_t words) : mSlotW
             gl::Buffer(std::string(label) + "." + std::to_string(i), mSlotWords * sizeof(std::uint32_t));
 }
 
-AsyncReadback::~AsyncReadback()
-{
-    for (Slot& slot : mSlots)
-        if (slot.fence)
-            glDeleteSync(slot.fence);
-}
+AsyncReadback::~AsyncReadback() = default;
 
 int AsyncReadback::pending() const
 {
-    return int(std::count_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence != nullptr; }));
+    return int(std::count_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence.pending(); }));
 }
 
 bool AsyncReadback::enqueue(const gl::Buffer& source,
@@ -29,7 +24,7 @@ bool AsyncReadback::enqueue(const gl::Buffer& source,
                             std::uint64_t frame,
                             const std::array<std::uint32_t, 4>& tag)
 {
-    auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence == nullptr; });
+    auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence.pending(); });
     if (free == mSlots.end())
         return false;
     Slot& slot = *free;
@@ -37,7 +32,7 @@ bool AsyncReadback::enqueue(const gl::Buffer& source,
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (slot.words != 0)
         source.copyTo(slot.buffer, 0, 0, slot.words * sizeof(std::uint32_t));
-    slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    slot.fence = gl::Fence::insert();
     slot.frame = frame;
     slot.sequence = ++mSequence;
     slot.tag = tag;
@@ -48,13 +43,9 @@ std::optional<AsyncReadback::Result> AsyncReadback::poll()
 {
     Slot* newest = nullptr;
     for (Slot& slot : mSlots) {
-        if (!slot.fence)
+        if (!slot.fence.signalled())
             continue;
-        GLenum state = glClientWaitSync(slot.fence, 0, 0);  // timeout 0: only asks
-        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
-            continue;
-        glDeleteSync(slot.fence);
-        slot.fence = nullptr;
+        slot.fence.reset();
         if (!newest || slot.sequence > newest->sequence)
             newest = &slot;
     }

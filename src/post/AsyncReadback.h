@@ -8,6 +8,7 @@
 #pragma once
 
 #include "gl/Buffer.h"
+#include "gl/Fence.h"
 #include "gl/Gl.h"
 
 #include <array>
@@ -51,7 +52,7 @@ private:
     struct Slot
     {
         gl::Buffer buffer;
-        GLsync fence = nullptr;
+        gl::Fence fence;
         std::uint64_t frame = 0;
         std::uint64_t sequence = 0;
         std::size_t words = 0;

@@ -26,21 +26,16 @@ HistogramReadback::HistogramReadback()
         mSlots[std::size_t(i)].buffer = gl::Buffer("histogram-view.readback." + std::to_string(i), kSlotWords * kWord);
 }
 
-HistogramReadback::~HistogramReadback()
-{
-    for (Slot& slot : mSlots)
-        if (slot.fence)
-            glDeleteSync(slot.fence);
-}
+HistogramReadback::~HistogramReadback() = default;
 
 int HistogramReadback::pending() const
 {
-    return int(std::count_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence != nullptr; }));
+    return int(std::count_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence.pending(); }));
 }
 
 bool HistogramReadback::enqueue(const ReadbackSources& sources, std::uint64_t frame, bool countersValid)
 {
-    auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence == nullptr; });
+    auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence.pending(); });
     if (free == mSlots.end())
         return false;
     Slot& slot = *free;
@@ -51,7 +46,7 @@ bool HistogramReadback::enqueue(const ReadbackSources& sources, std::uint64_t fr
     sources.curve.copyTo(slot.buffer, 0, kCurveAt * kWord, kCurveWords * kWord);
     if (displayWords != 0)
         sources.displayBins.copyTo(slot.buffer, 0, kDisplayAt * kWord, displayWords * kWord);
-    slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    slot.fence = gl::Fence::insert();
     slot.frame = frame;
     slot.sequence = ++mSequence;
     slot.countersValid = countersValid;
@@ -63,13 +58,9 @@ std::optional<HistogramSnapshot> HistogramReadback::poll()
 {
     Slot* newest = nullptr;
     for (Slot& slot : mSlots) {
-        if (!slot.fence)
+        if (!slot.fence.signalled())
             continue;
-        GLenum state = glClientWaitSync(slot.fence, 0, 0);  // timeout 0: only asks
-        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
-            continue;
-        glDeleteSync(slot.fence);
-        slot.fence = nullptr;
+        slot.fence.reset();
         if (!newest || slot.sequence > newest->sequence)
             newest = &slot;
     }

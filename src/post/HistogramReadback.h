@@ -7,6 +7,7 @@
 // in flight the frame is skipped instead of waiting.
 #pragma once
 
+#include "gl/Fence.h"
 #include "post/PostPipeline.h"
 
 #include <array>
@@ -44,7 +45,7 @@ private:
     struct Slot
     {
         gl::Buffer buffer;
-        GLsync fence = nullptr;
+        gl::Fence fence;
         std::uint64_t frame = 0;
         std::uint64_t sequence = 0;
         bool countersValid = true;

@@ -17,12 +17,7 @@ StateReadback::StateReadback(std::string_view label, std::size_t bytes) : mBytes
         mSlots[std::size_t(i)].buffer = gl::Buffer(std::string(label) + ".readback" + std::to_string(i), bytes);
 }
 
-StateReadback::~StateReadback()
-{
-    for (Slot& slot : mSlots)
-        if (slot.fence != nullptr)
-            glDeleteSync(slot.fence);
-}
+StateReadback::~StateReadback() = default;
 
 void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex)
 {
@@ -32,7 +27,7 @@ void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes, s
 void StateReadback::capture(std::initializer_list<Part> parts, std::uint64_t frameIndex)
 {
     Slot& slot = mSlots[std::size_t(mNext)];
-    if (slot.fence != nullptr)
+    if (slot.fence.pending())
         return;  // every slot in flight: skip this frame rather than wait
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     std::size_t at = 0;
@@ -41,7 +36,7 @@ void StateReadback::capture(std::initializer_list<Part> parts, std::uint64_t fra
         part.source.copyTo(slot.buffer, part.offsetBytes, at, bytes);
         at += bytes;
     }
-    slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    slot.fence = gl::Fence::insert();
     slot.sequence = ++mSequence;
     slot.frameIndex = frameIndex;
     mNext = (mNext + 1) % kSlots;
@@ -60,13 +55,9 @@ bool StateReadback::poll()
 {
     bool arrived = false;
     for (Slot& slot : mSlots) {
-        if (slot.fence == nullptr)
+        if (!slot.fence.signalled())
             continue;
-        const GLenum state = glClientWaitSync(slot.fence, 0, 0);
-        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
-            continue;
-        glDeleteSync(slot.fence);
-        slot.fence = nullptr;
+        slot.fence.reset();
         Arrival arrival{slot.frameIndex, std::vector<float>(mBytes / sizeof(float))};
         slot.buffer.read(0, mBytes, arrival.words.data());
         if (slot.sequence > mLatestSequence) {

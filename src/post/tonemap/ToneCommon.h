@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gl/Buffer.h"
+#include "gl/Fence.h"
 #include "post/Parameter.h"
 #include "post/tonemap/ToneSettings.h"
 
@@ -60,7 +61,7 @@ private:
     struct Slot
     {
         gl::Buffer buffer;
-        GLsync fence = nullptr;
+        gl::Fence fence;
         std::uint64_t sequence = 0;
         std::uint64_t frameIndex = 0;
     };
