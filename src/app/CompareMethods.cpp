@@ -328,14 +328,24 @@ CompareReport compareMethods(gl::ShaderLibrary& shaders,
     return report;
 }
 
-namespace {
-
-std::string formatMs(double ms)
+std::string formatCompareMs(double ms)
 {
     std::ostringstream out;
     out << std::fixed << std::setprecision(ms < 10.0 ? 3 : 1) << ms;
     return out.str();
 }
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+namespace {
 
 std::string formatDifference(const std::optional<double>& value)
 {
@@ -353,16 +363,6 @@ std::string verdict(const CompareRow& row)
     if (row.gpuTotal == row.cpuTotal && row.countersEqual && row.onlyNeighbourMoves)
         return "edge moves only";
     return "DIFFERENT";
-}
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
 }
 
 }  // namespace
@@ -387,8 +387,8 @@ std::string formatCompareTable(const CompareReport& report)
         }
         anyCpuTime = anyCpuTime || !row.gpuTimer;
         std::string mark = row.gpuTimer ? "" : "*";
-        out << std::setw(6) << row.bins << std::setw(11) << formatMs(row.medianMs) + mark << std::setw(10)
-            << formatMs(row.minMs) + mark << std::setw(10) << formatMs(row.maxMs) + mark << std::setw(22)
+        out << std::setw(6) << row.bins << std::setw(11) << formatCompareMs(row.medianMs) + mark << std::setw(10)
+            << formatCompareMs(row.minMs) + mark << std::setw(10) << formatCompareMs(row.maxMs) + mark << std::setw(22)
             << util::format("{}/{}", row.gpuTotal, row.cpuTotal) << std::setw(9) << row.maxBinDifference
             << std::setw(10) << row.l1Difference << std::setw(11) << formatDifference(row.curveDifference) << "  "
             << verdict(row) << (row.countersCompared ? "" : " (no counters)");

@@ -43,6 +43,12 @@ RepeatedTimes timeRepeatedly(const post::PassContext& ctx,
                              unsigned repeat,
                              const std::function<void()>& work);
 
+/// Milliseconds as the compare tables print them (3 decimals below 10 ms, else 1); shared by the
+/// histogram and the scan parts.
+std::string formatCompareMs(double ms);
+/// `text` as one CSV field (quoted when it holds a comma, quote or newline).
+std::string csvField(const std::string& text);
+
 struct CompareSettings
 {
     std::uint32_t bins = hd::kDefaultHistogramBins;

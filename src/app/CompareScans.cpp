@@ -34,23 +34,6 @@ void timeScans(post::PassContext& ctx, post::ScanMethod& method, unsigned repeat
     }
 }
 
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
-std::string formatMs(double ms)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(ms < 10.0 ? 3 : 1) << ms;
-    return out.str();
-}
-
 }  // namespace
 
 CompareScanReport compareScanMethods(post::PassContext& ctx, const std::vector<std::uint32_t>& values, unsigned repeat)
@@ -116,8 +99,8 @@ std::string formatCompareScanTable(const CompareScanReport& report)
         const bool cpuTime = row.timeSource == "cpu_wall_glfinish";
         anyCpuTime = anyCpuTime || cpuTime;
         const std::string mark = cpuTime ? "*" : "";
-        out << std::setw(11) << formatMs(row.medianMs) + mark << std::setw(10) << formatMs(row.minMs) + mark
-            << std::setw(10) << formatMs(row.maxMs) + mark << "  "
+        out << std::setw(11) << formatCompareMs(row.medianMs) + mark << std::setw(10)
+            << formatCompareMs(row.minMs) + mark << std::setw(10) << formatCompareMs(row.maxMs) + mark << "  "
             << (row.exact() ? std::string("exact")
                             : util::format("DIFFERENT: {} elements, first at {}", row.wrongElements, row.firstWrong));
         if (!row.status.empty())
