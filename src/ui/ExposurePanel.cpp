@@ -17,6 +17,9 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
     ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - 608), 376),
                             ImGuiCond_FirstUseEver);  // below Timings
     ImGui::SetNextWindowSize(ImVec2(600, 230), ImGuiCond_FirstUseEver);
+    // Where it would cover the Histogram window (displays under about 870 pixels high), it starts collapsed.
+    const float roomAboveHistogram = io.DisplaySize.y - 258.0f - 376.0f - 8.0f;
+    ImGui::SetNextWindowCollapsed(roomAboveHistogram < 230.0f, ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Exposure")) {
         ImGui::End();
         return;

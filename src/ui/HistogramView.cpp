@@ -5,8 +5,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
 
 namespace ui {
 namespace {
@@ -93,15 +97,28 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
         draw->AddPolyline(points.data(), int(points.size()), kCurveColor, 0, 2.0f);
     }
 
-    // Operator markers; labels alternate between above the plot and its top edge so neighbours stay legible.
-    int markerIndex = 0;
-    for (const auto& [name, position] : s.markers) {
-        if (!std::isfinite(position) || position < axisMin || position > axisMax)
-            continue;
-        float x = toX(position);
+    // Operator markers, left to right; each label takes the first text row (above the plot, then down
+    // its top) where it does not overlap a label already drawn, so close markers stay legible.
+    std::vector<std::pair<float, const std::string*>> visibleMarkers;
+    for (const auto& [name, position] : s.markers)
+        if (std::isfinite(position) && position >= axisMin && position <= axisMax)
+            visibleMarkers.emplace_back(toX(position), &name);
+    std::sort(visibleMarkers.begin(), visibleMarkers.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    constexpr int kLabelRows = 4;
+    std::array<float, kLabelRows> rowEnd;
+    rowEnd.fill(-std::numeric_limits<float>::infinity());
+    const float lineHeight = ImGui::GetTextLineHeight();
+    for (const auto& [x, name] : visibleMarkers) {
         draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kMarkerColor, 1.0f);
-        float labelY = markerIndex++ % 2 == 0 ? origin.y : plotMin.y + 1.0f;
-        draw->AddText(ImVec2(std::min(x + 2, plotMax.x - 40), labelY), kMarkerColor, name.c_str());
+        const float textWidth = ImGui::CalcTextSize(name->c_str()).x;
+        const float labelX = std::min(x + 2, plotMax.x - textWidth);
+        int row = 0;
+        while (row + 1 < kLabelRows && rowEnd[std::size_t(row)] > labelX)
+            ++row;
+        rowEnd[std::size_t(row)] = labelX + textWidth + 4.0f;
+        const float labelY = row == 0 ? origin.y : plotMin.y + 1.0f + float(row - 1) * lineHeight;
+        draw->AddText(ImVec2(labelX, labelY), kMarkerColor, name->c_str());
     }
 
     if (hovered) {
