@@ -1,7 +1,10 @@
 // PipelineParametersGlTest.cpp: settings as data on a live pipeline: a key changes the same field the
 // UI's widget does (and the other way round), the settings of an operator not in use are kept and
 // applied when it is chosen, every key takes its default and another valid value, save -> load gives
-// identical values for every key, and the UI's Save/Load report errors instead of throwing.
+// identical values for every key, the UI's Save/Load report errors instead of throwing, and a saved UI
+// session reproduces its picture through --settings.
+#include "app/AppOptions.h"
+#include "app/AppSetup.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
 #include "post/SettingsFile.h"
@@ -260,3 +263,61 @@ TEST_F(PipelineParametersGl, UiSaveAndLoadReportErrorsInsteadOfThrowing)
 }
 
 }  // namespace
+
+namespace {
+
+/// Runs `frames` frames (1/60 s each) of the same HDR image and returns the last display image.
+std::vector<std::uint8_t> lastPicture(post::PostPipeline& pipeline, const gl::Texture& hdr, glm::ivec2 size, int frames)
+{
+    for (int i = 0; i < frames; ++i)
+        pipeline.run({hdr, size}, 1.0 / 60.0, 60.0f);
+    return pipeline.outputTexture().readRgba8();
+}
+
+}  // namespace
+
+// "A headless run with --settings reproduces a UI session's picture": a session changes methods and
+// operator settings the way the panels do (applySettings, the operator's settings struct, an engine
+// preset), the Settings file row saves them, and the function the headless app applies --settings
+// with (app::applyRequestedSettings) turns a fresh pipeline into one that draws the same bytes.
+TEST_F(PipelineParametersGl, AUiSessionSavedToAFileGivesTheSamePictureThroughTheSettingsFlag)
+{
+    const glm::ivec2 size{83, 47};
+    const ts::TestImage image = ts::randomHdrImage(size.x, size.y, -6.0f, 9.0f, 77);
+    const gl::Texture hdr = ts::uploadImage(image);
+    constexpr int kFrames = 12;  // adaptation in flight: the state must match too
+
+    auto session = makePipeline();
+    post::PipelineSettings wanted = session->settings();
+    wanted.toneOperator = "percentile";
+    wanted.scanMethod = "compute-blelloch";
+    session->applySettings(wanted);
+    auto& percentile = dynamic_cast<post::TonePercentile&>(session->toneOperator());
+    ASSERT_TRUE(percentile.applyPreset("unity-hdrp").ok);
+    const std::optional<post::HistogramRequest> request = percentile.takeHistogramRequest();  // as the panel does
+    ASSERT_TRUE(request);
+    wanted = session->settings();
+    post::applyHistogramRequest(*request, wanted);
+    wanted.downsample = 2;
+    session->applySettings(wanted);
+    post::PercentileSettings edited = percentile.settings();
+    edited.compensationEv = 1.25f;
+    percentile.setSettings(edited);
+    const std::filesystem::path dir = ts::scratchDir("settings-session");
+    ui::SettingsFileWidget widget;
+    widget.setPath((dir / "session.json").string());
+    ASSERT_TRUE(widget.save(*session)) << widget.status();
+    const std::vector<std::uint8_t> sessionPicture = lastPicture(*session, hdr, size, kFrames);
+
+    app::AppOptions options;
+    options.settingsFile = dir / "session.json";
+    auto headless = makePipeline();
+    const std::vector<std::uint8_t> defaultPicture = lastPicture(*makePipeline(), hdr, size, kFrames);
+    app::applyRequestedSettings(*headless, options);
+    EXPECT_EQ(post::PipelineParameters(*headless).get("percentile.compensation_ev"), "1.25");
+    const std::vector<std::uint8_t> headlessPicture = lastPicture(*headless, hdr, size, kFrames);
+    EXPECT_EQ(headlessPicture, sessionPicture);
+    EXPECT_NE(defaultPicture, sessionPicture)
+        << "the session's settings must change the picture, or this proves nothing";
+    std::filesystem::remove_all(dir);
+}
