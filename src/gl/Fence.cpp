@@ -27,6 +27,17 @@ bool Fence::signalled() const
     return state == GL_ALREADY_SIGNALED || state == GL_CONDITION_SATISFIED;
 }
 
+bool Fence::waitFlushing() const
+{
+    if (mSync == nullptr)
+        return false;
+    constexpr GLuint64 kWaitStepNs = 1000000000ull;  // a step, repeated while the GPU is still busy
+    GLenum state = GL_TIMEOUT_EXPIRED;
+    while (state == GL_TIMEOUT_EXPIRED)
+        state = glClientWaitSync(mSync, GL_SYNC_FLUSH_COMMANDS_BIT, kWaitStepNs);
+    return state == GL_ALREADY_SIGNALED || state == GL_CONDITION_SATISFIED;
+}
+
 void Fence::reset()
 {
     if (mSync != nullptr)

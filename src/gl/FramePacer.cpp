@@ -1,35 +1,19 @@
 #include "gl/FramePacer.h"
 
 namespace gl {
-namespace {
-constexpr GLuint64 kWaitSliceNs = 100'000'000;  // 0.1 s per wait call; the loop keeps waiting
-}
-
-FramePacer::~FramePacer()
-{
-    for (GLsync& fence : mFences)
-        if (fence)
-            glDeleteSync(fence);
-}
 
 void FramePacer::beginFrame()
 {
-    GLsync& oldest = mFences[std::size_t(mNext)];
-    if (!oldest)
+    Fence& oldest = mFences[std::size_t(mNext)];
+    if (!oldest.pending())
         return;
-    GLenum status = GL_TIMEOUT_EXPIRED;
-    while (status == GL_TIMEOUT_EXPIRED)
-        status = glClientWaitSync(oldest, GL_SYNC_FLUSH_COMMANDS_BIT, kWaitSliceNs);
-    glDeleteSync(oldest);
-    oldest = nullptr;
+    oldest.waitFlushing();
+    oldest.reset();
 }
 
 void FramePacer::endFrame()
 {
-    GLsync& slot = mFences[std::size_t(mNext)];
-    if (slot)
-        glDeleteSync(slot);
-    slot = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    mFences[std::size_t(mNext)] = Fence::insert();
     mNext = (mNext + 1) % kFramesInFlight;
 }
 

@@ -4,7 +4,7 @@
 // most frames are lost. It waits only for work kFramesInFlight frames old, never for the current one.
 #pragma once
 
-#include "gl/Gl.h"
+#include "gl/Fence.h"
 
 #include <array>
 
@@ -15,18 +15,13 @@ class FramePacer
 public:
     static constexpr int kFramesInFlight = 2;
 
-    FramePacer() = default;
-    ~FramePacer();
-    FramePacer(const FramePacer&) = delete;
-    FramePacer& operator=(const FramePacer&) = delete;
-
     /// Waits until the GPU has finished the frame begun kFramesInFlight frames ago.
     void beginFrame();
     /// Marks the end of this frame's GL commands.
     void endFrame();
 
 private:
-    std::array<GLsync, kFramesInFlight> mFences{};
+    std::array<Fence, kFramesInFlight> mFences;
     int mNext = 0;
 };
 

@@ -14,7 +14,6 @@ namespace post {
 
 namespace {
 constexpr std::size_t kParamsBytes = hd::kHistogramParamsWords * sizeof(std::uint32_t);
-constexpr GLuint64 kSynchronousWaitNs = 1000000000ull;
 }  // namespace
 
 HistogramCpuReadback::HistogramCpuReadback() = default;
@@ -33,10 +32,7 @@ std::string_view HistogramCpuReadback::description() const
 void HistogramCpuReadback::dropPending()
 {
     for (Slot& slot : mSlots)
-        if (slot.fence) {
-            glDeleteSync(slot.fence);
-            slot.fence = nullptr;
-        }
+        slot.fence.reset();
 }
 
 void HistogramCpuReadback::ensureResources(PassContext& ctx, glm::ivec2 size)
@@ -83,7 +79,7 @@ void HistogramCpuReadback::issueReadback(PassContext& ctx,
     glGetTextureImage(mLuminance.id(), 0, GL_RED, GL_FLOAT, pixelBytes, reinterpret_cast<void*>(kParamsBytes));
     glPixelStorei(GL_PACK_ALIGNMENT, previousAlignment);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, GLuint(previousPackBuffer));
-    slot.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    slot.fence = gl::Fence::insert();
     slot.build = mBuildCount;
 }
 
@@ -93,8 +89,7 @@ void HistogramCpuReadback::consume(Slot& slot)
     const std::size_t pixels = std::size_t(slot.size.x) * std::size_t(slot.size.y);
     const void* mapped =
         glMapNamedBufferRange(slot.buffer.id(), 0, GLsizeiptr(kParamsBytes + pixels * sizeof(float)), GL_MAP_READ_BIT);
-    glDeleteSync(slot.fence);
-    slot.fence = nullptr;
+    slot.fence.reset();
     if (!mapped) {
         util::logWarning("cpu-readback: cannot map the pixel pack buffer");
         return;
@@ -140,20 +135,14 @@ void HistogramCpuReadback::build(PassContext& ctx,
     // Take the newest readback that has arrived (never waits); older arrived ones are dropped.
     Slot* newest = nullptr;
     for (Slot& slot : mSlots) {
-        if (!slot.fence)
-            continue;
-        GLenum state = glClientWaitSync(slot.fence, 0, 0);
-        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
+        if (!slot.fence.signalled())
             continue;
         if (newest && newest->build > slot.build) {
-            glDeleteSync(slot.fence);
-            slot.fence = nullptr;
+            slot.fence.reset();
             continue;
         }
-        if (newest) {
-            glDeleteSync(newest->fence);
-            newest->fence = nullptr;
-        }
+        if (newest)
+            newest->fence.reset();
         newest = &slot;
     }
     if (newest) {
@@ -161,17 +150,14 @@ void HistogramCpuReadback::build(PassContext& ctx,
         consume(*newest);
     }
 
-    auto freeSlot = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence; });
+    auto freeSlot = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence.pending(); });
     if (freeSlot == mSlots.end()) {
         ++mSkippedReadbacks;  // the GPU is more than kSlots frames behind: skip this frame's readback
     } else {
         issueReadback(ctx, image, targets, *freeSlot);
         if (mSynchronous) {
             auto scope = ctx.profiler.scope("histogram/cpu-readback/wait");
-            GLenum state = GL_TIMEOUT_EXPIRED;
-            while (state == GL_TIMEOUT_EXPIRED)
-                state = glClientWaitSync(freeSlot->fence, GL_SYNC_FLUSH_COMMANDS_BIT, kSynchronousWaitNs);
-            if (state == GL_WAIT_FAILED)
+            if (!freeSlot->fence.waitFlushing())
                 util::logWarning("cpu-readback: waiting for the readback failed");
             else
                 consume(*freeSlot);

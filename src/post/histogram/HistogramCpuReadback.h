@@ -15,6 +15,7 @@
 // bytes per pixel. Use the pipeline's downsampling for large frames.
 #pragma once
 
+#include "gl/Fence.h"
 #include "post/histogram/HistogramMethod.h"
 
 #include <array>
@@ -55,7 +56,7 @@ private:
     struct Slot
     {
         gl::Buffer buffer;  ///< params words, then width * height floats of luminance
-        GLsync fence = nullptr;
+        gl::Fence fence;    ///< pending while the slot's copy is in flight
         std::uint64_t build = 0;
         glm::ivec2 size{0};
     };

@@ -27,12 +27,7 @@ std::string compactCount(std::uint64_t value)
 
 HistogramScatterBlend::HistogramScatterBlend() = default;
 
-HistogramScatterBlend::~HistogramScatterBlend()
-{
-    for (StatsReadback& readback : mReadbacks)
-        if (readback.fence)
-            glDeleteSync(readback.fence);
-}
+HistogramScatterBlend::~HistogramScatterBlend() = default;
 
 std::string_view HistogramScatterBlend::description() const
 {
@@ -98,16 +93,12 @@ void HistogramScatterBlend::pollStats()
 {
     // Results of earlier frames, only when the GPU is done with them (never waits).
     for (StatsReadback& readback : mReadbacks) {
-        if (!readback.fence)
-            continue;
-        GLenum state = glClientWaitSync(readback.fence, 0, 0);
-        if (state != GL_ALREADY_SIGNALED && state != GL_CONDITION_SATISFIED)
+        if (!readback.fence.signalled())
             continue;
         std::array<std::uint32_t, 4> words{};
         readback.buffer.read(0, sizeof(words), words.data());
         mLastStats = std::array<std::uint32_t, 3>{words[0], words[1], words[2]};
-        glDeleteSync(readback.fence);
-        readback.fence = nullptr;
+        readback.fence.reset();
     }
 }
 
@@ -171,9 +162,9 @@ void HistogramScatterBlend::build(PassContext& ctx,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
     StatsReadback& readback = mReadbacks[mNextReadback];
-    if (!readback.fence) {
+    if (!readback.fence.pending()) {
         mStats.copyTo(readback.buffer, 0, 0, 4 * sizeof(std::uint32_t));
-        readback.fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        readback.fence = gl::Fence::insert();
         mNextReadback = (mNextReadback + 1) % mReadbacks.size();
     }
 }

@@ -23,6 +23,7 @@
 // R16F saturates at 2048 per texel.
 #pragma once
 
+#include "gl/Fence.h"
 #include "gl/Framebuffer.h"
 #include "gl/VertexArray.h"
 #include "post/histogram/HistogramMethod.h"
@@ -82,7 +83,7 @@ private:
     struct StatsReadback
     {
         gl::Buffer buffer;
-        GLsync fence = nullptr;
+        gl::Fence fence;  ///< pending while the copy is in flight
     };
     Layout layoutFor(std::uint32_t binCount, int maxTextureSize) const;
     void ensureResources(PassContext& ctx, const Layout& layout);
