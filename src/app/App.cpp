@@ -294,7 +294,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
-        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps, "Pipeline B", 700.0f, 190.0f);
+        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps, "Pipeline B", 940.0f, 370.0f);
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
@@ -369,7 +369,6 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
         pipeline->setViewMode(*mode, !isWindow);
 
-    drawSplitPanels(size);
     ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
     if (actions.verifyRequested)
         pipelinePanel->setVerifyReport(pipeline->verify());
@@ -417,6 +416,7 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     }
     if (timing.stopRequested)
         writeUiCapture();
+    drawSplitPanels(size);  // last: Pipeline B opens over the Exposure panel
 }
 
 bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
@@ -884,6 +884,12 @@ int App::Impl::finish(int renderedFrames)
         printSummary(frames, profiler->droppedFrames());
     if (!isWindow && !options.resourceReport)
         std::cout << flickerLine() << "\n";
+    if (split->active() && !isWindow && !options.resourceReport) {
+        const auto& difference = split->histogramDifference();
+        std::cout << "split " << post::splitModeName(split->mode()) << ": " << split->sideLabel(*pipeline, false)
+                  << " | " << split->sideLabel(*pipeline, true) << "; histograms "
+                  << (difference ? post::describeHistogramDifference(*difference) : std::string("pending")) << "\n";
+    }
     if (!options.probes.empty()) {
         const auto probe = pipeline->latestProbe();
         if (!probe)

@@ -59,7 +59,6 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
 {
     if (!active() || !mPipelineB)
         throw std::logic_error("SplitView::run while the split view is off");
-    mPipelineA = &a;
     if (mPipelineB->viewMode() != a.viewMode())
         mPipelineB->setViewMode(a.viewMode(), mLegendStrip);
     const gl::Texture* displayB = nullptr;
@@ -72,22 +71,20 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
         mOutput = gl::Texture("post.split", GL_RGBA8, hdr.size);
     post::PassContext ctx{mShaders, mProfiler, mCaps, mProfiler.frameIndex()};
     mCompose.run(ctx, displayA, *displayB, mOutput, mMode, mPosition, mGain);
+    updateHistogramDifference(a);
     return mOutput;
 }
 
-const std::optional<post::HistogramDifference>& SplitView::histogramDifference()
+void SplitView::updateHistogramDifference(post::PostPipeline& pipelineA)
 {
-    if (!mPipelineA || !mPipelineB)
-        return mDifference;
-    const std::optional<post::HistogramSnapshot> a = mPipelineA->latestSnapshot();
+    const std::optional<post::HistogramSnapshot> a = pipelineA.latestSnapshot();
     const std::optional<post::HistogramSnapshot> b = mPipelineB->latestSnapshot();
-    if (a && b) {
-        post::HistogramDifference difference = post::histogramDifference(*a, *b);
-        // Readbacks a frame apart: keep the last result of one frame rather than flicker.
-        if (difference.comparable || a->frame == b->frame || !mDifference)
-            mDifference = std::move(difference);
-    }
-    return mDifference;
+    if (!a || !b)
+        return;
+    post::HistogramDifference difference = post::histogramDifference(*a, *b);
+    // Readbacks a frame apart: keep the last result of one frame rather than flicker.
+    if (a->frame == b->frame || !mDifference)
+        mDifference = std::move(difference);
 }
 
 std::string SplitView::sideLabel(post::PostPipeline& a, bool sideB) const

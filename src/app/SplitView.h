@@ -62,20 +62,21 @@ public:
     /// The composite of the last run (GL_RGBA8, sRGB-encoded).
     const gl::Texture& outputTexture() const { return mOutput; }
 
-    /// A's and B's histograms of one frame; keeps the last comparable result while the two
-    /// asynchronous readbacks are a frame apart.
-    const std::optional<post::HistogramDifference>& histogramDifference();
+    /// A's and B's histograms of one frame, updated by run(); it keeps the last result of one frame
+    /// while the two asynchronous readbacks are a frame apart.
+    const std::optional<post::HistogramDifference>& histogramDifference() const { return mDifference; }
 
     /// "A: ward" / "B: equalize" (the operator; the histogram method where only it differs).
     std::string sideLabel(post::PostPipeline& a, bool sideB) const;
 
 private:
+    void updateHistogramDifference(post::PostPipeline& a);
+
     gl::ShaderLibrary& mShaders;
     profiling::Profiler& mProfiler;
     const post::GpuCaps& mCaps;
     gl::SharedAllocator* mAllocator = nullptr;
     std::unique_ptr<post::PostPipeline> mPipelineB;
-    post::PostPipeline* mPipelineA = nullptr;  ///< the pipeline of the last run (for the histogram difference)
     post::SplitCompose mCompose;
     gl::Texture mOutput;
     post::SplitMode mMode = post::SplitMode::Off;

@@ -13,7 +13,7 @@ namespace ui {
 SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
 {
     SplitPanelActions actions;
-    ImGui::SetNextWindowPos(ImVec2(360, 300), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(360, 84), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Split view")) {
         ImGui::End();
