@@ -40,12 +40,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace app {
 namespace {
@@ -125,16 +127,18 @@ struct App::Impl
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<ui::PipelinePanel> pipelinePanel;
-    std::unique_ptr<SplitView> split;                  ///< pipeline B and the composite (--split, Split view panel)
-    std::unique_ptr<ui::PipelinePanel> pipelinePanelB;  ///< "Pipeline B"
-    bool draggingDivider = false;                      ///< the left button holds the split view's divider
-    bool leftButtonWasDown = false;                    ///< the left button on the previous frame (window)
-    const gl::Texture* lastDisplay = nullptr;          ///< what the last frame showed (the split composite too)
     std::unique_ptr<WindowEvents> windowEvents;  ///< after imgui: chains to, and restores, its callbacks
     std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
     ui::HistogramView histogramView;
     ui::TimingsPanel timingsPanel;
     ui::ExposurePanel exposurePanel;
+
+    std::unique_ptr<SplitView> split;                   ///< pipeline B and the composite (--split, Split view panel)
+    std::unique_ptr<ui::PipelinePanel> pipelinePanelB;  ///< "Pipeline B"
+    bool draggingDivider = false;                       ///< the left button holds the split view's divider
+    bool leftButtonWasDown = false;                     ///< the left button on the previous frame (window)
+    const gl::Texture* lastDisplay = nullptr;           ///< what the last frame showed (the split composite too)
+
     gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
     gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
     gl::Framebuffer uiFramebuffer;
@@ -426,7 +430,8 @@ bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
         return false;
     }
     GLFWwindow* window = context->window();
-    const bool wasDown = std::exchange(leftButtonWasDown, glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS);
+    const bool wasDown =
+        std::exchange(leftButtonWasDown, glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS);
     if (!leftButtonWasDown) {
         draggingDivider = false;
         return false;
@@ -454,8 +459,12 @@ bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
 
 void App::Impl::drawSplitPanels(glm::ivec2 windowSize)
 {
-    ui::SplitPanelInput input{split->mode(), split->position(), split->gain(), &split->histogramDifference(),
-                              split->sideLabel(*pipeline, false), split->sideLabel(*pipeline, true)};
+    ui::SplitPanelInput input{split->mode(),
+                              split->position(),
+                              split->gain(),
+                              &split->histogramDifference(),
+                              split->sideLabel(*pipeline, false),
+                              split->sideLabel(*pipeline, true)};
     const ui::SplitPanelActions actions = ui::drawSplitPanel(input);
     if (actions.mode) {
         split->setMode(*actions.mode, *pipeline);

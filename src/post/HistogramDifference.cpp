@@ -38,8 +38,7 @@ std::string describeHistogramDifference(const HistogramDifference& difference)
 {
     if (!difference.comparable)
         return "A-B: not comparable, " + difference.reason;
-    return util::format("A-B (frame {}): max |bin diff| {}, L1 {}", difference.frame, difference.maxAbs,
-                        difference.l1);
+    return util::format("A-B (frame {}): max |bin diff| {}, L1 {}", difference.frame, difference.maxAbs, difference.l1);
 }
 
 }  // namespace post

@@ -16,11 +16,11 @@ namespace post {
 struct HistogramDifference
 {
     bool comparable = false;
-    std::string reason;             ///< why not comparable ("different bins: 256 vs 128", ...)
-    std::uint64_t frame = 0;        ///< the frame both snapshots are of
-    std::vector<std::int64_t> diff; ///< A - B per bin
-    std::uint64_t maxAbs = 0;       ///< max |A - B| over the bins
-    std::uint64_t l1 = 0;           ///< sum of |A - B|
+    std::string reason;              ///< why not comparable ("different bins: 256 vs 128", ...)
+    std::uint64_t frame = 0;         ///< the frame both snapshots are of
+    std::vector<std::int64_t> diff;  ///< A - B per bin
+    std::uint64_t maxAbs = 0;        ///< max |A - B| over the bins
+    std::uint64_t l1 = 0;            ///< sum of |A - B|
 };
 
 /// A's bins minus B's bins, when the two snapshots are comparable (same frame, bins and range).

@@ -62,8 +62,9 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
             const float scale = std::max(1.0f, float(difference.maxAbs));
             ImGui::PlotHistogram("##a-minus-b", values.data(), int(values.size()), 0, nullptr, -scale, scale,
                                  ImVec2(-1.0f, 60.0f));
-            HelpMarker("A's bin count minus B's, per bin, on one frame (both read back asynchronously; "
-                       "only snapshots of the same frame, bins and range are compared).");
+            HelpMarker(
+                "A's bin count minus B's, per bin, on one frame (both read back asynchronously; "
+                "only snapshots of the same frame, bins and range are compared).");
         }
     }
     ImGui::End();

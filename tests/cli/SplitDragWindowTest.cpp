@@ -26,8 +26,9 @@ TEST(SplitDragWindowTest, DraggingTheDividerMovesIt)
     const fs::path dir = testing_support::scratchDir("cli-split-drag");
     {
         std::ofstream script(dir / "drag.sh");
-        script << cli_test::hdrlab("--frames 200 --size 400x200 --hide-ui --vsync off --split side-by-side "
-                                   "--set-b tonemap.operator=equalize --window-screenshot drag.png")
+        script << cli_test::hdrlab(
+                      "--frames 200 --size 400x200 --hide-ui --vsync off --split side-by-side "
+                      "--set-b tonemap.operator=equalize --window-screenshot drag.png")
                << " &\n"
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"

@@ -129,8 +129,9 @@ TEST_F(SplitViewCli, HistogramDifferenceOfMethodsAndOfBinCounts)
 
 TEST_F(SplitViewCli, EachSideIsTimedApartAndTheCaptureRecordsTheSplit)
 {
-    const std::string output = run("--set tonemap.operator=ward --split side-by-side --split-at 0.25 "
-                                   "--set-b tonemap.operator=exposure --capture c.json");
+    const std::string output =
+        run("--set tonemap.operator=ward --split side-by-side --split-at 0.25 "
+            "--set-b tonemap.operator=exposure --capture c.json");
     for (const char* pass : {"\nhistogram/", "\ntonemap/ward ", "\nB/histogram/", "\nB/tonemap/exposure ",
                              "\nB/tonemap/exposure/apply", "\nview/split "})
         EXPECT_NE(output.find(pass), std::string::npos) << pass << "\n" << output;
