@@ -9,7 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libstb-dev libtinygltf-dev
   libegl-dev libgl-dev libegl1 libgl1-mesa-dri libegl-mesa0 libglx-mesa0
   libgtest-dev libgmock-dev
-  xvfb xauth
+  xvfb xauth xdotool                   # window tests (xdotool: the split view divider drag)
   clang libclang-rt-14-dev zlib1g-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
   clang-format                         # scripts/check-format.sh
 )

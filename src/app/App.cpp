@@ -6,6 +6,7 @@
 #include "app/ResizeStorm.h"
 #include "app/ResourceReport.h"
 #include "app/SceneFrameSource.h"
+#include "app/SplitView.h"
 #include "app/StillImageSource.h"
 #include "app/WindowEvents.h"
 #include "gl/Debug.h"
@@ -26,6 +27,7 @@
 #include "ui/HistogramView.h"
 #include "ui/ImGuiLayer.h"
 #include "ui/PipelinePanel.h"
+#include "ui/SplitPanel.h"
 #include "ui/TimingsPanel.h"
 #include "ui/ViewPanel.h"
 #include "util/Log.h"
@@ -38,12 +40,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace app {
 namespace {
@@ -128,6 +132,13 @@ struct App::Impl
     ui::HistogramView histogramView;
     ui::TimingsPanel timingsPanel;
     ui::ExposurePanel exposurePanel;
+
+    std::unique_ptr<SplitView> split;                   ///< pipeline B and the composite (--split, Split view panel)
+    std::unique_ptr<ui::PipelinePanel> pipelinePanelB;  ///< "Pipeline B"
+    bool draggingDivider = false;                       ///< the left button holds the split view's divider
+    bool leftButtonWasDown = false;                     ///< the left button on the previous frame (window)
+    const gl::Texture* lastDisplay = nullptr;           ///< what the last frame showed (the split composite too)
+
     gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
     gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
     gl::Framebuffer uiFramebuffer;
@@ -164,6 +175,10 @@ struct App::Impl
     void reportResources(std::uint64_t frame);
     /// Sets the pipeline's probe points: the pixel under the mouse (window) and the --probe points.
     void updateProbes(glm::ivec2 windowSize, bool mouseFree);
+    /// Window: a left drag that starts on the divider moves it; returns true while it does.
+    bool updateDividerDrag(glm::ivec2 windowSize, bool mouseFree);
+    /// The Split view panel, Pipeline B and the side labels.
+    void drawSplitPanels(glm::ivec2 windowSize);
     void openDroppedFiles();
     void switchToRequestedPreset();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
@@ -261,6 +276,14 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     applyRequestedSettings(*a.pipeline, a.options);
     if (options.view)
         a.pipeline->setViewMode(*post::parseViewMode(*options.view), !a.isWindow);  // headless: legend in the image
+    a.split = std::make_unique<SplitView>(*a.shaders, *a.profiler, a.caps, a.cudaInterop.allocator.get());
+    a.split->setLegendStrip(!a.isWindow);
+    if (options.split && *options.split != "off") {
+        a.split->setMode(*post::parseSplitMode(*options.split), *a.pipeline);
+        applyRequestedSettingsB(*a.split->pipelineB(), options);
+        a.split->setPosition(options.splitPosition.value_or(post::kDefaultSplitPosition));
+        a.split->setGain(options.splitGain.value_or(post::kDefaultSplitGain));
+    }
     for (const glm::ivec2 point : options.probes)
         if (!a.isWindow && (point.x >= a.source->size().x || point.y >= a.source->size().y))
             throw std::runtime_error(util::format("--probe {},{} is outside the {}x{} frame (X 0..{}, Y 0..{})",
@@ -275,6 +298,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
+        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps, "Pipeline B", 940.0f, 370.0f);
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
@@ -396,6 +420,76 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
     }
     if (timing.stopRequested)
         writeUiCapture();
+    drawSplitPanels(size);  // last: Pipeline B opens over the Exposure panel
+}
+
+bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
+{
+    if (split->mode() != post::SplitMode::SideBySide) {
+        draggingDivider = false;
+        return false;
+    }
+    GLFWwindow* window = context->window();
+    const bool wasDown =
+        std::exchange(leftButtonWasDown, glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS);
+    if (!leftButtonWasDown) {
+        draggingDivider = false;
+        return false;
+    }
+    double cursorX = 0.0, cursorY = 0.0;
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetCursorPos(window, &cursorX, &cursorY);
+    glfwGetWindowSize(window, &windowWidth, &windowHeight);
+    if (windowWidth <= 0)
+        return false;
+    const double x = cursorX * windowSize.x / windowWidth;  // framebuffer pixels, as the placement
+    const BlitRects rects = source->placement(windowSize);
+    constexpr double kGrabPixels = 8.0;
+    if (!draggingDivider) {
+        // Only a press that starts on the divider (and not over a panel) grabs it.
+        if (!mouseFree || wasDown ||
+            std::abs(x - dividerWindowX(split->position(), rects, source->size().x)) > kGrabPixels)
+            return false;
+        draggingDivider = true;
+    }
+    if (const std::optional<float> position = dividerPositionAt(x, rects, source->size().x))
+        split->setPosition(*position);
+    return true;
+}
+
+void App::Impl::drawSplitPanels(glm::ivec2 windowSize)
+{
+    ui::SplitPanelInput input{split->mode(),
+                              split->position(),
+                              split->gain(),
+                              &split->histogramDifference(),
+                              split->sideLabel(*pipeline, false),
+                              split->sideLabel(*pipeline, true)};
+    const ui::SplitPanelActions actions = ui::drawSplitPanel(input);
+    if (actions.mode) {
+        split->setMode(*actions.mode, *pipeline);
+        profiler->resetStats();
+    }
+    if (actions.position)
+        split->setPosition(*actions.position);
+    if (actions.gain)
+        split->setGain(*actions.gain);
+    if (actions.copyAToB) {
+        split->copySettingsFrom(*pipeline);
+        profiler->resetStats();
+    }
+    if (!split->active())
+        return;
+    post::PostPipeline& b = *split->pipelineB();
+    if (pipelinePanelB->draw(b, *profiler).verifyRequested)
+        pipelinePanelB->setVerifyReport(b.verify());
+    // Side labels over the image, in ImGui's units (window pixels from the top-left).
+    const BlitRects rects = source->placement(windowSize);
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    const float sx = scale.x > 0.0f ? scale.x : 1.0f, sy = scale.y > 0.0f ? scale.y : 1.0f;
+    const float divider = float(dividerWindowX(split->position(), rects, source->size().x)) / sx;
+    ui::drawSplitLabels(input, divider, float(rects.destination.x) / sx, float(rects.destination.z) / sx,
+                        float(windowSize.y - rects.destination.w) / sy);
 }
 
 void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSize)
@@ -421,8 +515,12 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
     if (drawUi)
         imgui->newFrame(size, dt);
     source->render(*profiler);
-    const gl::Texture& display =
-        pipeline->run(post::ImageInput{source->hdr(), source->size()}, dt, source->verticalFovDegrees());
+    const post::ImageInput hdr{source->hdr(), source->size()};
+    const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
+    if (split->active())
+        shown = &split->run(*pipeline, *shown, hdr, dt, source->verticalFovDegrees());
+    const gl::Texture& display = *shown;
+    lastDisplay = shown;
     if (isWindow)
         presentToWindow(display, size);
     if (!drawUi)
@@ -498,6 +596,15 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
     appendSettingsMetadata(metadata, *pipeline);
     metadata.emplace_back("view", std::string(post::viewModeName(pipeline->viewMode())));
+    metadata.emplace_back("split", std::string(post::splitModeName(split->mode())));
+    if (split->active() && split->pipelineB()) {
+        metadata.emplace_back("split_position", std::to_string(split->position()));
+        metadata.emplace_back("split_gain", std::to_string(split->gain()));
+        profiling::CaptureMetadata b;
+        appendSettingsMetadata(b, *split->pipelineB());
+        for (auto& [key, value] : b)
+            metadata.emplace_back("b." + key, std::move(value));
+    }
     if (const auto probe = pipeline->latestProbe())
         for (std::size_t i = 0; i < probe->samples.size() && i < probeNames.size(); ++i)
             if (probeNames[i] != "mouse")
@@ -605,6 +712,8 @@ int App::Impl::runFrames(int count)
             input.mouseFree = !(drawUi && a.imgui->wantsMouse());
             input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
         }
+        if (a.isWindow && a.updateDividerDrag(size, input.mouseFree))
+            input.mouseFree = false;  // the drag moves the divider, not the camera or the image
         a.source->update(input);
         a.updateProbes(size, input.mouseFree);
         a.noteExposureFrame(dt);
@@ -762,7 +871,8 @@ int App::Impl::finish(int renderedFrames)
     }
     if (renderedFrames > 0) {
         if (options.screenshot)
-            writeDisplayPng(*options.screenshot, uiTarget.valid() ? uiTarget : pipeline->outputTexture());
+            writeDisplayPng(*options.screenshot,
+                            uiTarget.valid() ? uiTarget : (lastDisplay ? *lastDisplay : pipeline->outputTexture()));
         if (options.screenshotExr)
             writeHdrExr(*options.screenshotExr, source->hdr());
     }
@@ -783,6 +893,12 @@ int App::Impl::finish(int renderedFrames)
         printSummary(frames, profiler->droppedFrames());
     if (!isWindow && !options.resourceReport)
         std::cout << flickerLine() << "\n";
+    if (split->active() && !isWindow && !options.resourceReport) {
+        const auto& difference = split->histogramDifference();
+        std::cout << "split " << post::splitModeName(split->mode()) << ": " << split->sideLabel(*pipeline, false)
+                  << " | " << split->sideLabel(*pipeline, true) << "; histograms "
+                  << (difference ? post::describeHistogramDifference(*difference) : std::string("pending")) << "\n";
+    }
     if (!options.probes.empty()) {
         const auto probe = pipeline->latestProbe();
         if (!probe)

@@ -55,6 +55,12 @@ struct AppOptions
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, in command-line order (keys checked)
+    // split view (app/SplitView.h): pipeline B on the same frame
+    std::optional<std::string> split;                    ///< --split side-by-side|difference|off
+    std::optional<float> splitPosition;                  ///< --split-at F: the divider, 0..1 of the frame
+    std::optional<float> splitGain;                      ///< --split-gain G: the difference view's gain
+    std::optional<std::filesystem::path> settingsFileB;  ///< --settings-b FILE.json (on top of A's settings)
+    std::vector<std::string> settingAssignmentsB;        ///< --set-b KEY=VALUE, in command-line order
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

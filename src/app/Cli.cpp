@@ -6,6 +6,7 @@
 #include "profiling/Profiler.h"
 #include "shared/HostDevice.h"
 #include "util/BuildInfo.h"
+#include "util/Log.h"
 
 #include <CLI/CLI.hpp>
 
@@ -89,6 +90,18 @@ long long parseWholeNumber(std::string_view flag, std::string_view text, long lo
         throw CliError(std::string(flag) + " needs a whole number in " + rangeText(min, max));
     throw CliError(std::string(flag) + " " + quoted(text) + " is not a whole number; give one in " +
                    rangeText(min, max));
+}
+
+/// A decimal flag's value in [min, max]; the message names the flag, the value and the range.
+double parseNumberInRange(std::string_view flag, std::string_view text, double min, double max)
+{
+    double value = 0.0;
+    if (!parseFloat(text, value))
+        throw CliError(std::string(flag) + " " + quoted(text) + " is not a number; give one in " +
+                       util::format("{}..{}", min, max));
+    if (value < min || value > max)
+        throw CliError(std::string(flag) + " " + std::string(text) + " is outside " + util::format("{}..{}", min, max));
+    return value;
 }
 
 /// CLI11 says "--frames: At Most 1 required but received 2" for a repeated flag; say it plainly.
@@ -175,24 +188,24 @@ void addSettingsOptions(CLI::App& command, SettingsFlags& flags)
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
 }
-/// Checks every --set against the keys (no GL needed) and returns them unchanged.
-std::vector<std::string> checkedAssignments(const SettingsFlags& flags)
+/// Checks every --set (or --set-b: `flag`) against the keys (no GL needed) and returns them unchanged.
+std::vector<std::string> checkedAssignments(const SettingsFlags& flags, const std::string& flag = "--set")
 {
     for (const std::string& text : flags.assignments) {
         try {
-            post::parseAssignment(text, "--set");
+            post::parseAssignment(text, flag);
         } catch (const std::runtime_error& error) {
             throw CliError(error.what());
         }
     }
     return flags.assignments;
 }
-std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags)
+std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags, const std::string& flag = "--settings")
 {
     if (!flags.fileOption->count())
         return std::nullopt;
     if (flags.file.empty())
-        throw CliError("--settings needs a file name");
+        throw CliError(flag + " needs a file name");
     return flags.file;
 }
 
@@ -435,6 +448,29 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                    "log2 cd/m^2; docs/USAGE.md)")
                         ->type_name("tonemapped|false-colour")
                         ->check(CLI::IsMember({"tonemapped", "false-colour"}));
+    // The split view (app/SplitView.h): pipeline B on the same frame, its own settings on top of A's.
+    std::string splitText, splitAtText, splitGainText;
+    auto* splitOpt = cli.add_option("--split", splitText,
+                                    "Split view: a second pipeline (B) on the same frame, side by side with a "
+                                    "divider or as the amplified difference |A-B| (default off; docs/USAGE.md)")
+                         ->type_name("side-by-side|difference|off")
+                         ->check(CLI::IsMember({"side-by-side", "difference", "off"}));
+    auto* splitAtOpt =
+        cli.add_option("--split-at", splitAtText, "Split view: the divider, 0..1 of the frame width (default 0.5)")
+            ->type_name("F");
+    auto* splitGainOpt = cli.add_option("--split-gain", splitGainText,
+                                        "Split view: the difference view's gain on |A-B| display values, 0..255 "
+                                        "(default 4)")
+                             ->type_name("G");
+    SettingsFlags splitSettings;
+    splitSettings.fileOption = cli.add_option("--settings-b", splitSettings.file,
+                                              "Split view: a settings file for pipeline B, applied on top of A's "
+                                              "settings")
+                                   ->type_name("FILE.json");
+    cli.add_option("--set-b", splitSettings.assignments,
+                   "Split view: set one setting of pipeline B (the keys of --set); repeatable, after --settings-b")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
     cli.add_option("--probe", probeTexts,
                    "Pixel probe at X,Y (pixels from the top-left; repeatable, up to 8): printed after the "
                    "last frame and written into the capture")
@@ -771,6 +807,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (viewOpt->count())
             o.view = viewText;
         o.probes = parseProbePoints(probeTexts);
+        if (splitOpt->count())
+            o.split = splitText;
+        if (splitAtOpt->count())
+            o.splitPosition = float(parseNumberInRange("--split-at", splitAtText, 0.0, 1.0));
+        if (splitGainOpt->count())
+            o.splitGain = float(parseNumberInRange("--split-gain", splitGainText, 0.0, 255.0));
+        o.settingsFileB = settingsFile(splitSettings, "--settings-b");
+        o.settingAssignmentsB = checkedAssignments(splitSettings, "--set-b");
+        const bool splitOn = o.split && *o.split != "off";
+        if (!splitOn && (o.splitPosition || o.splitGain || o.settingsFileB || !o.settingAssignmentsB.empty()))
+            throw CliError("--split-at, --split-gain, --settings-b and --set-b need --split side-by-side|difference");
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},

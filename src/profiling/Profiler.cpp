@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <utility>
 
 namespace profiling {
 
@@ -123,6 +124,29 @@ Profiler::Scope::~Scope()
         mProfiler->endScope(mIndex);
 }
 
+Profiler::NamePrefix::NamePrefix(Profiler* profiler, std::string previous)
+    : mProfiler(profiler), mPrevious(std::move(previous))
+{
+}
+
+Profiler::NamePrefix::NamePrefix(NamePrefix&& other) noexcept
+    : mProfiler(std::exchange(other.mProfiler, nullptr)), mPrevious(std::move(other.mPrevious))
+{
+}
+
+Profiler::NamePrefix::~NamePrefix()
+{
+    if (mProfiler)
+        mProfiler->mNamePrefix = std::move(mPrevious);
+}
+
+Profiler::NamePrefix Profiler::prefixNames(std::string_view prefix)
+{
+    std::string previous = mNamePrefix;
+    mNamePrefix += prefix;
+    return NamePrefix(this, std::move(previous));
+}
+
 void Profiler::beginFrame()
 {
     Impl& d = *mImpl;
@@ -236,8 +260,8 @@ Profiler::Scope Profiler::scope(std::string_view name, TimerBackend* backend)
         beginFrame();
     FrameSlot& slot = d.slots[std::size_t(d.current)];
     ScopeEntry& entry = slot.scopes.emplace_back();
-    entry.name = std::string(name);
-    entry.debugGroup = std::make_unique<gl::DebugGroup>(name);
+    entry.name = mNamePrefix + std::string(name);
+    entry.debugGroup = std::make_unique<gl::DebugGroup>(entry.name);
     entry.cpuBegin = Clock::now();
     entry.backend = backend;
     if (backend) {

@@ -96,10 +96,31 @@ public:
         int mIndex = -1;
     };
 
+    /// While it lives, every scope opened gets `prefix` in front of its name ("B/" + "histogram/<id>"),
+    /// so a second pipeline on the same frame (the split view) is timed apart from the first, nested
+    /// scopes with fixed names included. Prefixes nest; the previous one comes back on destruction.
+    class NamePrefix
+    {
+    public:
+        NamePrefix(NamePrefix&& other) noexcept;
+        NamePrefix& operator=(NamePrefix&&) = delete;
+        NamePrefix(const NamePrefix&) = delete;
+        ~NamePrefix();
+
+    private:
+        friend class Profiler;
+        NamePrefix(Profiler* profiler, std::string previous);
+        Profiler* mProfiler = nullptr;
+        std::string mPrevious;
+    };
+
     void beginFrame();
     void endFrame();
     /// Times a pass with GL timer queries (or `backend`'s timers, e.g. CUDA events).
     [[nodiscard]] Scope scope(std::string_view name, TimerBackend* backend = nullptr);
+    /// Prefixes the names of the scopes opened while the result lives (see NamePrefix).
+    [[nodiscard]] NamePrefix prefixNames(std::string_view prefix);
+    const std::string& namePrefix() const { return mNamePrefix; }
 
     /// Clears the statistics and skips kWarmupFrames (call after any method or setting change).
     void resetStats();
@@ -137,6 +158,7 @@ private:
     void endScope(int index);
     std::unique_ptr<Impl> mImpl;
     bool mGlTimersUseful = true;
+    std::string mNamePrefix;
     void appendRecord(FrameRecord&& record);
     bool mRecording = false;
     std::uint64_t mFrameIndex = 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace ui {
 namespace {
@@ -90,8 +91,11 @@ void drawMethodUi(Method& method, profiling::Profiler& profiler)
 
 }  // namespace
 
-PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
-    : mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
+PipelinePanel::PipelinePanel(const post::GpuCaps& caps, std::string title, float x, float y)
+    : mTitle(std::move(title)),
+      mX(x),
+      mY(y),
+      mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
       mScanMethods(listEntries(post::scanMethodRegistry(), caps)),
       mToneOperators(listEntries(post::toneOperatorRegistry(), caps))
 {
@@ -101,9 +105,9 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
 {
     PipelinePanelActions actions;
     ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(8, 190), ImGuiCond_FirstUseEver);  // below the Frame panel
-    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - 178)), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Pipeline")) {
+    ImGui::SetNextWindowPos(ImVec2(mX, mY), ImGuiCond_FirstUseEver);  // A: below the Frame panel
+    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - mY + 12)), ImGuiCond_FirstUseEver);
+    if (!ImGui::Begin(mTitle.c_str())) {
         ImGui::End();
         return actions;
     }

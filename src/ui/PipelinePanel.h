@@ -26,8 +26,9 @@ struct PipelinePanelActions
 class PipelinePanel
 {
 public:
-    /// Lists every registered method once, with its availability under `caps`.
-    explicit PipelinePanel(const post::GpuCaps& caps);
+    /// Lists every registered method once, with its availability under `caps`. `title` names the
+    /// window ("Pipeline B": the split view's second pipeline), first placed at (x, y).
+    explicit PipelinePanel(const post::GpuCaps& caps, std::string title = "Pipeline", float x = 8.0f, float y = 190.0f);
 
     PipelinePanelActions draw(post::PostPipeline& pipeline, profiling::Profiler& profiler);
     /// Shown under the Verify button until the next verification.
@@ -45,6 +46,9 @@ public:
     };
 
 private:
+    std::string mTitle;
+    float mX = 8.0f;
+    float mY = 190.0f;
     std::vector<Entry> mHistogramMethods;
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;

@@ -196,6 +196,41 @@ TEST_F(ProfilerTest, NestedScopesKeepTheirFullNamesInOrder)
     EXPECT_EQ(names, (std::vector<std::string>{"scene", "scene/opaque", "scene/sky"}));
 }
 
+TEST_F(ProfilerTest, NamePrefixSeparatesASecondPipelinesScopes)
+{
+    Profiler profiler(false);
+    profiler.startRecording();
+    for (int frame = 0; frame < 3; ++frame) {
+        profiler.beginFrame();
+        {
+            auto a = profiler.scope("histogram/x");
+        }
+        {
+            auto prefix = profiler.prefixNames("B/");
+            EXPECT_EQ(profiler.namePrefix(), "B/");
+            auto b = profiler.scope("histogram/x");
+            {
+                auto nested = profiler.prefixNames("inner/");
+                auto c = profiler.scope("count");
+            }
+            EXPECT_EQ(profiler.namePrefix(), "B/");  // the inner prefix ended with its scope
+        }
+        EXPECT_EQ(profiler.namePrefix(), "");
+        auto after = profiler.scope("ui");
+        profiler.endFrame();
+    }
+    profiler.beginFrame();
+    ASSERT_FALSE(profiler.recordedFrames().empty());
+    std::vector<std::string> recorded;
+    for (const auto& pass : profiler.recordedFrames().back().passes)
+        recorded.push_back(pass.name);
+    EXPECT_EQ(recorded, (std::vector<std::string>{"histogram/x", "B/histogram/x", "B/inner/count", "ui"}));
+    std::vector<std::string> names;
+    for (const auto& stats : profiler.passStats())
+        names.push_back(stats.name);
+    EXPECT_EQ(names, recorded);  // separate statistics per side
+}
+
 TEST_F(ProfilerTest, ResetStatsClearsAndSkipsTheWarmup)
 {
     Profiler profiler(false);  // CPU fallback: frame f is harvested at frame f + 1's beginFrame
