@@ -421,6 +421,7 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
     if (drawUi)
         imgui->newFrame(size, dt);
     source->render(*profiler);
+    pipeline->setSceneDepth(source->depth());
     const gl::Texture& display =
         pipeline->run(post::ImageInput{source->hdr(), source->size()}, dt, source->verticalFovDegrees());
     if (isWindow)

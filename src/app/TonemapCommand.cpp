@@ -263,7 +263,10 @@ int tonemapHdr(const TonemapOptions& options,
         << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
         << "]) -> " << options.output.string()
-        << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)" : "") << "\n";
+        << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
+            : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
+                                                               : "")
+        << "\n";
     if (!options.probes.empty()) {
         glFinish();  // once, after the only frame: its probe records are there to take
         pipeline.pollProbe();
@@ -326,7 +329,7 @@ int tonemapImage(const TonemapOptions& options,
         if (options.range)
             parseTonemapRange(*options.range);  // reports a bad range before any file is read
         if (!post::parseViewMode(options.view))
-            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped or false-colour");
+            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped, false-colour or metering");
         if (options.probes.size() > hd::kMaxProbes)
             throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())

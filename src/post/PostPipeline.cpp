@@ -7,6 +7,7 @@
 #include "post/HistogramReadback.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/TonemapApply.h"
+#include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
 #include "post/tonemap/TonePercentile.h"
@@ -50,7 +51,10 @@ std::optional<std::pair<double, double>> percentileTargetCheck(const ToneOperato
     if (!percentile)
         return std::nullopt;
     const std::vector<float> state = percentile->stateBuffer().readAll<float>(percentile_state::kWords);
-    const std::vector<std::uint32_t> cdf = ref::inclusiveScan(bins);
+    // With a metering mask the meter read the weighted CDF (its own CPU reference: ref::weightedHistogram).
+    const std::vector<std::uint32_t> cdf = percentile->meteringCdf()
+                                               ? percentile->meteringCdf()->readAll<std::uint32_t>(bins.size())
+                                               : ref::inclusiveScan(bins);
     const ref::PercentileTarget expected = ref::percentileExposure(cdf, logMin, logMax, percentile->settings());
     if (!expected.valid || state[percentile_state::kValid] == 0.0f)
         return std::nullopt;
@@ -155,6 +159,9 @@ struct PostPipeline::Impl
     bool legendStrip = false;
     FalseColour falseColour;
     gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
+    gl::Texture meteringOutput;     ///< the metering view, same size as output
+    MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
+    const gl::Texture* sceneDepth = nullptr;
     PixelProbe probe;
     std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
     bool topDownRows = false;
@@ -288,6 +295,8 @@ const gl::Buffer& PostPipeline::curveBuffer() const
 }
 const gl::Texture& PostPipeline::outputTexture() const
 {
+    if (mImpl->viewMode == ViewMode::Metering && mImpl->meteringOutput)
+        return mImpl->meteringOutput;
     return mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput ? mImpl->falseColourOutput
                                                                                 : mImpl->output;
 }
@@ -309,6 +318,10 @@ void PostPipeline::setProbePoints(std::vector<glm::ivec2> points)
     if (points.size() > hd::kMaxProbes)
         points.resize(hd::kMaxProbes);
     mImpl->probePoints = std::move(points);
+}
+void PostPipeline::setSceneDepth(const gl::Texture* depth)
+{
+    mImpl->sceneDepth = depth;
 }
 void PostPipeline::setTopDownRows(bool topDown)
 {
@@ -531,6 +544,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         auto scope = p.profiler.scope(stage);
         ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
                           spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
+        inputs.depth = p.sceneDepth;
+        inputs.topDownRows = p.topDownRows;
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -558,6 +573,18 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
         p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
         return p.falseColourOutput;
+    }
+    if (p.viewMode == ViewMode::Metering) {
+        auto scope = p.profiler.scope("view/metering");
+        if (!p.meteringOutput || p.meteringOutput.size() != hdr.size)
+            p.meteringOutput = gl::Texture("post.metering-view", GL_RGBA8, hdr.size);
+        // Other operators meter every pixel equally: their view is the image at full weight.
+        const auto* percentile = dynamic_cast<const TonePercentile*>(p.tone.get());
+        const MeteringSettings mask = percentile ? percentile->settings().meteringMask : MeteringSettings{};
+        const MeteringFrame frame{hdr, histogramImage, p.paramsBuffer, p.sceneDepth, p.topDownRows};
+        p.meteringView.active(mask, frame);
+        p.meteringView.overlay(ctx, mask, frame, p.output, p.meteringOutput);
+        return p.meteringOutput;
     }
     return p.output;
 }

@@ -2,6 +2,7 @@
 // UI's widget does (and the other way round), the settings of an operator not in use are kept and
 // applied when it is chosen, every key takes its default and another valid value, save -> load gives
 // identical values for every key, and the UI's Save/Load report errors instead of throwing.
+#include "image/ImageIo.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
 #include "post/SettingsFile.h"
@@ -54,6 +55,15 @@ std::vector<std::string> otherValues(const post::ParameterInfo& info)
                 if (choice != std::get<std::string>(info.defaultValue))
                     out.push_back(choice);
             break;
+        case post::ParameterType::Text: {  // a file path (percentile.mask_texture): a real 1x1 PNG
+            image::Image8 mask;
+            mask.width = mask.height = mask.channels = 1;
+            mask.pixels = {128};
+            const std::filesystem::path path = ts::scratchDir("parameters-text") / "mask.png";
+            image::writePng(path, mask);
+            out.push_back(path.string());
+            break;
+        }
     }
     return out;
 }
