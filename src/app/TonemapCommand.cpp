@@ -9,6 +9,7 @@
 #include "post/SettingsFile.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/TonePercentile.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -241,6 +242,9 @@ int tonemapHdr(const TonemapOptions& options,
     profiler.beginFrame();
     const gl::Texture& display = pipeline.run(post::ImageInput{texture, {hdr.width, hdr.height}}, 1.0 / 60.0, 60.0f);
     profiler.endFrame();
+    if (const auto* percentile = dynamic_cast<const post::TonePercentile*>(&pipeline.toneOperator()))
+        if (!percentile->meteringProblem().empty())
+            err << kPrefix << "note: metering: " << percentile->meteringProblem() << "\n";
 
     const std::vector<unsigned char> rgba = display.readRgba8();
     image::Image8 png(hdr.width, hdr.height, 3);

@@ -239,6 +239,42 @@ TEST_F(MeteringMaskGl, SixtyFourBitBinsCarryPastTwoToTheThirtyTwo)
     EXPECT_EQ(std::uint64_t(gpu[2 * bin]) | (std::uint64_t(gpu[2 * bin + 1]) << 32), cpu.bins[bin]);
 }
 
+TEST_F(MeteringMaskGl, DownsampledHistogramImageTakesTheNearestDepthTexel)
+{
+    // --downsample: the histogram image is smaller than the frame and its depth.
+    const glm::ivec2 frameSize{125, 61}, size{31, 15};
+    const ts::TestImage picture = ts::randomHdrImage(size.x, size.y, kLogMin, kLogMax, 41);
+    const gl::Texture texture = ts::uploadImage(picture);
+    const gl::Texture frameTexture("test.metering.frame", GL_RGBA32F, frameSize);
+    const DepthImage depth = skyDepth(frameSize, 42);
+    gl::Buffer params("test.metering.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
+    const auto words = paramsWords(100, size);
+    params.update(0, words.size() * sizeof(std::uint32_t), words.data());
+    post::MeteringSettings s;
+    s.excludeSky = true;
+    const post::MeteringFrame frame{{frameTexture, frameSize}, {texture, size}, params, &depth.texture, false};
+    post::MeteringMask metering;
+    ASSERT_TRUE(metering.active(s, frame));
+    post::PassContext ctx = context();
+    metering.run(ctx, s, frame);
+    ref::MeteringScene scene;
+    scene.width = size.x;
+    scene.height = size.y;
+    scene.depth = depth.values.data();
+    scene.depthWidth = frameSize.x;
+    scene.depthHeight = frameSize.y;
+    const ref::WeightedHistogram cpu =
+        ref::weightedHistogram(picture.rgba.data(), s, scene, kLogMin, kLogMax, 100, hd::kOutOfRangeClamp);
+    const auto gpu = metering.weightedBins().readAll<std::uint32_t>(200);
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < 100; ++i) {
+        EXPECT_EQ(std::uint64_t(gpu[2 * i]) | (std::uint64_t(gpu[2 * i + 1]) << 32), cpu.bins[i]) << i;
+        total += cpu.pixels[i];
+    }
+    EXPECT_LT(cpu.total, total * 65535u);  // some sky was found
+    EXPECT_GT(cpu.total, 0u);
+}
+
 TEST_F(MeteringMaskGl, CpuWeightsFollowTheDocumentedFormulas)
 {
     ref::MeteringScene scene;

@@ -68,6 +68,8 @@ public:
     const gl::Buffer& stateBuffer() const { return mState; }
     /// The weighted CDF the last frame was metered with, or nullptr when it used the pipeline's CDF.
     const gl::Buffer* meteringCdf() const { return mMeteringUsed ? &mMetering.cdf() : nullptr; }
+    /// What of the metering mask the last frame could not apply (a bad texture, no depth); empty: none.
+    const std::string& meteringProblem() const { return mMeteringProblem; }
     /// The metering mask's passes (weighted histogram, CDF), for tests.
     const MeteringMask& metering() const { return mMetering; }
 
