@@ -238,12 +238,14 @@ bool TonePercentile::meteringUi()
             "Pixels whose log2 luminance is outside (min, max) weigh 0 (HDRP's mask min/max intensity, -30/+30).");
     }
     if (m.mask == MeteringMaskType::Texture) {
-        if (mTextureDraft.empty() && !m.texturePath.empty())
+        if (m.texturePath != mTextureDraftOf) {  // set elsewhere (--set, a settings file): show it
             mTextureDraft = m.texturePath;
+            mTextureDraftOf = m.texturePath;
+        }
         char path[1024] = {};
         mTextureDraft.copy(path, sizeof(path) - 1);
         if (ImGui::InputText("Mask file", path, sizeof(path), ImGuiInputTextFlags_EnterReturnsTrue)) {
-            m.texturePath = path;
+            m.texturePath = mTextureDraftOf = path;
             changed = true;
         }
         mTextureDraft = path;

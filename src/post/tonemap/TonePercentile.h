@@ -89,6 +89,7 @@ private:
     bool mMeteringUsed = false;    ///< the last frame was metered with the weighted CDF
     std::string mMeteringProblem;  ///< what of the mask the last frame could not apply
     std::string mTextureDraft;     ///< the UI's path field, applied on Enter
+    std::string mTextureDraftOf;   ///< the settings path the field last showed
 };
 
 }  // namespace post
