@@ -16,6 +16,7 @@
 #include "profiling/Profiler.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
+#include "reference/Metering.h"
 #include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
@@ -59,6 +60,68 @@ std::optional<std::pair<double, double>> percentileTargetCheck(const ToneOperato
     if (!expected.valid || state[percentile_state::kValid] == 0.0f)
         return std::nullopt;
     return std::pair<double, double>(state[percentile_state::kTarget], expected.targetEv);
+}
+
+/// The percentile operator's weighted CDF against ref::weightedHistogram of the histogram image:
+/// the largest difference (of hd::kMeteringCdfTotal) and what it may be; nullopt without a mask in use.
+struct MeteringCheck
+{
+    double maxDifference = 0.0;
+    double tolerance = 0.0;
+};
+std::optional<MeteringCheck> meteringCheck(const ToneOperator& op,
+                                           const std::vector<float>& pixels,
+                                           glm::ivec2 size,
+                                           bool topDownRows,
+                                           const gl::Texture* depth,
+                                           glm::ivec2 frameSize,
+                                           float logMin,
+                                           float logMax,
+                                           std::uint32_t bins,
+                                           std::uint32_t policy)
+{
+    auto* percentile = dynamic_cast<const TonePercentile*>(&op);
+    if (!percentile || !percentile->meteringCdf())
+        return std::nullopt;
+    const MeteringSettings& m = percentile->settings().meteringMask;
+    ref::MeteringScene scene;
+    scene.width = size.x;
+    scene.height = size.y;
+    scene.topDownRows = topDownRows;
+    MeteringWeights weights;
+    if (m.mask == MeteringMaskType::Texture) {
+        try {
+            weights = loadMeteringWeights(m.texturePath);
+            scene.maskValues = weights.values.data();
+            scene.maskWidth = weights.width;
+            scene.maskHeight = weights.height;
+        } catch (const std::exception&) {
+            // the operator meters the whole frame then, as the reference does without values
+        }
+    }
+    std::vector<float> depthValues;
+    if (m.excludeSky && depth && depth->size() == frameSize) {
+        depthValues.resize(std::size_t(frameSize.x) * std::size_t(frameSize.y));
+        glGetTextureImage(depth->id(), 0, GL_DEPTH_COMPONENT, GL_FLOAT, GLsizei(depthValues.size() * sizeof(float)),
+                          depthValues.data());
+        scene.depth = depthValues.data();
+        scene.depthWidth = frameSize.x;
+        scene.depthHeight = frameSize.y;
+    }
+    const ref::WeightedHistogram cpu = ref::weightedHistogram(pixels.data(), m, scene, logMin, logMax, bins, policy);
+    const std::vector<std::uint32_t> gpu = percentile->meteringCdf()->readAll<std::uint32_t>(bins);
+    MeteringCheck check;
+    // sqrt and pow may move a weight by one 1/65535 step (MeteringMask.h); 1 for the double division.
+    std::uint64_t pixelsInBins = 0;
+    for (std::uint32_t count : cpu.pixels)
+        pixelsInBins += count;
+    const bool exact = m.mask == MeteringMaskType::Average || m.mask == MeteringMaskType::Texture;
+    check.tolerance = 1.0 + (exact || cpu.total == 0
+                                 ? 0.0
+                                 : std::ceil(double(hd::kMeteringCdfTotal) * double(pixelsInBins) / double(cpu.total)));
+    for (std::uint32_t i = 0; i < bins; ++i)
+        check.maxDifference = std::max(check.maxDifference, std::abs(double(gpu[i]) - double(cpu.cdf[i])));
+    return check;
 }
 
 bool isFiniteRange(float logMin, float logMax)
@@ -678,6 +741,13 @@ VerifyReport PostPipeline::verify()
     } else {
         text << "tone curve of '" << p.tone->id()
              << "': no CPU reference; compared histogram, CDF and apply pass only\n";
+    }
+    if (const auto metering = meteringCheck(*p.tone, pixels, size, p.topDownRows, p.sceneDepth, p.lastHdrSize, logMin,
+                                            logMax, bins, params[hd::kParamOutOfRange])) {
+        const bool meteringOk = metering->maxDifference <= metering->tolerance;
+        curveOk = curveOk && meteringOk;
+        text << "metering mask: weighted CDF vs CPU reference: max difference " << metering->maxDifference << " of 2^30"
+             << (meteringOk ? "" : util::format(" (ABOVE {})", metering->tolerance)) << "\n";
     }
     if (const auto target = percentileTargetCheck(*p.tone, gpuBins, logMin, logMax)) {
         const bool targetOk = std::abs(target->first - target->second) <= kTargetToleranceEv;

@@ -577,6 +577,7 @@ TEST_F(MeteringMaskGl, PipelineKeysViewAndVerify)
     const post::VerifyReport report = pipeline.verify();
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_NE(report.text.find("percentile target exposure"), std::string::npos) << report.text;
+    EXPECT_NE(report.text.find("metering mask: weighted CDF vs CPU reference"), std::string::npos) << report.text;
     EXPECT_EQ(post::parseViewMode("metering"), post::ViewMode::Metering);
     EXPECT_EQ(post::viewModeName(post::ViewMode::Metering), "metering");
 }
