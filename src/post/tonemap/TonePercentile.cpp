@@ -94,6 +94,16 @@ std::vector<KeyValueSample> TonePercentile::takeKeyValues()
     return out;
 }
 
+std::uint64_t TonePercentile::curveMinimumBytes(const TrafficShape& shape) const
+{
+    std::uint64_t bytes = ToneOperator::curveMinimumBytes(shape);
+    const MeteringSettings& m = mSettings.meteringMask;
+    if (m.mask != MeteringMaskType::Average || m.excludeSky)
+        bytes += pixelCount(shape.histogramImage) * shape.frameBytesPerPixel +
+                 std::uint64_t(shape.bins) * 2 * kBinBytes * 2;  // 64-bit weighted bins, written and read
+    return bytes;
+}
+
 EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)
 {
     EnginePresetResult result = applyEnginePreset(presetId, mSettings);
