@@ -487,6 +487,36 @@ HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone
 HD_CONST(HD_UINT, kApplyLocal, 1u)           // the curve with local adaptation
 HD_CONST(HD_UINT, kApplyViewLocalMean, 2u)   // show the local mean log2 L as grey over the histogram range
 
+// ---- Metering masks (percentile operator; src/post/tonemap/MeteringMask.h) -----------------------
+HD_CONST(HD_UINT, kMeteringAverage, 0u)         // post::MeteringMask, in order
+HD_CONST(HD_UINT, kMeteringCentreWeighted, 1u)
+HD_CONST(HD_UINT, kMeteringEllipse, 2u)
+HD_CONST(HD_UINT, kMeteringTexture, 3u)
+HD_CONST(float, kMeteringWeightScale, 65535.0f)  // a weight w in [0, 1] counts as round(w * 65535)
+HD_CONST(HD_UINT, kMeteringCdfTotal, 1073741824u) // 2^30: the last entry of the normalised weighted CDF
+HD_CONST(HD_UINT, kMeteringScanGroupSize, 256u)
+HD_CONST(HD_UINT, kTextureUnitDepth, 2u)         // sampler2D scene depth (metering's sky exclusion)
+
+// A weight as the fixed-point count the weighted histogram adds: NaN, negative and zero give 0,
+// 1 and above 65535, otherwise floor(w * 65535 + 0.5) with one rounding per operation (exact on
+// every device, so the CPU reference quantises identically).
+HD_FUNC HD_UINT hdQuantiseMeteringWeight(float w)
+{
+    if (!(w > 0.0f))
+        return 0u;
+    if (w >= 1.0f)
+        return 65535u;
+    HD_PRECISE float scaled = HD_ADD(HD_MUL(w, kMeteringWeightScale), 0.5f);
+    return HD_UINT(scaled);
+}
+
+// The texel of a `texels`-long axis nearest the centre of pixel x of a `pixels`-long axis:
+// floor((x + 0.5) * texels / pixels) in integers (exact; x < 2^14, texels <= 2^14).
+HD_FUNC int hdNearestTexel(int x, int pixels, int texels)
+{
+    return ((2 * x + 1) * texels) / (2 * pixels);
+}
+
 // ---- Workgroup sizes ----------------------------------------------------------------------------
 HD_CONST(HD_UINT, kHistogramGroupX, 16u)
 HD_CONST(HD_UINT, kHistogramGroupY, 16u)

@@ -515,10 +515,11 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
     if (drawUi)
         imgui->newFrame(size, dt);
     source->render(*profiler);
+    pipeline->setSceneDepth(source->depth());
     const post::ImageInput hdr{source->hdr(), source->size()};
     const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
     if (split->active())
-        shown = &split->run(*pipeline, *shown, hdr, dt, source->verticalFovDegrees());
+        shown = &split->run(*pipeline, *shown, hdr, dt, source->verticalFovDegrees(), source->depth());
     const gl::Texture& display = *shown;
     lastDisplay = shown;
     if (isWindow)

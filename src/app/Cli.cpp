@@ -444,10 +444,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                        "default) or forward (shaded in the fragment shader); same picture")
                             ->check(CLI::IsMember({"forward", "deferred"}));
     auto* viewOpt = cli.add_option("--view", viewText,
-                                   "Display: the tone-mapped image (default) or the false-colour EV view (EV = "
-                                   "log2 cd/m^2; docs/USAGE.md)")
-                        ->type_name("tonemapped|false-colour")
-                        ->check(CLI::IsMember({"tonemapped", "false-colour"}));
+                                   "Display: the tone-mapped image (default), the false-colour EV view (EV = "
+                                   "log2 cd/m^2) or the percentile operator's metering weights (docs/USAGE.md)")
+                        ->type_name("tonemapped|false-colour|metering")
+                        ->check(CLI::IsMember({"tonemapped", "false-colour", "metering"}));
     // The split view (app/SplitView.h): pipeline B on the same frame, its own settings on top of A's.
     std::string splitText, splitAtText, splitGainText;
     auto* splitOpt = cli.add_option("--split", splitText,
@@ -517,9 +517,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
     SettingsFlags tmSettings;
     addSettingsOptions(*tonemap, tmSettings);
-    tonemap->add_option("--view", tmView, "Write the tone-mapped image (default) or the false-colour EV view")
-        ->type_name("tonemapped|false-colour")
-        ->check(CLI::IsMember({"tonemapped", "false-colour"}));
+    tonemap
+        ->add_option("--view", tmView,
+                     "Write the tone-mapped image (default), the false-colour EV view or the metering weights")
+        ->type_name("tonemapped|false-colour|metering")
+        ->check(CLI::IsMember({"tonemapped", "false-colour", "metering"}));
     tonemap->add_option("--probe", tmProbes, "Print the pixel probe at X,Y (from the top-left; repeatable, up to 8)")
         ->type_name("X,Y")
         ->allow_extra_args(false);

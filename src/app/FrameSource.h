@@ -54,6 +54,9 @@ public:
     virtual void render(profiling::Profiler& profiler) = 0;
     /// Scene-linear RGBA, bottom row first (GL convention), size() pixels.
     virtual const gl::Texture& hdr() const = 0;
+    /// The frame's depth (hdr()'s size; 1.0 where nothing was drawn: the sky), for the percentile
+    /// operator's sky exclusion; nullptr where the source has none (an image).
+    virtual const gl::Texture* depth() const { return nullptr; }
     /// Vertical field of view the frame stands for (Ward's foveal grid depends on it).
     virtual float verticalFovDegrees() const = 0;
     /// One line of controls or state under the name in the Frame panel.

@@ -51,6 +51,7 @@ public:
     void update(const FrameSourceInput& input) override;
     void render(profiling::Profiler& profiler) override;
     const gl::Texture& hdr() const override { return mRenderer->hdrTarget(); }
+    const gl::Texture* depth() const override { return &mRenderer->depthTarget(); }
     float verticalFovDegrees() const override { return mCamera.verticalFovDegrees; }
     std::string hint(bool isWindow, double pathSeconds) const override;
     /// As large as fits, aspect kept, centred; 1:1 when the frame nearly fills the window.

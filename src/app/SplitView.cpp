@@ -55,7 +55,8 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
                                   const gl::Texture& displayA,
                                   const post::ImageInput& hdr,
                                   double dtSeconds,
-                                  float fovYDegrees)
+                                  float fovYDegrees,
+                                  const gl::Texture* sceneDepth)
 {
     if (!active() || !mPipelineB)
         throw std::logic_error("SplitView::run while the split view is off");
@@ -64,6 +65,7 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
     const gl::Texture* displayB = nullptr;
     {
         auto prefix = mProfiler.prefixNames("B/");
+        mPipelineB->setSceneDepth(sceneDepth);
         displayB = &mPipelineB->run(hdr, dtSeconds, fovYDegrees);
     }
     auto scope = mProfiler.scope("view/split");

@@ -53,12 +53,14 @@ public:
     void copySettingsFrom(post::PostPipeline& a);
 
     /// Runs B on `hdr` under the profiler prefix "B/" and composes A's display image with B's
-    /// (scope "view/split"); returns the composite. Only while active().
+    /// (scope "view/split"); returns the composite. Only while active(). `sceneDepth` is what A got
+    /// (PostPipeline::setSceneDepth: sky exclusion), null for an image.
     const gl::Texture& run(post::PostPipeline& a,
                            const gl::Texture& displayA,
                            const post::ImageInput& hdr,
                            double dtSeconds,
-                           float fovYDegrees);
+                           float fovYDegrees,
+                           const gl::Texture* sceneDepth);
     /// The composite of the last run (GL_RGBA8, sRGB-encoded).
     const gl::Texture& outputTexture() const { return mOutput; }
 

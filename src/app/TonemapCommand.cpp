@@ -9,6 +9,7 @@
 #include "post/SettingsFile.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/TonePercentile.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -241,6 +242,9 @@ int tonemapHdr(const TonemapOptions& options,
     profiler.beginFrame();
     const gl::Texture& display = pipeline.run(post::ImageInput{texture, {hdr.width, hdr.height}}, 1.0 / 60.0, 60.0f);
     profiler.endFrame();
+    if (const auto* percentile = dynamic_cast<const post::TonePercentile*>(&pipeline.toneOperator()))
+        if (!percentile->meteringProblem().empty())
+            err << kPrefix << "note: metering: " << percentile->meteringProblem() << "\n";
 
     const std::vector<unsigned char> rgba = display.readRgba8();
     image::Image8 png(hdr.width, hdr.height, 3);
@@ -263,7 +267,10 @@ int tonemapHdr(const TonemapOptions& options,
         << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
         << "]) -> " << options.output.string()
-        << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)" : "") << "\n";
+        << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
+            : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
+                                                               : "")
+        << "\n";
     if (!options.probes.empty()) {
         glFinish();  // once, after the only frame: its probe records are there to take
         pipeline.pollProbe();
@@ -326,7 +333,7 @@ int tonemapImage(const TonemapOptions& options,
         if (options.range)
             parseTonemapRange(*options.range);  // reports a bad range before any file is read
         if (!post::parseViewMode(options.view))
-            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped or false-colour");
+            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped, false-colour or metering");
         if (options.probes.size() > hd::kMaxProbes)
             throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())

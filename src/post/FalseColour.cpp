@@ -6,6 +6,8 @@ namespace post {
 
 std::string_view viewModeName(ViewMode mode)
 {
+    if (mode == ViewMode::Metering)
+        return "metering";
     return mode == ViewMode::FalseColour ? "false-colour" : "tonemapped";
 }
 
@@ -15,6 +17,8 @@ std::optional<ViewMode> parseViewMode(std::string_view text)
         return ViewMode::ToneMapped;
     if (text == "false-colour")
         return ViewMode::FalseColour;
+    if (text == "metering")
+        return ViewMode::Metering;
     return std::nullopt;
 }
 

@@ -19,9 +19,11 @@
 
 namespace post {
 
-enum class ViewMode { ToneMapped, FalseColour };
+/// Metering: the tone-mapped image darkened by the percentile operator's metering weights
+/// (post/tonemap/MeteringMask.h; weight 0 tinted blue).
+enum class ViewMode { ToneMapped, FalseColour, Metering };
 
-/// "tonemapped" / "false-colour" (the --view values).
+/// "tonemapped" / "false-colour" / "metering" (the --view values).
 std::string_view viewModeName(ViewMode mode);
 std::optional<ViewMode> parseViewMode(std::string_view text);
 

@@ -38,6 +38,8 @@ std::string_view toString(ParameterType type)
             return "float";
         case ParameterType::Enum:
             return "enum";
+        case ParameterType::Text:
+            return "text";
     }
     return "?";
 }
@@ -56,6 +58,8 @@ std::string domainText(const ParameterInfo& info)
                 text += (text.empty() ? "" : "|") + choice;
             return text;
         }
+        case ParameterType::Text:
+            return "text";
     }
     return {};
 }
@@ -119,6 +123,13 @@ std::optional<ParameterValue> parseParameterValue(const ParameterInfo& info, std
                     return ParameterValue(choice);
             error = "expects one of " + domainText(info) + ", got " + quoted(text);
             return std::nullopt;
+        case ParameterType::Text:
+            if (info.check)
+                if (std::string problem = info.check(text); !problem.empty()) {
+                    error = problem;
+                    return std::nullopt;
+                }
+            return ParameterValue(std::string(text));
     }
     error = "has an unknown type";
     return std::nullopt;
@@ -164,6 +175,20 @@ Parameter uintParameter(std::string key,
         std::move(key), std::move(label), ParameterType::Int, double(min), double(max), {}, std::int64_t(defaultValue)};
     p.get = [&field] { return ParameterValue(std::int64_t(field)); };
     p.set = [&field](const ParameterValue& value) { field = std::uint32_t(std::get<std::int64_t>(value)); };
+    return p;
+}
+
+Parameter textParameter(std::string key,
+                        std::string label,
+                        std::string& field,
+                        std::string defaultValue,
+                        std::function<std::string(std::string_view)> check)
+{
+    Parameter p;
+    p.info = {std::move(key), std::move(label), ParameterType::Text, 0.0, 0.0, {}, std::move(defaultValue)};
+    p.info.check = std::move(check);
+    p.get = [&field] { return ParameterValue(field); };
+    p.set = [&field](const ParameterValue& value) { field = std::get<std::string>(value); };
     return p;
 }
 

@@ -18,10 +18,10 @@
 
 namespace post {
 
-enum class ParameterType { Bool, Int, Float, Enum };
+enum class ParameterType { Bool, Int, Float, Enum, Text };
 std::string_view toString(ParameterType type);
 
-/// Bool: bool, Int: std::int64_t, Float: double (the value of a float), Enum: the choice's text.
+/// Bool: bool, Int: std::int64_t, Float: double (the value of a float), Enum: the choice's text, Text: the text.
 using ParameterValue = std::variant<bool, std::int64_t, double, std::string>;
 
 /// What a parameter is, without the object it is bound to (listing, validation, files).
@@ -34,6 +34,9 @@ struct ParameterInfo
     double max = 0.0;
     std::vector<std::string> choices;  ///< Enum
     ParameterValue defaultValue;
+    /// Text: checks a value before anything changes (a file that must load); returns the problem, or
+    /// empty when the value is fine. Null: any text is accepted.
+    std::function<std::string(std::string_view)> check;
 };
 
 struct Parameter
@@ -51,7 +54,7 @@ struct ParameterList
     std::function<void()> commit;
 };
 
-/// "0..100", "clamp|reinhard|hable|aces-fit", "true|false".
+/// "0..100", "clamp|reinhard|hable|aces-fit", "true|false", "text".
 std::string domainText(const ParameterInfo& info);
 std::string formatParameterValue(const ParameterInfo& info, const ParameterValue& value);
 /// The value of `text` for this parameter, or nullopt with `error` saying why (without the key):
@@ -69,6 +72,12 @@ Parameter uintParameter(std::string key,
                         std::uint32_t min,
                         std::uint32_t max,
                         std::uint32_t defaultValue);
+/// Free text (a file path); `check` as ParameterInfo::check.
+Parameter textParameter(std::string key,
+                        std::string label,
+                        std::string& field,
+                        std::string defaultValue,
+                        std::function<std::string(std::string_view)> check = {});
 /// An enum whose values are 0..choices.size()-1 in the order of `choices`.
 template <typename Enum>
 Parameter enumParameter(std::string key, std::string label, Enum& field, std::vector<std::string> choices, Enum def)

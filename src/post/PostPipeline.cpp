@@ -7,6 +7,7 @@
 #include "post/HistogramReadback.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/TonemapApply.h"
+#include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
 #include "post/tonemap/TonePercentile.h"
@@ -15,6 +16,7 @@
 #include "profiling/Profiler.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
+#include "reference/Metering.h"
 #include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
@@ -50,11 +52,76 @@ std::optional<std::pair<double, double>> percentileTargetCheck(const ToneOperato
     if (!percentile)
         return std::nullopt;
     const std::vector<float> state = percentile->stateBuffer().readAll<float>(percentile_state::kWords);
-    const std::vector<std::uint32_t> cdf = ref::inclusiveScan(bins);
+    // With a metering mask the meter read the weighted CDF (its own CPU reference: ref::weightedHistogram).
+    const std::vector<std::uint32_t> cdf = percentile->meteringCdf()
+                                               ? percentile->meteringCdf()->readAll<std::uint32_t>(bins.size())
+                                               : ref::inclusiveScan(bins);
     const ref::PercentileTarget expected = ref::percentileExposure(cdf, logMin, logMax, percentile->settings());
     if (!expected.valid || state[percentile_state::kValid] == 0.0f)
         return std::nullopt;
     return std::pair<double, double>(state[percentile_state::kTarget], expected.targetEv);
+}
+
+/// The percentile operator's weighted CDF against ref::weightedHistogram of the histogram image:
+/// the largest difference (of hd::kMeteringCdfTotal) and what it may be; nullopt without a mask in use.
+struct MeteringCheck
+{
+    double maxDifference = 0.0;
+    double tolerance = 0.0;
+};
+std::optional<MeteringCheck> meteringCheck(const ToneOperator& op,
+                                           const std::vector<float>& pixels,
+                                           glm::ivec2 size,
+                                           bool topDownRows,
+                                           const gl::Texture* depth,
+                                           glm::ivec2 frameSize,
+                                           float logMin,
+                                           float logMax,
+                                           std::uint32_t bins,
+                                           std::uint32_t policy)
+{
+    auto* percentile = dynamic_cast<const TonePercentile*>(&op);
+    if (!percentile || !percentile->meteringCdf())
+        return std::nullopt;
+    const MeteringSettings& m = percentile->settings().meteringMask;
+    ref::MeteringScene scene;
+    scene.width = size.x;
+    scene.height = size.y;
+    scene.topDownRows = topDownRows;
+    MeteringWeights weights;
+    if (m.mask == MeteringMaskType::Texture) {
+        try {
+            weights = loadMeteringWeights(m.texturePath);
+            scene.maskValues = weights.values.data();
+            scene.maskWidth = weights.width;
+            scene.maskHeight = weights.height;
+        } catch (const std::exception&) {
+            // the operator meters the whole frame then, as the reference does without values
+        }
+    }
+    std::vector<float> depthValues;
+    if (m.excludeSky && depth && depth->size() == frameSize) {
+        depthValues.resize(std::size_t(frameSize.x) * std::size_t(frameSize.y));
+        glGetTextureImage(depth->id(), 0, GL_DEPTH_COMPONENT, GL_FLOAT, GLsizei(depthValues.size() * sizeof(float)),
+                          depthValues.data());
+        scene.depth = depthValues.data();
+        scene.depthWidth = frameSize.x;
+        scene.depthHeight = frameSize.y;
+    }
+    const ref::WeightedHistogram cpu = ref::weightedHistogram(pixels.data(), m, scene, logMin, logMax, bins, policy);
+    const std::vector<std::uint32_t> gpu = percentile->meteringCdf()->readAll<std::uint32_t>(bins);
+    MeteringCheck check;
+    // sqrt and pow may move a weight by one 1/65535 step (MeteringMask.h); 1 for the double division.
+    std::uint64_t pixelsInBins = 0;
+    for (std::uint32_t count : cpu.pixels)
+        pixelsInBins += count;
+    const bool exact = m.mask == MeteringMaskType::Average || m.mask == MeteringMaskType::Texture;
+    check.tolerance = 1.0 + (exact || cpu.total == 0
+                                 ? 0.0
+                                 : std::ceil(double(hd::kMeteringCdfTotal) * double(pixelsInBins) / double(cpu.total)));
+    for (std::uint32_t i = 0; i < bins; ++i)
+        check.maxDifference = std::max(check.maxDifference, std::abs(double(gpu[i]) - double(cpu.cdf[i])));
+    return check;
 }
 
 bool isFiniteRange(float logMin, float logMax)
@@ -155,6 +222,9 @@ struct PostPipeline::Impl
     bool legendStrip = false;
     FalseColour falseColour;
     gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
+    gl::Texture meteringOutput;     ///< the metering view, same size as output
+    MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
+    const gl::Texture* sceneDepth = nullptr;
     PixelProbe probe;
     std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
     bool topDownRows = false;
@@ -288,6 +358,8 @@ const gl::Buffer& PostPipeline::curveBuffer() const
 }
 const gl::Texture& PostPipeline::outputTexture() const
 {
+    if (mImpl->viewMode == ViewMode::Metering && mImpl->meteringOutput)
+        return mImpl->meteringOutput;
     return mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput ? mImpl->falseColourOutput
                                                                                 : mImpl->output;
 }
@@ -309,6 +381,10 @@ void PostPipeline::setProbePoints(std::vector<glm::ivec2> points)
     if (points.size() > hd::kMaxProbes)
         points.resize(hd::kMaxProbes);
     mImpl->probePoints = std::move(points);
+}
+void PostPipeline::setSceneDepth(const gl::Texture* depth)
+{
+    mImpl->sceneDepth = depth;
 }
 void PostPipeline::setTopDownRows(bool topDown)
 {
@@ -531,6 +607,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         auto scope = p.profiler.scope(stage);
         ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
                           spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
+        inputs.depth = p.sceneDepth;
+        inputs.topDownRows = p.topDownRows;
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -558,6 +636,18 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
         p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
         return p.falseColourOutput;
+    }
+    if (p.viewMode == ViewMode::Metering) {
+        auto scope = p.profiler.scope("view/metering");
+        if (!p.meteringOutput || p.meteringOutput.size() != hdr.size)
+            p.meteringOutput = gl::Texture("post.metering-view", GL_RGBA8, hdr.size);
+        // Other operators meter every pixel equally: their view is the image at full weight.
+        const auto* percentile = dynamic_cast<const TonePercentile*>(p.tone.get());
+        const MeteringSettings mask = percentile ? percentile->settings().meteringMask : MeteringSettings{};
+        const MeteringFrame frame{hdr, histogramImage, p.paramsBuffer, p.sceneDepth, p.topDownRows};
+        p.meteringView.active(mask, frame);
+        p.meteringView.overlay(ctx, mask, frame, p.output, p.meteringOutput);
+        return p.meteringOutput;
     }
     return p.output;
 }
@@ -651,6 +741,13 @@ VerifyReport PostPipeline::verify()
     } else {
         text << "tone curve of '" << p.tone->id()
              << "': no CPU reference; compared histogram, CDF and apply pass only\n";
+    }
+    if (const auto metering = meteringCheck(*p.tone, pixels, size, p.topDownRows, p.sceneDepth, p.lastHdrSize, logMin,
+                                            logMax, bins, params[hd::kParamOutOfRange])) {
+        const bool meteringOk = metering->maxDifference <= metering->tolerance;
+        curveOk = curveOk && meteringOk;
+        text << "metering mask: weighted CDF vs CPU reference: max difference " << metering->maxDifference << " of 2^30"
+             << (meteringOk ? "" : util::format(" (ABOVE {})", metering->tolerance)) << "\n";
     }
     if (const auto target = percentileTargetCheck(*p.tone, gpuBins, logMin, logMax)) {
         const bool targetOk = std::abs(target->first - target->second) <= kTargetToleranceEv;

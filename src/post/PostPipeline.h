@@ -114,8 +114,9 @@ public:
 
     /// The settings of the methods and operators not in use (post/PipelineParameters.h reads and sets them).
     ParkedParameters& parkedParameters();
-    /// The display's view (--view): the tone-mapped image, or the false-colour EV view that then
-    /// replaces it in run()'s result and outputTexture(); `legendStrip` draws its legend into the image.
+    /// The display's view (--view): the tone-mapped image, or the false-colour EV view or the metering
+    /// view that then replaces it in run()'s result and outputTexture(); `legendStrip` draws the
+    /// false-colour legend into the image.
     void setViewMode(ViewMode mode, bool legendStrip = false);
     ViewMode viewMode() const;
     /// The tone-mapped image of the last run, whatever the view mode (GL_RGBA8, sRGB-encoded).
@@ -126,6 +127,9 @@ public:
     /// The input's row 0 is the picture's top (an image uploaded as read, as `tonemap` does); default
     /// false: GL's bottom-up frames. Places the legend strip and maps probe points.
     void setTopDownRows(bool topDown);
+    /// The scene's depth for this frame (the percentile operator's sky exclusion), the frame's size;
+    /// nullptr (the default) when the frame has none (a still image). Must outlive the next run().
+    void setSceneDepth(const gl::Texture* depth);
     /// The newest probe records read back (a few frames late); nullopt until the first arrives.
     std::optional<ProbeSnapshot> latestProbe() const;
     /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).

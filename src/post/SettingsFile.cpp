@@ -109,7 +109,7 @@ std::string settingsToJson(const PipelineParameters& parameters)
     for (std::size_t i = 0; i < values.size(); ++i) {
         const auto& [key, text] = values[i];
         const ParameterInfo& info = *findParameter(key);
-        const bool bare = info.type != ParameterType::Enum;  // booleans and numbers: JSON literals
+        const bool bare = info.type != ParameterType::Enum && info.type != ParameterType::Text;  // booleans and numbers
         out +=
             "  " + jsonString(key) + ": " + (bare ? text : jsonString(text)) + (i + 1 < values.size() ? ",\n" : "\n");
     }

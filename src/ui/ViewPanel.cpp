@@ -112,15 +112,16 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
         ImGui::End();
         return chosen;
     }
-    const char* names[] = {"tone-mapped", "false colour (EV)"};
-    int current = input.mode == post::ViewMode::FalseColour ? 1 : 0;
-    if (ImGui::Combo("view", &current, names, 2))
-        chosen = current == 1 ? post::ViewMode::FalseColour : post::ViewMode::ToneMapped;
+    const char* names[] = {"tone-mapped", "false colour (EV)", "metering weights"};
+    int current = int(input.mode);
+    if (ImGui::Combo("view", &current, names, 3))
+        chosen = post::ViewMode(current);
     HelpMarker(
         "False colour: each pixel's luminance coloured by its whole-EV band over the histogram's range. EV = log2 "
         "of luminance in cd/m^2 (the histogram's axis); EV100 (ISO 100, K = 12.5) = EV + 3. The probe reads the "
         "pixel under the mouse: its values, its histogram bin and its value through the tone curve (yellow "
-        "'probe' marker on the histogram).");
+        "'probe' marker on the histogram). Metering weights: the percentile operator's metering mask on the "
+        "picture, darker where a pixel counts less, blue where it does not count.");
     if (input.mode == post::ViewMode::FalseColour && input.histogram && *input.histogram)
         drawLegend((*input.histogram)->logMin, (*input.histogram)->logMax);
     drawProbeReadout(input);

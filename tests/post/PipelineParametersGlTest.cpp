@@ -5,6 +5,7 @@
 // session reproduces its picture through --settings.
 #include "app/AppOptions.h"
 #include "app/AppSetup.h"
+#include "image/ImageIo.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
 #include "post/SettingsFile.h"
@@ -57,6 +58,15 @@ std::vector<std::string> otherValues(const post::ParameterInfo& info)
                 if (choice != std::get<std::string>(info.defaultValue))
                     out.push_back(choice);
             break;
+        case post::ParameterType::Text: {  // a file path (percentile.mask_texture): a real 1x1 PNG
+            image::Image8 mask;
+            mask.width = mask.height = mask.channels = 1;
+            mask.pixels = {128};
+            const std::filesystem::path path = ts::scratchDir("parameters-text") / "mask.png";
+            image::writePng(path, mask);
+            out.push_back(path.string());
+            break;
+        }
     }
     return out;
 }

@@ -31,10 +31,12 @@ struct ToneInputs
     const gl::Buffer& cdf;        ///< inclusive CDF of the bins (uint[hd::kMaxHistogramBins])
     const gl::Buffer& params;     ///< the histogram's params (range, bins, policy)
     HistogramSpec spec;
-    double dtSeconds = 1.0 / 60.0;     ///< frame time for temporal adaptation
-    float fovYDegrees = 60.0f;         ///< camera field of view (Ward's foveal sampling)
-    HistogramMethod& histogramMethod;  ///< for operators that build their own histogram (Ward)
-    ScanMethod* scanMethod = nullptr;  ///< nullptr when the histogram method produces the CDF itself
+    double dtSeconds = 1.0 / 60.0;       ///< frame time for temporal adaptation
+    float fovYDegrees = 60.0f;           ///< camera field of view (Ward's foveal sampling)
+    HistogramMethod& histogramMethod;    ///< for operators that build their own histogram (Ward)
+    ScanMethod* scanMethod = nullptr;    ///< nullptr when the histogram method produces the CDF itself
+    const gl::Texture* depth = nullptr;  ///< the scene's depth at the frame's size (metering), or nullptr
+    bool topDownRows = false;            ///< texel row 0 of the images is the picture's top
 };
 
 /// A histogram an operator asks the host for (an engine preset's bins and manual log2 range).

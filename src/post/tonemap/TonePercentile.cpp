@@ -40,10 +40,17 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     const PercentileSettings& s = mSettings;
     double dt = inputs.dtSeconds;
     dt = std::isfinite(dt) ? std::clamp(dt, 0.0, kMaxAdaptationDtSeconds) : 0.0;
+    // A metering mask meters a weighted CDF (normalised to 2^30) instead of the pipeline's pixel counts;
+    // the meter reads fractions of the last entry either way.
+    const MeteringFrame meteringFrame{inputs.image, inputs.histogramImage, inputs.params, inputs.depth,
+                                      inputs.topDownRows};
+    mMeteringUsed = mMetering.active(s.meteringMask, meteringFrame);
+    const gl::Buffer& cdf = mMeteringUsed ? mMetering.run(ctx, s.meteringMask, meteringFrame) : inputs.cdf;
+    mMeteringProblem = mMetering.problem(s.meteringMask);
     {
         gl::DebugGroup group("tonemap/percentile/meter");
         inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-        inputs.cdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        cdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
         mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         mMeter.set(0, unsigned(s.metering));
         mMeter.set(1, s.percentile / 100.0f);
@@ -85,6 +92,16 @@ std::vector<KeyValueSample> TonePercentile::takeKeyValues()
         if (arrival.words[kValid] != 0.0f && std::isfinite(arrival.words[kExposure]))
             out.push_back({arrival.frameIndex, arrival.words[kExposure]});
     return out;
+}
+
+std::uint64_t TonePercentile::curveMinimumBytes(const TrafficShape& shape) const
+{
+    std::uint64_t bytes = ToneOperator::curveMinimumBytes(shape);
+    const MeteringSettings& m = mSettings.meteringMask;
+    if (m.mask != MeteringMaskType::Average || m.excludeSky)
+        bytes += pixelCount(shape.histogramImage) * shape.frameBytesPerPixel +
+                 std::uint64_t(shape.bins) * 2 * kBinBytes * 2;  // 64-bit weighted bins, written and read
+    return bytes;
 }
 
 EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)
@@ -193,10 +210,68 @@ bool TonePercentile::ui()
         changed |= ImGui::SliderInt("Local radius (px)", &s.localRadius, 1, 512);
         helpMarker("Half-size of the square window averaged around each pixel.");
     }
+    changed |= meteringUi();
     if (changed)
         s = sanitize(s);
     if (changed && !fromPreset)
         mAppliedPreset.clear();
+    return changed;
+}
+
+bool TonePercentile::meteringUi()
+{
+    MeteringSettings& m = mSettings.meteringMask;
+    bool changed = false;
+    if (!ImGui::CollapsingHeader("Metering mask"))
+        return false;
+    ImGui::PushID("metering");
+    const char* masks[] = {"Average", "Centre-weighted (HDRP)", "Ellipse + luminance gate (HDRP)", "Texture"};
+    int mask = int(m.mask);
+    if (ImGui::Combo("Mask", &mask, masks, kMeteringMaskCount)) {
+        m.mask = MeteringMaskType(mask);
+        changed = true;
+    }
+    helpMarker(
+        "Which pixels the percentiles see, and how much each counts (a weighted histogram). Average: all equally. "
+        "Centre-weighted: 1 - distance from the centre / half of (width + height). Ellipse: 1 - t^(1/softness) with "
+        "t the distance in radii, zero outside the luminance gate. Texture: the first channel of an image. The View "
+        "panel's 'metering' view shows the weights on the picture.");
+    if (m.mask == MeteringMaskType::Ellipse) {
+        changed |= ImGui::SliderFloat2("Centre", &m.centreX, 0.0f, 1.0f, "%.2f");
+        helpMarker("Fractions of the width (0 = left) and height (0 = top).");
+        changed |= ImGui::SliderFloat2("Radii", &m.radiusX, 0.01f, 1.0f, "%.2f");
+        helpMarker("Fractions of the width and height (HDRP 0.3).");
+        changed |= ImGui::SliderFloat("Softness", &m.softness, 0.05f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+        helpMarker("Weight 1 - t^(1/softness): larger gives the edge less weight (HDRP 0.5).");
+        changed |= ImGui::DragFloatRange2("Gate (log2 L)", &m.gateMinEv, &m.gateMaxEv, 0.1f, -64.0f, 64.0f, "%+.1f");
+        helpMarker(
+            "Pixels whose log2 luminance is outside (min, max) weigh 0 (HDRP's mask min/max intensity, -30/+30).");
+    }
+    if (m.mask == MeteringMaskType::Texture) {
+        if (m.texturePath != mTextureDraftOf) {  // set elsewhere (--set, a settings file): show it
+            mTextureDraft = m.texturePath;
+            mTextureDraftOf = m.texturePath;
+        }
+        char path[1024] = {};
+        mTextureDraft.copy(path, sizeof(path) - 1);
+        if (ImGui::InputText("Mask file", path, sizeof(path), ImGuiInputTextFlags_EnterReturnsTrue)) {
+            m.texturePath = mTextureDraftOf = path;
+            changed = true;
+        }
+        mTextureDraft = path;
+        helpMarker(
+            "An image whose first channel holds the weights (EXR: float as stored; PNG: value / 255), "
+            "sampled at the nearest texel; NaN and negative weigh 0, above 1 weighs 1. Press Enter to load.");
+    }
+    ImGui::BeginDisabled(!mMetering.skyUnavailable().empty());
+    changed |= ImGui::Checkbox("Exclude sky (depth)", &m.excludeSky);
+    ImGui::EndDisabled();
+    helpMarker(mMetering.skyUnavailable().empty()
+                   ? "Pixels where the scene's depth is the far plane (nothing drawn: the sky) weigh 0, with any mask."
+                   : ("Unavailable: " + mMetering.skyUnavailable()).c_str());
+    if (!mMeteringProblem.empty())
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", mMeteringProblem.c_str());
+    ImGui::PopID();
     return changed;
 }
 
@@ -209,13 +284,15 @@ std::string TonePercentile::status() const
 {
     using namespace percentile_state;
     if (!mReadback || !mReadback->hasData())
-        return "percentile: waiting for the first frame";
+        return "percentile: waiting for the first frame" + (mMeteringProblem.empty() ? "" : "; " + mMeteringProblem);
     const std::vector<float>& w = mReadback->latest();
     if (w[kValid] == 0.0f)
         return "percentile: no usable histogram yet";
     std::string text = "exposure " + formatEv(w[kExposure]) + " EV, target " + formatEv(w[kTarget]) + " EV";
     if (w[kFrameOk] == 0.0f)
-        text += " (empty/NaN frame: held)";
+        text += mMeteringUsed ? " (nothing metered: held)" : " (empty/NaN frame: held)";
+    if (!mMeteringProblem.empty())
+        text += "; " + mMeteringProblem;
     return text;
 }
 
@@ -309,6 +386,28 @@ ParameterList TonePercentile::parameters()
         floatParameter("percentile.local_blend", "Local blend", s.localBlend, 0.0f, 1.0f, d.localBlend));
     list.items.push_back(
         intParameter("percentile.local_radius", "Local radius (px)", s.localRadius, 0, 4096, d.localRadius));
+    MeteringSettings& m = s.meteringMask;
+    const MeteringSettings dm;
+    list.items.push_back(enumParameter("percentile.metering_mask", "Metering mask", m.mask,
+                                       {"average", "centre-weighted", "ellipse", "texture"}, dm.mask));
+    list.items.push_back(floatParameter("percentile.mask_centre_x", "Ellipse centre x (fraction of width)", m.centreX,
+                                        -1.0f, 2.0f, dm.centreX));
+    list.items.push_back(floatParameter("percentile.mask_centre_y", "Ellipse centre y (fraction of height, 0 = top)",
+                                        m.centreY, -1.0f, 2.0f, dm.centreY));
+    list.items.push_back(floatParameter("percentile.mask_radius_x", "Ellipse radius x (fraction of width)", m.radiusX,
+                                        1e-3f, 10.0f, dm.radiusX));
+    list.items.push_back(floatParameter("percentile.mask_radius_y", "Ellipse radius y (fraction of height)", m.radiusY,
+                                        1e-3f, 10.0f, dm.radiusY));
+    list.items.push_back(
+        floatParameter("percentile.mask_softness", "Ellipse softness", m.softness, 1e-2f, 100.0f, dm.softness));
+    list.items.push_back(floatParameter("percentile.mask_gate_min_ev", "Ellipse gate min (log2 L)", m.gateMinEv, -64.0f,
+                                        64.0f, dm.gateMinEv));
+    list.items.push_back(floatParameter("percentile.mask_gate_max_ev", "Ellipse gate max (log2 L)", m.gateMaxEv, -64.0f,
+                                        64.0f, dm.gateMaxEv));
+    list.items.push_back(textParameter("percentile.mask_texture", "Mask texture (image file; first channel = weight)",
+                                       m.texturePath, dm.texturePath, checkMeteringTexture));
+    list.items.push_back(
+        boolParameter("percentile.exclude_sky", "Exclude sky (depth at the far plane)", m.excludeSky, dm.excludeSky));
     list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
     return list;
 }

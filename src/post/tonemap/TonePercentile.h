@@ -13,11 +13,14 @@
 // buffer: an empty histogram or a non-finite target keeps it (NaN frames never poison it), the first
 // usable frame snaps (no flash), dt <= 0 changes nothing, dt is clamped to 0.5 s. The curve is
 // display(Lw * 2^E) in a 1024-sample LUT over the histogram range (Clamp: LinearScale mode).
+// Metering masks (MeteringMask.h: centre-weighted, ellipse with a luminance gate, texture, sky
+// exclusion by depth) replace the pipeline's CDF with a weighted one before the meter.
 // Limits: percentiles resolve to the bin's uniform-density model; the status line and markers come
 // from an asynchronous readback and lag a few frames.
 #pragma once
 
 #include "post/tonemap/EnginePresets.h"
+#include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
@@ -47,6 +50,9 @@ public:
     int localAdaptationRadius() const override;
     std::vector<KeyValueSample> takeKeyValues() override;
     std::string_view keyValueName() const override { return "exposure"; }
+    /// The default floor, plus one read of the histogram image and the weighted bins when a
+    /// metering mask runs its pass.
+    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
 
     const PercentileSettings& settings() const { return mSettings; }
     void setSettings(const PercentileSettings& settings)
@@ -63,9 +69,16 @@ public:
     std::optional<HistogramRequest> takeHistogramRequest() override;
     /// The GPU state (float[percentile_state::kWords]), for tests and tools.
     const gl::Buffer& stateBuffer() const { return mState; }
+    /// The weighted CDF the last frame was metered with, or nullptr when it used the pipeline's CDF.
+    const gl::Buffer* meteringCdf() const { return mMeteringUsed ? &mMetering.cdf() : nullptr; }
+    /// What of the metering mask the last frame could not apply (a bad texture, no depth); empty: none.
+    const std::string& meteringProblem() const { return mMeteringProblem; }
+    /// The metering mask's passes (weighted histogram, CDF), for tests.
+    const MeteringMask& metering() const { return mMetering; }
 
 private:
     Parameter presetParameter();
+    bool meteringUi();
     PercentileSettings mSettings;
     bool mResetPending = true;
     gl::Buffer mState;
@@ -75,6 +88,11 @@ private:
     std::string mLocalUnavailable = "no frame processed yet";  ///< why local adaptation is off here, if it is
     std::string mAppliedPreset;  ///< label of the engine preset the settings still equal; empty: custom
     std::optional<HistogramRequest> mHistogramRequest;
+    MeteringMask mMetering;
+    bool mMeteringUsed = false;    ///< the last frame was metered with the weighted CDF
+    std::string mMeteringProblem;  ///< what of the mask the last frame could not apply
+    std::string mTextureDraft;     ///< the UI's path field, applied on Enter
+    std::string mTextureDraftOf;   ///< the settings path the field last showed
 };
 
 }  // namespace post

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace post {
@@ -69,6 +70,32 @@ enum class AdaptationCurve : std::uint32_t {
 };
 inline constexpr int kAdaptationCurveCount = 4;
 
+/// Which pixels the percentile operator meters, and how much each counts (MeteringMask.h has the
+/// formulas). Average meters every pixel equally (no extra pass: the pipeline's own CDF).
+enum class MeteringMaskType : std::uint32_t {
+    Average = 0,         ///< weight 1 everywhere
+    CentreWeighted = 1,  ///< HDRP: 1 - distance from the centre / half the sum of width and height
+    Ellipse = 2,         ///< HDRP's procedural mask: an ellipse with a soft edge and a luminance gate
+    Texture = 3,         ///< the first channel of an image file, nearest texel, clamped to 0..1
+};
+inline constexpr int kMeteringMaskCount = 4;
+
+/// The metering mask's settings (part of PercentileSettings; keys percentile.metering_mask ...).
+struct MeteringSettings
+{
+    MeteringMaskType mask = MeteringMaskType::Average;
+    float centreX = 0.5f;  ///< (Ellipse) centre, fractions of the width (0 = left) and height (0 = top)
+    float centreY = 0.5f;
+    float radiusX = 0.3f;  ///< (Ellipse) radii, fractions of the width and height (HDRP 0.3)
+    float radiusY = 0.3f;
+    float softness = 0.5f;     ///< (Ellipse) weight 1 - (d/R)^(1/softness) (HDRP 0.5)
+    float gateMinEv = -30.0f;  ///< (Ellipse) log2 L gate: pixels outside (min, max) weigh 0 (HDRP -30/+30)
+    float gateMaxEv = 30.0f;
+    std::string texturePath;  ///< (Texture) image file; its first channel holds the weights
+    bool excludeSky = false;  ///< weight 0 where the scene depth is the far plane (needs the scene's depth)
+    friend bool operator==(const MeteringSettings&, const MeteringSettings&) = default;
+};
+
 struct PercentileSettings
 {
     PercentileMetering metering = PercentileMetering::Key;
@@ -88,9 +115,10 @@ struct PercentileSettings
     float transitionEv = 1.5f;  ///< linear beyond this distance from the target, exponential within it
     AdaptationCurve adaptationCurve = AdaptationCurve::LinearThenExponential;
     DisplayCurveSettings display;
-    bool localAdaptation = false;  ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
-    float localBlend = 0.5f;       ///< 0 = global exposure only, 1 = fully local
-    int localRadius = 48;          ///< half-size of the averaging window, pixels of the full frame
+    bool localAdaptation = false;   ///< expose each pixel partly by its neighbourhood (CUDA summed-area table)
+    float localBlend = 0.5f;        ///< 0 = global exposure only, 1 = fully local
+    int localRadius = 48;           ///< half-size of the averaging window, pixels of the full frame
+    MeteringSettings meteringMask;  ///< which pixels are metered (default: all, equally)
     friend bool operator==(const PercentileSettings&, const PercentileSettings&) = default;
 };
 
@@ -155,6 +183,25 @@ inline DisplayCurveSettings sanitize(DisplayCurveSettings s)
     return s;
 }
 
+inline MeteringSettings sanitize(MeteringSettings s)
+{
+    const MeteringSettings d;
+    if (std::uint32_t(s.mask) >= std::uint32_t(kMeteringMaskCount))
+        s.mask = d.mask;
+    // A centre may sit outside the frame (a mask that meters one edge); radii and softness stay
+    // positive so the weight formula never divides by zero.
+    s.centreX = detail::clampFinite(s.centreX, -1.0f, 2.0f, d.centreX);
+    s.centreY = detail::clampFinite(s.centreY, -1.0f, 2.0f, d.centreY);
+    s.radiusX = detail::clampFinite(s.radiusX, 1e-3f, 10.0f, d.radiusX);
+    s.radiusY = detail::clampFinite(s.radiusY, 1e-3f, 10.0f, d.radiusY);
+    s.softness = detail::clampFinite(s.softness, 1e-2f, 100.0f, d.softness);
+    s.gateMinEv = detail::clampFinite(s.gateMinEv, -64.0f, 64.0f, d.gateMinEv);
+    s.gateMaxEv = detail::clampFinite(s.gateMaxEv, -64.0f, 64.0f, d.gateMaxEv);
+    if (s.gateMaxEv < s.gateMinEv)
+        std::swap(s.gateMinEv, s.gateMaxEv);
+    return s;
+}
+
 inline PercentileSettings sanitize(PercentileSettings s)
 {
     const PercentileSettings d;
@@ -181,6 +228,7 @@ inline PercentileSettings sanitize(PercentileSettings s)
     s.display = sanitize(s.display);
     s.localBlend = detail::clampFinite(s.localBlend, 0.0f, 1.0f, d.localBlend);
     s.localRadius = std::clamp(s.localRadius, 0, 4096);
+    s.meteringMask = sanitize(s.meteringMask);
     return s;
 }
 
