@@ -151,8 +151,9 @@ const gl::Buffer& MeteringMask::run(PassContext& ctx, const MeteringSettings& se
     frame.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     mWeighted.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
     mHistogram.use();
+    constexpr std::uint32_t kTileRows = hd::kHistogramGroupY * hd::kMeteringRowsPerInvocation;
     glDispatchCompute(GLuint((size.x + int(hd::kHistogramGroupX) - 1) / int(hd::kHistogramGroupX)),
-                      GLuint((size.y + int(hd::kHistogramGroupY) - 1) / int(hd::kHistogramGroupY)), 1);
+                      GLuint((size.y + int(kTileRows) - 1) / int(kTileRows)), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     mCdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
     mTotal.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
