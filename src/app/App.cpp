@@ -298,7 +298,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
-        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps, "Pipeline B", 940.0f, 370.0f);
+        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(
+            a.caps, "Pipeline B", ui::PipelinePanel::Placement{356.0f, 190.0f, ui::kSplitPanelRoom + 8.0f, true});
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());

@@ -91,10 +91,13 @@ void drawMethodUi(Method& method, profiling::Profiler& profiler)
 
 }  // namespace
 
-PipelinePanel::PipelinePanel(const post::GpuCaps& caps, std::string title, float x, float y)
+PipelinePanel::PipelinePanel(const post::GpuCaps& caps) : PipelinePanel(caps, "Pipeline", Placement{})
+{
+}
+
+PipelinePanel::PipelinePanel(const post::GpuCaps& caps, std::string title, Placement placement)
     : mTitle(std::move(title)),
-      mX(x),
-      mY(y),
+      mPlacement(placement),
       mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
       mScanMethods(listEntries(post::scanMethodRegistry(), caps)),
       mToneOperators(listEntries(post::toneOperatorRegistry(), caps))
@@ -105,8 +108,10 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
 {
     PipelinePanelActions actions;
     ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(mX, mY), ImGuiCond_FirstUseEver);  // A: below the Frame panel
-    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - mY + 12)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(mPlacement.x, mPlacement.y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - mPlacement.y - mPlacement.roomBelow)),
+                             ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(mPlacement.collapsed, ImGuiCond_FirstUseEver);
     if (!ImGui::Begin(mTitle.c_str())) {
         ImGui::End();
         return actions;

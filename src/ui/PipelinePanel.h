@@ -26,9 +26,20 @@ struct PipelinePanelActions
 class PipelinePanel
 {
 public:
+    /// Where a panel first opens: its top-left corner, the room it leaves below it, and whether it
+    /// starts collapsed (the split view's "Pipeline B" starts as a title bar over the image).
+    struct Placement
+    {
+        float x = 8.0f;
+        float y = 190.0f;  ///< below the Frame panel
+        float roomBelow = -12.0f;
+        bool collapsed = false;
+    };
     /// Lists every registered method once, with its availability under `caps`. `title` names the
-    /// window ("Pipeline B": the split view's second pipeline), first placed at (x, y).
-    explicit PipelinePanel(const post::GpuCaps& caps, std::string title = "Pipeline", float x = 8.0f, float y = 190.0f);
+    /// window ("Pipeline B": the split view's second pipeline).
+    PipelinePanel(const post::GpuCaps& caps, std::string title, Placement placement);
+    /// The app's own "Pipeline" panel, below the Frame panel.
+    explicit PipelinePanel(const post::GpuCaps& caps);
 
     PipelinePanelActions draw(post::PostPipeline& pipeline, profiling::Profiler& profiler);
     /// Shown under the Verify button until the next verification.
@@ -47,8 +58,7 @@ public:
 
 private:
     std::string mTitle;
-    float mX = 8.0f;
-    float mY = 190.0f;
+    Placement mPlacement;
     std::vector<Entry> mHistogramMethods;
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;

@@ -13,8 +13,9 @@ namespace ui {
 SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
 {
     SplitPanelActions actions;
-    ImGui::SetNextWindowPos(ImVec2(360, 84), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(320, 0), ImGuiCond_FirstUseEver);
+    const ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(356, std::max(224.0f, io.DisplaySize.y - kSplitPanelRoom)), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Split view")) {
         ImGui::End();
         return actions;

@@ -13,6 +13,10 @@
 
 namespace ui {
 
+/// The Split view panel first opens at the bottom left of the image, this many pixels from the
+/// bottom; "Pipeline B" opens collapsed above it and, expanded, stops there.
+constexpr float kSplitPanelRoom = 176.0f;
+
 struct SplitPanelInput
 {
     post::SplitMode mode = post::SplitMode::Off;

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# docs-screenshots.sh: remakes the screenshots of issue 10's views in docs/images/ (llvmpipe is
+# enough: they show panels and pictures, not timings): the split view in a window (Xvfb), its
+# difference view, the metering view of a mask, and an engine preset in the panels (headless --ui).
+# The probe, false-colour and exposure-plot images were made with the commands in docs/USAGE.md.
+#
+# Usage (repository root, after a build): scripts/docs-screenshots.sh [BIN_DIR]   (default build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bin=$(cd "${1:-build}" && pwd)
+out="$root/docs/images"
+export HDRLAB_DATA_DIR="$root"
+
+# Two operators side by side in the window: equalize (A) left, Ward (B) right.
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24 --vsync off \
+  --split side-by-side --set tonemap.operator=equalize --set-b tonemap.operator=ward \
+  --window-screenshot "$out/split-window.png"
+# The same two as |A - B| (gain 1: they differ a lot).
+"$bin/hdrlab" --headless --size 640x360 --frames 24 --split difference --split-gain 1 \
+  --set tonemap.operator=equalize --set-b tonemap.operator=ward --screenshot "$out/split-difference.png"
+# A metering mask: centre-weighted, sky excluded by depth, on the sunset street.
+"$bin/hdrlab" --headless --scene scenes/sunset-street.json --size 640x360 --frames 24 \
+  --set tonemap.operator=percentile --set percentile.metering_mask=centre-weighted \
+  --set percentile.exclude_sky=true --view metering --screenshot "$out/metering-mask.png"
+# An engine preset: Unreal's histogram auto-exposure, with the panels drawn.
+"$bin/hdrlab" --headless --size 1600x900 --frames 24 --ui --set tonemap.operator=percentile \
+  --set percentile.preset=unreal --screenshot "$out/engine-preset-unreal.png"
