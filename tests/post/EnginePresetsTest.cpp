@@ -51,20 +51,23 @@ struct Documented
     double key;
     double minEv, maxEv;
     AdaptationCurve curve;
+    post::MeteringMaskType mask;
 };
 
 TEST(EnginePresets, EachPresetSetsWhatEnginesMdDocuments)
 {
     // engines.md b: UE 64 bins, log2 L -8..4, 10/90 %, 18 % grey, average luminance 0.03..8;
     // HDRP 128 bins over -1..14 EV100 (log2 L = EV100 - 3), 40/90 %, K = 12.5 -> 1/(1.2 * 8);
-    // Bevy 64 bins, -8..8, 10/90 %, target = -average log2 L (key 1), no clamp.
+    // Bevy 64 bins, -8..8, 10/90 %, target = -average log2 L (key 1), no clamp. Metering default:
+    // HDRP centre-weighted, UE no mask, Bevy a white mask.
     const double hdrpKey = 1.0 / 9.6;
     const Documented documented[] = {
         {"unreal", 64, -8.0f, 4.0f, 10.0f, 90.0f, 0.18, std::log2(0.18 / 8.0), std::log2(0.18 / 0.03),
-         AdaptationCurve::UnrealSteps},
+         AdaptationCurve::UnrealSteps, post::MeteringMaskType::Average},
         {"unity-hdrp", 128, -4.0f, 11.0f, 40.0f, 90.0f, hdrpKey, std::log2(hdrpKey) - 11.0, std::log2(hdrpKey) + 4.0,
-         AdaptationCurve::Exponential},
-        {"bevy", 64, -8.0f, 8.0f, 10.0f, 90.0f, 1.0, -32.0, 32.0, AdaptationCurve::BevySteps},
+         AdaptationCurve::Exponential, post::MeteringMaskType::CentreWeighted},
+        {"bevy", 64, -8.0f, 8.0f, 10.0f, 90.0f, 1.0, -32.0, 32.0, AdaptationCurve::BevySteps,
+         post::MeteringMaskType::Average},
     };
     ASSERT_EQ(post::enginePresets().size(), 3u);
     for (const Documented& d : documented) {
@@ -87,6 +90,11 @@ TEST(EnginePresets, EachPresetSetsWhatEnginesMdDocuments)
         EXPECT_FLOAT_EQ(s.speedDownEv, 1.0f);
         EXPECT_FLOAT_EQ(s.transitionEv, 1.5f);
         EXPECT_EQ(s.adaptationCurve, d.curve);
+        EXPECT_EQ(s.meteringMask.mask, d.mask);
+        post::PercentileSettings masked;
+        masked.meteringMask.mask = post::MeteringMaskType::Ellipse;
+        ASSERT_TRUE(post::applyEnginePreset(d.id, masked).ok);
+        EXPECT_EQ(masked.meteringMask.mask, d.mask) << "a preset sets the metering mask too";
         const post::EnginePreset* preset = post::findEnginePreset(d.id);
         ASSERT_NE(preset, nullptr);
         EXPECT_FALSE(preset->label.empty());

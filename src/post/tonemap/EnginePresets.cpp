@@ -45,7 +45,8 @@ std::array<EnginePreset, 3> makePresets()
     // Unity HDRP (engines.md b): 128 bins (HISTOGRAM_BINS) over the exposure limits -1..14 EV100, the
     // 40th..90th percentile band (histogramPercentages), exposure 1 / (1.2 2^EV100) with K = 12.5, so
     // the metered mean is exposed to 1 / (1.2 * 8) = 0.104; exponential adaptation (PhysicalCamera.hlsl
-    // ComputeLuminanceAdaptation), dark-to-light 3, light-to-dark 1.
+    // ComputeLuminanceAdaptation), dark-to-light 3, light-to-dark 1; centre-weighted metering (its
+    // default meteringMode, engines.md a and b). UE's and Bevy's defaults meter every pixel alike.
     EnginePreset& hdrp = presets[1];
     hdrp.id = "unity-hdrp";
     hdrp.label = "Unity HDRP";
@@ -53,9 +54,9 @@ std::array<EnginePreset, 3> makePresets()
         "Unity HDRP Automatic Histogram defaults (engines.md b): 128 bins over the limits -1..14 EV100 (log2 L "
         "-4..11, EV100 = log2 L + 3 with K = 12.5), mean between the 40th and 90th percentiles exposed to 0.104 "
         "(exposure = 1 / (1.2 2^EV100)), exposure -14.26..+0.74 EV, exponential adaptation prev + d (1 - "
-        "2^(-dt speed)), dark-to-light 3, light-to-dark 1. Not reproduced: HDRP's default centre-weighted "
-        "metering mask (hdrlab meters the frame evenly), its half-resolution metering, curve remapping, and "
-        "a bin placed at its index position (hdrlab: inside the bin).";
+        "2^(-dt speed)), dark-to-light 3, light-to-dark 1, HDRP's default centre-weighted metering mask. Not "
+        "reproduced: its half-resolution metering, curve remapping, and a bin placed at its index position "
+        "(hdrlab: inside the bin).";
     hdrp.histogram = {128u, -1.0f + kEv100ToLog2L, 14.0f + kEv100ToLog2L};
     hdrp.settings.metering = PercentileMetering::BandAverage;
     hdrp.settings.bandLow = 40.0f;
@@ -67,6 +68,7 @@ std::array<EnginePreset, 3> makePresets()
     hdrp.settings.speedUpEv = 3.0f;
     hdrp.settings.speedDownEv = 1.0f;
     hdrp.settings.adaptationCurve = AdaptationCurve::Exponential;
+    hdrp.settings.meteringMask.mask = MeteringMaskType::CentreWeighted;  // HDRP's default meteringMode
 
     // Bevy 0.14+ (engines.md b): 64 bins over log2 L -8..8 (settings.rs), filter 10..90 %, target =
     // -average log2 L (key 1), speed brighten 3 / darken 1 EV/s, linear beyond 1.5 EV with one Euler
