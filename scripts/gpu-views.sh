@@ -55,7 +55,7 @@ declare -a flags=(
   "--set tonemap.operator=ward --split difference --set-b tonemap.operator=equalize"
   "--split side-by-side --set-b histogram.method=compute-global-atomic"
 )
-passes="tonemap/percentile/metering tonemap/percentile/curve tonemap/percentile/apply view/metering
+passes="tonemap/percentile/metering tonemap/percentile/metering/weights tonemap/percentile/metering/cdf tonemap/percentile/curve tonemap/percentile/apply view/metering
   tonemap/ward/curve tonemap/ward/apply histogram/compute-shared-atomic B/histogram/compute-shared-atomic
   B/histogram/compute-global-atomic B/tonemap/equalize/curve B/tonemap/equalize/apply B/tonemap/ward/apply
   view/readback B/view/readback view/split"

@@ -495,9 +495,9 @@ HD_CONST(HD_UINT, kMeteringTexture, 3u)
 HD_CONST(float, kMeteringWeightScale, 65535.0f)  // a weight w in [0, 1] counts as round(w * 65535)
 HD_CONST(HD_UINT, kMeteringCdfTotal, 1073741824u) // 2^30: the last entry of the normalised weighted CDF
 HD_CONST(HD_UINT, kMeteringScanGroupSize, 256u)
-// Rows each invocation of the weighted histogram walks (16 x 16 groups, so a 16 x 256 tile): fewer
-// groups flush fewer shared bins into global atomics. A group's sums stay below
-// 4096 x 65535 < 2^32.
+// Consecutive rows each invocation of the weighted histogram walks (16 x 16 groups, so a 16 x 256
+// tile): fewer groups flush fewer shared bins into global atomics, and a run of pixels in one bin
+// takes one shared atomic. A group's sums stay below 4096 x 65535 < 2^32.
 HD_CONST(HD_UINT, kMeteringRowsPerInvocation, 16u)
 HD_CONST(HD_UINT, kTextureUnitDepth, 2u)         // sampler2D scene depth (metering's sky exclusion)
 

@@ -40,8 +40,11 @@ float ellipseWeight(vec2 p, vec2 size, float luminance)
 uint meteringWeight(ivec2 texel, float luminance)
 {
     if (uExcludeSky != 0u) {
-        ivec2 depthTexel = ivec2(hdNearestTexel(texel.x, uImageSize.x, uDepthSize.x),
-                                 hdNearestTexel(texel.y, uImageSize.y, uDepthSize.y));
+        // Same size (no downsampling): the same texel, without two integer divisions per pixel.
+        ivec2 depthTexel = uDepthSize == uImageSize
+                               ? texel
+                               : ivec2(hdNearestTexel(texel.x, uImageSize.x, uDepthSize.x),
+                                       hdNearestTexel(texel.y, uImageSize.y, uDepthSize.y));
         if (texelFetch(uDepth, depthTexel, 0).r >= 1.0)
             return 0u;
     }

@@ -5,6 +5,7 @@
 #include "profiling/Profiler.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace post {
@@ -143,6 +144,7 @@ const gl::Buffer& MeteringMask::run(PassContext& ctx, const MeteringSettings& se
     if (settings.mask == MeteringMaskType::Texture)
         loadTexture(settings.texturePath);
     const glm::ivec2 size = frame.histogramImage.size;
+    std::optional<profiling::Profiler::Scope> step{ctx.profiler.scope("tonemap/percentile/metering/weights")};
     mWeighted.clearUint(0u);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     setUniforms(mHistogram, settings, frame, size);
@@ -155,6 +157,8 @@ const gl::Buffer& MeteringMask::run(PassContext& ctx, const MeteringSettings& se
     glDispatchCompute(GLuint((size.x + int(hd::kHistogramGroupX) - 1) / int(hd::kHistogramGroupX)),
                       GLuint((size.y + int(kTileRows) - 1) / int(kTileRows)), 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    step.reset();
+    step.emplace(ctx.profiler.scope("tonemap/percentile/metering/cdf"));
     mCdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
     mTotal.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
     mScan.use();
