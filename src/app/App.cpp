@@ -300,6 +300,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
         a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(
             a.caps, "Pipeline B", ui::PipelinePanel::Placement{356.0f, 190.0f, ui::kSplitPanelRoom + 8.0f, true});
+        a.pipelinePanelB->settingsFile().setPath("hdrlab-settings-b.json");  // Save on B must not overwrite A's file
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
