@@ -74,16 +74,8 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
         std::ostringstream csv;
         csv << "operator,preset,flicker_ev_per_s,frames,key_value\n";
         for (const FlickerCase& c : flickerCases(options)) {
-            AppOptions app;
-            app.headless = true;
-            app.size = size;
-            app.frames = 0;
-            app.vsync = false;
-            app.dataDir = common.dataDir;
-            app.range = options.range;
+            AppOptions app = benchAppOptions(common, options);
             app.toneOperator = c.toneOperator;
-            app.settingsFile = options.settingsFile;
-            app.settingAssignments = options.settingAssignments;
             if (c.preset != "-" && c.preset != "app")
                 app.settingAssignments.push_back("percentile.preset=" + c.preset);
             App runner(app);

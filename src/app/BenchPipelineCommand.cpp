@@ -213,7 +213,7 @@ class PipelineBench
 {
 public:
     PipelineBench(const CommonOptions& common, const BenchOptions& options)
-        : mOptions(options), mApp(appOptions(common, options))
+        : mOptions(options), mApp(benchAppOptions(common, options))
     {
         mCopy = measureCopyBandwidth(mApp.caps().glTimersUseful, mApp.shaders());
     }
@@ -289,20 +289,6 @@ public:
     }
 
 private:
-    static AppOptions appOptions(const CommonOptions& common, const BenchOptions& options)
-    {
-        AppOptions app;
-        app.headless = true;
-        app.size = options.sizes.front();
-        app.frames = 0;
-        app.vsync = false;
-        app.dataDir = common.dataDir;
-        app.range = options.range;
-        app.settingsFile = options.settingsFile;
-        app.settingAssignments = options.settingAssignments;
-        return app;
-    }
-
     std::vector<Path> paths() const
     {
         const post::PipelineSettings defaults;
@@ -504,6 +490,20 @@ void validate(const BenchOptions& options)
 }
 
 }  // namespace
+
+AppOptions benchAppOptions(const CommonOptions& common, const BenchOptions& options)
+{
+    AppOptions app;
+    app.headless = true;
+    app.size = options.sizes.front();
+    app.frames = 0;
+    app.vsync = false;
+    app.dataDir = common.dataDir;
+    app.range = options.range;
+    app.settingsFile = options.settingsFile;
+    app.settingAssignments = options.settingAssignments;
+    return app;
+}
 
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
 {

@@ -95,6 +95,9 @@ struct BenchOptions
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
 /// `hdrlab bench pipeline` (app/BenchPipelineCommand.cpp).
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);
+/// The headless app a `bench pipeline` or `bench flicker` case runs: the first --size, no frames of
+/// its own (the bench drives them), no vsync, --range, --settings and --set.
+AppOptions benchAppOptions(const CommonOptions& common, const BenchOptions& options);
 /// `hdrlab bench flicker` (app/BenchFlickerCommand.cpp): the flicker figure per operator and preset.
 int runBenchFlicker(const CommonOptions& common, const BenchOptions& options);
 /// The CUDA suites (app/BenchCommand.cpp; app/CudaCommandsFallback.cpp without the CUDA backend).

@@ -83,10 +83,11 @@ void SplitView::updateHistogramDifference(post::PostPipeline& pipelineA)
     const std::optional<post::HistogramSnapshot> b = mPipelineB->latestSnapshot();
     if (!a || !b)
         return;
-    post::HistogramDifference difference = post::histogramDifference(*a, *b);
-    // Readbacks a frame apart: keep the last result of one frame rather than flicker.
-    if (a->frame == b->frame || !mDifference)
-        mDifference = std::move(difference);
+    // Readbacks a frame apart: keep the last result of one frame rather than flicker; a frame
+    // already compared is not compared again.
+    if (mDifference && (a->frame != b->frame || (mDifference->comparable && mDifference->frame == a->frame)))
+        return;
+    mDifference = post::histogramDifference(*a, *b);
 }
 
 std::string SplitView::sideLabel(post::PostPipeline& a, bool sideB) const

@@ -24,14 +24,28 @@ bool AsyncReadback::enqueue(const gl::Buffer& source,
                             std::uint64_t frame,
                             const std::array<std::uint32_t, 4>& tag)
 {
+    return enqueue({Copy{source, words, 0}}, frame, tag);
+}
+
+bool AsyncReadback::enqueue(std::initializer_list<Copy> copies,
+                            std::uint64_t frame,
+                            const std::array<std::uint32_t, 4>& tag)
+{
     auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence.pending(); });
     if (free == mSlots.end())
         return false;
     Slot& slot = *free;
-    slot.words = std::min({words, mSlotWords, source.size() / sizeof(std::uint32_t)});
+    slot.words = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (slot.words != 0)
-        source.copyTo(slot.buffer, 0, 0, slot.words * sizeof(std::uint32_t));
+    for (const Copy& copy : copies) {
+        if (copy.at >= mSlotWords)
+            continue;
+        const std::size_t words =
+            std::min({copy.words, mSlotWords - copy.at, copy.source.size() / sizeof(std::uint32_t)});
+        if (words != 0)
+            copy.source.copyTo(slot.buffer, 0, copy.at * sizeof(std::uint32_t), words * sizeof(std::uint32_t));
+        slot.words = std::max(slot.words, copy.at + words);
+    }
     slot.fence = gl::Fence::insert();
     slot.frame = frame;
     slot.sequence = ++mSequence;

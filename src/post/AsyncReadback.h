@@ -1,7 +1,8 @@
-// AsyncReadback.h: a ring of GPU-side copies of a small buffer, read back frames later without ever
-// waiting (HistogramReadback's pattern, for any buffer; the pixel probe uses it).
+// AsyncReadback.h: a ring of GPU-side copies of small buffers, read back frames later without ever
+// waiting (the pixel probe's records; HistogramReadback packs the histogram view's buffers into one
+// slot).
 //
-// enqueue() copies the source into a free slot (glCopyNamedBufferSubData) and puts a fence behind
+// enqueue() copies the sources into a free slot (glCopyNamedBufferSubData) and puts a fence behind
 // it; poll() asks each slot's fence with a zero timeout (glClientWaitSync(fence, 0, 0)) and reads
 // back only the slots whose fence has signalled, returning the newest. When every slot is still in
 // flight, enqueue() skips the frame instead of waiting. Limits: kRingSize slots of one fixed size.
@@ -13,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -37,12 +39,23 @@ public:
     AsyncReadback(const AsyncReadback&) = delete;
     AsyncReadback& operator=(const AsyncReadback&) = delete;
 
+    /// One source range of a slot: the first `words` words of `source`, placed at word `at`.
+    struct Copy
+    {
+        const gl::Buffer& source;
+        std::size_t words = 0;
+        std::size_t at = 0;
+    };
+
     /// Queues a GPU copy of the first `words` words of `source` (at most the slot size); returns
     /// false, copying nothing, when every slot is still in flight.
     bool enqueue(const gl::Buffer& source,
                  std::size_t words,
                  std::uint64_t frame,
                  const std::array<std::uint32_t, 4>& tag = {});
+    /// The same for several ranges into one slot (each clipped to its source and the slot); the
+    /// result holds the slot's words up to the end of the last range.
+    bool enqueue(std::initializer_list<Copy> copies, std::uint64_t frame, const std::array<std::uint32_t, 4>& tag = {});
     /// The newest copy that has completed since the last call, if any; never waits.
     std::optional<Result> poll();
     /// Copies queued and not read yet.

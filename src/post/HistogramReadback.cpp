@@ -17,63 +17,43 @@ constexpr std::size_t kCurveWords = hd::kCurveHeaderWords + hd::kMaxCurveSamples
 constexpr std::size_t kDisplayAt = kCurveAt + kCurveWords;
 constexpr std::size_t kMaxDisplayBins = 256;
 constexpr std::size_t kSlotWords = kDisplayAt + kMaxDisplayBins;
-constexpr std::size_t kWord = sizeof(std::uint32_t);
 }  // namespace
 
-HistogramReadback::HistogramReadback()
+HistogramReadback::HistogramReadback() : mRing("histogram-view.readback", kSlotWords)
 {
-    for (int i = 0; i < kRingSize; ++i)
-        mSlots[std::size_t(i)].buffer = gl::Buffer("histogram-view.readback." + std::to_string(i), kSlotWords * kWord);
 }
 
 HistogramReadback::~HistogramReadback() = default;
 
 int HistogramReadback::pending() const
 {
-    return int(std::count_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return slot.fence.pending(); }));
+    return mRing.pending();
 }
 
 bool HistogramReadback::enqueue(const ReadbackSources& sources, std::uint64_t frame, bool countersValid)
 {
-    auto free = std::find_if(mSlots.begin(), mSlots.end(), [](const Slot& slot) { return !slot.fence.pending(); });
-    if (free == mSlots.end())
-        return false;
-    Slot& slot = *free;
     const std::size_t displayWords = std::min<std::size_t>(sources.displayBinCount, kMaxDisplayBins);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    sources.histogram.copyTo(slot.buffer, 0, kHistogramAt * kWord, hd::kHistogramBufferWords * kWord);
-    sources.params.copyTo(slot.buffer, 0, kParamsAt * kWord, hd::kHistogramParamsWords * kWord);
-    sources.curve.copyTo(slot.buffer, 0, kCurveAt * kWord, kCurveWords * kWord);
-    if (displayWords != 0)
-        sources.displayBins.copyTo(slot.buffer, 0, kDisplayAt * kWord, displayWords * kWord);
-    slot.fence = gl::Fence::insert();
-    slot.frame = frame;
-    slot.sequence = ++mSequence;
-    slot.countersValid = countersValid;
-    slot.displayBinCount = std::uint32_t(displayWords);
-    return true;
+    return mRing.enqueue({{sources.histogram, hd::kHistogramBufferWords, kHistogramAt},
+                          {sources.params, hd::kHistogramParamsWords, kParamsAt},
+                          {sources.curve, kCurveWords, kCurveAt},
+                          {sources.displayBins, displayWords, kDisplayAt}},
+                         frame, {countersValid ? 1u : 0u, std::uint32_t(displayWords), 0u, 0u});
 }
 
 std::optional<HistogramSnapshot> HistogramReadback::poll()
 {
-    Slot* newest = nullptr;
-    for (Slot& slot : mSlots) {
-        if (!slot.fence.signalled())
-            continue;
-        slot.fence.reset();
-        if (!newest || slot.sequence > newest->sequence)
-            newest = &slot;
-    }
-    if (!newest)
+    std::optional<AsyncReadback::Result> slot = mRing.poll();
+    if (!slot)
         return std::nullopt;
-    return decode(*newest);
+    return decode(std::move(*slot));
 }
 
-HistogramSnapshot HistogramReadback::decode(const Slot& slot) const
+HistogramSnapshot HistogramReadback::decode(AsyncReadback::Result&& slot)
 {
-    std::vector<std::uint32_t> words(kSlotWords);
-    // The fence has signalled: this read does not wait for the GPU.
-    glGetNamedBufferSubData(slot.buffer.id(), 0, GLsizeiptr(kSlotWords * kWord), words.data());
+    std::vector<std::uint32_t> words = std::move(slot.words);
+    words.resize(kSlotWords);  // the copies end at the last display bin; the layout is fixed
+    const bool countersValid = slot.tag[0] != 0;
+    const std::uint32_t displayBinCount = slot.tag[1];
 
     HistogramSnapshot snapshot;
     snapshot.frame = slot.frame;
@@ -83,7 +63,7 @@ HistogramSnapshot HistogramReadback::decode(const Slot& slot) const
     snapshot.bins.assign(words.begin() + kHistogramAt, words.begin() + kHistogramAt + snapshot.binCount);
     for (std::size_t i = 0; i < hd::kCounterCount; ++i)
         snapshot.counters[i] = words[kHistogramAt + hd::kHistogramCountersOffset + i];
-    snapshot.countersValid = slot.countersValid;
+    snapshot.countersValid = countersValid;
     snapshot.curveLogMin = std::bit_cast<float>(words[kCurveAt + hd::kCurveLogMin]);
     snapshot.curveLogMax = std::bit_cast<float>(words[kCurveAt + hd::kCurveLogMax]);
     const float mode = std::bit_cast<float>(words[kCurveAt + hd::kCurveMode]);
@@ -105,7 +85,7 @@ HistogramSnapshot HistogramReadback::decode(const Slot& slot) const
             snapshot.curve[i] = std::min(1.0f, scale * std::exp2(logL));
         }
     }
-    snapshot.displayBins.assign(words.begin() + kDisplayAt, words.begin() + kDisplayAt + slot.displayBinCount);
+    snapshot.displayBins.assign(words.begin() + kDisplayAt, words.begin() + kDisplayAt + displayBinCount);
     return snapshot;
 }
 

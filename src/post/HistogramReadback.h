@@ -1,13 +1,12 @@
 // HistogramReadback.h: asynchronous readback of the histogram, params, curve and display histogram
 // for the histogram view, without ever stalling the frame.
 //
-// Each frame the GPU copies the buffers into one slot of a ring (glCopyNamedBufferSubData) and a
-// fence is inserted; poll() checks the older slots' fences with glClientWaitSync(fence, 0, 0) (never
-// waits) and reads back only slots whose fence has signalled, frames later. When every slot is still
-// in flight the frame is skipped instead of waiting.
+// Each frame the GPU copies the buffers into one slot of an AsyncReadback ring; poll() reads back
+// only a slot whose fence has signalled, frames later, and decodes it. When every slot is still in
+// flight the frame is skipped instead of waiting.
 #pragma once
 
-#include "gl/Fence.h"
+#include "post/AsyncReadback.h"
 #include "post/PostPipeline.h"
 
 #include <array>
@@ -27,7 +26,7 @@ struct ReadbackSources
 class HistogramReadback
 {
 public:
-    static constexpr int kRingSize = 4;
+    static constexpr int kRingSize = AsyncReadback::kRingSize;
 
     HistogramReadback();
     ~HistogramReadback();
@@ -42,19 +41,9 @@ public:
     int pending() const;
 
 private:
-    struct Slot
-    {
-        gl::Buffer buffer;
-        gl::Fence fence;
-        std::uint64_t frame = 0;
-        std::uint64_t sequence = 0;
-        bool countersValid = true;
-        std::uint32_t displayBinCount = 0;
-    };
-    HistogramSnapshot decode(const Slot& slot) const;
+    static HistogramSnapshot decode(AsyncReadback::Result&& slot);
 
-    std::array<Slot, kRingSize> mSlots;
-    std::uint64_t mSequence = 0;
+    AsyncReadback mRing;
 };
 
 }  // namespace post
