@@ -26,6 +26,7 @@
 #include "ui/FramePanel.h"
 #include "ui/HistogramView.h"
 #include "ui/ImGuiLayer.h"
+#include "ui/PanelColumns.h"
 #include "ui/PipelinePanel.h"
 #include "ui/SplitPanel.h"
 #include "ui/TimingsPanel.h"
@@ -140,12 +141,16 @@ struct App::Impl
     const gl::Texture* lastDisplay = nullptr;           ///< what the last frame showed (the split composite too)
 
     gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
-    gl::Texture uiTarget;                ///< headless --ui: the display image with the panels drawn over it
+    gl::Texture uiTarget;                ///< headless --ui: the panels and, in their viewport, the display image
     gl::Framebuffer uiFramebuffer;
+    std::unique_ptr<ui::PanelColumns> columns;  ///< where the panels go and what they leave to the picture
+    glm::ivec2 canvas{0};    ///< this frame's window framebuffer (headless --ui: uiTarget's size), pixels
+    glm::ivec4 viewport{0};  ///< this frame's viewport in the canvas: x, y (GL's bottom-left origin), width, height
     bool isWindow = false;
     bool showUi = true;
     bool vsync = true;
     bool f1WasDown = false;
+    bool tabWasDown = false;
     int frameCount = -1;  ///< frames to render; -1 = until the window closes
     int recordFrom = kRecordFromFrame;
     int uiCaptureFrames = 0;        ///< > 0 while a "Capture N frames" from the UI runs
@@ -174,19 +179,38 @@ struct App::Impl
 
     void reportResources(std::uint64_t frame);
     /// Sets the pipeline's probe points: the pixel under the mouse (window) and the --probe points.
-    void updateProbes(glm::ivec2 windowSize, bool mouseFree);
+    void updateProbes(bool mouseFree);
     /// Window: a left drag that starts on the divider moves it; returns true while it does.
-    bool updateDividerDrag(glm::ivec2 windowSize, bool mouseFree);
-    /// The Split view panel, Pipeline B and the side labels.
-    void drawSplitPanels(glm::ivec2 windowSize);
+    bool updateDividerDrag(bool mouseFree);
+    /// The Split view panel (in the current region); a change applies to the split view.
+    void drawSplitPanel();
+    /// The split view's side labels over the picture.
+    void drawSplitLabels();
+    ui::SplitPanelInput splitPanelInput();
     void openDroppedFiles();
     void switchToRequestedPreset();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
     profiling::CaptureMetadata frameMetadata() const;
 
-    void drawPanels(glm::ivec2 size, double pathSeconds);
-    void renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi);
-    void presentToWindow(const gl::Texture& display, glm::ivec2 windowSize);
+    /// Follows the monitor's content scale (or --ui-scale); between frames.
+    void updateUiScale();
+    /// Lays this frame's panels out (after ImGui's new frame) and sets `viewport`; the whole canvas
+    /// when no panels are drawn.
+    void layOutFrame(bool drawUi);
+    /// Where the source's frame goes in the canvas: its placement in the viewport, moved there.
+    BlitRects placementInCanvas() const;
+    /// The mouse in canvas pixels from the bottom-left corner (window).
+    glm::dvec2 cursorInCanvas() const;
+    /// "viewport 480,0 520x504 of 1280x720 (pixels from the top-left); no name cut short": tests crop
+    /// screenshots with it, and the combos' names found too narrow since the last call (ui::checkNamesFit).
+    std::string describeLayout() const;
+
+    void drawPanels(double pathSeconds);
+    void drawFramePanel(double pathSeconds);
+    void drawMeasurementPanels();
+    void renderFrame(double dt, double pathSeconds, bool drawUi);
+    /// Clears the canvas of `target` (0: the window) and blits the display image into the viewport.
+    void presentInViewport(const gl::Texture& display, GLuint target);
     void updateUiCapture();
     /// The frame loop: renders until `count` frames are done (count < 0: until the window closes).
     /// Returns the frames rendered by this call.
@@ -250,10 +274,12 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         auto still = std::make_unique<StillImageSource>(*options.viewImage, options.exrPart, a.caps.maxTextureSize);
         a.stillImage = still.get();
         a.source = std::move(still);
-        if (options.size && !a.isWindow)
-            util::logWarning("--size is ignored headless: view runs on the whole image at its own size ({} x {})",
-                             a.source->size().x, a.source->size().y);
-        size = a.source->size();  // headless output is the whole image at its own size
+        if (!a.isWindow && !options.ui) {
+            if (options.size)
+                util::logWarning("--size is ignored headless: view runs on the whole image at its own size ({} x {})",
+                                 a.source->size().x, a.source->size().y);
+            size = a.source->size();  // headless output is the whole image at its own size
+        }
     } else {
         auto sceneSource = std::make_unique<SceneFrameSource>(
             *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
@@ -298,9 +324,9 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.pipelinePanel = std::make_unique<ui::PipelinePanel>(a.caps);
-        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(
-            a.caps, "Pipeline B", ui::PipelinePanel::Placement{356.0f, 190.0f, ui::kSplitPanelRoom + 8.0f, true});
+        a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps);
         a.pipelinePanelB->settingsFile().setPath("hdrlab-settings-b.json");  // Save on B must not overwrite A's file
+        a.columns = std::make_unique<ui::PanelColumns>(ui::collectPanelNames(*a.pipelinePanel, a.presets));
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
@@ -314,26 +340,76 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 
 App::~App() = default;
 
-void App::Impl::updateProbes(glm::ivec2 windowSize, bool mouseFree)
+void App::Impl::updateUiScale()
+{
+    float contentScale = 1.0f;
+    float framebufferScale = 1.0f;
+    if (isWindow) {
+        int width = 0, height = 0;
+        glfwGetWindowSize(context->window(), &width, &height);
+        contentScale = windowEvents->contentScale();
+        if (width > 0)
+            framebufferScale = float(canvas.x) / float(width);
+    }
+    imgui->setScale(options.uiScale.value_or(contentScale), framebufferScale);
+}
+
+void App::Impl::layOutFrame(bool drawUi)
+{
+    if (!drawUi || !columns) {
+        viewport = {0, 0, canvas.x, canvas.y};
+        return;
+    }
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const ui::PanelRects& rects = columns->arrange(imgui->scale(), true);
+    viewport = ui::viewportPixels(rects.viewport, {display.x, display.y}, canvas);
+}
+
+BlitRects App::Impl::placementInCanvas() const
+{
+    BlitRects rects = source->placement({viewport.z, viewport.w});
+    rects.destination += glm::ivec4(viewport.x, viewport.y, viewport.x, viewport.y);
+    return rects;
+}
+
+glm::dvec2 App::Impl::cursorInCanvas() const
+{
+    double cursorX = 0.0, cursorY = 0.0;
+    int width = 0, height = 0;
+    glfwGetCursorPos(context->window(), &cursorX, &cursorY);
+    glfwGetWindowSize(context->window(), &width, &height);
+    // Screen units from the top-left -> framebuffer pixels from the bottom-left.
+    const glm::dvec2 scale = glm::dvec2(canvas) / glm::max(glm::dvec2(width, height), glm::dvec2(1.0));
+    return {cursorX * scale.x, canvas.y - cursorY * scale.y};
+}
+
+std::string App::Impl::describeLayout() const
+{
+    std::string text = util::format("viewport {},{} {}x{} of {}x{} (pixels from the top-left)", viewport.x,
+                                    canvas.y - viewport.y - viewport.w, viewport.z, viewport.w, canvas.x, canvas.y);
+    const std::vector<std::string> cut = ui::takeNamesCutShort();
+    if (cut.empty())
+        return text + "; no name cut short";
+    text += "; names cut short:";
+    for (const std::string& name : cut)
+        text += " '" + name + "'";
+    return text;
+}
+
+void App::Impl::updateProbes(bool mouseFree)
 {
     std::vector<glm::ivec2> texels;
     probeNames.clear();
     const glm::ivec2 frameSize = source->size();
     if (isWindow) {
-        double cursorX = 0.0, cursorY = 0.0;
-        int windowWidth = 0, windowHeight = 0;
-        glfwGetCursorPos(context->window(), &cursorX, &cursorY);
-        glfwGetWindowSize(context->window(), &windowWidth, &windowHeight);
-        const BlitRects rects = source->placement(windowSize);
+        const BlitRects rects = placementInCanvas();
         const glm::ivec4 from = rects.source, to = rects.destination;
-        if (mouseFree && windowWidth > 0 && windowHeight > 0 && to.z > to.x && to.w > to.y) {
-            // Cursor in screen units from the top-left -> framebuffer pixels from the bottom-left.
-            const double x = cursorX * windowSize.x / windowWidth;
-            const double y = windowSize.y - cursorY * windowSize.y / windowHeight;
+        if (mouseFree && to.z > to.x && to.w > to.y) {
+            const glm::dvec2 cursor = cursorInCanvas();
             mouseTexel = glm::ivec2(-1, 0);  // outside: reported as such
-            if (x >= to.x && x < to.z && y >= to.y && y < to.w)
-                mouseTexel = glm::ivec2(int(from.x + (x - to.x) * (from.z - from.x) / (to.z - to.x)),
-                                        int(from.y + (y - to.y) * (from.w - from.y) / (to.w - to.y)));
+            if (cursor.x >= to.x && cursor.x < to.z && cursor.y >= to.y && cursor.y < to.w)
+                mouseTexel = glm::ivec2(int(from.x + (cursor.x - to.x) * (from.z - from.x) / (to.z - to.x)),
+                                        int(from.y + (cursor.y - to.y) * (from.w - from.y) / (to.w - to.y)));
         }
         texels.push_back({mouseTexel.x, frameSize.y - 1 - mouseTexel.y});  // the frame is bottom-up
         probeNames.push_back("mouse");
@@ -345,9 +421,9 @@ void App::Impl::updateProbes(glm::ivec2 windowSize, bool mouseFree)
     pipeline->setProbePoints(std::move(texels));
 }
 
-void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
+void App::Impl::drawFramePanel(double pathSeconds)
 {
-    ui::FrameInfo info{context->info(), source->name(), size, profiler->frameTimeMs(), isWindow, {}};
+    ui::FrameInfo info{context->info(), source->name(), source->size(), canvas, profiler->frameTimeMs(), isWindow, {}};
     info.cameraHint = source->hint(isWindow, pathSeconds);
     info.sourceKind = source->kind();
     info.controlsHelp = source->controlsHelp();
@@ -370,32 +446,69 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
         context->setVsync(vsync);
     if (frameActions.fitRequested && stillImage)
         stillImage->fit();
+}
+
+void App::Impl::drawPanels(double pathSeconds)
+{
     std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
     const std::optional<post::ProbeSnapshot> probe = pipeline->latestProbe();
-    if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
-        pipeline->setViewMode(*mode, !isWindow);
+    ui::PanelColumns& layout = *columns;
 
-    ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
-    if (actions.verifyRequested)
-        pipelinePanel->setVerifyReport(pipeline->verify());
-    if (actions.compareRequested)
-        addToSweep(compareSweep, compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings()));
-    if (!compareSweep.empty()) {
-        bool open = true;
-        ImGui::SetNextWindowSize(ImVec2(640, 640), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Compare all", &open))
-            ui::drawCompareResults(compareSweep);
-        ImGui::End();
-        if (!open)
-            compareSweep.clear();
+    // The left column: the frame and the settings.
+    if (layout.beginRegion(ui::PanelRegion::Left)) {
+        if (ui::beginPanel("Frame")) {
+            drawFramePanel(pathSeconds);
+            ui::endPanel();
+        }
+        if (ui::beginPanel("View")) {
+            if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
+                pipeline->setViewMode(*mode, !isWindow);
+            ui::endPanel();
+        }
+        if (ui::beginPanel("Split view")) {
+            drawSplitPanel();
+            ui::endPanel();
+        }
+        if (ui::beginPanel("Pipeline")) {
+            ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
+            if (actions.verifyRequested)
+                pipelinePanel->setVerifyReport(pipeline->verify());
+            if (actions.compareRequested)
+                addToSweep(compareSweep,
+                           compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings()));
+            ui::endPanel();
+        }
+        if (split->active() && ui::beginPanel("Pipeline B")) {
+            post::PostPipeline& b = *split->pipelineB();
+            if (pipelinePanelB->draw(b, *profiler).verifyRequested)
+                pipelinePanelB->setVerifyReport(b.verify());
+            ui::endPanel();
+        }
+        layout.endRegion();
     }
+    // The right column: the measurements.
+    if (layout.beginRegion(ui::PanelRegion::Right)) {
+        drawMeasurementPanels();
+        layout.endRegion();
+    }
+    // The bottom strip: the histogram of the picture above it.
+    if (layout.beginRegion(ui::PanelRegion::Bottom)) {
+        if (snapshot && snapshot->markers.empty())
+            snapshot->markers = pipeline->toneOperator().markers();
+        if (snapshot && probe)
+            ui::addProbeMarkers(*snapshot, *probe, probeNames);
+        if (ui::beginFixedPanel("Histogram")) {
+            histogramView.draw(snapshot, profiler->frameIndex());
+            ui::endPanel();
+        }
+        layout.endRegion();
+    }
+    layout.drawSplitters();
+    drawSplitLabels();
+}
 
-    if (snapshot && snapshot->markers.empty())
-        snapshot->markers = pipeline->toneOperator().markers();
-    if (snapshot && probe)
-        ui::addProbeMarkers(*snapshot, *probe, probeNames);
-    ui::drawHistogramWindow(histogramView, snapshot, profiler->frameIndex());
-
+void App::Impl::drawMeasurementPanels()
+{
     // While --capture records the whole run, the buttons would cut that recording short.
     ui::CaptureMode mode = ui::CaptureMode::Idle;
     if (uiCaptureFrames > 0)
@@ -406,26 +519,40 @@ void App::Impl::drawPanels(glm::ivec2 size, double pathSeconds)
         mode = ui::CaptureMode::RecordingForOutputs;
     if (mode == ui::CaptureMode::RecordingForOutputs && captureStatus.empty())
         captureStatus = "recording the whole run (summary, --capture)";
-    ui::TimingsPanelActions timing = timingsPanel.draw(*profiler, captureStatus, mode);
-    exposurePanel.draw(exposurePlot, pipeline->toneOperator().id(), pipeline->toneOperator().keyValueName());
-    if (timing.ringFrames > 0)
-        profiler->setRecordingCapacity(timing.ringFrames);
-    if (timing.captureRequested) {
-        uiCaptureFrames = timing.captureFrames;
-        profiler->startRecording();
-        captureStatus = util::format("capturing {} frames...", uiCaptureFrames);
+    if (ui::beginPanel("Timings")) {
+        ui::TimingsPanelActions timing = timingsPanel.draw(*profiler, captureStatus, mode);
+        if (timing.ringFrames > 0)
+            profiler->setRecordingCapacity(timing.ringFrames);
+        if (timing.captureRequested) {
+            uiCaptureFrames = timing.captureFrames;
+            profiler->startRecording();
+            captureStatus = util::format("capturing {} frames...", uiCaptureFrames);
+        }
+        if (timing.recordRequested) {
+            uiRecording = true;
+            profiler->startRecording();
+            captureStatus = "recording until stopped...";
+        }
+        if (timing.stopRequested)
+            writeUiCapture();
+        ui::endPanel();
     }
-    if (timing.recordRequested) {
-        uiRecording = true;
-        profiler->startRecording();
-        captureStatus = "recording until stopped...";
+    if (ui::beginPanel("Exposure")) {
+        exposurePanel.draw(exposurePlot, pipeline->toneOperator().id(), pipeline->toneOperator().keyValueName());
+        ui::endPanel();
     }
-    if (timing.stopRequested)
-        writeUiCapture();
-    drawSplitPanels(size);  // last: Pipeline B opens over the Exposure panel
+    if (!compareSweep.empty()) {
+        bool open = true;
+        if (ui::beginPanel("Compare all", &open)) {
+            ui::drawCompareResults(compareSweep);
+            ui::endPanel();
+        }
+        if (!open)
+            compareSweep.clear();
+    }
 }
 
-bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
+bool App::Impl::updateDividerDrag(bool mouseFree)
 {
     if (split->mode() != post::SplitMode::SideBySide) {
         draggingDivider = false;
@@ -438,14 +565,8 @@ bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
         draggingDivider = false;
         return false;
     }
-    double cursorX = 0.0, cursorY = 0.0;
-    int windowWidth = 0, windowHeight = 0;
-    glfwGetCursorPos(window, &cursorX, &cursorY);
-    glfwGetWindowSize(window, &windowWidth, &windowHeight);
-    if (windowWidth <= 0)
-        return false;
-    const double x = cursorX * windowSize.x / windowWidth;  // framebuffer pixels, as the placement
-    const BlitRects rects = source->placement(windowSize);
+    const double x = cursorInCanvas().x;  // framebuffer pixels, as the placement
+    const BlitRects rects = placementInCanvas();
     constexpr double kGrabPixels = 8.0;
     if (!draggingDivider) {
         // Only a press that starts on the divider (and not over a panel) grabs it.
@@ -459,15 +580,19 @@ bool App::Impl::updateDividerDrag(glm::ivec2 windowSize, bool mouseFree)
     return true;
 }
 
-void App::Impl::drawSplitPanels(glm::ivec2 windowSize)
+ui::SplitPanelInput App::Impl::splitPanelInput()
 {
-    ui::SplitPanelInput input{split->mode(),
-                              split->position(),
-                              split->gain(),
-                              &split->histogramDifference(),
-                              split->sideLabel(*pipeline, false),
-                              split->sideLabel(*pipeline, true)};
-    const ui::SplitPanelActions actions = ui::drawSplitPanel(input);
+    return {split->mode(),
+            split->position(),
+            split->gain(),
+            &split->histogramDifference(),
+            split->sideLabel(*pipeline, false),
+            split->sideLabel(*pipeline, true)};
+}
+
+void App::Impl::drawSplitPanel()
+{
+    const ui::SplitPanelActions actions = ui::drawSplitPanel(splitPanelInput());
     if (actions.mode) {
         split->setMode(*actions.mode, *pipeline);
         profiler->resetStats();
@@ -480,42 +605,41 @@ void App::Impl::drawSplitPanels(glm::ivec2 windowSize)
         split->copySettingsFrom(*pipeline);
         profiler->resetStats();
     }
+}
+
+void App::Impl::drawSplitLabels()
+{
     if (!split->active())
         return;
-    post::PostPipeline& b = *split->pipelineB();
-    if (pipelinePanelB->draw(b, *profiler).verifyRequested)
-        pipelinePanelB->setVerifyReport(b.verify());
-    // Side labels over the image, in ImGui's units (window pixels from the top-left).
-    const BlitRects rects = source->placement(windowSize);
+    // In ImGui's units (window units from the top-left).
+    const BlitRects rects = placementInCanvas();
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     const float sx = scale.x > 0.0f ? scale.x : 1.0f, sy = scale.y > 0.0f ? scale.y : 1.0f;
     const float divider = float(dividerWindowX(split->position(), rects, source->size().x)) / sx;
-    ui::drawSplitLabels(input, divider, float(rects.destination.x) / sx, float(rects.destination.z) / sx,
-                        float(windowSize.y - rects.destination.w) / sy);
+    ui::drawSplitLabels(splitPanelInput(), divider, float(rects.destination.x) / sx, float(rects.destination.z) / sx,
+                        float(canvas.y - rects.destination.w) / sy);
 }
 
-void App::Impl::presentToWindow(const gl::Texture& display, glm::ivec2 windowSize)
+void App::Impl::presentInViewport(const gl::Texture& display, GLuint target)
 {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, target);
     glDisable(GL_SCISSOR_TEST);
-    glViewport(0, 0, windowSize.x, windowSize.y);
+    glViewport(0, 0, canvas.x, canvas.y);
     glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
-    const BlitRects rects = source->placement(windowSize);
+    const BlitRects rects = placementInCanvas();
     const glm::ivec4 from = rects.source, to = rects.destination;
     if (from.z <= from.x || from.w <= from.y)
         return;
     // Pixels shown 1:1 or larger stay sharp; a reduced image is filtered.
     bool magnified = to.z - to.x >= from.z - from.x && to.w - to.y >= from.w - from.y;
-    glBlitNamedFramebuffer(displayFramebuffer.id(), 0, from.x, from.y, from.z, from.w, to.x, to.y, to.z, to.w,
+    glBlitNamedFramebuffer(displayFramebuffer.id(), target, from.x, from.y, from.z, from.w, to.x, to.y, to.z, to.w,
                            GL_COLOR_BUFFER_BIT, magnified ? GL_NEAREST : GL_LINEAR);
 }
 
-void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool drawUi)
+void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 {
-    if (drawUi)
-        imgui->newFrame(size, dt);
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
     const post::ImageInput hdr{source->hdr(), source->size()};
@@ -525,20 +649,15 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
     const gl::Texture& display = *shown;
     lastDisplay = shown;
     if (isWindow)
-        presentToWindow(display, size);
+        presentInViewport(display, 0);
     if (!drawUi)
         return;
-    drawPanels(size, pathSeconds);
+    drawPanels(pathSeconds);
     auto scope = profiler->scope("ui");
-    if (isWindow) {
+    if (isWindow)
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    } else {
-        displayFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, display);
-        glDisable(GL_SCISSOR_TEST);
-        glBlitNamedFramebuffer(displayFramebuffer.id(), uiFramebuffer.id(), 0, 0, size.x, size.y, 0, 0, size.x, size.y,
-                               GL_COLOR_BUFFER_BIT, GL_NEAREST);
-        uiFramebuffer.bind();
-    }
+    else
+        presentInViewport(display, uiFramebuffer.id());  // the screenshot: panels around the picture
     imgui->render();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
@@ -669,7 +788,8 @@ int App::Impl::runFrames(int count)
     while (count < 0 || rendered < count) {
         if (a.options.resourceReport && a.frame % *a.options.resourceReport == 0)
             a.reportResources(std::uint64_t(a.frame));
-        glm::ivec2 size = a.source->size();
+        // The canvas: the window's framebuffer, headless --ui's screenshot, else the frame itself.
+        a.canvas = a.uiTarget.valid() ? a.uiTarget.size() : a.source->size();
         double dt = kFixedDt;
         double scrollY = 0.0;
         if (a.isWindow) {
@@ -679,27 +799,31 @@ int App::Impl::runFrames(int count)
             a.context->pollEvents();
             if (a.context->shouldClose())
                 break;
-            size = a.context->framebufferSize();
-            if (!windowCanRender(size, a.context->isMinimised())) {  // nothing to draw into
+            a.canvas = a.context->framebufferSize();
+            if (!windowCanRender(a.canvas, a.context->isMinimised())) {  // nothing to draw into
                 if (a.storm)
                     a.storm->noteSkippedFrame();
                 std::this_thread::sleep_for(std::chrono::milliseconds(a.storm ? 1 : 50));
                 last = std::chrono::steady_clock::now();
                 continue;
             }
-            if (a.source->followsWindowSize() && size != a.source->size())
-                a.source->resize(size);
             a.openDroppedFiles();
             scrollY = a.windowEvents->takeScrollY();
             if (a.storm)
-                a.storm->noteRenderedFrame(size);
+                a.storm->noteRenderedFrame(a.canvas);
             auto now = std::chrono::steady_clock::now();
-            dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
+            if (!a.options.fixedStep)
+                dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
             last = now;
-            bool f1Down = glfwGetKey(a.context->window(), GLFW_KEY_F1) == GLFW_PRESS;
-            if (f1Down && !a.f1WasDown)
+            // F1, or Tab where no text field takes it, hides or shows every panel.
+            GLFWwindow* window = a.context->window();
+            const bool f1Down = glfwGetKey(window, GLFW_KEY_F1) == GLFW_PRESS;
+            const bool tabDown = glfwGetKey(window, GLFW_KEY_TAB) == GLFW_PRESS;
+            const bool tabFree = !(a.showUi && a.imgui && a.imgui->wantsKeyboard());
+            if ((f1Down && !a.f1WasDown) || (tabDown && !a.tabWasDown && tabFree))
                 a.showUi = !a.showUi;
             a.f1WasDown = f1Down;
+            a.tabWasDown = tabDown;
         }
 
         a.switchToRequestedPreset();  // between frames: the old scene's last frame is done
@@ -709,25 +833,38 @@ int App::Impl::runFrames(int count)
             a.profiler->startRecording();
         double pathSeconds = a.frame * kFixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
-        FrameSourceInput input{nullptr, size, dt, pathSeconds, true, true, scrollY};
+        if (a.imgui)
+            a.updateUiScale();
+        if (drawUi)
+            a.imgui->newFrame(a.canvas, dt);
+        a.layOutFrame(drawUi);  // the panels' regions decide where the frame goes, and its size
+        const glm::ivec2 viewportSize{a.viewport.z, a.viewport.w};
+        if ((a.isWindow || a.uiTarget.valid()) && a.source->followsWindowSize() && viewportSize != a.source->size())
+            a.source->resize(viewportSize);
+        FrameSourceInput input{nullptr, viewportSize, {0.0, 0.0}, dt, pathSeconds, true, true, scrollY};
+        bool mouseFree = true;
         if (a.isWindow) {
-            input.window = a.context->window();
-            input.mouseFree = !(drawUi && a.imgui->wantsMouse());
-            input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
+            mouseFree = !(drawUi && a.imgui->wantsMouse());
+            if (a.updateDividerDrag(mouseFree))
+                mouseFree = false;       // the drag moves the divider, not the camera or the image
+            if (!a.options.fixedStep) {  // on the fixed step the camera path drives the scene
+                input.window = a.context->window();
+                input.cursor = a.cursorInCanvas() - glm::dvec2(a.viewport.x, a.viewport.y);
+                input.mouseFree = mouseFree;
+                input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
+            }
         }
-        if (a.isWindow && a.updateDividerDrag(size, input.mouseFree))
-            input.mouseFree = false;  // the drag moves the divider, not the camera or the image
         a.source->update(input);
-        a.updateProbes(size, input.mouseFree);
+        a.updateProbes(mouseFree);
         a.noteExposureFrame(dt);
-        a.renderFrame(dt, pathSeconds, size, drawUi);
+        a.renderFrame(dt, pathSeconds, drawUi);
         a.collectKeyValues();
         ++a.frame;
         ++rendered;
         if (a.isWindow) {
             if (a.options.windowScreenshot && a.frame == a.frameCount) {
-                writeBackBufferPng(*a.options.windowScreenshot, size);
-                std::cout << "wrote " << a.options.windowScreenshot->string() << "\n";
+                writeBackBufferPng(*a.options.windowScreenshot, a.canvas);
+                std::cout << "wrote " << a.options.windowScreenshot->string() << "; " << a.describeLayout() << "\n";
             }
             a.context->swapBuffers();
         }
@@ -913,7 +1050,9 @@ int App::Impl::finish(int renderedFrames)
     }
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))
-            std::cout << "wrote " << describeOutput(**path) << "\n";
+            std::cout << "wrote " << describeOutput(**path)
+                      << (path == &options.screenshot && uiTarget.valid() ? "; " + describeLayout() : std::string())
+                      << "\n";
     return exitCode;
 }
 

@@ -32,23 +32,25 @@ struct AppOptions
     std::optional<std::filesystem::path> windowScreenshot;  ///< --window-screenshot OUT.png (hidden; tests)
     std::optional<std::filesystem::path> capture;           ///< --capture OUT.json (trace events)
     std::optional<std::filesystem::path> captureCsv;        ///< --capture-csv OUT.csv
-    std::optional<int> captureFrames;              ///< --capture-frames N: the recording ring keeps the last N frames
-    bool ui = false;                               ///< --ui: draw the panels into headless output too
-    bool hideUi = false;                           ///< --hide-ui: start a window with the panels hidden (F1 toggles)
-    bool list = false;                             ///< --list
-    bool verify = false;                           ///< --verify
-    std::optional<std::string> histogramMethod;    ///< --histogram-method ID
-    std::optional<std::string> scanMethod;         ///< --scan ID
-    std::optional<std::string> toneOperator;       ///< --operator ID
-    std::optional<unsigned> bins;                  ///< --bins N
-    std::optional<RangeOption> range;              ///< --range MIN:MAX|auto
-    std::optional<std::string> outOfRange;         ///< --out-of-range clamp|separate
-    std::optional<int> downsample;                 ///< --downsample 1|2|4|8
-    bool vsync = true;                             ///< --vsync on|off
-    bool cudaInteropShared = false;                ///< --cuda-interop shared (default map)
-    std::optional<std::string> lighting;           ///< --lighting forward|deferred (default: the renderer's)
-    std::optional<std::string> view;               ///< --view tonemapped|false-colour
-    std::vector<glm::ivec2> probes;                ///< --probe X,Y: pixels from the top-left (at most hd::kMaxProbes)
+    std::optional<int> captureFrames;            ///< --capture-frames N: the recording ring keeps the last N frames
+    bool ui = false;                             ///< --ui: draw the panels into headless output too
+    bool hideUi = false;                         ///< --hide-ui: start a window with the panels hidden (F1, Tab toggle)
+    std::optional<float> uiScale;                ///< --ui-scale S: the panels' scale (default: the monitor's)
+    bool fixedStep = false;                      ///< --fixed-step: a window follows the headless time step and path
+    bool list = false;                           ///< --list
+    bool verify = false;                         ///< --verify
+    std::optional<std::string> histogramMethod;  ///< --histogram-method ID
+    std::optional<std::string> scanMethod;       ///< --scan ID
+    std::optional<std::string> toneOperator;     ///< --operator ID
+    std::optional<unsigned> bins;                ///< --bins N
+    std::optional<RangeOption> range;            ///< --range MIN:MAX|auto
+    std::optional<std::string> outOfRange;       ///< --out-of-range clamp|separate
+    std::optional<int> downsample;               ///< --downsample 1|2|4|8
+    bool vsync = true;                           ///< --vsync on|off
+    bool cudaInteropShared = false;              ///< --cuda-interop shared (default map)
+    std::optional<std::string> lighting;         ///< --lighting forward|deferred (default: the renderer's)
+    std::optional<std::string> view;             ///< --view tonemapped|false-colour
+    std::vector<glm::ivec2> probes;              ///< --probe X,Y: pixels from the top-left (at most hd::kMaxProbes)
     std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
     std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
     std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)

@@ -406,8 +406,19 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                            std::to_string(kDefaultCaptureFrames) +
                            "); older frames are dropped and counted in the capture")
             ->type_name("N");
-    cli.add_flag("--ui", o.ui, "Draw the ImGui panels into headless output (--screenshot); a window always has them");
-    cli.add_flag("--hide-ui", o.hideUi, "Start the window with the panels hidden (F1 toggles them)");
+    cli.add_flag("--ui", o.ui,
+                 "Headless: lay the ImGui panels out as a window does and draw them into --screenshot (the frame "
+                 "is the viewport they leave); a window always has them");
+    cli.add_flag("--hide-ui", o.hideUi,
+                 "Start the window with the panels hidden: the picture fills the window (F1 or Tab toggles them)");
+    std::string uiScaleText;
+    auto* uiScaleOpt = cli.add_option("--ui-scale", uiScaleText,
+                                      "Scale of the panels' font and sizes, 0.5..4 (default: the monitor's content "
+                                      "scale in a window, 1 headless)")
+                           ->type_name("S");
+    cli.add_flag("--fixed-step", o.fixedStep,
+                 "Window: advance a fixed 1/60 s a frame on the scene's camera path, as headless runs do (the "
+                 "window's picture is then the headless one; no free-fly or pan/zoom)");
     cli.add_flag("--list", o.list,
                  "List the histogram methods, scans and tone operators, and whether each can run "
                  "here, then exit");
@@ -801,6 +812,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         if (downsampleOpt->count())
             o.downsample = std::stoi(downsampleText);
         o.vsync = vsyncText == "on";
+        if (uiScaleOpt->count())
+            o.uiScale = float(parseNumberInRange("--ui-scale", uiScaleText, 0.5, 4.0));
         o.cudaInteropShared = cudaInterop == "shared";
         if (lightingOpt->count())
             o.lighting = lightingText;

@@ -2,7 +2,8 @@
 // scene-linear HDR texture per frame. Two sources exist: the scene renderer (SceneFrameSource, the
 // default live mode) and a still image file (StillImageSource, `hdrlab view`). The loop asks the
 // source to follow input, to render (the scene draws; an image was uploaded once), and where its
-// frame goes in the window; the pipeline reads post::ImageInput{hdr(), size()} either way.
+// frame goes in the viewport (the part of the window the panels leave: ui/PanelLayout.h); the
+// pipeline reads post::ImageInput{hdr(), size()} either way.
 #pragma once
 
 #include "app/PanZoom.h"
@@ -23,8 +24,9 @@ namespace app {
 /// One frame's input, as the loop sees it.
 struct FrameSourceInput
 {
-    GLFWwindow* window = nullptr;  ///< null headless
-    glm::ivec2 windowSize{0};      ///< the window's framebuffer size (headless: the frame size)
+    GLFWwindow* window = nullptr;  ///< null headless (and in a window run on the fixed step: --fixed-step)
+    glm::ivec2 viewportSize{0};    ///< where the frame is shown, framebuffer pixels (headless: the frame size)
+    glm::dvec2 cursor{0.0};        ///< the mouse in viewport pixels from its bottom-left corner (window)
     double dt = 0.0;               ///< seconds since the last frame
     double pathSeconds = 0.0;      ///< headless: time on the deterministic path (frame / 60 s)
     bool mouseFree = true;         ///< the panels do not want the mouse
@@ -45,7 +47,7 @@ public:
     virtual std::string description() const { return {}; }
     /// The frame the pipeline runs on, in pixels.
     virtual glm::ivec2 size() const = 0;
-    /// The scene renders at the window's size; an image keeps its own.
+    /// The scene renders at the viewport's size; an image keeps its own.
     virtual bool followsWindowSize() const = 0;
     virtual void resize(glm::ivec2 size) = 0;
     /// Camera or pan/zoom from the window, or the headless path.
@@ -63,8 +65,9 @@ public:
     virtual std::string hint(bool isWindow, double pathSeconds) const = 0;
     /// The window's controls, for a tooltip after the hint; empty where the hint says them.
     virtual std::string controlsHelp() const { return {}; }
-    /// Where the display image (size()) goes in a window of `windowSize`.
-    virtual BlitRects placement(glm::ivec2 windowSize) const = 0;
+    /// Where the display image (size()) goes in a viewport of `viewportSize` pixels (rectangles from
+    /// the viewport's bottom-left corner; the app offsets them to the viewport's place in the window).
+    virtual BlitRects placement(glm::ivec2 viewportSize) const = 0;
 };
 
 }  // namespace app

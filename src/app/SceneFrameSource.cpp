@@ -60,18 +60,19 @@ void SceneFrameSource::render(profiling::Profiler& profiler)
 std::string SceneFrameSource::hint(bool isWindow, double pathSeconds) const
 {
     if (isWindow)
-        return "WASD/QE move, right mouse look, Shift fast, F1 hides the panels";
+        return "WASD/QE move, right mouse look, Shift fast, F1 or Tab hides the panels";
     return "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
 }
 
-BlitRects SceneFrameSource::placement(glm::ivec2 windowSize) const
+BlitRects SceneFrameSource::placement(glm::ivec2 viewportSize) const
 {
     const glm::ivec2 image = size();
-    double scale = std::min(double(windowSize.x) / image.x, double(windowSize.y) / image.y);
+    const glm::ivec2 area = viewportSize;
+    double scale = std::min(double(area.x) / image.x, double(area.y) / image.y);
     glm::ivec2 fitted = glm::max(glm::ivec2(glm::dvec2(image) * scale), glm::ivec2(1));
-    if (image.x <= windowSize.x && image.y <= windowSize.y && image.x * 2 > windowSize.x && image.y * 2 > windowSize.y)
+    if (image.x <= area.x && image.y <= area.y && image.x * 2 > area.x && image.y * 2 > area.y)
         fitted = image;  // close enough: keep 1:1 pixels
-    glm::ivec2 offset = (windowSize - fitted) / 2;
+    glm::ivec2 offset = (area - fitted) / 2;
     return {{0, 0, image.x, image.y}, {offset.x, offset.y, offset.x + fitted.x, offset.y + fitted.y}};
 }
 

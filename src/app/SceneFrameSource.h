@@ -1,5 +1,5 @@
 // SceneFrameSource.h: the default live mode's frame source: the scene renderer (RGBA16F/32F, at the
-// window's size), driven by the free-fly controller in a window and by the scene's deterministic
+// viewport's size), driven by the free-fly controller in a window and by the scene's deterministic
 // camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes); a
 // stress preset's injected NaN/Inf/negative texels are written after it (scene/PixelInjection.h).
 // replaceWith switches scenes live (the Frame panel's scene combo) between frames.
@@ -54,8 +54,9 @@ public:
     const gl::Texture* depth() const override { return &mRenderer->depthTarget(); }
     float verticalFovDegrees() const override { return mCamera.verticalFovDegrees; }
     std::string hint(bool isWindow, double pathSeconds) const override;
-    /// As large as fits, aspect kept, centred; 1:1 when the frame nearly fills the window.
-    BlitRects placement(glm::ivec2 windowSize) const override;
+    /// As large as fits, aspect kept, centred; 1:1 when the frame nearly fills the viewport (it
+    /// fills it exactly once it follows the viewport's size).
+    BlitRects placement(glm::ivec2 viewportSize) const override;
 
 private:
     gl::ShaderLibrary& mShaders;

@@ -19,17 +19,6 @@ std::string displayName(const std::filesystem::path& path, const std::string& ex
     return exrPart.empty() ? name : name + " [" + exrPart + "]";
 }
 
-/// The cursor in framebuffer pixels, GL's bottom-left origin (GLFW gives screen units, top-left).
-glm::dvec2 cursorInFramebuffer(GLFWwindow* window, glm::ivec2 framebuffer)
-{
-    double x = 0.0, y = 0.0;
-    int width = 0, height = 0;
-    glfwGetCursorPos(window, &x, &y);
-    glfwGetWindowSize(window, &width, &height);
-    const glm::dvec2 scale = glm::dvec2(framebuffer) / glm::max(glm::dvec2(width, height), glm::dvec2(1.0));
-    return {x * scale.x, framebuffer.y - y * scale.y};
-}
-
 }  // namespace
 
 gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, const std::string& name)
@@ -76,59 +65,59 @@ StillImageSource::ReplaceResult StillImageSource::replaceWith(const std::filesys
 
 void StillImageSource::update(const FrameSourceInput& input)
 {
-    mWindowSize = input.windowSize;
+    mViewportSize = input.viewportSize;
     const glm::ivec2 image = size();
     if (!input.window) {
-        mView = fitView(image, mWindowSize);
+        mView = fitView(image, mViewportSize);
         return;
     }
-    mView = mView.fitted ? fitView(image, mWindowSize) : clampView(mView, image, mWindowSize);
+    mView = mView.fitted ? fitView(image, mViewportSize) : clampView(mView, image, mViewportSize);
 
-    const glm::dvec2 cursor = cursorInFramebuffer(input.window, mWindowSize);
+    const glm::dvec2 cursor = input.cursor;
     const bool pressed = glfwGetMouseButton(input.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     if (pressed && (mDragging || input.mouseFree)) {
         if (mDragging && cursor != mLastCursor)
-            mView = panBy(mView, cursor - mLastCursor, image, mWindowSize);
+            mView = panBy(mView, cursor - mLastCursor, image, mViewportSize);
         mDragging = true;
     } else {
         mDragging = false;
     }
     mLastCursor = cursor;
     if (input.mouseFree && input.scrollY != 0.0)
-        mView = zoomAbout(mView, cursor, std::pow(1.25, input.scrollY), image, mWindowSize);
+        mView = zoomAbout(mView, cursor, std::pow(1.25, input.scrollY), image, mViewportSize);
 
     if (!input.keyboardFree)
         return;
     auto down = [&](int key) { return glfwGetKey(input.window, key) == GLFW_PRESS; };
-    const glm::dvec2 centre = glm::dvec2(mWindowSize) * 0.5;
+    const glm::dvec2 centre = glm::dvec2(mViewportSize) * 0.5;
     const double step = std::pow(4.0, input.dt);  // held: x4 a second
     if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD))
-        mView = zoomAbout(mView, centre, step, image, mWindowSize);
+        mView = zoomAbout(mView, centre, step, image, mViewportSize);
     if (down(GLFW_KEY_MINUS) || down(GLFW_KEY_KP_SUBTRACT))
-        mView = zoomAbout(mView, centre, 1.0 / step, image, mWindowSize);
+        mView = zoomAbout(mView, centre, 1.0 / step, image, mViewportSize);
     if (down(GLFW_KEY_1))
-        mView = zoomAbout(mView, centre, 1.0 / mView.zoom, image, mWindowSize);
+        mView = zoomAbout(mView, centre, 1.0 / mView.zoom, image, mViewportSize);
     if (down(GLFW_KEY_F) || down(GLFW_KEY_0))
-        mView = fitView(image, mWindowSize);
+        mView = fitView(image, mViewportSize);
 }
 
 std::string StillImageSource::hint(bool isWindow, double) const
 {
     const std::string size = util::format("{} x {} px, ", this->size().x, this->size().y);
-    return size + (isWindow ? describeView(mView, this->size(), mWindowSize) : std::string("RGBA32F"));
+    return size + (isWindow ? describeView(mView, this->size(), mViewportSize) : std::string("RGBA32F"));
 }
 
 std::string StillImageSource::controlsHelp() const
 {
     return "Drag pans, the wheel zooms about the cursor, +/- zoom about the centre, 1 shows 1:1, F or 0 "
-           "fits, F1 hides the panels. Drop an image file on the window to open it (the pipeline runs on the "
+           "fits, F1 or Tab hides the panels. Drop an image file on the window to open it (the pipeline runs on the "
            "whole image, RGBA32F, at its own size).";
 }
 
-BlitRects StillImageSource::placement(glm::ivec2 windowSize) const
+BlitRects StillImageSource::placement(glm::ivec2 viewportSize) const
 {
-    const PanZoom view = mView.fitted ? fitView(size(), windowSize) : clampView(mView, size(), windowSize);
-    return visibleRects(view, size(), windowSize);
+    const PanZoom view = mView.fitted ? fitView(size(), viewportSize) : clampView(mView, size(), viewportSize);
+    return visibleRects(view, size(), viewportSize);
 }
 
 }  // namespace app

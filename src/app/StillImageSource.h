@@ -1,6 +1,6 @@
 // StillImageSource.h: `hdrlab view`'s frame source: one HDR image file (OpenEXR, Radiance .hdr,
 // PNG/JPEG... through image::loadHdrImage), uploaded once to an RGBA32F texture that the pipeline
-// reads every frame at the image's own size, shown in the window with pan and zoom (PanZoom.h).
+// reads every frame at the image's own size, shown in the viewport with pan and zoom (PanZoom.h).
 //
 // RGBA32F, not the scene's RGBA16F: the file's values reach the histogram unchanged (half floats
 // would clip above 65504, flush values below 6e-5 and round the rest, so the histogram would no
@@ -52,7 +52,7 @@ public:
     /// "320 x 200 px, fit 50 %" (window) or "320 x 200 px, RGBA32F" (headless).
     std::string hint(bool isWindow, double pathSeconds) const override;
     std::string controlsHelp() const override;
-    BlitRects placement(glm::ivec2 windowSize) const override;
+    BlitRects placement(glm::ivec2 viewportSize) const override;
 
     const PanZoom& view() const { return mView; }
     void fit() { mView.fitted = true; }
@@ -63,7 +63,7 @@ private:
     std::string mName;
     gl::Texture mTexture;
     PanZoom mView;
-    glm::ivec2 mWindowSize{0};
+    glm::ivec2 mViewportSize{0};
     bool mDragging = false;
     glm::dvec2 mLastCursor{0.0};
 };

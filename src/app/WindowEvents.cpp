@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -19,12 +20,17 @@ WindowEvents::WindowEvents(GLFWwindow* window) : mWindow(window)
     gInstalled = this;
     mPreviousScroll = glfwSetScrollCallback(window, &WindowEvents::onScroll);
     mPreviousDrop = glfwSetDropCallback(window, &WindowEvents::onDrop);
+    mPreviousContentScale = glfwSetWindowContentScaleCallback(window, &WindowEvents::onContentScale);
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(window, &x, &y);
+    mContentScale = std::max(x, y);
 }
 
 WindowEvents::~WindowEvents()
 {
     glfwSetScrollCallback(mWindow, mPreviousScroll);
     glfwSetDropCallback(mWindow, mPreviousDrop);
+    glfwSetWindowContentScaleCallback(mWindow, mPreviousContentScale);
     gInstalled = nullptr;
 }
 
@@ -58,6 +64,15 @@ void WindowEvents::onDrop(GLFWwindow* window, int count, const char** paths)
     for (int i = 0; i < count; ++i)
         if (paths[i])
             gInstalled->mDropped.emplace_back(paths[i]);
+}
+
+void WindowEvents::onContentScale(GLFWwindow* window, float x, float y)
+{
+    if (!gInstalled)
+        return;
+    if (gInstalled->mPreviousContentScale)
+        gInstalled->mPreviousContentScale(window, x, y);
+    gInstalled->mContentScale = std::max(x, y);
 }
 
 }  // namespace app

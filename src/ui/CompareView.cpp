@@ -1,6 +1,7 @@
 #include "ui/CompareView.h"
 
 #include "ui/LogLogPlot.h"
+#include "ui/Widgets.h"
 #include "util/Log.h"
 
 #include <imgui.h>
@@ -101,7 +102,7 @@ void drawCompareResults(const std::vector<app::CompareReport>& sweep)
         "per method (%zu bin count%s so far).",
         sweep.size(), sweep.size() == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
-    drawLogLogPlot("##compare-chart", app::compareTimeChart(sweep), 240.0f);
+    drawLogLogPlot("##compare-chart", app::compareTimeChart(sweep), scaled(240.0f));
     if (!ran.empty()) {
         static int selected = 0;
         selected = std::clamp(selected, 0, int(ran.size()) - 1);
@@ -116,8 +117,10 @@ void drawCompareResults(const std::vector<app::CompareReport>& sweep)
             top = std::max(top, v);
         for (float v : cpu)
             top = std::max(top, v);
-        ImGui::PlotHistogram("method", method.data(), int(method.size()), 0, nullptr, 0.0f, top, ImVec2(-80.0f, 70.0f));
-        ImGui::PlotHistogram("CPU", cpu.data(), int(cpu.size()), 0, nullptr, 0.0f, top, ImVec2(-80.0f, 70.0f));
+        ImGui::PlotHistogram("method", method.data(), int(method.size()), 0, nullptr, 0.0f, top,
+                             ImVec2(-scaled(80.0f), scaled(70.0f)));
+        ImGui::PlotHistogram("CPU", cpu.data(), int(cpu.size()), 0, nullptr, 0.0f, top,
+                             ImVec2(-scaled(80.0f), scaled(70.0f)));
     }
     ImGui::TextDisabled("curve: %s", report.curveMeasure.c_str());
 }

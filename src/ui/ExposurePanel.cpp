@@ -13,18 +13,7 @@ namespace ui {
 
 void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operatorId, std::string_view keyValueName)
 {
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - 608), 376),
-                            ImGuiCond_FirstUseEver);  // below Timings
-    ImGui::SetNextWindowSize(ImVec2(600, 230), ImGuiCond_FirstUseEver);
-    // Where it would cover the Histogram window (displays under about 870 pixels high), it starts collapsed.
-    const float roomAboveHistogram = io.DisplaySize.y - 258.0f - 376.0f - 8.0f;
-    ImGui::SetNextWindowCollapsed(roomAboveHistogram < 230.0f, ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Exposure")) {
-        ImGui::End();
-        return;
-    }
-    ImGui::SetNextItemWidth(160);
+    ImGui::SetNextItemWidth(scaled(160.0f));
     if (ImGui::SliderFloat("last seconds", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
         history.setWindowSeconds(mWindowSeconds);
     HelpMarker(
@@ -41,7 +30,7 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
             keyEv.push_back(*frame.keyEv);
     }
     if (keyValueName.empty()) {
-        ImGui::TextDisabled("%.*s has no key value (no adaptive state)", int(operatorId.size()), operatorId.data());
+        TextDisabledWrapped(std::string(operatorId) + " has no key value (no adaptive state)");
     } else {
         char overlay[160];
         if (const auto flicker = history.flickerEvPerSecond())
@@ -58,14 +47,16 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
             low = *lo - 0.5f;  // half an EV of margin: a flat line stays visible
             high = *hi + 0.5f;
         }
-        ImGui::PlotLines("##keyev", keyEv.data(), int(keyEv.size()), 0, overlay, low, high, ImVec2(width, 90));
+        // The line above the plot (a centred overlay would be cut short in a narrow column).
+        ImGui::TextWrapped("%s", overlay);
+        ImGui::PlotLines("##keyev", keyEv.data(), int(keyEv.size()), 0, nullptr, low, high,
+                         ImVec2(width, 5.0f * ImGui::GetFrameHeight()));
     }
     float maxMs = 1.0f;
     for (float ms : frameMs)
         maxMs = std::max(maxMs, ms);
     ImGui::PlotLines("##framems", frameMs.data(), int(frameMs.size()), 0, "frame time (ms)", 0.0f, maxMs * 1.2f,
-                     ImVec2(width, 60));
-    ImGui::End();
+                     ImVec2(width, 3.0f * ImGui::GetFrameHeight()));
 }
 
 }  // namespace ui

@@ -13,7 +13,8 @@ namespace ui {
 class ExposurePanel
 {
 public:
-    /// `keyValueName` is empty for an operator without a key value (the panel says so).
+    /// Draws the panel into the current window. `keyValueName` is empty for an operator without a key
+    /// value (the panel says so).
     void draw(post::ExposureHistory& history, std::string_view operatorId, std::string_view keyValueName);
 
 private:

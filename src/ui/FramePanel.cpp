@@ -1,5 +1,6 @@
 #include "ui/FramePanel.h"
 
+#include "ui/PanelColumns.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -9,12 +10,6 @@ namespace ui {
 FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
 {
     FramePanelActions actions;
-    ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Frame")) {
-        ImGui::End();
-        return actions;
-    }
     ImGui::TextWrapped("%s", info.gl.renderer.c_str());
     HelpMarker(("Vendor: " + info.gl.vendor + "\nGL: " + info.gl.version + "\nGLSL: " + info.gl.glslVersion).c_str());
     ImGui::TextDisabled("%s | %s", info.gl.vendor.c_str(), info.gl.platform.c_str());
@@ -23,13 +18,16 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         ImGui::TextColored(kWarningColor, "software renderer: GPU times are CPU fallbacks");
     ImGui::Separator();
     double meanMs = info.frameTimeMs.mean;
-    ImGui::Text("%d x %d", info.resolution.x, info.resolution.y);
-    ImGui::SameLine();
+    ImGui::Text("frame %d x %d", info.resolution.x, info.resolution.y);
+    if (info.canvas != info.resolution) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("in a %d x %d %s", info.canvas.x, info.canvas.y, info.isWindow ? "window" : "image");
+    }
     if (info.frameTimeMs.count > 0)
-        ImGui::Text("| %.1f fps | %.2f ms (min %.2f, max %.2f)", meanMs > 0 ? 1000.0 / meanMs : 0.0, meanMs,
+        ImGui::Text("%.1f fps | %.2f ms (min %.2f, max %.2f)", meanMs > 0 ? 1000.0 / meanMs : 0.0, meanMs,
                     info.frameTimeMs.min, info.frameTimeMs.max);
     else
-        ImGui::TextDisabled("| measuring...");
+        ImGui::TextDisabled("measuring the frame time...");
     if (info.isWindow) {
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
         HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
@@ -39,6 +37,10 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         const std::vector<scene::ScenePreset>& presets = *info.presets;
         const bool listed = info.currentPreset >= 0 && info.currentPreset < int(presets.size());
         const std::string preview = listed ? presets[std::size_t(info.currentPreset)].name : info.sceneName;
+        std::vector<std::string> names;
+        for (const scene::ScenePreset& preset : presets)
+            names.push_back(preset.name);
+        checkNamesFit(names);
         if (ImGui::BeginCombo("scene", preview.c_str())) {
             for (std::size_t i = 0; i < presets.size(); ++i) {
                 const scene::ScenePreset& preset = presets[i];
@@ -72,8 +74,8 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     }
     if (info.lighting) {
         int current = *info.lighting == scene::LightingPath::Forward ? 0 : 1;
-        const char* paths[] = {"forward", "deferred (compute)"};
-        if (ImGui::Combo("lighting", &current, paths, 2))
+        checkNamesFit(kLightingPathLabels);
+        if (ImGui::Combo("lighting", &current, kLightingPathLabels.data(), int(kLightingPathLabels.size())))
             actions.lightingRequested = current == 0 ? scene::LightingPath::Forward : scene::LightingPath::Deferred;
         HelpMarker(
             "forward: each fragment is shaded as it is drawn. deferred: the rasteriser only writes a thin "
@@ -86,12 +88,14 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         actions.fitRequested = ImGui::SmallButton("Fit");
     }
     if (!info.cameraHint.empty())
-        ImGui::TextDisabled("%s", info.cameraHint.c_str());
+        TextDisabledWrapped(info.cameraHint);
     if (!info.controlsHelp.empty())
         HelpMarker(info.controlsHelp.c_str());
-    if (!info.sourceStatus.empty())
-        ImGui::TextColored(kWarningColor, "%s", info.sourceStatus.c_str());
-    ImGui::End();
+    if (!info.sourceStatus.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
+        ImGui::TextWrapped("%s", info.sourceStatus.c_str());
+        ImGui::PopStyleColor();
+    }
     return actions;
 }
 

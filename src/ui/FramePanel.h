@@ -1,4 +1,4 @@
-// FramePanel.h: the "Frame" panel: GPU, driver, platform, resolution, frame rate and frame time, vsync
+// FramePanel.h: the "Frame" panel: GPU, driver, platform, frame size, frame rate and frame time, vsync
 // and the frame's source (a scene, or the image of `hdrlab view` with its pan/zoom state), with the
 // scene combo over the shipped presets and the scene's one-line description. It only presents what
 // it is given (the frame time comes from the Profiler) and returns what was asked for.
@@ -11,6 +11,7 @@
 
 #include <glm/vec2.hpp>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +22,8 @@ struct FrameInfo
 {
     const platform::GlInfo& gl;
     std::string sceneName;
-    glm::ivec2 resolution{0};
+    glm::ivec2 resolution{0};   ///< the frame's (the viewport's, for a scene)
+    glm::ivec2 canvas{0};       ///< the window's framebuffer, or the headless --ui screenshot
     util::Summary frameTimeMs;  ///< CPU frame-to-frame time over the profiler's window
     bool isWindow = false;
     std::string cameraHint;            ///< e.g. "WASD + right mouse: fly" or "camera path t = 1.23 s"
@@ -43,7 +45,11 @@ struct FramePanelActions
     std::optional<scene::LightingPath> lightingRequested;  ///< chosen in the lighting combo
 };
 
-/// Draws the panel; `vsync` is edited in place when the context is a window.
+/// The lighting combo's entries, in scene::LightingPath order (forward, deferred).
+inline constexpr std::array<const char*, 2> kLightingPathLabels{"forward", "deferred (compute)"};
+
+/// Draws the panel into the current window (a section of a panel column); `vsync` is edited in
+/// place when the context is a window.
 FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync);
 
 }  // namespace ui

@@ -82,7 +82,7 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
         draw->AddLine(ImVec2(x, plotMax.y), ImVec2(x, plotMax.y + 3), kAxisColor);
         char label[16];
         std::snprintf(label, sizeof label, "%g", tick);
-        draw->AddText(ImVec2(x - 4, plotMax.y + 1), kAxisColor, label);
+        draw->AddText(ImVec2(x - ImGui::CalcTextSize(label).x * 0.5f, plotMax.y + 1), kAxisColor, label);
     }
 
     // Tone curve (green): display luminance 0..1 over the same log axis.
@@ -147,7 +147,7 @@ void drawDisplayHistogram(const post::HistogramSnapshot& s, ImVec2 size)
     draw->AddRect(plotMin, plotMax, kAxisColor);
     draw->AddText(origin, kAxisColor, "displayed");
     draw->AddText(ImVec2(plotMin.x, plotMax.y + 1), kAxisColor, "0");
-    draw->AddText(ImVec2(plotMax.x - 8, plotMax.y + 1), kAxisColor, "1");
+    draw->AddText(ImVec2(plotMax.x - ImGui::CalcTextSize("1").x, plotMax.y + 1), kAxisColor, "1");
     std::uint32_t peak = 1;
     for (std::uint32_t count : s.displayBins)
         peak = std::max(peak, count);
@@ -176,19 +176,29 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     ImGui::SameLine();
     ImGui::TextDisabled("(frame %llu, %llu late)", (unsigned long long)s.frame,
                         (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
-    ImGui::SameLine();
+    // On this line where it fits, else on the next.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float checkboxWidth = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                                ImGui::CalcTextSize("log counts (?)").x + 2.0f * style.ItemSpacing.x;
+    const float rightEdge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (rightEdge - ImGui::GetItemRectMax().x > checkboxWidth)
+        ImGui::SameLine();
     ImGui::Checkbox("log counts", &mLogCounts);
     HelpMarker(
         "Red: pixel counts per log2-luminance bin. Green: the tone curve (display luminance 0..1 on the same "
         "axis). Yellow: the operator's markers. The data are read back asynchronously, a few frames late.");
 
-    float displayWidth = 120.0f;
-    float available = ImGui::GetContentRegionAvail().x;
-    float gap = 3.0f * ImGui::GetStyle().ItemSpacing.x;
-    ImVec2 mainSize(std::max(100.0f, available - displayWidth - gap), 150.0f);
+    // As tall as the region leaves after the counters' line below, at least a few lines.
+    const ImVec2 available = ImGui::GetContentRegionAvail();
+    const float plotHeight =
+        std::max(5.0f * ImGui::GetTextLineHeight(),
+                 available.y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
+    const float displayWidth = scaled(120.0f);
+    const float gap = 3.0f * ImGui::GetStyle().ItemSpacing.x;
+    ImVec2 mainSize(std::max(scaled(100.0f), available.x - displayWidth - gap), plotHeight);
     drawMainPlot(s, mLogCounts, mainSize);
     ImGui::SameLine(0.0f, gap);
-    drawDisplayHistogram(s, ImVec2(displayWidth, 150.0f));
+    drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight));
 
     if (s.countersValid) {
         const auto& c = s.counters;
@@ -197,21 +207,6 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     } else {
         ImGui::TextDisabled("this method does not count NaN/Inf/non-positive/out-of-range pixels");
     }
-}
-
-void drawHistogramWindow(HistogramView& view,
-                         const std::optional<post::HistogramSnapshot>& snapshot,
-                         std::uint64_t currentFrame)
-{
-    ImGuiIO& io = ImGui::GetIO();
-    float width = std::clamp(io.DisplaySize.x - 364.0f, 300.0f, 800.0f);
-    ImGui::SetNextWindowPos(
-        ImVec2(std::max(8.0f, io.DisplaySize.x - width - 8.0f), std::max(8.0f, io.DisplaySize.y - 258)),
-        ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(width, 250), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Histogram"))
-        view.draw(snapshot, currentFrame);
-    ImGui::End();
 }
 
 }  // namespace ui

@@ -15,16 +15,11 @@ namespace ui {
 class HistogramView
 {
 public:
-    /// Draws into the current ImGui window (no Begin/End).
+    /// Draws into the current ImGui window (no Begin/End), the plots as tall as the window leaves.
     void draw(const std::optional<post::HistogramSnapshot>& snapshot, std::uint64_t currentFrame);
 
 private:
     bool mLogCounts = false;
 };
-
-/// Draws the view in its own window "Histogram".
-void drawHistogramWindow(HistogramView& view,
-                         const std::optional<post::HistogramSnapshot>& snapshot,
-                         std::uint64_t currentFrame);
 
 }  // namespace ui

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ui {
@@ -16,7 +17,7 @@ ImGuiLayer::ImGuiLayer(GLFWwindow* window) : mHasWindow(window != nullptr)
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;  // no imgui.ini in the user's working directory; layout is fixed in code
     io.LogFilename = nullptr;
-    ImGui::StyleColorsDark();
+    setScale(1.0f);
     if (mHasWindow && !ImGui_ImplGlfw_InitForOpenGL(window, true)) {
         ImGui::DestroyContext();
         throw std::runtime_error("cannot start ImGui's GLFW backend");
@@ -39,9 +40,46 @@ ImGuiLayer::~ImGuiLayer()
     ImGui::DestroyContext();
 }
 
+void ImGuiLayer::setScale(float contentScale, float framebufferScale)
+{
+    // Scales outside 0.5..4 are a broken report (GLFW gives 0 for a window being destroyed).
+    contentScale = std::isfinite(contentScale) ? std::clamp(contentScale, 0.5f, 4.0f) : 1.0f;
+    framebufferScale = std::isfinite(framebufferScale) ? std::clamp(framebufferScale, 0.5f, 4.0f) : 1.0f;
+    if (contentScale == mContentScale && framebufferScale == mFramebufferScale)
+        return;
+    mContentScale = contentScale;
+    mFramebufferScale = framebufferScale;
+    mStyleScale = applyUiScale(contentScale, framebufferScale);
+    // Before the first frame the backend makes the font texture itself; afterwards it is remade here.
+    if (mDeviceObjectsMade) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+}
+
+float applyUiScale(float contentScale, float framebufferScale)
+{
+    const float styleScale = contentScale / framebufferScale;
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(styleScale);
+    ImGui::GetStyle() = style;
+    ImFontAtlas& fonts = *ImGui::GetIO().Fonts;
+    fonts.Clear();
+    ImFontConfig config;  // as ImFontAtlas::AddFontDefault's own, at another size
+    config.SizePixels = std::round(ImGuiLayer::kBaseFontPixels * contentScale);
+    config.OversampleH = config.OversampleV = 1;
+    config.PixelSnapH = true;
+    fonts.AddFontDefault(&config);
+    fonts.Build();
+    ImGui::GetIO().FontGlobalScale = 1.0f / framebufferScale;
+    return styleScale;
+}
+
 void ImGuiLayer::newFrame(glm::ivec2 displaySize, double dtSeconds)
 {
     ImGui_ImplOpenGL3_NewFrame();
+    mDeviceObjectsMade = true;
     if (mHasWindow) {
         ImGui_ImplGlfw_NewFrame();
     } else {

@@ -1,12 +1,15 @@
 #include "ui/PipelinePanel.h"
 
 #include "post/tonemap/EnginePresets.h"
+#include "ui/PanelColumns.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <string_view>
 #include <utility>
 
 namespace ui {
@@ -42,13 +45,26 @@ const PipelinePanel::Entry* findEntry(const std::vector<PipelinePanel::Entry>& l
     return nullptr;
 }
 
-/// A combo over `list`; unavailable entries are greyed out with the reason as tooltip. Returns true
-/// when the user picked another entry (written to `current`).
-bool drawMethodCombo(const char* label, const std::vector<PipelinePanel::Entry>& list, std::string& current)
+/// A combo over `list` as wide as the column (the names are long: ui/PanelLayout.h sizes the column
+/// for the longest), its label and the method's description as a help marker on the line above;
+/// unavailable entries are greyed out with the reason as tooltip. Returns true when the user picked
+/// another entry (written to `current`).
+bool drawMethodCombo(const char* label,
+                     const char* id,
+                     const std::vector<PipelinePanel::Entry>& list,
+                     std::string& current,
+                     std::string_view description)
 {
     const PipelinePanel::Entry* selected = findEntry(list, current);
     bool changed = false;
-    if (ImGui::BeginCombo(label, selected ? selected->label.c_str() : current.c_str())) {
+    ImGui::TextUnformatted(label);
+    HelpMarker(std::string(description).c_str());
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    std::vector<std::string> names;
+    for (const PipelinePanel::Entry& entry : list)
+        names.push_back(entry.label);
+    checkNamesFit(names);
+    if (ImGui::BeginCombo(id, selected ? selected->label.c_str() : current.c_str())) {
         for (const PipelinePanel::Entry& entry : list) {
             ImGui::BeginDisabled(!entry.available);
             bool isSelected = entry.id == current;
@@ -73,7 +89,7 @@ void drawCudaInteropLine(const Method& method, const post::GpuCaps& caps)
 {
     if (method.backend() != post::Backend::Cuda || caps.cudaInterop.empty())
         return;
-    ImGui::TextDisabled("interop: %s", caps.cudaInterop.c_str());
+    TextDisabledWrapped("interop: " + caps.cudaInterop);
 }
 
 /// The method's own widgets inside an ID scope; a change restarts the statistics.
@@ -86,19 +102,13 @@ void drawMethodUi(Method& method, profiling::Profiler& profiler)
     ImGui::PopID();
     std::string status = method.status();
     if (!status.empty())
-        ImGui::TextDisabled("%s", status.c_str());
+        TextDisabledWrapped(status);
 }
 
 }  // namespace
 
-PipelinePanel::PipelinePanel(const post::GpuCaps& caps) : PipelinePanel(caps, "Pipeline", Placement{})
-{
-}
-
-PipelinePanel::PipelinePanel(const post::GpuCaps& caps, std::string title, Placement placement)
-    : mTitle(std::move(title)),
-      mPlacement(placement),
-      mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
+PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
+    : mHistogramMethods(listEntries(post::histogramMethodRegistry(), caps)),
       mScanMethods(listEntries(post::scanMethodRegistry(), caps)),
       mToneOperators(listEntries(post::toneOperatorRegistry(), caps))
 {
@@ -107,24 +117,15 @@ PipelinePanel::PipelinePanel(const post::GpuCaps& caps, std::string title, Place
 PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
     PipelinePanelActions actions;
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(mPlacement.x, mPlacement.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, std::max(200.0f, io.DisplaySize.y - mPlacement.y - mPlacement.roomBelow)),
-                             ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(mPlacement.collapsed, ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin(mTitle.c_str())) {
-        ImGui::End();
-        return actions;
-    }
     post::PipelineSettings wanted = pipeline.settings();
     bool changed = false;
 
     if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) {
-        changed |= drawMethodCombo("method##histogram", mHistogramMethods, wanted.histogramMethod);
         post::HistogramMethod& method = pipeline.histogramMethod();
-        HelpMarker(std::string(method.description()).c_str());
+        changed |= drawMethodCombo("method", "##histogram-method", mHistogramMethods, wanted.histogramMethod,
+                                   method.description());
         if (std::string limits = method.limits(); !limits.empty())
-            ImGui::TextDisabled("limits: %s", limits.c_str());
+            TextDisabledWrapped("limits: " + limits);
 
         int bins = int(wanted.spec.binCount);
         if (ImGui::SliderInt("bins", &bins, 1, int(hd::kMaxHistogramBins), "%d", ImGuiSliderFlags_Logarithmic)) {
@@ -176,23 +177,24 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     if (ImGui::CollapsingHeader("Scan", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::ScanMethod* scan = pipeline.scanMethod();
         if (!scan) {
+            ImGui::TextUnformatted("method");
+            HelpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
             ImGui::BeginDisabled();
-            if (ImGui::BeginCombo("method##scan", "built in", ImGuiComboFlags_NoArrowButton))
+            ImGui::SetNextItemWidth(-FLT_MIN);
+            if (ImGui::BeginCombo("##scan-method", "built in", ImGuiComboFlags_NoArrowButton))
                 ImGui::EndCombo();
             ImGui::EndDisabled();
-            HelpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
         } else {
-            changed |= drawMethodCombo("method##scan", mScanMethods, wanted.scanMethod);
-            HelpMarker(std::string(scan->description()).c_str());
+            changed |= drawMethodCombo("method", "##scan-method", mScanMethods, wanted.scanMethod, scan->description());
             drawMethodUi(*scan, profiler);
             drawCudaInteropLine(*scan, pipeline.caps());
         }
     }
 
     if (ImGui::CollapsingHeader("Tone operator", ImGuiTreeNodeFlags_DefaultOpen)) {
-        changed |= drawMethodCombo("operator", mToneOperators, wanted.toneOperator);
         post::ToneOperator& tone = pipeline.toneOperator();
-        HelpMarker(std::string(tone.description()).c_str());
+        changed |=
+            drawMethodCombo("operator", "##tone-operator", mToneOperators, wanted.toneOperator, tone.description());
         drawMethodUi(tone, profiler);
         if (std::optional<post::HistogramRequest> request = tone.takeHistogramRequest()) {
             // An operator preset (percentile's engine presets) brings the histogram it was tuned for.
@@ -216,7 +218,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             profiler.resetStats();
     }
     if (!pipeline.notice().empty())
-        ImGui::TextColored(kWarningColor, "%s", pipeline.notice().c_str());
+        TextColouredWrapped(kWarningColor, pipeline.notice());
 
     ImGui::Separator();
     if (ImGui::Button("Verify"))
@@ -234,8 +236,17 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     }
     if (ImGui::CollapsingHeader("Settings file", ImGuiTreeNodeFlags_DefaultOpen))
         mSettingsFile.draw(pipeline, profiler);
-    ImGui::End();
     return actions;
+}
+
+std::vector<std::string> PipelinePanel::comboNames() const
+{
+    std::vector<std::string> names;
+    for (const auto* list : {&mHistogramMethods, &mScanMethods, &mToneOperators})
+        for (const Entry& entry : *list)
+            names.push_back(entry.label);
+    names.emplace_back("built in");
+    return names;
 }
 
 }  // namespace ui

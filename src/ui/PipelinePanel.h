@@ -26,22 +26,14 @@ struct PipelinePanelActions
 class PipelinePanel
 {
 public:
-    /// Where a panel first opens: its top-left corner, the room it leaves below it, and whether it
-    /// starts collapsed (the split view's "Pipeline B" starts as a title bar over the image).
-    struct Placement
-    {
-        float x = 8.0f;
-        float y = 190.0f;  ///< below the Frame panel
-        float roomBelow = -12.0f;
-        bool collapsed = false;
-    };
-    /// Lists every registered method once, with its availability under `caps`. `title` names the
-    /// window ("Pipeline B": the split view's second pipeline).
-    PipelinePanel(const post::GpuCaps& caps, std::string title, Placement placement);
-    /// The app's own "Pipeline" panel, below the Frame panel.
+    /// Lists every registered method once, with its availability under `caps`.
     explicit PipelinePanel(const post::GpuCaps& caps);
 
+    /// Draws the panel into the current window (the host titles it: "Pipeline", "Pipeline B").
     PipelinePanelActions draw(post::PostPipeline& pipeline, profiling::Profiler& profiler);
+    /// Every name the method, scan and operator combos can show (as wide as the column:
+    /// ui/PanelLayout.h sizes the column for the longest).
+    std::vector<std::string> comboNames() const;
     /// Shown under the Verify button until the next verification.
     void setVerifyReport(post::VerifyReport report) { mVerify = std::move(report); }
     /// The "Settings file" row (Save / Load of every key).
@@ -57,8 +49,6 @@ public:
     };
 
 private:
-    std::string mTitle;
-    Placement mPlacement;
     std::vector<Entry> mHistogramMethods;
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;

@@ -66,7 +66,7 @@ void SettingsFileWidget::draw(post::PostPipeline& pipeline, profiling::Profiler&
     if (ImGui::Button("Load settings") && load(pipeline))
         profiler.resetStats();
     if (!mStatus.empty())
-        ImGui::TextColored(mFailed ? kErrorColor : kOkColor, "%s", mStatus.c_str());
+        TextColouredWrapped(mFailed ? kErrorColor : kOkColor, mStatus);
 }
 
 }  // namespace ui

@@ -1,11 +1,13 @@
 #include "ui/SplitPanel.h"
 
+#include "ui/PanelColumns.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <vector>
 
 namespace ui {
@@ -13,27 +15,20 @@ namespace ui {
 SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
 {
     SplitPanelActions actions;
-    const ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(356, std::max(224.0f, io.DisplaySize.y - kSplitPanelRoom)), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Split view")) {
-        ImGui::End();
-        return actions;
-    }
     const post::SplitMode modes[] = {post::SplitMode::Off, post::SplitMode::SideBySide, post::SplitMode::Difference};
-    const char* names[] = {"off", "side by side", "difference |A-B|"};
+    static_assert(std::size(modes) == kSplitModeLabels.size());
     int current = int(std::find(std::begin(modes), std::end(modes), input.mode) - std::begin(modes));
-    if (ImGui::Combo("mode", &current, names, 3) && modes[current] != input.mode)
+    checkNamesFit(kSplitModeLabels);
+    if (ImGui::Combo("mode", &current, kSplitModeLabels.data(), int(kSplitModeLabels.size())) &&
+        modes[current] != input.mode)
         actions.mode = modes[current];
     HelpMarker(
         "A second pipeline (B) on the same HDR frame, with its own settings (panel \"Pipeline B\"; B starts as a "
         "copy of A). Side by side: A left of the divider, B right (drag the divider on the image). Difference: "
         "|A-B| of the 8-bit display values times the gain. Each side is timed apart: B's passes are \"B/...\" in "
         "the Timings panel. The probe, the exposure plot and the Histogram window stay on A.");
-    if (input.mode == post::SplitMode::Off) {
-        ImGui::End();
+    if (input.mode == post::SplitMode::Off)
         return actions;
-    }
     ImGui::TextUnformatted(input.labelA.c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("|");
@@ -62,13 +57,12 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
             std::vector<float> values(difference.diff.begin(), difference.diff.end());
             const float scale = std::max(1.0f, float(difference.maxAbs));
             ImGui::PlotHistogram("##a-minus-b", values.data(), int(values.size()), 0, nullptr, -scale, scale,
-                                 ImVec2(-1.0f, 60.0f));
+                                 ImVec2(ImGui::CalcItemWidth(), 4.0f * ImGui::GetFrameHeight()));
             HelpMarker(
                 "A's bin count minus B's, per bin, on one frame (both read back asynchronously; "
                 "only snapshots of the same frame, bins and range are compared).");
         }
     }
-    ImGui::End();
     return actions;
 }
 

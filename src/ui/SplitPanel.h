@@ -8,14 +8,14 @@
 #include "post/HistogramDifference.h"
 #include "post/SplitCompose.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
 namespace ui {
 
-/// The Split view panel first opens at the bottom left of the image, this many pixels from the
-/// bottom; "Pipeline B" opens collapsed above it and, expanded, stops there.
-constexpr float kSplitPanelRoom = 176.0f;
+/// The mode combo's entries: off, side by side, difference.
+inline constexpr std::array<const char*, 3> kSplitModeLabels{"off", "side by side", "difference |A-B|"};
 
 struct SplitPanelInput
 {
@@ -35,6 +35,7 @@ struct SplitPanelActions
     bool copyAToB = false;
 };
 
+/// Draws the panel into the current window.
 SplitPanelActions drawSplitPanel(const SplitPanelInput& input);
 
 /// The side labels over the image, on ImGui's foreground draw list: A left of `dividerX`, B right of

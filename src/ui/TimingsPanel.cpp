@@ -46,7 +46,7 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
         actions.captureFrames = mCaptureFrames;
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(100);
+    ImGui::SetNextItemWidth(scaled(100.0f));
     ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
     mCaptureFrames = std::clamp(mCaptureFrames, 1, ringFrames);
     ImGui::EndDisabled();
@@ -63,9 +63,8 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
             actions.recordRequested = true;
         ImGui::EndDisabled();
     }
-    ImGui::SameLine();
     int ring = ringFrames;
-    ImGui::SetNextItemWidth(100);
+    ImGui::SetNextItemWidth(scaled(100.0f));
     if (ImGui::InputInt("keep last N frames", &ring, 1000, 10000, ImGuiInputTextFlags_EnterReturnsTrue)) {
         ring = std::clamp(ring, 1, int(profiling::Profiler::kMaxRecordingCapacity));
         if (ring != ringFrames)
@@ -76,7 +75,7 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
         "the last N frames (--capture-frames sets it at start): older frames are dropped and counted in the "
         "capture's dropped_frames, so memory stays bounded however long the window records.");
     if (mode != CaptureMode::Idle)
-        ImGui::TextDisabled("recording: %s", describeRing(profiler).c_str());
+        TextDisabledWrapped("recording: " + describeRing(profiler));
 }
 
 TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
@@ -84,49 +83,56 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
                                        CaptureMode mode)
 {
     TimingsPanelActions actions;
-    ImGuiIO& io = ImGui::GetIO();
-    ImGui::SetNextWindowPos(ImVec2(std::max(8.0f, io.DisplaySize.x - 608), 8), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(600, 360), ImGuiCond_FirstUseEver);
-    if (!ImGui::Begin("Timings")) {
-        ImGui::End();
-        return actions;
-    }
     std::vector<profiling::PassStats> passes = profiler.passStats();
-    ImGui::TextDisabled("GPU ms over the last %zu frames (statistics restart after any change)",
-                        profiling::Profiler::kWindow);
+    ImGui::TextDisabled("GPU ms over the last %zu frames", profiling::Profiler::kWindow);
     HelpMarker(
-        "Timer results arrive a few frames late and never stall the frame. 'CPU' means the GPU's timer "
-        "queries measure nothing here (software renderer), so the pass's CPU time stands in.");
-    constexpr ImGuiTableFlags kFlags =
-        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-    if (ImGui::BeginTable("passes", 7, kFlags)) {
-        for (const char* title : {"pass", "last", "mean", "min", "max", "std dev", "source"})
+        "The statistics restart after any change. Timer results arrive a few frames late and never stall the "
+        "frame. 'CPU' means the GPU's timer queries measure nothing here (software renderer), so the pass's CPU "
+        "time stands in. The table scrolls sideways where the column is narrower than it; the pass names stay.");
+    // Scrolls sideways with the pass column frozen; as tall as its rows (a scrolling table would
+    // otherwise fill the column and push the rest out of sight).
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+    const float tableHeight = rowHeight * float(passes.size() + 1) + style.ScrollbarSize + style.CellPadding.y;
+    if (ImGui::BeginTable("passes", 7, kFlags, ImVec2(0.0f, tableHeight))) {
+        ImGui::TableSetupScrollFreeze(1, 1);
+        for (const char* title : {"pass", "mean", "last", "min", "max", "std dev", "source"})
             ImGui::TableSetupColumn(title);
         ImGui::TableHeadersRow();
         for (const profiling::PassStats& pass : passes) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             // A scope nested in another is named "<outer>/<inner>": indent by the number of timed
-            // scopes whose name is a path prefix of this one ("tonemap/ward" -> "tonemap/ward/curve").
+            // scopes whose name is a path prefix of this one ("tonemap/ward" -> "tonemap/ward/curve")
+            // and show the part after the innermost ("curve"; the whole name on hover), so the
+            // column stays narrow enough for the numbers beside it.
             int depth = 0;
+            std::size_t parentLength = 0;
             for (const profiling::PassStats& outer : passes)
                 if (outer.name.size() < pass.name.size() && pass.name.compare(0, outer.name.size(), outer.name) == 0 &&
-                    pass.name[outer.name.size()] == '/')
+                    pass.name[outer.name.size()] == '/') {
                     ++depth;
-            float indent = float(depth) * 10.0f;
+                    parentLength = std::max(parentLength, outer.name.size() + 1);
+                }
+            float indent = float(depth) * scaled(10.0f);
             if (indent > 0.0f)
                 ImGui::Indent(indent);
-            ImGui::TextUnformatted(pass.name.c_str());
+            ImGui::TextUnformatted(pass.name.c_str() + parentLength);
+            if (parentLength > 0 && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", pass.name.c_str());
             if (indent > 0.0f)
                 ImGui::Unindent(indent);
             if (pass.gpu.count == 0) {
                 ImGui::TableNextColumn();
                 // Warm-up frames are not counted, and some passes (the static scene's shadow maps) run
                 // only then.
-                ImGui::TextDisabled("no samples");
+                ImGui::TextDisabled("-");
+                showTooltipOnHover("no samples: warm-up frames are not counted");
                 continue;
             }
-            for (double value : {pass.gpu.last, pass.gpu.mean, pass.gpu.min, pass.gpu.max, pass.gpu.stddev}) {
+            for (double value : {pass.gpu.mean, pass.gpu.last, pass.gpu.min, pass.gpu.max, pass.gpu.stddev}) {
                 ImGui::TableNextColumn();
                 ImGui::Text("%.3f", value);
             }
@@ -140,13 +146,13 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
     util::Summary frame = profiler.frameTimeMs();
     std::string overlay = frame.count ? "frame " + std::to_string(frame.mean).substr(0, 5) + " ms mean" : "frame time";
     ImGui::PlotLines("##frametime", frameTimes.data(), int(frameTimes.size()), 0, overlay.c_str(), 0.0f,
-                     float(std::max(frame.max * 1.2, 1.0)), ImVec2(ImGui::GetContentRegionAvail().x, 60));
+                     float(std::max(frame.max * 1.2, 1.0)),
+                     ImVec2(ImGui::GetContentRegionAvail().x, 3.0f * ImGui::GetFrameHeight()));
 
     ImGui::Separator();
     drawCaptureControls(profiler, mode, actions);
     if (!captureStatus.empty())
         ImGui::TextWrapped("%s", captureStatus.c_str());
-    ImGui::End();
     return actions;
 }
 

@@ -1,4 +1,4 @@
-// TimingsPanel.h: the "Timings" panel: per pass last/mean/min/max/std dev of the GPU time over the
+// TimingsPanel.h: the "Timings" panel: per pass mean/last/min/max/std dev of the GPU time over the
 // profiler's rolling window and its time source, a frame-time graph, and the capture controls:
 // "Capture N frames", "Record" / "Stop and write", and the size of the recording ring ("keep last N
 // frames"), with what the ring holds and has dropped. It reads the Profiler and never times anything.
@@ -31,7 +31,8 @@ enum class CaptureMode {
 class TimingsPanel
 {
 public:
-    /// `captureStatus` is one line about the last or running capture (empty when none).
+    /// Draws the panel into the current window. `captureStatus` is one line about the last or running
+    /// capture (empty when none).
     TimingsPanelActions draw(const profiling::Profiler& profiler, const std::string& captureStatus, CaptureMode mode);
 
 private:

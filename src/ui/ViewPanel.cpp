@@ -1,5 +1,6 @@
 #include "ui/ViewPanel.h"
 
+#include "ui/PanelColumns.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -12,8 +13,6 @@ namespace ui {
 
 namespace {
 
-constexpr float kLegendWidth = 300.0f;  ///< the panel resizes to its content: a fixed width
-
 ImU32 toImColor(std::uint32_t rgb)
 {
     return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, 255);
@@ -24,8 +23,8 @@ void drawLegend(float logMin, float logMax)
     const std::vector<post::FalseColourBand> bands = post::falseColourBands(logMin, logMax);
     if (bands.empty())
         return;
-    const float width = kLegendWidth;
-    const float height = 18.0f;
+    const float width = std::max(ImGui::CalcItemWidth(), ImGui::GetFontSize() * 12.0f);
+    const float height = ImGui::GetFrameHeight();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##false-colour-legend", ImVec2(width, height));
@@ -45,10 +44,11 @@ void drawLegend(float logMin, float logMax)
     }
     // Labels at the ends and the middle: EV, and cd/m^2 below.
     const std::size_t middle = bands.size() / 2;
+    const float digit = ImGui::CalcTextSize("0").x;
     ImGui::TextDisabled("EV %d", bands.front().evLow);
-    ImGui::SameLine(std::max(width * 0.5f - 20.0f, 60.0f));
+    ImGui::SameLine(std::max(width * 0.5f - 1.5f * digit, 9.0f * digit));
     ImGui::TextDisabled("%d", bands[middle].evLow);
-    ImGui::SameLine(std::max(width - 30.0f, 100.0f));
+    ImGui::SameLine(std::max(width - 3.0f * digit, 14.0f * digit));
     ImGui::TextDisabled("%d", bands.back().evHigh);
     ImGui::TextDisabled("L %.3g..%.3g cd/m^2, %d EV per band", std::exp2(double(bands.front().evLow)),
                         std::exp2(double(bands.back().evHigh)), bands.front().evHigh - bands.front().evLow);
@@ -107,14 +107,9 @@ void drawProbeReadout(const ViewPanelInput& input)
 std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
 {
     std::optional<post::ViewMode> chosen;
-    ImGui::SetNextWindowPos(ImVec2(356, 8), ImGuiCond_FirstUseEver);          // right of the Frame panel
-    if (!ImGui::Begin("View", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {  // grows with the legend and probes
-        ImGui::End();
-        return chosen;
-    }
-    const char* names[] = {"tone-mapped", "false colour (EV)", "metering weights"};
     int current = int(input.mode);
-    if (ImGui::Combo("view", &current, names, 3))
+    checkNamesFit(kViewModeLabels);
+    if (ImGui::Combo("view", &current, kViewModeLabels.data(), int(kViewModeLabels.size())))
         chosen = post::ViewMode(current);
     HelpMarker(
         "False colour: each pixel's luminance coloured by its whole-EV band over the histogram's range. EV = log2 "
@@ -125,7 +120,6 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
     if (input.mode == post::ViewMode::FalseColour && input.histogram && *input.histogram)
         drawLegend((*input.histogram)->logMin, (*input.histogram)->logMax);
     drawProbeReadout(input);
-    ImGui::End();
     return chosen;
 }
 

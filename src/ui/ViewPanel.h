@@ -1,15 +1,15 @@
 // ViewPanel.h: the "View" panel: the combo that switches the display between the tone-mapped image
 // and the false-colour EV view, the false-colour legend (one swatch per band over the histogram's
 // range, EV and cd/m^2 in the tooltips, and the special colours), and the pixel probe's readout
-// (pending until its first asynchronous readback). Its own window, right of the Frame panel: the
-// Pipeline panel, placed under the Frame panel, would cover anything added there. It only presents
-// what it is given and returns what was asked for.
+// (pending until its first asynchronous readback). It only presents what it is given and returns
+// what was asked for.
 #pragma once
 
 #include "post/FalseColour.h"
 #include "post/PixelProbe.h"
 #include "post/PostPipeline.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +24,10 @@ struct ViewPanelInput
     std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
 };
 
-/// Draws the panel; returns the view mode chosen in the combo, if changed.
+/// The view combo's entries, in post::ViewMode order.
+inline constexpr std::array<const char*, 3> kViewModeLabels{"tone-mapped", "false colour (EV)", "metering weights"};
+
+/// Draws the panel into the current window; returns the view mode chosen in the combo, if changed.
 std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input);
 
 /// Adds a histogram marker ("probe NAME") at each probed pixel's log2 L.

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include <string>
+
 namespace ui {
 
 /// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels).
@@ -29,6 +31,27 @@ inline void showTooltipOnHover(const char* text)
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+}
+
+/// `text` wrapped at the window's edge in `colour` (a status line that may be longer than a column is wide).
+inline void TextColouredWrapped(const ImVec4& colour, const std::string& text)
+{
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+/// `text` greyed and wrapped at the window's edge.
+inline void TextDisabledWrapped(const std::string& text)
+{
+    TextColouredWrapped(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
+}
+
+/// A length given in pixels at UI scale 1, at the current font size (the panels' fixed sizes follow
+/// the UI scale: ui/ImGuiLayer.h).
+inline float scaled(float pixelsAtScaleOne)
+{
+    return pixelsAtScaleOne * ImGui::GetFontSize() / 13.0f;
 }
 
 inline const ImVec4 kWarningColor{1.0f, 0.8f, 0.3f, 1.0f};

@@ -98,7 +98,10 @@ TEST(CliTest, RunOptionsAreFilledIn)
                          "--cuda-interop",
                          "shared",
                          "--lighting",
-                         "forward"});
+                         "forward",
+                         "--ui-scale",
+                         "1.5",
+                         "--fixed-step"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
     const app::AppOptions& o = result.app;
     EXPECT_TRUE(o.headless);
@@ -109,6 +112,8 @@ TEST(CliTest, RunOptionsAreFilledIn)
     EXPECT_EQ(o.capture, std::filesystem::path("c.json"));
     EXPECT_EQ(o.captureCsv, std::filesystem::path("c.csv"));
     EXPECT_TRUE(o.ui);
+    EXPECT_EQ(o.uiScale, 1.5f);
+    EXPECT_TRUE(o.fixedStep);
     EXPECT_TRUE(o.verify);
     EXPECT_EQ(o.histogramMethod, "h");
     EXPECT_EQ(o.scanMethod, "s");
@@ -135,6 +140,8 @@ TEST(CliTest, NoArgumentsIsMarkedForTheDemo)
     EXPECT_FALSE(result.app.frames);
     EXPECT_FALSE(result.app.cudaInteropShared);  // map/unmap: measured faster at 4K (docs/CUDA.md)
     EXPECT_FALSE(result.app.lighting);           // the renderer's default (deferred)
+    EXPECT_FALSE(result.app.uiScale);            // the monitor's content scale
+    EXPECT_FALSE(result.app.fixedStep);
 }
 
 TEST(CliTest, BadValuesAreRefusedWithOneLine)
@@ -156,6 +163,8 @@ TEST(CliTest, BadValuesAreRefusedWithOneLine)
     expectRefused({"--screenshot", ""}, "needs a file name");
     expectRefused({"--headless", "--window-screenshot", "w.png"}, "needs a window");
     expectRefused({"--log-level", "loud"}, "--log-level");
+    expectRefused({"--ui-scale", "8"}, "--ui-scale 8 is outside 0.5..4");
+    expectRefused({"--ui-scale", "big"}, "--ui-scale");
 }
 
 TEST(CliTest, HelpListsEveryFlagAndSubcommand)
@@ -186,6 +195,8 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
                              "--log-level",
                              "--out-of-range",
                              "--hide-ui",
+                             "--ui-scale",
+                             "--fixed-step",
                              "--cuda-interop",
                              "tonemap",
                              "compare",

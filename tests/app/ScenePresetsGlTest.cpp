@@ -176,7 +176,7 @@ PipelineRun runPipeline(app::SceneFrameSource& source, const post::PipelineSetti
     EXPECT_EQ(pipeline.settings().toneOperator, settings.toneOperator) << message;
     EXPECT_EQ(pipeline.settings().rangeMode, settings.rangeMode) << message;
     app::FrameSourceInput input;
-    input.windowSize = source.size();
+    input.viewportSize = source.size();
     for (int frame = 0; frame < 4; ++frame) {
         input.pathSeconds = frame / 60.0;
         source.update(input);

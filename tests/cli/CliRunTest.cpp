@@ -70,9 +70,12 @@ TEST_F(HeadlessRunTest, ScreenshotIsANonUniformImageWithThePanels)
 
 TEST_F(HeadlessRunTest, ExrHoldsTheHdrFrame)
 {
+    // With --ui the panels are laid out as in a window, and the frame is the viewport they leave.
+    const std::optional<cli_test::ReportedViewport> viewport = cli_test::reportedViewport(sResult->output);
+    ASSERT_TRUE(viewport) << sResult->output;
     image::ImageF exr = image::loadHdrImage(*sDir / "s.exr");
-    ASSERT_EQ(exr.width, 320);
-    ASSERT_EQ(exr.height, 180);
+    ASSERT_EQ(exr.width, viewport->width);
+    ASSERT_EQ(exr.height, viewport->height);
     float maxValue = 0.0f;
     for (std::size_t i = 0; i < exr.pixels.size(); i += 4)
         maxValue = std::max(maxValue, exr.pixels[i + 1]);
@@ -88,7 +91,10 @@ TEST_F(HeadlessRunTest, CaptureIsTraceEventJsonWithEveryPassAndTheMetadata)
     EXPECT_EQ(root["displayTimeUnit"], "ms");
     for (const char* key : profiling::kCaptureMetadataKeys)
         EXPECT_TRUE(root["otherData"].contains(key)) << key;
-    EXPECT_EQ(root["otherData"]["resolution"], "320x180");
+    const std::optional<cli_test::ReportedViewport> viewport = cli_test::reportedViewport(sResult->output);
+    ASSERT_TRUE(viewport) << sResult->output;
+    EXPECT_EQ(root["otherData"]["resolution"],
+              std::to_string(viewport->width) + "x" + std::to_string(viewport->height));
     std::set<std::string> names;
     for (const auto& event : root["traceEvents"])
         if (event["ph"] == "X")

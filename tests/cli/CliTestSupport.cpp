@@ -1,6 +1,7 @@
 #include "cli/CliTestSupport.h"
 
 #include <cstdlib>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -24,6 +25,15 @@ std::vector<std::string> lines(const std::string& output)
         if (!line.empty())
             out.push_back(line);
     return out;
+}
+
+std::optional<ReportedViewport> reportedViewport(const std::string& output)
+{
+    std::smatch match;
+    if (!std::regex_search(output, match, std::regex(R"(viewport (\d+),(\d+) (\d+)x(\d+) of (\d+)x(\d+))")))
+        return std::nullopt;
+    return ReportedViewport{std::stoi(match[1]), std::stoi(match[2]), std::stoi(match[3]),
+                            std::stoi(match[4]), std::stoi(match[5]), std::stoi(match[6])};
 }
 
 std::size_t distinctColours(const image::Image8& image, std::size_t cap)

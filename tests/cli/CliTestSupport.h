@@ -5,6 +5,7 @@
 #include "support/TestPaths.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ testing_support::CommandResult runIn(const std::filesystem::path& dir, const std
 std::vector<std::string> lines(const std::string& output);
 /// Number of distinct RGB colours of an 8-bit image (up to a cap).
 std::size_t distinctColours(const image::Image8& image, std::size_t cap = 1000);
+/// The viewport hdrlab reports with a screenshot of its panels ("viewport X,Y WxH of AxB"), in
+/// pixels from the screenshot's top-left corner; nullopt where the output has none.
+struct ReportedViewport
+{
+    int x = 0, y = 0, width = 0, height = 0;
+    int canvasWidth = 0, canvasHeight = 0;  ///< the screenshot's size
+};
+std::optional<ReportedViewport> reportedViewport(const std::string& output);
 /// Number of pixels within `tolerance` of (r, g, b) per channel.
 std::size_t countColour(const image::Image8& image, int r, int g, int b, int tolerance = 1);
 

@@ -79,21 +79,29 @@ TEST(ViewCommandTest, HeadlessWritesScreenshotAndCaptureOfTheImage)
     EXPECT_TRUE(names.count("histogram/" + root["otherData"]["histogram_method"].get<std::string>()));
 }
 
-TEST(ViewCommandTest, HeadlessPanelsDrawOverTheImage)
+TEST(ViewCommandTest, HeadlessPanelsSurroundTheImage)
 {
     fs::path dir = testing_support::scratchDir("cli-view-ui");
-    writeTestExr(dir / "v.exr");
-    // Panels need room: the image is the frame, so a larger image here.
     image::ImageF large(400, 300);
     for (std::size_t i = 0; i < large.pixels.size(); ++i)
         large.pixels[i] = float(i % 97) + 0.5f;
     image::writeExr(dir / "large.exr", large, image::ExrPixelType::Half);
-    auto result = cli_test::runIn(dir, hdrlab("view large.exr --headless --ui --frames 3 --screenshot ui.png"));
+    // --ui lays the panels out as a window of --size does; the image is fitted into the viewport.
+    auto result =
+        cli_test::runIn(dir, hdrlab("view large.exr --headless --ui --size 1280x720 --frames 3 --screenshot ui.png"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_EQ(result.output.find("--size is ignored"), std::string::npos) << result.output;
     image::Image8 shot = image::loadImage8(dir / "ui.png", 3);
-    EXPECT_EQ(shot.width, 400);
-    EXPECT_EQ(shot.height, 300);
-    EXPECT_GT(cli_test::countColour(shot, 41, 74, 122), 50u) << "no ImGui title bar over the image";
+    EXPECT_EQ(shot.width, 1280);
+    EXPECT_EQ(shot.height, 720);
+    EXPECT_GT(cli_test::countColour(shot, 41, 74, 122), 50u) << "no panel headers around the image";
+    const auto viewport = cli_test::reportedViewport(result.output);
+    ASSERT_TRUE(viewport) << result.output;
+    image::Image8 picture(viewport->width, viewport->height, 3);
+    for (int y = 0; y < picture.height; ++y)
+        for (int x = 0; x < picture.width; ++x)
+            std::copy_n(shot.at(viewport->x + x, viewport->y + y), 3, picture.at(x, y));
+    EXPECT_GT(cli_test::distinctColours(picture), 20u) << "the image is not in the viewport";
 }
 
 TEST(ViewCommandTest, MissingDamagedAndMisusedGiveOneErrorLine)
