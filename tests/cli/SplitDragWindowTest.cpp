@@ -2,7 +2,9 @@
 // input from xdotool): a left drag that starts on the divider at the middle of a 400-pixel frame and
 // ends at x = 300 moves the divider columns there (white at 299, black at 300 in the last frame's back
 // buffer). The scene at 400x200 on llvmpipe renders 200 frames in several seconds, time enough for
-// the drag (it starts as soon as the window is mapped). Skipped where xvfb-run or xdotool is missing.
+// the drag (it starts as soon as the window is mapped). Each step of the drag is held for a second
+// or more: the app polls the button once a frame, and on a loaded machine (ctest -j2 beside other
+// window tests) a frame can take most of a second. Skipped where xvfb-run or xdotool is missing.
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 
@@ -33,8 +35,8 @@ TEST(SplitDragWindowTest, DraggingTheDividerMovesIt)
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"
                   "sleep 0.5\n"
-                  "xdotool mousemove 200 100 sleep 0.3 mousedown 1 sleep 0.3 mousemove 250 100 sleep 0.3 "
-                  "mousemove 300 100 sleep 0.3 mouseup 1\n"
+                  "xdotool mousemove 200 100 sleep 1 mousedown 1 sleep 1.5 mousemove 250 100 sleep 1 "
+                  "mousemove 300 100 sleep 1.5 mouseup 1\n"
                   "wait $app\n";
     }
     auto result = cli_test::runIn(dir, "xvfb-run -a -s '-screen 0 1024x768x24' bash drag.sh");
