@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# docs-screenshots.sh: remakes the screenshots of issue 10's views in docs/images/ (llvmpipe is
-# enough: they show panels and pictures, not timings): the split view in a window (Xvfb), its
+# docs-screenshots.sh: remakes the screenshots of the panels and views in docs/images/ (llvmpipe is
+# enough: they show panels and pictures, not timings): a 1280x720 window with every panel open (the
+# layout), the false-colour view with probes in a window, the split view in a window (Xvfb), its
 # difference view, the metering view of a mask, and an engine preset in the panels (headless --ui).
-# The probe, false-colour and exposure-plot images were made with the commands in docs/USAGE.md.
+# Windows run on the fixed step (--fixed-step) as large as their Xvfb screen, whose pointer rests at
+# the centre, on the picture. The false-colour strip and the exposure-plot, settings and compare
+# close-ups were made with the commands in docs/USAGE.md.
 #
 # Usage (repository root, after a build): scripts/docs-screenshots.sh [BIN_DIR]   (default build)
 set -euo pipefail
@@ -12,8 +15,14 @@ bin=$(cd "${1:-build}" && pwd)
 out="$root/docs/images"
 export HDRLAB_DATA_DIR="$root"
 
+# A new user's window: 1280x720, every panel open around the picture.
+xvfb-run -a -s "-screen 0 1280x720x24" "$bin/hdrlab" --size 1280x720 --frames 24 --vsync off --fixed-step \
+  --window-screenshot "$out/layout-1280x720.png"
+# The false-colour view with the mouse probe (the pointer) and a fixed one.
+xvfb-run -a -s "-screen 0 1280x720x24" "$bin/hdrlab" --size 1280x720 --frames 24 --vsync off --fixed-step \
+  --view false-colour --probe 100,100 --window-screenshot "$out/probe-window.png"
 # Two operators side by side in the window: equalize (A) left, Ward (B) right.
-xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24 --vsync off \
+xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24 --vsync off --fixed-step \
   --split side-by-side --set tonemap.operator=equalize --set-b tonemap.operator=ward \
   --window-screenshot "$out/split-window.png"
 # The same two as |A - B| (gain 1: they differ a lot).
