@@ -149,8 +149,6 @@ struct App::Impl
     bool isWindow = false;
     bool showUi = true;
     bool vsync = true;
-    bool f1WasDown = false;
-    bool tabWasDown = false;
     int frameCount = -1;  ///< frames to render; -1 = until the window closes
     int recordFrom = kRecordFromFrame;
     int uiCaptureFrames = 0;        ///< > 0 while a "Capture N frames" from the UI runs
@@ -816,14 +814,10 @@ int App::Impl::runFrames(int count)
                 dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
             last = now;
             // F1, or Tab where no text field takes it, hides or shows every panel.
-            GLFWwindow* window = a.context->window();
-            const bool f1Down = glfwGetKey(window, GLFW_KEY_F1) == GLFW_PRESS;
-            const bool tabDown = glfwGetKey(window, GLFW_KEY_TAB) == GLFW_PRESS;
+            const WindowEvents::PanelKeyPresses keys = a.windowEvents->takePanelKeyPresses();
             const bool tabFree = !(a.showUi && a.imgui && a.imgui->wantsKeyboard());
-            if ((f1Down && !a.f1WasDown) || (tabDown && !a.tabWasDown && tabFree))
+            if ((keys.f1 + (tabFree ? keys.tab : 0)) % 2 == 1)
                 a.showUi = !a.showUi;
-            a.f1WasDown = f1Down;
-            a.tabWasDown = tabDown;
         }
 
         a.switchToRequestedPreset();  // between frames: the old scene's last frame is done

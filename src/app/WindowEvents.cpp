@@ -21,6 +21,7 @@ WindowEvents::WindowEvents(GLFWwindow* window) : mWindow(window)
     mPreviousScroll = glfwSetScrollCallback(window, &WindowEvents::onScroll);
     mPreviousDrop = glfwSetDropCallback(window, &WindowEvents::onDrop);
     mPreviousContentScale = glfwSetWindowContentScaleCallback(window, &WindowEvents::onContentScale);
+    mPreviousKey = glfwSetKeyCallback(window, &WindowEvents::onKey);
     float x = 1.0f, y = 1.0f;
     glfwGetWindowContentScale(window, &x, &y);
     mContentScale = std::max(x, y);
@@ -31,6 +32,7 @@ WindowEvents::~WindowEvents()
     glfwSetScrollCallback(mWindow, mPreviousScroll);
     glfwSetDropCallback(mWindow, mPreviousDrop);
     glfwSetWindowContentScaleCallback(mWindow, mPreviousContentScale);
+    glfwSetKeyCallback(mWindow, mPreviousKey);
     gInstalled = nullptr;
 }
 
@@ -64,6 +66,25 @@ void WindowEvents::onDrop(GLFWwindow* window, int count, const char** paths)
     for (int i = 0; i < count; ++i)
         if (paths[i])
             gInstalled->mDropped.emplace_back(paths[i]);
+}
+
+WindowEvents::PanelKeyPresses WindowEvents::takePanelKeyPresses()
+{
+    return std::exchange(mPanelKeys, {});
+}
+
+void WindowEvents::onKey(GLFWwindow* window, int key, int scancode, int action, int mods)
+{
+    if (!gInstalled)
+        return;
+    if (gInstalled->mPreviousKey)
+        gInstalled->mPreviousKey(window, key, scancode, action, mods);
+    if (action != GLFW_PRESS)
+        return;
+    if (key == GLFW_KEY_F1)
+        ++gInstalled->mPanelKeys.f1;
+    if (key == GLFW_KEY_TAB)
+        ++gInstalled->mPanelKeys.tab;
 }
 
 void WindowEvents::onContentScale(GLFWwindow* window, float x, float y)

@@ -1,6 +1,7 @@
 // WindowEvents.h: the window events the frame loop polls but GLFW only delivers through callbacks:
-// mouse-wheel movement, dropped files and the content scale (the window moved to a monitor of
-// another DPI setting). Installed after the ImGui backend, it chains to the wheel
+// mouse-wheel movement, dropped files, the content scale (the window moved to a monitor of another
+// DPI setting) and presses of the panel keys (F1, Tab: a press shorter than a slow frame is not
+// missed, as polling the key's state would). Installed after the ImGui backend, it chains to the wheel
 // callback ImGui installed, so the panels still scroll; uninstalling restores it. One window per
 // process (GLFW's callbacks carry no user data here; the window's user pointer is left alone).
 #pragma once
@@ -27,17 +28,27 @@ public:
     /// The window's content scale (1 at 96 dpi; 2 on a monitor set to 200 %), kept up to date by
     /// GLFW's content-scale callback.
     float contentScale() const { return mContentScale; }
+    /// Presses of F1 and of Tab since the last call.
+    struct PanelKeyPresses
+    {
+        int f1 = 0;
+        int tab = 0;
+    };
+    PanelKeyPresses takePanelKeyPresses();
 
 private:
     static void onScroll(GLFWwindow* window, double x, double y);
     static void onDrop(GLFWwindow* window, int count, const char** paths);
     static void onContentScale(GLFWwindow* window, float x, float y);
+    static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
 
     GLFWwindow* mWindow = nullptr;
     void (*mPreviousScroll)(GLFWwindow*, double, double) = nullptr;
     void (*mPreviousDrop)(GLFWwindow*, int, const char**) = nullptr;
     void (*mPreviousContentScale)(GLFWwindow*, float, float) = nullptr;
+    void (*mPreviousKey)(GLFWwindow*, int, int, int, int) = nullptr;
     float mContentScale = 1.0f;
+    PanelKeyPresses mPanelKeys;
     double mScrollY = 0.0;
     std::vector<std::filesystem::path> mDropped;
 };

@@ -179,8 +179,9 @@ void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
         return;
     }
     const bool across = region == PanelRegion::Bottom;  // a horizontal bar
-    bool& open = region == PanelRegion::Left ? mState.leftOpen : region == PanelRegion::Right ? mState.rightOpen
-                                                                                                  : mState.bottomOpen;
+    bool& open = region == PanelRegion::Left    ? mState.leftOpen
+                 : region == PanelRegion::Right ? mState.rightOpen
+                                                : mState.bottomOpen;
     ImGui::InvisibleButton("##bar", ImVec2(bar.width, bar.height));
     const bool hovered = ImGui::IsItemHovered();
     const bool active = ImGui::IsItemActive();
@@ -222,9 +223,9 @@ void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
         mDragging.reset();
     }
     if (hovered || active)
-        ImGui::SetMouseCursor(!open ? ImGuiMouseCursor_Hand
-                                    : across ? ImGuiMouseCursor_ResizeNS
-                                             : ImGuiMouseCursor_ResizeEW);
+        ImGui::SetMouseCursor(!open    ? ImGuiMouseCursor_Hand
+                              : across ? ImGuiMouseCursor_ResizeNS
+                                       : ImGuiMouseCursor_ResizeEW);
     if (hovered && overArrow && !active)
         ImGui::SetTooltip(open ? "Click: collapse these panels. Drag: resize." : "Click: show these panels.");
 
@@ -248,9 +249,9 @@ PanelNames collectPanelNames(const PipelinePanel& pipelinePanel, const std::vect
     for (const post::EnginePreset& preset : post::enginePresets())
         names.labelled.emplace_back(preset.label);
     names.labelled.emplace_back("custom");  // the engine preset combo after an edit
-    for (std::span<const char* const> labels : {std::span<const char* const>(kViewModeLabels),
-                                                std::span<const char* const>(kSplitModeLabels),
-                                                std::span<const char* const>(kLightingPathLabels)})
+    for (std::span<const char* const> labels :
+         {std::span<const char* const>(kViewModeLabels), std::span<const char* const>(kSplitModeLabels),
+          std::span<const char* const>(kLightingPathLabels)})
         for (const char* label : labels)
             names.labelled.emplace_back(label);
     return names;

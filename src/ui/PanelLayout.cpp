@@ -60,8 +60,8 @@ PanelRects layOutPanels(glm::vec2 display, const PanelLayoutState& state, const 
     float left = state.leftOpen ? std::round(preferredExtent(PanelRegion::Left, display, state, metrics)) : 0.0f;
     float right = state.rightOpen ? std::round(preferredExtent(PanelRegion::Right, display, state, metrics)) : 0.0f;
     const float room = width - metrics.viewportMin - 2.0f * bar;  // for both columns
-    right = std::clamp(room - left, 0.0f, right);                  // the right column gives way first,
-    if (right < metrics.rightMinWidth)                             // and goes where it would be too narrow
+    right = std::clamp(room - left, 0.0f, right);                 // the right column gives way first,
+    if (right < metrics.rightMinWidth)                            // and goes where it would be too narrow
         right = 0.0f;
     left = std::min(left, room);
     rects.left = {0.0f, 0.0f, left, height};

@@ -60,8 +60,8 @@ struct PanelMetrics
     float leftMinWidth = 480.0f;   ///< the left column's widest name fits
     float rightMinWidth = 260.0f;  ///< the Timings table's pass and mean columns, the Exposure plots
     float bottomMinHeight = 180.0f;
-    float splitter = 8.0f;       ///< a splitter bar's thickness
-    float viewportMin = 64.0f;   ///< columns shrink before the viewport gets smaller than this on a side
+    float splitter = 8.0f;        ///< a splitter bar's thickness
+    float viewportMin = 64.0f;    ///< columns shrink before the viewport gets smaller than this on a side
     float fieldLabelRoom = 0.0f;  ///< a labelled field leaves this much of the column's width to its label
     /// Defaults as fractions of the window: wider windows give the measurements more room.
     float rightFraction = 0.22f;
@@ -82,11 +82,17 @@ struct PanelRects
 };
 
 /// The regions of a window of `display` ImGui units. Every boundary is on a whole unit.
-PanelRects layOutPanels(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics, bool panelsShown);
+PanelRects layOutPanels(glm::vec2 display,
+                        const PanelLayoutState& state,
+                        const PanelMetrics& metrics,
+                        bool panelsShown);
 
 /// The region's width (left, right) or height (bottom) `layOutPanels` starts from before fitting:
 /// the user's choice at this scale, at least the region's minimum; the default where none was chosen.
-float preferredExtent(PanelRegion region, glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics);
+float preferredExtent(PanelRegion region,
+                      glm::vec2 display,
+                      const PanelLayoutState& state,
+                      const PanelMetrics& metrics);
 
 /// The viewport in framebuffer pixels, GL's bottom-left origin: {x, y, width, height}, at least 1x1
 /// inside a non-empty framebuffer. `display` is the window in ImGui units, `framebuffer` in pixels.

@@ -199,8 +199,7 @@ void expectNamesFit(float scale, glm::vec2 display)
     ImGuiContextAtScale context(scale);
     context.newFrame(display);
     const ui::PipelinePanel pipelinePanel{post::GpuCaps{}};
-    const std::vector<scene::ScenePreset> presets =
-        scene::listScenePresets(testing_support::sourceDir() / "scenes");
+    const std::vector<scene::ScenePreset> presets = scene::listScenePresets(testing_support::sourceDir() / "scenes");
     ASSERT_FALSE(presets.empty());
     const ui::PanelNames names = ui::collectPanelNames(pipelinePanel, presets);
     ASSERT_GT(names.columnWide.size(), 20u) << "every histogram method, scan and operator";
@@ -238,8 +237,7 @@ std::vector<std::string> drawLeftPanels(glm::vec2 display)
 {
     ImGuiContextAtScale context(1.0f);
     const ui::PipelinePanel pipelinePanel{post::GpuCaps{}};
-    const std::vector<scene::ScenePreset> presets =
-        scene::listScenePresets(testing_support::sourceDir() / "scenes");
+    const std::vector<scene::ScenePreset> presets = scene::listScenePresets(testing_support::sourceDir() / "scenes");
     ui::PanelColumns columns(ui::collectPanelNames(pipelinePanel, presets));
     const platform::GlInfo gl;
     bool vsync = true;

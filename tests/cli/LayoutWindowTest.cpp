@@ -6,8 +6,8 @@
 // headless --ui, which lays the panels out as a window of its size does. Around the viewport the
 // panels are drawn (their headers' title-bar colour), and the panels report no name cut short.
 // With the mouse (xdotool): dragging the left column's bar widens it, clicking the right column's
-// arrow collapses it to its bar, and the viewport follows. Skipped where xvfb-run (or xdotool) is
-// missing.
+// arrow collapses it to its bar, and the viewport follows; Tab hides every panel, and the whole
+// window is then the headless frame of its size. Skipped where xvfb-run (or xdotool) is missing.
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 
@@ -24,7 +24,10 @@ constexpr int kTitleColour[3] = {41, 74, 122};  ///< ImGui's dark-style active t
 
 /// Runs `run` (which writes `shot` and reports its viewport), then a headless run of the viewport's
 /// size, and compares the two pictures.
-void expectViewportIsTheHeadlessFrame(const fs::path& dir, const std::string& run, const fs::path& shot, int width,
+void expectViewportIsTheHeadlessFrame(const fs::path& dir,
+                                      const std::string& run,
+                                      const fs::path& shot,
+                                      int width,
                                       int height)
 {
     const auto result = cli_test::runIn(dir, run);
@@ -47,10 +50,10 @@ void expectViewportIsTheHeadlessFrame(const fs::path& dir, const std::string& ru
         << "no panel headers around the viewport";
 
     const std::string frameName = "frame-" + std::to_string(viewport->width) + "x" + std::to_string(viewport->height);
-    const auto headless = cli_test::runIn(
-        dir, cli_test::hdrlab("--headless --frames " + std::to_string(kFrames) + " --size " +
-                              std::to_string(viewport->width) + "x" + std::to_string(viewport->height) +
-                              " --screenshot " + frameName + ".png"));
+    const auto headless =
+        cli_test::runIn(dir, cli_test::hdrlab("--headless --frames " + std::to_string(kFrames) + " --size " +
+                                              std::to_string(viewport->width) + "x" + std::to_string(viewport->height) +
+                                              " --screenshot " + frameName + ".png"));
     ASSERT_EQ(headless.exitCode, 0) << headless.output;
     const image::Image8 frame = image::loadImage8(dir / (frameName + ".png"), 3);
     ASSERT_EQ(frame.width, viewport->width);
@@ -68,8 +71,8 @@ void expectViewportIsTheHeadlessFrame(const fs::path& dir, const std::string& ru
                 }
             }
         }
-    EXPECT_EQ(different, 0u) << "the viewport differs from the headless frame in " << different
-                             << " pixels, first at " << firstX << "," << firstY << " (" << shot << ")";
+    EXPECT_EQ(different, 0u) << "the viewport differs from the headless frame in " << different << " pixels, first at "
+                             << firstX << "," << firstY << " (" << shot << ")";
 }
 
 bool haveXvfbRun()
@@ -106,7 +109,8 @@ TEST(LayoutWindowTest, HeadlessPanelsLeaveTheSameViewport)
 {
     const fs::path dir = testing_support::scratchDir("cli-layout-headless-ui");
     expectViewportIsTheHeadlessFrame(
-        dir, cli_test::hdrlab("--headless --ui --size 1280x720 --frames " + std::to_string(kFrames) + " --screenshot u.png"),
+        dir,
+        cli_test::hdrlab("--headless --ui --size 1280x720 --frames " + std::to_string(kFrames) + " --screenshot u.png"),
         "u.png", 1280, 720);
 }
 
@@ -140,6 +144,35 @@ TEST(LayoutWindowTest, DraggingABarResizesItsColumnAndClickingItsArrowCollapsesI
     // after its bar; the right column is collapsed to its bar at the window's edge (992..1000).
     EXPECT_NEAR(viewport->x, 604, 4) << result.output;
     EXPECT_EQ(viewport->x + viewport->width, 992) << result.output;
+}
+
+TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureFillsTheWindow)
+{
+    if (!haveXvfbRun() || testing_support::runCommand("command -v xdotool").exitCode != 0)
+        GTEST_SKIP() << "needs xvfb-run and xdotool";
+    const fs::path dir = testing_support::scratchDir("cli-layout-tab");
+    {
+        std::ofstream script(dir / "tab.sh");
+        // The key comes 3 s after the window shows, after the first frames; 90 frames outlast that.
+        script << cli_test::hdrlab("--size 640x360 --frames 90 --vsync off --fixed-step --window-screenshot t.png")
+               << " &\n"
+               << "app=$!\n"
+                  "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"
+                  "sleep 3\n"
+                  "xdotool key Tab\n"
+                  "wait $app\n";
+    }
+    const auto result = cli_test::runIn(dir, "xvfb-run -a -s '-screen 0 640x360x24' bash tab.sh");
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    const std::optional<cli_test::ReportedViewport> viewport = cli_test::reportedViewport(result.output);
+    ASSERT_TRUE(viewport) << result.output;
+    EXPECT_EQ(viewport->x, 0) << result.output;
+    EXPECT_EQ(viewport->y, 0) << result.output;
+    EXPECT_EQ(viewport->width, 640) << result.output;
+    EXPECT_EQ(viewport->height, 360) << result.output;
+    const image::Image8 shot = image::loadImage8(dir / "t.png", 3);
+    EXPECT_LT(cli_test::countColour(shot, kTitleColour[0], kTitleColour[1], kTitleColour[2]), 20u)
+        << "panel headers after Tab";
 }
 
 }  // namespace
