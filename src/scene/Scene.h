@@ -144,6 +144,12 @@ struct Sun
     int shadowMapSize = 2048;
     /// Optional world-space box the shadow map covers; by default the shadow casters' bounds.
     std::optional<std::pair<glm::vec3, glm::vec3>> shadowBounds;
+    /// Direction, angular radius, colour and (unless stated) illuminance come from the brightest
+    /// region of the sky's environment map (scene/EnvironmentSun.h); the renderer fills them in
+    /// when it loads the map.
+    bool fromEnvironment = false;
+    bool measureIlluminance = false;  ///< fromEnvironment without a stated "illuminance"
+    float maskExtentDegrees = 0.0f;   ///< the map's sun region reaches this far from the direction
 
     glm::vec3 direction() const;  ///< unit vector towards the sun
 };

@@ -254,6 +254,9 @@ public:
             scene.sky = readSky(*sky);
         if (const JsonValue* ambient = top.find("ambient"))
             scene.ambient = readAmbient(*ambient);
+        if (scene.sun.fromEnvironment && !scene.sky.environment)
+            top.fail(*top.find("sun")->find("fromEnvironment"),
+                     "\"fromEnvironment\" in \"sun\" needs an environment map (\"environment\" in \"sky\")");
         if (const JsonValue* path = top.find("cameraPath"))
             scene.cameraPath = readPath(*path);
         scene.camera = readCamera(top.find("camera"), scene.cameraPath);
@@ -410,10 +413,17 @@ private:
 
     Sun readSun(const JsonValue& value)
     {
-        FieldReader f(
-            mSource, value, "\"sun\"",
-            {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds"});
+        FieldReader f(mSource, value, "\"sun\"",
+                      {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds",
+                       "fromEnvironment"});
         Sun sun;
+        sun.fromEnvironment = f.boolean("fromEnvironment", false);
+        if (sun.fromEnvironment) {
+            for (const char* key : {"azimuth", "elevation", "color", "angularRadius"})
+                if (const JsonValue* given = f.find(key))
+                    f.fail(*given, f.field(key) + " comes from the environment map with \"fromEnvironment\"");
+            sun.measureIlluminance = !f.has("illuminance");
+        }
         sun.azimuthDegrees = f.number("azimuth", sun.azimuthDegrees, kAny);
         sun.elevationDegrees = f.number("elevation", sun.elevationDegrees, Range{-90.0, 90.0});
         sun.illuminance = f.number("illuminance", sun.illuminance, kNonNegative);

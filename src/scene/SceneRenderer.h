@@ -94,6 +94,8 @@ public:
     const gl::Texture& hdrTarget() const { return mColor; }
     const gl::Texture& depthTarget() const { return mDepth; }
     const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
+    /// The sun it lights with (a "fromEnvironment" sun as found in the map).
+    const Sun& sun() const { return mScene.sun; }
 
 private:
     struct DepthMapPass
