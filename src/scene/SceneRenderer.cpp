@@ -5,6 +5,7 @@
 #include "gl/ExternalObjects.h"
 #include "profiling/Profiler.h"
 #include "scene/EnvironmentSun.h"
+#include "scene/InteriorLight.h"
 #include "scene/PrimitiveMesh.h"
 
 #include <glm/common.hpp>
@@ -224,6 +225,8 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
             takeSunFromEnvironment(mScene, *environmentMap);
     }
     mColorFormat = colorFormatFor(mScene);
+    if (mScene.interior)
+        mInterior = InteriorLighting(interiorLightFor(mScene));
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
                                                  {{"SCENE_ALPHA_MASK", "1"}});
@@ -501,6 +504,7 @@ void SceneRenderer::bindLightingInputs() const
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     if (mEnvironment)
         mEnvironment->bind();
+    mInterior.bind();
     mSunShadowMap.bindUnit(kSunShadowUnit);
     mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
     mSkyUndersideMap.bindUnit(kSkyUndersideUnit);
