@@ -4,9 +4,11 @@
 // plus GGX specular (Smith height-correlated visibility, Schlick Fresnel) for the sun (two shadow
 // cascades, 5x5 tent PCF) and up to 16 unshadowed point lights; an ambient term blended from the
 // indoor to the outdoor constant (or, with SCENE_ENVIRONMENT, the environment's image-based light) by
-// the open sky fraction marched over the two sky-occlusion maps; emission. Everything here samples
+// the open sky fraction marched over the two sky-occlusion maps, the indoor one raised inside a room
+// by its indirect light through the openings (InteriorLight.glsl); emission. Everything here samples
 // with explicit or base-level LOD, so it runs unchanged in a compute shader.
-// Limits: no indirect light besides the ambient constants or the environment, no point-light shadows.
+// Limits: indirect light only as the ambient constants, the environment and an interior's estimate;
+// no point-light shadows.
 #ifndef SCENE_SHADING_GLSL
 #define SCENE_SHADING_GLSL
 
@@ -14,6 +16,7 @@
 #ifdef SCENE_ENVIRONMENT
 #include "scene/EnvironmentLighting.glsl"
 #endif
+#include "scene/InteriorLight.glsl"
 
 layout(binding = 0) uniform sampler2DShadow uSunShadowMap;
 layout(binding = 1) uniform sampler2DShadow uSkyOcclusionMap;
@@ -202,13 +205,15 @@ vec3 reflectedRadiance(SurfacePoint s)
     float openSky = skyOpenness(s.position, n);
     vec2 specularScaleBias = ambientSpecularScaleBias(max(dot(n, v), 1e-4), s.roughness);
     vec3 ambientReflectance = diffuseColor + f0 * specularScaleBias.x + specularScaleBias.y;
+    // Covered points: the indoor constant plus, inside an interior's room, its indirect light.
+    vec3 indoor = uAmbientIndoor.rgb + interiorIndirectRadiance(s.position, n);
 #ifdef SCENE_ENVIRONMENT
-    // Image-based light replaces the outdoor constant; covered points keep the indoor one.
-    radiance += mix(ambientReflectance * uAmbientIndoor.rgb,
+    // Image-based light replaces the outdoor constant.
+    radiance += mix(ambientReflectance * indoor,
                     environmentRadiance(n, v, diffuseColor, f0, s.roughness), openSky) * s.occlusion;
 #else
     float skyFacing = 0.6 + 0.4 * n.y; // downward-facing surfaces see the ground, not the sky
-    vec3 ambient = mix(uAmbientIndoor.rgb, uAmbientOutdoor.rgb * skyFacing, openSky);
+    vec3 ambient = mix(indoor, uAmbientOutdoor.rgb * skyFacing, openSky);
     radiance += ambientReflectance * ambient * s.occlusion;
 #endif
     return radiance;

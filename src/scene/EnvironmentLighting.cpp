@@ -158,7 +158,10 @@ EnvironmentOptions environmentOptionsFor(const Scene& scene)
     options.rotationDegrees = scene.sky.environment->rotationDegrees;
     if (scene.sun.elevationDegrees > 0.0f && scene.sun.illuminance > 0.0f) {
         options.sunMaskDirection = worldToMap(scene.sun.direction(), options.rotationDegrees);
-        options.sunMaskRadians = glm::radians(scene.sun.angularRadiusDegrees + kSunMaskMarginDegrees);
+        // A sun taken from the map covers its whole bright region, which may reach past the disc
+        // of equal solid angle (EnvironmentSun.h).
+        float radius = std::max(scene.sun.angularRadiusDegrees, scene.sun.maskExtentDegrees);
+        options.sunMaskRadians = glm::radians(radius + kSunMaskMarginDegrees);
     }
     return options;
 }

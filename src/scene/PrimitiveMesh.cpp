@@ -13,7 +13,6 @@
 #include <utility>
 
 namespace scene {
-namespace {
 
 glm::mat3 rotationOf(glm::vec3 degrees)
 {
@@ -24,6 +23,8 @@ glm::mat3 rotationOf(glm::vec3 degrees)
     r = glm::rotate(r, glm::radians(degrees.x), glm::vec3(1, 0, 0));
     return glm::mat3(r);
 }
+
+namespace {
 
 class Builder
 {

@@ -9,6 +9,7 @@
 
 #include "scene/Scene.h"
 
+#include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -44,6 +45,9 @@ struct TriangleMesh
 };
 
 inline constexpr int kRoundSegments = 32;
+
+/// The scene format's rotation: `degrees` about world X, then Y, then Z.
+glm::mat3 rotationOf(glm::vec3 degrees);
 
 /// Appends one object's triangles (counter-clockwise seen from outside).
 void appendPrimitive(const Object& object, TriangleMesh& mesh);

@@ -144,6 +144,12 @@ struct Sun
     int shadowMapSize = 2048;
     /// Optional world-space box the shadow map covers; by default the shadow casters' bounds.
     std::optional<std::pair<glm::vec3, glm::vec3>> shadowBounds;
+    /// Direction, angular radius, colour and (unless stated) illuminance come from the brightest
+    /// region of the sky's environment map (scene/EnvironmentSun.h); the renderer fills them in
+    /// when it loads the map.
+    bool fromEnvironment = false;
+    bool measureIlluminance = false;  ///< fromEnvironment without a stated "illuminance"
+    float maskExtentDegrees = 0.0f;   ///< the map's sun region reaches this far from the direction
 
     glm::vec3 direction() const;  ///< unit vector towards the sun
 };
@@ -178,6 +184,31 @@ struct Ambient
 {
     glm::vec3 outdoor{800.0f};  ///< cd/m² per channel
     glm::vec3 indoor{0.1f};     ///< cd/m² per channel
+};
+
+/// A rectangular opening (window, door) in a room's walls, through which daylight enters: the
+/// rectangle lies in its local XY plane (width along X, height along Y) and faces local +Z, into
+/// the room, before `rotationDegrees` (about X, then Y, then Z) and `position` place it.
+struct Opening
+{
+    std::string name;
+    glm::vec3 position{0.0f};  ///< centre, m
+    glm::vec2 size{1.0f};      ///< width and height, m
+    glm::vec3 rotationDegrees{0.0f};
+};
+
+inline constexpr int kMaxOpenings = 8;
+
+/// A room lit through its openings ("interior"): the estimate of its indirect light
+/// (scene/InteriorLight.h) replaces nothing and adds to `ambient.indoor` inside `min`..`max`.
+struct Interior
+{
+    glm::vec3 min{0.0f};  ///< the room's air volume (the floor at min.y), m
+    glm::vec3 max{0.0f};
+    glm::vec3 reflectance{0.5f};    ///< mean albedo of the room's surfaces, each < 1 (interreflection)
+    glm::vec3 floorAlbedo{0.3f};    ///< where sunlight through the openings lands
+    float scale = 1.0f;             ///< multiplies the estimate (1: as computed)
+    std::vector<Opening> openings;  ///< 1 to kMaxOpenings
 };
 
 /// An unshadowed point light (lamps light rooms through it; emitters only glow).
@@ -229,6 +260,7 @@ struct Scene
     CameraPath cameraPath;  ///< may be empty: the camera then stays at its start pose
     std::optional<StatedRange> statedRange;
     PixelInjection inject;
+    std::optional<Interior> interior;  ///< indirect light of a room through its openings
 
     /// The camera at time `seconds` of the path (the start pose if there is no path).
     Camera cameraAt(double seconds) const { return cameraPath.evaluate(seconds, camera); }

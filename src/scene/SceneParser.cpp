@@ -239,7 +239,7 @@ public:
                              ": syntax error: " + util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
         }
         FieldReader top(mSource, root, "the scene",
-                        {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "camera",
+                        {"description", "materials", "objects", "lights", "sun", "sky", "ambient", "interior", "camera",
                          "cameraPath", "dynamicRange", "inject"});
         Scene scene;
         scene.sourceName = mSource;
@@ -254,6 +254,11 @@ public:
             scene.sky = readSky(*sky);
         if (const JsonValue* ambient = top.find("ambient"))
             scene.ambient = readAmbient(*ambient);
+        if (const JsonValue* interior = top.find("interior"))
+            scene.interior = readInterior(*interior);
+        if (scene.sun.fromEnvironment && !scene.sky.environment)
+            top.fail(*top.find("sun")->find("fromEnvironment"),
+                     "\"fromEnvironment\" in \"sun\" needs an environment map (\"environment\" in \"sky\")");
         if (const JsonValue* path = top.find("cameraPath"))
             scene.cameraPath = readPath(*path);
         scene.camera = readCamera(top.find("camera"), scene.cameraPath);
@@ -410,10 +415,17 @@ private:
 
     Sun readSun(const JsonValue& value)
     {
-        FieldReader f(
-            mSource, value, "\"sun\"",
-            {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds"});
+        FieldReader f(mSource, value, "\"sun\"",
+                      {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds",
+                       "fromEnvironment"});
         Sun sun;
+        sun.fromEnvironment = f.boolean("fromEnvironment", false);
+        if (sun.fromEnvironment) {
+            for (const char* key : {"azimuth", "elevation", "color", "angularRadius"})
+                if (const JsonValue* given = f.find(key))
+                    f.fail(*given, f.field(key) + " comes from the environment map with \"fromEnvironment\"");
+            sun.measureIlluminance = !f.has("illuminance");
+        }
         sun.azimuthDegrees = f.number("azimuth", sun.azimuthDegrees, kAny);
         sun.elevationDegrees = f.number("elevation", sun.elevationDegrees, Range{-90.0, 90.0});
         sun.illuminance = f.number("illuminance", sun.illuminance, kNonNegative);
@@ -460,6 +472,44 @@ private:
                     f.fail(*orphan, f.field(key) + " only applies with \"environment\" (an environment map file)");
         }
         return sky;
+    }
+
+    Interior readInterior(const JsonValue& value)
+    {
+        FieldReader f(mSource, value, "\"interior\"",
+                      {"min", "max", "reflectance", "floorAlbedo", "scale", "openings"});
+        Interior interior;
+        interior.min = f.vec3(f.require("min"), f.field("min"), kAny);
+        interior.max = f.vec3(f.require("max"), f.field("max"), kAny);
+        if (!glm::all(glm::lessThan(interior.min, interior.max)))
+            f.fail(value, "\"interior\" \"min\" must be below \"max\" on every axis");
+        // A mean reflectance of 1 would keep the light forever (the interreflection's 1 / (1 - r)).
+        interior.reflectance = f.vec3("reflectance", interior.reflectance, Range{0.0, 0.95});
+        interior.floorAlbedo = f.vec3("floorAlbedo", interior.floorAlbedo, kUnit);
+        interior.scale = f.number("scale", interior.scale, kNonNegative);
+        const JsonValue& openings = f.require("openings");
+        f.expectKind(openings, JsonValue::Kind::Array, f.field("openings"));
+        if (openings.items.empty() || openings.items.size() > std::size_t(kMaxOpenings))
+            f.fail(openings, f.field("openings") + " must list 1 to " + std::to_string(kMaxOpenings) +
+                                 " openings, got " + std::to_string(openings.items.size()));
+        int index = 0;
+        for (const JsonValue& item : openings.items) {
+            FieldReader o(mSource, item, "opening " + std::to_string(index++),
+                          {"name", "position", "size", "rotation"});
+            Opening opening;
+            opening.name = o.string("name", "");
+            opening.position = o.vec3(o.require("position"), o.field("position"), kAny);
+            const JsonValue& size = o.require("size");
+            o.expectKind(size, JsonValue::Kind::Array, o.field("size"));
+            if (size.items.size() != 2)
+                o.fail(size, o.field("size") + " must be an array of 2 numbers (width and height), got " +
+                                 std::to_string(size.items.size()) + " elements");
+            opening.size = {float(o.checkedNumber(size.items[0], o.field("size") + "[0]", kPositive)),
+                            float(o.checkedNumber(size.items[1], o.field("size") + "[1]", kPositive))};
+            opening.rotationDegrees = o.vec3("rotation", opening.rotationDegrees);
+            interior.openings.push_back(opening);
+        }
+        return interior;
     }
 
     Ambient readAmbient(const JsonValue& value)

@@ -4,6 +4,8 @@
 #include "gl/Debug.h"
 #include "gl/ExternalObjects.h"
 #include "profiling/Profiler.h"
+#include "scene/EnvironmentSun.h"
+#include "scene/InteriorLight.h"
 #include "scene/PrimitiveMesh.h"
 
 #include <glm/common.hpp>
@@ -213,15 +215,24 @@ private:
 
 }  // namespace
 
-SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene)
-    : mScene(scene), mColorFormat(colorFormatFor(scene)), mShaders(&shaders)
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene), mShaders(&shaders)
 {
+    std::optional<image::ImageF> environmentMap;
+    if (mScene.sky.environment) {
+        environmentMap = loadEnvironmentImage(mScene, shaders.root().parent_path());
+        // The map's own sun becomes the analytic one before anything reads the sun.
+        if (mScene.sun.fromEnvironment)
+            takeSunFromEnvironment(mScene, *environmentMap);
+    }
+    mColorFormat = colorFormatFor(mScene);
+    if (mScene.interior)
+        mInterior = InteriorLighting(interiorLightFor(mScene));
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
     mShadowMaskedProgram = shaders.buildGraphics("scene.shadowMasked", "scene/Shadow.vert", "scene/Shadow.frag",
                                                  {{"SCENE_ALPHA_MASK", "1"}});
-    if (mScene.sky.environment) {
-        mEnvironment.emplace(shaders, loadEnvironmentImage(mScene, shaders.root().parent_path()),
-                             environmentOptionsFor(mScene));
+    if (environmentMap) {
+        mEnvironment.emplace(shaders, *environmentMap, environmentOptionsFor(mScene));
+        environmentMap.reset();
         mOpaqueProgram =
             shaders.buildGraphics("scene.opaque", "scene/Scene.vert", "scene/Scene.frag", {{"SCENE_ENVIRONMENT", "1"}});
         mOpaqueMaskedProgram = shaders.buildGraphics("scene.opaqueMasked", "scene/Scene.vert", "scene/Scene.frag",
@@ -493,6 +504,7 @@ void SceneRenderer::bindLightingInputs() const
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     if (mEnvironment)
         mEnvironment->bind();
+    mInterior.bind();
     mSunShadowMap.bindUnit(kSunShadowUnit);
     mSkyOcclusionMap.bindUnit(kSkyOcclusionUnit);
     mSkyUndersideMap.bindUnit(kSkyUndersideUnit);

@@ -21,7 +21,8 @@
 // ambient constant: see EnvironmentLighting.h). Deferred (the default, DeferredLighting.h):
 // "scene/depth", "scene/gbuffer" and "scene/lighting", the same shading and sky in a compute pass. Limits: no blending
 // (alpha MASK only; masked materials also cut holes in the shadow maps), no point-light shadows, no indirect light
-// besides the ambient constants or the environment map (unoccluded but for the sky-occlusion maps).
+// besides the ambient constants, the environment map (unoccluded but for the sky-occlusion maps) and an
+// interior's estimate (InteriorLight.h).
 #pragma once
 
 #include "gl/Buffer.h"
@@ -32,6 +33,7 @@
 #include "scene/Camera.h"
 #include "scene/DeferredLighting.h"
 #include "scene/EnvironmentLighting.h"
+#include "scene/InteriorLight.h"
 #include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
 
@@ -94,6 +96,8 @@ public:
     const gl::Texture& hdrTarget() const { return mColor; }
     const gl::Texture& depthTarget() const { return mDepth; }
     const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
+    /// The sun it lights with (a "fromEnvironment" sun as found in the map).
+    const Sun& sun() const { return mScene.sun; }
 
 private:
     struct DepthMapPass
@@ -154,6 +158,7 @@ private:
     gl::Texture mDepth;
     gl::Framebuffer mFramebuffer;
     std::optional<EnvironmentLighting> mEnvironment;
+    InteriorLighting mInterior;             ///< the interior's block, or one that says there is none
     gl::ShaderLibrary* mShaders = nullptr;  ///< builds the deferred path on its first use
     std::optional<DeferredLighting> mDeferred;
     int mTargetGeneration = 0;  ///< bumped whenever mColor/mDepth are recreated

@@ -10,6 +10,8 @@ target_sources(hdrlab_core PRIVATE
   scene/SceneRenderer.cpp
   scene/DeferredLighting.cpp
   scene/EnvironmentLighting.cpp
+  scene/EnvironmentSun.cpp
+  scene/InteriorLight.cpp
   scene/PixelInjection.cpp
   scene/ScenePresets.cpp)
 hdrlab_embed_text(hdrlab_core kDefaultSceneJson ${CMAKE_SOURCE_DIR}/scenes/default.json)

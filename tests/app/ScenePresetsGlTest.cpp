@@ -87,10 +87,10 @@ class ScenePresetsTest : public ts::GlTest
 TEST_F(ScenePresetsTest, ListingHasEveryPresetDefaultFirst)
 {
     const std::vector<scene::ScenePreset> presets = shippedPresets();
-    ASSERT_GE(presets.size(), 9u);
+    ASSERT_GE(presets.size(), 10u);
     EXPECT_EQ(presets.front().name, "default");
     for (const char* name : {"tunnel-exit", "night-street", "sunset-street", "stress-uniform-grey",
-                             "stress-almost-black", "stress-nan-inf", "stress-sun-disc"})
+                             "stress-almost-black", "stress-nan-inf", "stress-sun-disc", "water-bottle-kerner"})
         EXPECT_TRUE(std::any_of(presets.begin(), presets.end(), [&](const auto& p) { return p.name == name; })) << name;
     for (const scene::ScenePreset& preset : presets) {
         EXPECT_TRUE(preset.valid) << preset.name << ": " << preset.description;

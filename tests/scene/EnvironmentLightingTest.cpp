@@ -10,6 +10,7 @@
 // absolute; 512 samples missed by 0.026 at grazing n.v).
 #include "image/ImageIo.h"
 #include "scene/EnvironmentLighting.h"
+#include "scene/EnvironmentSun.h"
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 #include "support/GlTestEnvironment.h"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -418,6 +420,86 @@ TEST_F(EnvironmentLightingTest, DiffusePlaneUnderAUniformSkyGetsAlbedoTimesRadia
         ASSERT_TRUE(std::isfinite(frame[i]) && std::isfinite(frame[i + 1]) && std::isfinite(frame[i + 2]));
         EXPECT_GE(frame[i + 1], 50.0f * 0.99f) << "pixel " << i / 4;
         EXPECT_LE(frame[i + 1], 50.0f * 1.12f) << "pixel " << i / 4;
+    }
+    fs::remove_all(s.folder);
+}
+
+TEST_F(EnvironmentLightingTest, ASunFoundInTheMapLightsLikeTheSameSunStated)
+{
+    // A map with its own sun, lit through "fromEnvironment", against the same map without the sun
+    // and the analytic sun stated where the renderer found it: the same picture (the map's sun is
+    // masked out of the image-based light, so it is counted once), shadows included.
+    const glm::vec3 towardsSun = scene::Sun{30.0f, 40.0f}.direction();
+    const float cosDisc = std::cos(glm::radians(1.0f));
+    image::ImageF withSun =
+        mapFrom(512, [&](glm::vec3 d) { return glm::vec3(glm::dot(d, towardsSun) > cosDisc ? 6.0e4f : 1.0f); });
+    image::ImageF sunless = mapFrom(512, [](glm::vec3) { return glm::vec3(1.0f); });
+    const std::string geometry = R"(
+  "objects": [ { "type": "plane", "size": [40, 40], "material": "grey", "castsShadow": false },
+               { "type": "box", "position": [0, 0.5, -3], "size": [1, 1, 1], "material": "grey" } ],
+  "camera": { "position": [0, 4, 2], "yaw": 0, "pitch": -55, "fov": 50 },)";
+    EnvironmentScene found = writeScene("env-found-sun", withSun, geometry + R"(
+  "sun": { "fromEnvironment": true },
+  "sky": { "environment": "sky.exr", "intensity": 100 })");
+    scene::SceneRenderer foundRenderer(testing_support::shaderLibrary(), found.scene);
+    const scene::Sun& sun = foundRenderer.sun();
+    EXPECT_NEAR(sun.azimuthDegrees, 30.0f, 0.3f);
+    EXPECT_NEAR(sun.elevationDegrees, 40.0f, 0.3f);
+    EXPECT_NEAR(sun.angularRadiusDegrees, 1.0f, 0.15f);
+    // The region's own sum over the stored map in cd/m²; the disc's 1 degree is a few 0.7-degree texels.
+    std::optional<scene::EnvironmentSunEstimate> estimate =
+        scene::findEnvironmentSun(image::loadHdrImage(found.folder / "sky.exr"));
+    ASSERT_TRUE(estimate.has_value());
+    EXPECT_NEAR(sun.illuminance, 100.0 * estimate->luminance(), 1e-4 * sun.illuminance) << "times the intensity";
+    const double discIlluminance = 6.0e6 * 2.0 * kPi * (1.0 - cosDisc);
+    EXPECT_NEAR(sun.illuminance, discIlluminance, 0.25 * discIlluminance);
+
+    char stated[256];
+    std::snprintf(stated, sizeof(stated),
+                  R"( "sun": { "azimuth": %.9g, "elevation": %.9g, "illuminance": %.9g, "angularRadius": %.9g },)",
+                  double(sun.azimuthDegrees), double(sun.elevationDegrees), double(sun.illuminance),
+                  double(sun.angularRadiusDegrees));
+    EnvironmentScene given = writeScene("env-stated-sun", sunless, geometry + stated + R"(
+  "sky": { "environment": "sky.exr", "intensity": 100 })");
+    scene::SceneRenderer givenRenderer(testing_support::shaderLibrary(), given.scene);
+    const glm::ivec2 size(40, 30);
+    foundRenderer.resize(size);
+    givenRenderer.resize(size);
+    foundRenderer.render(found.scene.camera, {});
+    givenRenderer.render(given.scene.camera, {});
+    std::vector<float> a = foundRenderer.hdrTarget().readRgbaFloat();
+    std::vector<float> b = givenRenderer.hdrTarget().readRgbaFloat();
+    float darkest = 1e30f, brightest = 0.0f;
+    for (std::size_t i = 0; i < a.size(); i += 4) {
+        ASSERT_TRUE(std::isfinite(a[i + 1]));
+        // The masked cone's sky (3 degrees of radiance 100) is all that differs: well under 1%.
+        EXPECT_NEAR(a[i + 1], b[i + 1], 0.01f * b[i + 1]) << "pixel " << i / 4;
+        darkest = std::min(darkest, a[i + 1]);
+        brightest = std::max(brightest, a[i + 1]);
+    }
+    // Sunlit grey: 0.5 / pi x 5.7 klx x sin 40 deg plus the sky's 50; in the box's shadow only the sky.
+    EXPECT_GT(brightest, 500.0f);
+    EXPECT_LT(darkest, 80.0f) << "the box's shadow is in view";
+    fs::remove_all(found.folder);
+    fs::remove_all(given.folder);
+}
+
+TEST_F(EnvironmentLightingTest, AMapWithoutASunCannotGiveTheSun)
+{
+    EnvironmentScene s = writeScene("env-no-sun", mapFrom(64, smoothSky), R"(
+  "objects": [ { "type": "box", "size": [1, 1, 1], "material": "grey" } ],
+  "sun": { "fromEnvironment": true },
+  "sky": { "environment": "sky.exr" })");
+    try {
+        scene::SceneRenderer renderer(testing_support::shaderLibrary(), s.scene);
+        ADD_FAILURE() << "expected a SceneError";
+    } catch (const scene::SceneError& e) {
+        std::string what = e.what();
+        EXPECT_NE(what.find((s.folder / "scene.json").string() +
+                            ":6: \"sun\" asks for the sun of 'sky.exr' (\"fromEnvironment\"), but the map has no "
+                            "distinct sun: its brightest texel is only"),
+                  std::string::npos)
+            << what;
     }
     fs::remove_all(s.folder);
 }

@@ -1,6 +1,7 @@
-// Scene quality tests (issue 9): the default scene's tree canopy is lit (sky light under the crown,
-// sun where it reaches), a straight shadow edge fades smoothly with no shadow-map staircase, the
-// emissive lamps read far above the scene's mid grey, and no frame holds NaN/Inf.
+// Scene quality tests (issues 9 and 18): the default scene's tree canopy is lit (sky light under the
+// crown, sun where it reaches), its room's shadows are dim rather than black (the interior's indirect
+// light), a straight shadow edge fades smoothly with no shadow-map staircase, the emissive lamps read
+// far above the scene's mid grey, and no frame holds NaN/Inf.
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 #include "shared/HostDevice.h"
@@ -106,6 +107,33 @@ TEST_F(SceneQualityTest, DefaultSceneLampsReadFarAboveMidGrey)
     // A frame exposed for its mid grey maps that to ~0.18 of display white: the bulb must be many
     // stops above white, not just above it.
     EXPECT_GT(bulb, 1000.0 * median(luminance));
+}
+
+double percentile(std::vector<double> values, double p)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0.0 : values[std::size_t(p * double(values.size() - 1))];
+}
+
+TEST_F(SceneQualityTest, DefaultSceneShadowsAreDimNotBlack)
+{
+    // The room's shadowed walls, floor and furniture (the darkest twentieth of the first frame) sat at
+    // the 0.1 cd/m² indoor constant times their albedo; the interior's light through the window and
+    // door (and the sun patches' bounce) lifts them about tenfold, while the darkest furniture keeps
+    // the scene's stated range (DefaultSceneHasRealDynamicRange).
+    scene::Scene s = scene::defaultScene();
+    ASSERT_TRUE(s.interior.has_value());
+    const glm::ivec2 size(320, 180);
+    scene::Camera camera = s.cameraAt(0.0);
+    std::vector<double> lit = luminanceOf(render(s, camera, size));
+    scene::Scene unlit = s;
+    unlit.interior.reset();
+    std::vector<double> dark = luminanceOf(render(unlit, camera, size));
+    std::printf("[ quality  ] 5th percentile %.3g cd/m2 without the interior's light, %.3g with it\n",
+                percentile(dark, 0.05), percentile(lit, 0.05));
+    EXPECT_LT(percentile(dark, 0.05), 0.1);
+    EXPECT_GT(percentile(lit, 0.05), 0.4);
+    EXPECT_GT(percentile(lit, 0.01), 0.1);
 }
 
 void expectSmoothShadowEdge(const scene::Scene& s, float cameraHeight);
