@@ -498,7 +498,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     addCommonOptions(cli, dataDir, logLevel);
 
     // Subcommands.
-    std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram, tmView = "tonemapped";
+    std::string tmInput, tmOutput, tmRange, tmCurve, tmHistogram, tmView = "tonemapped", tmPreset;
+    std::string tmTileWidth = "480";
     std::vector<std::string> tmProbes;
     std::string tmBins = std::to_string(hd::kDefaultHistogramBins);
     CLI::App* tonemap = cli.add_subcommand("tonemap",
@@ -510,7 +511,18 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                      "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
         ->type_name("NAME|INDEX");
     auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
-    tonemap->add_option("--operator", result.tonemap.toneOperator, "Tone operator id (default ward)")->type_name("ID");
+    tonemap
+        ->add_option("--operator", result.tonemap.toneOperator,
+                     "Tone operator id (default ward), or all: one contact sheet of every operator")
+        ->type_name("ID|all");
+    tonemap
+        ->add_option("--preset", tmPreset,
+                     "The percentile operator with an engine preset (none: without), or all: one contact sheet "
+                     "of every preset")
+        ->type_name("ID|none|all");
+    tonemap
+        ->add_option("--sheet-tile-width", tmTileWidth, "Contact sheet: each picture's width, 128..4096 (default 480)")
+        ->type_name("N");
     tonemap->add_option("--histogram-method", result.tonemap.histogramMethod, "Histogram method id")->type_name("ID");
     tonemap->add_option("--scan", result.tonemap.scanMethod, "Scan method id")->type_name("ID");
     tonemap->add_option("--bins", tmBins, "Histogram bins, 1..4096 (default 256)")->type_name("N");
@@ -682,6 +694,14 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             }
             result.tonemap.view = tmView;
             result.tonemap.probes = parseProbePoints(tmProbes);
+            if (tonemap->get_option("--preset")->count()) {
+                if (tonemap->get_option("--operator")->count() && result.tonemap.toneOperator != "percentile" &&
+                    result.tonemap.toneOperator != "all")
+                    throw CliError("--preset runs the percentile operator, not --operator " +
+                                   result.tonemap.toneOperator);
+                result.tonemap.preset = tmPreset;
+            }
+            result.tonemap.sheetTileWidth = unsigned(parseWholeNumber("--sheet-tile-width", tmTileWidth, 128, 4096));
             result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
                                                             {tmCurveOpt, &tmCurve, kStreamsText},
                                                             {tmHistOpt, &tmHistogram, kStreamsText}});

@@ -20,8 +20,8 @@ struct CommonOptions
     bool verbose = false;
 };
 
-/// `hdrlab tonemap IN -o OUT.png [--part NAME|INDEX] [--operator ID] [--bins N] [--range MIN:MAX]
-///  [--histogram-method ID] [--scan ID] [--curve-out CURVE.csv] [--histogram-out HIST.csv]`
+/// `hdrlab tonemap IN -o OUT.png [--part NAME|INDEX] [--operator ID|all] [--preset ID|none|all] [--bins N]
+///  [--range MIN:MAX] [--histogram-method ID] [--scan ID] [--curve-out CURVE.csv] [--histogram-out HIST.csv]`
 struct TonemapOptions
 {
     std::filesystem::path input;
@@ -41,6 +41,9 @@ struct TonemapOptions
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE, last, in command-line order
     std::string view = "tonemapped";                    ///< --view tonemapped|false-colour
     std::vector<glm::ivec2> probes;                     ///< --probe X,Y: pixels from the top-left
+    // every operator or preset on one sheet (app/TonemapAll.h): toneOperator "all" or preset "all"
+    std::optional<std::string> preset;  ///< --preset ID|none|all: the percentile operator with an engine preset
+    unsigned sheetTileWidth = 480;      ///< --sheet-tile-width: the contact sheet's pictures, pixels wide
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
 

@@ -1,3 +1,4 @@
+#include "app/TonemapAll.h"
 #include "app/TonemapCore.h"
 
 #include "image/ImageIo.h"
@@ -88,6 +89,8 @@ std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, flo
     return csv.str();
 }
 
+}  // namespace
+
 std::string histogramCsv(const std::vector<std::uint32_t>& words,
                          const std::vector<std::uint32_t>& params,
                          bool countersValid)
@@ -111,6 +114,8 @@ std::string histogramCsv(const std::vector<std::uint32_t>& words,
     }
     return csv.str();
 }
+
+namespace {
 
 /// The exact 8-bit path: an 8-bit grey PNG with the equalize operator.
 int equalizeGreyPng(const TonemapOptions& options,
@@ -183,11 +188,30 @@ void applySettingsOptions(post::PostPipeline& pipeline, const TonemapOptions& op
         err << kPrefix << "warning: " << warning << "\n";
 }
 
+/// What tonemapToFrame keeps of the pipeline after its one frame, instead of writing files.
+void keepFrame(post::PostPipeline& pipeline, image::Image8&& picture, TonemapFrame& frame)
+{
+    frame.toneOperator = std::string(pipeline.toneOperator().id());
+    frame.toneOperatorLabel = std::string(pipeline.toneOperator().label());
+    frame.histogramMethod = std::string(pipeline.histogramMethod().id());
+    frame.picture = std::move(picture);
+    frame.curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
+    frame.histogram = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
+    frame.params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    frame.countersValid = pipeline.histogramMethod().fillsCounters();
+    frame.keyValueName = std::string(pipeline.toneOperator().keyValueName());
+    glFinish();  // once, after the only frame: the operator's state readback is there to take
+    for (const post::KeyValueSample& sample : pipeline.toneOperator().takeKeyValues())
+        frame.keyValueEv = sample.ev;
+}
+
+/// `frame`: null to write the files and print the summary; else the frame is kept there instead.
 int tonemapHdr(const TonemapOptions& options,
                gl::ShaderLibrary& shaders,
                const post::GpuCaps& caps,
                std::ostream& out,
-               std::ostream& err)
+               std::ostream& err,
+               TonemapFrame* frame = nullptr)
 {
     const auto range = options.range ? parseTonemapRange(*options.range) : std::nullopt;
     image::ImageF hdr = image::loadHdrImage(options.input, options.exrPart);
@@ -251,6 +275,10 @@ int tonemapHdr(const TonemapOptions& options,
     for (std::size_t i = 0, n = std::size_t(hdr.width) * std::size_t(hdr.height); i < n; ++i)
         for (int c = 0; c < 3; ++c)
             png.pixels[i * 3 + std::size_t(c)] = rgba[i * 4 + std::size_t(c)];
+    if (frame) {
+        keepFrame(pipeline, std::move(png), *frame);
+        return 0;
+    }
     image::writePng(options.output, png);
 
     const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
@@ -338,6 +366,8 @@ int tonemapImage(const TonemapOptions& options,
             throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())
             throw std::invalid_argument("no output file (-o OUT.png)");
+        if (isTonemapSelection(options))  // --operator all, --preset: app/TonemapAll.h
+            return tonemapSelection(options, shaders, caps, out, err);
         // The exact 8-bit path has no probe and no false-colour view: those go through the HDR path.
         if (options.toneOperator == "equalize" && options.view == "tonemapped" && options.probes.empty() &&
             image::detectFileKind(options.input) == image::FileKind::Png) {
@@ -350,6 +380,16 @@ int tonemapImage(const TonemapOptions& options,
         err << kPrefix << error.what() << "\n";
         return 1;
     }
+}
+
+void tonemapToFrame(const TonemapOptions& options,
+                    gl::ShaderLibrary& shaders,
+                    const post::GpuCaps& caps,
+                    std::ostream& err,
+                    TonemapFrame& frame)
+{
+    std::ostringstream unused;
+    tonemapHdr(options, shaders, caps, unused, err, &frame);
 }
 
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options)

@@ -246,6 +246,17 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     auto automatic = parse({"tonemap", "in.exr", "-o", "out.png", "--range", "auto"});
     ASSERT_EQ(automatic.kind, CommandKind::Tonemap);
     EXPECT_FALSE(automatic.tonemap.range);
+    EXPECT_FALSE(automatic.tonemap.preset);
+    EXPECT_EQ(automatic.tonemap.sheetTileWidth, 480u);
+
+    auto sheet = parse({"tonemap", "in.exr", "-o", "s.png", "--operator", "all", "--sheet-tile-width", "300"});
+    ASSERT_EQ(sheet.kind, CommandKind::Tonemap) << sheet.error;
+    EXPECT_EQ(sheet.tonemap.toneOperator, "all");
+    EXPECT_EQ(sheet.tonemap.sheetTileWidth, 300u);
+    EXPECT_EQ(parse({"tonemap", "in.exr", "-o", "s.png", "--preset", "all"}).tonemap.preset, "all");
+    EXPECT_EQ(
+        parse({"tonemap", "in.exr", "-o", "s.png", "--preset", "bevy", "--operator", "percentile"}).tonemap.preset,
+        "bevy");
 
     auto compare = parse({"compare", "--size", "64x32", "--bins", "16", "--repeat", "3", "--csv", "r.csv"});
     ASSERT_EQ(compare.kind, CommandKind::Compare) << compare.error;
@@ -284,6 +295,10 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"tonemap", "in.exr"}, "--output");
     expectRefused({"tonemap", "in.exr", "-o", "o.png", "--bins", "0"}, "bins 0");
     expectRefused({"tonemap", "in.exr", "-o", "o.png", "--range", "2:1"}, "MIN must be below MAX");
+    expectRefused({"tonemap", "in.exr", "-o", "o.png", "--preset", "unreal", "--operator", "ward"},
+                  "--preset runs the percentile operator, not --operator ward");
+    expectRefused({"tonemap", "in.exr", "-o", "o.png", "--operator", "all", "--sheet-tile-width", "127"},
+                  "--sheet-tile-width 127 is outside 128..4096");
     expectRefused({"compare", "--size", "0x5"}, "size '0x5'");
     expectRefused({"compare", "--repeat", "0"}, "--repeat 0");
     expectRefused({"compare", "--bins", "16,0"}, "--bins 0");
