@@ -518,6 +518,7 @@ void App::Impl::renderFrame(double dt, double pathSeconds, glm::ivec2 size, bool
         imgui->newFrame(size, dt);
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
+    pipeline->setPictureInfo(source->pictureInfo());
     const post::ImageInput hdr{source->hdr(), source->size()};
     const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
     if (split->active())

@@ -10,6 +10,8 @@
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/TonePercentile.h"
+#include "post/tonemap/ToneShaders.h"
+#include "post/tonemap/ToneWard.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -84,6 +86,28 @@ std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, flo
         for (int c = 0; c < channels; ++c)
             csv << "," << curve[hd::kCurveHeaderWords + std::size_t(c) * hd::kMaxCurveSamples + std::size_t(i)];
         csv << "\n";
+    }
+    return csv.str();
+}
+
+/// Ward with pcond sampling: the (world, display) cd/m^2 pairs pcond -x prints, one per bin centre,
+/// with the curve's usual columns in front (log2 of the world luminance in scene units, display value).
+/// In the linear outcomes pcond prints 179 x the output value as the display luminance (its own
+/// convention, kept so the files compare): the display value column is what hdrlab shows.
+std::string wardPcondCurveCsv(const post::ToneWard& ward)
+{
+    const auto printed = ward.readPcondPrintedMapping();
+    const std::vector<double> words = ward.pcondBuffer().readAll<double>(post::ward_pcond::kHeaderWords);
+    const post::WardSettings& s = post::sanitize(ward.settings());
+    const bool linear = words[post::ward_pcond::kOutcome] != 0.0;
+    const double scalef = words[post::ward_pcond::kScalef];
+    std::ostringstream csv;
+    csv.precision(17);
+    csv << "log2_Lw,Ld,world_cd_m2,display_cd_m2\n";
+    for (const auto& [world, display] : printed) {
+        const double value = linear ? std::min(scalef * world / s.displayMax, 1.0)
+                                    : (display - s.displayMin) / (double(s.displayMax) - s.displayMin);
+        csv << std::log2(world / double(s.sceneScale)) << "," << value << "," << world << "," << display << "\n";
     }
     return csv.str();
 }
@@ -231,6 +255,7 @@ int tonemapHdr(const TonemapOptions& options,
     applySettingsOptions(pipeline, options, err);
     pipeline.setViewMode(*post::parseViewMode(options.view), true);
     pipeline.setTopDownRows(true);  // the image is uploaded as read: row 0 at the top
+    pipeline.setPictureInfo(post::PictureInfo{});  // a still picture (Ward's pcond sampling: pcond's default view)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
             throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
@@ -255,9 +280,14 @@ int tonemapHdr(const TonemapOptions& options,
 
     const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
     if (options.curveOut) {
-        const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
-        writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
-                                              std::bit_cast<float>(params[hd::kParamLogMax])));
+        const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator());
+        if (ward && ward->pcondActive()) {
+            writeText(*options.curveOut, wardPcondCurveCsv(*ward));
+        } else {
+            const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
+            writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
+                                                  std::bit_cast<float>(params[hd::kParamLogMax])));
+        }
     }
     if (options.histogramOut) {
         const auto words = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);

@@ -127,6 +127,10 @@ public:
     /// The input's row 0 is the picture's top (an image uploaded as read, as `tonemap` does); default
     /// false: GL's bottom-up frames. Places the legend strip and maps probe points.
     void setTopDownRows(bool topDown);
+    /// What is known of the still picture being shown (its file's view and units: post/PostTypes.h), or
+    /// nullopt for a live frame (the default). Operators that depend on it (Ward's pcond sampling) read it.
+    void setPictureInfo(std::optional<PictureInfo> picture);
+    const std::optional<PictureInfo>& pictureInfo() const;
     /// The scene's depth for this frame (the percentile operator's sky exclusion), the frame's size;
     /// nullptr (the default) when the frame has none (a still image). Must outlive the next run().
     void setSceneDepth(const gl::Texture* depth);

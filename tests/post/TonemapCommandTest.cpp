@@ -4,6 +4,7 @@
 #include "app/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/ToneOperator.h"
+#include "reference/WardPcondRef.h"
 #include "support/Equalize8Example.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
@@ -188,6 +189,75 @@ TEST(TonemapRange, ParsesMinMaxAndRejectsBadValues)
     EXPECT_FALSE(app::parseTonemapRange("auto"));
     for (const char* bad : {"", "3", "1:", ":2", "a:b", "2:1", "1:1", "nan:3", "0:inf", "1:2:3", "1 :2x"})
         EXPECT_THROW(app::parseTonemapRange(bad), std::invalid_argument) << bad;
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::pair<double, double>> readPcondPairs(const std::filesystem::path& csv)
+{
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "log2_Lw,Ld,world_cd_m2,display_cd_m2");
+    std::vector<std::pair<double, double>> pairs;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string a, b, world, display;
+        std::getline(fields, a, ',');
+        std::getline(fields, b, ',');
+        std::getline(fields, world, ',');
+        std::getline(fields, display, ',');
+        pairs.emplace_back(std::stod(world), std::stod(display));
+    }
+    return pairs;
+}
+
+TEST_F(TonemapCommand, WardPcondSamplingOnThePhotographsEqualsTheCpuReference)
+{
+    // tonemap's Ward curve with pcond sampling (GPU) against reference/WardPcondRef on the same
+    // pixels: every printed point within 1e-6 of log10 display luminance, both ceilings.
+    auto exr = ts::sharedData("exr");
+    if (!exr)
+        GTEST_SKIP() << "../shared/exr not present";
+    const auto scratch = ts::scratchDir("tonemap-pcond");
+    int files = 0;
+    for (const auto& input : filesIn(*exr / "real")) {
+        if (input.extension() != ".exr")
+            continue;
+        ++files;
+        const image::ImageF source = image::loadHdrImage(input);
+        for (bool human : {false, true}) {
+            app::TonemapOptions options;
+            options.input = input;
+            options.output = scratch / (input.stem().string() + ".png");
+            options.toneOperator = "ward";
+            options.curveOut = scratch / (input.stem().string() + "-pcond.csv");
+            options.settingAssignments = {"ward.sampling=pcond", std::string("ward.human_contrast=") + (human ? "true" : "false")};
+            ASSERT_EQ(run(options), 0) << input << ": " << err.str() << out.str();
+            const auto gpu = readPcondPairs(*options.curveOut);
+            ref::PcondPicture picture;  // EXR: 1 unit = 1 cd/m^2 with Rec. 709 weights, no view
+            picture.width = source.width;
+            picture.height = source.height;
+            picture.rgba = source.pixels.data();
+            picture.weights = {hd::kLumaR, hd::kLumaG, hd::kLumaB};
+            picture.efficacy = 1.0;
+            post::WardSettings settings;
+            settings.humanContrast = human;
+            const ref::PcondMapping mapping = ref::pcondMapping(ref::pcondHistogram(picture, settings), settings);
+            const auto cpu = ref::pcondPrintedMapping(mapping, settings);
+            ASSERT_EQ(gpu.size(), cpu.size()) << input;
+            ASSERT_FALSE(cpu.empty()) << input;
+            double worst = 0.0;
+            for (std::size_t i = 0; i < cpu.size(); ++i) {
+                EXPECT_NEAR(gpu[i].first / cpu[i].first, 1.0, 1e-12) << input << " point " << i;
+                worst = std::max(worst, std::abs(std::log10(gpu[i].second) - std::log10(cpu[i].second)));
+            }
+            EXPECT_LE(worst, 1e-6) << input << (human ? " (TVI ceiling)" : "");
+        }
+    }
+    EXPECT_GE(files, 1);
 }
 
 }  // namespace

@@ -129,14 +129,15 @@ inline constexpr std::uint32_t kPercentileCurveSamples = 1024u;
 // ---- ward --------------------------------------------------------------------------------------
 /// Which samples Ward's adaptation histogram is made of (ToneWard.h).
 enum class WardSampling : std::uint32_t {
-    Frame = 0,  ///< a box-filtered ~1 degree foveal image of the whole frame, in float (the live default)
-    Pcond = 1,  ///< exactly Radiance pcond's: pfilt's foveal image as RGBE plus 16x as many drand48 point samples
+    Auto = 0,   ///< pcond for a still picture (tonemap, view), frame for a live frame
+    Frame = 1,  ///< a box-filtered ~1 degree foveal image of the whole frame, in float
+    Pcond = 2,  ///< exactly Radiance pcond's: pfilt's foveal image as RGBE plus 16x as many drand48 point samples
 };
-inline constexpr int kWardSamplingCount = 2;
+inline constexpr int kWardSamplingCount = 3;
 
 struct WardSettings
 {
-    WardSampling sampling = WardSampling::Frame;
+    WardSampling sampling = WardSampling::Auto;
     std::uint32_t bins = 100u;       ///< pcond HISTRES (2..kWardMaxBins)
     float displayMin = 1.0f;         ///< Ldmin, cd/m^2 (pcond: Ldmax / Lddyn)
     float displayMax = 100.0f;       ///< Ldmax, cd/m^2 (pcond -u)

@@ -86,7 +86,7 @@ void ToneWard::ensureFovealImage(glm::ivec2 grid)
 
 FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
 {
-    if (imageSize.x <= 0 || imageSize.y <= 0 || mSettings.sampling == WardSampling::Pcond || mFed)
+    if (imageSize.x <= 0 || imageSize.y <= 0 || mPcondActive || mSettings.sampling == WardSampling::Pcond || mFed)
         return nullptr;  // pcond's foveal image is pfilt's, which no histogram pass makes
     const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
     if (!blocksFillAWorkgroup(imageSize, grid))
@@ -274,7 +274,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     const std::uint32_t binLimit =
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
-    if (s.sampling == WardSampling::Pcond || mFed) {
+    mPcondActive = s.sampling == WardSampling::Pcond || (s.sampling == WardSampling::Auto && inputs.picture) || mFed;
+    if (mPcondActive) {
         mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
         mFovealTarget.written = false;
         computePcondCurve(ctx, inputs, curve);
@@ -364,7 +365,8 @@ bool ToneWard::ui()
     WardSettings& s = mSettings;
     bool changed = false;
     int sampling = int(s.sampling);
-    const char* samplings[] = {"frame (foveal image, float)", "pcond (foveal RGBE + point samples, double)"};
+    const char* samplings[] = {"auto (pcond for a still picture)", "frame (foveal image, float)",
+                               "pcond (foveal RGBE + point samples, double)"};
     if (ImGui::Combo("Sampling", &sampling, samplings, kWardSamplingCount)) {
         s.sampling = WardSampling(sampling);
         changed = true;
@@ -372,7 +374,8 @@ bool ToneWard::ui()
     helpMarker(
         "frame: a box-filtered 1-degree foveal image of the whole frame. pcond: exactly Radiance pcond's "
         "adaptation samples (pfilt's foveal image written as RGBE, 16x as many drand48 point samples, "
-        "double-precision fit), so the curve is the one pcond -x prints.");
+        "double-precision fit), so the curve is the one pcond -x prints. auto: pcond for a still picture "
+        "(tonemap, view), frame for the live scene.");
     int bins = int(s.bins);
     if (ImGui::SliderInt("Bins", &bins, 10, int(kWardMaxBins))) {
         s.bins = std::uint32_t(bins);
@@ -411,7 +414,7 @@ std::string ToneWard::status() const
         return "ward: waiting for the first frame";
     const std::vector<float>& w = mReadback->latest();
     char text[200];
-    const bool pcond = mSettings.sampling == WardSampling::Pcond || mFed;
+    const bool pcond = mPcondActive;
     char samples[96] = "";
     if (mFed)
         std::snprintf(samples, sizeof(samples), ", fed histogram");
@@ -460,7 +463,7 @@ ParameterList ToneWard::parameters()
     const WardSettings d;
     ParameterList list;
     list.items = {
-        enumParameter("ward.sampling", "Sampling", s.sampling, {"frame", "pcond"}, d.sampling),
+        enumParameter("ward.sampling", "Sampling", s.sampling, {"auto", "frame", "pcond"}, d.sampling),
         uintParameter("ward.bins", "Bins", s.bins, 2u, kWardMaxBins, d.bins),
         floatParameter("ward.display_min", "Display min (cd/m^2)", s.displayMin, 1e-4f, 1e6f, d.displayMin),
         floatParameter("ward.display_max", "Display max (cd/m^2)", s.displayMax, 1e-3f, 1e6f, d.displayMax),

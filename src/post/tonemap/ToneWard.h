@@ -96,6 +96,8 @@ public:
     /// measure). Its bins, range and totals are what comphist would have produced.
     void feedHistogram(std::optional<ref::PcondHistogram> histogram);
     bool hasFedHistogram() const { return mFed.has_value(); }
+    /// Whether the last curve was made by pcond sampling (ward.sampling pcond, or auto on a still picture).
+    bool pcondActive() const { return mPcondActive; }
 
 private:
     void ensureFovealImage(glm::ivec2 grid);
@@ -126,6 +128,7 @@ private:
     gl::Buffer mPcondSamples;
     gl::Buffer mPcond;
     std::optional<ref::PcondHistogram> mFed;
+    bool mPcondActive = false;  ///< the last curve came from pcond sampling (or a fed histogram)
     bool mFedUploaded = false;
 };
 
