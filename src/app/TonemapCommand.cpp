@@ -3,6 +3,7 @@
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
+#include "post/HistogramCsv.h"
 #include "post/Equalize8.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
@@ -12,6 +13,7 @@
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
+#include "reference/WardPcondRef.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -22,6 +24,7 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -255,6 +258,25 @@ int tonemapHdr(const TonemapOptions& options,
     applySettingsOptions(pipeline, options, err);
     pipeline.setViewMode(*post::parseViewMode(options.view), true);
     pipeline.setTopDownRows(true);  // the image is uploaded as read: row 0 at the top
+    std::optional<post::HistogramFile> fed;
+    if (options.histogramIn) {
+        fed = post::readHistogramCsv(*options.histogramIn);
+        pipeline.setFedHistogram(fed->histogram);
+        if (fed->histogram.scaleLog2 != 0)
+            err << kPrefix << "note: --histogram-in: counts scaled by 2^" << fed->histogram.scaleLog2
+                << " and rounded to whole numbers for the GPU histogram\n";
+        if (auto* ward = dynamic_cast<post::ToneWard*>(&pipeline.toneOperator())) {
+            if (fed->ward) {
+                ward->feedHistogram(*fed->ward);  // the histogram its curve was made from, exactly
+            } else {  // another tool's table: pcond's -I rule on the lower edges, in ln cd/m^2
+                const post::WardSettings settings = ward->settings();
+                std::vector<std::pair<double, double>> lnEdges;
+                for (const auto& [log2Lower, count] : fed->lowerEdges)
+                    lnEdges.emplace_back(log2Lower * std::numbers::ln2 + std::log(double(settings.sceneScale)), count);
+                ward->feedHistogram(post::wardFedHistogramOf(ref::pcondHistogramFromBins(lnEdges, settings)));
+            }
+        }
+    }
     pipeline.setPictureInfo(post::PictureInfo{});  // a still picture (Ward's pcond sampling: pcond's default view)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
@@ -291,12 +313,18 @@ int tonemapHdr(const TonemapOptions& options,
     }
     if (options.histogramOut) {
         const auto words = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
-        writeText(*options.histogramOut, histogramCsv(words, params, pipeline.histogramMethod().fillsCounters()));
+        std::string csv = histogramCsv(words, params, pipeline.histogramMethod().fillsCounters() && !fed);
+        // Ward's curve comes from its own adaptation histogram: appended, so --histogram-in gives it back.
+        if (const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator()))
+            if (const auto adaptation = ward->readAdaptationHistogram())
+                csv += post::wardHistogramCsvSection(*adaptation, post::sanitize(ward->settings()).sceneScale);
+        writeText(*options.histogramOut, csv);
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
         << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
-        << "]) -> " << options.output.string()
+        << "]" << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
+        << options.output.string()
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
                                                                : "")
@@ -368,8 +396,13 @@ int tonemapImage(const TonemapOptions& options,
             throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())
             throw std::invalid_argument("no output file (-o OUT.png)");
+        if (options.histogramIn && options.verify)
+            throw std::invalid_argument("--verify compares with the picture's own histogram; not with --histogram-in");
+        if (options.histogramIn)
+            post::readHistogramCsv(*options.histogramIn);  // a bad file is reported before the image is read
         // The exact 8-bit path has no probe and no false-colour view: those go through the HDR path.
         if (options.toneOperator == "equalize" && options.view == "tonemapped" && options.probes.empty() &&
+            !options.histogramIn &&
             image::detectFileKind(options.input) == image::FileKind::Png) {
             image::Image8 source = image::loadImage8(options.input);
             if (source.channels <= 2)

@@ -26,6 +26,7 @@
 #include <numbers>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -258,6 +259,7 @@ struct PostPipeline::Impl
     MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
     const gl::Texture* sceneDepth = nullptr;
     std::optional<PictureInfo> picture;
+    std::optional<FedHistogram> fed;
     PixelProbe probe;
     std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
     bool topDownRows = false;
@@ -419,6 +421,11 @@ void PostPipeline::setSceneDepth(const gl::Texture* depth)
 {
     mImpl->sceneDepth = depth;
 }
+void PostPipeline::setFedHistogram(std::optional<FedHistogram> histogram)
+{
+    mImpl->fed = std::move(histogram);
+}
+
 void PostPipeline::setPictureInfo(std::optional<PictureInfo> picture)
 {
     mImpl->picture = std::move(picture);
@@ -603,8 +610,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     p.lastFovYDegrees = fovYDegrees;
     p.lastDtSeconds = dtSeconds;
 
-    const HistogramSpec spec = p.settings.spec;
-    if (p.settings.rangeMode == RangeMode::Manual) {
+    HistogramSpec spec = p.settings.spec;
+    if (p.fed) {  // a histogram from a file: its range and counts, no measurement
+        spec.binCount = std::uint32_t(p.fed->counts.size());
+        spec.outOfRange = OutOfRange::Clamp;
+        writeHistogramParams(p.paramsBuffer, p.fed->logMin, p.fed->logMax, spec, histogramImage.size);
+        std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+        std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
+        p.histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (p.settings.rangeMode == RangeMode::Manual) {
         writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
     } else {
         auto scope = p.profiler.scope("range/auto");
@@ -614,8 +628,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.resetRange = false;
     }
 
-    const bool builtInCdf = p.histogram->producesCumulative();
-    {
+    const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
+    if (!p.fed) {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
         // One read of the frame for all metering: the operator's foveal image comes out of this pass
@@ -704,6 +718,11 @@ VerifyReport PostPipeline::verify()
     if (!p.lastHistogramInput || !p.lastHdr) {
         report.ok = false;
         report.text = "verify: the pipeline has not run yet\n";
+        return report;
+    }
+    if (p.fed) {
+        report.ok = false;
+        report.text = "verify: the histogram was fed from a file; there is no measurement to check\n";
         return report;
     }
     const std::vector<float> pixels = p.lastHistogramInput->readRgbaFloat();

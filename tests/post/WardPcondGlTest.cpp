@@ -3,6 +3,7 @@
 // rounded CPU results, the foveal image and point samples bit for bit, the adaptation histogram bit
 // for bit, and the mapping pcond -x prints, at awkward sizes, both row orders, with NaN/Inf/negative
 // pixels and Radiance units; a fed histogram (tonemap --histogram-in) too.
+#include "post/HistogramCsv.h"
 #include "post/ToneGlTestSupport.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
@@ -263,7 +264,7 @@ TEST_F(WardPcondGl, FedHistogramGivesTheReferenceMapping)
         const ref::PcondHistogram h = ref::pcondHistogramFromBins(bins, s);
         post::ToneWard op;
         op.setSettings(s);
-        op.feedHistogram(h);
+        op.feedHistogram(post::wardFedHistogramOf(h));
         const Picture p = makePicture(4, 4, 2, true, false);
         const PcondRun r = run(op, p, nullptr);
         expectMatchesReference(r, h, ref::pcondMapping(h, s), s, human ? "fed, TVI" : "fed");

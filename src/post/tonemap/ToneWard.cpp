@@ -118,10 +118,45 @@ void ToneWard::ensureProgramsAndBuffers(PassContext& ctx)
     mReadback = std::make_unique<StateReadback>("tonemap.ward.state", kWords * sizeof(float));
 }
 
-void ToneWard::feedHistogram(std::optional<ref::PcondHistogram> histogram)
+void ToneWard::feedHistogram(std::optional<WardFedHistogram> histogram)
 {
     mFed = std::move(histogram);
     mFedUploaded = false;
+}
+
+std::optional<WardFedHistogram> ToneWard::readAdaptationHistogram() const
+{
+    if (!mState || mBinsUsed == 0)
+        return std::nullopt;
+    WardFedHistogram h;
+    if (mPcondActive) {
+        const std::vector<double> words = mPcond.readAll<double>(ward_pcond::kWords);
+        h.fit = WardSampling::Pcond;
+        h.bins.assign(words.begin() + ward_pcond::kHistogram, words.begin() + ward_pcond::kHistogram + mBinsUsed);
+        h.bwmin = words[ward_pcond::kBwmin];
+        h.bwmax = words[ward_pcond::kBwmax];
+        h.bwavg = words[ward_pcond::kBwavg];
+        h.histot = words[ward_pcond::kHistot];
+        h.lwmin = words[ward_pcond::kLwmin];
+        h.lwmax = words[ward_pcond::kLwmax];
+        h.duplicated = words[ward_pcond::kDuplicated] != 0.0;
+        h.valid = words[ward_pcond::kValid] != 0.0;
+        return h;
+    }
+    using namespace ward_state;
+    const std::vector<float> state = mState.readAll<float>(kWords);
+    const std::vector<std::uint32_t> bins = mHistogram.readAll<std::uint32_t>(mBinsUsed);
+    h.fit = WardSampling::Frame;
+    h.bins.assign(bins.begin(), bins.end());
+    h.bwmin = state[kBwmin];
+    h.bwmax = state[kBwmax];
+    h.bwavg = state[kBwavg];
+    h.histot = state[kHistot];
+    h.lwmin = std::exp(double(state[kBwmin]));
+    h.lwmax = std::exp(double(state[kBwmax]));
+    h.duplicated = state[kDuplicated] != 0.0f;
+    h.valid = state[kRangeValid] != 0.0f;
+    return h;
 }
 
 std::vector<std::pair<double, double>> ToneWard::readPcondPrintedMapping() const
@@ -186,7 +221,7 @@ void ToneWard::computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl:
     glm::ivec2 grid{0};
     if (fed) {
         if (!mFedUploaded) {
-            const ref::PcondHistogram& h = *mFed;
+            const WardFedHistogram& h = *mFed;
             std::vector<double> header(ward_pcond::kHeaderWords, 0.0);
             header[ward_pcond::kBwmin] = h.bwmin;
             header[ward_pcond::kBwmax] = h.bwmax;
@@ -274,7 +309,35 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     const std::uint32_t binLimit =
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
-    mPcondActive = s.sampling == WardSampling::Pcond || (s.sampling == WardSampling::Auto && inputs.picture) || mFed;
+    const bool fedFrameFit = mFed && mFed->fit == WardSampling::Frame;
+    mPcondActive = !fedFrameFit && (s.sampling == WardSampling::Pcond ||
+                                    (s.sampling == WardSampling::Auto && inputs.picture) || mFed);
+    if (fedFrameFit) {  // the float fit on a fed histogram: its range and bins, then the ceiling stage
+        using namespace ward_state;
+        mBinsUsed = std::uint32_t(std::clamp<std::size_t>(mFed->bins.size(), 2, kWardMaxBins));
+        if (!mFedUploaded) {
+            std::vector<float> state(kWords, 0.0f);
+            state[kBwmin] = float(mFed->bwmin);
+            state[kBwmax] = float(mFed->bwmax);
+            state[kBwavg] = float(mFed->bwavg);
+            state[kRangeValid] = mFed->valid ? 1.0f : 0.0f;
+            state[kDuplicated] = mFed->duplicated ? 1.0f : 0.0f;
+            mState.update(std::span<const float>(state));
+            std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+            for (std::size_t i = 0; i < mBinsUsed && i < mFed->bins.size(); ++i)
+                words[i] = std::uint32_t(mFed->bins[i]);
+            mHistogram.update(std::span<const std::uint32_t>(words));
+            mFedUploaded = true;
+        }
+        mGrid = glm::ivec2(0);
+        mFovealFromHistogram = false;
+        {
+            auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
+            dispatchWardCurve(kStageCeiling, curve);
+        }
+        mReadback->capture(mState, 0, ctx.frameIndex);
+        return;
+    }
     if (mPcondActive) {
         mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
         mFovealTarget.written = false;
@@ -306,42 +369,46 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     }
     {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");  // range, histogram, ceiling loop
-        mFoveal.bindUnit(hd::kTextureUnitInput);
-        mCurveProgram.set(0, mBinsUsed);
-        mCurveProgram.set(1, s.displayMin);
-        mCurveProgram.set(2, s.displayMax);
-        mCurveProgram.set(3, s.sceneScale);
-        mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
-        mCurveProgram.set(5, kWardCurveSamples);
-        glProgramUniform2i(mCurveProgram.id(), 6, grid.x, grid.y);
-        mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
-        const auto dispatchCurve = [&](std::uint32_t stage) {
-            // Rebound every time: the histogram method binds its own buffers to the same points.
-            mFoveal.bindUnit(hd::kTextureUnitInput);
-            mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-            mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-            mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-            curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-            mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-            mCurveProgram.set(8, stage);
-            mCurveProgram.use();
-            glDispatchCompute(1, 1, 1);
-            glMemoryBarrier(GL_ALL_BARRIER_BITS);
-        };
+        mGrid = grid;
         if (!s.histogramBySelectedMethod) {
-            dispatchCurve(kStageAll);
+            dispatchWardCurve(kStageAll, curve);
         } else {
-            dispatchCurve(kStageRange);
+            dispatchWardCurve(kStageRange, curve);
             HistogramSpec spec;
             spec.binCount = mBinsUsed;
             spec.outOfRange = OutOfRange::Separate;
             HistogramTargets targets{mHistogram, mParams, nullptr};
             inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
             glMemoryBarrier(GL_ALL_BARRIER_BITS);
-            dispatchCurve(kStageCeiling);
+            dispatchWardCurve(kStageCeiling, curve);
         }
     }
     mReadback->capture(mState, 0, ctx.frameIndex);
+}
+
+void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
+{
+    const WardSettings& s = mSettings;
+    mCurveProgram.set(0, mBinsUsed);
+    mCurveProgram.set(1, s.displayMin);
+    mCurveProgram.set(2, s.displayMax);
+    mCurveProgram.set(3, s.sceneScale);
+    mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
+    mCurveProgram.set(5, kWardCurveSamples);
+    glProgramUniform2i(mCurveProgram.id(), 6, mGrid.x, mGrid.y);
+    mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
+    mCurveProgram.set(8, stage);
+    // Rebound every time: the histogram method binds its own buffers to the same points.
+    if (mFoveal)
+        mFoveal.bindUnit(hd::kTextureUnitInput);
+    mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+    mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    mCurveProgram.use();
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
 std::vector<KeyValueSample> ToneWard::takeKeyValues()

@@ -36,6 +36,7 @@
 #pragma once
 
 #include "post/tonemap/ToneCommon.h"
+#include "post/HistogramCsv.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
 #include "post/tonemap/WardPcondPlan.h"
@@ -92,10 +93,13 @@ public:
     /// readback, for tonemap and tests); empty before a pcond fit or without samples.
     std::vector<std::pair<double, double>> readPcondPrintedMapping() const;
 
-    /// A histogram to use instead of measuring one (pcond sampling's fit starts from it; nullopt:
-    /// measure). Its bins, range and totals are what comphist would have produced.
-    void feedHistogram(std::optional<ref::PcondHistogram> histogram);
+    /// An adaptation histogram to use instead of measuring one (tonemap --histogram-in; nullopt:
+    /// measure): its fit (frame: the float fit of WardCurve.comp; pcond: the double fit) starts from it.
+    void feedHistogram(std::optional<WardFedHistogram> histogram);
     bool hasFedHistogram() const { return mFed.has_value(); }
+    /// The adaptation histogram the last curve was made from (a synchronous readback, for
+    /// tonemap --histogram-out); nullopt before the first curve.
+    std::optional<WardFedHistogram> readAdaptationHistogram() const;
     /// Whether the last curve was made by pcond sampling (ward.sampling pcond, or auto on a still picture).
     bool pcondActive() const { return mPcondActive; }
 
@@ -103,6 +107,7 @@ private:
     void ensureFovealImage(glm::ivec2 grid);
     void computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve);
     void ensureProgramsAndBuffers(PassContext& ctx);
+    void dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve);
 
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
@@ -127,7 +132,7 @@ private:
     gl::Buffer mPcondPositions;
     gl::Buffer mPcondSamples;
     gl::Buffer mPcond;
-    std::optional<ref::PcondHistogram> mFed;
+    std::optional<WardFedHistogram> mFed;
     bool mPcondActive = false;  ///< the last curve came from pcond sampling (or a fed histogram)
     bool mFedUploaded = false;
 };
