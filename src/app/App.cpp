@@ -640,6 +640,7 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 {
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
+    pipeline->setPictureInfo(source->pictureInfo());
     const post::ImageInput hdr{source->hdr(), source->size()};
     const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
     if (split->active())

@@ -537,6 +537,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* tmHistOpt =
         tonemap->add_option("--histogram-out", tmHistogram, "Also write the histogram as CSV ('-': standard output)")
             ->type_name("HIST.csv");
+    std::filesystem::path tmHistogramIn;
+    auto* tmHistInOpt =
+        tonemap
+            ->add_option("--histogram-in", tmHistogramIn,
+                         "Use this histogram CSV (as --histogram-out writes it, or log2_lower,log2_upper,count) "
+                         "instead of measuring one, for every operator")
+            ->type_name("HIST.csv");
     tonemap->add_flag("--verify", result.tonemap.verify, "Check the GPU result against the CPU reference");
     SettingsFlags tmSettings;
     addSettingsOptions(*tonemap, tmSettings);
@@ -672,6 +679,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.tonemap.curveOut = tmCurve;
             if (tmHistOpt->count())
                 result.tonemap.histogramOut = tmHistogram;
+            if (tmHistInOpt->count())
+                result.tonemap.histogramIn = tmHistogramIn;
             result.tonemap.settingsFile = settingsFile(tmSettings);
             result.tonemap.settingAssignments = checkedAssignments(tmSettings);
             // The flags given, as keys: re-applied after --settings so that they win over the file.

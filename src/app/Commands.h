@@ -34,6 +34,8 @@ struct TonemapOptions
     std::optional<std::string> range;  ///< "MIN:MAX" in log2 units (EV); automatic when absent
     std::optional<std::filesystem::path> curveOut;
     std::optional<std::filesystem::path> histogramOut;
+    /// A histogram CSV that replaces the measured one for every operator (post/HistogramCsv.h).
+    std::optional<std::filesystem::path> histogramIn;
     bool verify = false;
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json, applied after the defaults

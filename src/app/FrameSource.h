@@ -8,9 +8,11 @@
 
 #include "app/PanZoom.h"
 #include "gl/Texture.h"
+#include "post/PostTypes.h"
 
 #include <glm/vec2.hpp>
 
+#include <optional>
 #include <string>
 
 struct GLFWwindow;
@@ -59,6 +61,9 @@ public:
     /// The frame's depth (hdr()'s size; 1.0 where nothing was drawn: the sky), for the percentile
     /// operator's sky exclusion; nullptr where the source has none (an image).
     virtual const gl::Texture* depth() const { return nullptr; }
+    /// What is known of a still picture's file (view, units), for operators that use it; nullopt for
+    /// rendered frames.
+    virtual std::optional<post::PictureInfo> pictureInfo() const { return std::nullopt; }
     /// Vertical field of view the frame stands for (Ward's foveal grid depends on it).
     virtual float verticalFovDegrees() const = 0;
     /// One line of controls or state under the name in the Frame panel.

@@ -66,6 +66,7 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
     {
         auto prefix = mProfiler.prefixNames("B/");
         mPipelineB->setSceneDepth(sceneDepth);
+        mPipelineB->setPictureInfo(a.pictureInfo());
         displayB = &mPipelineB->run(hdr, dtSeconds, fovYDegrees);
     }
     auto scope = mProfiler.scope("view/split");

@@ -49,6 +49,8 @@ public:
     void render(profiling::Profiler&) override {}
     const gl::Texture& hdr() const override { return mTexture; }
     float verticalFovDegrees() const override { return 60.0f; }
+    /// A still picture: its file's view (none, for most files) and units.
+    std::optional<post::PictureInfo> pictureInfo() const override { return mPicture; }
     /// "320 x 200 px, fit 50 %" (window) or "320 x 200 px, RGBA32F" (headless).
     std::string hint(bool isWindow, double pathSeconds) const override;
     std::string controlsHelp() const override;
@@ -62,6 +64,7 @@ private:
     std::filesystem::path mPath;
     std::string mName;
     gl::Texture mTexture;
+    post::PictureInfo mPicture;
     PanZoom mView;
     glm::ivec2 mViewportSize{0};
     bool mDragging = false;

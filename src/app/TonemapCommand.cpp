@@ -4,6 +4,7 @@
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
+#include "post/HistogramCsv.h"
 #include "post/Equalize8.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
@@ -11,6 +12,9 @@
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/TonePercentile.h"
+#include "post/tonemap/ToneShaders.h"
+#include "post/tonemap/ToneWard.h"
+#include "reference/WardPcondRef.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
@@ -21,6 +25,7 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -85,6 +90,28 @@ std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, flo
         for (int c = 0; c < channels; ++c)
             csv << "," << curve[hd::kCurveHeaderWords + std::size_t(c) * hd::kMaxCurveSamples + std::size_t(i)];
         csv << "\n";
+    }
+    return csv.str();
+}
+
+/// Ward with pcond sampling: the (world, display) cd/m^2 pairs pcond -x prints, one per bin centre,
+/// with the curve's usual columns in front (log2 of the world luminance in scene units, display value).
+/// In the linear outcomes pcond prints 179 x the output value as the display luminance (its own
+/// convention, kept so the files compare): the display value column is what hdrlab shows.
+std::string wardPcondCurveCsv(const post::ToneWard& ward)
+{
+    const auto printed = ward.readPcondPrintedMapping();
+    const std::vector<double> words = ward.pcondBuffer().readAll<double>(post::ward_pcond::kHeaderWords);
+    const post::WardSettings& s = post::sanitize(ward.settings());
+    const bool linear = words[post::ward_pcond::kOutcome] != 0.0;
+    const double scalef = words[post::ward_pcond::kScalef];
+    std::ostringstream csv;
+    csv.precision(17);
+    csv << "log2_Lw,Ld,world_cd_m2,display_cd_m2\n";
+    for (const auto& [world, display] : printed) {
+        const double value = linear ? std::min(scalef * world / s.displayMax, 1.0)
+                                    : (display - s.displayMin) / (double(s.displayMax) - s.displayMin);
+        csv << std::log2(world / double(s.sceneScale)) << "," << value << "," << world << "," << display << "\n";
     }
     return csv.str();
 }
@@ -255,6 +282,26 @@ int tonemapHdr(const TonemapOptions& options,
     applySettingsOptions(pipeline, options, err);
     pipeline.setViewMode(*post::parseViewMode(options.view), true);
     pipeline.setTopDownRows(true);  // the image is uploaded as read: row 0 at the top
+    std::optional<post::HistogramFile> fed;
+    if (options.histogramIn) {
+        fed = post::readHistogramCsv(*options.histogramIn);
+        pipeline.setFedHistogram(fed->histogram);
+        if (fed->histogram.scaleLog2 != 0)
+            err << kPrefix << "note: --histogram-in: counts scaled by 2^" << fed->histogram.scaleLog2
+                << " and rounded to whole numbers for the GPU histogram\n";
+        if (auto* ward = dynamic_cast<post::ToneWard*>(&pipeline.toneOperator())) {
+            if (fed->ward) {
+                ward->feedHistogram(*fed->ward);  // the histogram its curve was made from, exactly
+            } else {  // another tool's table: pcond's -I rule on the lower edges, in ln cd/m^2
+                const post::WardSettings settings = ward->settings();
+                std::vector<std::pair<double, double>> lnEdges;
+                for (const auto& [log2Lower, count] : fed->lowerEdges)
+                    lnEdges.emplace_back(log2Lower * std::numbers::ln2 + std::log(double(settings.sceneScale)), count);
+                ward->feedHistogram(post::wardFedHistogramOf(ref::pcondHistogramFromBins(lnEdges, settings)));
+            }
+        }
+    }
+    pipeline.setPictureInfo(post::PictureInfo{});  // a still picture (Ward's pcond sampling: pcond's default view)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
             throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
@@ -283,18 +330,29 @@ int tonemapHdr(const TonemapOptions& options,
 
     const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
     if (options.curveOut) {
-        const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
-        writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
-                                              std::bit_cast<float>(params[hd::kParamLogMax])));
+        const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator());
+        if (ward && ward->pcondActive()) {
+            writeText(*options.curveOut, wardPcondCurveCsv(*ward));
+        } else {
+            const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
+            writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
+                                                  std::bit_cast<float>(params[hd::kParamLogMax])));
+        }
     }
     if (options.histogramOut) {
         const auto words = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
-        writeText(*options.histogramOut, histogramCsv(words, params, pipeline.histogramMethod().fillsCounters()));
+        std::string csv = histogramCsv(words, params, pipeline.histogramMethod().fillsCounters() && !fed);
+        // Ward's curve comes from its own adaptation histogram: appended, so --histogram-in gives it back.
+        if (const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator()))
+            if (const auto adaptation = ward->readAdaptationHistogram())
+                csv += post::wardHistogramCsvSection(*adaptation, post::sanitize(ward->settings()).sceneScale);
+        writeText(*options.histogramOut, csv);
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
         << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
-        << "]) -> " << options.output.string()
+        << "]" << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
+        << options.output.string()
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
                                                                : "")
@@ -366,10 +424,15 @@ int tonemapImage(const TonemapOptions& options,
             throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())
             throw std::invalid_argument("no output file (-o OUT.png)");
+        if (options.histogramIn && options.verify)
+            throw std::invalid_argument("--verify compares with the picture's own histogram; not with --histogram-in");
+        if (options.histogramIn)
+            post::readHistogramCsv(*options.histogramIn);  // a bad file is reported before the image is read
         if (isTonemapSelection(options))  // --operator all, --preset: app/TonemapAll.h
             return tonemapSelection(options, shaders, caps, out, err);
         // The exact 8-bit path has no probe and no false-colour view: those go through the HDR path.
         if (options.toneOperator == "equalize" && options.view == "tonemapped" && options.probes.empty() &&
+            !options.histogramIn &&
             image::detectFileKind(options.input) == image::FileKind::Png) {
             image::Image8 source = image::loadImage8(options.input);
             if (source.channels <= 2)

@@ -23,8 +23,10 @@
 #include "util/Log.h"
 
 #include <algorithm>
+#include <numbers>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -148,7 +150,10 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
                                                 const std::vector<float>& histogramImage,
                                                 glm::ivec2 histogramSize,
                                                 float fovYDegrees,
-                                                double dtSeconds)
+                                                double dtSeconds,
+                                                const std::optional<PictureInfo>& picture,
+                                                bool topDownRows,
+                                                std::vector<float>& topFirst)
 {
     ref::CurveInputs inputs;
     inputs.fovYDegrees = fovYDegrees;
@@ -173,6 +178,34 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
         }
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
+        if (ward->hasFedHistogram())
+            return std::nullopt;  // a fed histogram has no picture to compare with
+        if (ward->pcondActive()) {  // pcond sampling: the reference reads the picture top row first
+            ref::PcondPicture pcond;
+            topFirst = frame;
+            if (!topDownRows)
+                for (int y = 0; y < frameSize.y; ++y)
+                    std::copy_n(frame.begin() + std::ptrdiff_t(y) * frameSize.x * 4, std::size_t(frameSize.x) * 4,
+                                topFirst.begin() + std::ptrdiff_t(frameSize.y - 1 - y) * frameSize.x * 4);
+            pcond.rgba = topFirst.data();
+            pcond.width = frameSize.x;
+            pcond.height = frameSize.y;
+            const PictureInfo live;
+            const PictureInfo& info = picture ? *picture : live;
+            pcond.weights = info.weights;
+            pcond.efficacy = info.efficacy;
+            pcond.exposure = info.exposure;
+            pcond.pixelAspect = info.pixelAspect;
+            if (picture && picture->view) {
+                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees, picture->view->verticalDegrees};
+            } else if (!picture) {
+                const double degree = std::numbers::pi / 180.0;
+                const double aspect = double(frameSize.x) / double(std::max(frameSize.y, 1));
+                pcond.view = {true, 'v', 2.0 * std::atan(std::tan(fovYDegrees * degree / 2.0) * aspect) / degree,
+                              double(fovYDegrees)};
+            }
+            inputs.wardPcond = pcond;
+        }
     } else if (auto* exposure = dynamic_cast<const ToneExposure*>(&op)) {
         inputs.exposure = exposure->settings();
     } else {
@@ -225,6 +258,8 @@ struct PostPipeline::Impl
     gl::Texture meteringOutput;     ///< the metering view, same size as output
     MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
     const gl::Texture* sceneDepth = nullptr;
+    std::optional<PictureInfo> picture;
+    std::optional<FedHistogram> fed;
     PixelProbe probe;
     std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
     bool topDownRows = false;
@@ -386,6 +421,21 @@ void PostPipeline::setSceneDepth(const gl::Texture* depth)
 {
     mImpl->sceneDepth = depth;
 }
+void PostPipeline::setFedHistogram(std::optional<FedHistogram> histogram)
+{
+    mImpl->fed = std::move(histogram);
+}
+
+void PostPipeline::setPictureInfo(std::optional<PictureInfo> picture)
+{
+    mImpl->picture = std::move(picture);
+}
+
+const std::optional<PictureInfo>& PostPipeline::pictureInfo() const
+{
+    return mImpl->picture;
+}
+
 void PostPipeline::setTopDownRows(bool topDown)
 {
     mImpl->topDownRows = topDown;
@@ -560,8 +610,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     p.lastFovYDegrees = fovYDegrees;
     p.lastDtSeconds = dtSeconds;
 
-    const HistogramSpec spec = p.settings.spec;
-    if (p.settings.rangeMode == RangeMode::Manual) {
+    HistogramSpec spec = p.settings.spec;
+    if (p.fed) {  // a histogram from a file: its range and counts, no measurement
+        spec.binCount = std::uint32_t(p.fed->counts.size());
+        spec.outOfRange = OutOfRange::Clamp;
+        writeHistogramParams(p.paramsBuffer, p.fed->logMin, p.fed->logMax, spec, histogramImage.size);
+        std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+        std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
+        p.histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (p.settings.rangeMode == RangeMode::Manual) {
         writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
     } else {
         auto scope = p.profiler.scope("range/auto");
@@ -571,8 +628,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.resetRange = false;
     }
 
-    const bool builtInCdf = p.histogram->producesCumulative();
-    {
+    const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
+    if (!p.fed) {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
         // One read of the frame for all metering: the operator's foveal image comes out of this pass
@@ -609,6 +666,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                           spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
         inputs.depth = p.sceneDepth;
         inputs.topDownRows = p.topDownRows;
+        inputs.picture = p.picture ? &*p.picture : nullptr;
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -660,6 +718,11 @@ VerifyReport PostPipeline::verify()
     if (!p.lastHistogramInput || !p.lastHdr) {
         report.ok = false;
         report.text = "verify: the pipeline has not run yet\n";
+        return report;
+    }
+    if (p.fed) {
+        report.ok = false;
+        report.text = "verify: the histogram was fed from a file; there is no measurement to check\n";
         return report;
     }
     const std::vector<float> pixels = p.lastHistogramInput->readRgbaFloat();
@@ -730,8 +793,10 @@ VerifyReport PostPipeline::verify()
         worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
     text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB"
          << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
-    const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize,
-                                                      pixels, size, p.lastFovYDegrees, p.lastDtSeconds);
+    std::vector<float> topFirst;
+    const auto curveCheck =
+        compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize, pixels, size,
+                                  p.lastFovYDegrees, p.lastDtSeconds, p.picture, p.topDownRows, topFirst);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;

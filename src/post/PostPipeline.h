@@ -13,6 +13,7 @@
 #include "post/FalseColour.h"
 #include "post/ParkedParameters.h"
 #include "post/PixelProbe.h"
+#include "post/HistogramCsv.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
@@ -127,6 +128,13 @@ public:
     /// The input's row 0 is the picture's top (an image uploaded as read, as `tonemap` does); default
     /// false: GL's bottom-up frames. Places the legend strip and maps probe points.
     void setTopDownRows(bool topDown);
+    /// A histogram that replaces the measured one (tonemap --histogram-in): its range and counts go
+    /// into the histogram buffers instead of the range stage and the histogram method's; nullopt: measure.
+    void setFedHistogram(std::optional<FedHistogram> histogram);
+    /// What is known of the still picture being shown (its file's view and units: post/PostTypes.h), or
+    /// nullopt for a live frame (the default). Operators that depend on it (Ward's pcond sampling) read it.
+    void setPictureInfo(std::optional<PictureInfo> picture);
+    const std::optional<PictureInfo>& pictureInfo() const;
     /// The scene's depth for this frame (the percentile operator's sky exclusion), the frame's size;
     /// nullptr (the default) when the frame has none (a still image). Must outlive the next run().
     void setSceneDepth(const gl::Texture* depth);

@@ -7,7 +7,9 @@
 #include "platform/GlContext.h"
 #include "shared/HostDevice.h"
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -78,6 +80,28 @@ struct FovealTarget
     glm::ivec2 grid{0};
     float sceneScale = 1.0f;
     bool written = false;  ///< set by the method that filled it this frame; cleared by its consumer
+};
+
+/// A picture's view as a Radiance VIEW line gives it (type v perspective, l parallel, c cylindrical,
+/// a angular, h hemispherical, s planispheric; the two angles in degrees).
+struct PictureView
+{
+    char type = 'v';
+    double horizontalDegrees = 45.0;
+    double verticalDegrees = 45.0;
+};
+
+/// What is known of the picture a still image came from, for operators that depend on it the way
+/// Radiance's pcond does (Ward's pcond sampling): its view (most files have none: pcond then assumes
+/// 40 degrees on the longer axis), pixel aspect ratio, and how its values become cd/m^2 (pcond's
+/// plum(): efficacy * (w . rgb in float) / exposure). Live frames have none: their view is the camera's.
+struct PictureInfo
+{
+    std::optional<PictureView> view;
+    double pixelAspect = 1.0;
+    std::array<float, 3> weights{hd::kLumaR, hd::kLumaG, hd::kLumaB};
+    double efficacy = 1.0;  ///< 179 for Radiance pictures (WHTEFFICACY)
+    double exposure = 1.0;  ///< the product of a Radiance picture's EXPOSURE lines
 };
 
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)

@@ -94,8 +94,41 @@ std::vector<float> percentileWords(const CurveInputs& in)
     return words;
 }
 
+/// Ward with pcond sampling: reference/WardPcondRef's mapping sampled as WardPcondFit.comp fills the LUT.
+std::vector<float> wardPcondWords(const CurveInputs& in)
+{
+    const post::WardSettings s = post::sanitize(in.ward);
+    PcondPicture picture = *in.wardPcond;
+    if (picture.rgba == nullptr) {
+        picture.rgba = in.rgba;
+        picture.width = in.width;
+        picture.height = in.height;
+    }
+    const PcondMapping m = pcondMapping(pcondHistogram(picture, s), s);
+    const bool valid = m.outcome != PcondOutcome::NoSamples;
+    const double bwmin = valid ? m.bwmin : std::log(post::kWardLmin);
+    const double bwmax = valid ? m.bwmax : bwmin + 1.0;
+    const double lnScale = std::log(double(s.sceneScale));
+    const bool linear = m.outcome != PcondOutcome::Histogram;
+    const double logMin = (bwmin - lnScale) / std::numbers::ln2;
+    const double logMax = (bwmax - lnScale) / std::numbers::ln2;
+    std::vector<float> words =
+        makeCurveWords(logMin, logMax, post::kWardCurveSamples, 1, linear, m.scalef / s.displayMax * s.sceneScale);
+    std::vector<float> values(post::kWardCurveSamples, 0.0f);
+    for (std::uint32_t j = 0; valid && j < post::kWardCurveSamples; ++j) {
+        const double Lw = std::exp(bwmin + (j + 0.5) * ((bwmax - bwmin) / post::kWardCurveSamples));
+        values[j] = float(linear ? std::min(m.scalef / s.displayMax * Lw, 1.0)
+                                 : (pcondDisplayLuminance(m, s, Lw) - s.displayMin) /
+                                       (double(s.displayMax) - s.displayMin));
+    }
+    putLut(words, 0, values);
+    return words;
+}
+
 std::vector<float> wardWords(const CurveInputs& in)
 {
+    if (in.wardPcond)
+        return wardPcondWords(in);
     const post::WardSettings s = post::sanitize(in.ward);
     std::vector<double> samples;
     if (in.rgba != nullptr && in.width > 0 && in.height > 0) {

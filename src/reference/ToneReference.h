@@ -5,6 +5,7 @@
 #pragma once
 
 #include "post/tonemap/ToneSettings.h"
+#include "reference/WardPcondRef.h"
 
 #include <array>
 #include <cstdint>
@@ -34,6 +35,9 @@ struct CurveInputs
     post::EqualizeSettings equalize;
     post::PercentileSettings percentile;
     post::WardSettings ward;
+    /// Ward with pcond sampling: the picture as pcond sees it (rows top first; its rgba is `rgba` when
+    /// null); nullopt for the frame sampling.
+    std::optional<PcondPicture> wardPcond;
     post::ExposureSettings exposure;
 };
 

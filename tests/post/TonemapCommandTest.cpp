@@ -4,6 +4,7 @@
 #include "app/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/ToneOperator.h"
+#include "reference/WardPcondRef.h"
 #include "support/Equalize8Example.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
@@ -188,6 +189,163 @@ TEST(TonemapRange, ParsesMinMaxAndRejectsBadValues)
     EXPECT_FALSE(app::parseTonemapRange("auto"));
     for (const char* bad : {"", "3", "1:", ":2", "a:b", "2:1", "1:1", "nan:3", "0:inf", "1:2:3", "1 :2x"})
         EXPECT_THROW(app::parseTonemapRange(bad), std::invalid_argument) << bad;
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::pair<double, double>> readPcondPairs(const std::filesystem::path& csv)
+{
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "log2_Lw,Ld,world_cd_m2,display_cd_m2");
+    std::vector<std::pair<double, double>> pairs;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        std::string a, b, world, display;
+        std::getline(fields, a, ',');
+        std::getline(fields, b, ',');
+        std::getline(fields, world, ',');
+        std::getline(fields, display, ',');
+        pairs.emplace_back(std::stod(world), std::stod(display));
+    }
+    return pairs;
+}
+
+TEST_F(TonemapCommand, WardPcondSamplingOnThePhotographsEqualsTheCpuReference)
+{
+    // tonemap's Ward curve with pcond sampling (GPU) against reference/WardPcondRef on the same
+    // pixels: every printed point within 1e-6 of log10 display luminance, both ceilings.
+    auto exr = ts::sharedData("exr");
+    if (!exr)
+        GTEST_SKIP() << "../shared/exr not present";
+    const auto scratch = ts::scratchDir("tonemap-pcond");
+    int files = 0;
+    for (const auto& input : filesIn(*exr / "real")) {
+        if (input.extension() != ".exr")
+            continue;
+        ++files;
+        const image::ImageF source = image::loadHdrImage(input);
+        for (bool human : {false, true}) {
+            app::TonemapOptions options;
+            options.input = input;
+            options.output = scratch / (input.stem().string() + ".png");
+            options.toneOperator = "ward";
+            options.curveOut = scratch / (input.stem().string() + "-pcond.csv");
+            options.settingAssignments = {"ward.sampling=pcond", std::string("ward.human_contrast=") + (human ? "true" : "false")};
+            ASSERT_EQ(run(options), 0) << input << ": " << err.str() << out.str();
+            const auto gpu = readPcondPairs(*options.curveOut);
+            ref::PcondPicture picture;  // EXR: 1 unit = 1 cd/m^2 with Rec. 709 weights, no view
+            picture.width = source.width;
+            picture.height = source.height;
+            picture.rgba = source.pixels.data();
+            picture.weights = {hd::kLumaR, hd::kLumaG, hd::kLumaB};
+            picture.efficacy = 1.0;
+            post::WardSettings settings;
+            settings.humanContrast = human;
+            const ref::PcondMapping mapping = ref::pcondMapping(ref::pcondHistogram(picture, settings), settings);
+            const auto cpu = ref::pcondPrintedMapping(mapping, settings);
+            ASSERT_EQ(gpu.size(), cpu.size()) << input;
+            ASSERT_FALSE(cpu.empty()) << input;
+            double worst = 0.0;
+            for (std::size_t i = 0; i < cpu.size(); ++i) {
+                EXPECT_NEAR(gpu[i].first / cpu[i].first, 1.0, 1e-12) << input << " point " << i;
+                worst = std::max(worst, std::abs(std::log10(gpu[i].second) - std::log10(cpu[i].second)));
+            }
+            EXPECT_LE(worst, 1e-6) << input << (human ? " (TVI ceiling)" : "");
+        }
+    }
+    EXPECT_GE(files, 1);
+}
+
+}  // namespace
+
+namespace {
+
+std::string fileText(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+TEST_F(TonemapCommand, HistogramOutThenInGivesTheSameCurveBitForBit)
+{
+    // Every operator (Ward with both samplings): the curve made from the written histogram equals the
+    // curve made from the picture, byte for byte, and so does the picture.
+    ts::TestImage image = ts::randomHdrImage(61, 37, -9.0f, 13.0f, 11);
+    const auto scratch = ts::scratchDir("tonemap-histogram-in");
+    const auto input = scratch / "in.exr";
+    image::ImageF hdr(image.width, image.height);
+    hdr.pixels = image.rgba;
+    image::writeExr(input, hdr);
+    std::vector<std::pair<std::string, std::string>> cases;
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry())
+        cases.emplace_back(std::string(entry.id), "");
+    cases.emplace_back("ward", "ward.sampling=frame");
+    cases.emplace_back("ward", "ward.sampling=pcond");
+    cases.emplace_back("ward", "ward.human_contrast=true");
+    for (const auto& [op, set] : cases) {
+        const std::string name = op + (set.empty() ? "" : "-" + set.substr(set.find('=') + 1));
+        app::TonemapOptions measured;
+        measured.input = input;
+        measured.toneOperator = op;
+        if (!set.empty())
+            measured.settingAssignments = {set};
+        measured.output = scratch / (name + "-measured.png");
+        measured.curveOut = scratch / (name + "-measured.csv");
+        measured.histogramOut = scratch / (name + "-histogram.csv");
+        ASSERT_EQ(run(measured), 0) << name << ": " << err.str();
+        app::TonemapOptions fed = measured;
+        fed.histogramOut.reset();
+        fed.histogramIn = measured.histogramOut;
+        fed.output = scratch / (name + "-fed.png");
+        fed.curveOut = scratch / (name + "-fed.csv");
+        ASSERT_EQ(run(fed), 0) << name << ": " << err.str();
+        EXPECT_NE(out.str().find("histogram from"), std::string::npos) << out.str();
+        EXPECT_EQ(fileText(*fed.curveOut), fileText(*measured.curveOut)) << name;
+        EXPECT_EQ(fileText(fed.output), fileText(measured.output)) << name;
+    }
+}
+
+TEST_F(TonemapCommand, HistogramFromAnotherToolGivesEveryOperatorACurve)
+{
+    ts::TestImage image = ts::randomHdrImage(8, 8, 0.0f, 1.0f, 3);
+    const auto scratch = ts::scratchDir("tonemap-histogram-plain");
+    const auto input = scratch / "in.exr";
+    image::ImageF hdr(image.width, image.height);
+    hdr.pixels = image.rgba;
+    image::writeExr(input, hdr);
+    std::ofstream(scratch / "plain.csv") << "log2_lower,log2_upper,count\n"
+                                             "-8,-6,10\n-6,-4,40\n-4,-2,100\n-2,0,400\n0,2,90\n2,4,0\n4,6,12.5\n";
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry()) {
+        app::TonemapOptions options;
+        options.input = input;
+        options.toneOperator = std::string(entry.id);
+        options.histogramIn = scratch / "plain.csv";
+        options.output = scratch / (options.toneOperator + ".png");
+        options.curveOut = scratch / (options.toneOperator + ".csv");
+        ASSERT_EQ(run(options), 0) << entry.id << ": " << err.str();
+        EXPECT_NE(err.str().find("scaled by 2^"), std::string::npos) << err.str();  // 12.5 is not whole
+        EXPECT_GT(fileText(*options.curveOut).size(), 40u);
+    }
+    // A broken file: one line, exit 1, no picture.
+    std::ofstream(scratch / "bad.csv") << "log2_lower,log2_upper,count\n0,1,5\n1,0.5,3\n";
+    app::TonemapOptions bad;
+    bad.input = input;
+    bad.histogramIn = scratch / "bad.csv";
+    bad.output = scratch / "bad.png";
+    EXPECT_EQ(run(bad), 1);
+    EXPECT_NE(err.str().find("bad.csv': line 3: edges not increasing"), std::string::npos) << err.str();
+    const std::string message = err.str();
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_FALSE(std::filesystem::exists(bad.output));
+    bad.histogramIn = scratch / "missing.csv";
+    EXPECT_EQ(run(bad), 1);
+    EXPECT_NE(err.str().find("cannot be read"), std::string::npos) << err.str();
 }
 
 }  // namespace

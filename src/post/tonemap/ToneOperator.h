@@ -37,6 +37,7 @@ struct ToneInputs
     ScanMethod* scanMethod = nullptr;    ///< nullptr when the histogram method produces the CDF itself
     const gl::Texture* depth = nullptr;  ///< the scene's depth at the frame's size (metering), or nullptr
     bool topDownRows = false;            ///< texel row 0 of the images is the picture's top
+    const PictureInfo* picture = nullptr;  ///< a still image's file facts (view, units), or nullptr: a live frame
 };
 
 /// A histogram an operator asks the host for (an engine preset's bins and manual log2 range).

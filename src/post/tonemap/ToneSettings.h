@@ -127,8 +127,17 @@ inline constexpr double kMaxAdaptationDtSeconds = 0.5;
 inline constexpr std::uint32_t kPercentileCurveSamples = 1024u;
 
 // ---- ward --------------------------------------------------------------------------------------
+/// Which samples Ward's adaptation histogram is made of (ToneWard.h).
+enum class WardSampling : std::uint32_t {
+    Auto = 0,   ///< pcond for a still picture (tonemap, view), frame for a live frame
+    Frame = 1,  ///< a box-filtered ~1 degree foveal image of the whole frame, in float
+    Pcond = 2,  ///< exactly Radiance pcond's: pfilt's foveal image as RGBE plus 16x as many drand48 point samples
+};
+inline constexpr int kWardSamplingCount = 3;
+
 struct WardSettings
 {
+    WardSampling sampling = WardSampling::Auto;
     std::uint32_t bins = 100u;       ///< pcond HISTRES (2..kWardMaxBins)
     float displayMin = 1.0f;         ///< Ldmin, cd/m^2 (pcond: Ldmax / Lddyn)
     float displayMax = 100.0f;       ///< Ldmax, cd/m^2 (pcond -u)
@@ -235,6 +244,8 @@ inline PercentileSettings sanitize(PercentileSettings s)
 inline WardSettings sanitize(WardSettings s)
 {
     const WardSettings d;
+    if (std::uint32_t(s.sampling) >= std::uint32_t(kWardSamplingCount))
+        s.sampling = d.sampling;
     s.bins = std::clamp(s.bins, 2u, kWardMaxBins);
     s.displayMax = detail::clampFinite(s.displayMax, 1e-3f, 1e6f, d.displayMax);
     s.displayMin = detail::clampFinite(s.displayMin, 1e-4f, 1e6f, d.displayMin);

@@ -50,6 +50,37 @@ inline constexpr std::uint32_t kWardViewCeilingOffset = kWardMaxBins;
 inline constexpr std::uint32_t kWardViewCumfOffset = 2 * kWardMaxBins;
 inline constexpr std::uint32_t kWardViewWords = 3 * kWardMaxBins + 1;
 
+/// Ward's pcond-sampling buffer (doubles; tonemap/WardPcondFit.comp): a header, then per-bin arrays of
+/// kWardMaxBins entries (cumf one more), then the kWardMaxBins (world, display) pairs pcond -x prints.
+namespace ward_pcond {
+inline constexpr std::uint32_t kOutcome = 0;  ///< ref::PcondOutcome order
+inline constexpr std::uint32_t kPasses = 1;
+inline constexpr std::uint32_t kBwmin = 2;  ///< ln cd/m^2
+inline constexpr std::uint32_t kBwmax = 3;
+inline constexpr std::uint32_t kBwavg = 4;
+inline constexpr std::uint32_t kHistot = 5;
+inline constexpr std::uint32_t kMhistot = 6;
+inline constexpr std::uint32_t kLwmin = 7;  ///< cd/m^2
+inline constexpr std::uint32_t kLwmax = 8;
+inline constexpr std::uint32_t kDuplicated = 9;
+inline constexpr std::uint32_t kValid = 10;
+inline constexpr std::uint32_t kScalef = 11;  ///< linear outcomes: display cd/m^2 per world cd/m^2
+inline constexpr std::uint32_t kBins = 12;
+inline constexpr std::uint32_t kPrintedCount = 13;
+inline constexpr std::uint32_t kFovealCounted = 14;
+inline constexpr std::uint32_t kPointsCounted = 15;
+inline constexpr std::uint32_t kPointWeight = 16;
+inline constexpr std::uint32_t kHeaderWords = 32;
+inline constexpr std::uint32_t kHistogram = kHeaderWords;            ///< comphist's bwhist (after the false samples)
+inline constexpr std::uint32_t kModhist = kHistogram + kWardMaxBins;  ///< after the last pass
+inline constexpr std::uint32_t kCeiling = kModhist + kWardMaxBins;    ///< of the last pass
+inline constexpr std::uint32_t kCumf = kCeiling + kWardMaxBins;       ///< kWardMaxBins + 1
+inline constexpr std::uint32_t kCentres = kCumf + kWardMaxBins + 1;   ///< bin centres as pcond accumulates them
+inline constexpr std::uint32_t kExcess = kCentres + kWardMaxBins;     ///< scratch: each bin's trimming
+inline constexpr std::uint32_t kPrinted = kExcess + kWardMaxBins;     ///< (world, display) pairs
+inline constexpr std::uint32_t kWords = kPrinted + 2 * kWardMaxBins;
+}  // namespace ward_pcond
+
 gl::ShaderDefines percentileStateDefines();
 gl::ShaderDefines wardDefines();
 

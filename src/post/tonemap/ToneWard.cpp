@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <span>
 
 namespace post {
 
@@ -85,8 +86,8 @@ void ToneWard::ensureFovealImage(glm::ivec2 grid)
 
 FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
 {
-    if (imageSize.x <= 0 || imageSize.y <= 0)
-        return nullptr;
+    if (imageSize.x <= 0 || imageSize.y <= 0 || mPcondActive || mSettings.sampling == WardSampling::Pcond || mFed)
+        return nullptr;  // pcond's foveal image is pfilt's, which no histogram pass makes
     const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
     if (!blocksFillAWorkgroup(imageSize, grid))
         return nullptr;  // small blocks: WardFoveal.comp's invocation per sample is the better shape
@@ -95,26 +96,209 @@ FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
     return &mFovealTarget;
 }
 
+void ToneWard::ensureProgramsAndBuffers(PassContext& ctx)
+{
+    using namespace ward_state;
+    if (mCurveProgram)
+        return;
+    const gl::ShaderDefines defines = wardDefines();
+    gl::ShaderDefines perSample = defines, perInvocation = defines;
+    perSample.emplace_back("PER_SAMPLE_GROUP", "1");
+    perInvocation.emplace_back("PER_SAMPLE_GROUP", "0");
+    mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
+    mFovealSmallProgram =
+        ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
+    mCurveProgram = ctx.shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
+    mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
+    mHistogram = gl::Buffer("tonemap.ward.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    mState = gl::Buffer("tonemap.ward.state", kWords * sizeof(float));
+    mView = gl::Buffer("tonemap.ward.view", kWardViewWords * sizeof(float));
+    mState.clearUint(0u);
+    mView.clearUint(0u);
+    mReadback = std::make_unique<StateReadback>("tonemap.ward.state", kWords * sizeof(float));
+}
+
+void ToneWard::feedHistogram(std::optional<WardFedHistogram> histogram)
+{
+    mFed = std::move(histogram);
+    mFedUploaded = false;
+}
+
+std::optional<WardFedHistogram> ToneWard::readAdaptationHistogram() const
+{
+    if (!mState || mBinsUsed == 0)
+        return std::nullopt;
+    WardFedHistogram h;
+    if (mPcondActive) {
+        const std::vector<double> words = mPcond.readAll<double>(ward_pcond::kWords);
+        h.fit = WardSampling::Pcond;
+        h.bins.assign(words.begin() + ward_pcond::kHistogram, words.begin() + ward_pcond::kHistogram + mBinsUsed);
+        h.bwmin = words[ward_pcond::kBwmin];
+        h.bwmax = words[ward_pcond::kBwmax];
+        h.bwavg = words[ward_pcond::kBwavg];
+        h.histot = words[ward_pcond::kHistot];
+        h.lwmin = words[ward_pcond::kLwmin];
+        h.lwmax = words[ward_pcond::kLwmax];
+        h.duplicated = words[ward_pcond::kDuplicated] != 0.0;
+        h.valid = words[ward_pcond::kValid] != 0.0;
+        return h;
+    }
+    using namespace ward_state;
+    const std::vector<float> state = mState.readAll<float>(kWords);
+    const std::vector<std::uint32_t> bins = mHistogram.readAll<std::uint32_t>(mBinsUsed);
+    h.fit = WardSampling::Frame;
+    h.bins.assign(bins.begin(), bins.end());
+    h.bwmin = state[kBwmin];
+    h.bwmax = state[kBwmax];
+    h.bwavg = state[kBwavg];
+    h.histot = state[kHistot];
+    h.lwmin = std::exp(double(state[kBwmin]));
+    h.lwmax = std::exp(double(state[kBwmax]));
+    h.duplicated = state[kDuplicated] != 0.0f;
+    h.valid = state[kRangeValid] != 0.0f;
+    return h;
+}
+
+std::vector<std::pair<double, double>> ToneWard::readPcondPrintedMapping() const
+{
+    std::vector<std::pair<double, double>> out;
+    if (!mPcond)
+        return out;
+    const std::vector<double> words = mPcond.readAll<double>(ward_pcond::kWords);
+    const auto count = std::size_t(std::clamp(words[ward_pcond::kPrintedCount], 0.0, double(kWardMaxBins)));
+    for (std::size_t i = 0; i < count; ++i)
+        out.emplace_back(words[ward_pcond::kPrinted + 2 * i], words[ward_pcond::kPrinted + 2 * i + 1]);
+    return out;
+}
+
+void ToneWard::computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
+{
+    const WardSettings& s = mSettings;
+    const glm::ivec2 size = inputs.image.size;
+    if (!mPcondFitProgram) {
+        const gl::ShaderDefines defines = wardDefines();
+        mPcondFovealProgram =
+            ctx.shaders.buildCompute("tonemap.ward.pcond.foveal", "tonemap/WardPcondFoveal.comp", defines);
+        mPcondPointsProgram =
+            ctx.shaders.buildCompute("tonemap.ward.pcond.points", "tonemap/WardPcondPoints.comp", defines);
+        mPcondFitProgram = ctx.shaders.buildCompute("tonemap.ward.pcond.fit", "tonemap/WardPcondFit.comp", defines);
+        mPcond = gl::Buffer("tonemap.ward.pcond", ward_pcond::kWords * sizeof(double));
+        mPcond.clearUint(0u);
+    }
+    // What pcond knows of the picture: a still image's file facts, or the camera of a live frame.
+    const PictureInfo live;
+    const PictureInfo& picture = inputs.picture ? *inputs.picture : live;
+    ref::PcondView view;
+    if (inputs.picture) {
+        if (picture.view)
+            view = {true, picture.view->type, picture.view->horizontalDegrees, picture.view->verticalDegrees};
+    } else {
+        const double degree = std::numbers::pi / 180.0;
+        const double fovY = inputs.fovYDegrees;
+        const double aspect = double(size.x) / double(std::max(size.y, 1));
+        view = {true, 'v', 2.0 * std::atan(std::tan(fovY * degree / 2.0) * aspect) / degree, fovY};
+    }
+    const bool fed = mFed.has_value();
+    if (!fed && (!mPcondPlan || !mPcondPlan->matches(size.x, size.y, view, picture.pixelAspect))) {
+        mPcondPlan = WardPcondPlan::make(size.x, size.y, view, picture.pixelAspect);
+        const WardPcondPlan& plan = *mPcondPlan;
+        mPcondBoxes = gl::Buffer::fromSpan("tonemap.ward.pcond.boxes", std::span<const std::int32_t>(plan.boxes));
+        mPcondPositions =
+            gl::Buffer::fromSpan("tonemap.ward.pcond.positions", std::span<const std::uint32_t>(plan.positions));
+        const std::size_t samples = std::size_t(plan.grid.width) * plan.grid.height + plan.positions.size();
+        mPcondSamples = gl::Buffer("tonemap.ward.pcond.samples", samples * 2 * sizeof(double));
+    }
+    const double efficacy = picture.efficacy * double(s.sceneScale);
+    const auto setPictureUniforms = [&](const gl::Program& program) {
+        glProgramUniform3f(program.id(), 10, picture.weights[0], picture.weights[1], picture.weights[2]);
+        glProgramUniform1d(program.id(), 11, efficacy);
+        glProgramUniform1d(program.id(), 12, picture.exposure);
+        glProgramUniform2i(program.id(), 13, size.x, size.y);
+        program.set(14, inputs.topDownRows ? 1u : 0u);
+    };
+    std::uint32_t fovealCount = 0;
+    std::uint32_t pointCount = 0;
+    glm::ivec2 grid{0};
+    if (fed) {
+        if (!mFedUploaded) {
+            const WardFedHistogram& h = *mFed;
+            std::vector<double> header(ward_pcond::kHeaderWords, 0.0);
+            header[ward_pcond::kBwmin] = h.bwmin;
+            header[ward_pcond::kBwmax] = h.bwmax;
+            header[ward_pcond::kBwavg] = h.bwavg;
+            header[ward_pcond::kHistot] = h.histot;
+            header[ward_pcond::kLwmin] = h.lwmin;
+            header[ward_pcond::kLwmax] = h.lwmax;
+            header[ward_pcond::kDuplicated] = h.duplicated ? 1.0 : 0.0;
+            header[ward_pcond::kValid] = h.valid ? 1.0 : 0.0;
+            mPcond.update(std::span<const double>(header));
+            std::vector<double> bins(kWardMaxBins, 0.0);
+            std::copy_n(h.bins.begin(), std::min(h.bins.size(), bins.size()), bins.begin());
+            mPcond.update(std::span<const double>(bins), ward_pcond::kHistogram * sizeof(double));
+            mFedUploaded = true;
+        }
+    } else {
+        const WardPcondPlan& plan = *mPcondPlan;
+        grid = {plan.grid.width, plan.grid.height};
+        fovealCount = std::uint32_t(grid.x * grid.y);
+        pointCount = std::uint32_t(plan.positions.size());
+        {
+            auto scope = ctx.profiler.scope("tonemap/ward/curve/pcond-foveal");
+            inputs.image.texture.bindUnit(hd::kTextureUnitInput);
+            mPcondBoxes.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+            mPcondSamples.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+            setPictureUniforms(mPcondFovealProgram);
+            glProgramUniform2i(mPcondFovealProgram.id(), 0, grid.x, grid.y);
+            mPcondFovealProgram.use();
+            glDispatchCompute(unsigned(grid.x), unsigned(grid.y), 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        }
+        {
+            auto scope = ctx.profiler.scope("tonemap/ward/curve/pcond-points");
+            inputs.image.texture.bindUnit(hd::kTextureUnitInput);
+            mPcondPositions.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+            mPcondSamples.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+            setPictureUniforms(mPcondPointsProgram);
+            mPcondPointsProgram.set(0, pointCount);
+            mPcondPointsProgram.set(1, fovealCount);
+            mPcondPointsProgram.use();
+            glDispatchCompute((pointCount + 255u) / 256u, 1, 1);
+            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        }
+    }
+    {
+        auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
+        gl::Program& fit = mPcondFitProgram;
+        fit.set(0, mBinsUsed);
+        glProgramUniform1d(fit.id(), 1, double(s.displayMin));
+        glProgramUniform1d(fit.id(), 2, double(s.displayMax));
+        fit.set(3, s.humanContrast ? 1u : 0u);
+        fit.set(4, kWardCurveSamples);
+        fit.set(5, fovealCount);
+        fit.set(6, pointCount);
+        fit.set(7, fed ? 1u : 0u);
+        fit.set(8, float(std::log(double(s.sceneScale))));
+        glProgramUniform2i(fit.id(), 9, grid.x, grid.y);
+        if (mPcondSamples)
+            mPcondSamples.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+        mPcond.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch2);
+        mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+        curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+        mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+        fit.use();
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+    mFovealFromHistogram = false;
+    mGrid = grid;
+}
+
 void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     using namespace ward_state;
-    if (!mCurveProgram) {
-        const gl::ShaderDefines defines = wardDefines();
-        gl::ShaderDefines perSample = defines, perInvocation = defines;
-        perSample.emplace_back("PER_SAMPLE_GROUP", "1");
-        perInvocation.emplace_back("PER_SAMPLE_GROUP", "0");
-        mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
-        mFovealSmallProgram =
-            ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
-        mCurveProgram = ctx.shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
-        mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
-        mHistogram = gl::Buffer("tonemap.ward.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
-        mState = gl::Buffer("tonemap.ward.state", kWords * sizeof(float));
-        mView = gl::Buffer("tonemap.ward.view", kWardViewWords * sizeof(float));
-        mState.clearUint(0u);
-        mView.clearUint(0u);
-        mReadback = std::make_unique<StateReadback>("tonemap.ward.state", kWords * sizeof(float));
-    }
+    ensureProgramsAndBuffers(ctx);
     mReadback->poll();
     const glm::ivec2 size = inputs.image.size;
     if (size.x <= 0 || size.y <= 0) {
@@ -125,6 +309,42 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     const std::uint32_t binLimit =
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
+    const bool fedFrameFit = mFed && mFed->fit == WardSampling::Frame;
+    mPcondActive = !fedFrameFit && (s.sampling == WardSampling::Pcond ||
+                                    (s.sampling == WardSampling::Auto && inputs.picture) || mFed);
+    if (fedFrameFit) {  // the float fit on a fed histogram: its range and bins, then the ceiling stage
+        using namespace ward_state;
+        mBinsUsed = std::uint32_t(std::clamp<std::size_t>(mFed->bins.size(), 2, kWardMaxBins));
+        if (!mFedUploaded) {
+            std::vector<float> state(kWords, 0.0f);
+            state[kBwmin] = float(mFed->bwmin);
+            state[kBwmax] = float(mFed->bwmax);
+            state[kBwavg] = float(mFed->bwavg);
+            state[kRangeValid] = mFed->valid ? 1.0f : 0.0f;
+            state[kDuplicated] = mFed->duplicated ? 1.0f : 0.0f;
+            mState.update(std::span<const float>(state));
+            std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+            for (std::size_t i = 0; i < mBinsUsed && i < mFed->bins.size(); ++i)
+                words[i] = std::uint32_t(mFed->bins[i]);
+            mHistogram.update(std::span<const std::uint32_t>(words));
+            mFedUploaded = true;
+        }
+        mGrid = glm::ivec2(0);
+        mFovealFromHistogram = false;
+        {
+            auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
+            dispatchWardCurve(kStageCeiling, curve);
+        }
+        mReadback->capture(mState, 0, ctx.frameIndex);
+        return;
+    }
+    if (mPcondActive) {
+        mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
+        mFovealTarget.written = false;
+        computePcondCurve(ctx, inputs, curve);
+        mReadback->capture(mState, 0, ctx.frameIndex);
+        return;
+    }
     const glm::ivec2 grid = fovealGridSize(size, inputs.fovYDegrees);
     ensureFovealImage(grid);
     // The histogram pass may have filled the foveal image already (same frame, grid and scale).
@@ -149,42 +369,46 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     }
     {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");  // range, histogram, ceiling loop
-        mFoveal.bindUnit(hd::kTextureUnitInput);
-        mCurveProgram.set(0, mBinsUsed);
-        mCurveProgram.set(1, s.displayMin);
-        mCurveProgram.set(2, s.displayMax);
-        mCurveProgram.set(3, s.sceneScale);
-        mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
-        mCurveProgram.set(5, kWardCurveSamples);
-        glProgramUniform2i(mCurveProgram.id(), 6, grid.x, grid.y);
-        mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
-        const auto dispatchCurve = [&](std::uint32_t stage) {
-            // Rebound every time: the histogram method binds its own buffers to the same points.
-            mFoveal.bindUnit(hd::kTextureUnitInput);
-            mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-            mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-            mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-            curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-            mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-            mCurveProgram.set(8, stage);
-            mCurveProgram.use();
-            glDispatchCompute(1, 1, 1);
-            glMemoryBarrier(GL_ALL_BARRIER_BITS);
-        };
+        mGrid = grid;
         if (!s.histogramBySelectedMethod) {
-            dispatchCurve(kStageAll);
+            dispatchWardCurve(kStageAll, curve);
         } else {
-            dispatchCurve(kStageRange);
+            dispatchWardCurve(kStageRange, curve);
             HistogramSpec spec;
             spec.binCount = mBinsUsed;
             spec.outOfRange = OutOfRange::Separate;
             HistogramTargets targets{mHistogram, mParams, nullptr};
             inputs.histogramMethod.build(ctx, ImageInput{mFoveal, grid}, spec, targets);
             glMemoryBarrier(GL_ALL_BARRIER_BITS);
-            dispatchCurve(kStageCeiling);
+            dispatchWardCurve(kStageCeiling, curve);
         }
     }
     mReadback->capture(mState, 0, ctx.frameIndex);
+}
+
+void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
+{
+    const WardSettings& s = mSettings;
+    mCurveProgram.set(0, mBinsUsed);
+    mCurveProgram.set(1, s.displayMin);
+    mCurveProgram.set(2, s.displayMax);
+    mCurveProgram.set(3, s.sceneScale);
+    mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
+    mCurveProgram.set(5, kWardCurveSamples);
+    glProgramUniform2i(mCurveProgram.id(), 6, mGrid.x, mGrid.y);
+    mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
+    mCurveProgram.set(8, stage);
+    // Rebound every time: the histogram method binds its own buffers to the same points.
+    if (mFoveal)
+        mFoveal.bindUnit(hd::kTextureUnitInput);
+    mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+    mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    mCurveProgram.use();
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
 std::vector<KeyValueSample> ToneWard::takeKeyValues()
@@ -207,6 +431,18 @@ bool ToneWard::ui()
 {
     WardSettings& s = mSettings;
     bool changed = false;
+    int sampling = int(s.sampling);
+    const char* samplings[] = {"auto (pcond for a still picture)", "frame (foveal image, float)",
+                               "pcond (foveal RGBE + point samples, double)"};
+    if (ImGui::Combo("Sampling", &sampling, samplings, kWardSamplingCount)) {
+        s.sampling = WardSampling(sampling);
+        changed = true;
+    }
+    helpMarker(
+        "frame: a box-filtered 1-degree foveal image of the whole frame. pcond: exactly Radiance pcond's "
+        "adaptation samples (pfilt's foveal image written as RGBE, 16x as many drand48 point samples, "
+        "double-precision fit), so the curve is the one pcond -x prints. auto: pcond for a still picture "
+        "(tonemap, view), frame for the live scene.");
     int bins = int(s.bins);
     if (ImGui::SliderInt("Bins", &bins, 10, int(kWardMaxBins))) {
         s.bins = std::uint32_t(bins);
@@ -244,20 +480,31 @@ std::string ToneWard::status() const
     if (!mReadback || !mReadback->hasData())
         return "ward: waiting for the first frame";
     const std::vector<float>& w = mReadback->latest();
-    char text[160];
+    char text[200];
+    const bool pcond = mPcondActive;
+    char samples[96] = "";
+    if (mFed)
+        std::snprintf(samples, sizeof(samples), ", fed histogram");
+    else if (pcond && mPcondPlan)
+        std::snprintf(samples, sizeof(samples), ", pcond sampling: %dx%d foveal + %zu points", mPcondPlan->grid.width,
+                      mPcondPlan->grid.height, mPcondPlan->positions.size());
     switch (int(w[kOutcome])) {
         case 0:
-            std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s",
-                          int(w[kPasses]), 100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
-                          mFovealFromHistogram ? " (from the histogram pass)" : "",
-                          w[kConverged] != 0.0f ? "" : " (pass cap hit)");
+            if (pcond)
+                std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T%s", int(w[kPasses]),
+                              100.0 * w[kCeilingFraction], samples);
+            else
+                std::snprintf(text, sizeof(text), "ward: %d trim passes, ceiling %.1f%% of T, %dx%d foveal%s%s",
+                              int(w[kPasses]), 100.0 * w[kCeilingFraction], int(w[kGridWidth]), int(w[kGridHeight]),
+                              mFovealFromHistogram ? " (from the histogram pass)" : "",
+                              w[kConverged] != 0.0f ? "" : " (pass cap hit)");
             break;
         case 1:
-            std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)");
+            std::snprintf(text, sizeof(text), "ward: linear fallback (range fits)%s", samples);
             break;
         case 2:
-            std::snprintf(text, sizeof(text), "ward: linear fallback (trimming failed after %d passes)",
-                          int(w[kPasses]));
+            std::snprintf(text, sizeof(text), "ward: linear fallback (trimming failed after %d passes)%s",
+                          int(w[kPasses]), samples);
             break;
         default:
             std::snprintf(text, sizeof(text), "ward: no samples above 1e-7 cd/m^2 (black)");
@@ -283,6 +530,7 @@ ParameterList ToneWard::parameters()
     const WardSettings d;
     ParameterList list;
     list.items = {
+        enumParameter("ward.sampling", "Sampling", s.sampling, {"auto", "frame", "pcond"}, d.sampling),
         uintParameter("ward.bins", "Bins", s.bins, 2u, kWardMaxBins, d.bins),
         floatParameter("ward.display_min", "Display min (cd/m^2)", s.displayMin, 1e-4f, 1e6f, d.displayMin),
         floatParameter("ward.display_max", "Display max (cd/m^2)", s.displayMax, 1e-3f, 1e6f, d.displayMax),

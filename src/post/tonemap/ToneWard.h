@@ -20,16 +20,31 @@
 // The loop is capped at 160 passes, which never changes the result: every pass that does not end the
 // loop trims more than 2.5 % of the current total, so after 146 such passes the total is below
 // 0.975^146 = 2.48 % of the original and the failure test stops it.
-// Differences from pcond: no random point samples (the foveal samples only, as algorithms.md 1.4
-// recommends), no centre weighting (-w), samples exactly at lwmin are counted (pcond's absolute FTINY
-// test drops them when the range is not duplicated), float instead of double sums.
+// Differences from pcond in this default sampling (ward.sampling = frame): no random point samples
+// (the foveal samples only, as algorithms.md 1.4 recommends), no centre weighting (-w), samples
+// exactly at lwmin are counted (pcond's absolute FTINY test drops them when the range is not
+// duplicated), float instead of double sums.
+//
+// ward.sampling = pcond makes the adaptation histogram exactly as pcond does (WardPcondPlan.h and
+// tonemap/WardPcond*.comp; CPU reference reference/WardPcondRef.h): pfilt's box-filtered foveal
+// image re-encoded as RGBE, 16 x as many drand48 point samples in getlumsamp's order (their pixels
+// depend only on the picture size: made once per size on the CPU), luminances as pcond's plum() with
+// the picture's units, then comphist, check2do and mkbrmap in double precision, in pcond's order.
+// Three dispatches: the foveal image (a workgroup per foveal pixel, summing its box serially as pfilt
+// does), the point samples, and the fit (one workgroup). A histogram can be fed in instead
+// (feedHistogram: tonemap --histogram-in); the fit then starts from it.
 #pragma once
 
 #include "post/tonemap/ToneCommon.h"
+#include "post/HistogramCsv.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
+#include "post/tonemap/WardPcondPlan.h"
 
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace post {
 
@@ -70,8 +85,29 @@ public:
     /// Whether the last curve used a foveal image made by the histogram pass.
     bool fovealFromHistogramPass() const { return mFovealFromHistogram; }
 
+    /// pcond sampling: the double buffer of the last fit (ward_pcond:: layout; ToneShaders.h).
+    const gl::Buffer& pcondBuffer() const { return mPcond; }
+    /// pcond sampling: the plan of the last frame (grid, boxes, drawn pixels), or nullptr.
+    const WardPcondPlan* pcondPlan() const { return mPcondPlan ? &*mPcondPlan : nullptr; }
+    /// The (world, display) cd/m^2 pairs `pcond -x` prints, read back from the last fit (a synchronous
+    /// readback, for tonemap and tests); empty before a pcond fit or without samples.
+    std::vector<std::pair<double, double>> readPcondPrintedMapping() const;
+
+    /// An adaptation histogram to use instead of measuring one (tonemap --histogram-in; nullopt:
+    /// measure): its fit (frame: the float fit of WardCurve.comp; pcond: the double fit) starts from it.
+    void feedHistogram(std::optional<WardFedHistogram> histogram);
+    bool hasFedHistogram() const { return mFed.has_value(); }
+    /// The adaptation histogram the last curve was made from (a synchronous readback, for
+    /// tonemap --histogram-out); nullopt before the first curve.
+    std::optional<WardFedHistogram> readAdaptationHistogram() const;
+    /// Whether the last curve was made by pcond sampling (ward.sampling pcond, or auto on a still picture).
+    bool pcondActive() const { return mPcondActive; }
+
 private:
     void ensureFovealImage(glm::ivec2 grid);
+    void computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve);
+    void ensureProgramsAndBuffers(PassContext& ctx);
+    void dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve);
 
     WardSettings mSettings;
     std::uint32_t mBinsUsed = 0;
@@ -87,6 +123,18 @@ private:
     gl::Buffer mState;
     gl::Buffer mView;
     std::unique_ptr<StateReadback> mReadback;
+    // pcond sampling
+    gl::Program mPcondFovealProgram;
+    gl::Program mPcondPointsProgram;
+    gl::Program mPcondFitProgram;
+    std::optional<WardPcondPlan> mPcondPlan;
+    gl::Buffer mPcondBoxes;
+    gl::Buffer mPcondPositions;
+    gl::Buffer mPcondSamples;
+    gl::Buffer mPcond;
+    std::optional<WardFedHistogram> mFed;
+    bool mPcondActive = false;  ///< the last curve came from pcond sampling (or a fed histogram)
+    bool mFedUploaded = false;
 };
 
 }  // namespace post
