@@ -354,6 +354,8 @@ int tonemapImage(const TonemapOptions& options,
 
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options)
 {
+    if (usesSequenceOptions(options))
+        return runTonemapSequence(common, options);
     try {
         if (options.range)
             parseTonemapRange(*options.range);

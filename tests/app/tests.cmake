@@ -7,3 +7,5 @@ target_sources(hdrlab_tests_gl PRIVATE app/StillImageSourceGlTest.cpp app/SceneP
 target_sources(hdrlab_tests_cpu PRIVATE app/CompareChartTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/LogLogPlotTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/ViewOptionsTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE app/FrameSequenceTest.cpp app/SequenceDecoderTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE app/SequenceSourceGlTest.cpp)
