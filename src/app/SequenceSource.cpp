@@ -175,6 +175,8 @@ void SequenceSource::catchUp(std::uint64_t position)
 {
     std::optional<DecodedFrame> newest;
     while (std::optional<DecodedFrame> frame = mDecoder->tryTake(position)) {
+        if (mCatchUpTarget && frame->position >= *mCatchUpTarget)
+            mCatchUpTarget.reset();  // the decoder has caught up
         const std::string problem = problemOf(*frame);
         if (problem.empty()) {
             if (newest)
@@ -195,10 +197,13 @@ void SequenceSource::catchUp(std::uint64_t position)
     }
     if (newest)
         mCurrent = std::move(newest);
-    // Far behind (a slow disk): restart the decoder at the playhead instead of decoding frames whose
-    // time has passed.
-    if (!mDecoder->hasQueued() && position > mDecoder->nextPosition() + SequenceDecoder::kDefaultDepth)
+    // Far behind (a slow disk, a large frame): restart the decoder at the playhead instead of decoding
+    // frames whose time has passed; not again before that frame came, so every restart shows one.
+    if (!mCatchUpTarget && !mDecoder->hasQueued() &&
+        position > mDecoder->nextPosition() + SequenceDecoder::kDefaultDepth) {
         mDecoder->seek(position);
+        mCatchUpTarget = position;
+    }
 }
 
 void SequenceSource::stepBy(int frames)
@@ -220,6 +225,7 @@ void SequenceSource::stepBy(int frames)
 void SequenceSource::seekTo(std::uint64_t position)
 {
     mDecoder->seek(position);
+    mCatchUpTarget.reset();
     mPlayhead = double(position);
 }
 
@@ -245,8 +251,8 @@ std::optional<long long> SequenceSource::frameNumber() const
 std::string SequenceSource::description() const
 {
     const std::size_t files = mSequence.fileCount();
-    std::string text = util::format("{} frames at {} fps ({} s)", files, mOptions.fps,
-                                    fixed(double(files) / mOptions.fps, 2));
+    std::string text =
+        util::format("{} frames at {} fps ({} s)", files, mOptions.fps, fixed(double(files) / mOptions.fps, 2));
     const long long missing = mSequence.missingCount();
     if (missing > 0)
         text += util::format(", {} missing (gaps in the numbering)", missing);

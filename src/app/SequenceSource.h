@@ -126,6 +126,8 @@ private:
     double mPlayhead = 0.0;  ///< in frames: the playback position shown is floor(mPlayhead)
     bool mPlaying = true;
     std::size_t mDropped = 0;
+    std::optional<std::uint64_t>
+        mCatchUpTarget;  ///< the decoder was restarted here to catch up; not again until it came
     bool mSpaceWasDown = false, mRightWasDown = false, mLeftWasDown = false, mHomeWasDown = false;
 };
 
