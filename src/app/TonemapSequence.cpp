@@ -89,6 +89,7 @@ int runTonemapSequence(const CommonOptions& common, const TonemapOptions& option
             throw std::invalid_argument(
                 "--curve-out and --histogram-out describe one image; a sequence's curve and histogram change every "
                 "frame (--capture records the key value per frame)");
+        listFrameSequence(options.input);  // a bad input is reported before a bad -o (the app lists it again)
         checkOutputPattern(options.output, "-o");
         App runner(sequenceAppOptions(common, options));
         return runner.run();
