@@ -6,6 +6,7 @@
 #include "util/Log.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace app {
@@ -14,6 +15,12 @@ FrameSequenceWriter::FrameSequenceWriter(std::filesystem::path pattern, Kind kin
     : mPattern(std::move(pattern)), mKind(kind)
 {
     checkOutputPattern(mPattern, flag);
+    // Before the first frame renders, not at its first file (as every output, the folder must exist).
+    const std::filesystem::path folder = mPattern.parent_path();
+    std::error_code error;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, error))
+        throw std::runtime_error(
+            util::format("{} '{}': folder '{}' does not exist", flag, mPattern.string(), folder.string()));
 }
 
 FrameSequenceWriter::Slot* FrameSequenceWriter::oldestPending()

@@ -32,8 +32,8 @@ public:
     enum class Kind { DisplayPng, HdrExr };
     static constexpr int kRingSize = 3;
 
-    /// `pattern`'s file name holds one frame number (FrameSequence.h checkOutputPattern; throws
-    /// std::runtime_error naming `flag` otherwise).
+    /// `pattern`'s file name holds one frame number (FrameSequence.h checkOutputPattern) and its
+    /// folder exists; throws std::runtime_error naming `flag` otherwise.
     FrameSequenceWriter(std::filesystem::path pattern, Kind kind, std::string_view flag);
     FrameSequenceWriter(const FrameSequenceWriter&) = delete;
     FrameSequenceWriter& operator=(const FrameSequenceWriter&) = delete;
