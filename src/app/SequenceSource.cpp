@@ -180,7 +180,7 @@ void SequenceSource::catchUp(std::uint64_t position)
         const std::string problem = problemOf(*frame);
         if (problem.empty()) {
             if (newest)
-                ++mDropped;  // decoded after its time had passed
+                ++mPassedOver;  // its time passed before this window frame
             newest = std::move(frame);
             continue;
         }
@@ -269,8 +269,8 @@ std::string SequenceSource::hint(bool isWindow, double) const
     if (!isWindow)
         return text + util::format("{} x {} px", size().x, size().y);
     text += (mPlaying ? "playing, " : "paused, ") + mControls.describe(size());
-    if (mDropped > 0)
-        text += util::format(", {} late frames dropped", mDropped);
+    if (mPassedOver > 0)
+        text += util::format(", {} frames passed over", mPassedOver);
     return text;
 }
 

@@ -8,9 +8,11 @@
 // next frame of the sequence, the app steps time by 1/fps and waits for the decoder, so two runs give
 // the same frames, pictures and flicker figure; without --frames the run ends after the last frame,
 // with --frames N it loops. In a window playback runs in real time on the wall clock and loops; a
-// frame that is not decoded yet when its time comes is not waited for (the previous one stays, and
-// frames the decoder delivers too late are dropped and counted). Space pauses, Right/Left step,
-// Home goes to the first frame; pan and zoom as `view IMAGE` (ImageViewControls.h).
+// frame that is not decoded yet when its time comes is not waited for (the previous one stays), and
+// frames whose time passed between two window frames are not shown (counted: a sequence faster
+// than the window, or a slow decode; far behind, the decoder restarts at the playhead). Space
+// pauses, Right/Left step, Home goes to the first frame; pan and zoom as `view IMAGE`
+// (ImageViewControls.h).
 //
 // Bad frames: a gap in the numbering, a file that cannot be decoded, or a frame whose size or
 // channel layout (image/ImageLayout.h) differs from the first frame shown is reported with its file
@@ -86,8 +88,8 @@ public:
     const SequenceOptions& options() const { return mOptions; }
     /// Frames left out as bad (each counted once).
     std::size_t skippedFrames() const { return mReported.size(); }
-    /// Window: frames the decoder delivered after their time had passed (not shown).
-    std::size_t droppedFrames() const { return mDropped; }
+    /// Window: frames whose time passed between two window frames (not shown).
+    std::size_t passedOverFrames() const { return mPassedOver; }
     bool playing() const { return mPlaying; }
     /// The latest bad frame's message (the Frame panel's status line); empty: none so far.
     const std::string& lastProblem() const { return mLastProblem; }
@@ -125,7 +127,7 @@ private:
     ImageViewControls mControls;
     double mPlayhead = 0.0;  ///< in frames: the playback position shown is floor(mPlayhead)
     bool mPlaying = true;
-    std::size_t mDropped = 0;
+    std::size_t mPassedOver = 0;
     std::optional<std::uint64_t>
         mCatchUpTarget;  ///< the decoder was restarted here to catch up; not again until it came
     bool mSpaceWasDown = false, mRightWasDown = false, mLeftWasDown = false, mHomeWasDown = false;
