@@ -2,10 +2,13 @@
 
 #include "app/AppSetup.h"
 #include "app/CompareMethods.h"
+#include "app/FrameSequence.h"
+#include "app/FrameSequenceWriter.h"
 #include "app/FrameSource.h"
 #include "app/ResizeStorm.h"
 #include "app/ResourceReport.h"
 #include "app/SceneFrameSource.h"
+#include "app/SequenceSource.h"
 #include "app/SplitView.h"
 #include "app/StillImageSource.h"
 #include "app/WindowEvents.h"
@@ -122,6 +125,8 @@ struct App::Impl
     std::unique_ptr<FrameSource> source;      ///< the scene renderer, or the image of `hdrlab view`
     StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
     SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
+    SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
+    double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
     std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
     int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
     std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
@@ -168,6 +173,10 @@ struct App::Impl
     std::string keyValueOperator;  ///< the operator whose key values the two histories hold
     double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
 
+    /// Numbered per-frame outputs: --hdr-sequence-out (the HDR frame) and a sequence's PNGs (tonemap).
+    std::unique_ptr<FrameSequenceWriter> hdrSequenceOut;
+    std::unique_ptr<FrameSequenceWriter> displaySequenceOut;
+
     /// Adds this frame to the exposure histories (before it renders).
     void noteExposureFrame(double dt);
     /// Attaches the key values whose readbacks arrived; a new operator starts the series over.
@@ -189,6 +198,10 @@ struct App::Impl
     void switchToRequestedPreset();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
     profiling::CaptureMetadata frameMetadata() const;
+    /// `view SEQUENCE`: the sequence source, its time step and (headless) its frame count.
+    void createSequenceSource();
+    /// Queues this frame's per-frame output files (--hdr-sequence-out, a sequence's PNGs).
+    void writeSequenceOutputs();
 
     /// Follows the monitor's content scale (or --ui-scale); between frames.
     void updateUiScale();
@@ -248,8 +261,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     } else {
         a.frameCount = options.frames.value_or(-1);
     }
-    if (a.frameCount == 0 &&
-        (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot || a.options.verify))
+    if (a.frameCount == 0 && (a.options.screenshot || a.options.screenshotExr || a.options.windowScreenshot ||
+                              a.options.verify || a.options.hdrSequenceOut || a.options.displaySequenceOut))
         throw std::runtime_error("--frames 0 renders nothing to write or verify");
     if (a.options.resizeStorm && !a.isWindow)
         throw std::runtime_error("--resize-storm needs a window (a display, e.g. xvfb-run), and this run is headless");
@@ -268,7 +281,15 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     a.cudaInterop = post::chooseCudaInterop(
         a.caps, options.cudaInteropShared ? post::CudaInteropMode::Shared : post::CudaInteropMode::Map);
     a.caps.cudaInterop = a.cudaInterop.status;
-    if (options.viewImage) {
+    if (options.viewImage && isSequenceInput(*options.viewImage)) {
+        a.createSequenceSource();
+        size = a.source->size();  // headless output is every frame at the frames' own size
+    } else if (options.viewImage) {
+        if (options.sequenceFps || options.badFramePolicy)
+            throw std::runtime_error(
+                util::format("--fps and --on-bad-frame apply to a sequence (a folder, a glob or a "
+                             "%d pattern); '{}' is one image",
+                             options.viewImage->string()));
         auto still = std::make_unique<StillImageSource>(*options.viewImage, options.exrPart, a.caps.maxTextureSize);
         a.stillImage = still.get();
         a.source = std::move(still);
@@ -328,12 +349,39 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
+    if (options.hdrSequenceOut)
+        a.hdrSequenceOut = std::make_unique<FrameSequenceWriter>(
+            *options.hdrSequenceOut, FrameSequenceWriter::Kind::HdrExr, "--hdr-sequence-out");
+    if (options.displaySequenceOut)
+        a.displaySequenceOut = std::make_unique<FrameSequenceWriter>(*options.displaySequenceOut,
+                                                                     FrameSequenceWriter::Kind::DisplayPng, "-o");
     if (!a.isWindow && options.ui) {
         a.uiTarget = gl::Texture("app.ui-target", GL_RGBA8, size);
         a.uiFramebuffer = gl::Framebuffer("app.ui-target");
         a.uiFramebuffer.attachTexture(GL_COLOR_ATTACHMENT0, a.uiTarget);
         a.uiFramebuffer.checkComplete("app.ui-target");
     }
+}
+
+void App::Impl::createSequenceSource()
+{
+    SequenceOptions playback;
+    playback.fps = options.sequenceFps.value_or(kDefaultSequenceFps);
+    playback.onBadFrame = parseBadFramePolicy(options.badFramePolicy.value_or("stop")).value_or(BadFramePolicy::Stop);
+    playback.loop = isWindow || options.frames.has_value();  // headless without --frames: once through
+    playback.exrPart = options.exrPart;
+    auto frames =
+        std::make_unique<SequenceSource>(listFrameSequence(*options.viewImage), playback, caps.maxTextureSize);
+    sequence = frames.get();
+    source = std::move(frames);
+    fixedDt = 1.0 / playback.fps;
+    if (!isWindow && !options.frames) {
+        frameCount = int(std::min<std::size_t>(sequence->sequence().fileCount(), std::size_t(INT32_MAX)));
+        recordFrom = std::min(kRecordFromFrame, frameCount / 3);
+    }
+    if (options.size && !isWindow)
+        util::logWarning("--size is ignored headless: view runs on the sequence at its frames' size ({} x {})",
+                         source->size().x, source->size().y);
 }
 
 App::~App() = default;
@@ -426,7 +474,9 @@ void App::Impl::drawFramePanel(double pathSeconds)
     info.sourceKind = source->kind();
     info.controlsHelp = source->controlsHelp();
     info.sourceStatus = sourceStatus;
-    info.canFit = stillImage != nullptr;
+    info.canFit = stillImage != nullptr || sequence != nullptr;
+    if (sequence && sourceStatus.empty())
+        info.sourceStatus = sequence->lastProblem();
     info.description = source->description();
     if (sceneSource) {
         info.presets = &presets;
@@ -444,6 +494,8 @@ void App::Impl::drawFramePanel(double pathSeconds)
         context->setVsync(vsync);
     if (frameActions.fitRequested && stillImage)
         stillImage->fit();
+    if (frameActions.fitRequested && sequence)
+        sequence->fit();
 }
 
 void App::Impl::drawPanels(double pathSeconds)
@@ -694,7 +746,8 @@ void App::Impl::openDroppedFiles()
 {
     for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
         if (!stillImage) {
-            sourceStatus = "dropped files open in `hdrlab view IMAGE`; this window shows a scene";
+            sourceStatus = std::string("dropped files open in `hdrlab view IMAGE`; this window shows a ") +
+                           (sequence ? "sequence" : "scene");
             util::logWarning("{}", sourceStatus);
             continue;
         }
@@ -715,6 +768,13 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
     if (sceneSource)
         metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
+    if (sequence) {
+        metadata.emplace_back("sequence_fps", util::format("{}", sequence->options().fps));
+        metadata.emplace_back("sequence_frames", std::to_string(sequence->sequence().fileCount()));
+        metadata.emplace_back("sequence_missing", std::to_string(sequence->sequence().missingCount()));
+        metadata.emplace_back("sequence_skipped", std::to_string(sequence->skippedFrames()));
+        metadata.emplace_back("sequence_on_bad_frame", badFramePolicyName(sequence->options().onBadFrame));
+    }
     appendSettingsMetadata(metadata, *pipeline);
     metadata.emplace_back("view", std::string(post::viewModeName(pipeline->viewMode())));
     metadata.emplace_back("split", std::string(post::splitModeName(split->mode())));
@@ -776,7 +836,10 @@ int App::run()
         a.reportResources(std::uint64_t(a.frame));
     if (a.storm)
         std::cout << a.storm->summary() << std::endl;
-    return a.finish(rendered);
+    const int exitCode = a.finish(rendered);
+    if (const std::string reason = a.source->stopReason(); !reason.empty())
+        throw std::runtime_error(reason);  // after the outputs of the frames before it are written
+    return exitCode;
 }
 
 int App::Impl::runFrames(int count)
@@ -785,11 +848,13 @@ int App::Impl::runFrames(int count)
     int rendered = 0;
     auto last = std::chrono::steady_clock::now();
     while (count < 0 || rendered < count) {
+        if (!a.isWindow && !a.source->hasNextFrame())
+            break;  // a sequence played to its end, or stopped at a bad frame
         if (a.options.resourceReport && a.frame % *a.options.resourceReport == 0)
             a.reportResources(std::uint64_t(a.frame));
         // The canvas: the window's framebuffer, headless --ui's screenshot, else the frame itself.
         a.canvas = a.uiTarget.valid() ? a.uiTarget.size() : a.source->size();
-        double dt = kFixedDt;
+        double dt = a.fixedDt;
         double scrollY = 0.0;
         if (a.isWindow) {
             if (a.storm && a.storm->apply(a.stormIteration, a.context->window(), *a.pipeline))
@@ -826,7 +891,7 @@ int App::Impl::runFrames(int count)
         a.profiler->beginFrame();
         if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
             a.profiler->startRecording();
-        double pathSeconds = a.frame * kFixedDt;
+        double pathSeconds = a.frame * a.fixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
         if (a.imgui)
             a.updateUiScale();
@@ -853,6 +918,7 @@ int App::Impl::runFrames(int count)
         a.updateProbes(mouseFree);
         a.noteExposureFrame(dt);
         a.renderFrame(dt, pathSeconds, drawUi);
+        a.writeSequenceOutputs();
         a.collectKeyValues();
         ++a.frame;
         ++rendered;
@@ -872,6 +938,19 @@ int App::Impl::runFrames(int count)
                                      ": GL error: " + gl::lastErrorMessage());
     }
     return rendered;
+}
+
+void App::Impl::writeSequenceOutputs()
+{
+    const long long number = source->frameNumber().value_or(frame);
+    if (hdrSequenceOut) {
+        hdrSequenceOut->enqueue(source->hdr(), number);
+        hdrSequenceOut->poll();
+    }
+    if (displaySequenceOut) {
+        displaySequenceOut->enqueue(lastDisplay ? *lastDisplay : pipeline->outputTexture(), number);
+        displaySequenceOut->poll();
+    }
 }
 
 void App::Impl::noteExposureFrame(double dt)
@@ -924,6 +1003,16 @@ void App::renderFrames(int count)
     if (mImpl->isWindow)
         throw std::logic_error("App::renderFrames is for headless runs");
     mImpl->runFrames(std::max(count, 0));
+}
+
+int App::renderToEnd()
+{
+    if (mImpl->isWindow)
+        throw std::logic_error("App::renderToEnd is for headless runs");
+    const int rendered = mImpl->runFrames(-1);
+    if (const std::string reason = mImpl->source->stopReason(); !reason.empty())
+        throw std::runtime_error(reason);
+    return rendered;
 }
 
 void App::rewindCameraPath()
@@ -1004,6 +1093,9 @@ int App::Impl::finish(int renderedFrames)
         if (!report.ok)
             exitCode = 1;
     }
+    for (FrameSequenceWriter* writer : {hdrSequenceOut.get(), displaySequenceOut.get()})
+        if (writer)
+            writer->finish();
     if (renderedFrames > 0) {
         if (options.screenshot)
             writeDisplayPng(*options.screenshot,
@@ -1048,6 +1140,9 @@ int App::Impl::finish(int renderedFrames)
             std::cout << "wrote " << describeOutput(**path)
                       << (path == &options.screenshot && uiTarget.valid() ? "; " + describeLayout() : std::string())
                       << "\n";
+    for (const FrameSequenceWriter* writer : {hdrSequenceOut.get(), displaySequenceOut.get()})
+        if (writer)
+            std::cout << writer->summary() << "\n";
     return exitCode;
 }
 

@@ -8,7 +8,8 @@
 //
 // In a window the free-fly controller drives the camera; headless runs follow the scene's
 // deterministic camera path at t = frame / 60 s with a fixed dt, so captures are reproducible.
-// An image is shown with pan and zoom in a window and is the whole headless frame.
+// An image is shown with pan and zoom in a window and is the whole headless frame; a sequence
+// plays one frame per run frame headless, with dt = 1/fps.
 #pragma once
 
 #include "app/AppOptions.h"
@@ -50,6 +51,9 @@ public:
     // from outside: headless only, no output files, no automatic recording.
     /// Renders `count` frames, continuing the camera path.
     void renderFrames(int count);
+    /// Renders until the frame source has no next frame (a sequence played once) and returns how
+    /// many; throws std::runtime_error with the reason when the source stopped at a bad frame.
+    int renderToEnd();
     /// The next frame is the camera path's first (t = 0), so every configuration renders the same frames.
     void rewindCameraPath();
     /// Headless: resizes the scene targets (the pipeline follows on the next frame).

@@ -63,6 +63,12 @@ struct AppOptions
     std::optional<float> splitGain;                      ///< --split-gain G: the difference view's gain
     std::optional<std::filesystem::path> settingsFileB;  ///< --settings-b FILE.json (on top of A's settings)
     std::vector<std::string> settingAssignmentsB;        ///< --set-b KEY=VALUE, in command-line order
+    // sequences (app/SequenceSource.h): `view IMAGE` where IMAGE is a folder, glob or %d pattern of frames
+    std::optional<double> sequenceFps;                        ///< --fps F (default kDefaultSequenceFps)
+    std::optional<std::string> badFramePolicy;                ///< --on-bad-frame stop|skip (default stop)
+    std::optional<std::filesystem::path> hdrSequenceOut;      ///< --hdr-sequence-out F.%04d.exr: each HDR frame
+    std::optional<std::filesystem::path> displaySequenceOut;  ///< each display image as PNG (tonemap on a sequence)
+    std::vector<std::string> settingDefaults;  ///< KEY=VALUE applied before --settings (a command's own defaults)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
 };

@@ -108,6 +108,11 @@ post::PipelineSettings requestedSettings(const AppOptions& options, post::Pipeli
 void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& options)
 {
     post::PipelineParameters parameters(pipeline);
+    std::vector<post::SettingAssignment> defaults;
+    for (const std::string& text : options.settingDefaults)
+        defaults.push_back(post::parseAssignment(text, "default"));
+    for (const std::string& warning : parameters.apply(defaults))
+        util::logWarning("{}", warning);
     if (options.settingsFile)
         for (const std::string& warning : post::loadSettingsFile(*options.settingsFile, parameters))
             util::logWarning("{}", warning);

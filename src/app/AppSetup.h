@@ -27,8 +27,9 @@ post::GpuCaps probeGpuCaps(const platform::GlContext& context);
 
 /// The requested settings on top of `current`.
 post::PipelineSettings requestedSettings(const AppOptions& options, post::PipelineSettings current);
-/// Applies the command line's settings in this order: --settings FILE, the dedicated flags (--bins,
-/// --operator...: aliases of keys), then each --set in command-line order. Throws std::runtime_error
+/// Applies the command line's settings in this order: a command's own defaults (settingDefaults),
+/// --settings FILE, the dedicated flags (--bins, --operator...: aliases of keys), then each --set in
+/// command-line order. Throws std::runtime_error
 /// with one line naming the file or flag and the key when a value is refused (an unknown or
 /// unavailable method, a bad file). Clamps (e.g. bins) are reported as warnings.
 void applyRequestedSettings(post::PostPipeline& pipeline, const AppOptions& options);

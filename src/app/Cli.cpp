@@ -1,5 +1,6 @@
 #include "app/Cli.h"
 
+#include "app/FrameSequence.h"
 #include "post/PipelineParameters.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -209,6 +210,55 @@ std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags, co
     return flags.file;
 }
 
+/// --fps F: a sequence's frames per second.
+double parseFps(const std::string& text)
+{
+    return parseNumberInRange("--fps", text, kMinSequenceFps, kMaxSequenceFps);
+}
+
+/// --hdr-sequence-out / tonemap -o on a sequence: a file name with one frame number.
+void checkPatternFlag(const std::string& flag, const std::string& pattern)
+{
+    try {
+        checkOutputPattern(pattern, flag);
+    } catch (const std::runtime_error& error) {
+        throw CliError(error.what());
+    }
+}
+
+/// The sequence options `view` and `tonemap` share (--fps, --on-bad-frame).
+struct SequenceFlags
+{
+    std::string fps;
+    std::string onBadFrame;
+    CLI::Option* fpsOption = nullptr;
+    CLI::Option* onBadFrameOption = nullptr;
+};
+void addSequenceOptions(CLI::App& command, SequenceFlags& flags, const std::string& what)
+{
+    flags.fpsOption = command
+                          .add_option("--fps", flags.fps,
+                                      what +
+                                          ": frames per second of playback (default 24); headless the time "
+                                          "step is 1/fps")
+                          ->type_name("F");
+    flags.onBadFrameOption =
+        command
+            .add_option("--on-bad-frame", flags.onBadFrame,
+                        what +
+                            ": a missing, damaged or mismatched frame (other size or channels) stops the run "
+                            "with its name and why (default), or is skipped with a warning")
+            ->type_name("stop|skip")
+            ->check(CLI::IsMember({"stop", "skip"}));
+}
+void readSequenceOptions(const SequenceFlags& flags, std::optional<double>& fps, std::optional<std::string>& policy)
+{
+    if (flags.fpsOption->count())
+        fps = parseFps(flags.fps);
+    if (flags.onBadFrameOption->count())
+        policy = flags.onBadFrame;
+}
+
 }  // namespace
 
 /// One --probe value "X,Y": whole pixels from the top-left corner (the frame's size is checked later,
@@ -385,6 +435,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* screenshotExrOpt =
         cli.add_option("--screenshot-exr", screenshotExr, "After the last frame, write the HDR scene frame as OpenEXR")
             ->type_name("OUT.exr");
+    std::string hdrSequenceOut;
+    auto* hdrSequenceOutOpt =
+        cli.add_option("--hdr-sequence-out", hdrSequenceOut,
+                       "Write every frame's HDR frame as a numbered OpenEXR (a rendered sequence for view and "
+                       "tonemap; numbered by frame from 0, or like a sequence's input frames)")
+            ->type_name("OUT.%04d.exr");
     auto* windowScreenshotOpt =
         cli.add_option("--window-screenshot", windowScreenshot,
                        "(testing) window mode: PNG of the window's back buffer after the UI pass "
@@ -504,13 +560,21 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     std::string tmBins = std::to_string(hd::kDefaultHistogramBins);
     CLI::App* tonemap = cli.add_subcommand("tonemap",
                                            "Tone-map an HDR image file (EXR, .hdr, PNG...) on the GPU and "
-                                           "write a PNG");
-    tonemap->add_option("input", tmInput, "Input image")->required()->type_name("IN");
+                                           "write a PNG; or a sequence of frames (a folder, a glob or a %d "
+                                           "pattern), one PNG per frame (-o out.%04d.png)");
+    tonemap
+        ->add_option("input", tmInput,
+                     "Input image, or a sequence: a folder, a glob (shots/*.exr) or a pattern "
+                     "(shot.%04d.exr)")
+        ->required()
+        ->type_name("IN");
     tonemap
         ->add_option("--part", result.tonemap.exrPart,
                      "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
         ->type_name("NAME|INDEX");
-    auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG")->required()->type_name("OUT.png");
+    auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG; for a sequence a numbered name, e.g. out.%04d.png")
+                           ->required()
+                           ->type_name("OUT.png");
     tonemap
         ->add_option("--operator", result.tonemap.toneOperator,
                      "Tone operator id (default ward), or all: one contact sheet of every operator")
@@ -555,6 +619,18 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     tonemap->add_option("--probe", tmProbes, "Print the pixel probe at X,Y (from the top-left; repeatable, up to 8)")
         ->type_name("X,Y")
         ->allow_extra_args(false);
+    SequenceFlags tmSequence;
+    addSequenceOptions(*tonemap, tmSequence, "Sequence input");
+    std::string tmCapture, tmCaptureCsv;
+    auto* tmCaptureOpt = tonemap
+                             ->add_option("--capture", tmCapture,
+                                          "Sequence input: the frames' pass timings and key values as trace-event "
+                                          "JSON ('-': standard output)")
+                             ->type_name("OUT.json");
+    auto* tmCaptureCsvOpt = tonemap
+                                ->add_option("--capture-csv", tmCaptureCsv,
+                                             "Sequence input: the frames' pass timings as CSV ('-': standard output)")
+                                ->type_name("OUT.csv");
     addCommonOptions(*tonemap, dataDir, logLevel);
 
     // `view IMAGE`: the live mode on an image; every live flag falls through to the main command.
@@ -564,10 +640,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                         "file (EXR, .hdr, PNG...) instead of a scene, with pan and zoom; takes every "
                                         "option of the live mode (hdrlab --help)");
     view->fallthrough();
-    view->add_option("image", viewInput, "Image to show")->required()->type_name("IMAGE");
+    view->add_option("image", viewInput,
+                     "Image to show, or a sequence of frames: a folder, a glob (shots/*.exr) or a pattern "
+                     "(shot.%04d.exr)")
+        ->required()
+        ->type_name("IMAGE");
     view->add_option("--part", o.exrPart,
                      "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
         ->type_name("NAME|INDEX");
+    SequenceFlags viewSequence;
+    addSequenceOptions(*view, viewSequence, "Sequence");
 
     std::string cmpScene, cmpSize = result.compare.size, cmpCsv, cmpScanCsv, cmpImage;
     std::string cmpBins = std::to_string(hd::kDefaultHistogramBins), cmpRepeat = std::to_string(result.compare.repeat);
@@ -645,6 +727,15 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             ->type_name("N"),
         bench->add_option("--warmup", benchWarmup, "pipeline: frames rendered before the timed ones (default 20)")
             ->type_name("N")};
+    std::string benchSequence;
+    CLI::Option* benchSequenceOpt =
+        bench
+            ->add_option("--sequence", benchSequence,
+                         "flicker: run every case on a sequence of HDR frames (a folder, a glob or a %d pattern) "
+                         "instead of the camera path")
+            ->type_name("FRAMES");
+    SequenceFlags benchSequenceFlags;
+    addSequenceOptions(*bench, benchSequenceFlags, "flicker --sequence");
     SettingsFlags benchSettings;
     addSettingsOptions(*bench, benchSettings);
     addCommonOptions(*bench, dataDir, logLevel);
@@ -711,9 +802,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.tonemap.preset = tmPreset;
             }
             result.tonemap.sheetTileWidth = unsigned(parseWholeNumber("--sheet-tile-width", tmTileWidth, 128, 4096));
+            readSequenceOptions(tmSequence, result.tonemap.fps, result.tonemap.onBadFrame);
+            if (tmCaptureOpt->count())
+                result.tonemap.capture = tmCapture;
+            if (tmCaptureCsvOpt->count())
+                result.tonemap.captureCsv = tmCaptureCsv;
             result.standardOutputIsData = checkOutputFlags({{tmOutputOpt, &tmOutput, kBinaryImage},
                                                             {tmCurveOpt, &tmCurve, kStreamsText},
-                                                            {tmHistOpt, &tmHistogram, kStreamsText}});
+                                                            {tmHistOpt, &tmHistogram, kStreamsText},
+                                                            {tmCaptureOpt, &tmCapture, kStreamsText},
+                                                            {tmCaptureCsvOpt, &tmCaptureCsv, kStreamsText}});
             return result;
         }
         if (compare->parsed()) {
@@ -769,6 +867,22 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                        result.bench.suite + "'");
             parseBenchPipelineOptions(result.bench, benchSizes, benchBins, benchOperator, benchRange, benchFrames,
                                       benchWarmup);
+            for (const CLI::Option* option :
+                 {benchSequenceOpt, benchSequenceFlags.fpsOption, benchSequenceFlags.onBadFrameOption})
+                if (option->count() && !flicker)
+                    throw CliError(option->get_name() + " is an option of 'bench flicker', not of 'bench " +
+                                   result.bench.suite + "'");
+            if (benchSequenceOpt->count()) {
+                if (benchSequence.empty())
+                    throw CliError("--sequence needs a folder, a glob or a %d pattern of frames");
+                if (bench->get_option("--size")->count())
+                    throw CliError("--size does not apply to --sequence, which plays at its frames' own size");
+                result.bench.sequence = benchSequence;
+                result.bench.framesGiven = bench->get_option("--frames")->count() > 0;
+                readSequenceOptions(benchSequenceFlags, result.bench.fps, result.bench.onBadFrame);
+            } else if (benchSequenceFlags.fpsOption->count() || benchSequenceFlags.onBadFrameOption->count()) {
+                throw CliError("--fps and --on-bad-frame need --sequence");
+            }
             if (benchChartOpt->count())
                 result.bench.chart = benchChart;
             result.bench.settingsFile = settingsFile(benchSettings);
@@ -797,6 +911,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             if (sceneOpt->count())
                 throw CliError("--scene does not apply to view, which shows IMAGE instead of a scene");
             o.viewImage = viewInput;
+            readSequenceOptions(viewSequence, o.sequenceFps, o.badFramePolicy);
         }
         if (sceneOpt->count())
             o.sceneFile = scene;
@@ -820,6 +935,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             o.screenshot = screenshot;
         if (screenshotExrOpt->count())
             o.screenshotExr = screenshotExr;
+        if (hdrSequenceOutOpt->count())
+            o.hdrSequenceOut = hdrSequenceOut;
         if (windowScreenshotOpt->count())
             o.windowScreenshot = windowScreenshot;
         if (captureOpt->count())
@@ -864,9 +981,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             throw CliError("--split-at, --split-gain, --settings-b and --set-b need --split side-by-side|difference");
         result.standardOutputIsData = checkOutputFlags({{screenshotOpt, &screenshot, kBinaryImage},
                                                         {screenshotExrOpt, &screenshotExr, kBinaryImage},
+                                                        {hdrSequenceOutOpt, &hdrSequenceOut, kBinaryImage},
                                                         {windowScreenshotOpt, &windowScreenshot, kBinaryImage},
                                                         {captureOpt, &capture, kStreamsText},
                                                         {captureCsvOpt, &captureCsv, kStreamsText}});
+        if (o.hdrSequenceOut)
+            checkPatternFlag("--hdr-sequence-out", hdrSequenceOut);
         if (o.windowScreenshot && o.headless)
             throw CliError("--window-screenshot needs a window; it cannot be combined with --headless");
         if (o.resizeStorm && o.headless)

@@ -46,8 +46,18 @@ struct TonemapOptions
     // every operator or preset on one sheet (app/TonemapAll.h): toneOperator "all" or preset "all"
     std::optional<std::string> preset;  ///< --preset ID|none|all: the percentile operator with an engine preset
     unsigned sheetTileWidth = 480;      ///< --sheet-tile-width: the contact sheet's pictures, pixels wide
+    // a sequence of frames (app/TonemapSequence.cpp): -o holds a frame number, e.g. out.%04d.png
+    std::optional<double> fps;                        ///< --fps F (default 24)
+    std::optional<std::string> onBadFrame;            ///< --on-bad-frame stop|skip (default stop)
+    std::optional<std::filesystem::path> capture;     ///< --capture OUT.json
+    std::optional<std::filesystem::path> captureCsv;  ///< --capture-csv OUT.csv
 };
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options);
+/// Whether `tonemap` runs on a sequence: its input names one, or a sequence-only flag was given.
+bool usesSequenceOptions(const TonemapOptions& options);
+/// `tonemap SEQUENCE -o OUT.%04d.png` (app/TonemapSequence.cpp): the live pipeline headless on the
+/// frames, one PNG each; a sequence-only flag on one image is an error.
+int runTonemapSequence(const CommonOptions& common, const TonemapOptions& options);
 
 /// `hdrlab compare [--scene FILE] [--size WxH] [--bins N[,N...]] [--repeat K] [--csv OUT.csv]
 ///  [--chart OUT.svg]`
@@ -95,6 +105,11 @@ struct BenchOptions
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)
+    // bench flicker on a sequence of frames instead of the camera path
+    std::optional<std::filesystem::path> sequence;  ///< --sequence FRAMES (a folder, glob or %d pattern)
+    std::optional<double> fps;                      ///< --fps F (default 24)
+    std::optional<std::string> onBadFrame;          ///< --on-bad-frame stop|skip
+    bool framesGiven = false;                       ///< --frames was given (a sequence plays once through without)
 };
 /// Runs the suite: `pipeline` here, the others through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);

@@ -1,9 +1,10 @@
 // FrameSource.h: the seam between the app's frame loop and what it feeds the post pipeline: a
-// scene-linear HDR texture per frame. Two sources exist: the scene renderer (SceneFrameSource, the
-// default live mode) and a still image file (StillImageSource, `hdrlab view`). The loop asks the
-// source to follow input, to render (the scene draws; an image was uploaded once), and where its
-// frame goes in the viewport (the part of the window the panels leave: ui/PanelLayout.h); the
-// pipeline reads post::ImageInput{hdr(), size()} either way.
+// scene-linear HDR texture per frame. Three sources exist: the scene renderer (SceneFrameSource, the
+// default live mode), a still image file (StillImageSource, `hdrlab view IMAGE`) and a sequence of
+// frames (SequenceSource, `hdrlab view SEQUENCE`, `tonemap`). The loop asks the source to follow
+// input, to render (the scene draws; an image was uploaded once; a sequence uploads its next frame),
+// and where its frame goes in the viewport (the part of the window the panels leave:
+// ui/PanelLayout.h); the pipeline reads post::ImageInput{hdr(), size()} either way.
 #pragma once
 
 #include "app/PanZoom.h"
@@ -73,6 +74,19 @@ public:
     /// Where the display image (size()) goes in a viewport of `viewportSize` pixels (rectangles from
     /// the viewport's bottom-left corner; the app offsets them to the viewport's place in the window).
     virtual BlitRects placement(glm::ivec2 viewportSize) const = 0;
+
+    // Sources with frames of their own (a sequence); the others keep these defaults.
+    /// Seconds per frame at the source's own rate (a sequence's --fps): headless runs step by it
+    /// instead of the camera path's fixed 1/60 s. nullopt: the app's fixed step.
+    virtual std::optional<double> framePeriod() const { return std::nullopt; }
+    /// Headless: whether there is a frame to render next; false once a sequence has played to its
+    /// end or stopped at a bad frame, which ends the run. May wait for the frame to decode.
+    virtual bool hasNextFrame() { return true; }
+    /// Why the source stopped early (a bad frame under --on-bad-frame stop); empty when it did not.
+    virtual std::string stopReason() const { return {}; }
+    /// The number of the frame shown (a sequence's frame number), for numbered per-frame outputs;
+    /// nullopt where the source has none (the run's frame index stands in).
+    virtual std::optional<long long> frameNumber() const { return std::nullopt; }
 };
 
 }  // namespace app

@@ -3,10 +3,6 @@
 #include "image/ImageIo.h"
 #include "util/Log.h"
 
-#include <GLFW/glfw3.h>
-#include <glm/common.hpp>
-
-#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
@@ -21,7 +17,7 @@ std::string displayName(const std::filesystem::path& path, const std::string& ex
 
 }  // namespace
 
-gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, const std::string& name)
+void checkImageFitsTexture(const image::ImageF& image, int maxTextureSize, const std::string& name)
 {
     if (image.empty())
         throw std::runtime_error(
@@ -31,6 +27,11 @@ gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, con
             util::format("cannot show '{}': {} x {} pixels is larger than this GPU's largest "
                          "texture ({} on a side)",
                          name, image.width, image.height, maxTextureSize));
+}
+
+gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, const std::string& name)
+{
+    checkImageFitsTexture(image, maxTextureSize, name);
     std::vector<float> bottomUp(image.pixels.size());
     const std::size_t row = std::size_t(image.width) * image::ImageF::kChannels;
     for (int y = 0; y < image.height; ++y)
@@ -54,7 +55,7 @@ StillImageSource::ReplaceResult StillImageSource::replaceWith(const std::filesys
         mTexture = std::move(texture);
         mPath = path;
         mName = displayName(path, {});
-        mView.fitted = true;
+        mControls.fit();
         result.replaced = true;
         result.message = util::format("showing {} ({} x {})", path.string(), mTexture.size().x, mTexture.size().y);
     } catch (const std::exception& error) {
@@ -65,59 +66,25 @@ StillImageSource::ReplaceResult StillImageSource::replaceWith(const std::filesys
 
 void StillImageSource::update(const FrameSourceInput& input)
 {
-    mViewportSize = input.viewportSize;
-    const glm::ivec2 image = size();
-    if (!input.window) {
-        mView = fitView(image, mViewportSize);
-        return;
-    }
-    mView = mView.fitted ? fitView(image, mViewportSize) : clampView(mView, image, mViewportSize);
-
-    const glm::dvec2 cursor = input.cursor;
-    const bool pressed = glfwGetMouseButton(input.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-    if (pressed && (mDragging || input.mouseFree)) {
-        if (mDragging && cursor != mLastCursor)
-            mView = panBy(mView, cursor - mLastCursor, image, mViewportSize);
-        mDragging = true;
-    } else {
-        mDragging = false;
-    }
-    mLastCursor = cursor;
-    if (input.mouseFree && input.scrollY != 0.0)
-        mView = zoomAbout(mView, cursor, std::pow(1.25, input.scrollY), image, mViewportSize);
-
-    if (!input.keyboardFree)
-        return;
-    auto down = [&](int key) { return glfwGetKey(input.window, key) == GLFW_PRESS; };
-    const glm::dvec2 centre = glm::dvec2(mViewportSize) * 0.5;
-    const double step = std::pow(4.0, input.dt);  // held: x4 a second
-    if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD))
-        mView = zoomAbout(mView, centre, step, image, mViewportSize);
-    if (down(GLFW_KEY_MINUS) || down(GLFW_KEY_KP_SUBTRACT))
-        mView = zoomAbout(mView, centre, 1.0 / step, image, mViewportSize);
-    if (down(GLFW_KEY_1))
-        mView = zoomAbout(mView, centre, 1.0 / mView.zoom, image, mViewportSize);
-    if (down(GLFW_KEY_F) || down(GLFW_KEY_0))
-        mView = fitView(image, mViewportSize);
+    mControls.update(input, size());
 }
 
 std::string StillImageSource::hint(bool isWindow, double) const
 {
     const std::string size = util::format("{} x {} px, ", this->size().x, this->size().y);
-    return size + (isWindow ? describeView(mView, this->size(), mViewportSize) : std::string("RGBA32F"));
+    return size + (isWindow ? mControls.describe(this->size()) : std::string("RGBA32F"));
 }
 
 std::string StillImageSource::controlsHelp() const
 {
-    return "Drag pans, the wheel zooms about the cursor, +/- zoom about the centre, 1 shows 1:1, F or 0 "
-           "fits, F1 or Tab hides the panels. Drop an image file on the window to open it (the pipeline runs on the "
-           "whole image, RGBA32F, at its own size).";
+    return std::string(ImageViewControls::kHelp) +
+           ", F1 or Tab hides the panels. Drop an image file on the window to open it (the pipeline runs on the whole "
+           "image, RGBA32F, at its own size).";
 }
 
 BlitRects StillImageSource::placement(glm::ivec2 viewportSize) const
 {
-    const PanZoom view = mView.fitted ? fitView(size(), viewportSize) : clampView(mView, size(), viewportSize);
-    return visibleRects(view, size(), viewportSize);
+    return mControls.placement(viewportSize, size());
 }
 
 }  // namespace app

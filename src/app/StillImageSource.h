@@ -10,6 +10,7 @@
 #pragma once
 
 #include "app/FrameSource.h"
+#include "app/ImageViewControls.h"
 #include "image/Image.h"
 
 #include <filesystem>
@@ -20,6 +21,8 @@ namespace app {
 /// The image as an RGBA32F texture, rows flipped to GL's bottom-up order. Throws std::runtime_error
 /// naming `name` for an empty image or one larger than `maxTextureSize` on a side.
 gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, const std::string& name);
+/// The checks of uploadStillImage alone (an empty image, one larger than `maxTextureSize` on a side).
+void checkImageFitsTexture(const image::ImageF& image, int maxTextureSize, const std::string& name);
 
 class StillImageSource final : public FrameSource
 {
@@ -56,8 +59,8 @@ public:
     std::string controlsHelp() const override;
     BlitRects placement(glm::ivec2 viewportSize) const override;
 
-    const PanZoom& view() const { return mView; }
-    void fit() { mView.fitted = true; }
+    const PanZoom& view() const { return mControls.view(); }
+    void fit() { mControls.fit(); }
 
 private:
     int mMaxTextureSize = 0;
@@ -65,10 +68,7 @@ private:
     std::string mName;
     gl::Texture mTexture;
     post::PictureInfo mPicture;
-    PanZoom mView;
-    glm::ivec2 mViewportSize{0};
-    bool mDragging = false;
-    glm::dvec2 mLastCursor{0.0};
+    ImageViewControls mControls;
 };
 
 }  // namespace app

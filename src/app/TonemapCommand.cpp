@@ -457,6 +457,8 @@ void tonemapToFrame(const TonemapOptions& options,
 
 int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options)
 {
+    if (usesSequenceOptions(options))
+        return runTonemapSequence(common, options);
     try {
         if (options.range)
             parseTonemapRange(*options.range);

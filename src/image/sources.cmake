@@ -2,6 +2,7 @@
 # libstb.so; link that when present, else compile them here (StbImplementation.cpp), never both.
 target_sources(hdrlab_core PRIVATE
   image/ImageIo.cpp
+  image/ImageLayout.cpp
   image/JpegCheck.cpp
   image/ExrReader.cpp
   image/ExrWriter.cpp

@@ -178,6 +178,7 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
                              "--frames",
                              "--screenshot",
                              "--screenshot-exr",
+                             "--hdr-sequence-out",
                              "--capture",
                              "--capture-csv",
                              "--capture-frames",
@@ -308,6 +309,45 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"bench", "pipeline", "--chart", "-"}, "cannot share standard output");
     expectRefused({"equalize8", "in.png", "-o", "o.png", "--block", "128"}, "--block");
     expectRefused({"bench", "everything"}, "suite");
+}
+
+TEST(CliTest, SequenceOptionsAreFilledInAndChecked)
+{
+    auto view = parse({"view", "shots/*.exr", "--fps", "29.97", "--on-bad-frame", "skip", "--headless"});
+    ASSERT_EQ(view.kind, CommandKind::Run) << view.error;
+    EXPECT_EQ(view.app.viewImage, std::filesystem::path("shots/*.exr"));
+    EXPECT_EQ(view.app.sequenceFps, 29.97);
+    EXPECT_EQ(view.app.badFramePolicy, "skip");
+    EXPECT_FALSE(parse({"view", "a.exr"}).app.sequenceFps);
+
+    auto render = parse({"--headless", "--hdr-sequence-out", "out/f.%04d.exr"});
+    ASSERT_EQ(render.kind, CommandKind::Run) << render.error;
+    EXPECT_EQ(render.app.hdrSequenceOut, std::filesystem::path("out/f.%04d.exr"));
+
+    auto tonemap = parse({"tonemap", "s.%04d.exr", "-o", "o.%04d.png", "--fps", "30", "--on-bad-frame", "stop",
+                          "--capture", "c.json", "--capture-csv", "c.csv"});
+    ASSERT_EQ(tonemap.kind, CommandKind::Tonemap) << tonemap.error;
+    EXPECT_EQ(tonemap.tonemap.fps, 30.0);
+    EXPECT_EQ(tonemap.tonemap.onBadFrame, "stop");
+    EXPECT_EQ(tonemap.tonemap.capture, std::filesystem::path("c.json"));
+    EXPECT_EQ(tonemap.tonemap.captureCsv, std::filesystem::path("c.csv"));
+
+    auto bench = parse({"bench", "flicker", "--sequence", "s.%04d.exr", "--fps", "25", "--operator", "ward"});
+    ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;
+    EXPECT_EQ(bench.bench.sequence, std::filesystem::path("s.%04d.exr"));
+    EXPECT_EQ(bench.bench.fps, 25.0);
+    EXPECT_FALSE(bench.bench.framesGiven) << "once through the sequence";
+    EXPECT_TRUE(parse({"bench", "flicker", "--sequence", "d", "--frames", "9"}).bench.framesGiven);
+
+    expectRefused({"view", "s.%04d.exr", "--fps", "0"}, "--fps 0 is outside 0.001..1000");
+    expectRefused({"view", "s.%04d.exr", "--fps", "fast"}, "--fps 'fast' is not a number");
+    expectRefused({"view", "s.%04d.exr", "--on-bad-frame", "ignore"}, "--on-bad-frame");
+    expectRefused({"--hdr-sequence-out", "f.exr"}, "--hdr-sequence-out 'f.exr' has no frame number");
+    expectRefused({"--hdr-sequence-out", "-"}, "--hdr-sequence-out writes a binary image");
+    expectRefused({"--hdr-sequence-out", "f%d_%d.exr"}, "two frame numbers");
+    expectRefused({"bench", "pipeline", "--sequence", "d"}, "--sequence is an option of 'bench flicker'");
+    expectRefused({"bench", "flicker", "--sequence", "d", "--size", "64x36"}, "--size does not apply to --sequence");
+    expectRefused({"bench", "flicker", "--on-bad-frame", "skip"}, "need --sequence");
 }
 
 TEST(CliTest, CaptureFramesSetsTheRing)
