@@ -71,7 +71,7 @@ protected:
     {
         std::vector<float> values;
         for (int i = 0; i < maxFrames && source.hasNextFrame(); ++i) {
-            source.update(app::FrameSourceInput{nullptr, source.size(), 1.0 / 30.0, 0.0, true, true, 0.0});
+            source.update(app::FrameSourceInput{nullptr, source.size(), {0.0, 0.0}, 1.0 / 30.0, 0.0, true, true, 0.0});
             profiler.beginFrame();
             source.render(profiler);
             profiler.endFrame();
