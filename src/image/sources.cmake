@@ -4,6 +4,8 @@ target_sources(hdrlab_core PRIVATE
   image/ImageIo.cpp
   image/JpegCheck.cpp
   image/ExrReader.cpp
+  image/ExrDeepReader.cpp
+  image/DeepFlatten.cpp
   image/ExrWriter.cpp
   image/RadianceCheck.cpp)
 
