@@ -405,10 +405,18 @@ Choice choosePart(const Imf::MultiPartInputFile& file, const std::string& reques
             if (auto channels = colourIn(part, ""))
                 return {part, *channels};
     }
+    // Multi-part stereo files name each part's view in its "view" attribute: the first colour part of it.
+    for (int part = 0; part < parts; ++part)
+        if (file.header(part).hasView() && file.header(part).view() == request)
+            for (const std::string& layer : layersOf(file.header(part).channels()))
+                if (auto channels = colourIn(part, layer, false))
+                    return {part, *channels};
     std::string known;
     for (int part = 0; part < parts; ++part) {
         known += (part ? "; " : "") + partLabel(file, part);
         const Imf::Header& header = file.header(part);
+        if (header.hasView())
+            known += " of view " + quoted(header.view());
         if (Imf::hasMultiView(header))
             for (const std::string& view : Imf::multiView(header))
                 known += " view " + quoted(view);

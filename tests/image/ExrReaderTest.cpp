@@ -338,8 +338,9 @@ TEST(ExrReader, GreyAndLayerOnlyFilesAreRead)
     EXPECT_EQ(image::loadHdrImage(dir / "layer.exr", "diffuse").at(9, 2)[0], float(Imath::half(sourceValue(9, 2, 0))));
 }
 
-/// A two-part file: part 0 "depth" holds only Z, part 1 "beauty" holds RGBA.
-fs::path writeTwoParts(const fs::path& dir, Planes& planes)
+/// A two-part file: part 0 "depth" holds only Z, part 1 "beauty" holds RGBA; `views` (if any) are
+/// the parts' view attributes.
+fs::path writeTwoParts(const fs::path& dir, Planes& planes, const std::vector<std::string>& views = {})
 {
     fs::path path = dir / "parts.exr";
     Imf::Header depth(kWindow, kWindow);
@@ -349,6 +350,10 @@ fs::path writeTwoParts(const fs::path& dir, Planes& planes)
     Imf::Header beauty = headerFor(Imf::ZIP_COMPRESSION, Imf::FLOAT);
     beauty.setName("beauty");
     beauty.setType(Imf::SCANLINEIMAGE);
+    if (views.size() == 2) {
+        depth.setView(views[0]);
+        beauty.setView(views[1]);
+    }
     std::vector<Imf::Header> headers = {depth, beauty};
     Imf::MultiPartOutputFile output(path.c_str(), headers.data(), int(headers.size()));
     Imf::OutputPart depthPart(output, 0);
@@ -400,6 +405,17 @@ TEST(ExrReader, MultiViewFilesReadTheDefaultViewOrTheOneAskedFor)
     EXPECT_EQ(image::loadHdrImage(path).at(6, 6)[0], sourceValue(6, 6, 0));
     EXPECT_EQ(image::loadHdrImage(path, "left").at(6, 6)[0], sourceValue(6, 6, 0));
     EXPECT_EQ(image::loadHdrImage(path, "right").at(6, 6)[0], 2.0f * sourceValue(6, 6, 0));
+}
+
+TEST(ExrReader, MultiPartViewsAreFoundByTheirViewAttribute)
+{
+    // OpenEXR 2's multi-part stereo: a part per view and kind, named freely, its view an attribute.
+    fs::path dir = scratchDir("exr-reader-part-views");
+    Planes planes(kWidth * kHeight);
+    fs::path path = writeTwoParts(dir, planes, {"left", "right"});
+    EXPECT_EQ(image::loadHdrImage(path, "right").at(3, 4)[1], sourceValue(3, 4, 1));
+    EXPECT_NE(loadError(path, "left").find("part 0 'depth' of view 'left'"), std::string::npos)
+        << "a view with only a depth part has no colour";
 }
 
 // ---- deep images ----
