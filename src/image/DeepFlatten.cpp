@@ -60,7 +60,7 @@ std::array<float, 4> compositeInOrder(std::span<const DeepSample> samples)
 {
     float red = 0.0f, green = 0.0f, blue = 0.0f, alpha = 0.0f;
     for (const DeepSample& sample : samples) {
-        if (alpha >= 1.0f)
+        if (!(alpha < 1.0f))  // opaque, or NaN: nothing behind can change the pixel's alpha
             break;
         const float transmitted = 1.0f - alpha;
         red += transmitted * sample.red;
@@ -156,7 +156,8 @@ Piece mergedPoints(std::span<const DeepSample> points)
 class Composite
 {
 public:
-    /// Adds a piece behind what is there; false once nothing behind can show.
+    /// Adds a piece behind what is there; false once nothing behind can show (A >= 1, or NaN: the
+    /// sweep must not go on through the rest of a pixel whose alpha is lost).
     bool add(const Piece& piece)
     {
         const double transmitted = 1.0 - mPiece.alpha;
@@ -164,7 +165,7 @@ public:
         mPiece.green += transmitted * piece.green;
         mPiece.blue += transmitted * piece.blue;
         mPiece.alpha += transmitted * piece.alpha;
-        return !(mPiece.alpha >= 1.0);
+        return mPiece.alpha < 1.0;
     }
     std::array<float, 4> value() const
     {

@@ -8,7 +8,7 @@
 //  - A pixel whose samples are already tidy (the usual case: renderers write sorted, non-overlapping
 //    samples) is composited from the stored values in float, sample by sample, exactly like
 //    OpenEXR's own Imf::DeepCompositing; splitting and merging (in double) happen only where
-//    samples overlap. Compositing stops once A reaches 1 (OpenEXR does the same).
+//    samples overlap. Compositing stops once A reaches 1 (OpenEXR does the same) or is NaN.
 //  - No samples: (0, 0, 0, 0), transparent black, like pixels outside a flat image's data window.
 //  - No depth (the part has no Z channel, which the format requires): samples composited in their
 //    stored order, without tidying. Missing ZBack: every sample is a point sample at Z. Missing

@@ -128,6 +128,13 @@ TEST(DeepFlatten, DegenerateDepthsHaveAPlace)
     // Alpha outside [0, 1] is used as stored where no split is needed, clamped where one is.
     const Rgba overlapped = flatten({volume(0.0f, 2.0f, 0.5f, 2.0f), volume(1.0f, 3.0f, kNaN, kNaN)});
     EXPECT_EQ(overlapped, (Rgba{0.5f, 0.5f, 0.5f, 1.0f}));
+    // A NaN alpha ends the composite (sorted and overlapping alike): the pixel's alpha is NaN.
+    for (const Rgba& nanAlpha :
+         {flatten({point(2.0f, 1.0f, 1.0f), point(1.0f, 0.5f, kNaN)}),
+          flatten({volume(1.0f, 3.0f, 1.0f, 1.0f), point(1.0f, 0.5f, kNaN), volume(2.0f, 4.0f, 1.0f, 1.0f)})}) {
+        EXPECT_EQ(nanAlpha[0], 0.5f);
+        EXPECT_TRUE(std::isnan(nanAlpha[3]));
+    }
 }
 
 // ---- brute force, straight from the document ----
