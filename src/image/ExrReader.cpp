@@ -523,7 +523,8 @@ ImageF readLuminanceChroma(std::span<const std::uint8_t> bytes, const Imf::Heade
 
 /// A deep part's channels: the chosen colour channels, the alpha of their layer or else of the
 /// nearest enclosing layer (as "Interpreting OpenEXR Deep Pixels" associates them), and the base
-/// layer's Z and ZBack. Luminance-chroma cannot be deep (deep channels are never subsampled): Y is grey.
+/// layer's Z and ZBack, except in a multi-view part, where a view other than the default one keeps its
+/// own ("right.Z"). Luminance-chroma cannot be deep (deep channels are never subsampled): Y is grey.
 DeepChannels deepChannelsOf(const Imf::Header& header, const ColourChannels& colour)
 {
     const Imf::ChannelList& channels = header.channels();
@@ -540,10 +541,13 @@ DeepChannels deepChannelsOf(const Imf::Header& header, const ColourChannels& col
         if (channels.findChannel(name))
             deep.alpha = name;
     }
-    if (channels.findChannel("Z"))
-        deep.depth = "Z";
-    if (channels.findChannel("ZBack"))
-        deep.depthBack = "ZBack";
+    const bool isView = !colour.layer.empty() && Imf::hasMultiView(header) &&
+                        std::ranges::count(Imf::multiView(header), colour.layer) > 0;
+    const std::string depthPrefix = isView ? colour.layer + "." : "";
+    if (channels.findChannel(depthPrefix + "Z"))
+        deep.depth = depthPrefix + "Z";
+    if (channels.findChannel(depthPrefix + "ZBack"))
+        deep.depthBack = depthPrefix + "ZBack";
     return deep;
 }
 

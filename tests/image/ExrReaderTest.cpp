@@ -426,6 +426,7 @@ struct DeepLayout
     bool tiled = false;
     bool grey = false;        // Y instead of R, G, B
     std::string colourLayer;  // "diffuse": diffuse.R, diffuse.G, diffuse.B (alpha stays A)
+    std::string view;         // "right": every channel of view "right" (right.R ... right.Z) of views left, right
     bool alpha = true;
     bool depth = true;
     bool depthBack = false;
@@ -456,7 +457,12 @@ void writeDeepFile(const fs::path& path,
         float image::DeepSample::*field;
     };
     std::vector<Channel> channels;
-    const std::string prefix = layout.colourLayer.empty() ? "" : layout.colourLayer + ".";
+    const std::string prefix = !layout.view.empty()          ? layout.view + "."
+                               : !layout.colourLayer.empty() ? layout.colourLayer + "."
+                                                             : "";
+    const std::string otherPrefix = layout.view.empty() ? "" : layout.view + ".";
+    if (!layout.view.empty())
+        Imf::addMultiView(header, Imf::StringVector{"left", layout.view});
     if (layout.grey)
         channels.push_back({prefix + "Y", Imf::HALF, &image::DeepSample::red});
     else
@@ -464,11 +470,11 @@ void writeDeepFile(const fs::path& path,
                                          {prefix + "G", Imf::HALF, &image::DeepSample::green},
                                          {prefix + "B", Imf::HALF, &image::DeepSample::blue}});
     if (layout.alpha)
-        channels.push_back({"A", Imf::HALF, &image::DeepSample::alpha});
+        channels.push_back({otherPrefix + "A", Imf::HALF, &image::DeepSample::alpha});
     if (layout.depth)
-        channels.push_back({"Z", Imf::FLOAT, &image::DeepSample::z});
+        channels.push_back({otherPrefix + "Z", Imf::FLOAT, &image::DeepSample::z});
     if (layout.depthBack)
-        channels.push_back({"ZBack", Imf::FLOAT, &image::DeepSample::zBack});
+        channels.push_back({otherPrefix + "ZBack", Imf::FLOAT, &image::DeepSample::zBack});
 
     std::vector<unsigned int> counts;
     for (const auto& samples : pixels)
@@ -613,6 +619,14 @@ TEST(ExrReader, DeepImagesWithoutAlphaOrDepthFollowTheDocumentedRules)
                   {{deepSample(2, 1, 1, 1, 1), deepSample(1, 0.25f, 0.25f, 0.25f, 0.5f)}, {}}, layer);
     image = image::loadHdrImage(dir / "layer.exr");
     expectPixel(image, 0, 0, {0.75f, 0.75f, 0.75f, 1});  // not 0.25: the front sample is half transparent
+
+    // A multi-view part's non-default view keeps its own depth (right.Z) and alpha (right.A).
+    DeepLayout view;
+    view.view = "right";
+    writeDeepFile(dir / "view.exr", window, window,
+                  {{deepSample(2, 1, 1, 1, 1), deepSample(1, 0.25f, 0.25f, 0.25f, 0.5f)}, {}}, view);
+    image = image::loadHdrImage(dir / "view.exr", "right");
+    expectPixel(image, 0, 0, {0.75f, 0.75f, 0.75f, 1});  // sorted by right.Z: the opaque white one is behind
 }
 
 TEST(ExrReader, DeepPixelsWithTooManySamplesAreRefused)
