@@ -20,7 +20,7 @@
 //    example code; opaque volume pieces stay opaque with their full colour, and coincident opaque
 //    samples average their colours. Colour NaN/Inf pass through the arithmetic unchanged.
 // Cost: O(n log n) per pixel of n samples (the active volumes' sums live in a segment tree; no
-// pairwise merging); an overlapping pixel needs about 200 bytes per volume sample while it is flattened.
+// pairwise merging); an overlapping pixel needs up to about 250 bytes per sample while it is flattened.
 #pragma once
 
 #include <array>
