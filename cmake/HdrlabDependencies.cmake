@@ -7,7 +7,6 @@ find_package(glm REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(tinyexr REQUIRED)  # writing EXR (--screenshot-exr)
-find_package(OpenEXR 3 REQUIRED CONFIG)  # reading EXR: the reference implementation
 pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
 
 find_path(STB_INCLUDE_DIR stb_image.h PATH_SUFFIXES stb REQUIRED)
@@ -22,6 +21,18 @@ else()
   target_link_libraries(hdrlab_tinyexr INTERFACE ${TINYEXR_LIBRARY})
   set(HDRLAB_TINYEXR_TARGET hdrlab_tinyexr)
 endif()
+
+# OpenEXR 3 (reading EXR: the reference implementation; libopenexr-dev) through its pkg-config file,
+# not its CMake package: that one loads Debian's Imath package, whose target list names the Python
+# binding Imath::PyImath_Python3_11, a library shipped by python3-imath (which libimath-dev does not
+# need), so every configure printed "The imported target ... references the file ... but this file
+# does not exist". OpenEXR.pc gives the same headers and libraries (OpenEXR, OpenEXRCore, Iex,
+# IlmThread, and Imath through its Requires); its -pthread compile flag is left to Threads::Threads
+# (it would reach nvcc through hdrlab_core's CUDA sources otherwise).
+pkg_check_modules(OPENEXR REQUIRED OpenEXR>=3)
+add_library(hdrlab_openexr INTERFACE)
+target_include_directories(hdrlab_openexr SYSTEM INTERFACE ${OPENEXR_INCLUDE_DIRS})
+target_link_libraries(hdrlab_openexr INTERFACE ${OPENEXR_LINK_LIBRARIES} Threads::Threads)
 
 # Dear ImGui from libimgui-dev: a static library with the GLFW and OpenGL3 backends built in.
 add_library(hdrlab_imgui INTERFACE)

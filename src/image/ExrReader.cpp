@@ -10,10 +10,12 @@
 //     Luminance-chroma files (Y, RY, BY with subsampled chroma) go through RgbaInputFile, which
 //     reconstructs RGB the way OpenEXR's own tools do.
 //  3. The data window is placed into the display window (the image's intended frame).
-// Limits: deep images are refused; luminance-chroma only in the first part; subsampled channels
-// only as the chroma of luminance-chroma files; no more than kMaxImageDimension on a side.
+// Deep parts (samples per pixel) are read by ExrDeepReader and flattened (DeepFlatten.h).
+// Limits: luminance-chroma only in the first part; subsampled channels only as the chroma of
+// luminance-chroma files; no more than kMaxImageDimension on a side.
 #include "image/ExrReader.h"
 
+#include "image/ExrDeepReader.h"
 #include "image/FormatError.h"
 #include "image/ImageIo.h"
 #include "util/Log.h"
@@ -187,8 +189,9 @@ private:
 };
 
 /// Every chunk the C++ library will read for level 0 of `part`, as OpenEXRCore reads its offset and
-/// leader: it must exist inside the file, and an uncompressed chunk must hold all its pixels
-/// (OpenEXR 3.1.5's C++ reader copies the full size out of a shorter chunk: a fuzzer found it).
+/// leader: it must exist inside the file (a deep chunk's sample count table and samples too), and an
+/// uncompressed chunk must hold all its pixels (OpenEXR 3.1.5's C++ reader copies the full size out
+/// of a shorter chunk: a fuzzer found it).
 void checkLevelZeroChunks(exr_const_context_t context, int part, const CoreReadState& state)
 {
     exr_storage_t storage = EXR_STORAGE_SCANLINE;
@@ -196,8 +199,9 @@ void checkLevelZeroChunks(exr_const_context_t context, int part, const CoreReadS
     if (exr_get_storage(context, part, &storage) != EXR_ERR_SUCCESS ||
         exr_get_data_window(context, part, &window) != EXR_ERR_SUCCESS)
         damaged(util::format("part {}: unreadable storage type or data window", part));
-    if (storage != EXR_STORAGE_SCANLINE && storage != EXR_STORAGE_TILED)
-        return;  // deep: refused later with its own message
+    const bool scanline = storage == EXR_STORAGE_SCANLINE || storage == EXR_STORAGE_DEEP_SCANLINE;
+    if (!scanline && storage != EXR_STORAGE_TILED && storage != EXR_STORAGE_DEEP_TILED)
+        damaged(util::format("part {}: unknown storage type", part));
     auto check = [&](exr_result_t result, const exr_chunk_info_t& chunk, const char* what, int a, int b) {
         if (result != EXR_ERR_SUCCESS)
             damaged(util::format("part {}, {} {}{}: {}", part, what, a, b < 0 ? "" : util::format(",{}", b),
@@ -207,7 +211,7 @@ void checkLevelZeroChunks(exr_const_context_t context, int part, const CoreReadS
                                  b < 0 ? "" : util::format(",{}", b), chunk.packed_size, chunk.unpacked_size));
     };
     exr_chunk_info_t chunk{};
-    if (storage == EXR_STORAGE_SCANLINE) {
+    if (scanline) {
         int32_t linesPerChunk = 0;
         if (exr_get_scanlines_per_chunk(context, part, &linesPerChunk) != EXR_ERR_SUCCESS || linesPerChunk < 1)
             damaged(util::format("part {}: unknown lines per chunk", part));
@@ -361,13 +365,8 @@ Choice choosePart(const Imf::MultiPartInputFile& file, const std::string& reques
     const int parts = file.parts();
     auto colourIn = [&](int part, const std::string& layer, bool loneChannelIsGrey = true) {
         const Imf::Header& header = file.header(part);
-        if (isDeep(header))
-            return std::optional<ColourChannels>();
-        return findColourChannels(header.channels(), layer, loneChannelIsGrey);
-    };
-    auto requireReadable = [&](int part) {
-        if (isDeep(file.header(part)))
-            unsupported(partLabel(file, part) + " holds a deep image (samples per pixel), which hdrlab cannot show");
+        // A deep part's lone channel is its depth Z, not an image.
+        return findColourChannels(header.channels(), layer, loneChannelIsGrey && !isDeep(header));
     };
 
     if (request.empty()) {
@@ -377,18 +376,11 @@ Choice choosePart(const Imf::MultiPartInputFile& file, const std::string& reques
                 for (const std::string& layer : layersOf(file.header(part).channels()))
                     if (auto channels = colourIn(part, layer, loneChannelIsGrey))
                         return {part, *channels};
-        if (parts == 1)
-            requireReadable(0);
-        for (int part = 0; part < parts; ++part)
-            if (!isDeep(file.header(part)))
-                unsupported(util::format("no R, G, B or Y channel in any part (part 0 has: {})",
-                                         channelNames(file.header(0).channels())));
-        unsupported(parts == 1 ? "the image is deep (samples per pixel), which hdrlab cannot show"
-                               : "every part holds a deep image (samples per pixel), which hdrlab cannot show");
+        unsupported(util::format("no R, G, B or Y channel in any part (part 0 has: {})",
+                                 channelNames(file.header(0).channels())));
     }
 
     auto colourOfPart = [&](int part) -> Choice {
-        requireReadable(part);
         for (const std::string& layer : layersOf(file.header(part).channels()))
             if (auto channels = colourIn(part, layer))
                 return {part, *channels};
@@ -413,10 +405,18 @@ Choice choosePart(const Imf::MultiPartInputFile& file, const std::string& reques
             if (auto channels = colourIn(part, ""))
                 return {part, *channels};
     }
+    // Multi-part stereo files name each part's view in its "view" attribute: the first colour part of it.
+    for (int part = 0; part < parts; ++part)
+        if (file.header(part).hasView() && file.header(part).view() == request)
+            for (const std::string& layer : layersOf(file.header(part).channels()))
+                if (auto channels = colourIn(part, layer, false))
+                    return {part, *channels};
     std::string known;
     for (int part = 0; part < parts; ++part) {
         known += (part ? "; " : "") + partLabel(file, part);
         const Imf::Header& header = file.header(part);
+        if (header.hasView())
+            known += " of view " + quoted(header.view());
         if (Imf::hasMultiView(header))
             for (const std::string& view : Imf::multiView(header))
                 known += " view " + quoted(view);
@@ -521,6 +521,36 @@ ImageF readLuminanceChroma(std::span<const std::uint8_t> bytes, const Imf::Heade
     return image;
 }
 
+/// A deep part's channels: the chosen colour channels, the alpha of their layer or else of the
+/// nearest enclosing layer (as "Interpreting OpenEXR Deep Pixels" associates them), and the base
+/// layer's Z and ZBack, except in a multi-view part, where a view other than the default one keeps its
+/// own ("right.Z"). Luminance-chroma cannot be deep (deep channels are never subsampled): Y is grey.
+DeepChannels deepChannelsOf(const Imf::Header& header, const ColourChannels& colour)
+{
+    const Imf::ChannelList& channels = header.channels();
+    DeepChannels deep;
+    deep.red = colour.red;
+    deep.green = colour.green;
+    deep.blue = colour.blue;
+    deep.luminance = colour.luminance;
+    deep.alpha = colour.alpha;
+    for (std::string layer = colour.layer; deep.alpha.empty() && !layer.empty();) {
+        const std::size_t dot = layer.rfind('.');
+        layer = dot == std::string::npos ? std::string() : layer.substr(0, dot);
+        const std::string name = layer.empty() ? "A" : layer + ".A";
+        if (channels.findChannel(name))
+            deep.alpha = name;
+    }
+    const bool isView = !colour.layer.empty() && Imf::hasMultiView(header) &&
+                        std::ranges::count(Imf::multiView(header), colour.layer) > 0;
+    const std::string depthPrefix = isView ? colour.layer + "." : "";
+    if (channels.findChannel(depthPrefix + "Z"))
+        deep.depth = depthPrefix + "Z";
+    if (channels.findChannel(depthPrefix + "ZBack"))
+        deep.depthBack = depthPrefix + "ZBack";
+    return deep;
+}
+
 // ---- Step 3: framing ----
 
 /// Places the data-window image into the display window when that is valid and not absurdly
@@ -576,8 +606,10 @@ ImageF decodeOpenExr(std::span<const std::uint8_t> bytes, const std::string& par
         const Imath::Box2i window = header.dataWindow();
         checkBudget(std::int64_t(window.max.x) - window.min.x + 1, std::int64_t(window.max.y) - window.min.y + 1,
                     bytes.size());
-        ImageF dataImage = choice.channels.luminanceChroma ? readLuminanceChroma(bytes, header, choice)
-                                                           : readRgbChannels(file, choice);
+        ImageF dataImage = isDeep(header) ? readDeepPart(file, choice.part, deepChannelsOf(header, choice.channels),
+                                                         decodeBudget(bytes.size()))
+                           : choice.channels.luminanceChroma ? readLuminanceChroma(bytes, header, choice)
+                                                             : readRgbChannels(file, choice);
         return frameInDisplayWindow(header, std::move(dataImage), bytes.size());
     } catch (const FormatError&) {
         throw;

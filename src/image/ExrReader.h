@@ -1,7 +1,8 @@
 // ExrReader.h: internal to src/image. OpenEXR reading through OpenEXR 3, the format's reference
 // implementation (Debian's libopenexr-dev): every compression, scanline and tiled (level 0 of
 // mip/rip maps), data windows with offsets, luminance-chroma, multi-part and multi-view files.
-// Deep images are refused with a clear error. docs/IMAGE_IO.md says why reading does not use tinyexr.
+// Deep parts are flattened (ExrDeepReader.h, DeepFlatten.h). docs/IMAGE_IO.md says why reading does
+// not use tinyexr.
 #pragma once
 
 #include "image/Image.h"

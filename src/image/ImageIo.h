@@ -3,7 +3,8 @@
 // (tinyexr), always through util::writeFileAtomically. The file type comes from the magic bytes;
 // the extension only decides between "unsupported" and "damaged" in error messages, and picks TGA,
 // which has no magic number.
-// Limits: files up to kMaxFileBytes, images up to kMaxImageDimension on each side. Every failure
+// Limits: files up to kMaxFileBytes, images up to kMaxImageDimension on each side, deep OpenEXR
+// pixels up to kMaxDeepSamplesPerPixel samples (flattened, DeepFlatten.h). Every failure
 // throws ImageError with one line naming the file; see docs/IMAGE_IO.md.
 #pragma once
 
@@ -18,6 +19,9 @@ namespace image {
 
 /// Largest width or height accepted by any loader (and by the writers).
 inline constexpr int kMaxImageDimension = 16384;
+/// Most samples one pixel of a deep OpenEXR image may hold: real deep renders hold tens to
+/// thousands; flattening an overlapping pixel needs memory in proportion.
+inline constexpr std::uint32_t kMaxDeepSamplesPerPixel = std::uint32_t(1) << 18;
 /// Largest file the loaders read into memory.
 inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t(1) << 30;
 

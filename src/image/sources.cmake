@@ -5,6 +5,8 @@ target_sources(hdrlab_core PRIVATE
   image/ImageLayout.cpp
   image/JpegCheck.cpp
   image/ExrReader.cpp
+  image/ExrDeepReader.cpp
+  image/DeepFlatten.cpp
   image/ExrWriter.cpp
   image/RadianceCheck.cpp)
 

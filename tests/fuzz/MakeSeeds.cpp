@@ -12,6 +12,7 @@
 #include <ImfChannelList.h>
 #include <ImfDeepFrameBuffer.h>
 #include <ImfDeepScanLineOutputFile.h>
+#include <ImfDeepTiledOutputFile.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfMultiPartOutputFile.h>
@@ -548,24 +549,53 @@ void makeOpenExrLibrarySeeds()
         beautyPart.setFrameBuffer(rgbaFrame(""));
         beautyPart.writeTiles(0, beautyPart.numXTiles() - 1, 0, beautyPart.numYTiles() - 1);
     }
-    {
+    // Deep: R, G, B, A (half), Z and ZBack (float); pixel i holds i % 4 samples, some of them
+    // overlapping volumes, so that the fuzzer starts inside the flattener's sweep. Scanline and tiled.
+    for (bool tiled : {false, true}) {
         Imf::Header header(window, window);
-        header.setType(Imf::DEEPSCANLINE);
-        header.compression() = Imf::ZIPS_COMPRESSION;
-        header.channels().insert("Z", Imf::Channel(Imf::FLOAT));
-        std::vector<unsigned int> counts(kWidth * kHeight, 1);
-        std::vector<float> depths(counts.size(), 1.0f);
-        std::vector<float*> pointers(counts.size());
-        for (std::size_t i = 0; i < counts.size(); ++i)
-            pointers[i] = &depths[i];
-        Imf::DeepScanLineOutputFile output(openExrSeedPath("deep").c_str(), header);
+        header.setType(tiled ? Imf::DEEPTILE : Imf::DEEPSCANLINE);
+        header.compression() = tiled ? Imf::RLE_COMPRESSION : Imf::ZIPS_COMPRESSION;
+        if (tiled)
+            header.setTileDescription(Imf::TileDescription(4, 4));
+        const char* const names[6] = {"R", "G", "B", "A", "Z", "ZBack"};
+        for (int c = 0; c < 6; ++c)
+            header.channels().insert(names[c], Imf::Channel(c < 4 ? Imf::HALF : Imf::FLOAT));
+        std::vector<unsigned int> counts(kWidth * kHeight);
+        std::vector<Imath::half> colour;
+        std::vector<float> depth;
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+            counts[i] = unsigned(i % 4);
+            for (unsigned s = 0; s < counts[i]; ++s) {
+                colour.insert(colour.end(),
+                              {Imath::half(0.25f * float(s)), Imath::half(0.5f), Imath::half(1.0f), Imath::half(0.5f)});
+                depth.insert(depth.end(), {float(3 - s), float(3 - s) + float(i % 3)});  // unsorted, overlapping
+            }
+        }
+        std::vector<char*> pointers[6];
+        std::size_t next = 0;
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+            for (int c = 0; c < 6; ++c)
+                pointers[c].push_back(c < 4 ? reinterpret_cast<char*>(colour.data() + next * 4 + std::size_t(c))
+                                            : reinterpret_cast<char*>(depth.data() + next * 2 + std::size_t(c - 4)));
+            next += counts[i];
+        }
         Imf::DeepFrameBuffer frame;
         frame.insertSampleCountSlice(Imf::Slice(Imf::UINT, reinterpret_cast<char*>(counts.data()), sizeof(unsigned int),
                                                 sizeof(unsigned int) * kWidth));
-        frame.insert("Z", Imf::DeepSlice(Imf::FLOAT, reinterpret_cast<char*>(pointers.data()), sizeof(float*),
-                                         sizeof(float*) * kWidth, sizeof(float)));
-        output.setFrameBuffer(frame);
-        output.writePixels(kHeight);
+        for (int c = 0; c < 6; ++c)
+            frame.insert(names[c],
+                         Imf::DeepSlice(c < 4 ? Imf::HALF : Imf::FLOAT, reinterpret_cast<char*>(pointers[c].data()),
+                                        sizeof(char*), sizeof(char*) * kWidth,
+                                        c < 4 ? 4 * sizeof(Imath::half) : 2 * sizeof(float)));
+        if (tiled) {
+            Imf::DeepTiledOutputFile output(openExrSeedPath("deep-tiled").c_str(), header);
+            output.setFrameBuffer(frame);
+            output.writeTiles(0, output.numXTiles() - 1, 0, output.numYTiles() - 1);
+        } else {
+            Imf::DeepScanLineOutputFile output(openExrSeedPath("deep").c_str(), header);
+            output.setFrameBuffer(frame);
+            output.writePixels(kHeight);
+        }
     }
 }
 

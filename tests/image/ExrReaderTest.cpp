@@ -1,8 +1,10 @@
 // ExrReaderTest.cpp: hdrlab's EXR reader against files written by OpenEXR 3 itself, in every
 // compression, scanline and tiled (one level, mipmapped, ripmapped), half and float, with data
-// windows off the origin, luminance-chroma, multi-part, multi-view, layers and deep data. What the
-// reader returns must equal, bit for bit, what OpenEXR's own InputFile reads from the same file
-// (lossy compressions included); lossless ones must also give back the values written.
+// windows off the origin, luminance-chroma, multi-part, multi-view and layers. What the reader
+// returns must equal, bit for bit, what OpenEXR's own InputFile reads from the same file (lossy
+// compressions included); lossless ones must also give back the values written. Deep files (scanline
+// and tiled, written by OpenEXR's deep API) must flatten to composites computed by hand.
+#include "image/DeepFlatten.h"
 #include "image/ImageIo.h"
 #include "support/TestPaths.h"
 
@@ -10,6 +12,7 @@
 #include <ImfChannelList.h>
 #include <ImfDeepFrameBuffer.h>
 #include <ImfDeepScanLineOutputFile.h>
+#include <ImfDeepTiledOutputFile.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfInputFile.h>
@@ -335,8 +338,9 @@ TEST(ExrReader, GreyAndLayerOnlyFilesAreRead)
     EXPECT_EQ(image::loadHdrImage(dir / "layer.exr", "diffuse").at(9, 2)[0], float(Imath::half(sourceValue(9, 2, 0))));
 }
 
-/// A two-part file: part 0 "depth" holds only Z, part 1 "beauty" holds RGBA.
-fs::path writeTwoParts(const fs::path& dir, Planes& planes)
+/// A two-part file: part 0 "depth" holds only Z, part 1 "beauty" holds RGBA; `views` (if any) are
+/// the parts' view attributes.
+fs::path writeTwoParts(const fs::path& dir, Planes& planes, const std::vector<std::string>& views = {})
 {
     fs::path path = dir / "parts.exr";
     Imf::Header depth(kWindow, kWindow);
@@ -346,6 +350,10 @@ fs::path writeTwoParts(const fs::path& dir, Planes& planes)
     Imf::Header beauty = headerFor(Imf::ZIP_COMPRESSION, Imf::FLOAT);
     beauty.setName("beauty");
     beauty.setType(Imf::SCANLINEIMAGE);
+    if (views.size() == 2) {
+        depth.setView(views[0]);
+        beauty.setView(views[1]);
+    }
     std::vector<Imf::Header> headers = {depth, beauty};
     Imf::MultiPartOutputFile output(path.c_str(), headers.data(), int(headers.size()));
     Imf::OutputPart depthPart(output, 0);
@@ -399,31 +407,238 @@ TEST(ExrReader, MultiViewFilesReadTheDefaultViewOrTheOneAskedFor)
     EXPECT_EQ(image::loadHdrImage(path, "right").at(6, 6)[0], 2.0f * sourceValue(6, 6, 0));
 }
 
-TEST(ExrReader, DeepImagesAreRefusedWithAClearError)
+TEST(ExrReader, MultiPartViewsAreFoundByTheirViewAttribute)
 {
-    fs::path path = scratchDir("exr-reader-deep") / "deep.exr";
+    // OpenEXR 2's multi-part stereo: a part per view and kind, named freely, its view an attribute.
+    fs::path dir = scratchDir("exr-reader-part-views");
+    Planes planes(kWidth * kHeight);
+    fs::path path = writeTwoParts(dir, planes, {"left", "right"});
+    EXPECT_EQ(image::loadHdrImage(path, "right").at(3, 4)[1], sourceValue(3, 4, 1));
+    EXPECT_NE(loadError(path, "left").find("part 0 'depth' of view 'left'"), std::string::npos)
+        << "a view with only a depth part has no colour";
+}
+
+// ---- deep images ----
+
+/// Which channels a deep test file has and how it is stored.
+struct DeepLayout
+{
+    bool tiled = false;
+    bool grey = false;        // Y instead of R, G, B
+    std::string colourLayer;  // "diffuse": diffuse.R, diffuse.G, diffuse.B (alpha stays A)
+    std::string view;         // "right": every channel of view "right" (right.R ... right.Z) of views left, right
+    bool alpha = true;
+    bool depth = true;
+    bool depthBack = false;
+    Imf::Compression compression = Imf::ZIPS_COMPRESSION;
+};
+
+/// Writes a deep file with OpenEXR over `window`: `pixels` row-major, each a list of samples in
+/// stored order. Colour and alpha are half, Z and ZBack float.
+void writeDeepFile(const fs::path& path,
+                   const Imath::Box2i& window,
+                   const Imath::Box2i& display,
+                   const std::vector<std::vector<image::DeepSample>>& pixels,
+                   const DeepLayout& layout)
+{
+    const int width = window.max.x - window.min.x + 1;
+    const int height = window.max.y - window.min.y + 1;
+    ASSERT_EQ(pixels.size(), std::size_t(width) * std::size_t(height));
+    Imf::Header header(display, window);
+    header.compression() = layout.compression;
+    header.setType(layout.tiled ? Imf::DEEPTILE : Imf::DEEPSCANLINE);
+    if (layout.tiled)
+        header.setTileDescription(Imf::TileDescription(3, 1, Imf::ONE_LEVEL));
+
+    struct Channel
     {
-        Imf::Header header(kWindow, kWindow);
-        header.setType(Imf::DEEPSCANLINE);
-        header.compression() = Imf::ZIPS_COMPRESSION;
-        header.channels().insert("Z", Imf::Channel(Imf::FLOAT));
-        Imf::DeepScanLineOutputFile output(path.c_str(), header);
-        std::vector<unsigned int> counts(std::size_t(kWidth) * kHeight, 1);
-        std::vector<float> depths(counts.size(), 1.0f);
-        std::vector<float*> pointers(counts.size());
-        for (std::size_t i = 0; i < counts.size(); ++i)
-            pointers[i] = &depths[i];
-        Imf::DeepFrameBuffer frame;
-        frame.insertSampleCountSlice(
-            Imf::Slice::Make(Imf::UINT, counts.data(), kWindow, sizeof(unsigned int), sizeof(unsigned int) * kWidth));
-        frame.insert("Z",
-                     Imf::DeepSlice(Imf::FLOAT,
-                                    reinterpret_cast<char*>(pointers.data() - kWindow.min.x - kWindow.min.y * kWidth),
-                                    sizeof(float*), sizeof(float*) * kWidth, sizeof(float)));
-        output.setFrameBuffer(frame);
-        output.writePixels(kHeight);
+        std::string name;
+        Imf::PixelType type;
+        float image::DeepSample::*field;
+    };
+    std::vector<Channel> channels;
+    const std::string prefix = !layout.view.empty()          ? layout.view + "."
+                               : !layout.colourLayer.empty() ? layout.colourLayer + "."
+                                                             : "";
+    const std::string otherPrefix = layout.view.empty() ? "" : layout.view + ".";
+    if (!layout.view.empty())
+        Imf::addMultiView(header, Imf::StringVector{"left", layout.view});
+    if (layout.grey)
+        channels.push_back({prefix + "Y", Imf::HALF, &image::DeepSample::red});
+    else
+        channels.insert(channels.end(), {{prefix + "R", Imf::HALF, &image::DeepSample::red},
+                                         {prefix + "G", Imf::HALF, &image::DeepSample::green},
+                                         {prefix + "B", Imf::HALF, &image::DeepSample::blue}});
+    if (layout.alpha)
+        channels.push_back({otherPrefix + "A", Imf::HALF, &image::DeepSample::alpha});
+    if (layout.depth)
+        channels.push_back({otherPrefix + "Z", Imf::FLOAT, &image::DeepSample::z});
+    if (layout.depthBack)
+        channels.push_back({otherPrefix + "ZBack", Imf::FLOAT, &image::DeepSample::zBack});
+
+    std::vector<unsigned int> counts;
+    for (const auto& samples : pixels)
+        counts.push_back(unsigned(samples.size()));
+    // Per channel: every sample's value (half or float) and a pointer per pixel to its first one.
+    std::vector<std::vector<Imath::half>> halves(channels.size());
+    std::vector<std::vector<float>> floats(channels.size());
+    std::vector<std::vector<char*>> pointers(channels.size());
+    Imf::DeepFrameBuffer frame;
+    frame.insertSampleCountSlice(
+        Imf::Slice::Make(Imf::UINT, counts.data(), window, sizeof(unsigned int), sizeof(unsigned int) * width));
+    for (std::size_t c = 0; c < channels.size(); ++c) {
+        header.channels().insert(channels[c].name, Imf::Channel(channels[c].type));
+        for (const auto& samples : pixels)
+            for (const image::DeepSample& sample : samples) {
+                halves[c].push_back(Imath::half(sample.*channels[c].field));
+                floats[c].push_back(sample.*channels[c].field);
+            }
+        const bool half = channels[c].type == Imf::HALF;
+        const std::size_t size = half ? sizeof(Imath::half) : sizeof(float);
+        char* values = half ? reinterpret_cast<char*>(halves[c].data()) : reinterpret_cast<char*>(floats[c].data());
+        std::size_t next = 0;
+        for (const auto& samples : pixels) {
+            pointers[c].push_back(values + next * size);
+            next += samples.size();
+        }
+        char* base =
+            Imf::Slice::Make(channels[c].type, pointers[c].data(), window, sizeof(char*), sizeof(char*) * width).base;
+        frame.insert(channels[c].name,
+                     Imf::DeepSlice(channels[c].type, base, sizeof(char*), sizeof(char*) * width, size));
     }
-    EXPECT_NE(loadError(path, "").find("deep"), std::string::npos);
+    if (layout.tiled) {
+        Imf::DeepTiledOutputFile output(path.c_str(), header);
+        output.setFrameBuffer(frame);
+        output.writeTiles(0, output.numXTiles(0) - 1, 0, output.numYTiles(0) - 1);
+    } else {
+        Imf::DeepScanLineOutputFile output(path.c_str(), header);
+        output.setFrameBuffer(frame);
+        output.writePixels(height);
+    }
+}
+
+image::DeepSample deepSample(float z, float red, float green, float blue, float alpha, float zBack = -1.0f)
+{
+    return {z, zBack < 0.0f ? z : zBack, red, green, blue, alpha};
+}
+
+void expectPixel(const image::ImageF& image, int x, int y, const std::array<float, 4>& expected)
+{
+    const float* pixel = image.at(x, y);
+    EXPECT_EQ((std::array<float, 4>{pixel[0], pixel[1], pixel[2], pixel[3]}), expected) << "pixel " << x << "," << y;
+}
+
+TEST(ExrReader, DeepScanlineAndTiledImagesAreFlattenedFrontToBack)
+{
+    // A 4x2 data window at (-2, 3), shown in a display window one column wider on the left. Every
+    // stored value is exact in half and every composite exact in float, so the result must equal
+    // the composite computed by hand bit for bit.
+    const Imath::Box2i window(Imath::V2i(-2, 3), Imath::V2i(1, 4));
+    const Imath::Box2i display(Imath::V2i(-3, 3), Imath::V2i(1, 4));
+    using image::DeepSample;
+    std::vector<std::vector<DeepSample>> pixels = {
+        {},
+        {deepSample(3, 0.25f, 0.5f, 0.125f, 0.5f)},
+        // Unsorted: white at 5 (opaque), red at 1, green at 3.
+        {deepSample(5, 1, 1, 1, 1), deepSample(1, 0.5f, 0, 0, 0.5f), deepSample(3, 0, 0.25f, 0, 0.25f)},
+        // An opaque sample at 2 hides the one at 4, though it is stored first.
+        {deepSample(4, 8, 8, 8, 0.5f), deepSample(2, 0.75f, 0.5f, 0.25f, 1)},
+        // HDR values above 1.
+        {deepSample(1, 16, 2, 0.5f, 0.5f), deepSample(2, 4, 4, 4, 1)},
+        {},
+        {deepSample(7, 0.125f, 0.125f, 0.125f, 0.125f)},
+        {deepSample(2, 0, 0, 0.5f, 0.5f, 3), deepSample(1, 0.5f, 0, 0, 0.5f, 2)},
+    };
+    // By hand, front to back: C += (1 - A) * c; A += (1 - A) * a.
+    const std::array<float, 4> expected[8] = {
+        {0, 0, 0, 0},
+        {0.25f, 0.5f, 0.125f, 0.5f},
+        {0.875f, 0.5f, 0.375f, 1},  // (0.5,0,0) + 0.5 * (0,0.25,0) + 0.375 * (1,1,1)
+        {0.75f, 0.5f, 0.25f, 1},
+        {18, 4, 2.5f, 1},  // (16,2,0.5) + 0.5 * (4,4,4)
+        {0, 0, 0, 0},
+        {0.125f, 0.125f, 0.125f, 0.125f},
+        {0.5f, 0, 0.25f, 0.75f},  // (0.5,0,0) + 0.5 * (0,0,0.5)
+    };
+    const fs::path dir = scratchDir("exr-reader-deep");
+    int files = 0;
+    for (bool tiled : {false, true}) {
+        // The compressions OpenEXR allows for deep data.
+        for (Imf::Compression compression : {Imf::NO_COMPRESSION, Imf::RLE_COMPRESSION, Imf::ZIPS_COMPRESSION}) {
+            DeepLayout layout;
+            layout.tiled = tiled;
+            layout.depthBack = tiled;  // pixel 7's samples are then touching volumes [1, 2] and [2, 3]
+            layout.compression = compression;
+            const fs::path path = dir / ("deep-" + std::to_string(int(compression)) + (tiled ? "-tiled.exr" : ".exr"));
+            writeDeepFile(path, window, display, pixels, layout);
+            SCOPED_TRACE(path.filename().string());
+            const image::ImageF image = image::loadHdrImage(path);
+            ASSERT_EQ(image.width, 5);
+            ASSERT_EQ(image.height, 2);
+            for (int y = 0; y < 2; ++y) {
+                expectPixel(image, 0, y, {0, 0, 0, 0});  // outside the data window
+                for (int x = 0; x < 4; ++x)
+                    expectPixel(image, x + 1, y, expected[y * 4 + x]);
+            }
+            ++files;
+        }
+    }
+    EXPECT_EQ(files, 6);
+}
+
+TEST(ExrReader, DeepImagesWithoutAlphaOrDepthFollowTheDocumentedRules)
+{
+    const Imath::Box2i window(Imath::V2i(0, 0), Imath::V2i(1, 0));
+    const fs::path dir = scratchDir("exr-reader-deep-rules");
+    using image::DeepSample;
+    // No alpha: every sample is opaque, so the front one is the pixel (grey Y here).
+    DeepLayout noAlpha;
+    noAlpha.grey = true;
+    noAlpha.alpha = false;
+    writeDeepFile(dir / "no-alpha.exr", window, window,
+                  {{deepSample(2, 0.5f, 0.5f, 0.5f, 1), deepSample(1, 0.25f, 0.25f, 0.25f, 1)}, {}}, noAlpha);
+    image::ImageF image = image::loadHdrImage(dir / "no-alpha.exr");
+    expectPixel(image, 0, 0, {0.25f, 0.25f, 0.25f, 1});
+    expectPixel(image, 1, 0, {0, 0, 0, 0});
+
+    // No Z: the stored order is the only order (sorted by a zero depth it would not move either,
+    // but a merge of coincident samples would give neither 0.75 nor 1).
+    DeepLayout noDepth;
+    noDepth.depth = false;
+    writeDeepFile(dir / "no-depth.exr", window, window,
+                  {{deepSample(0, 0.25f, 0.25f, 0.25f, 0.5f), deepSample(0, 1, 1, 1, 1)}, {deepSample(0, 2, 4, 8, 1)}},
+                  noDepth);
+    image = image::loadHdrImage(dir / "no-depth.exr");
+    expectPixel(image, 0, 0, {0.75f, 0.75f, 0.75f, 1});
+    expectPixel(image, 1, 0, {2, 4, 8, 1});
+
+    // A layer without its own alpha takes the enclosing (here the base) layer's A.
+    DeepLayout layer;
+    layer.colourLayer = "diffuse";
+    writeDeepFile(dir / "layer.exr", window, window,
+                  {{deepSample(2, 1, 1, 1, 1), deepSample(1, 0.25f, 0.25f, 0.25f, 0.5f)}, {}}, layer);
+    image = image::loadHdrImage(dir / "layer.exr");
+    expectPixel(image, 0, 0, {0.75f, 0.75f, 0.75f, 1});  // not 0.25: the front sample is half transparent
+
+    // A multi-view part's non-default view keeps its own depth (right.Z) and alpha (right.A).
+    DeepLayout view;
+    view.view = "right";
+    writeDeepFile(dir / "view.exr", window, window,
+                  {{deepSample(2, 1, 1, 1, 1), deepSample(1, 0.25f, 0.25f, 0.25f, 0.5f)}, {}}, view);
+    image = image::loadHdrImage(dir / "view.exr", "right");
+    expectPixel(image, 0, 0, {0.75f, 0.75f, 0.75f, 1});  // sorted by right.Z: the opaque white one is behind
+}
+
+TEST(ExrReader, DeepPixelsWithTooManySamplesAreRefused)
+{
+    const Imath::Box2i window(Imath::V2i(0, 0), Imath::V2i(0, 0));
+    const fs::path path = scratchDir("exr-reader-deep-many") / "many.exr";
+    writeDeepFile(path, window, window,
+                  {std::vector<image::DeepSample>(std::size_t(image::kMaxDeepSamplesPerPixel) + 1)}, DeepLayout{});
+    const std::string message = loadError(path, "");
+    EXPECT_NE(message.find("pixel (0, 0) holds 262145 deep samples; hdrlab flattens at most 262144 per pixel"),
+              std::string::npos)
+        << message;
 }
 
 TEST(ExrReader, AskingForAPartOfAnotherFormatIsAnError)
