@@ -1,16 +1,16 @@
 // ExposureCurve.comp: fills the curve buffer with displayCurve(Lw * 2^E) over a log2 range, for the
-// exposure and percentile operators. E and the range come either from uniforms (fixed exposure) or
-// from the GPU (E from the percentile state buffer, the range from the histogram params), so the
-// percentile operator never reads anything back. Clamp writes the LinearScale mode (exact) and the
-// equivalent LUT (for the view).
+// exposure and percentile operators (tonemap/ExposureCurve.glsl). E and the range come either from
+// uniforms (fixed exposure) or from the GPU (E from the percentile state buffer, the range from the
+// histogram params), so the percentile operator never reads anything back.
 #include "shared/HostDevice.h"
-#include "tonemap/DisplayCurve.glsl"
 
 layout(local_size_x = 256) in;
 
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; };
 layout(std430, binding = kBindingOperatorState) readonly buffer State { float state[]; };
+
+#include "tonemap/ExposureCurve.glsl"
 
 layout(location = 0) uniform uint uSamples;
 layout(location = 1) uniform uint uDisplayCurve;
@@ -34,18 +34,9 @@ void main()
         logMax = uintBitsToFloat(params[kParamLogMax]);
     }
     uint i = gl_GlobalInvocationID.x;
-    if (i == 0u) {
-        curve[kCurveLogMin] = logMin;
-        curve[kCurveLogMax] = logMax;
-        curve[kCurveSampleCount] = float(uSamples);
-        curve[kCurveChannels] = 1.0;
-        curve[kCurveMode] = uDisplayCurve == kDisplayClamp ? kCurveModeLinearScale : kCurveModeLut;
-        curve[kCurveScale] = exp2(exposureEv);
-        curve[kCurveLocalBlend] = uLocalBlend;
-        curve[kCurveLocalReference] = uFromGpu != 0u ? state[STATE_METERED] : 0.0;
-    }
-    if (i >= uSamples)
-        return;
-    float log2Lw = logMin + (float(i) + 0.5) * (logMax - logMin) / float(uSamples);
-    curve[kCurveHeaderWords + i] = displayCurve(exp2(log2Lw + exposureEv), uDisplayCurve, uWhite);
+    if (i == 0u)
+        writeExposureCurveHeader(logMin, logMax, uSamples, uDisplayCurve, exposureEv, uLocalBlend,
+                                 uFromGpu != 0u ? state[STATE_METERED] : 0.0);
+    if (i < uSamples)
+        writeExposureCurveSample(i, logMin, logMax, uSamples, uDisplayCurve, uWhite, exposureEv);
 }

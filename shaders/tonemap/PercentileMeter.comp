@@ -1,11 +1,5 @@
-// PercentileMeter.comp: percentile auto-exposure metering and temporal adaptation, one invocation.
-// Percentiles come from the inclusive CDF by binary search, linearly interpolated inside the bin
-// (uniform density within a bin). Key mode: E = log2(key) - log2 L(p), limited to
-// log2(white) - log2 L(high); band mode: E = log2(key) - mean log2 L between two percentiles. Then
-// compensation and the min/max limits, then adaptation (linear beyond the transition distance,
-// exponential within it, integrated exactly over dt; or an engine's own per-frame step,
-// uAdaptationCurve). An empty histogram or a non-finite target keeps the previous exposure; the first
-// usable frame snaps. State layout: STATE_* (TonePercentile.h).
+// PercentileMeter.comp: percentile auto-exposure metering and temporal adaptation in one invocation,
+// on the CDF a scan method made (tonemap/PercentileMeterCore.glsl has the rules).
 #include "shared/HostDevice.h"
 
 layout(local_size_x = 1) in;
@@ -14,164 +8,15 @@ layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint 
 layout(std430, binding = kBindingCdf) readonly buffer Cdf { uint cdf[]; };
 layout(std430, binding = kBindingOperatorState) buffer State { float state[]; };
 
-layout(location = 0) uniform uint uMetering;      // 0 key, 1 band average
-layout(location = 1) uniform float uPercentile;   // fractions 0..1
-layout(location = 2) uniform float uHighPercentile;
-layout(location = 3) uniform float uBandLow;
-layout(location = 4) uniform float uBandHigh;
-layout(location = 5) uniform float uLog2Key;
-layout(location = 6) uniform float uLog2White;
-layout(location = 7) uniform uint uLimitHighlights;
-layout(location = 8) uniform float uCompensationEv;
-layout(location = 9) uniform float uMinEv;
-layout(location = 10) uniform float uMaxEv;
-layout(location = 11) uniform uint uAdapt;
-layout(location = 12) uniform float uSpeedUp;
-layout(location = 13) uniform float uSpeedDown;
-layout(location = 14) uniform float uTransition;
-layout(location = 15) uniform float uDt;          // already clamped to [0, kMaxAdaptationDtSeconds]
-layout(location = 16) uniform uint uReset;
-layout(location = 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
-
-uint gBins;
-float gLogMin;
-float gBinWidth;
-
-float cdfBefore(uint i)
+uint cdfAt(uint i)
 {
-    return i == 0u ? 0.0 : float(cdf[i - 1u]);
+    return cdf[i];
 }
 
-// Position in bins where the CDF reaches t (counts): first bin with cdf >= t and cdf > 0.
-float percentileBin(float t)
-{
-    uint lo = 0u;
-    uint hi = gBins - 1u;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        float c = float(cdf[mid]);
-        if (c >= t && cdf[mid] > 0u)
-            hi = mid;
-        else
-            lo = mid + 1u;
-    }
-    uint before = lo == 0u ? 0u : cdf[lo - 1u];
-    float count = float(cdf[lo] - before);
-    float inside = count > 0.0 ? clamp((t - float(before)) / count, 0.0, 1.0) : 0.0;
-    return float(lo) + inside;
-}
-
-float percentileLog2(float fraction, float total)
-{
-    return gLogMin + percentileBin(clamp(fraction, 0.0, 1.0) * total) * gBinWidth;
-}
-
-float bandMeanLog2(float total)
-{
-    float lo = uBandLow * total;
-    float hi = uBandHigh * total;
-    if (!(hi > lo))
-        return percentileLog2(uBandLow, total);
-    float weighted = 0.0;
-    float mass = 0.0;
-    float before = 0.0;
-    for (uint i = 0u; i < gBins; ++i) {
-        float after = float(cdf[i]);
-        float count = after - before;
-        float a = max(before, lo);
-        float b = min(after, hi);
-        if (count > 0.0 && b > a) {
-            float middle = float(i) + ((a + b) * 0.5 - before) / count;
-            weighted += (b - a) * (gLogMin + middle * gBinWidth);
-            mass += b - a;
-        }
-        before = after;
-    }
-    return mass > 0.0 ? weighted / mass : uintBitsToFloat(0x7fc00000u);
-}
-
-float adapt(float current, float target, float dt)
-{
-    if (!(dt > 0.0))
-        return current;
-    float delta = target - current;
-    if (delta == 0.0)
-        return current;
-    float direction = delta > 0.0 ? 1.0 : -1.0;
-    float speed = delta < 0.0 ? uSpeedUp : uSpeedDown; // falling exposure: the scene brightened
-    float distance = abs(delta);
-    if (uAdaptationCurve == 3u) // HDRP: exponential only
-        return current + delta * (1.0 - exp2(-dt * speed));
-    if (uAdaptationCurve == 1u) { // UE: linear step beyond the transition, scaled exp2 step within
-        if (distance > uTransition || !(uTransition > 0.0))
-            return current + direction * min(speed * dt, distance);
-        const float eps = 1.0 / 60.0;
-        float slope = eps * speed / ((1.0 - exp2(-eps * speed)) * uTransition);
-        return current + delta * (1.0 - exp2(-dt * speed)) * slope;
-    }
-    if (uAdaptationCurve == 2u) { // Bevy: one Euler step, the smaller of linear and exponential
-        if (!(uTransition > 0.0))
-            return current + direction * min(speed * dt, distance);
-        return current + direction * min(speed * dt, distance * speed * dt / uTransition);
-    }
-    if (distance > uTransition) {
-        float linearTime = (distance - uTransition) / speed;
-        if (dt <= linearTime)
-            return current + direction * speed * dt;
-        dt -= linearTime;
-        distance = uTransition;
-    }
-    if (!(uTransition > 0.0))
-        return target;
-    return target - direction * distance * exp(-speed * dt / uTransition);
-}
-
-bool isUsable(float v)
-{
-    return !isnan(v) && !isinf(v);
-}
+#include "tonemap/PercentileMeterCore.glsl"
 
 void main()
 {
-    gBins = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
-    gLogMin = uintBitsToFloat(params[kParamLogMin]);
-    float logMax = uintBitsToFloat(params[kParamLogMax]);
-    gBinWidth = (logMax - gLogMin) / float(gBins);
-    float total = float(cdf[gBins - 1u]);
-
-    bool ok = total > 0.0 && isUsable(gLogMin) && isUsable(logMax);
-    float target = 0.0;
-    float metered = 0.0;
-    float high = 0.0;
-    if (ok) {
-        if (uMetering == 0u) {
-            metered = percentileLog2(uPercentile, total);
-            high = percentileLog2(uHighPercentile, total);
-            target = uLog2Key - metered;
-            if (uLimitHighlights != 0u)
-                target = min(target, uLog2White - high);
-            state[STATE_BAND_LOW] = 0.0;
-            state[STATE_BAND_HIGH] = 0.0;
-        } else {
-            metered = bandMeanLog2(total);
-            high = percentileLog2(uBandHigh, total);
-            state[STATE_BAND_LOW] = percentileLog2(uBandLow, total);
-            state[STATE_BAND_HIGH] = high;
-        }
-        if (uMetering != 0u)
-            target = uLog2Key - metered;
-        target = clamp(target + uCompensationEv, uMinEv, uMaxEv);
-        ok = isUsable(target);
-    }
-    state[STATE_FRAME_OK] = ok ? 1.0 : 0.0;
-    if (!ok)
-        return; // keep the previous exposure, target and markers
-
-    float current = state[STATE_EXPOSURE];
-    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isUsable(current) || uAdapt == 0u;
-    state[STATE_EXPOSURE] = snap ? target : adapt(current, target, uDt);
-    state[STATE_TARGET] = target;
-    state[STATE_METERED] = metered;
-    state[STATE_HIGH] = high;
-    state[STATE_VALID] = 1.0;
+    percentileMeter(clamp(params[kParamBinCount], 1u, kMaxHistogramBins), uintBitsToFloat(params[kParamLogMin]),
+                    uintBitsToFloat(params[kParamLogMax]));
 }

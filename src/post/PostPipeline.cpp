@@ -260,6 +260,7 @@ struct PostPipeline::Impl
     const gl::Texture* sceneDepth = nullptr;
     std::optional<PictureInfo> picture;
     std::optional<FedHistogram> fed;
+    bool cdfFresh = true;  ///< the CDF buffer holds this frame's CDF (false: scan in-curve, and no operator needed one)
     PixelProbe probe;
     std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
     bool topDownRows = false;
@@ -638,7 +639,12 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
         p.histogram->build(ctx, histogramImage, spec, targets);
     }
-    if (!builtInCdf) {
+    // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
+    // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.
+    const bool scanInCurve = !builtInCdf && p.scan->fusedIntoCurve() &&
+                             (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
+    p.cdfFresh = !scanInCurve;
+    if (!builtInCdf && !scanInCurve) {
         auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
@@ -667,9 +673,16 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         inputs.depth = p.sceneDepth;
         inputs.topDownRows = p.topDownRows;
         inputs.picture = p.picture ? &*p.picture : nullptr;
+        bool cdfWritten = false;
+        if (scanInCurve && p.tone->scansInCurve()) {
+            inputs.fusedCdf = &p.cdfBuffer;
+            inputs.fusedCdfWritten = &cdfWritten;
+        }
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+            if (cdfWritten)
+                p.cdfFresh = true;
         }
         auto applyScope = p.profiler.scope(stage + "/apply");
         p.apply.apply(ctx, hdr, p.curveBuffer, p.output, local ? &*local : nullptr);
@@ -768,6 +781,12 @@ VerifyReport PostPipeline::verify()
              << (cmp.onlyNeighbourMoves ? "yes" : util::format("NO (first at edge {})", cmp.firstUnexplainedEdge))
              << "\n";
 
+    if (!p.cdfFresh) {  // scan in-curve with an operator that needed no CDF: scan now, to check the scan
+        PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
+        p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, bins);
+        glFinish();
+        text << "(the operator used no CDF this frame; scanned now with '" << p.scan->id() << "' stand-alone)\n";
+    }
     const auto gpuCdf = p.cdfBuffer.readAll<std::uint32_t>(bins);
     const auto cpuCdf = ref::inclusiveScan(gpuBins);
     const bool cdfOk = gpuCdf == cpuCdf;

@@ -36,7 +36,7 @@ enum class RangeMode { Manual, Auto };
 struct PipelineSettings
 {
     std::string histogramMethod = "compute-shared-atomic";
-    std::string scanMethod = "compute-scan";
+    std::string scanMethod = "in-curve";
     std::string toneOperator = "ward";
     HistogramSpec spec;
     RangeMode rangeMode = RangeMode::Manual;

@@ -49,6 +49,7 @@ target_sources(hdrlab_core PRIVATE post/tonemap/ToneEqualize.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/ToneWard.cpp)
 target_sources(hdrlab_core PRIVATE post/tonemap/WardPcondPlan.cpp)
 target_sources(hdrlab_core PRIVATE post/HistogramCsv.cpp)
+target_sources(hdrlab_core PRIVATE post/scan/ScanInCurve.cpp)
 # The CUDA stages as post:: methods over the CUDA backend (src/cuda) when it is built; otherwise
 # stand-ins that list them as unavailable and say why.
 if(HDRLAB_HAS_CUDA)

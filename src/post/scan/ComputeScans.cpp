@@ -4,12 +4,14 @@
 #include "post/scan/ScanComputeBrentKung.h"
 #include "post/scan/ScanComputeWorkgroup.h"
 #include "post/scan/ScanHensleySat.h"
+#include "post/scan/ScanInCurve.h"
 #include "post/scan/ScanRegistry.h"
 
 namespace post {
 
 void appendComputeScanMethods(std::vector<ScanMethodEntry>& list)
 {
+    list.push_back(scanEntry<ScanInCurve>());
     list.push_back(scanEntry<ScanComputeWorkgroup>());
     list.push_back(scanEntry<ScanComputeBlelloch>());
     list.push_back(scanEntry<ScanComputeBrentKung>());

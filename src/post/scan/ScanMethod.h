@@ -22,6 +22,9 @@ public:
     virtual std::string_view description() const = 0;
     virtual Backend backend() const { return Backend::OpenGL; }
     virtual Availability availability(const GpuCaps&) const { return Availability::yes(); }
+    /// True for "in-curve": the pipeline runs no scan dispatch and hands the tone operator the CDF buffer
+    /// to fill inside its curve dispatch (ToneInputs::fusedCdf); inclusiveScan() is its stand-alone form.
+    virtual bool fusedIntoCurve() const { return false; }
     /// Longest input this method scans in one call.
     virtual std::uint32_t maxLength() const { return hd::kMaxHistogramBins; }
 

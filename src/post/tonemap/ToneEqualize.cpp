@@ -81,7 +81,43 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
         perChannel = false;
     if (perChannel)
         buildChannelCdfs(ctx, inputs);
+    const gl::Buffer& luminanceCdf = inputs.fusedCdf ? *inputs.fusedCdf : inputs.cdf;
+    if (inputs.fusedCdf && !perChannel) {  // scan in-curve: scan and curve in one dispatch
+        if (!mFusedProgram)
+            mFusedProgram = ctx.shaders.buildCompute("tonemap.equalize.fused", "tonemap/EqualizeFused.comp",
+                                                     {{"DEGENERATE_VALUE", std::to_string(kEqualizeDegenerateValue)}});
+        gl::DebugGroup group("tonemap/equalize/fused");
+        inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        inputs.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+        inputs.fusedCdf->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+        mFusedProgram.set(1, mSettings.encodedOutput ? 1u : 0u);
+        mFusedProgram.use();
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (inputs.fusedCdfWritten)
+            *inputs.fusedCdfWritten = true;
+    } else {
+        if (inputs.fusedCdf && inputs.scanMethod) {  // per channel: the luminance CDF for the median readback
+            inputs.scanMethod->inclusiveScan(ctx, inputs.histogram, *inputs.fusedCdf, inputs.spec.binCount);
+            if (inputs.fusedCdfWritten)
+                *inputs.fusedCdfWritten = true;
+        }
+        drawEqualizeCurve(inputs, curve, perChannel);
+    }
 
+    constexpr std::size_t kParamsBytes = hd::kHistogramParamsWords * sizeof(std::uint32_t);
+    const std::size_t cdfBytes = std::size_t(inputs.spec.binCount) * sizeof(std::uint32_t);
+    if (!mReadback)
+        mReadback = std::make_unique<StateReadback>("tonemap.equalize.median",
+                                                    kParamsBytes + hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    mReadback->capture(
+        {StateReadback::Part{inputs.params, 0, kParamsBytes}, StateReadback::Part{luminanceCdf, 0, cdfBytes}},
+        ctx.frameIndex);
+}
+
+void ToneEqualize::drawEqualizeCurve(const ToneInputs& inputs, gl::Buffer& curve, bool perChannel)
+{
     gl::DebugGroup group("tonemap/equalize/curve");
     inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     for (int c = 0; c < 3; ++c) {
@@ -94,15 +130,6 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     mCurveProgram.use();
     glDispatchCompute((hd::kMaxHistogramBins + 255u) / 256u, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-
-    constexpr std::size_t kParamsBytes = hd::kHistogramParamsWords * sizeof(std::uint32_t);
-    const std::size_t cdfBytes = std::size_t(inputs.spec.binCount) * sizeof(std::uint32_t);
-    if (!mReadback)
-        mReadback = std::make_unique<StateReadback>("tonemap.equalize.median",
-                                                    kParamsBytes + hd::kMaxHistogramBins * sizeof(std::uint32_t));
-    mReadback->capture(
-        {StateReadback::Part{inputs.params, 0, kParamsBytes}, StateReadback::Part{inputs.cdf, 0, cdfBytes}},
-        ctx.frameIndex);
 }
 
 std::optional<float> cdfMedianLog2(std::span<const std::uint32_t> inclusiveCdf, float logMin, float logMax)

@@ -39,6 +39,7 @@ public:
     std::string_view label() const override { return "Histogram equalization"; }
     std::string_view description() const override;
 
+    bool scansInCurve() const override { return true; }  ///< scan in-curve: *Fused.comp
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
     bool ui() override;
@@ -57,11 +58,13 @@ public:
 
 private:
     void buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs);
+    void drawEqualizeCurve(const ToneInputs& inputs, gl::Buffer& curve, bool perChannel);
 
     EqualizeSettings mSettings;
     std::string mProblem;
     gl::Program mCurveProgram;
     gl::Program mSplitProgram;
+    gl::Program mFusedProgram;  ///< scan in-curve: scan and curve in one dispatch (EqualizeFused.comp)
     gl::Texture mChannelImage;
     std::array<gl::Buffer, 3> mChannelHistograms;
     std::array<gl::Buffer, 3> mChannelCdfs;

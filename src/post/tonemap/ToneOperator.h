@@ -38,6 +38,11 @@ struct ToneInputs
     const gl::Texture* depth = nullptr;  ///< the scene's depth at the frame's size (metering), or nullptr
     bool topDownRows = false;            ///< texel row 0 of the images is the picture's top
     const PictureInfo* picture = nullptr;  ///< a still image's file facts (view, units), or nullptr: a live frame
+    /// Scan "in-curve" (post/scan/ScanInCurve.h): no scan ran; the operator fills this CDF from
+    /// `histogram` where it needs one (in its own curve dispatch, or with scanMethod's stand-alone
+    /// scan) and sets *fusedCdfWritten. nullptr: `cdf` holds this frame's CDF already.
+    gl::Buffer* fusedCdf = nullptr;
+    bool* fusedCdfWritten = nullptr;
 };
 
 /// A histogram an operator asks the host for (an engine preset's bins and manual log2 range).
@@ -65,6 +70,11 @@ public:
     virtual std::string_view description() const = 0;
     /// False for operators that ignore the histogram (the fixed-exposure reference).
     virtual bool usesHistogram() const { return true; }
+    /// Whether computeCurve reads the pipeline's CDF (ToneInputs::cdf); Ward makes its own histogram.
+    virtual bool usesPipelineCdf() const { return usesHistogram(); }
+    /// Whether the operator scans the histogram itself when handed ToneInputs::fusedCdf (scan
+    /// "in-curve"); otherwise the pipeline runs the scan method's stand-alone scan first.
+    virtual bool scansInCurve() const { return false; }
 
     /// Writes the tone curve into `curve` (float[hd::kCurveBufferWords]) on the GPU.
     virtual void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) = 0;

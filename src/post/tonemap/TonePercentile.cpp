@@ -47,29 +47,55 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
     mMeteringUsed = mMetering.active(s.meteringMask, meteringFrame);
     const gl::Buffer& cdf = mMeteringUsed ? mMetering.run(ctx, s.meteringMask, meteringFrame) : inputs.cdf;
     mMeteringProblem = mMetering.problem(s.meteringMask);
+    const auto setMeterUniforms = [&](const gl::Program& program) {  // PercentileMeterCore.glsl's
+        program.set(0, unsigned(s.metering));
+        program.set(1, s.percentile / 100.0f);
+        program.set(2, s.highPercentile / 100.0f);
+        program.set(3, s.bandLow / 100.0f);
+        program.set(4, s.bandHigh / 100.0f);
+        program.set(5, std::log2(s.key));
+        program.set(6, std::log2(s.whitePoint));
+        program.set(7, s.limitHighlights ? 1u : 0u);
+        program.set(8, s.compensationEv);
+        program.set(9, s.minEv);
+        program.set(10, s.maxEv);
+        program.set(11, s.adapt ? 1u : 0u);
+        program.set(12, s.speedUpEv);
+        program.set(13, s.speedDownEv);
+        program.set(14, s.transitionEv);
+        program.set(15, float(dt));
+        program.set(16, 0u);
+        program.set(17, unsigned(s.adaptationCurve));
+    };
+    if (inputs.fusedCdf && !mMeteringUsed) {  // scan in-curve: scan, meter and curve in one dispatch
+        if (!mFused)
+            mFused = ctx.shaders.buildCompute("tonemap.percentile.fused", "tonemap/PercentileFused.comp",
+                                              percentileStateDefines());
+        gl::DebugGroup group("tonemap/percentile/fused");
+        inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        inputs.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+        inputs.fusedCdf->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+        curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+        setMeterUniforms(mFused);
+        mFused.set(20, kPercentileCurveSamples);
+        mFused.set(21, unsigned(s.display.curve));
+        mFused.set(22, s.display.reinhardWhite);
+        mFused.set(23, s.localAdaptation ? s.localBlend : 0.0f);
+        mFused.use();
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (inputs.fusedCdfWritten)
+            *inputs.fusedCdfWritten = true;
+        mReadback->capture(mState, 0, ctx.frameIndex);
+        return;
+    }
     {
         gl::DebugGroup group("tonemap/percentile/meter");
         inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
         cdf.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
         mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-        mMeter.set(0, unsigned(s.metering));
-        mMeter.set(1, s.percentile / 100.0f);
-        mMeter.set(2, s.highPercentile / 100.0f);
-        mMeter.set(3, s.bandLow / 100.0f);
-        mMeter.set(4, s.bandHigh / 100.0f);
-        mMeter.set(5, std::log2(s.key));
-        mMeter.set(6, std::log2(s.whitePoint));
-        mMeter.set(7, s.limitHighlights ? 1u : 0u);
-        mMeter.set(8, s.compensationEv);
-        mMeter.set(9, s.minEv);
-        mMeter.set(10, s.maxEv);
-        mMeter.set(11, s.adapt ? 1u : 0u);
-        mMeter.set(12, s.speedUpEv);
-        mMeter.set(13, s.speedDownEv);
-        mMeter.set(14, s.transitionEv);
-        mMeter.set(15, float(dt));
-        mMeter.set(16, 0u);
-        mMeter.set(17, unsigned(s.adaptationCurve));
+        setMeterUniforms(mMeter);
         mMeter.use();
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

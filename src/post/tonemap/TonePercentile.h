@@ -41,6 +41,7 @@ public:
     std::string_view label() const override { return "Percentile auto-exposure"; }
     std::string_view description() const override;
 
+    bool scansInCurve() const override { return true; }  ///< scan in-curve: *Fused.comp
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     void resetState() override { mResetPending = true; }
     bool ui() override;
@@ -84,6 +85,7 @@ private:
     gl::Buffer mState;
     gl::Program mMeter;
     gl::Program mCurve;
+    gl::Program mFused;  ///< scan in-curve: scan, meter and curve in one dispatch (PercentileFused.comp)
     std::unique_ptr<StateReadback> mReadback;
     std::string mLocalUnavailable = "no frame processed yet";  ///< why local adaptation is off here, if it is
     std::string mAppliedPreset;  ///< label of the engine preset the settings still equal; empty: custom

@@ -60,6 +60,7 @@ public:
     std::string_view label() const override { return "Ward 1997 histogram adjustment"; }
     std::string_view description() const override;
 
+    bool usesPipelineCdf() const override { return false; }  ///< its own adaptation histogram
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
     bool ui() override;
