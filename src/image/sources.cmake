@@ -5,7 +5,8 @@ target_sources(hdrlab_core PRIVATE
   image/JpegCheck.cpp
   image/ExrReader.cpp
   image/ExrWriter.cpp
-  image/RadianceCheck.cpp)
+  image/RadianceColour.cpp
+  image/RadianceReader.cpp)
 
 find_library(HDRLAB_STB_LIBRARY NAMES stb)
 if(HDRLAB_STB_LIBRARY)
