@@ -34,6 +34,7 @@ struct RadianceHeader
     std::string software;                                 ///< the SOFTWARE line
     std::string orientation;  ///< the resolution line's axes, e.g. "-Y +X" (the standard, rows top down)
     bool xyz = false;         ///< FORMAT=32-bit_rle_xyze: the pixels were converted to RGB (default primaries)
+    bool operator==(const RadianceHeader&) const = default;
 };
 
 /// Scene-linear RGBA float32, interleaved, row-major, row 0 = top. NaN and Inf are kept as they are

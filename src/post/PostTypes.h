@@ -51,6 +51,11 @@ struct HistogramSpec
 {
     std::uint32_t binCount = hd::kDefaultHistogramBins;  ///< 1..hd::kMaxHistogramBins
     OutOfRange outOfRange = OutOfRange::Clamp;
+    /// The luminance definition every pass uses, in cd/m^2 (post::LuminanceUnits: the pipeline sets
+    /// it from the input each run); written to the params' hd::kParamLuma* and hd::kParamCdPerUnit.
+    /// The defaults (Rec. 709, 1 unit = 1 cd/m^2) leave every result as it was.
+    hd::LuminanceWeights luminance{};
+    float cdPerUnit = 1.0f;  ///< cd/m^2 per unit of one channel (per-channel curves)
 };
 
 /// What every stage gets from the pipeline; no globals.

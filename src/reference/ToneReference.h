@@ -5,6 +5,7 @@
 #pragma once
 
 #include "post/tonemap/ToneSettings.h"
+#include "shared/HostDevice.h"
 
 #include <array>
 #include <cstdint>
@@ -30,6 +31,7 @@ struct CurveInputs
     /// Percentile: the exposure before this frame; nullopt = first frame (snaps to the target).
     std::optional<double> previousExposureEv;
     std::array<std::vector<std::uint32_t>, 3> channelBins;  ///< per-channel equalization, optional
+    hd::LuminanceWeights luminance{};  ///< the luminance definition (the params' hd::kParamLuma* words)
 
     post::EqualizeSettings equalize;
     post::PercentileSettings percentile;

@@ -158,6 +158,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         mCurveProgram.set(5, kWardCurveSamples);
         glProgramUniform2i(mCurveProgram.id(), 6, grid.x, grid.y);
         mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
+        const hd::LuminanceWeights& w = inputs.spec.luminance;  // the input's units (post/LuminanceUnits.h)
+        glProgramUniform4f(mCurveProgram.id(), 9, w.r, w.g, w.b, inputs.spec.cdPerUnit);
         const auto dispatchCurve = [&](std::uint32_t stage) {
             // Rebound every time: the histogram method binds its own buffers to the same points.
             mFoveal.bindUnit(hd::kTextureUnitInput);
@@ -175,7 +177,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
             dispatchCurve(kStageAll);
         } else {
             dispatchCurve(kStageRange);
-            HistogramSpec spec;
+            HistogramSpec spec = inputs.spec;  // its luminance definition
             spec.binCount = mBinsUsed;
             spec.outOfRange = OutOfRange::Separate;
             HistogramTargets targets{mHistogram, mParams, nullptr};
