@@ -13,6 +13,7 @@
 #include "image/Image.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace app {
@@ -41,6 +42,9 @@ public:
     /// The file name (without its folders) and the part, e.g. "memorial.exr" or "multi.exr [right]".
     std::string name() const override { return mName; }
     const std::filesystem::path& path() const { return mPath; }
+    /// The image's Radiance header (what its units are; post::PostPipeline::setInputRadiance), nullopt
+    /// for other formats.
+    const std::optional<image::RadianceHeader>& radiance() const { return mRadiance; }
     glm::ivec2 size() const override { return mTexture.size(); }
     bool followsWindowSize() const override { return false; }
     void resize(glm::ivec2) override {}
@@ -61,6 +65,7 @@ private:
     int mMaxTextureSize = 0;
     std::filesystem::path mPath;
     std::string mName;
+    std::optional<image::RadianceHeader> mRadiance;
     gl::Texture mTexture;
     PanZoom mView;
     glm::ivec2 mWindowSize{0};

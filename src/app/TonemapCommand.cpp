@@ -230,7 +230,8 @@ int tonemapHdr(const TonemapOptions& options,
         err << kPrefix << "note: " << message << "\n";
     applySettingsOptions(pipeline, options, err);
     pipeline.setViewMode(*post::parseViewMode(options.view), true);
-    pipeline.setTopDownRows(true);  // the image is uploaded as read: row 0 at the top
+    pipeline.setTopDownRows(true);            // the image is uploaded as read: row 0 at the top
+    pipeline.setInputRadiance(hdr.radiance);  // a Radiance picture's units (post/LuminanceUnits.h)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
             throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
@@ -270,14 +271,14 @@ int tonemapHdr(const TonemapOptions& options,
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
                                                                : "")
-        << "\n";
+        << "; units: " << pipeline.luminanceUnits().describe() << "\n";
     if (!options.probes.empty()) {
         glFinish();  // once, after the only frame: its probe records are there to take
         pipeline.pollProbe();
         if (const auto probe = pipeline.latestProbe())
             for (const post::ProbeSample& sample : probe->samples)
-                out << "probe " << &sample - probe->samples.data() + 1 << " at " << post::describeProbeSample(sample)
-                    << "\n";
+                out << "probe " << &sample - probe->samples.data() + 1 << " at "
+                    << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote()) << "\n";
     }
     if (options.verify) {
         post::VerifyReport report = pipeline.verify();
