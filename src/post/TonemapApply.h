@@ -1,13 +1,15 @@
 // TonemapApply.h: the one apply pass every tone operator shares, and the display histogram.
 //
-// Apply: each pixel's world luminance Lw (cd/m^2 under the params' luminance weights) goes through the curve buffer
-// (hd::kCurve* layout: a LUT of display luminance over log2 Lw, linear interpolation, linear in Lw below the first
-// sample, clamped above the last; or Ld = scale * Lw), RGB is scaled by Ld/Lw (chromaticity kept), clamped to [0, 1],
-// sRGB-encoded (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a readback gives PNG bytes). Three-channel curves
-// map R, G, B through their own LUTs (at the channel times the params' cd/m^2 per unit). Lw NaN or <= 0 gives black, Lw
-// = +Inf the curve's top value as grey: never NaN. CPU reference: ref::applyCurve. Display histogram: 64 bins of the
-// displayed image's luma (Rec. 709 weights on the encoded values: the display's sRGB output, whatever the input's
-// units).
+// Apply: each pixel's world luminance Lw (cd/m^2 under the params' luminance weights) goes through
+// the curve buffer (hd::kCurve* layout: a LUT of display luminance over log2 Lw, linear
+// interpolation, linear in Lw below the first sample, clamped above the last; or Ld = scale * Lw),
+// RGB is scaled by Ld/Lw (Lw back in the input's units, so times cd/m^2 per unit; chromaticity
+// kept), clamped to [0, 1], sRGB-encoded (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a
+// readback gives PNG bytes). Three-channel curves map R, G, B through their own LUTs (at the channel
+// times cd/m^2 per unit). Lw NaN or <= 0 gives black, Lw = +Inf the curve's top value as grey:
+// never NaN. CPU reference: ref::applyCurve.
+// Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values:
+// the display's sRGB output, whatever the input's units).
 #pragma once
 
 #include "post/PostTypes.h"
