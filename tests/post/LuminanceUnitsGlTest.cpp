@@ -10,6 +10,7 @@
 #include "post/LuminanceUnits.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
+#include "reference/FalseColourRef.h"
 #include "reference/Histogram.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
@@ -153,6 +154,27 @@ TEST_F(LuminanceUnitsGl, ProbeReportsCdPerM2OfARadiancePictureAndPlainUnitsResto
         EXPECT_EQ(report.l1Difference, 0u) << report.text;
         EXPECT_NE(report.text.find("units: " + units.describe()), std::string::npos) << report.text;
     }
+}
+
+// The false-colour view bands a Radiance picture in cd/m^2 too, exactly as the CPU reference does.
+TEST_F(LuminanceUnitsGl, FalseColourOfARadiancePictureIsInCdPerM2)
+{
+    const image::ImageF picture = decode(radiancePicture(37, 21, "EXPOSURE=0.25\n", 9));
+    post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
+    pipeline.setInputRadiance(picture.radiance);
+    post::PipelineSettings settings = pipeline.settings();
+    settings.rangeMode = post::RangeMode::Manual;
+    settings.logMin = 4.5f;  // 716 cd/m^2 per unit: the picture spans about 6..17 EV
+    settings.logMax = 15.25f;
+    ASSERT_TRUE(pipeline.applySettings(settings));
+    pipeline.setViewMode(post::ViewMode::FalseColour, false);
+    gl::Texture texture = ts::uploadImage(toTestImage(picture));
+    const gl::Texture& shown = pipeline.run({texture, {picture.width, picture.height}}, 1.0 / 60.0, 60.0f);
+    const hd::LuminanceWeights weights = pipeline.luminanceUnits().effectiveWeights();
+    const auto expected = ref::falseColour(picture.pixels.data(), picture.width, picture.height, 4.5f, 15.25f, weights);
+    EXPECT_EQ(shown.readRgba8(), expected);
+    EXPECT_NE(expected, ref::falseColour(picture.pixels.data(), picture.width, picture.height, 4.5f, 15.25f))
+        << "the units must move pixels between bands";
 }
 
 // A grey picture: Radiance's weights and Rec. 709's both sum to 1 (within float rounding), so the
