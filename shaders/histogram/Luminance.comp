@@ -1,6 +1,6 @@
-// Luminance.comp: the luminance of each pixel into an R32F texture, the one channel the CPU
-// readback method transfers (a quarter of the bytes of the RGBA32F frame).
-#include "shared/HostDevice.h"
+// Luminance.comp: the luminance of each pixel (the params buffer's weights) into an R32F texture,
+// the one channel the CPU readback method transfers (a quarter of the bytes of the RGBA32F frame).
+#include "histogram/HistogramCommon.glsl"
 
 layout(local_size_x = kHistogramGroupX, local_size_y = kHistogramGroupY) in;
 
@@ -13,6 +13,5 @@ void main()
     ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
     if (any(greaterThanEqual(texel, uSize)))
         return;
-    vec3 rgb = texelFetch(uInput, texel, 0).rgb;
-    imageStore(uLuminance, texel, vec4(hdLuminance(rgb.r, rgb.g, rgb.b)));
+    imageStore(uLuminance, texel, vec4(paramLuminance(texelFetch(uInput, texel, 0))));
 }

@@ -20,8 +20,7 @@ void main()
 {
     int index = gl_VertexID;
     vec4 color = texelFetch(uInput, ivec2(index % uImageSize.x, index / uImageSize.x), 0);
-    int bin = hdBinOf(hdLuminance(color.r, color.g, color.b), paramLogMin(), paramLogMax(), uTargetBins,
-                      paramPolicy());
+    int bin = hdBinOf(paramLuminance(color), paramLogMin(), paramLogMax(), uTargetBins, paramPolicy());
     gl_PointSize = 1.0;
     vValue = vec4(0.0);
     if (bin < 0) {

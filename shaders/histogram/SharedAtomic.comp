@@ -87,6 +87,8 @@ void main()
     const uint binCount = clamp(params[kParamBinCount], 1u, uint(BIN_CAPACITY));
     const uint policy = params[kParamOutOfRange];
     const float scale = hdBinScale(logMin, logMax, binCount);
+    const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
+                              uintBitsToFloat(params[kParamLumaB]));
     const uint local = gl_LocalInvocationIndex;
     const uint copy = ((local >> 5u) % uint(REPLICAS)) * kStride;
 
@@ -115,7 +117,8 @@ void main()
                         const vec3 rgb = texel[k];
                         if (!(any(isnan(rgb)) || any(isinf(rgb))))
                             sum += vec4(rgb, 1.0);
-                        code = hdBinOfScaled(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax, scale, binCount, policy);
+                        code = hdBinOfScaled(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
+                                             logMin, logMax, scale, binCount, policy);
                     }
                     if (runLength != 0u && code == runCode) {
                         ++runLength;
@@ -162,8 +165,9 @@ void main()
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
             const int code = all(lessThan(pixel, size))
-                                 ? hdBinOfScaled(hdLuminance(texel[k].r, texel[k].g, texel[k].b), logMin, logMax,
-                                                 scale, binCount, policy)
+                                 ? hdBinOfScaled(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x,
+                                                                     weights.y, weights.z),
+                                                 logMin, logMax, scale, binCount, policy)
                                  : kNoPixel;
 #if SUBGROUP_VOTE
             // Uniform control flow here: the whole subgroup votes. Full subgroups only (the

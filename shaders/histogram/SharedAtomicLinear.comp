@@ -46,6 +46,8 @@ void main()
     const uint binCount = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
     const uint policy = params[kParamOutOfRange];
     const float scale = hdBinScale(logMin, logMax, binCount);
+    const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
+                              uintBitsToFloat(params[kParamLumaB]));
     const uint local = gl_LocalInvocationIndex;
 
     for (uint bin = local; bin < binCount; bin += kGroupSize)
@@ -65,7 +67,8 @@ void main()
         if (index >= pixelCount)
             break;
         vec3 rgb = texelFetch(uInput, ivec2(index % width, index / width), 0).rgb;
-        int bin = hdBinOfScaled(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax, scale, binCount, policy);
+        int bin = hdBinOfScaled(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z), logMin,
+                                logMax, scale, binCount, policy);
         if (runLength != 0u && bin == runBin) {
             ++runLength;
         } else {

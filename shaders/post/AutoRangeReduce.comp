@@ -12,6 +12,7 @@ layout(local_size_x = kReduceGroupSize) in;
 
 layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(std430, binding = kBindingScratch0) buffer RangeBuffer { uint rangeBits[]; }; // [0] min L, [1] max L
+layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; }; // luminance weights
 layout(location = 0) uniform ivec2 uSize;
 
 shared uint sMin[kReduceGroupSize];
@@ -25,6 +26,8 @@ void main()
     const uint width = uint(uSize.x);
     const uint pixelCount = width * uint(uSize.y);
     const uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * kReduceGroupSize * PIXELS_PER_THREAD + local;
+    const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
+                              uintBitsToFloat(params[kParamLumaB]));
     uint smallest = kPositiveInfinityBits;
     uint largest = 0u;
     for (uint k = 0u; k < PIXELS_PER_THREAD; ++k) {
@@ -32,7 +35,7 @@ void main()
         if (index >= pixelCount)
             break;
         vec3 rgb = texelFetch(uInput, ivec2(index % width, index / width), 0).rgb;
-        float L = hdLuminance(rgb.r, rgb.g, rgb.b);
+        float L = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z);
         if (isnan(L) || isinf(L) || !(L >= kMinLuminance))
             continue;
         uint bits = floatBitsToUint(L);

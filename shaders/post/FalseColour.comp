@@ -1,5 +1,5 @@
-// FalseColour.comp: the false-colour EV view. Each pixel's luminance (hdLuminance, as the histogram
-// takes it) is coloured by its whole-EV band over the histogram's current range (hdFalseColourOf in
+// FalseColour.comp: the false-colour EV view. Each pixel's luminance (hdLuminanceWeighted with the
+// params' weights, as the histogram takes it) is coloured by its whole-EV band over the histogram's current range (hdFalseColourOf in
 // shared/HostDevice.h: integer colours, so the CPU reference gives the same bytes); NaN, Inf and
 // negative pixels are magenta, zero and under-range black, over-range white. With uLegendRows > 0
 // the bottom rows become a legend strip: the bands left to right with the EV at each labelled band's
@@ -96,7 +96,9 @@ void main()
         colour = legendColour(ivec2(texel.x, rowFromBottom), logMin, logMax);
     } else {
         vec3 rgb = texelFetch(uInput, texel, 0).rgb;
-        colour = hdFalseColourOf(hdLuminance(rgb.r, rgb.g, rgb.b), logMin, logMax);
+        float L = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, uintBitsToFloat(params[kParamLumaR]),
+                                      uintBitsToFloat(params[kParamLumaG]), uintBitsToFloat(params[kParamLumaB]));
+        colour = hdFalseColourOf(L, logMin, logMax);
     }
     imageStore(uOutput, texel, unpackRgb(colour));
 }

@@ -1,5 +1,6 @@
 // PixelProbe.comp: reads up to kMaxProbes texels of the frame and writes one record each
-// (hd::kProbe* layout): scene-linear RGB, luminance (hdLuminance), log2 L (hdLog2), the histogram bin
+// (hd::kProbe* layout): scene-linear RGB, luminance in cd/m^2 (hdLuminanceWeighted with the params'
+// weights), log2 L (hdLog2), the histogram bin
 // (hdBinOf with the histogram's own params, so exactly the bin the histogram counted the pixel in
 // at full resolution), the display luminance through the tone curve (CurveLookup.glsl, the apply
 // pass's arithmetic, without local adaptation), the tone-mapped output's bytes and the false-colour
@@ -23,10 +24,11 @@ float displayOf(float Lw, vec3 rgb)
 {
     Curve c = loadCurve();
     if (int(curve[kCurveChannels]) == 3 && !c.linearScale) {
+        float cdPerUnit = uintBitsToFloat(params[kParamCdPerUnit]);
         vec3 display = vec3(0.0);
         for (uint ch = 0u; ch < 3u; ++ch)
-            display[ch] = (!isnan(rgb[ch]) && rgb[ch] > 0.0) ? evaluateCurve(c, ch, rgb[ch]) : 0.0;
-        return hdLuminance(display.r, display.g, display.b);
+            display[ch] = (!isnan(rgb[ch]) && rgb[ch] > 0.0) ? evaluateCurve(c, ch, rgb[ch] * cdPerUnit) : 0.0;
+        return hdLuminance(display.r, display.g, display.b); // display-referred: Rec. 709, as the display histogram
     }
     return (!isnan(Lw) && Lw > 0.0) ? evaluateCurve(c, 0u, Lw) : 0.0;
 }
@@ -43,7 +45,8 @@ void main()
     float logMax = uintBitsToFloat(params[kParamLogMax]);
     uint binCount = params[kParamBinCount];
     vec3 rgb = inside ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
-    float L = hdLuminance(rgb.r, rgb.g, rgb.b);
+    float L = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, uintBitsToFloat(params[kParamLumaR]),
+                                  uintBitsToFloat(params[kParamLumaG]), uintBitsToFloat(params[kParamLumaB]));
     bool logValid = inside && !isnan(L) && !isinf(L) && L >= kMinLuminance;
     int band = hdFalseColourBand(L, logMin, logMax);
 

@@ -84,7 +84,10 @@ HD_CONST(HD_UINT, kDefaultHistogramBins, 256u)
 HD_CONST(HD_UINT, kMaxCurveSamples, 4096u)    // tone-curve LUT entries per channel
 HD_CONST(HD_UINT, kWardDefaultBins, 100u)     // pcond's HISTRES
 
-// ---- Luminance (Rec. 709 / sRGB primaries, scene-linear) ----------------------------------------
+// ---- Luminance (scene-linear) ---------------------------------------------------------------------
+// The default weights: Rec. 709 / sRGB primaries, 1 unit = 1 cd/m^2. The pipeline's weights are a
+// run-time choice (post::LuminanceUnits: a Radiance picture's are 179/EXPOSURE times Radiance's RGB
+// weights), written into the histogram params (kParamLuma*) that every pass computing luminance reads.
 HD_CONST(float, kLumaR, 0.2126f)
 HD_CONST(float, kLumaG, 0.7152f)
 HD_CONST(float, kLumaB, 0.0722f)
@@ -100,15 +103,22 @@ HD_FUNC float hdFlushTiny(float c)
     return (c > -kTinyChannel && c < kTinyChannel) ? 0.0f : c;
 }
 
+// Luminance in cd/m^2 of a colour under the weights (wr, wg, wb) (cd/m^2 per channel unit).
 // Evaluated in exactly this order with one IEEE rounding per operation on the CPU, in GLSL
 // (`precise`) and in CUDA (__fmul_rn/__fadd_rn), so all three agree bit for bit.
-HD_FUNC float hdLuminance(float r, float g, float b)
+HD_FUNC float hdLuminanceWeighted(float r, float g, float b, float wr, float wg, float wb)
 {
-    HD_PRECISE float red = HD_MUL(kLumaR, hdFlushTiny(r));
-    HD_PRECISE float green = HD_MUL(kLumaG, hdFlushTiny(g));
-    HD_PRECISE float blue = HD_MUL(kLumaB, hdFlushTiny(b));
+    HD_PRECISE float red = HD_MUL(wr, hdFlushTiny(r));
+    HD_PRECISE float green = HD_MUL(wg, hdFlushTiny(g));
+    HD_PRECISE float blue = HD_MUL(wb, hdFlushTiny(b));
     HD_PRECISE float luminance = HD_ADD(HD_ADD(red, green), blue);
     return luminance;
+}
+
+// The default weights (scenes, tests; the display histogram of sRGB output).
+HD_FUNC float hdLuminance(float r, float g, float b)
+{
+    return hdLuminanceWeighted(r, g, b, kLumaR, kLumaG, kLumaB);
 }
 
 // ---- Binning ------------------------------------------------------------------------------------
@@ -444,7 +454,14 @@ HD_CONST(HD_UINT, kParamBinCount, 2u)     // uint
 HD_CONST(HD_UINT, kParamOutOfRange, 3u)   // uint policy
 HD_CONST(HD_UINT, kParamWidth, 4u)        // input width in pixels
 HD_CONST(HD_UINT, kParamHeight, 5u)       // input height in pixels
-HD_CONST(HD_UINT, kHistogramParamsWords, 8u)
+// The luminance definition (float bits): L = hdLuminanceWeighted(r, g, b, R, G, B) in cd/m^2, and
+// cd/m^2 per unit of one channel (per-channel curves look a channel c up at c * kParamCdPerUnit).
+// Defaults kLumaR/G/B and 1.
+HD_CONST(HD_UINT, kParamLumaR, 8u)
+HD_CONST(HD_UINT, kParamLumaG, 9u)
+HD_CONST(HD_UINT, kParamLumaB, 10u)
+HD_CONST(HD_UINT, kParamCdPerUnit, 11u)
+HD_CONST(HD_UINT, kHistogramParamsWords, 12u)
 
 // ---- Tone curve buffer layout (float SSBO) ------------------------------------------------------
 // A LUT of display luminance (display-referred linear, 0..1) over log2 of world luminance. Sample i
@@ -528,5 +545,24 @@ HD_CONST(HD_UINT, kScanGroupSize, 1024u)
 HD_CONST(HD_UINT, kReduceGroupSize, 256u)
 
 HD_NAMESPACE_END
+
+#if defined(__cplusplus) && !defined(__CUDACC__)
+namespace hd {
+// Host only: the weights of hdLuminanceWeighted as one value (the params words kParamLuma*), as the
+// CPU references take them. The defaults are the constants above, so default results are unchanged.
+struct LuminanceWeights
+{
+    float r = kLumaR;
+    float g = kLumaG;
+    float b = kLumaB;
+    bool operator==(const LuminanceWeights&) const = default;
+};
+
+inline float hdLuminance(float r, float g, float b, const LuminanceWeights& w)
+{
+    return hdLuminanceWeighted(r, g, b, w.r, w.g, w.b);
+}
+} // namespace hd
+#endif
 
 #endif // HDRLAB_HOST_DEVICE_H

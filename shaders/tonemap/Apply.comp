@@ -2,8 +2,10 @@
 // the curve buffer (hd::kCurve*: a LUT over log2 Lw, linear interpolation, linear in Lw below the
 // first sample (constant Ld/Lw) and clamped above the last; or Ld = scale * Lw), scales RGB by
 // Ld/Lw (keeps chromaticity), clamps to [0, 1] and encodes sRGB (IEC 61966-2-1) into an RGBA8
-// UNORM image, so a readback gives the PNG bytes. Per-channel curves (3 channels) map R, G and B
-// each through their own LUT. NaN, Inf and non-positive input never give NaN output: Lw NaN or
+// UNORM image, so a readback gives the PNG bytes. Lw is in cd/m^2 under the params' luminance
+// weights (hd::kParamLuma*); the colour ratio is Ld / (Lw / hd::kParamCdPerUnit), Lw in the input's
+// units, so the displayed luminance is Ld whatever the units. Per-channel curves (3 channels) map R, G and B each through their own
+// LUT, at the channel times hd::kParamCdPerUnit (the units their histograms were binned in). NaN, Inf and non-positive input never give NaN output: Lw NaN or
 // <= 0 is black, Lw = +Inf shows the curve's top value as grey. Mode kApplyLocal looks the curve up
 // at Lw * 2^(blend * (reference - localMean)) with the per-pixel local mean log2 L (hd::kCurveLocal*);
 // kApplyViewLocalMean shows that local mean as grey over the histogram range.
@@ -28,6 +30,9 @@ layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
 
 #include "tonemap/CurveLookup.glsl"
+
+vec3 gWeights;     // the params' luminance weights, read once per invocation in main()
+float gCdPerUnit;  // the params' cd/m^2 per channel unit (per-channel curves)
 
 bool isUsable(float value)
 {
@@ -63,12 +68,13 @@ void applyPixel(Curve c, ivec2 texel, vec3 rgb)
     bool perChannel = int(curve[kCurveChannels]) == 3 && !c.linearScale;
     if (perChannel) {
         for (uint ch = 0u; ch < 3u; ++ch)
-            display[ch] = isUsable(rgb[ch]) ? evaluateCurve(c, ch, rgb[ch] * localShift) : 0.0;
+            display[ch] = isUsable(rgb[ch]) ? evaluateCurve(c, ch, rgb[ch] * gCdPerUnit * localShift) : 0.0;
     } else {
-        float Lw = hdLuminance(rgb.r, rgb.g, rgb.b);
+        float Lw = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, gWeights.x, gWeights.y, gWeights.z);
         if (isUsable(Lw)) {
             float Ld = evaluateCurve(c, 0u, Lw * localShift);
-            display = isinf(Lw) ? vec3(Ld) : rgb * (Ld / Lw);
+            // Lw is in cd/m^2, rgb in the input's units: the ratio takes Lw back to those (x cd/m^2 per unit).
+            display = isinf(Lw) ? vec3(Ld) : rgb * (Ld * gCdPerUnit / Lw);
         }
     }
     vec4 encoded = vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0);
@@ -87,6 +93,9 @@ void main()
         rgb[k] = texel.y < uSize.y ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
     }
     const Curve c = loadCurve();
+    gWeights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
+                    uintBitsToFloat(params[kParamLumaB]));
+    gCdPerUnit = uintBitsToFloat(params[kParamCdPerUnit]);
     for (int k = 0; k < ROWS; ++k) {
         const ivec2 texel = first + ivec2(0, 8 * k);
         if (texel.y < uSize.y)

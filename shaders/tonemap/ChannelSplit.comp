@@ -1,7 +1,8 @@
 // ChannelSplit.comp: writes one colour channel of the input into all three channels of an RGBA32F
-// image, so the selected histogram method's luminance of (c, c, c) is c (the Rec. 709 weights sum to
-// 1; in float the sum may differ from 1 in the last bit, so c can move by one ulp) and the method
-// builds the histogram of that channel (per-channel equalization, Scheuermann & Hensley Figure 2 C).
+// image, so the selected histogram method's luminance of (c, c, c) is c times cd/m^2 per unit (the
+// weights sum to about hd::kParamCdPerUnit: exactly 1 in real numbers for the default weights, the
+// float sum may differ in the last bit) and the method builds the histogram of that channel
+// (per-channel equalization, Scheuermann & Hensley Figure 2 C).
 #include "shared/HostDevice.h"
 
 layout(local_size_x = 16, local_size_y = 16) in;

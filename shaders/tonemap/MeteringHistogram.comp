@@ -36,13 +36,14 @@ void main()
     const float logMax = paramLogMax();
     const uint policy = paramPolicy();
     const float scale = hdBinScale(logMin, logMax, bins);
+    const vec3 weights = paramLuminanceWeights();
     if (x < uImageSize.x) {
         for (uint row = 0u; row < kMeteringRowsPerInvocation; ++row) {
             ivec2 texel = ivec2(x, top + int(row));
             if (texel.y >= uImageSize.y)
                 break;
             vec4 color = texelFetch(uImage, texel, 0);
-            float luminance = hdLuminance(color.r, color.g, color.b);
+            float luminance = hdLuminanceWeighted(color.r, color.g, color.b, weights.x, weights.y, weights.z);
             int code = hdBinOfScaled(luminance, logMin, logMax, scale, bins, policy);
             if (code < 0)
                 continue;

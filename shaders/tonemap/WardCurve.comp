@@ -41,6 +41,7 @@ layout(location = 5) uniform uint uCurveSamples;
 layout(location = 6) uniform ivec2 uGridSize;
 layout(location = 7) uniform uint uDuplicate;
 layout(location = 8) uniform uint uStage; // kStage*
+layout(location = 9) uniform vec4 uLuminance; // the pipeline's luminance weights (xyz) and cd/m^2 per unit (w)
 
 // One dispatch does everything (kStageAll); with the histogram built by the selected method, a first
 // dispatch computes the range (kStageRange), the method bins the foveal image with it, and a second
@@ -83,7 +84,7 @@ float luminanceAt(uint index)
 {
     ivec2 p = ivec2(int(index % uint(uGridSize.x)), int(index / uint(uGridSize.x)));
     vec3 rgb = texelFetch(uFoveal, p, 0).rgb;
-    return hdLuminance(rgb.r, rgb.g, rgb.b);
+    return hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, uLuminance.x, uLuminance.y, uLuminance.z);
 }
 
 float blockSum(uint tid, float value)
@@ -190,6 +191,10 @@ void computeRange(uint tid, uint n)
         params[kParamOutOfRange] = kOutOfRangeSeparate;
         params[kParamWidth] = uint(uGridSize.x);
         params[kParamHeight] = uint(uGridSize.y);
+        params[kParamLumaR] = floatBitsToUint(uLuminance.x); // a selected method bins with the same weights
+        params[kParamLumaG] = floatBitsToUint(uLuminance.y);
+        params[kParamLumaB] = floatBitsToUint(uLuminance.z);
+        params[kParamCdPerUnit] = floatBitsToUint(uLuminance.w);
         state[WARD_BWMIN] = bwmin;
         state[WARD_BWMAX] = bwmax;
         state[WARD_RANGE_VALID] = valid ? 1.0 : 0.0;

@@ -319,6 +319,10 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
     applyRequestedSettings(*a.pipeline, a.options);
+    if (a.stillImage) {  // what one unit of the image is (post/LuminanceUnits.h)
+        a.pipeline->setInputRadiance(a.stillImage->radiance());
+        util::logInfo("{}: {}", a.stillImage->name(), a.pipeline->luminanceUnits().describe());
+    }
     if (options.view)
         a.pipeline->setViewMode(*post::parseViewMode(*options.view), !a.isWindow);  // headless: legend in the image
     a.split = std::make_unique<SplitView>(*a.shaders, *a.profiler, a.caps, a.cudaInterop.allocator.get());
@@ -511,7 +515,8 @@ void App::Impl::drawPanels(double pathSeconds)
             ui::endPanel();
         }
         if (ui::beginPanel("View")) {
-            if (auto mode = ui::drawViewPanel({pipeline->viewMode(), &snapshot, &probe, probeNames}))
+            if (auto mode = ui::drawViewPanel(
+                    {pipeline->viewMode(), &snapshot, &probe, probeNames, pipeline->luminanceUnits().describe()}))
                 pipeline->setViewMode(*mode, !isWindow);
             ui::endPanel();
         }
@@ -692,6 +697,7 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 {
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
+    pipeline->setInputRadiance(source->radiance());  // what one unit is (idempotent: unchanged, no work)
     pipeline->setPictureInfo(source->pictureInfo());
     const post::ImageInput hdr{source->hdr(), source->size()};
     const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
@@ -754,7 +760,8 @@ void App::Impl::openDroppedFiles()
         StillImageSource::ReplaceResult result = stillImage->replaceWith(path);
         sourceStatus = result.message;
         if (result.replaced) {
-            util::logInfo("{}", result.message);
+            pipeline->setInputRadiance(stillImage->radiance());
+            util::logInfo("{}; {}", result.message, pipeline->luminanceUnits().describe());
             profiler->resetStats();
         } else {
             util::logError("{}", result.message);
@@ -776,6 +783,7 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         metadata.emplace_back("sequence_on_bad_frame", badFramePolicyName(sequence->options().onBadFrame));
     }
     appendSettingsMetadata(metadata, *pipeline);
+    metadata.emplace_back("units", pipeline->luminanceUnits().describe());
     metadata.emplace_back("view", std::string(post::viewModeName(pipeline->viewMode())));
     metadata.emplace_back("split", std::string(post::splitModeName(split->mode())));
     if (split->active() && split->pipelineB()) {
@@ -789,7 +797,9 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
     if (const auto probe = pipeline->latestProbe())
         for (std::size_t i = 0; i < probe->samples.size() && i < probeNames.size(); ++i)
             if (probeNames[i] != "mouse")
-                metadata.emplace_back("probe_" + probeNames[i], post::describeProbeSample(probe->samples[i]));
+                metadata.emplace_back(
+                    "probe_" + probeNames[i],
+                    post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote()));
     const post::ToneOperator& op = pipeline->toneOperator();
     metadata.emplace_back("key_value", std::string(op.keyValueName().empty() ? "none" : op.keyValueName()));
     if (const std::optional<double> flicker = runExposure.flickerEvPerSecond()) {
@@ -1132,7 +1142,8 @@ int App::Impl::finish(int renderedFrames)
             std::cout << "probe: pending (no frame was read back)\n";
         for (std::size_t i = 0; probe && i < probe->samples.size() && i < probeNames.size(); ++i)
             if (probeNames[i] != "mouse")
-                std::cout << "probe " << probeNames[i] << " at " << post::describeProbeSample(probe->samples[i])
+                std::cout << "probe " << probeNames[i] << " at "
+                          << post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote())
                           << "\n";
     }
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})

@@ -16,6 +16,7 @@
 #include "cuda/Histogram.h"
 #include "cuda/IntegralImage.h"
 #include "cuda/Scan.h"
+#include "post/AutoRange.h"
 #include "reference/Equalize8.h"
 #include "reference/IntegralImage.h"
 #include "shared/HostDevice.h"
@@ -365,14 +366,10 @@ private:
                    int width,
                    int height)
     {
-        std::uint32_t words[hd::kHistogramParamsWords] = {};
-        std::memcpy(&words[hd::kParamLogMin], &logMin, 4);
-        std::memcpy(&words[hd::kParamLogMax], &logMax, 4);
-        words[hd::kParamBinCount] = bins;
-        words[hd::kParamOutOfRange] = hd::kOutOfRangeClamp;
-        words[hd::kParamWidth] = std::uint32_t(width);
-        words[hd::kParamHeight] = std::uint32_t(height);
-        CUDA_CHECK(cudaMemcpyAsync(params.data(), words, sizeof(words), cudaMemcpyHostToDevice, mStream));
+        post::HistogramSpec spec;  // clamp policy, the default luminance definition
+        spec.binCount = bins;
+        const auto words = post::histogramParamWords(logMin, logMax, spec, {width, height});
+        CUDA_CHECK(cudaMemcpyAsync(params.data(), words.data(), sizeof(words), cudaMemcpyHostToDevice, mStream));
         CUDA_CHECK(cudaStreamSynchronize(mStream));  // `words` lives on this stack frame
     }
 

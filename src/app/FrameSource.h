@@ -9,6 +9,7 @@
 
 #include "app/PanZoom.h"
 #include "gl/Texture.h"
+#include "image/Image.h"
 #include "post/PostTypes.h"
 
 #include <glm/vec2.hpp>
@@ -65,6 +66,9 @@ public:
     /// What is known of a still picture's file (view, units), for operators that use it; nullopt for
     /// rendered frames.
     virtual std::optional<post::PictureInfo> pictureInfo() const { return std::nullopt; }
+    /// A still picture's Radiance header (what one unit of it is: post/LuminanceUnits.h), nullopt for
+    /// anything else; the pipeline's units follow it every frame.
+    virtual std::optional<image::RadianceHeader> radiance() const { return std::nullopt; }
     /// Vertical field of view the frame stands for (Ward's foveal grid depends on it).
     virtual float verticalFovDegrees() const = 0;
     /// One line of controls or state under the name in the Frame panel.

@@ -73,6 +73,7 @@ SequenceSource::SequenceSource(FrameSequence sequence,
     mTexture = gl::Texture("sequence.frame", GL_RGBA32F, {first.width, first.height});
     mTexture.upload(GL_RGBA, GL_FLOAT, first.pixels.data());
     mUploadedPosition = mPending->position;
+    mRadiance = first.radiance;
 }
 
 std::string SequenceSource::problemOf(const DecodedFrame& frame) const
@@ -237,8 +238,9 @@ void SequenceSource::render(profiling::Profiler& profiler)
         auto scope = profiler.scope("sequence/upload");
         mTexture.upload(GL_RGBA, GL_FLOAT, mCurrent->image.pixels.data());
         mUploadedPosition = mCurrent->position;
+        mRadiance = mCurrent->image.radiance;
     }
-    mCurrent->image = {};  // the texture holds it now
+    mCurrent->image = {};  // the texture holds its pixels now
 }
 
 std::optional<long long> SequenceSource::frameNumber() const

@@ -23,6 +23,7 @@
 
 #include "app/FrameSequence.h"
 #include "app/FrameSource.h"
+#include "post/PictureInfo.h"
 #include "app/ImageViewControls.h"
 #include "app/SequenceDecoder.h"
 
@@ -94,6 +95,10 @@ public:
     /// The latest bad frame's message (the Frame panel's status line); empty: none so far.
     const std::string& lastProblem() const { return mLastProblem; }
 
+    /// The shown frame's Radiance header (its units) and view: frames of files, like a still picture.
+    std::optional<image::RadianceHeader> radiance() const override { return mRadiance; }
+    std::optional<post::PictureInfo> pictureInfo() const override { return post::pictureInfoOf(mRadiance); }
+
 private:
     /// Why `frame` cannot be shown (decode error, mismatch), empty when it can.
     std::string problemOf(const DecodedFrame& frame) const;
@@ -114,6 +119,7 @@ private:
     std::unique_ptr<SequenceDecoder> mDecoder;
     gl::Texture mTexture;
     std::string mReferenceLayout;  ///< the first shown frame's layout; later frames must match it
+    std::optional<image::RadianceHeader> mRadiance;  ///< the shown frame's (its units)
 
     std::optional<DecodedFrame> mPending;  ///< headless: the next frame to show (taken ahead to know the end)
     std::optional<DecodedFrame> mCurrent;  ///< the frame shown (its pixels until uploaded)

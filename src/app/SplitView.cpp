@@ -67,6 +67,7 @@ const gl::Texture& SplitView::run(post::PostPipeline& a,
         auto prefix = mProfiler.prefixNames("B/");
         mPipelineB->setSceneDepth(sceneDepth);
         mPipelineB->setPictureInfo(a.pictureInfo());
+        mPipelineB->setInputRadiance(a.inputRadiance());  // the same input: the same units rule
         displayB = &mPipelineB->run(hdr, dtSeconds, fovYDegrees);
     }
     auto scope = mProfiler.scope("view/split");

@@ -44,15 +44,19 @@ gl::Texture uploadStillImage(const image::ImageF& image, int maxTextureSize, con
 StillImageSource::StillImageSource(const std::filesystem::path& path, const std::string& exrPart, int maxTextureSize)
     : mMaxTextureSize(maxTextureSize), mPath(path), mName(displayName(path, exrPart))
 {
-    mTexture = uploadStillImage(image::loadHdrImage(path, exrPart), maxTextureSize, path.string());
+    const image::ImageF image = image::loadHdrImage(path, exrPart);
+    mTexture = uploadStillImage(image, maxTextureSize, path.string());
+    mRadiance = image.radiance;
 }
 
 StillImageSource::ReplaceResult StillImageSource::replaceWith(const std::filesystem::path& path)
 {
     ReplaceResult result;
     try {
-        gl::Texture texture = uploadStillImage(image::loadHdrImage(path), mMaxTextureSize, path.string());
+        const image::ImageF image = image::loadHdrImage(path);
+        gl::Texture texture = uploadStillImage(image, mMaxTextureSize, path.string());
         mTexture = std::move(texture);
+        mRadiance = image.radiance;
         mPath = path;
         mName = displayName(path, {});
         mControls.fit();

@@ -10,10 +10,12 @@
 #pragma once
 
 #include "app/FrameSource.h"
+#include "post/PictureInfo.h"
 #include "app/ImageViewControls.h"
 #include "image/Image.h"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace app {
@@ -44,6 +46,9 @@ public:
     /// The file name (without its folders) and the part, e.g. "memorial.exr" or "multi.exr [right]".
     std::string name() const override { return mName; }
     const std::filesystem::path& path() const { return mPath; }
+    /// The image's Radiance header (what its units are; post::PostPipeline::setInputRadiance), nullopt
+    /// for other formats.
+    std::optional<image::RadianceHeader> radiance() const override { return mRadiance; }
     glm::ivec2 size() const override { return mTexture.size(); }
     bool followsWindowSize() const override { return false; }
     void resize(glm::ivec2) override {}
@@ -52,8 +57,8 @@ public:
     void render(profiling::Profiler&) override {}
     const gl::Texture& hdr() const override { return mTexture; }
     float verticalFovDegrees() const override { return 60.0f; }
-    /// A still picture: its file's view (none, for most files) and units.
-    std::optional<post::PictureInfo> pictureInfo() const override { return mPicture; }
+    /// A still picture: its file's view (none, for most files) and pixel aspect.
+    std::optional<post::PictureInfo> pictureInfo() const override { return post::pictureInfoOf(mRadiance); }
     /// "320 x 200 px, fit 50 %" (window) or "320 x 200 px, RGBA32F" (headless).
     std::string hint(bool isWindow, double pathSeconds) const override;
     std::string controlsHelp() const override;
@@ -66,8 +71,8 @@ private:
     int mMaxTextureSize = 0;
     std::filesystem::path mPath;
     std::string mName;
+    std::optional<image::RadianceHeader> mRadiance;
     gl::Texture mTexture;
-    post::PictureInfo mPicture;
     ImageViewControls mControls;
 };
 

@@ -5,6 +5,7 @@
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
 #include "post/HistogramCsv.h"
+#include "post/PictureInfo.h"
 #include "post/Equalize8.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
@@ -301,7 +302,8 @@ int tonemapHdr(const TonemapOptions& options,
             }
         }
     }
-    pipeline.setPictureInfo(post::PictureInfo{});  // a still picture (Ward's pcond sampling: pcond's default view)
+    pipeline.setInputRadiance(hdr.radiance);  // a Radiance picture's units (post/LuminanceUnits.h)
+    pipeline.setPictureInfo(post::pictureInfoOf(hdr.radiance));  // a still picture: its view (Ward's pcond sampling)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
             throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
@@ -356,14 +358,14 @@ int tonemapHdr(const TonemapOptions& options,
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
                                                                : "")
-        << "\n";
+        << "; units: " << pipeline.luminanceUnits().describe() << "\n";
     if (!options.probes.empty()) {
         glFinish();  // once, after the only frame: its probe records are there to take
         pipeline.pollProbe();
         if (const auto probe = pipeline.latestProbe())
             for (const post::ProbeSample& sample : probe->samples)
-                out << "probe " << &sample - probe->samples.data() + 1 << " at " << post::describeProbeSample(sample)
-                    << "\n";
+                out << "probe " << &sample - probe->samples.data() + 1 << " at "
+                    << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote()) << "\n";
     }
     if (options.verify) {
         post::VerifyReport report = pipeline.verify();

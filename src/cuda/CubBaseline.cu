@@ -41,7 +41,7 @@ __device__ __forceinline__ float sampleOf(float r,
                                           const histogram_detail::Params& params,
                                           unsigned* blockCounters)
 {
-    const float luminance = hd::hdLuminance(r, g, b);
+    const float luminance = histogram_detail::luminanceOf(r, g, b, params);
     const int bin =
         hd::hdBinOfScaled(luminance, params.logMin, params.logMax, params.scale, params.binCount, params.outOfRange);
     if (bin < 0) {

@@ -62,7 +62,7 @@ __device__ __forceinline__ void addSlot(unsigned* histogram, unsigned slot)
 /// Not bit-exact: __log2f differs from hdLog2 in the last bits, so pixels near edges can move.
 __device__ __forceinline__ unsigned fastSlotOf(float r, float g, float b, const Params& params, float scale)
 {
-    const float luminance = hd::hdLuminance(r, g, b);
+    const float luminance = histogram_detail::luminanceOf(r, g, b, params);
     int bin;
     if (isnan(luminance))
         bin = hd::kBinNaN;

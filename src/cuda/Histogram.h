@@ -1,6 +1,6 @@
 // Histogram.h: host launchers of the CUDA log-luminance histograms (plain device pointers; the GL
 // interop methods in post/histogram/HistogramCudaMethods.cpp and the tests/benchmarks call these). All use the
-// binning of shared/HostDevice.h (hdBinOf on hdLuminance) with the range, bin count and policy read
+// binning of shared/HostDevice.h (hdBinOf on hdLuminanceWeighted) with the range, bin count, policy and weights read
 // on the device from a params buffer laid out as hd::kParam* words, and write a histogram buffer
 // laid out as hd::kHistogram* (bins, then counters at hd::kHistogramCountersOffset).
 //

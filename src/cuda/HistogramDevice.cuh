@@ -1,5 +1,5 @@
 // HistogramDevice.cuh: device-side pieces every CUDA histogram kernel shares: the parameters read
-// from the GL params buffer (range and bin count live on the GPU), the "extended bin" of a pixel
+// from the GL params buffer (range, bin count and luminance weights live on the GPU), the "extended bin" of a pixel
 // (bins [0, binCount), then one slot per counter of shared/HostDevice.h, so NaN/Inf/non-positive/
 // below/above pixels are aggregated exactly like bins), and the two input readers (a texture
 // object over the mapped GL texture, or a linear RGBA16F buffer read 16 bytes = 2 pixels at a time).
@@ -20,6 +20,9 @@ struct Params
     unsigned binCount;  ///< clamped to [1, capacity]
     unsigned outOfRange;
     float scale;  ///< hd::hdBinScale of the range, once per thread instead of per pixel
+    float lumaR;  ///< the luminance weights (hd::kParamLuma*)
+    float lumaG;
+    float lumaB;
 };
 
 /// Reads the params words; the bin count is clamped to what the launch sized its memory for.
@@ -32,7 +35,16 @@ __device__ __forceinline__ Params loadParams(const std::uint32_t* words, unsigne
     params.binCount = bins < 1u ? 1u : (bins > capacity ? capacity : bins);
     params.outOfRange = words[hd::kParamOutOfRange];
     params.scale = hd::hdBinScale(params.logMin, params.logMax, params.binCount);
+    params.lumaR = __uint_as_float(words[hd::kParamLumaR]);
+    params.lumaG = __uint_as_float(words[hd::kParamLumaG]);
+    params.lumaB = __uint_as_float(words[hd::kParamLumaB]);
     return params;
+}
+
+/// hd::hdLuminanceWeighted with the params' weights.
+__device__ __forceinline__ float luminanceOf(float r, float g, float b, const Params& params)
+{
+    return hd::hdLuminanceWeighted(r, g, b, params.lumaR, params.lumaG, params.lumaB);
 }
 
 /// Slots of the extended histogram: bins, then hd::kCounterCount counters.
@@ -44,7 +56,7 @@ __device__ __forceinline__ unsigned extendedSlots(const Params& params)
 /// The extended slot of one pixel (hdBinOf on its luminance; counters follow the bins).
 __device__ __forceinline__ unsigned extendedSlotOf(float r, float g, float b, const Params& params)
 {
-    const int bin = hd::hdBinOfScaled(hd::hdLuminance(r, g, b), params.logMin, params.logMax, params.scale,
+    const int bin = hd::hdBinOfScaled(luminanceOf(r, g, b, params), params.logMin, params.logMax, params.scale,
                                       params.binCount, params.outOfRange);
     return bin >= 0 ? unsigned(bin) : params.binCount + hd::hdCounterOfCode(bin);
 }

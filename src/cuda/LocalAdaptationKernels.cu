@@ -27,7 +27,9 @@ __global__ void logLuminanceKernel(cudaTextureObject_t frame,
     const float logMin = __uint_as_float(params[hd::kParamLogMin]);
     const float logMax = __uint_as_float(params[hd::kParamLogMax]);
     const float4 pixel = tex2D<float4>(frame, float(x) + 0.5f, float(y) + 0.5f);
-    const float luminance = hd::hdLuminance(pixel.x, pixel.y, pixel.z);
+    const float luminance =
+        hd::hdLuminanceWeighted(pixel.x, pixel.y, pixel.z, __uint_as_float(params[hd::kParamLumaR]),
+                                __uint_as_float(params[hd::kParamLumaG]), __uint_as_float(params[hd::kParamLumaB]));
     float value;
     if (isnan(luminance) || luminance <= 0.0f)
         value = logMin;

@@ -3,8 +3,10 @@
 // interleaved channels (PNG/JPEG input, sRGB output). Row 0 is the top row in both.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +21,22 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// What a Radiance picture's header said (image/RadianceReader.h reads it). Radiance stores radiance
+/// in W/sr/m^2 times the exposure: luminance in cd/m^2 is 179 (Radiance's white efficacy) times the
+/// stored luminance divided by `exposure` (an XYZE picture's Y is already in cd/m^2 times `exposure`).
+struct RadianceHeader
+{
+    double exposure = 1.0;                                ///< product of the EXPOSURE lines
+    std::optional<std::array<float, 8>> primaries;        ///< PRIMARIES= rx ry gx gy bx by wx wy, as parsed
+    std::optional<std::array<float, 3>> colorCorrection;  ///< product of the COLORCORR lines (not applied)
+    double pixelAspect = 1.0;                             ///< product of the PIXASPECT lines
+    std::string view;                                     ///< the VIEW lines' options, in order
+    std::string software;                                 ///< the SOFTWARE line
+    std::string orientation;  ///< the resolution line's axes, e.g. "-Y +X" (the standard, rows top down)
+    bool xyz = false;         ///< FORMAT=32-bit_rle_xyze: the pixels were converted to RGB (default primaries)
+    bool operator==(const RadianceHeader&) const = default;
+};
+
 /// Scene-linear RGBA float32, interleaved, row-major, row 0 = top. NaN and Inf are kept as they are
 /// (they are valid pixel data; the histogram pipeline counts them separately).
 struct ImageF
@@ -28,6 +46,8 @@ struct ImageF
     int width = 0;
     int height = 0;
     std::vector<float> pixels;  ///< width * height * 4 values: R, G, B, A
+    /// Set by the loader for a Radiance picture only: what its header said about units and layout.
+    std::optional<RadianceHeader> radiance;
 
     ImageF() = default;
     ImageF(int imageWidth, int imageHeight)

@@ -1,13 +1,14 @@
 // ImageIo.cpp: file reading with a size cap, type detection by magic bytes, stb_image decoding with
 // dimension checks before any pixel is decoded, sRGB conversions and the PNG/EXR writers. OpenEXR
-// specifics live in ExrReader.cpp (OpenEXR 3) and ExrWriter.cpp (tinyexr).
+// specifics live in ExrReader.cpp (OpenEXR 3) and ExrWriter.cpp (tinyexr), Radiance pictures in
+// RadianceReader.cpp (hdrlab's own reader).
 #include "image/ImageIo.h"
 
 #include "image/ExrReader.h"
 #include "image/ExrWriter.h"
 #include "image/FormatError.h"
 #include "image/JpegCheck.h"
-#include "image/RadianceCheck.h"
+#include "image/RadianceReader.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -147,8 +148,7 @@ StbHeaderSize checkStbHeader(std::span<const std::uint8_t> bytes, FileKind kind)
     constexpr std::uint64_t kMaxPixelsPerByte = 4096;
     constexpr std::uint64_t kFreePixels = 1u << 20;
     const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
-    // (Radiance files get the exact minimum from detail::checkRadianceStream instead.)
-    if (kind != FileKind::RadianceHdr && pixels > kFreePixels + kMaxPixelsPerByte * bytes.size())
+    if (pixels > kFreePixels + kMaxPixelsPerByte * bytes.size())
         throw FormatError(util::format("damaged {} file: a {}x{} image cannot be stored in {} bytes",
                                        fileKindName(kind), width, height, bytes.size()));
     return {width, height};
@@ -175,73 +175,6 @@ Image8 decodeStb8(std::span<const std::uint8_t> bytes, FileKind kind, int desire
         throw FormatError(util::format("decoder returned {} channels", channels));
     Image8 image(width, height, channels);
     std::memcpy(image.pixels.data(), pixels.get(), image.pixels.size());
-    return image;
-}
-
-/// Feeds stb from memory and notes whether it asked for bytes past the end. stb itself reads zeros
-/// there: a truncated flat Radiance file then decodes as black rows without an error, and a truncated
-/// run-length file never ends (a zero run length makes no progress). Past the end this reader hands out
-/// bytes of 1 instead (runs of one byte: every scanline finishes) and the caller reports the truncation.
-struct EndTrackingReader
-{
-    std::span<const std::uint8_t> bytes;
-    std::size_t at = 0;
-    bool readPastEnd = false;
-
-    static constexpr char kFillPastEnd = 1;
-    static constexpr int kStbRefillSize = 128;  ///< sizeof(stbi__context::buffer_start)
-
-    static int read(void* user, char* out, int size)
-    {
-        auto& self = *static_cast<EndTrackingReader*>(user);
-        if (size <= 0)
-            return 0;
-        if (self.at >= self.bytes.size()) {
-            self.readPastEnd = true;
-            std::memset(out, kFillPastEnd, std::size_t(size));
-            return size;
-        }
-        std::size_t count = std::min(std::size_t(size), self.bytes.size() - self.at);
-        std::memcpy(out, self.bytes.data() + self.at, count);
-        self.at += count;
-        // stb refills its 128-byte buffer ahead of need, and the last refill may come back short; its
-        // other reads (a pixel's 4 bytes) ask for exactly what it needs, so a short one is truncation.
-        if (count < std::size_t(size) && size != kStbRefillSize)
-            self.readPastEnd = true;
-        return int(count);
-    }
-    static void skip(void* user, int count)
-    {
-        auto& self = *static_cast<EndTrackingReader*>(user);
-        long long to = (long long)self.at + count;
-        self.readPastEnd = self.readPastEnd || to > (long long)self.bytes.size();
-        self.at = std::size_t(std::clamp<long long>(to, 0, (long long)self.bytes.size()));
-    }
-    static int eof(void* user)
-    {
-        auto& self = *static_cast<EndTrackingReader*>(user);
-        return self.at >= self.bytes.size();
-    }
-};
-
-ImageF decodeRadiance(std::span<const std::uint8_t> bytes)
-{
-    const StbHeaderSize size = checkStbHeader(bytes, FileKind::RadianceHdr);
-    detail::checkRadianceStream(bytes, size.width, size.height);
-    int width = 0;
-    int height = 0;
-    int fileChannels = 0;
-    EndTrackingReader reader{bytes};
-    const stbi_io_callbacks callbacks{&EndTrackingReader::read, &EndTrackingReader::skip, &EndTrackingReader::eof};
-    std::unique_ptr<float, StbFree> pixels(
-        stbi_loadf_from_callbacks(&callbacks, &reader, &width, &height, &fileChannels, ImageF::kChannels));
-    if (reader.readPastEnd)
-        throw FormatError("damaged Radiance HDR file: it ends before the last pixel row");
-    if (!pixels)
-        throw FormatError("damaged Radiance HDR file: " + stbReason());
-    checkDimensions(width, height);
-    ImageF image(width, height);
-    std::memcpy(image.pixels.data(), pixels.get(), image.pixels.size() * sizeof(float));
     return image;
 }
 
@@ -362,7 +295,7 @@ ImageF decodeHdrImage(std::span<const std::uint8_t> bytes, const fs::path& name,
             case FileKind::OpenExr:
                 return detail::decodeOpenExr(bytes, exrPart);
             case FileKind::RadianceHdr:
-                return decodeRadiance(bytes);
+                return detail::decodeRadiancePicture(bytes);
             case FileKind::Png:
             case FileKind::Jpeg:
             case FileKind::Bmp:

@@ -1,8 +1,8 @@
 // ImageIo.h: loading and writing images. Loading: OpenEXR (OpenEXR 3, the reference library),
-// Radiance .hdr and PNG/JPEG/BMP/TGA/GIF (stb_image). Writing: PNG (stb_image_write) and OpenEXR
-// (tinyexr), always through util::writeFileAtomically. The file type comes from the magic bytes;
-// the extension only decides between "unsupported" and "damaged" in error messages, and picks TGA,
-// which has no magic number.
+// Radiance .hdr (hdrlab's reader, image/RadianceReader.h) and PNG/JPEG/BMP/TGA/GIF (stb_image).
+// Writing: PNG (stb_image_write) and OpenEXR (tinyexr), always through util::writeFileAtomically. The
+// file type comes from the magic bytes; the extension only decides between "unsupported" and
+// "damaged" in error messages, and picks TGA, which has no magic number.
 // Limits: files up to kMaxFileBytes, images up to kMaxImageDimension on each side, deep OpenEXR
 // pixels up to kMaxDeepSamplesPerPixel samples (flattened, DeepFlatten.h). Every failure
 // throws ImageError with one line naming the file; see docs/IMAGE_IO.md.
@@ -36,7 +36,8 @@ FileKind detectFileKind(const std::uint8_t* bytes,
                         const std::filesystem::path& pathForExtension = {});
 const char* fileKindName(FileKind kind);
 
-/// Loads any supported image as scene-linear RGBA float: EXR and .hdr as stored, 8-bit formats
+/// Loads any supported image as scene-linear RGBA float: EXR and .hdr as stored (a Radiance picture's
+/// pixels as Radiance decodes them, in its own units; its header in ImageF::radiance), 8-bit formats
 /// decoded from sRGB (alpha stays linear). Grey images are spread to R=G=B; missing alpha is 1.
 /// `exrPart` picks the part, view or layer of an OpenEXR file ("" the first with colour; an
 /// index, a part name, or a view/layer name); asking for one in another format is an error.

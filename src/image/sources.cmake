@@ -8,7 +8,8 @@ target_sources(hdrlab_core PRIVATE
   image/ExrDeepReader.cpp
   image/DeepFlatten.cpp
   image/ExrWriter.cpp
-  image/RadianceCheck.cpp)
+  image/RadianceColour.cpp
+  image/RadianceReader.cpp)
 
 find_library(HDRLAB_STB_LIBRARY NAMES stb)
 if(HDRLAB_STB_LIBRARY)

@@ -17,7 +17,10 @@ gl::Buffer createHistogramParamsBuffer(std::string_view label)
     return gl::Buffer(label, hd::kHistogramParamsWords * sizeof(std::uint32_t));
 }
 
-void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const HistogramSpec& spec, glm::ivec2 size)
+std::array<std::uint32_t, hd::kHistogramParamsWords> histogramParamWords(float logMin,
+                                                                         float logMax,
+                                                                         const HistogramSpec& spec,
+                                                                         glm::ivec2 size)
 {
     std::array<std::uint32_t, hd::kHistogramParamsWords> words{};
     words[hd::kParamLogMin] = std::bit_cast<std::uint32_t>(logMin);
@@ -26,16 +29,24 @@ void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const 
     words[hd::kParamOutOfRange] = std::uint32_t(spec.outOfRange);
     words[hd::kParamWidth] = std::uint32_t(std::max(size.x, 0));
     words[hd::kParamHeight] = std::uint32_t(std::max(size.y, 0));
-    params.update<std::uint32_t>(words);
+    words[hd::kParamLumaR] = std::bit_cast<std::uint32_t>(spec.luminance.r);
+    words[hd::kParamLumaG] = std::bit_cast<std::uint32_t>(spec.luminance.g);
+    words[hd::kParamLumaB] = std::bit_cast<std::uint32_t>(spec.luminance.b);
+    words[hd::kParamCdPerUnit] = std::bit_cast<std::uint32_t>(spec.cdPerUnit);
+    return words;
+}
+
+void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const HistogramSpec& spec, glm::ivec2 size)
+{
+    params.update<std::uint32_t>(histogramParamWords(logMin, logMax, spec, size));
 }
 
 void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ivec2 size)
 {
-    const std::array<std::uint32_t, 4> words{std::clamp(spec.binCount, 1u, hd::kMaxHistogramBins),
-                                             std::uint32_t(spec.outOfRange), std::uint32_t(std::max(size.x, 0)),
-                                             std::uint32_t(std::max(size.y, 0))};
-    static_assert(hd::kParamOutOfRange == hd::kParamBinCount + 1 && hd::kParamHeight == hd::kParamBinCount + 3);
-    params.update<std::uint32_t>(words, hd::kParamBinCount * sizeof(std::uint32_t));
+    static_assert(hd::kParamLogMin == 0 && hd::kParamLogMax == 1 && hd::kParamBinCount == 2);
+    const auto words = histogramParamWords(0.0f, 0.0f, spec, size);
+    params.update<std::uint32_t>(std::span(words).subspan(hd::kParamBinCount),
+                                 hd::kParamBinCount * sizeof(std::uint32_t));
 }
 
 void AutoRange::update(PassContext& ctx,
@@ -59,6 +70,7 @@ void AutoRange::update(PassContext& ctx,
     const std::uint64_t pixels = std::uint64_t(std::max(image.size.x, 0)) * std::uint64_t(std::max(image.size.y, 0));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     mRangeBits.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);  // the luminance weights
     if (pixels != 0) {
         const std::uint64_t perGroup = std::uint64_t(hd::kReduceGroupSize) * kPixelsPerThread;
         const GLuint groups = GLuint((pixels + perGroup - 1) / perGroup);

@@ -10,13 +10,20 @@
 
 #include "post/PostTypes.h"
 
+#include <array>
+
 namespace post {
 
 /// A params buffer (uint[hd::kHistogramParamsWords]) labelled for debuggers.
 gl::Buffer createHistogramParamsBuffer(std::string_view label);
+/// Every word of a params buffer: range, bin count, policy, size and the luminance definition.
+std::array<std::uint32_t, hd::kHistogramParamsWords> histogramParamWords(float logMin,
+                                                                         float logMax,
+                                                                         const HistogramSpec& spec,
+                                                                         glm::ivec2 size);
 /// Writes every word (manual range).
 void writeHistogramParams(gl::Buffer& params, float logMin, float logMax, const HistogramSpec& spec, glm::ivec2 size);
-/// Writes bin count, policy and size only, leaving the range the GPU computed.
+/// Writes every word but the range (bin count, policy, size, luminance), leaving the range the GPU computed.
 void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ivec2 size);
 
 class AutoRange
@@ -24,7 +31,8 @@ class AutoRange
 public:
     static constexpr float kMinimumSpan = 0.125f;  ///< EV; narrower (uniform) frames are widened to this
 
-    /// Reduces `image` and writes the smoothed range into `params`. `speed` is 1/s (0: no smoothing);
+    /// Reduces `image` (luminance under the weights `params` holds: writeHistogramShape first) and
+    /// writes the smoothed range into `params`. `speed` is 1/s (0: no smoothing);
     /// `reset` jumps to the new range. `fallbackMin/Max` is used when there is no range yet and the
     /// frame has no finite positive pixel.
     void update(PassContext& ctx,

@@ -111,6 +111,16 @@ const std::vector<PipelineKey>& pipelineKeys()
                                 d.viewLocalMean),
                      [](const PipelineSettings& s) { return ParameterValue(s.viewLocalMean); },
                      [](PipelineSettings& s, const ParameterValue& v) { s.viewLocalMean = std::get<bool>(v); }});
+        k.push_back({enumInfo("input.units", "Input units (auto: radiance for Radiance pictures, else plain)",
+                              {"auto", "radiance", "plain"}, std::string(toString(d.inputUnits))),
+                     [](const PipelineSettings& s) { return ParameterValue(std::string(toString(s.inputUnits))); },
+                     [](PipelineSettings& s, const ParameterValue& v) {
+                         s.inputUnits = parseUnitsMode(std::get<std::string>(v)).value_or(UnitsMode::Auto);
+                     }});
+        k.push_back({numberInfo("input.cd_per_unit", "cd/m^2 per input unit (0 = by input.units)", ParameterType::Float,
+                                0.0, 1e9, d.cdPerUnit),
+                     [](const PipelineSettings& s) { return ParameterValue(s.cdPerUnit); },
+                     [](PipelineSettings& s, const ParameterValue& v) { s.cdPerUnit = std::get<double>(v); }});
         return k;
     }();
     return keys;

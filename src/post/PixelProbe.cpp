@@ -65,7 +65,7 @@ std::string describeBin(int bin, std::uint32_t binCount)
     }
 }
 
-std::string describeProbeSample(const ProbeSample& s)
+std::string describeProbeSample(const ProbeSample& s, std::string_view unitsNote)
 {
     const glm::ivec2 at = s.topLeft();
     if (!s.inside)
@@ -84,11 +84,12 @@ std::string describeProbeSample(const ProbeSample& s)
         band = std::to_string(s.band);
     char values[160];
     std::snprintf(values, sizeof values, "rgb %.6g %.6g %.6g, L %.6g cd/m^2", s.rgb.x, s.rgb.y, s.rgb.z, s.luminance);
+    const std::string units = unitsNote.empty() ? std::string() : " (" + std::string(unitsNote) + ")";
     char display[48];
     std::snprintf(display, sizeof display, "display %.4f", s.displayLuminance);
-    return util::format("{},{}: {}, {}, {} over log2 L [{}, {}], {} (shown sRGB {} {} {}), false-colour band {}", at.x,
-                        at.y, values, ev, describeBin(s.bin, s.binCount), s.logMin, s.logMax, display, int(s.shown[0]),
-                        int(s.shown[1]), int(s.shown[2]), band);
+    return util::format("{},{}: {}{}, {}, {} over log2 L [{}, {}], {} (shown sRGB {} {} {}), false-colour band {}",
+                        at.x, at.y, values, units, ev, describeBin(s.bin, s.binCount), s.logMin, s.logMax, display,
+                        int(s.shown[0]), int(s.shown[1]), int(s.shown[2]), band);
 }
 
 PixelProbe::PixelProbe()

@@ -3,7 +3,8 @@
 //
 // Each frame with probes, one tiny compute pass (shaders/post/PixelProbe.comp, one invocation per
 // probe, up to hd::kMaxProbes) writes a record per texel (hd::kProbe* layout): scene-linear RGB, the
-// luminance and log2 L the histogram uses (hd::hdLuminance, hd::hdLog2), the histogram bin exactly
+// luminance in cd/m^2 and log2 L the histogram uses (hd::hdLuminanceWeighted with the params'
+// weights, hd::hdLog2), the histogram bin exactly
 // as the histogram methods bin it (hd::hdBinOf with the GPU's params: the bin of the full-resolution
 // pixel, also when the histogram reads a downsampled frame), the display luminance through the
 // current tone curve (the apply pass's lookup, without local adaptation), the tone-mapped output's
@@ -21,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace post {
@@ -33,7 +35,7 @@ struct ProbeSample
     bool logValid = false;     ///< luminance finite and >= hd::kMinLuminance: log2Luminance is set
     bool topDownRows = false;  ///< the frame's row 0 is the picture's top (an image uploaded as read)
     glm::vec3 rgb{0.0f};
-    float luminance = 0.0f;      ///< cd/m^2 (hd::hdLuminance)
+    float luminance = 0.0f;      ///< cd/m^2 (hd::hdLuminanceWeighted under the pipeline's post::LuminanceUnits)
     float log2Luminance = 0.0f;  ///< EV = log2 L (hd::hdLog2); EV100 = EV + hd::kEv100Offset
     int bin = 0;                 ///< hd::hdBinOf: 0..binCount-1 or a hd::kBin* code
     std::uint32_t binCount = 0;  ///< the histogram's bins and range when the probe ran
@@ -58,8 +60,10 @@ struct ProbeSnapshot
 std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words,
                                             std::size_t count,
                                             bool topDownRows = false);
-/// One line: "x,y: rgb ..., L ... cd/m^2, EV ... (EV100 ...), bin .../..., display ..., shown ..., band ...".
-std::string describeProbeSample(const ProbeSample& sample);
+/// One line: "x,y: rgb ..., L ... cd/m^2, EV ... (EV100 ...), bin .../..., display ..., shown ..., band ...";
+/// `unitsNote` (post::LuminanceUnits::probeNote(), e.g. "1 unit = 89.5 cd/m^2, Radiance picture")
+/// follows the luminance in parentheses when it is not empty.
+std::string describeProbeSample(const ProbeSample& sample, std::string_view unitsNote = {});
 /// "bin 115 of 256" or what a negative hdBinOf code means ("NaN", "below the range"...).
 std::string describeBin(int bin, std::uint32_t binCount);
 

@@ -80,13 +80,15 @@ std::optional<MeteringCheck> meteringCheck(const ToneOperator& op,
                                            float logMin,
                                            float logMax,
                                            std::uint32_t bins,
-                                           std::uint32_t policy)
+                                           std::uint32_t policy,
+                                           const hd::LuminanceWeights& luminance)
 {
     auto* percentile = dynamic_cast<const TonePercentile*>(&op);
     if (!percentile || !percentile->meteringCdf())
         return std::nullopt;
     const MeteringSettings& m = percentile->settings().meteringMask;
     ref::MeteringScene scene;
+    scene.luminance = luminance;
     scene.width = size.x;
     scene.height = size.y;
     scene.topDownRows = topDownRows;
@@ -151,11 +153,14 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
                                                 glm::ivec2 histogramSize,
                                                 float fovYDegrees,
                                                 double dtSeconds,
+                                                const hd::LuminanceWeights& luminance,
+                                                const LuminanceUnits& units,
                                                 const std::optional<PictureInfo>& picture,
                                                 bool topDownRows,
                                                 std::vector<float>& topFirst)
 {
     ref::CurveInputs inputs;
+    inputs.luminance = luminance;
     inputs.fovYDegrees = fovYDegrees;
     inputs.dtSeconds = dtSeconds;
     inputs.bins = bins;
@@ -192,9 +197,9 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             pcond.height = frameSize.y;
             const PictureInfo live;
             const PictureInfo& info = picture ? *picture : live;
-            pcond.weights = info.weights;
-            pcond.efficacy = info.efficacy;
-            pcond.exposure = info.exposure;
+            pcond.weights = units.weights;
+            pcond.efficacy = units.efficacy;
+            pcond.exposure = units.exposure;
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
                 pcond.view = {true, picture->view->type, picture->view->horizontalDegrees, picture->view->verticalDegrees};
@@ -269,6 +274,11 @@ struct PostPipeline::Impl
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
     bool resetRange = true;
+    std::optional<image::RadianceHeader> inputRadiance;  ///< the input file's units (setInputRadiance)
+    LuminanceUnits units;                                ///< resolved from it and the input.* settings
+
+    /// Resolves the luminance definition again; a new one restarts the automatic range.
+    void updateUnits();
 
     // What verify() needs from the last run (the caller's frame must still be alive).
     const gl::Texture* lastHdr = nullptr;
@@ -284,6 +294,15 @@ struct PostPipeline::Impl
                                 std::uint32_t wanted,
                                 std::string& why) const;
 };
+
+void PostPipeline::Impl::updateUnits()
+{
+    LuminanceUnits next = resolveLuminanceUnits(settings.inputUnits, settings.cdPerUnit, inputRadiance);
+    if (next == units)
+        return;
+    units = std::move(next);
+    resetRange = true;
+}
 
 std::uint32_t PostPipeline::Impl::effectiveBins(const HistogramMethod& method,
                                                 const ScanMethod* scanMethod,
@@ -473,6 +492,24 @@ ParkedParameters& PostPipeline::parkedParameters()
     return mImpl->parked;
 }
 
+void PostPipeline::setInputRadiance(const std::optional<image::RadianceHeader>& header)
+{
+    if (header == mImpl->inputRadiance)
+        return;
+    mImpl->inputRadiance = header;
+    mImpl->updateUnits();
+}
+
+const std::optional<image::RadianceHeader>& PostPipeline::inputRadiance() const
+{
+    return mImpl->inputRadiance;
+}
+
+const LuminanceUnits& PostPipeline::luminanceUnits() const
+{
+    return mImpl->units;
+}
+
 void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
 {
     if (!op)
@@ -541,6 +578,16 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         next.downsample = wanted.downsample;
     else
         refusals.push_back(util::format("invalid downsample factor {} (1, 2, 4 or 8)", wanted.downsample));
+    if (wanted.inputUnits == UnitsMode::Auto || wanted.inputUnits == UnitsMode::Radiance ||
+        wanted.inputUnits == UnitsMode::Plain)
+        next.inputUnits = wanted.inputUnits;
+    else
+        refusals.push_back("unknown input units");
+    if (std::isfinite(wanted.cdPerUnit) && wanted.cdPerUnit >= 0.0)
+        next.cdPerUnit = wanted.cdPerUnit;
+    else
+        refusals.push_back(util::format(
+            "invalid cd/m^2 per unit {} (needs a finite value >= 0; 0: by the input's rule)", wanted.cdPerUnit));
     if (wanted.viewLocalMean && !p.caps.cudaAvailable)
         refusals.push_back("the local-mean view needs the CUDA summed-area table: " + p.caps.cudaReason);
     else
@@ -555,7 +602,8 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.spec.outOfRange != p.settings.spec.outOfRange || next.rangeMode != p.settings.rangeMode ||
                          next.logMin != p.settings.logMin || next.logMax != p.settings.logMax ||
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
-                         next.viewLocalMean != p.settings.viewLocalMean;
+                         next.viewLocalMean != p.settings.viewLocalMean || next.inputUnits != p.settings.inputUnits ||
+                         next.cdPerUnit != p.settings.cdPerUnit;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
         p.resetRange = true;
     // A replaced method's settings are kept and come back when it is chosen again.
@@ -566,6 +614,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     if (newTone)
         p.tone = p.parked.swapIn(p.tone, std::move(newTone));
     p.settings = next;
+    p.updateUnits();
 
     std::string text;
     for (const std::string& refusal : refusals)
@@ -612,6 +661,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     p.lastDtSeconds = dtSeconds;
 
     HistogramSpec spec = p.settings.spec;
+    spec.luminance = p.units.effectiveWeights();
+    spec.cdPerUnit = float(p.units.cdPerUnit());
     if (p.fed) {  // a histogram from a file: its range and counts, no measurement
         spec.binCount = std::uint32_t(p.fed->counts.size());
         spec.outOfRange = OutOfRange::Clamp;
@@ -661,7 +712,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             auto scope = p.profiler.scope("local-adaptation/cuda-sat", p.localSource->timerBackend());
             p.localSource->run(hdr.texture, hdr.size, p.paramsBuffer, p.localMean,
                                localRadius >= 0 ? localRadius : kLocalMeanViewRadius);
-            local.emplace(LocalMeanInput{p.localMean, p.paramsBuffer, p.settings.viewLocalMean});
+            local.emplace(LocalMeanInput{p.localMean, p.settings.viewLocalMean});
         }
     }
     p.lastLocalMean = local.has_value();
@@ -673,6 +724,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         inputs.depth = p.sceneDepth;
         inputs.topDownRows = p.topDownRows;
         inputs.picture = p.picture ? &*p.picture : nullptr;
+        inputs.units = &p.units;
         bool cdfWritten = false;
         if (scanInCurve && p.tone->scansInCurve()) {
             inputs.fusedCdf = &p.cdfBuffer;
@@ -685,7 +737,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                 p.cdfFresh = true;
         }
         auto applyScope = p.profiler.scope(stage + "/apply");
-        p.apply.apply(ctx, hdr, p.curveBuffer, p.output, local ? &*local : nullptr);
+        p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
     }
     {
         auto scope = p.profiler.scope("view/readback");
@@ -745,17 +797,22 @@ VerifyReport PostPipeline::verify()
     const std::uint32_t bins = std::clamp(params[hd::kParamBinCount], 1u, hd::kMaxHistogramBins);
     const ref::OutOfRange policy =
         params[hd::kParamOutOfRange] == hd::kOutOfRangeSeparate ? ref::OutOfRange::Separate : ref::OutOfRange::Clamp;
+    const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                       std::bit_cast<float>(params[hd::kParamLumaG]),
+                                       std::bit_cast<float>(params[hd::kParamLumaB])};
+    const float cdPerUnit = std::bit_cast<float>(params[hd::kParamCdPerUnit]);
     const glm::ivec2 size = p.lastHistogramInputSize;
 
     const auto gpuWords = p.histogramBuffer.readAll<std::uint32_t>(hd::kHistogramBufferWords);
     const std::vector<std::uint32_t> gpuBins(gpuWords.begin(), gpuWords.begin() + bins);
-    const ref::Histogram cpu = ref::buildHistogram(pixels.data(), size.x, size.y, logMin, logMax, bins, policy);
+    const ref::Histogram cpu =
+        ref::buildHistogram(pixels.data(), size.x, size.y, logMin, logMax, bins, policy, weights);
     std::array<std::uint32_t, hd::kCounterCount> gpuCounters{};
     const bool counters = p.histogram->fillsCounters();
     for (std::size_t i = 0; i < hd::kCounterCount; ++i)
         gpuCounters[i] = counters ? gpuWords[hd::kHistogramCountersOffset + i] : std::uint32_t(cpu.counters[i]);
     const auto nearEdges = ref::countNearEdges(pixels.data(), size.x, size.y, logMin, logMax, bins,
-                                               ref::gpuBinTolerance(logMin, logMax, bins));
+                                               ref::gpuBinTolerance(logMin, logMax, bins), weights);
     const ref::HistogramComparison cmp = ref::compareHistograms(gpuBins, gpuCounters.data(), cpu, nearEdges);
 
     report.gpuTotal = cmp.gpuTotal;
@@ -764,6 +821,7 @@ VerifyReport PostPipeline::verify()
     report.l1Difference = cmp.l1Difference;
     text << "histogram " << p.histogram->id() << ": " << size.x << "x" << size.y << " input, " << bins
          << " bins over log2 L [" << logMin << ", " << logMax << "]\n";
+    text << "units: " << p.units.describe() << "\n";
     text << "totals: gpu " << cmp.gpuTotal << ", cpu " << cmp.cpuTotal
          << (cmp.gpuTotal == cmp.cpuTotal ? " (equal)" : " (DIFFERENT)") << "\n";
     text << "counters (NaN, Inf, <=0, below, above): cpu " << cpu.counters[hd::kCounterNaN] << ", "
@@ -805,7 +863,7 @@ VerifyReport PostPipeline::verify()
         p.settings.viewLocalMean && p.lastLocalMean
             ? p.output.readRgba8()
             : ref::applyCurve(hdrPixels.data(), p.lastHdrSize.x, p.lastHdrSize.y, curve.data(),
-                              p.lastLocalMean ? localMean.data() : nullptr);
+                              p.lastLocalMean ? localMean.data() : nullptr, weights, cdPerUnit);
     const std::vector<std::uint8_t> actual = p.output.readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
@@ -815,7 +873,8 @@ VerifyReport PostPipeline::verify()
     std::vector<float> topFirst;
     const auto curveCheck =
         compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize, pixels, size,
-                                  p.lastFovYDegrees, p.lastDtSeconds, p.picture, p.topDownRows, topFirst);
+                                  p.lastFovYDegrees, p.lastDtSeconds, weights, p.units, p.picture, p.topDownRows,
+                                  topFirst);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;
@@ -827,7 +886,7 @@ VerifyReport PostPipeline::verify()
              << "': no CPU reference; compared histogram, CDF and apply pass only\n";
     }
     if (const auto metering = meteringCheck(*p.tone, pixels, size, p.topDownRows, p.sceneDepth, p.lastHdrSize, logMin,
-                                            logMax, bins, params[hd::kParamOutOfRange])) {
+                                            logMax, bins, params[hd::kParamOutOfRange], weights)) {
         const bool meteringOk = metering->maxDifference <= metering->tolerance;
         curveOk = curveOk && meteringOk;
         text << "metering mask: weighted CDF vs CPU reference: max difference " << metering->maxDifference << " of 2^30"

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "post/FalseColour.h"
+#include "post/LuminanceUnits.h"
 #include "post/ParkedParameters.h"
 #include "post/PixelProbe.h"
 #include "post/HistogramCsv.h"
@@ -45,6 +46,8 @@ struct PipelineSettings
     float autoRangeSpeed = 4.0f;  ///< smoothing of the automatic range, 1/s (0 = no smoothing)
     int downsample = 1;           ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
     bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
+    UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
+    double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
@@ -145,6 +148,14 @@ public:
 
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);
+
+    /// What the input file's header says about its units: a Radiance picture's (image::ImageF::radiance),
+    /// nullopt for other files and the live scene (the default). With the input.units and
+    /// input.cd_per_unit settings it decides luminanceUnits(); a change restarts the automatic range.
+    void setInputRadiance(const std::optional<image::RadianceHeader>& header);
+    const std::optional<image::RadianceHeader>& inputRadiance() const;
+    /// The luminance definition every pass uses now (cd/m^2 per unit, weights; post/LuminanceUnits.h).
+    const LuminanceUnits& luminanceUnits() const;
 
 private:
     struct Impl;

@@ -53,6 +53,11 @@ struct HistogramSpec
 {
     std::uint32_t binCount = hd::kDefaultHistogramBins;  ///< 1..hd::kMaxHistogramBins
     OutOfRange outOfRange = OutOfRange::Clamp;
+    /// The luminance definition every pass uses, in cd/m^2 (post::LuminanceUnits: the pipeline sets
+    /// it from the input each run); written to the params' hd::kParamLuma* and hd::kParamCdPerUnit.
+    /// The defaults (Rec. 709, 1 unit = 1 cd/m^2) leave every result as it was.
+    hd::LuminanceWeights luminance{};
+    float cdPerUnit = 1.0f;  ///< cd/m^2 per unit of one channel (per-channel curves)
 };
 
 /// What every stage gets from the pipeline; no globals.
@@ -93,15 +98,12 @@ struct PictureView
 
 /// What is known of the picture a still image came from, for operators that depend on it the way
 /// Radiance's pcond does (Ward's pcond sampling): its view (most files have none: pcond then assumes
-/// 40 degrees on the longer axis), pixel aspect ratio, and how its values become cd/m^2 (pcond's
-/// plum(): efficacy * (w . rgb in float) / exposure). Live frames have none: their view is the camera's.
+/// 40 degrees on the longer axis) and pixel aspect ratio. How its values become cd/m^2 is the
+/// pipeline's LuminanceUnits. Live frames have none: their view is the camera's.
 struct PictureInfo
 {
     std::optional<PictureView> view;
     double pixelAspect = 1.0;
-    std::array<float, 3> weights{hd::kLumaR, hd::kLumaG, hd::kLumaB};
-    double efficacy = 1.0;  ///< 179 for Radiance pictures (WHTEFFICACY)
-    double exposure = 1.0;  ///< the product of a Radiance picture's EXPOSURE lines
 };
 
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)

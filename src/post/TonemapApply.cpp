@@ -16,6 +16,7 @@ gl::Buffer createCurveBuffer(std::string_view label)
 
 void TonemapApply::apply(PassContext& ctx,
                          const ImageInput& hdr,
+                         const gl::Buffer& params,
                          const gl::Buffer& curve,
                          gl::Texture& output,
                          const LocalMeanInput* local)
@@ -37,9 +38,9 @@ void TonemapApply::apply(PassContext& ctx,
     const std::size_t pixels = std::size_t(hdr.size.x) * std::size_t(hdr.size.y);
     if (local && local->localMean.size() < pixels * sizeof(float))
         throw std::invalid_argument("tonemap apply: the local mean buffer is smaller than the frame");
-    // Without local adaptation the shader never reads these blocks; bind the curve there anyway.
+    // Without local adaptation the shader never reads this block; bind the curve there anyway.
     (local ? local->localMean : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
-    (local ? local->params : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     mApply.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     const GLuint rowsPerGroup = 8 * kApplyRows;  // Apply.comp: 32x8 invocations, kApplyRows pixels each

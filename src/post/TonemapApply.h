@@ -1,11 +1,15 @@
 // TonemapApply.h: the one apply pass every tone operator shares, and the display histogram.
 //
-// Apply: each pixel's world luminance Lw goes through the curve buffer (hd::kCurve* layout: a LUT
-// of display luminance over log2 Lw, linear interpolation, linear in Lw below the first sample, clamped above the last;
-// or Ld = scale * Lw), RGB is scaled by Ld/Lw (chromaticity kept), clamped to [0, 1], sRGB-encoded (IEC 61966-2-1 OETF)
-// and stored as GL_RGBA8 UNORM (so a readback gives PNG bytes). Three-channel curves map R, G, B through their own
-// LUTs. Lw NaN or <= 0 gives black, Lw = +Inf the curve's top value as grey: never NaN. CPU reference: ref::applyCurve.
-// Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values).
+// Apply: each pixel's world luminance Lw (cd/m^2 under the params' luminance weights) goes through
+// the curve buffer (hd::kCurve* layout: a LUT of display luminance over log2 Lw, linear
+// interpolation, linear in Lw below the first sample, clamped above the last; or Ld = scale * Lw),
+// RGB is scaled by Ld/Lw (Lw back in the input's units, so times cd/m^2 per unit; chromaticity
+// kept), clamped to [0, 1], sRGB-encoded (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a
+// readback gives PNG bytes). Three-channel curves map R, G, B through their own LUTs (at the channel
+// times cd/m^2 per unit). Lw NaN or <= 0 gives black, Lw = +Inf the curve's top value as grey:
+// never NaN. CPU reference: ref::applyCurve.
+// Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values:
+// the display's sRGB output, whatever the input's units).
 #pragma once
 
 #include "post/PostTypes.h"
@@ -15,13 +19,11 @@ namespace post {
 /// A curve buffer (float[hd::kCurveBufferWords]) labelled for debuggers.
 gl::Buffer createCurveBuffer(std::string_view label);
 
-/// The per-pixel local mean log2 luminance (float[w*h], row 0 first) for local adaptation, with the
-/// histogram params (range) for its view.
+/// The per-pixel local mean log2 luminance (float[w*h], row 0 first) for local adaptation.
 struct LocalMeanInput
 {
     const gl::Buffer& localMean;
-    const gl::Buffer& params;
-    bool view = false;  ///< show the local mean as grey instead of the tone-mapped frame
+    bool view = false;  ///< show the local mean as grey (over the params' range) instead of the tone-mapped frame
 };
 
 class TonemapApply
@@ -29,11 +31,13 @@ class TonemapApply
 public:
     static constexpr std::uint32_t kDisplayBins = 64;
 
-    /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr);
-    /// with `local`, the curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with
-    /// `local->view`, the local mean itself is shown.
+    /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr),
+    /// with the luminance definition of `params` (uint[hd::kHistogramParamsWords]); with `local`, the
+    /// curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with `local->view`, the local
+    /// mean itself is shown.
     void apply(PassContext& ctx,
                const ImageInput& hdr,
+               const gl::Buffer& params,
                const gl::Buffer& curve,
                gl::Texture& output,
                const LocalMeanInput* local = nullptr);

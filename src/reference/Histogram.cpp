@@ -25,10 +25,10 @@ std::uint64_t Histogram::total() const
 
 namespace {
 
-float luminanceAt(const float* rgba, std::size_t pixel)
+float luminanceAt(const float* rgba, std::size_t pixel, const hd::LuminanceWeights& weights)
 {
     const float* p = rgba + pixel * 4;
-    return hd::hdLuminance(p[0], p[1], p[2]);
+    return hd::hdLuminance(p[0], p[1], p[2], weights);
 }
 
 }  // namespace
@@ -39,14 +39,15 @@ Histogram buildHistogram(const float* rgba,
                          float logMin,
                          float logMax,
                          std::uint32_t binCount,
-                         OutOfRange outOfRange)
+                         OutOfRange outOfRange,
+                         const hd::LuminanceWeights& weights)
 {
     Histogram result;
     result.bins.assign(binCount, 0u);
     const std::uint32_t policy = outOfRange == OutOfRange::Separate ? hd::kOutOfRangeSeparate : hd::kOutOfRangeClamp;
     const std::size_t pixels = std::size_t(std::max(width, 0)) * std::size_t(std::max(height, 0));
     for (std::size_t i = 0; i < pixels; ++i) {
-        int bin = hd::hdBinOf(luminanceAt(rgba, i), logMin, logMax, binCount, policy);
+        int bin = hd::hdBinOf(luminanceAt(rgba, i, weights), logMin, logMax, binCount, policy);
         if (bin >= 0)
             ++result.bins[std::size_t(bin)];
         else
@@ -61,7 +62,8 @@ std::vector<std::uint32_t> countNearEdges(const float* rgba,
                                           float logMin,
                                           float logMax,
                                           std::uint32_t binCount,
-                                          double toleranceBins)
+                                          double toleranceBins,
+                                          const hd::LuminanceWeights& weights)
 {
     std::vector<std::uint32_t> near(std::size_t(binCount) + 1, 0u);
     const std::size_t pixels = std::size_t(std::max(width, 0)) * std::size_t(std::max(height, 0));
@@ -69,7 +71,7 @@ std::vector<std::uint32_t> countNearEdges(const float* rgba,
     if (!(range > 0.0))
         return near;
     for (std::size_t i = 0; i < pixels; ++i) {
-        float L = luminanceAt(rgba, i);
+        float L = luminanceAt(rgba, i, weights);
         if (!std::isfinite(L) || L <= 0.0f)
             continue;
         double position = (std::log2(double(L)) - logMin) / range * binCount;  // in bins
@@ -133,14 +135,14 @@ double gpuBinTolerance(float logMin, float logMax, std::uint32_t binCount)
     return log2Error * binCount / range;
 }
 
-std::optional<LogRange> autoRange(const float* rgba, int width, int height)
+std::optional<LogRange> autoRange(const float* rgba, int width, int height, const hd::LuminanceWeights& weights)
 {
     const std::size_t pixels = std::size_t(std::max(width, 0)) * std::size_t(std::max(height, 0));
     float smallest = std::numeric_limits<float>::infinity();
     float largest = 0.0f;
     bool any = false;
     for (std::size_t i = 0; i < pixels; ++i) {
-        float L = luminanceAt(rgba, i);
+        float L = luminanceAt(rgba, i, weights);
         if (!std::isfinite(L) || !(L >= hd::kMinLuminance))
             continue;
         any = true;

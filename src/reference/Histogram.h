@@ -1,7 +1,8 @@
 // Histogram.h: CPU reference of the log-luminance histogram and of the automatic range.
 //
 // Plain sequential loops over the pixels, using the one binning definition of shared/HostDevice.h
-// (hd::hdLuminance, hd::hdBinOf). Every GPU histogram method is compared against these.
+// (hd::hdLuminanceWeighted, hd::hdBinOf). Every GPU histogram method is compared against these.
+// `weights` is the luminance definition (the params' hd::kParamLuma* words; default Rec. 709).
 #pragma once
 
 #include "shared/HostDevice.h"
@@ -32,7 +33,8 @@ Histogram buildHistogram(const float* rgba,
                          float logMin,
                          float logMax,
                          std::uint32_t binCount,
-                         OutOfRange outOfRange);
+                         OutOfRange outOfRange,
+                         const hd::LuminanceWeights& weights = {});
 
 /// For each inner bin edge e (1..binCount-1, index e) and the two outer ones (0 and binCount), the
 /// number of pixels whose log2 L lies within `toleranceBins` bin widths of that edge: the pixels a
@@ -43,7 +45,8 @@ std::vector<std::uint32_t> countNearEdges(const float* rgba,
                                           float logMin,
                                           float logMax,
                                           std::uint32_t binCount,
-                                          double toleranceBins);
+                                          double toleranceBins,
+                                          const hd::LuminanceWeights& weights = {});
 
 /// GPU histogram vs CPU reference. Pixels may only have moved between neighbouring bins (or between
 /// an end bin and the below/above counter), and only as many across an edge as lie near it:
@@ -78,6 +81,6 @@ struct LogRange
 
 /// Finite min and max of log2 L over the image, ignoring NaN, +-Inf and L <= 0; nullopt when no
 /// pixel has a finite positive luminance.
-std::optional<LogRange> autoRange(const float* rgba, int width, int height);
+std::optional<LogRange> autoRange(const float* rgba, int width, int height, const hd::LuminanceWeights& weights = {});
 
 }  // namespace ref

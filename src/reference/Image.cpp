@@ -83,7 +83,9 @@ std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      int width,
                                      int height,
                                      const float* curveWords,
-                                     const float* localMean)
+                                     const float* localMean,
+                                     const hd::LuminanceWeights& weights,
+                                     float cdPerUnit)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<std::uint8_t> out(pixels * 4, 0);
@@ -104,30 +106,36 @@ std::vector<std::uint8_t> applyCurve(const float* rgba,
         }
         if (perChannel) {
             for (int c = 0; c < 3; ++c)
-                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, p[c] * shift)) : 0;
+                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, double(p[c]) * cdPerUnit * shift)) : 0;
             continue;
         }
-        double Lw = hd::hdLuminance(p[0], p[1], p[2]);
+        double Lw = hd::hdLuminance(p[0], p[1], p[2], weights);
         if (!isUsable(Lw))
             continue;
         double Ld = evaluateCurve(curveWords, 0, Lw * shift);
         for (int c = 0; c < 3; ++c) {
             // +Inf luminance has no finite colour ratio: show the curve's value as grey.
-            double value = std::isinf(Lw) ? Ld : double(p[c]) * (Ld / Lw);
+            double value = std::isinf(Lw) ? Ld : double(p[c]) * (Ld * cdPerUnit / Lw);
             o[c] = toByte(value);
         }
     }
     return out;
 }
 
-std::vector<float> localMeanLog2(const float* rgba, int width, int height, int radius, float logMin, float logMax)
+std::vector<float> localMeanLog2(const float* rgba,
+                                 int width,
+                                 int height,
+                                 int radius,
+                                 float logMin,
+                                 float logMax,
+                                 const hd::LuminanceWeights& weights)
 {
     // Straightforward per-pixel window average (O(w*h*r^2)): the plain definition the summed-area
     // table computes quickly.
     std::vector<float> log2L(std::size_t(width) * std::size_t(height));
     for (std::size_t i = 0; i < log2L.size(); ++i) {
         const float* p = rgba + i * 4;
-        double L = hd::hdLuminance(p[0], p[1], p[2]);
+        double L = hd::hdLuminance(p[0], p[1], p[2], weights);
         double value = std::isinf(L) ? double(logMax) : (L > 0.0 ? std::log2(L) : double(logMin));  // NaN: logMin
         log2L[i] = float(std::clamp(value, double(logMin), double(logMax)));
     }

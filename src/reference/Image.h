@@ -2,6 +2,8 @@
 // histogram input and the tone-curve apply pass (curve lookup, colour ratio, sRGB encoding).
 #pragma once
 
+#include "shared/HostDevice.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -27,18 +29,27 @@ double encodeSrgb(double linear);
 double evaluateCurve(const float* curveWords, int channel, double Lw);
 
 /// The apply pass: RGBA8 (sRGB-encoded, alpha 255) of an RGBA float image through a curve buffer.
-/// One channel: RGB * Ld/Lw with Lw the luminance; three channels: each channel through its own
-/// curve. Lw (or the channel) NaN or <= 0 gives 0; +Inf gives the curve's top value. With
+/// One channel: RGB * Ld / (Lw / cdPerUnit) with Lw the luminance in cd/m^2 under `weights`; three
+/// channels: each channel times `cdPerUnit` through its own curve (the params' hd::kParamLuma* and
+/// hd::kParamCdPerUnit). Lw (or the channel) NaN or <= 0 gives 0; +Inf gives the curve's top value. With
 /// `localMean` (float[w*h], mean log2 L around each pixel) the lookup is at Lw * 2^(blend *
 /// (reference - localMean)), blend and reference from the curve header, the shift clamped to +-8 EV.
 std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      int width,
                                      int height,
                                      const float* curveWords,
-                                     const float* localMean = nullptr);
+                                     const float* localMean = nullptr,
+                                     const hd::LuminanceWeights& weights = {},
+                                     float cdPerUnit = 1.0f);
 
-/// The local adaptation map: per pixel, the mean of log2 L (clamped to [logMin, logMax]; invalid
-/// pixels count as logMin, +Inf as logMax) over the (2r+1)^2 window clipped to the image.
-std::vector<float> localMeanLog2(const float* rgba, int width, int height, int radius, float logMin, float logMax);
+/// The local adaptation map: per pixel, the mean of log2 L (L under `weights`, clamped to [logMin,
+/// logMax]; invalid pixels count as logMin, +Inf as logMax) over the (2r+1)^2 window clipped to the image.
+std::vector<float> localMeanLog2(const float* rgba,
+                                 int width,
+                                 int height,
+                                 int radius,
+                                 float logMin,
+                                 float logMax,
+                                 const hd::LuminanceWeights& weights = {});
 
 }  // namespace ref

@@ -84,7 +84,7 @@ WeightedHistogram weightedHistogram(const float* rgba,
     for (int y = 0; y < scene.height; ++y)
         for (int x = 0; x < scene.width; ++x) {
             const float* p = rgba + (std::size_t(y) * std::size_t(scene.width) + std::size_t(x)) * 4;
-            const float luminance = hd::hdLuminance(p[0], p[1], p[2]);
+            const float luminance = hd::hdLuminance(p[0], p[1], p[2], scene.luminance);
             const int bin = hd::hdBinOf(luminance, logMin, logMax, binCount, outOfRange);
             if (bin < 0)
                 continue;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "post/tonemap/ToneSettings.h"
+#include "shared/HostDevice.h"
 
 #include <array>
 #include <cstdint>
@@ -26,6 +27,7 @@ struct MeteringScene
     const float* depth = nullptr;  ///< the frame's depth in texel rows, or nullptr: no sky exclusion
     int depthWidth = 0;
     int depthHeight = 0;
+    hd::LuminanceWeights luminance{};  ///< the luminance definition (the params' hd::kParamLuma* words)
 };
 
 /// The weight in [0, 1] (before quantisation) of texel (x, y) with luminance L.

@@ -60,7 +60,8 @@ std::vector<float> equalizeWords(const CurveInputs& in)
     for (std::uint32_t c = 0; c < 3; ++c) {
         std::vector<std::uint32_t> bins = in.channelBins[c];
         if (bins.empty() && in.rgba != nullptr) {
-            // A grey image carrying channel c: its luminance is the channel (the weights sum to 1).
+            // A grey image carrying channel c, binned as the GPU bins it: its luminance is the channel
+            // times the weights' sum (1 unit = that many cd/m^2, within an ulp of cdPerUnit).
             const std::size_t pixels = std::size_t(in.width) * std::size_t(in.height);
             std::vector<float> grey(pixels * 4);
             for (std::size_t p = 0; p < pixels; ++p) {
@@ -68,7 +69,9 @@ std::vector<float> equalizeWords(const CurveInputs& in)
                 grey[p * 4 + 0] = grey[p * 4 + 1] = grey[p * 4 + 2] = v;
                 grey[p * 4 + 3] = 1.0f;
             }
-            bins = buildHistogram(grey.data(), in.width, in.height, in.logMin, in.logMax, n, OutOfRange::Clamp).bins;
+            bins = buildHistogram(grey.data(), in.width, in.height, in.logMin, in.logMax, n, OutOfRange::Clamp,
+                                  in.luminance)
+                       .bins;
         }
         bins.resize(n, 0u);
         putLut(words, c, equalizeCurve(bins, in.equalize.encodedOutput));
@@ -133,7 +136,7 @@ std::vector<float> wardWords(const CurveInputs& in)
     std::vector<double> samples;
     if (in.rgba != nullptr && in.width > 0 && in.height > 0) {
         const FovealGrid grid = fovealGridSize(in.width, in.height, in.fovYDegrees);
-        samples = wardFovealLuminance(in.rgba, in.width, in.height, grid, s.sceneScale);
+        samples = wardFovealLuminance(in.rgba, in.width, in.height, grid, s.sceneScale, in.luminance);
     }
     const WardHistogram histogram = wardHistogram(samples, s);
     const WardResult result = wardCurve(histogram, s);

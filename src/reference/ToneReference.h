@@ -6,6 +6,7 @@
 
 #include "post/tonemap/ToneSettings.h"
 #include "reference/WardPcondRef.h"
+#include "shared/HostDevice.h"
 
 #include <array>
 #include <cstdint>
@@ -31,6 +32,7 @@ struct CurveInputs
     /// Percentile: the exposure before this frame; nullopt = first frame (snaps to the target).
     std::optional<double> previousExposureEv;
     std::array<std::vector<std::uint32_t>, 3> channelBins;  ///< per-channel equalization, optional
+    hd::LuminanceWeights luminance{};  ///< the luminance definition (the params' hd::kParamLuma* words)
 
     post::EqualizeSettings equalize;
     post::PercentileSettings percentile;

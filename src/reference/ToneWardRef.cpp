@@ -59,7 +59,12 @@ FovealGrid fovealGridSize(int width, int height, double fovYDegrees)
     return grid;
 }
 
-std::vector<double> wardFovealLuminance(const float* rgba, int width, int height, FovealGrid grid, double sceneScale)
+std::vector<double> wardFovealLuminance(const float* rgba,
+                                        int width,
+                                        int height,
+                                        FovealGrid grid,
+                                        double sceneScale,
+                                        const hd::LuminanceWeights& weights)
 {
     std::vector<double> out(std::size_t(grid.width) * std::size_t(grid.height));
     for (int gy = 0; gy < grid.height; ++gy) {
@@ -83,7 +88,7 @@ std::vector<double> wardFovealLuminance(const float* rgba, int width, int height
             }
             double value = std::numeric_limits<double>::quiet_NaN();
             if (count > 0)
-                value = sceneScale * (hd::kLumaR * r + hd::kLumaG * g + hd::kLumaB * b) / count;
+                value = sceneScale * (weights.r * r + weights.g * g + weights.b * b) / count;
             out[std::size_t(gy) * grid.width + gx] = value;
         }
     }

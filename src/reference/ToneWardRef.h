@@ -8,6 +8,7 @@
 #pragma once
 
 #include "post/tonemap/ToneSettings.h"
+#include "shared/HostDevice.h"
 
 #include <cstdint>
 #include <span>
@@ -32,10 +33,15 @@ struct FovealGrid
 /// (5, 179) degrees gets pcond's default view: 40 degrees on the longer axis.
 FovealGrid fovealGridSize(int width, int height, double fovYDegrees);
 
-/// Box-filtered foveal samples of an RGBA float image: the luminance (cd/m^2 = sceneScale * L) of
-/// the mean of the finite pixels of each block [x*w/gw, (x+1)*w/gw) x [...]; NaN for a block
-/// without finite pixels. Row-major gw x gh.
-std::vector<double> wardFovealLuminance(const float* rgba, int width, int height, FovealGrid grid, double sceneScale);
+/// Box-filtered foveal samples of an RGBA float image: the luminance (cd/m^2 = sceneScale * L, L
+/// under `weights`) of the mean of the finite pixels of each block [x*w/gw, (x+1)*w/gw) x [...]; NaN
+/// for a block without finite pixels. Row-major gw x gh.
+std::vector<double> wardFovealLuminance(const float* rgba,
+                                        int width,
+                                        int height,
+                                        FovealGrid grid,
+                                        double sceneScale,
+                                        const hd::LuminanceWeights& weights = {});
 
 struct WardHistogram
 {

@@ -72,6 +72,8 @@ void drawLegend(float logMin, float logMax)
 
 void drawProbeReadout(const ViewPanelInput& input)
 {
+    if (!input.units.empty())
+        ImGui::TextDisabled("units: %s", input.units.c_str());
     if (input.probeNames.empty()) {
         ImGui::TextDisabled("probe: hover the image (or --probe X,Y)");
         return;

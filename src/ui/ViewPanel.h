@@ -22,6 +22,7 @@ struct ViewPanelInput
     const std::optional<post::HistogramSnapshot>* histogram = nullptr;  ///< the legend's range
     const std::optional<post::ProbeSnapshot>* probe = nullptr;
     std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
+    std::string units;                    ///< what L's cd/m^2 are (post::LuminanceUnits::describe())
 };
 
 /// The view combo's entries, in post::ViewMode order.

@@ -50,6 +50,34 @@ void expectOneErrorLine(const testing_support::CommandResult& result, int exitCo
         EXPECT_EQ(out[i].find("error"), std::string::npos) << "more than one error line:\n" << result.output;
 }
 
+// A Radiance picture's units: logged at start, in the capture, and --set input.units=plain undoes them.
+TEST(ViewCommandTest, RadiancePictureUnitsAreLoggedAndRecorded)
+{
+    fs::path dir = testing_support::scratchDir("cli-view-units");
+    {
+        std::ofstream file(dir / "p.hdr", std::ios::binary);
+        file << "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=2\n\n-Y 2 +X 3\n";
+        for (int i = 0; i < 6; ++i)
+            file << char(100 + 20 * i) << char(90) << char(60) << char(129);
+    }
+    auto result = cli_test::runIn(dir, hdrlab("view p.hdr --headless --frames 2 --capture p.json --verify"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    const std::string units =
+        "p.hdr: Radiance picture: 1 unit = 179/EXPOSURE(=2) = 89.5 cd/m^2, weights "
+        "0.2651/0.6701/0.0648 (Radiance's default primaries)";
+    EXPECT_NE(result.output.find(units), std::string::npos) << result.output;
+    std::ifstream file(dir / "p.json");
+    ASSERT_TRUE(file) << "no capture";
+    nlohmann::json root = nlohmann::json::parse(file);
+    EXPECT_EQ(root["otherData"]["units"], units.substr(7));
+    EXPECT_EQ(root["otherData"]["setting.input.units"], "auto");
+
+    auto plain = cli_test::runIn(dir, hdrlab("view p.hdr --headless --frames 1 --set input.units=plain"));
+    ASSERT_EQ(plain.exitCode, 0) << plain.output;
+    EXPECT_NE(plain.output.find("p.hdr: input.units=plain: 1 unit = 1 cd/m^2, Rec. 709 weights"), std::string::npos)
+        << plain.output;
+}
+
 TEST(ViewCommandTest, HeadlessWritesScreenshotAndCaptureOfTheImage)
 {
     fs::path dir = testing_support::scratchDir("cli-view");

@@ -1,5 +1,7 @@
 #include "cuda/CudaTestSupport.h"
 
+#include "post/AutoRange.h"
+
 #include <cstring>
 
 namespace cuda_testing {
@@ -34,14 +36,11 @@ cuda::DeviceBuffer<std::uint32_t> makeParams(float logMin,
                                              int width,
                                              int height)
 {
-    std::vector<std::uint32_t> words(hd::kHistogramParamsWords, 0);
-    std::memcpy(&words[hd::kParamLogMin], &logMin, 4);
-    std::memcpy(&words[hd::kParamLogMax], &logMax, 4);
-    words[hd::kParamBinCount] = bins;
-    words[hd::kParamOutOfRange] = std::uint32_t(policy);
-    words[hd::kParamWidth] = std::uint32_t(width);
-    words[hd::kParamHeight] = std::uint32_t(height);
-    return upload(words);
+    post::HistogramSpec spec;  // the default luminance definition
+    spec.binCount = bins;
+    spec.outOfRange = policy;
+    const auto words = post::histogramParamWords(logMin, logMax, spec, {width, height});
+    return upload(std::vector<std::uint32_t>(words.begin(), words.end()));
 }
 
 cuda::DeviceBuffer<std::uint32_t> makeHistogramBuffer()

@@ -2,9 +2,10 @@
 // gen-*), tiny valid images covering each decoder path, so that libFuzzer starts from inputs that
 // reach deep into every codec (EXR: each compression (tinyexr-written, plus OpenEXR-written files
 // for what tinyexr cannot write: PXR24, B44A, DWAA, luminance-chroma, multi-part, multi-view, deep), half/float/uint,
-// scanline and tiled, mipmaps and ripmaps, line orders, display windows; .hdr: flat and RLE; PNG: every colour type and
-// bit depth, palette, Adam7; JPEG, BMP, GIF). The hand-written seeds (scene JSON, damaged files, seed-*) and the crash
-// regressions (regress-*) sit beside them. Run: scripts/fuzz.sh seeds (rewrites gen-* only).
+// scanline and tiled, mipmaps and ripmaps, line orders, display windows; .hdr: flat, new- and old-style RLE, units
+// header lines, XYZE, column scanlines; PNG: every colour type and bit depth, palette, Adam7; JPEG, BMP, GIF). The
+// hand-written seeds (scene JSON, damaged files, seed-*) and the crash regressions (regress-*) sit beside them. Run:
+// scripts/fuzz.sh seeds (rewrites gen-* only).
 #include "FuzzEntryPoints.h"
 #include "image/ImageIo.h"
 
@@ -318,7 +319,7 @@ void makeHdrSeeds()
 {
     save("hdr", "flat.hdr", radiance(3, 2));  // widths below 8 are stored flat
     save("hdr", "rle.hdr", radiance(12, 2));  // new-style run-length scanlines
-    // The other header forms stb reads: the #?RGBE magic, no FORMAT line, +Y (bottom-up) is refused.
+    // Other header forms: the #?RGBE magic, +Y (bottom-up rows).
     std::string rgbe = radiance(3, 2);
     rgbe.replace(0, 11, "#?RGBE\n");
     save("hdr", "rgbe-magic.hdr", rgbe);
@@ -328,6 +329,17 @@ void makeHdrSeeds()
     save("hdr", "plus-y.hdr", flipped);
     std::string rle = radiance(12, 3);
     save("hdr", "truncated-rle.hdr", rle.substr(0, rle.size() - 20));
+    // What stb_image_write never writes: the header lines that carry units, XYZE, column-major
+    // scanlines, and old-style run-length markers (1,1,1,n repeats the pixel before).
+    const std::string pixel("\x80\x40\x01\x81", 4), repeat("\x01\x01\x01\x03", 4);
+    save("hdr", "units-header.hdr",
+         "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=2\nEXPOSURE=0.5\nPRIMARIES= 0.640 0.330 0.300 0.600 0.150 "
+         "0.060 0.3127 0.3290\nPIXASPECT=1\nCOLORCORR= 1 1 1\nVIEW= -vtv -vh 45\nSOFTWARE=hdrlab seeds\n\n-Y 2 +X 2\n" +
+             pixel + repeat.substr(0, 3) + "\x01" + pixel + pixel);
+    save("hdr", "xyze.hdr", "#?RADIANCE\nFORMAT=32-bit_rle_xyze\n\n-Y 1 +X 2\n" + pixel + pixel);
+    save("hdr", "columns.hdr", "#?RADIANCE\n\n-X 3 +Y 1\n" + pixel + pixel + pixel);
+    save("hdr", "old-rle.hdr",
+         "#?RADIANCE\n\n-Y 2 +X 10\n" + pixel + repeat + repeat + repeat + pixel + repeat + repeat);
 }
 
 // ---- PNG (built by hand for the colour types stb_image_write does not write), JPEG, BMP, GIF ----

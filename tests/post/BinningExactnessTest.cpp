@@ -1,7 +1,8 @@
 // Bit-exact binning on the GPU (issue: GPU log2 used to move pixels near bin edges):
-//  - the GLSL copy of shared/HostDevice.h's hdLuminance, hdLog2, hdBinScale and hdBinOf against the
-//    C++ one, bit for bit, on random colours over 250 EV, special values, tiny channels and random
-//    ranges and bin counts (test/Binning.comp);
+//  - the GLSL copy of shared/HostDevice.h's hdLuminanceWeighted, hdLog2, hdBinScale and hdBinOf
+//    against the C++ one, bit for bit, on random colours over 250 EV, special values, tiny channels
+//    and random ranges and bin counts (test/Binning.comp), with the default weights and with a
+//    Radiance picture's run-time weights (post::LuminanceUnits);
 //  - every OpenGL histogram method on images made of the values exactly on, one ulp below and one
 //    ulp above every bin edge, for bin counts 1..4096 and odd ranges, against the CPU reference.
 #include "methods/MethodTestSupport.h"
@@ -11,6 +12,7 @@
 
 #include "gl/Buffer.h"
 #include "gl/Program.h"
+#include "post/LuminanceUnits.h"
 #include "shared/HostDevice.h"
 
 #include <bit>
@@ -85,33 +87,42 @@ TEST_F(BinningExactness, GlslFunctionsMatchTheCppOnesBitForBit)
     input.update<std::uint32_t>(words);
     gl::Buffer output("test.binning.results", cases.size() * 4 * sizeof(std::uint32_t));
     gl::Program program = ts::shaderLibrary().buildCompute("test.binning", "test/Binning.comp");
-    input.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-    output.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
-    program.use();
-    glProgramUniform1ui(program.id(), 0, GLuint(cases.size()));
-    glDispatchCompute(GLuint((cases.size() + 63) / 64), 1, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    const auto results = output.readAll<std::uint32_t>(cases.size() * 4);
-
+    image::RadianceHeader radiance;  // a Radiance picture with EXPOSURE=2 and Rec. 709 primaries, D65 white
+    radiance.exposure = 2.0;
+    radiance.primaries = std::array<float, 8>{0.64f, 0.33f, 0.3f, 0.6f, 0.15f, 0.06f, 0.3127f, 0.329f};
     int failures = 0;
-    for (std::size_t i = 0; i < cases.size() && failures < 5; ++i) {
-        const Case& c = cases[i];
-        const float L = hd::hdLuminance(c.r, c.g, c.b);
-        const std::uint32_t log2Bits =
-            (L >= hd::kMinLuminance && !std::isinf(L)) ? std::bit_cast<std::uint32_t>(hd::hdLog2(L)) : 0u;
-        const std::uint32_t expected[4] = {std::bit_cast<std::uint32_t>(L), log2Bits,
-                                           std::bit_cast<std::uint32_t>(hd::hdBinScale(c.logMin, c.logMax, c.bins)),
-                                           std::uint32_t(hd::hdBinOf(L, c.logMin, c.logMax, c.bins, c.policy))};
-        const char* names[4] = {"hdLuminance", "hdLog2", "hdBinScale", "hdBinOf"};
-        for (int k = 0; k < 4; ++k) {
-            // NaN luminances may differ in payload; the code (hdBinOf) still has to agree.
-            if (k == 0 && std::isnan(L) && std::isnan(std::bit_cast<float>(results[4 * i])))
-                continue;
-            if (results[4 * i + k] != expected[k]) {
-                ADD_FAILURE() << names[k] << " case " << i << ": rgb " << c.r << " " << c.g << " " << c.b << " range ["
-                              << c.logMin << ", " << c.logMax << "] bins " << c.bins << ": gpu 0x" << std::hex
-                              << results[4 * i + k] << " cpu 0x" << expected[k] << std::dec;
-                ++failures;
+    for (const hd::LuminanceWeights weights :
+         {hd::LuminanceWeights{},
+          post::resolveLuminanceUnits(post::UnitsMode::Auto, 0.0, radiance).effectiveWeights()}) {
+        SCOPED_TRACE(testing::Message() << "weights " << weights.r << " " << weights.g << " " << weights.b);
+        input.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+        output.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
+        program.use();
+        glProgramUniform1ui(program.id(), 0, GLuint(cases.size()));
+        glProgramUniform3f(program.id(), 1, weights.r, weights.g, weights.b);
+        glDispatchCompute(GLuint((cases.size() + 63) / 64), 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        const auto results = output.readAll<std::uint32_t>(cases.size() * 4);
+
+        for (std::size_t i = 0; i < cases.size() && failures < 5; ++i) {
+            const Case& c = cases[i];
+            const float L = hd::hdLuminance(c.r, c.g, c.b, weights);
+            const std::uint32_t log2Bits =
+                (L >= hd::kMinLuminance && !std::isinf(L)) ? std::bit_cast<std::uint32_t>(hd::hdLog2(L)) : 0u;
+            const std::uint32_t expected[4] = {std::bit_cast<std::uint32_t>(L), log2Bits,
+                                               std::bit_cast<std::uint32_t>(hd::hdBinScale(c.logMin, c.logMax, c.bins)),
+                                               std::uint32_t(hd::hdBinOf(L, c.logMin, c.logMax, c.bins, c.policy))};
+            const char* names[4] = {"hdLuminance", "hdLog2", "hdBinScale", "hdBinOf"};
+            for (int k = 0; k < 4; ++k) {
+                // NaN luminances may differ in payload; the code (hdBinOf) still has to agree.
+                if (k == 0 && std::isnan(L) && std::isnan(std::bit_cast<float>(results[4 * i])))
+                    continue;
+                if (results[4 * i + k] != expected[k]) {
+                    ADD_FAILURE() << names[k] << " case " << i << ": rgb " << c.r << " " << c.g << " " << c.b
+                                  << " range [" << c.logMin << ", " << c.logMax << "] bins " << c.bins << ": gpu 0x"
+                                  << std::hex << results[4 * i + k] << " cpu 0x" << expected[k] << std::dec;
+                    ++failures;
+                }
             }
         }
     }

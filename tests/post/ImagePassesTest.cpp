@@ -2,6 +2,7 @@
 // reduction, guards, smoothing), the box downsample at odd sizes and the tone-curve apply pass.
 #include "post/AutoRange.h"
 #include "post/Downsample.h"
+#include "post/LuminanceUnits.h"
 #include "post/TonemapApply.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
@@ -38,6 +39,7 @@ protected:
     {
         gl::Texture texture = ts::uploadImage(image);
         post::PassContext ctx = context();
+        post::writeHistogramShape(params, post::HistogramSpec{}, {image.width, image.height});  // the weights
         autoRange.update(ctx, {texture, {image.width, image.height}}, params, dt, speed, reset, -10.0f, 20.0f);
         return rangeOf(params);
     }
@@ -147,6 +149,8 @@ std::vector<float> makeCurve(int channels, float mode, int samples)
     return curve;
 }
 
+// With the default luminance definition and with a Radiance picture's (EXPOSURE 2: 179/2 cd/m^2 per
+// unit, Radiance's weights), whose per-channel lookups are at channel x 89.5.
 TEST_F(ImagePasses, ApplyPassMatchesTheCpuReferenceWithinOneLsb)
 {
     post::TonemapApply apply;
@@ -155,21 +159,35 @@ TEST_F(ImagePasses, ApplyPassMatchesTheCpuReferenceWithinOneLsb)
     gl::Texture texture = ts::uploadImage(image);
     gl::Texture output("test.display", GL_RGBA8, {image.width, image.height});
     gl::Buffer curveBuffer = post::createCurveBuffer("test.curve");
-    for (auto [channels, mode, samples] :
-         {std::tuple(1, hd::kCurveModeLut, 256), std::tuple(3, hd::kCurveModeLut, 1000),
-          std::tuple(1, hd::kCurveModeLinearScale, 1), std::tuple(1, hd::kCurveModeLut, 1)}) {
-        const std::vector<float> curve = makeCurve(channels, mode, samples);
-        curveBuffer.update<float>(curve);
-        post::PassContext ctx = context();
-        apply.apply(ctx, {texture, {image.width, image.height}}, curveBuffer, output);
-        const std::vector<unsigned char> actual = output.readRgba8();
-        const std::vector<std::uint8_t> expected =
-            ref::applyCurve(image.rgba.data(), image.width, image.height, curve.data());
-        ASSERT_EQ(actual.size(), expected.size());
-        int worst = 0;
-        for (std::size_t i = 0; i < actual.size(); ++i)
-            worst = std::max(worst, std::abs(int(actual[i]) - int(expected[i])));
-        EXPECT_LE(worst, 1) << channels << " channels, mode " << mode << ", " << samples << " samples";
+    gl::Buffer params = post::createHistogramParamsBuffer("test.params");
+    image::RadianceHeader radiance;
+    radiance.exposure = 2.0;
+    for (const post::LuminanceUnits& units :
+         {post::LuminanceUnits{}, post::resolveLuminanceUnits(post::UnitsMode::Auto, 0.0, radiance)}) {
+        post::HistogramSpec spec;
+        spec.luminance = units.effectiveWeights();
+        spec.cdPerUnit = float(units.cdPerUnit());
+        post::writeHistogramParams(params, -8.0f, 12.0f, spec, {image.width, image.height});
+        for (auto [channels, mode, samples] :
+             {std::tuple(1, hd::kCurveModeLut, 256), std::tuple(3, hd::kCurveModeLut, 1000),
+              std::tuple(1, hd::kCurveModeLinearScale, 1), std::tuple(1, hd::kCurveModeLut, 1)}) {
+            const std::vector<float> curve = makeCurve(channels, mode, samples);
+            curveBuffer.update<float>(curve);
+            post::PassContext ctx = context();
+            apply.apply(ctx, {texture, {image.width, image.height}}, params, curveBuffer, output);
+            const std::vector<unsigned char> actual = output.readRgba8();
+            const std::vector<std::uint8_t> expected = ref::applyCurve(
+                image.rgba.data(), image.width, image.height, curve.data(), nullptr, spec.luminance, spec.cdPerUnit);
+            ASSERT_EQ(actual.size(), expected.size());
+            int worst = 0;
+            for (std::size_t i = 0; i < actual.size(); ++i)
+                worst = std::max(worst, std::abs(int(actual[i]) - int(expected[i])));
+            EXPECT_LE(worst, 1) << units.describe() << ": " << channels << " channels, mode " << mode << ", " << samples
+                                << " samples";
+            if (units.cdPerUnit() != 1.0)
+                EXPECT_NE(expected, ref::applyCurve(image.rgba.data(), image.width, image.height, curve.data()))
+                    << "the units must change the picture";
+        }
     }
 }
 
@@ -191,8 +209,10 @@ TEST_F(ImagePasses, ApplyPassGivesBlackOrWhiteForSpecialPixels)
     std::vector<float> curve = makeCurve(1, hd::kCurveModeLut, 64);
     curve[hd::kCurveHeaderWords + 63] = 1.0f;  // the top of the curve is white
     curveBuffer.update<float>(curve);
+    gl::Buffer params = post::createHistogramParamsBuffer("test.params");
+    post::writeHistogramParams(params, -8.0f, 12.0f, post::HistogramSpec{}, {6, 1});
     post::PassContext ctx = context();
-    apply.apply(ctx, {texture, {6, 1}}, curveBuffer, output);
+    apply.apply(ctx, {texture, {6, 1}}, params, curveBuffer, output);
     const std::vector<unsigned char> rgba = output.readRgba8();
     const std::vector<unsigned char> expected{0, 0, 0, 255, 255, 255, 255, 255, 0,   0,   0,   255,
                                               0, 0, 0, 255, 0,   0,   0,   255, 255, 255, 255, 255};
@@ -220,8 +240,8 @@ TEST_F(ImagePasses, ApplyPassWithLocalMeanMatchesTheCpuReference)
     post::writeHistogramParams(params, -8.0f, 12.0f, post::HistogramSpec{}, {width, height});
 
     post::PassContext ctx = context();
-    const post::LocalMeanInput local{localBuffer, params, false};
-    apply.apply(ctx, {texture, {width, height}}, curveBuffer, output, &local);
+    const post::LocalMeanInput local{localBuffer, false};
+    apply.apply(ctx, {texture, {width, height}}, params, curveBuffer, output, &local);
     const std::vector<unsigned char> actual = output.readRgba8();
     const std::vector<std::uint8_t> expected =
         ref::applyCurve(image.rgba.data(), width, height, curve.data(), localMean.data());
@@ -232,8 +252,8 @@ TEST_F(ImagePasses, ApplyPassWithLocalMeanMatchesTheCpuReference)
     EXPECT_LE(worst, 1);
     EXPECT_NE(expected, global) << "the local shift must change the image";
 
-    const post::LocalMeanInput view{localBuffer, params, true};
-    apply.apply(ctx, {texture, {width, height}}, curveBuffer, output, &view);
+    const post::LocalMeanInput view{localBuffer, true};
+    apply.apply(ctx, {texture, {width, height}}, params, curveBuffer, output, &view);
     const std::vector<unsigned char> grey = output.readRgba8();
     for (std::size_t i = 0; i < localMean.size(); i += 37) {
         const double expectedGrey = ref::encodeSrgb((localMean[i] + 8.0) / 20.0) * 255.0;

@@ -58,8 +58,10 @@ DepthImage skyDepth(glm::ivec2 size, std::uint32_t seed)
 
 std::vector<std::uint32_t> paramsWords(std::uint32_t bins, glm::ivec2 size)
 {
-    return {tone_test::floatBits(kLogMin), tone_test::floatBits(kLogMax), bins, hd::kOutOfRangeClamp,
-            std::uint32_t(size.x),         std::uint32_t(size.y),         0u,   0u};
+    post::HistogramSpec spec;  // clamp policy, the default luminance definition
+    spec.binCount = bins;
+    const auto words = post::histogramParamWords(kLogMin, kLogMax, spec, size);
+    return {words.begin(), words.end()};
 }
 
 /// Weights with NaN, negative and above-1 entries, written as a float EXR.

@@ -76,7 +76,7 @@ TEST(Parameter, ValuesParseAndFormatBack)
 
 TEST(PipelineParameterList, KeysAreUniqueOwnedAndTheirDefaultsParse)
 {
-    std::set<std::string> owners{"histogram", "scan", "tonemap"};
+    std::set<std::string> owners{"histogram", "scan", "tonemap", "input"};  // the pipeline's own, and the input's units
     for (const auto& e : post::toneOperatorRegistry())
         owners.insert(std::string(e.id));
     for (const auto& e : post::histogramMethodRegistry())

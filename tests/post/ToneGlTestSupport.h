@@ -5,6 +5,7 @@
 
 #include "gl/Buffer.h"
 #include "gl/Texture.h"
+#include "post/AutoRange.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -73,15 +74,7 @@ struct ToneRig
         histogram.update(0, words.size() * sizeof(std::uint32_t), words.data());
         cdf.update(0, cumulative.size() * sizeof(std::uint32_t), cumulative.data());
         spec.binCount = std::uint32_t(bins.size());
-        const std::vector<std::uint32_t> p = {floatBits(logMin),
-                                              floatBits(logMax),
-                                              spec.binCount,
-                                              hd::kOutOfRangeClamp,
-                                              std::uint32_t(size.x),
-                                              std::uint32_t(size.y),
-                                              0u,
-                                              0u};
-        params.update(0, p.size() * sizeof(std::uint32_t), p.data());
+        post::writeHistogramParams(params, logMin, logMax, spec, size);  // clamp policy, default luminance
     }
 
     std::vector<float> run(post::ToneOperator& op,

@@ -114,7 +114,11 @@ struct PcondRun
 class WardPcondGl : public ts::GlTest
 {
 protected:
-    PcondRun run(post::ToneWard& op, const Picture& p, const post::PictureInfo* info, float fovY = 60.0f)
+    PcondRun run(post::ToneWard& op,
+                 const Picture& p,
+                 const post::PictureInfo* info,
+                 const post::LuminanceUnits& units = {},
+                 float fovY = 60.0f)
     {
         post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
         const post::ImageInput input{p.texture, {p.image.width, p.image.height}};
@@ -122,6 +126,7 @@ protected:
                                 prepared, nullptr};
         inputs.topDownRows = p.topDown;
         inputs.picture = info;
+        inputs.units = &units;
         op.computeCurve(ctx, inputs, rig.curve);
         PcondRun r;
         r.words = op.pcondBuffer().readAll<double>(post::ward_pcond::kWords);
@@ -130,15 +135,17 @@ protected:
         return r;
     }
 
-    static ref::PcondPicture referencePicture(const Picture& p, const post::PictureInfo& info)
+    static ref::PcondPicture referencePicture(const Picture& p,
+                                              const post::PictureInfo& info,
+                                              const post::LuminanceUnits& units = {})
     {
         ref::PcondPicture picture;
         picture.width = p.image.width;
         picture.height = p.image.height;
         picture.rgba = p.topFirst.data();
-        picture.weights = info.weights;
-        picture.efficacy = info.efficacy;
-        picture.exposure = info.exposure;
+        picture.weights = units.weights;
+        picture.efficacy = units.efficacy;
+        picture.exposure = units.exposure;
         picture.pixelAspect = info.pixelAspect;
         if (info.view)
             picture.view = {true, info.view->type, info.view->horizontalDegrees, info.view->verticalDegrees};
@@ -185,12 +192,13 @@ TEST_F(WardPcondGl, FovealImageAndPointSamplesArePcondsBitForBit)
         for (bool topDown : {true, false}) {
             const std::string what = std::to_string(w) + "x" + std::to_string(h) + (topDown ? " top-down" : " bottom-up");
             const Picture p = makePicture(w, h, std::uint32_t(w * 131 + h), topDown, true);
-            post::PictureInfo info;  // a still image: pcond's default view
-            info.weights = {0.26510582f, 0.67010582f, 0.06478836f};
-            info.efficacy = 179.0;
-            info.exposure = 0.5;
-            const PcondRun r = run(op, p, &info);
-            const ref::PcondPicture picture = referencePicture(p, info);
+            const post::PictureInfo info;  // a still image: pcond's default view
+            post::LuminanceUnits units;    // a Radiance picture with EXPOSURE 0.5
+            units.weights = {0.26510582f, 0.67010582f, 0.06478836f};
+            units.efficacy = 179.0;
+            units.exposure = 0.5;
+            const PcondRun r = run(op, p, &info, units);
+            const ref::PcondPicture picture = referencePicture(p, info, units);
             const ref::PcondGrid grid = ref::pcondFovealGrid(w, h, {}, 1.0);
             ASSERT_NE(op.pcondPlan(), nullptr);
             ASSERT_EQ(op.pcondPlan()->grid, grid) << what;
@@ -221,9 +229,8 @@ TEST_F(WardPcondGl, WholeFrameMatchesTheReferenceWithTheCameraView)
         s.humanContrast = human;
         op.setSettings(s);
         const Picture p = makePicture(640, 360, 5, false, false);
-        const PcondRun r = run(op, p, nullptr, 50.0f);  // a live frame: the camera's 50-degree view
-        post::PictureInfo rec709;                       // scene units: Rec. 709 weights, 1 unit = 1 cd/m^2
-        ref::PcondPicture picture = referencePicture(p, rec709);
+        const PcondRun r = run(op, p, nullptr, {}, 50.0f);  // a live frame: the camera's 50-degree view
+        ref::PcondPicture picture = referencePicture(p, {});  // scene units: Rec. 709, 1 unit = 1 cd/m^2
         const double aspect = 640.0 / 360.0;
         const double degree = std::acos(-1.0) / 180.0;
         picture.view = {true, 'v', 2.0 * std::atan(std::tan(25.0 * degree) * aspect) / degree, 50.0};

@@ -24,3 +24,5 @@ target_sources(hdrlab_tests_gl PRIVATE post/WardPcondGlTest.cpp)
 # Correctly rounded ln for the double-precision shader helpers' test (GCC's libquadmath).
 target_link_libraries(hdrlab_tests_gl PRIVATE quadmath)
 target_sources(hdrlab_tests_cpu PRIVATE post/HistogramCsvTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE post/LuminanceUnitsTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE post/LuminanceUnitsGlTest.cpp)

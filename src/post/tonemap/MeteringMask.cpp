@@ -185,6 +185,7 @@ void MeteringMask::overlay(PassContext& ctx,
     glBindSampler(hd::kTextureUnitInput, 0);
     toned.bindUnit(3);
     glBindSampler(3, 0);
+    frame.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);  // the luminance weights
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     mOverlay.use();
     glDispatchCompute(GLuint((frame.frame.size.x + 15) / 16), GLuint((frame.frame.size.y + 15) / 16), 1);

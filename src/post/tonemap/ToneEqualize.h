@@ -7,8 +7,9 @@
 // is then its sRGB EOTF: equalizes perceived rather than linear display levels). One occupied bin
 // (a uniform image, N == cdf_min) or an empty histogram gives 0.5 everywhere, the value
 // equalization gives the median. Per-channel mode (S&H Figure 2 C): three histograms of R, G and B
-// built with the selected histogram method on grey images carrying one channel (L(c, c, c) = c since
-// the Rec. 709 weights sum to 1, up to one float ulp), integrated by the selected scan method, and a
+// built with the selected histogram method on grey images carrying one channel (L(c, c, c) = c times
+// cd/m^2 per unit since the weights sum to about that; the apply pass looks c up at
+// c times cd/m^2 per unit), integrated by the selected scan method, and a
 // 3-channel curve (the apply pass maps each channel through its own LUT: colours shift, by design).
 // Limits: bins below the first occupied one map to 0, above the last to 1 (contrast stretch).
 #pragma once

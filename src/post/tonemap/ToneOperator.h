@@ -7,6 +7,7 @@
 // chromaticity (RGB * Ld/Lw) and encodes sRGB.
 #pragma once
 
+#include "post/LuminanceUnits.h"
 #include "post/Parameter.h"
 #include "post/PostTypes.h"
 #include "post/StageTraffic.h"
@@ -37,7 +38,8 @@ struct ToneInputs
     ScanMethod* scanMethod = nullptr;    ///< nullptr when the histogram method produces the CDF itself
     const gl::Texture* depth = nullptr;  ///< the scene's depth at the frame's size (metering), or nullptr
     bool topDownRows = false;            ///< texel row 0 of the images is the picture's top
-    const PictureInfo* picture = nullptr;  ///< a still image's file facts (view, units), or nullptr: a live frame
+    const PictureInfo* picture = nullptr;  ///< a still image's view and pixel aspect, or nullptr: a live frame
+    const LuminanceUnits* units = nullptr;  ///< what one unit of the input is (nullptr: 1 cd/m^2, Rec. 709)
     /// Scan "in-curve" (post/scan/ScanInCurve.h): no scan ran; the operator fills this CDF from
     /// `histogram` where it needs one (in its own curve dispatch, or with scanMethod's stand-alone
     /// scan) and sets *fusedCdfWritten. nullptr: `cdf` holds this frame's CDF already.

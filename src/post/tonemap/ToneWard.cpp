@@ -208,11 +208,13 @@ void ToneWard::computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl:
         const std::size_t samples = std::size_t(plan.grid.width) * plan.grid.height + plan.positions.size();
         mPcondSamples = gl::Buffer("tonemap.ward.pcond.samples", samples * 2 * sizeof(double));
     }
-    const double efficacy = picture.efficacy * double(s.sceneScale);
+    const LuminanceUnits plain;
+    const LuminanceUnits& units = inputs.units ? *inputs.units : plain;
+    const double efficacy = units.efficacy * double(s.sceneScale);
     const auto setPictureUniforms = [&](const gl::Program& program) {
-        glProgramUniform3f(program.id(), 10, picture.weights[0], picture.weights[1], picture.weights[2]);
+        glProgramUniform3f(program.id(), 10, units.weights[0], units.weights[1], units.weights[2]);
         glProgramUniform1d(program.id(), 11, efficacy);
-        glProgramUniform1d(program.id(), 12, picture.exposure);
+        glProgramUniform1d(program.id(), 12, units.exposure);
         glProgramUniform2i(program.id(), 13, size.x, size.y);
         program.set(14, inputs.topDownRows ? 1u : 0u);
     };
@@ -309,6 +311,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     const std::uint32_t binLimit =
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
+    mLuminance = inputs.spec.luminance;  // the input's units (post/LuminanceUnits.h)
+    mCdPerUnit = inputs.spec.cdPerUnit;
     const bool fedFrameFit = mFed && mFed->fit == WardSampling::Frame;
     mPcondActive = !fedFrameFit && (s.sampling == WardSampling::Pcond ||
                                     (s.sampling == WardSampling::Auto && inputs.picture) || mFed);
@@ -374,7 +378,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
             dispatchWardCurve(kStageAll, curve);
         } else {
             dispatchWardCurve(kStageRange, curve);
-            HistogramSpec spec;
+            HistogramSpec spec = inputs.spec;  // its luminance definition
             spec.binCount = mBinsUsed;
             spec.outOfRange = OutOfRange::Separate;
             HistogramTargets targets{mHistogram, mParams, nullptr};
@@ -398,6 +402,7 @@ void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
     glProgramUniform2i(mCurveProgram.id(), 6, mGrid.x, mGrid.y);
     mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
     mCurveProgram.set(8, stage);
+    glProgramUniform4f(mCurveProgram.id(), 9, mLuminance.r, mLuminance.g, mLuminance.b, mCdPerUnit);
     // Rebound every time: the histogram method binds its own buffers to the same points.
     if (mFoveal)
         mFoveal.bindUnit(hd::kTextureUnitInput);

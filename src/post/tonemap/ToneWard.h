@@ -134,7 +134,9 @@ private:
     gl::Buffer mPcondSamples;
     gl::Buffer mPcond;
     std::optional<WardFedHistogram> mFed;
-    bool mPcondActive = false;  ///< the last curve came from pcond sampling (or a fed histogram)
+    bool mPcondActive = false;
+    hd::LuminanceWeights mLuminance;  ///< this frame's input units, for WardCurve.comp
+    float mCdPerUnit = 1.0f;  ///< the last curve came from pcond sampling (or a fed histogram)
     bool mFedUploaded = false;
 };
 
