@@ -61,7 +61,7 @@ public:
     std::string_view description() const override;
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
-    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
+    Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;
