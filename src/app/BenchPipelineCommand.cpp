@@ -328,12 +328,12 @@ private:
         };
         const bool gpuTimed = !mSamples.empty() && mSamples.front().gpuTimed;
         const std::string cuda = mCuda.unavailableReason.empty()
-                                     ? util::format("cuda/StreamBandwidth.cu, {} configurations", count("cuda"))
+                                     ? util::format("cuda/StreamBandwidth.cu, {} configuration(s)", count("cuda"))
                                      : "not measured (" + mCuda.unavailableReason + ")";
         std::printf(
             "memory floors: a stage's floor = bytes it must read / read rate + bytes it must write / write rate, "
             "at the best rates measured at its frame's size by streaming kernels that only read or only write "
-            "(GL compute: bench/StreamRead.comp, bench/StreamWrite.comp, %zu configurations; CUDA: %s; median of "
+            "(GL compute: bench/StreamRead.comp, bench/StreamWrite.comp, %zu configuration(s); CUDA: %s; median of "
             "%d runs each, %s; a buffer smaller than the L2 partly stays there between runs, as a frame an "
             "earlier pass just wrote can). A stage under %.2fx its floor fails the bench.\n",
             std::size_t(count("gl-compute")), cuda.c_str(), kBandwidthRuns,
