@@ -9,7 +9,7 @@ between the markers <!-- perf-table:begin --> and <!-- perf-table:end --> of a M
 scripts/perf-table.sh runs the bench and this in one go.
 
 Usage:
-  perf_table.py [--env FILE] [--log LOG ...] [--device D] [--driver V] [--date D] [--commit C]
+  perf_table.py [--env FILE] [--log LOG ...] [--device D] [--driver V] [--date D] [--commit C] [--peak P]
                 [--assume-frame-format F] [--bins N] [--operators a,b] [--note TEXT]
                 [--update DOC.md | --output FILE] CSV...
 The facts come from, in order of precedence: the flags, --env (lines "key: value": device, driver,
@@ -299,7 +299,7 @@ def main(argv):
     parser.add_argument("csv", nargs="+", help="bench pipeline --csv files")
     parser.add_argument("--log", action="append", default=[], help="the bench's printed output (repeatable)")
     parser.add_argument("--env", help="key: value lines (device, driver, date, commit)")
-    for key in ("device", "driver", "date", "commit"):
+    for key in ("device", "driver", "date", "commit", "peak"):
         parser.add_argument("--" + key)
     parser.add_argument("--assume-frame-format", help="frame format of CSVs without a frame_format column")
     parser.add_argument("--bins", help="bin count to show (default 256, else the smallest)")
@@ -316,7 +316,7 @@ def main(argv):
         facts.update(read_env(args.env))
         if "commit" in logged:
             facts["commit"] = logged["commit"]
-        for key in ("device", "driver", "date", "commit"):
+        for key in ("device", "driver", "date", "commit", "peak"):
             if getattr(args, key):
                 facts[key] = getattr(args, key)
         rows = read_rows(args.csv, args.assume_frame_format)
