@@ -29,7 +29,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --bin) bin=$2; shift 2 ;;
     --update) update=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d'; exit 0 ;;
     -*) echo "perf-table.sh: unknown option $1" >&2; exit 2 ;;
     *) formats+=("$1"); shift ;;
   esac
