@@ -1,7 +1,7 @@
-// StreamCopy.comp: the bandwidth floor of `hdrlab bench pipeline`: shader cores stream a buffer into
-// another, 16 bytes per invocation per step (grid-stride), so the measured rate is what compute
-// passes like hdrlab's reach when they only move bytes (a GL buffer copy can go through a DMA copy
-// engine instead, far slower than the SMs on an H200).
+// StreamCopy.comp: the reference copy of `hdrlab bench pipeline` (printed beside the floors' read and
+// write rates, not used by them): shader cores stream a buffer into another, 16 bytes per invocation
+// per step (grid-stride). A GL buffer copy can go through a DMA copy engine instead, far slower than
+// the SMs on an H200.
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Source { uvec4 source[]; };

@@ -4,10 +4,15 @@
 // histogram, scan, curve with its sub-stages, apply), the whole chain and the frame:
 //   median time   the profiler's per-pass times (GL timer queries, or CUDA events for the CUDA
 //                 stages), read frames later as always: no per-frame stall is added;
-//   bytes         the least device-memory traffic the stage must move (post/StageTraffic.h);
-//   floor         bytes / the measured copy bandwidth (a compute-shader copy of a large buffer, timed
-//                 with a GL_TIME_ELAPSED query: read + write bytes per second);
-//   time / floor  how far the stage is from moving its bytes once at copy speed.
+//   traffic       the least bytes the stage must read and write (post/StageTraffic.h);
+//   floor         bytes read / read rate + bytes written / write rate (app/BenchFloors.h), the rates
+//                 measured first by streaming kernels that only read or only write, GL compute and
+//                 CUDA, several configurations each, at the frame's size (app/BenchBandwidth.h), the
+//                 best of them; the header prints every rate, how it was measured, and the device's
+//                 physical peak where it is known;
+//   time / floor  how far the stage is from moving its bytes once at the device's streaming rates.
+// A stage under 0.95x its floor means the floor is wrong: the bench says so loudly after the tables
+// and exits with 3 (tables, CSV and chart are still written). CPU fallback times are never checked.
 // The frame row is wall-clock time per frame over the timed frames (one glFinish at each end), so
 // stalls between stages (CUDA interop map/unmap) show there even when every stage looks fast.
 // Paths: "gl" (the default GL methods), every CUDA histogram method with the GL scan, and every
@@ -15,12 +20,13 @@
 // --chart draws the chain's median time against bins, one line per (path, operator, size).
 // Limits: one scene (the default), one camera path (every configuration renders the same frames);
 // sub-stages are timed but have no traffic model; on software GL (llvmpipe) every time is the CPU
-// time of the pass (the profiler's fallback), which the output says.
+// time of the pass (the profiler's fallback) and the rates are CPU-clock numbers, which the output
+// says.
 #include "app/App.h"
+#include "app/BenchBandwidth.h"
+#include "app/BenchFloors.h"
 #include "app/Commands.h"
-#include "gl/Buffer.h"
-#include "gl/Program.h"
-#include "gl/Query.h"
+#include "gl/Gl.h"
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
 #include "post/StageTraffic.h"
@@ -29,6 +35,7 @@
 #include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
 #include "shared/HostDevice.h"
+#include "util/BuildInfo.h"
 #include "util/Log.h"
 #include "util/Paths.h"
 #include "util/SvgChart.h"
@@ -37,6 +44,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <map>
 #include <set>
@@ -50,15 +58,10 @@ namespace app {
 namespace {
 
 constexpr std::string_view kPrefix = "hdrlab bench pipeline: ";
-
-/// Bandwidth of a compute-shader buffer-to-buffer copy (bytes read + bytes written per second).
-struct CopyBandwidth
-{
-    std::uint64_t bufferBytes = 0;
-    double medianMs = 0.0;
-    bool gpuTimed = true;  ///< false: CPU wall clock around glFinish (software GL)
-    double bytesPerSecond() const { return medianMs > 0.0 ? 2.0 * double(bufferBytes) / (medianMs * 1e-3) : 0.0; }
-};
+/// Timed runs per streaming configuration (their median is the configuration's rate).
+constexpr int kBandwidthRuns = 10;
+/// The exit status when a stage came in under kFloorTolerance x its floor (errors exit with 1).
+constexpr int kExitFloorBroken = 3;
 
 /// `value` with `digits` decimals (util::format has no precision).
 std::string fixed(double value, int digits)
@@ -85,56 +88,6 @@ double median(std::vector<double> values)
     return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
-CopyBandwidth measureCopyBandwidth(bool glTimersUseful, const gl::ShaderLibrary& shaders)
-{
-    constexpr int kRuns = 10;
-    CopyBandwidth result;
-    // Large enough to leave every cache (the H200's L2 is 60 MiB); smaller where the CPU copies.
-    result.bufferBytes = glTimersUseful ? (std::uint64_t(512) << 20) : (std::uint64_t(64) << 20);
-    gl::Buffer source("bench.copy-source", result.bufferBytes);
-    gl::Buffer target("bench.copy-target", result.bufferBytes);
-    source.clearUint(0x3c003c00u);
-    // Shader cores stream the copy (bench/StreamCopy.comp), as hdrlab's passes do: a GL buffer copy
-    // may take a DMA copy engine instead (177 GB/s on the H200, against TB/s for the SMs).
-    const gl::Program program = shaders.buildCompute("bench.stream-copy", "bench/StreamCopy.comp");
-    const auto elements = std::uint32_t(result.bufferBytes / 16);
-    constexpr unsigned kGroups = 4096;  // grid-stride: enough groups to fill any GPU
-    const auto copy = [&] {
-        source.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
-        target.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
-        program.use();
-        program.set(0, elements);
-        glDispatchCompute(kGroups, 1, 1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    };
-    copy();  // first touch, not timed
-    std::vector<double> ms;
-    if (glTimersUseful) {
-        std::vector<gl::Query> queries;
-        for (int run = 0; run < kRuns; ++run) {
-            queries.emplace_back("bench.copy-time", GL_TIME_ELAPSED);
-            queries.back().begin();
-            copy();
-            queries.back().end();
-        }
-        for (const gl::Query& query : queries)  // a tool's one wait, after all copies are queued
-            ms.push_back(double(query.waitResult()) * 1e-6);
-    }
-    if (median(ms) <= 0.0) {  // no GPU timer (llvmpipe): time the copy on the CPU clock
-        result.gpuTimed = false;
-        ms.clear();
-        for (int run = 0; run < kRuns; ++run) {
-            glFinish();
-            const auto start = std::chrono::steady_clock::now();
-            copy();
-            glFinish();
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        }
-    }
-    result.medianMs = median(ms);
-    return result;
-}
-
 /// One measured configuration of the chain.
 struct Path
 {
@@ -148,8 +101,32 @@ struct StageRow
     std::string stage;
     std::string source;  ///< time source: gl-timer-query, cuda-event, cpu-fallback, wall-clock
     double medianUs = 0.0;
-    std::uint64_t bytes = 0;  ///< 0: no traffic model (sub-stages)
+    post::Traffic traffic;  ///< empty: no traffic model (sub-stages)
 };
+
+/// "rgba32f", "rgba16f": the frame format as the CSV and `--frame-format` name it.
+std::string frameFormatName(unsigned internalFormat)
+{
+    return internalFormat == GL_RGBA32F ? "rgba32f" : internalFormat == GL_RGBA16F ? "rgba16f" : "other";
+}
+
+std::string rateText(const std::optional<BandwidthSample>& sample)
+{
+    if (!sample)
+        return "-";
+    return fixed(sample->bytesPerSecond() * 1e-9, 1) + " GB/s (" + sample->configuration + ")";
+}
+
+/// The UTC time now, "2026-11-24 09:12 UTC".
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+    return text;
+}
 
 std::string timeSourceName(profiling::TimeSource source)
 {
@@ -215,7 +192,7 @@ public:
     PipelineBench(const CommonOptions& common, const BenchOptions& options)
         : mOptions(options), mApp(benchAppOptions(common, options))
     {
-        mCopy = measureCopyBandwidth(mApp.caps().glTimersUseful, mApp.shaders());
+        measureBandwidth();
     }
 
     void printHeader() const
@@ -225,23 +202,23 @@ public:
             "hdrlab bench pipeline on %s (%s, OpenGL %s): %u timed frames after %u warm-up frames per "
             "configuration, default scene\n",
             gl.renderer.c_str(), gl.vendor.c_str(), gl.version.c_str(), mOptions.frames, mOptions.warmup);
+        std::printf("build: %s, run at %s\n", util::gitRevision(), utcNow().c_str());
         const std::uint64_t frameBytes = post::frameBytesPerPixelOf(mApp.frameFormat());
         std::printf("scene frame: %s, %llu bytes per pixel (the floors count the frame at this size)\n",
                     frameBytes == 16 ? "RGBA32F (the default scene's sun exceeds half-float range)" : "RGBA16F",
                     (unsigned long long)frameBytes);
-        std::printf("copy bandwidth: %.1f GB/s (compute-shader copy of %llu MiB, read + write, median of 10, %s)\n",
-                    mCopy.bytesPerSecond() * 1e-9, (unsigned long long)(mCopy.bufferBytes >> 20),
-                    mCopy.gpuTimed ? "GL timer queries" : "CPU clock around glFinish");
         if (!mApp.caps().glTimersUseful)
             std::printf(
                 "NOTE: %s is a software renderer: its GL timer queries measure nothing, so every time "
                 "below is a CPU fallback (the CPU time of each pass), not a GPU number; the floors use "
-                "the same copy timed on the CPU.\n",
+                "rates timed with the CPU clock, and the floor check is off.\n",
                 gl.renderer.c_str());
         if (!mApp.caps().cudaAvailable)
             std::printf("CUDA paths skipped: %s\n", mApp.caps().cudaReason.c_str());
+        printRates();
     }
 
+    /// Runs every configuration; the floor check's verdict afterwards: checkFloors(floorRows()).
     void run()
     {
         std::vector<std::string> operators;
@@ -283,12 +260,120 @@ public:
     {
         std::ostringstream out;
         out << "size,bins,operator,path,histogram_method,scan_method,stage,time_source,median_us,bytes,floor_us,"
-               "time_over_floor,copy_gb_per_s,frames\n";
+               "time_over_floor,copy_gb_per_s,frames,read_bytes,write_bytes,read_gb_per_s,write_gb_per_s,"
+               "frame_format\n";
         out << mCsv.str();
         return out.str();
     }
 
+    const std::vector<FloorCheckRow>& floorRows() const { return mFloorRows; }
+
+    /// The floor check's summary line, or why it did not run.
+    void printFloorCheck(const std::vector<FloorViolation>& violations) const
+    {
+        const auto checked = std::size_t(std::count_if(mFloorRows.begin(), mFloorRows.end(), floorCheckApplies));
+        if (checked == 0) {
+            std::printf("\nfloor check: not run (no stage has GPU times and GPU-measured rates here)\n");
+        } else if (violations.empty()) {
+            std::printf("\nfloor check: passed: all %zu stages with a floor came in at %.2fx their floor or above\n",
+                        checked, kFloorTolerance);
+        } else {
+            std::fflush(stdout);
+            std::fprintf(stderr, "\n%s", describeFloorViolations(violations).c_str());
+        }
+    }
+
 private:
+    /// The read and write rates at each frame size (and 1 GiB for reference on a GPU), before any frame.
+    void measureBandwidth()
+    {
+        const post::GpuCaps& caps = mApp.caps();
+        const std::uint64_t bytesPerPixel = post::frameBytesPerPixelOf(mApp.frameFormat());
+        BandwidthPlan plan;
+        plan.runs = kBandwidthRuns;
+        plan.sweep = caps.glTimersUseful;
+        for (glm::ivec2 size : mOptions.sizes) {
+            const std::uint64_t bytes = streamBytesFor(post::pixelCount(size) * bytesPerPixel);
+            if (std::find(plan.bufferBytes.begin(), plan.bufferBytes.end(), bytes) == plan.bufferBytes.end())
+                plan.bufferBytes.push_back(bytes);
+        }
+        if (caps.glTimersUseful && std::find(plan.bufferBytes.begin(), plan.bufferBytes.end(), kReferenceStreamBytes) ==
+                                       plan.bufferBytes.end())
+            plan.bufferBytes.push_back(kReferenceStreamBytes);
+        mRateBytes = plan.bufferBytes;
+        if (caps.cudaAvailable)
+            mCuda = measureCudaBandwidth(plan);
+        else
+            mCuda.unavailableReason = caps.cudaReason;
+        if (mCuda.multiprocessors > 0)
+            plan.multiprocessors = mCuda.multiprocessors;
+        mSamples = measureGlBandwidth(mApp.shaders(), caps.glTimersUseful, plan);
+        mSamples.insert(mSamples.end(), mCuda.samples.begin(), mCuda.samples.end());
+    }
+
+    std::uint64_t frameStreamBytes(glm::ivec2 size) const
+    {
+        return streamBytesFor(post::pixelCount(size) * post::frameBytesPerPixelOf(mApp.frameFormat()));
+    }
+
+    /// The header's rate table: every size, read / write / copy, the best GL and CUDA configuration.
+    void printRates() const
+    {
+        // Configurations per size (the workgroup counts follow the buffer's size): those of the largest.
+        const auto count = [&](const char* api) {
+            return std::count_if(mSamples.begin(), mSamples.end(), [&](const BandwidthSample& sample) {
+                return sample.api == api && sample.direction == StreamDirection::Read &&
+                       sample.bufferBytes == mRateBytes.back();
+            });
+        };
+        const bool gpuTimed = !mSamples.empty() && mSamples.front().gpuTimed;
+        const std::string cuda = mCuda.unavailableReason.empty()
+                                     ? util::format("cuda/StreamBandwidth.cu, {} configuration(s)", count("cuda"))
+                                     : "not measured (" + mCuda.unavailableReason + ")";
+        std::printf(
+            "memory floors: a stage's floor = bytes it must read / read rate + bytes it must write / write rate, "
+            "at the best rates measured at its frame's size by streaming kernels that only read or only write "
+            "(GL compute: bench/StreamRead.comp, bench/StreamWrite.comp, %zu configuration(s); CUDA: %s; median of "
+            "%d runs each, %s; a buffer smaller than the L2 partly stays there between runs, as a frame an "
+            "earlier pass just wrote can). A stage under %.2fx its floor fails the bench.\n",
+            std::size_t(count("gl-compute")), cuda.c_str(), kBandwidthRuns,
+            gpuTimed ? "GL timer queries and CUDA events" : "CPU clock around glFinish", kFloorTolerance);
+        std::printf("\n| buffer | direction | GL compute | CUDA | floors use |\n|---|---|---|---|---:|\n");
+        for (std::uint64_t bytes : mRateBytes) {
+            std::string what = "reference";
+            for (glm::ivec2 size : mOptions.sizes)
+                if (frameStreamBytes(size) == bytes)
+                    what = util::format("{}x{} frame", size.x, size.y);
+            const std::string buffer = fixed(double(bytes) * 1e-6, 2) + " MB (" + what + ")";
+            const FloorRates rates = floorRatesAt(mSamples, bytes);
+            const bool frameSize = what != "reference";
+            for (StreamDirection direction : {StreamDirection::Read, StreamDirection::Write, StreamDirection::Copy}) {
+                std::string used = "-";
+                if (frameSize && direction != StreamDirection::Copy)
+                    used = fixed((direction == StreamDirection::Read ? rates.readBytesPerSecond
+                                                                     : rates.writeBytesPerSecond) *
+                                     1e-9,
+                                 1) +
+                           " GB/s";
+                const std::string label = direction == StreamDirection::Copy ? "copy (reference, read + write)"
+                                                                             : std::string(toString(direction));
+                std::printf("| %s | %s | %s | %s | %s |\n", buffer.c_str(), label.c_str(),
+                            rateText(bestSample(mSamples, direction, bytes, "gl-compute")).c_str(),
+                            rateText(bestSample(mSamples, direction, bytes, "cuda")).c_str(), used.c_str());
+            }
+        }
+        const std::string device = mCuda.deviceName.empty() ? mApp.glInfo().renderer : mCuda.deviceName;
+        if (const std::optional<DevicePeak> peak = devicePeakBandwidth(device)) {
+            std::printf(
+                "\ndevice peak: %.1f GB/s (%.*s, %.*s, data sheet; for reference: rates above it come from the "
+                "L2 cache)\n",
+                peak->bytesPerSecond * 1e-9, int(peak->model.size()), peak->model.data(), int(peak->memory.size()),
+                peak->memory.data());
+        } else {
+            std::printf("\ndevice peak: not known for %s\n", device.c_str());
+        }
+    }
+
     std::vector<Path> paths() const
     {
         const post::PipelineSettings defaults;
@@ -358,45 +443,45 @@ private:
         const std::string scanScope = "scan/" + got.scanMethod;
 
         std::vector<StageRow> rows;
-        std::uint64_t chainBytes = 0;
-        auto add = [&](const std::string& stage, const std::vector<std::string>& scopes, std::uint64_t bytes) {
+        post::Traffic chainTraffic;
+        auto add = [&](const std::string& stage, const std::vector<std::string>& scopes, post::Traffic traffic) {
             ScopeTimes times = collect(frames, scopes);
             if (!times.found)
                 return false;
-            rows.push_back({stage, timeSourceName(times.source), median(times.perFrameMs) * 1e3, bytes});
+            rows.push_back({stage, timeSourceName(times.source), median(times.perFrameMs) * 1e3, traffic});
             return true;
         };
         auto addChildren = [&](const std::string& stage, const std::string& scope) {
             for (const std::string& child : childScopes(frames, scope))
-                add(stage + child.substr(scope.size()), {child}, 0);
+                add(stage + child.substr(scope.size()), {child}, {});
         };
-        const std::uint64_t sceneBytes = post::pixelCount(size) * shape.frameBytesPerPixel;  // the frame written
-        add("scene", {"scene"}, sceneBytes);
+        const post::Traffic sceneTraffic = post::sceneMinimumTraffic(shape);
+        add("scene", {"scene"}, sceneTraffic);
         std::vector<std::string> chainScopes{histogramScope, tonemap};
         if (got.rangeMode == post::RangeMode::Auto) {
             chainScopes.push_back("range/auto");
-            if (add("range", {"range/auto"}, post::autoRangeMinimumBytes(shape)))
-                chainBytes += post::autoRangeMinimumBytes(shape);
+            if (add("range", {"range/auto"}, post::autoRangeMinimumTraffic(shape)))
+                chainTraffic += post::autoRangeMinimumTraffic(shape);
         }
-        add("histogram", {histogramScope}, post::histogramMinimumBytes(shape));
+        add("histogram", {histogramScope}, post::histogramMinimumTraffic(shape));
         addChildren("histogram", histogramScope);
-        chainBytes += post::histogramMinimumBytes(shape);
+        chainTraffic += post::histogramMinimumTraffic(shape);
         if (!builtInCdf) {
             chainScopes.push_back(scanScope);
-            add("scan", {scanScope}, post::scanMinimumBytes(shape));
+            add("scan", {scanScope}, post::scanMinimumTraffic(shape));
             addChildren("scan", scanScope);
-            chainBytes += post::scanMinimumBytes(shape);
+            chainTraffic += post::scanMinimumTraffic(shape);
         }
-        if (add("local-adaptation", {"local-adaptation/cuda-sat"}, 0))
+        if (add("local-adaptation", {"local-adaptation/cuda-sat"}, {}))
             chainScopes.push_back("local-adaptation/cuda-sat");
-        const std::uint64_t curveBytes = pipeline.toneOperator().curveMinimumBytes(shape);
-        add("curve", {tonemap + "/curve"}, curveBytes);
+        const post::Traffic curveTraffic = pipeline.toneOperator().curveMinimumTraffic(shape);
+        add("curve", {tonemap + "/curve"}, curveTraffic);
         addChildren("curve", tonemap + "/curve");
-        add("apply", {tonemap + "/apply"}, post::applyMinimumBytes(shape));
-        chainBytes += curveBytes + post::applyMinimumBytes(shape);
-        add("chain", chainScopes, chainBytes);
+        add("apply", {tonemap + "/apply"}, post::applyMinimumTraffic(shape));
+        chainTraffic += curveTraffic + post::applyMinimumTraffic(shape);
+        add("chain", chainScopes, chainTraffic);
         const double frameUs = frames.empty() ? 0.0 : wallMs * 1e3 / double(mOptions.frames);
-        rows.push_back({"frame", "wall-clock", frameUs, sceneBytes + chainBytes});
+        rows.push_back({"frame", "wall-clock", frameUs, sceneTraffic + chainTraffic});
 
         report(size, got.spec.binCount, op, path, got, builtInCdf, rows, frames.size());
     }
@@ -410,32 +495,43 @@ private:
                 const std::vector<StageRow>& rows,
                 std::size_t frameCount)
     {
-        const double bandwidth = mCopy.bytesPerSecond();
+        const FloorRates rates = floorRatesAt(mSamples, frameStreamBytes(size));
+        const std::optional<BandwidthSample> copy = bestSample(mSamples, StreamDirection::Copy, frameStreamBytes(size));
         const std::string sizeText = util::format("{}x{}", size.x, size.y);
         const std::string scanText = builtInCdf ? "built-in" : got.scanMethod;
-        std::printf("\n### %s, %u bins, %s, %s path (histogram %s, scan %s), %zu frames\n\n", sizeText.c_str(), bins,
-                    op.c_str(), path.kind.c_str(), got.histogramMethod.c_str(), scanText.c_str(), frameCount);
-        std::printf("| stage | timer | median us | MB moved | floor us | time / floor |\n");
-        std::printf("|---|---|---:|---:|---:|---:|\n");
+        const std::string configuration = util::format("{}, {} bins, {}, {} path (histogram {}, scan {})", sizeText,
+                                                       bins, op, path.kind, got.histogramMethod, scanText);
+        std::printf("\n### %s, %zu frames\n\n", configuration.c_str(), frameCount);
+        std::printf("| stage | timer | median us | MB read | MB written | floor us | time / floor |\n");
+        std::printf("|---|---|---:|---:|---:|---:|---:|\n");
         for (const StageRow& row : rows) {
-            const double floorUs = row.bytes && bandwidth > 0.0 ? double(row.bytes) / bandwidth * 1e6 : 0.0;
-            std::string floorText = "-", ratioText = "-", mbText = "-";
+            const double floorUs = floorMicroseconds(row.traffic, rates);
+            std::string floorText = "-", ratioText = "-", readText = "-", writeText = "-";
             if (floorUs > 0.0) {
-                mbText = fixed(double(row.bytes) * 1e-6, 2);
+                readText = fixed(double(row.traffic.readBytes) * 1e-6, 2);
+                writeText = fixed(double(row.traffic.writeBytes) * 1e-6, 2);
                 floorText = fixed(floorUs, 2);
                 ratioText = fixed(row.medianUs / floorUs, 2);
+                mFloorRows.push_back({configuration, row.stage, row.source, row.medianUs, row.traffic, rates});
             }
-            std::printf("| %s | %s | %.2f | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(), row.medianUs,
-                        mbText.c_str(), floorText.c_str(), ratioText.c_str());
+            std::printf("| %s | %s | %.2f | %s | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(), row.medianUs,
+                        readText.c_str(), writeText.c_str(), floorText.c_str(), ratioText.c_str());
             if (row.stage == "chain")
                 addChartPoint(sizeText, op, path, got.histogramMethod + " + " + scanText, bins, row);
             mCsv << sizeText << ',' << bins << ',' << op << ',' << path.kind << ',' << got.histogramMethod << ','
                  << scanText << ',' << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3) << ',';
             if (floorUs > 0.0)
-                mCsv << row.bytes << ',' << significant(floorUs) << ',' << significant(row.medianUs / floorUs);
+                mCsv << row.traffic.total() << ',' << significant(floorUs) << ','
+                     << significant(row.medianUs / floorUs);
             else
                 mCsv << ",,";
-            mCsv << ',' << fixed(bandwidth * 1e-9, 2) << ',' << frameCount << '\n';
+            mCsv << ',' << (copy ? fixed(copy->bytesPerSecond() * 1e-9, 2) : "") << ',' << frameCount << ',';
+            if (floorUs > 0.0)
+                mCsv << row.traffic.readBytes << ',' << row.traffic.writeBytes;
+            else
+                mCsv << ',';
+            mCsv << ',' << significant(rates.readBytesPerSecond * 1e-9) << ','
+                 << significant(rates.writeBytesPerSecond * 1e-9) << ',' << frameFormatName(mApp.frameFormat()) << '\n';
         }
     }
 
@@ -464,7 +560,10 @@ private:
 
     BenchOptions mOptions;
     App mApp;
-    CopyBandwidth mCopy;
+    std::vector<BandwidthSample> mSamples;  ///< every streaming rate measured (GL compute and CUDA)
+    std::vector<std::uint64_t> mRateBytes;  ///< the buffer sizes measured: each frame's, then the reference
+    CudaBandwidth mCuda;
+    std::vector<FloorCheckRow> mFloorRows;  ///< every stage row with a floor, for the check
     std::ostringstream mCsv;
     std::set<std::string> mSkipped;
     util::ChartData mChart;
@@ -520,7 +619,9 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
             util::writeFileAtomically(*options.chart, util::renderSvgChart(bench.chart()));
             std::printf("wrote %s\n", options.chart->string().c_str());
         }
-        return 0;
+        const std::vector<FloorViolation> violations = checkFloors(bench.floorRows());
+        bench.printFloorCheck(violations);
+        return violations.empty() ? 0 : kExitFloorBroken;
     } catch (const std::exception& error) {
         std::cerr << kPrefix << error.what() << "\n";
         return 1;

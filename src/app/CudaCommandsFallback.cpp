@@ -1,6 +1,8 @@
 // CudaCommandsFallback.cpp: the CUDA-only commands (equalize8, the CUDA bench suites) for builds
 // without the CUDA backend (compiled only when HDRLAB_HAS_CUDA is off): each says that CUDA is not
-// built and exits with 2.
+// built and exits with 2. `bench pipeline`'s CUDA streaming rates (app/BenchBandwidth.h) are only
+// the reason.
+#include "app/BenchBandwidth.h"
 #include "app/Commands.h"
 
 #include <iostream>
@@ -26,6 +28,13 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options&)
 int runCudaBenchSuites(const CommonOptions&, const BenchOptions&)
 {
     return reportNoCuda("bench");
+}
+
+CudaBandwidth measureCudaBandwidth(const BandwidthPlan&)
+{
+    CudaBandwidth result;
+    result.unavailableReason = "this build has no CUDA backend";
+    return result;
 }
 
 }  // namespace app

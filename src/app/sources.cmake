@@ -11,12 +11,14 @@ target_sources(hdrlab_core PRIVATE app/CompareMethods.cpp)
 target_sources(hdrlab_core PRIVATE app/CompareCommand.cpp)
 target_sources(hdrlab_core PRIVATE app/CompareScans.cpp)
 target_sources(hdrlab_core PRIVATE app/BenchPipelineCommand.cpp)
+target_sources(hdrlab_core PRIVATE app/BenchFloors.cpp app/BenchBandwidthGl.cpp)
 target_sources(hdrlab_core PRIVATE app/BenchFlickerCommand.cpp)
-# The CUDA-only commands (equalize8, the CUDA bench suites); without the CUDA backend, stand-ins
-# that say it is not built.
+# The CUDA-only commands (equalize8, the CUDA bench suites, bench pipeline's CUDA streaming rates);
+# without the CUDA backend, stand-ins that say it is not built.
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE app/Equalize8Command.cpp)
   target_sources(hdrlab_core PRIVATE app/BenchCommand.cpp)
+  target_sources(hdrlab_core PRIVATE app/BenchBandwidthCuda.cpp)
 else()
   target_sources(hdrlab_core PRIVATE app/CudaCommandsFallback.cpp)
 endif()

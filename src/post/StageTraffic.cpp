@@ -16,24 +16,29 @@ std::uint64_t frameBytesPerPixelOf(unsigned internalFormat)
     return internalFormat == GL_RGBA32F ? 16 : kFrameBytesPerPixel;
 }
 
-std::uint64_t autoRangeMinimumBytes(const TrafficShape& shape)
+Traffic sceneMinimumTraffic(const TrafficShape& shape)
 {
-    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel;
+    return {0, pixelCount(shape.frame) * shape.frameBytesPerPixel};
 }
 
-std::uint64_t histogramMinimumBytes(const TrafficShape& shape)
+Traffic autoRangeMinimumTraffic(const TrafficShape& shape)
 {
-    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + std::uint64_t(shape.bins) * kBinBytes;
+    return {pixelCount(shape.histogramImage) * shape.frameBytesPerPixel, 0};
 }
 
-std::uint64_t scanMinimumBytes(const TrafficShape& shape)
+Traffic histogramMinimumTraffic(const TrafficShape& shape)
 {
-    return std::uint64_t(shape.bins) * kBinBytes * 2;
+    return {pixelCount(shape.histogramImage) * shape.frameBytesPerPixel, std::uint64_t(shape.bins) * kBinBytes};
 }
 
-std::uint64_t applyMinimumBytes(const TrafficShape& shape)
+Traffic scanMinimumTraffic(const TrafficShape& shape)
 {
-    return pixelCount(shape.frame) * (shape.frameBytesPerPixel + kDisplayBytesPerPixel);
+    return {std::uint64_t(shape.bins) * kBinBytes, std::uint64_t(shape.bins) * kBinBytes};
+}
+
+Traffic applyMinimumTraffic(const TrafficShape& shape)
+{
+    return {pixelCount(shape.frame) * shape.frameBytesPerPixel, pixelCount(shape.frame) * kDisplayBytesPerPixel};
 }
 
 }  // namespace post

@@ -1,7 +1,8 @@
 // BenchPipelineTest.cpp: `hdrlab bench pipeline` end to end on a tiny frame (GL through EGL; on
-// llvmpipe its times are CPU fallbacks, which it must say): the CSV has its columns, one block of
-// stage rows per (bins, operator) of `--bins all --operator all`, and finite positive floors and
-// ratios wherever a stage has a traffic model; bad options fail with one line.
+// llvmpipe its times are CPU fallbacks, which it must say, and its floor check is off): the header
+// names the rates the floors use, the CSV has its columns, one block of stage rows per (bins,
+// operator) of `--bins all --operator all`, finite positive floors and ratios wherever a stage has a
+// traffic model, and read + written bytes that add up to the bytes; bad options fail with one line.
 #include "cli/CliTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -18,8 +19,9 @@ namespace fs = std::filesystem;
 using cli_test::hdrlab;
 
 const std::vector<std::string> kColumns = {
-    "size",        "bins",      "operator", "path",     "histogram_method", "scan_method",   "stage",
-    "time_source", "median_us", "bytes",    "floor_us", "time_over_floor",  "copy_gb_per_s", "frames"};
+    "size",        "bins",        "operator",      "path",           "histogram_method", "scan_method",   "stage",
+    "time_source", "median_us",   "bytes",         "floor_us",       "time_over_floor",  "copy_gb_per_s", "frames",
+    "read_bytes",  "write_bytes", "read_gb_per_s", "write_gb_per_s", "frame_format"};
 
 std::vector<std::string> splitCsv(const std::string& line)
 {
@@ -38,9 +40,15 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     auto result = cli_test::runIn(
         dir, hdrlab("bench pipeline --size 64x36 --bins all --operator all --frames 3 --warmup 1 --csv b.csv"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
-    EXPECT_NE(result.output.find("copy bandwidth:"), std::string::npos) << result.output;
-    if (result.output.find("llvmpipe") != std::string::npos)
+    for (const char* line : {"memory floors: a stage's floor = bytes it must read / read rate + bytes it must write",
+                             "| 0.04 MB (64x36 frame) | read |", "| 0.04 MB (64x36 frame) | write |",
+                             "\ndevice peak: ", "\nfloor check: "})
+        EXPECT_NE(result.output.find(line), std::string::npos) << line << " in\n" << result.output;
+    if (result.output.find("llvmpipe") != std::string::npos) {
         EXPECT_NE(result.output.find("CPU fallback"), std::string::npos) << result.output;
+        EXPECT_NE(result.output.find("floor check: not run"), std::string::npos) << result.output;
+        EXPECT_NE(result.output.find("device peak: not known for llvmpipe"), std::string::npos) << result.output;
+    }
 
     std::ifstream file(dir / "b.csv");
     std::string line;
@@ -59,8 +67,17 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
         EXPECT_TRUE(std::isfinite(medianUs) && medianUs >= 0.0) << line;
         EXPECT_GT(std::stod(f[12]), 0.0) << "copy bandwidth: " << line;
         EXPECT_EQ(f[13], "3") << "timed frames harvested: " << line;
+        EXPECT_GT(std::stod(f[16]), 0.0) << "read rate: " << line;
+        EXPECT_GT(std::stod(f[17]), 0.0) << "write rate: " << line;
+        EXPECT_TRUE(f[18] == "rgba32f" || f[18] == "rgba16f") << "the frame's format: " << line;
+        EXPECT_EQ(f[9].empty(), f[14].empty()) << "bytes and read bytes come together: " << line;
         if (!f[9].empty()) {
             EXPECT_GT(std::stoull(f[9]), 0u) << line;
+            EXPECT_EQ(std::stoull(f[14]) + std::stoull(f[15]), std::stoull(f[9])) << "read + written: " << line;
+            // The floor is the read bytes at the read rate plus the written bytes at the write rate.
+            const double expectedFloorUs =
+                (std::stod(f[14]) / (std::stod(f[16]) * 1e9) + std::stod(f[15]) / (std::stod(f[17]) * 1e9)) * 1e6;
+            EXPECT_NEAR(std::stod(f[10]), expectedFloorUs, 1e-4 * expectedFloorUs) << line;
             const double floorUs = std::stod(f[10]);
             const double ratio = std::stod(f[11]);
             EXPECT_TRUE(std::isfinite(floorUs) && floorUs > 0.0) << line;

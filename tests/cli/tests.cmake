@@ -29,3 +29,10 @@ if(HDRLAB_PYTHON3)
   add_test(NAME soak_check COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/soak_check_test.py)
   set_tests_properties(soak_check PROPERTIES LABELS cpu TIMEOUT 60)
 endif()
+# The PERF.md table (scripts/perf_table.py) on made-up and stored CSVs, and scripts/perf-table.sh end to
+# end on a tiny frame with the built hdrlab.
+if(HDRLAB_PYTHON3)
+  add_test(NAME perf_table COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/perf_table_test.py)
+  set_tests_properties(perf_table PROPERTIES LABELS cli TIMEOUT 300
+    ENVIRONMENT "HDRLAB_BIN_DIR=$<TARGET_FILE_DIR:hdrlab>")
+endif()

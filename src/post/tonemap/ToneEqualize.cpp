@@ -57,13 +57,14 @@ void ToneEqualize::buildChannelCdfs(PassContext& ctx, const ToneInputs& inputs)
     }
 }
 
-std::uint64_t ToneEqualize::curveMinimumBytes(const TrafficShape& shape) const
+Traffic ToneEqualize::curveMinimumTraffic(const TrafficShape& shape) const
 {
     if (!mSettings.perChannel)
-        return ToneOperator::curveMinimumBytes(shape);  // the luminance CDF in, the curve out
+        return ToneOperator::curveMinimumTraffic(shape);  // the luminance CDF in, the curve out
     // Per channel: R, G and B histograms of the histogram image (one read can build all three), then
     // three CDFs and three curves.
-    return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + 3 * ToneOperator::curveMinimumBytes(shape);
+    return Traffic{pixelCount(shape.histogramImage) * shape.frameBytesPerPixel, 0} +
+           3 * ToneOperator::curveMinimumTraffic(shape);
 }
 
 void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)

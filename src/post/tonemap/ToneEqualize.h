@@ -42,7 +42,7 @@ public:
 
     bool scansInCurve() const override { return true; }  ///< scan in-curve: *Fused.comp
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
-    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
+    Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;

@@ -25,9 +25,9 @@ public:
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     /// No histogram read: only the curve (one float per bin) is written.
-    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override
+    Traffic curveMinimumTraffic(const TrafficShape& shape) const override
     {
-        return std::uint64_t(shape.bins) * kBinBytes;
+        return {0, std::uint64_t(shape.bins) * kBinBytes};
     }
     bool ui() override;
     ParameterList parameters() override;

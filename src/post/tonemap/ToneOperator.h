@@ -83,12 +83,12 @@ public:
     /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
     virtual void resetState() {}
 
-    /// The least device-memory bytes computeCurve must move (post/StageTraffic.h; the floor of
-    /// `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.
+    /// The least device-memory bytes computeCurve must read and write (post/StageTraffic.h; the floor
+    /// of `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.
     /// Operators that read the frame or build histograms of their own override it.
-    virtual std::uint64_t curveMinimumBytes(const TrafficShape& shape) const
+    virtual Traffic curveMinimumTraffic(const TrafficShape& shape) const
     {
-        return std::uint64_t(shape.bins) * kBinBytes * 2;
+        return {std::uint64_t(shape.bins) * kBinBytes, std::uint64_t(shape.bins) * kBinBytes};
     }
 
     /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its

@@ -120,14 +120,15 @@ std::vector<KeyValueSample> TonePercentile::takeKeyValues()
     return out;
 }
 
-std::uint64_t TonePercentile::curveMinimumBytes(const TrafficShape& shape) const
+Traffic TonePercentile::curveMinimumTraffic(const TrafficShape& shape) const
 {
-    std::uint64_t bytes = ToneOperator::curveMinimumBytes(shape);
+    Traffic traffic = ToneOperator::curveMinimumTraffic(shape);
     const MeteringSettings& m = mSettings.meteringMask;
-    if (m.mask != MeteringMaskType::Average || m.excludeSky)
-        bytes += pixelCount(shape.histogramImage) * shape.frameBytesPerPixel +
-                 std::uint64_t(shape.bins) * 2 * kBinBytes * 2;  // 64-bit weighted bins, written and read
-    return bytes;
+    if (m.mask != MeteringMaskType::Average || m.excludeSky) {
+        const std::uint64_t weightedBins = std::uint64_t(shape.bins) * 2 * kBinBytes;  // 64-bit weighted bins
+        traffic += {pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + weightedBins, weightedBins};
+    }
+    return traffic;
 }
 
 EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)

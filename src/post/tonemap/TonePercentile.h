@@ -53,7 +53,7 @@ public:
     std::string_view keyValueName() const override { return "exposure"; }
     /// The default floor, plus one read of the histogram image and the weighted bins when a
     /// metering mask runs its pass.
-    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
+    Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
 
     const PercentileSettings& settings() const { return mSettings; }
     void setSettings(const PercentileSettings& settings)

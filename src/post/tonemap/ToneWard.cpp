@@ -56,15 +56,17 @@ glm::ivec2 ToneWard::fovealGridSize(glm::ivec2 imageSize, float fovYDegrees)
     return {count(tanHalfX, width), count(tanHalfY, height)};
 }
 
-std::uint64_t ToneWard::curveMinimumBytes(const TrafficShape& shape) const
+Traffic ToneWard::curveMinimumTraffic(const TrafficShape& shape) const
 {
-    // Its own foveal pass box-filters the whole frame (W*H*8 read) into the grid (RGBA32F, about a
-    // thousand samples); the curve dispatch reads the grid and writes the curve (one float per bin;
-    // its own histogram stays in shared memory). When the last frame's foveal image came out of the
-    // histogram pass (one read of the frame for all metering), the frame read is not this stage's.
+    // Its own foveal pass box-filters the whole frame (W*H*frameBytesPerPixel read) into the grid
+    // (RGBA32F, about a thousand samples: written, then read by the curve dispatch), which writes the
+    // curve (one float per bin; its own histogram stays in shared memory). When the last frame's
+    // foveal image came out of the histogram pass (one read of the frame for all metering), the frame
+    // read and the grid's write are not this stage's.
     const std::uint64_t grid = pixelCount(fovealGridSize(shape.frame, shape.fovYDegrees)) * 16;
     const std::uint64_t frameRead = mFovealFromHistogram ? 0 : pixelCount(shape.frame) * shape.frameBytesPerPixel;
-    return frameRead + grid + std::uint64_t(shape.bins) * kBinBytes;
+    const std::uint64_t gridWrite = mFovealFromHistogram ? 0 : grid;
+    return {frameRead + grid, gridWrite + std::uint64_t(shape.bins) * kBinBytes};
 }
 
 namespace {

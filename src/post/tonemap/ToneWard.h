@@ -62,7 +62,7 @@ public:
 
     bool usesPipelineCdf() const override { return false; }  ///< its own adaptation histogram
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
-    std::uint64_t curveMinimumBytes(const TrafficShape& shape) const override;
+    Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;

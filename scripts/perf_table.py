@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""perf_table.py: the current-numbers table at the top of docs/PERF.md, from `hdrlab bench pipeline`
+output (its --csv files, and optionally its printed logs for the device, build and peak lines).
+
+One table of every stage of the GL path (median us / floor us and time / floor) per frame format and
+size, one of the frame time of the GL path and of each CUDA path, and the rates the floors used, under
+a header naming the device, driver, date and commit. Written to stdout, to --output, or with --update
+between the markers <!-- perf-table:begin --> and <!-- perf-table:end --> of a Markdown file.
+scripts/perf-table.sh runs the bench and this in one go.
+
+Usage:
+  perf_table.py [--env FILE] [--log LOG ...] [--device D] [--driver V] [--date D] [--commit C] [--peak P]
+                [--assume-frame-format F] [--bins N] [--operators a,b] [--note TEXT]
+                [--update DOC.md | --output FILE] CSV...
+The facts come from, in order of precedence: the flags, --env (lines "key: value": device, driver,
+date, commit; scripts/perf-table.sh writes it), the logs ("hdrlab bench pipeline on ...", "build:
+..., run at ...", "device peak: ..."); but a log's build revision beats --env's commit (it names the
+binary that ran). CSVs older than the read/write floors (no frame_format column)
+take --assume-frame-format. Exit status 0, or 2 with one line on stderr for bad input.
+"""
+import argparse
+import csv
+import os
+import re
+import sys
+
+BEGIN = "<!-- perf-table:begin -->"
+END = "<!-- perf-table:end -->"
+REQUIRED = [
+    "size", "bins", "operator", "path", "histogram_method", "scan_method", "stage", "time_source",
+    "median_us", "floor_us", "time_over_floor",
+]
+FLOOR_TOLERANCE = 0.95  # app/BenchFloors.h kFloorTolerance
+
+
+class InputError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+def read_rows(paths, assume_format):
+    rows = []
+    for path in paths:
+        try:
+            with open(path, newline="", encoding="utf-8") as handle:
+                reader = csv.DictReader(handle)
+                missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+                if missing:
+                    raise InputError("%s: not a `bench pipeline` CSV (no column %s)" % (path, ", ".join(missing)))
+                for line, row in enumerate(reader, start=2):
+                    if None in row or any(row.get(c) is None for c in REQUIRED):
+                        raise InputError("%s:%d: wrong number of fields" % (path, line))
+                    row = dict(row)
+                    row["frame_format"] = row.get("frame_format") or assume_format or "unknown"
+                    try:
+                        row["median"] = float(row["median_us"])
+                        row["floor"] = float(row["floor_us"]) if row["floor_us"] else None
+                        row["ratio"] = float(row["time_over_floor"]) if row["time_over_floor"] else None
+                    except ValueError as error:
+                        raise InputError("%s:%d: %s" % (path, line, error)) from None
+                    row["source_file"] = path
+                    rows.append(row)
+        except OSError as error:
+            raise InputError("%s: %s" % (path, error.strerror or error)) from None
+    if not rows:
+        raise InputError("no rows in %s" % ", ".join(paths))
+    return rows
+
+
+def pixels(size):
+    match = re.fullmatch(r"(\d+)x(\d+)", size)
+    return int(match.group(1)) * int(match.group(2)) if match else 0
+
+
+def size_label(size):
+    return {"1920x1080": "1080p", "3840x2160": "4K"}.get(size, size)
+
+
+def unique(values):
+    seen = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def read_env(path):
+    facts = {}
+    if not path:
+        return facts
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                key, sep, value = line.partition(":")
+                if sep and value.strip():
+                    facts[key.strip().lower()] = value.strip()
+    except OSError as error:
+        raise InputError("%s: %s" % (path, error.strerror or error)) from None
+    return facts
+
+
+def read_logs(paths):
+    """Facts printed by the bench: renderer and GL version, build and run time, device peak."""
+    facts = {}
+    for path in paths or []:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise InputError("%s: %s" % (path, error.strerror or error)) from None
+        match = re.search(r"^hdrlab bench pipeline on (.*) \((.*), OpenGL (.*)\): ", text, re.M)
+        if match:
+            facts.setdefault("device", match.group(1))
+            driver = re.search(r"NVIDIA (\d+(?:\.\d+)+)", match.group(3)) or re.search(r"(Mesa \S+)", match.group(3))
+            if driver:
+                facts.setdefault("driver", driver.group(1))
+        match = re.search(r"^build: (\S+), run at (\d{4}-\d{2}-\d{2})", text, re.M)
+        if match:
+            facts.setdefault("commit", match.group(1))
+            facts.setdefault("date", match.group(2))
+        match = re.search(r"^device peak: (.*)$", text, re.M)
+        if match:
+            facts.setdefault("peak", match.group(1))
+    return facts
+
+
+def number(value, digits=1):
+    return "%.*f" % (digits, value)
+
+
+def small(value):
+    """Floors of a few bytes are nanoseconds: three significant digits below 1, else one decimal."""
+    return "%.3g" % value if 0 < value < 1 else number(value)
+
+
+def ratio_text(value):
+    return "%.0fx" % value if value >= 100 else "%.1fx" % value if value >= 10 else "%.2fx" % value
+
+
+def stage_cell(row):
+    if row is None:
+        return "-"
+    if row["stage"] == "frame":
+        return number(row["median"] / 1000.0, 2) + " ms"
+    if row["floor"] is None or row["ratio"] is None:
+        return number(row["median"])
+    cell = "%s / %s (%s)" % (number(row["median"]), small(row["floor"]), ratio_text(row["ratio"]))
+    if row["ratio"] < FLOOR_TOLERANCE:
+        cell += " **under the floor**"
+    return cell
+
+
+def path_name(row):
+    if row["path"] == "gl":
+        return "gl (`%s` + `%s`)" % (row["histogram_method"], row["scan_method"])
+    method = row["scan_method"] if row["path"] == "cuda-scan" else row["histogram_method"]
+    return "%s `%s`" % (row["path"], method)
+
+
+def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None):
+    all_bins = unique(row["bins"] for row in rows)
+    if bins is None:
+        bins = "256" if "256" in all_bins else sorted(all_bins, key=int)[0]
+    rows = [row for row in rows if row["bins"] == str(bins)]
+    if not rows:
+        raise InputError("no rows with %s bins (the CSVs have %s)" % (bins, ", ".join(all_bins)))
+    present = unique(row["operator"] for row in rows)
+    operators = operators or present
+    for op in operators:
+        if op not in present:
+            raise InputError("no rows of operator %s (the CSVs have %s)" % (op, ", ".join(present)))
+    formats = unique(row["frame_format"] for row in rows)
+    sizes = sorted(unique(row["size"] for row in rows), key=pixels)
+    measured = set((row["frame_format"], row["size"]) for row in rows)
+    columns = [(fmt, size) for fmt in formats for size in sizes if (fmt, size) in measured]
+
+    # The last row of a (format, size, operator, path, methods, stage) wins: a rerun replaces a run.
+    table = {}
+    for row in rows:
+        key = (row["frame_format"], row["size"], row["operator"], row["path"], row["histogram_method"],
+               row["scan_method"], row["stage"])
+        table[key] = row
+    gl = [row for row in rows if row["path"] == "gl"]
+    if not gl:
+        raise InputError("no rows of the gl path")
+
+    out = []
+    head = "| %s |" + " %s |" * len(columns)
+    rule = "|---|" + "---:|" * len(columns)
+    column_names = tuple("%s %s" % (fmt, size_label(size)) for fmt, size in columns)
+
+    def fact(key, default="not recorded"):
+        return facts.get(key) or default
+
+    out.append("| | |")
+    out.append("|---|---|")
+    out.append("| device | %s |" % fact("device"))
+    out.append("| driver | %s |" % fact("driver"))
+    out.append("| date | %s |" % fact("date"))
+    out.append("| commit | %s |" % fact("commit"))
+    out.append("| device peak | %s |" % fact("peak", "not printed by this bench run"))
+    out.append("| configuration | default scene, %s bins, operators %s, frame formats %s |"
+               % (bins, ", ".join(operators), ", ".join(formats)))
+    raw = unique(row["source_file"] for row in rows)
+    links = []
+    for path in raw:
+        target = os.path.relpath(path, link_base) if link_base else path
+        links.append("[`%s`](%s)" % (os.path.basename(path), target.replace(os.sep, "/")))
+    out.append("| raw data | %s |" % ", ".join(links))
+    if note:
+        out.append("")
+        out.append(note)
+    if any(row["time_source"] == "cpu-fallback" for row in rows):
+        out.append("")
+        out.append("**Not GPU numbers:** these times are CPU fallbacks (a software renderer's timer queries "
+                   "read 0), and so are the rates.")
+
+    out.append("")
+    glpaths = unique("`%s` + `%s`" % (row["histogram_method"], row["scan_method"]) for row in gl)
+    out.append("**Stages, GL path** (%s): median us / floor us (time / floor); `frame` is the wall-clock "
+               "time per frame." % ", ".join(glpaths))
+    out.append("")
+    out.append(head % (("operator / stage",) + column_names))
+    out.append(rule)
+    for op in operators:
+        stages = unique(row["stage"] for row in gl if row["operator"] == op)
+        for stage in stages:
+            cells = []
+            for fmt, size in columns:
+                match = [row for key, row in table.items()
+                         if key[0] == fmt and key[1] == size and key[2] == op and key[3] == "gl" and key[6] == stage]
+                cells.append(stage_cell(match[-1] if match else None))
+            out.append(head % (("%s / %s" % (op, stage),) + tuple(cells)))
+
+    paths = unique((row["path"], row["histogram_method"], row["scan_method"]) for row in rows
+                   if row["stage"] == "frame")
+    out.append("")
+    out.append("**Frame time per path** (ms, wall clock; a CUDA path's change against the GL path in brackets):")
+    out.append("")
+    out.append(head % (("operator / path",) + column_names))
+    out.append(rule)
+    for op in operators:
+        for kind, histogram, scan in paths:
+            cells = []
+            for fmt, size in columns:
+                row = table.get((fmt, size, op, kind, histogram, scan, "frame"))
+                base = [r for key, r in table.items() if key[:4] == (fmt, size, op, "gl") and key[6] == "frame"]
+                if row is None:
+                    cells.append("-")
+                elif kind == "gl" or not base or base[-1]["median"] <= 0:
+                    cells.append(number(row["median"] / 1000.0, 2))
+                else:
+                    change = (row["median"] / base[-1]["median"] - 1.0) * 100.0
+                    cells.append("%s (%+.0f%%)" % (number(row["median"] / 1000.0, 2), change))
+            if any(cell != "-" for cell in cells):
+                name = path_name({"path": kind, "histogram_method": histogram, "scan_method": scan})
+                out.append(head % (("%s / %s" % (op, name),) + tuple(cells)))
+
+    out.append("")
+    out.append("**Rates the floors used** (GB/s):")
+    out.append("")
+    out.append(head % (("rate",) + column_names))
+    out.append(rule)
+    has_split = any(row.get("read_gb_per_s") for row in rows)
+    keys = [("read_gb_per_s", "read (best streaming read at the frame's size)"),
+            ("write_gb_per_s", "write (best streaming write at the frame's size)"),
+            ("copy_gb_per_s", "copy (reference, read + write counted)")]
+    if not has_split:
+        keys = [("copy_gb_per_s", "copy (read + write counted; these CSVs predate the read/write floors: "
+                 "their floors are bytes / this copy rate)")]
+    for key, label in keys:
+        cells = []
+        for fmt, size in columns:
+            values = [row.get(key) for row in rows if row["frame_format"] == fmt and row["size"] == size and row.get(key)]
+            rate = float(values[-1]) if values else None
+            cells.append("-" if rate is None else number(rate, 0 if rate >= 100 else 2))
+        out.append(head % ((label,) + tuple(cells)))
+    return "\n".join(out) + "\n"
+
+
+def update_document(path, table):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise InputError("%s: %s" % (path, error.strerror or error)) from None
+    begin, end = text.find(BEGIN), text.find(END)
+    if begin < 0 or end < begin:
+        raise InputError("%s: no %s ... %s markers to put the table between" % (path, BEGIN, END))
+    generated = ("%s\n<!-- Generated by scripts/perf_table.py from `hdrlab bench pipeline` output "
+                 "(scripts/perf-table.sh); edit the script, not this table. -->\n\n%s\n" % (BEGIN, table))
+    text = text[:begin] + generated + text[end:]
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("csv", nargs="+", help="bench pipeline --csv files")
+    parser.add_argument("--log", action="append", default=[], help="the bench's printed output (repeatable)")
+    parser.add_argument("--env", help="key: value lines (device, driver, date, commit)")
+    for key in ("device", "driver", "date", "commit", "peak"):
+        parser.add_argument("--" + key)
+    parser.add_argument("--assume-frame-format", help="frame format of CSVs without a frame_format column")
+    parser.add_argument("--bins", help="bin count to show (default 256, else the smallest)")
+    parser.add_argument("--operators", help="comma list (default: every operator in the CSVs)")
+    parser.add_argument("--note", help="a paragraph under the header")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--update", help="Markdown file whose marked block is replaced")
+    target.add_argument("--output", help="write the table here instead of stdout")
+    args = parser.parse_args(argv)
+    try:
+        # The build line of the bench names what ran (with -dirty): it beats the checkout's commit.
+        logged = read_logs(args.log)
+        facts = dict(logged)
+        facts.update(read_env(args.env))
+        if "commit" in logged:
+            facts["commit"] = logged["commit"]
+        for key in ("device", "driver", "date", "commit", "peak"):
+            if getattr(args, key):
+                facts[key] = getattr(args, key)
+        rows = read_rows(args.csv, args.assume_frame_format)
+        operators = [op for op in args.operators.split(",") if op] if args.operators else None
+        link_base = os.path.dirname(os.path.abspath(args.update or args.output or "."))
+        if not (args.update or args.output):
+            link_base = None
+        table = build_table(rows, facts, args.bins, operators, args.note, link_base)
+        if args.update:
+            update_document(args.update, table)
+        elif args.output:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(table)
+        else:
+            sys.stdout.write(table)
+    except InputError as error:
+        sys.stderr.write("perf_table.py: error: %s\n" % error)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
