@@ -90,7 +90,7 @@ TEST(ChartOutputTest, BenchPipelineDrawsTheChainAgainstBins)
     EXPECT_EQ(countElements(svg, "polyline"), 1u) << "the gl path (no CUDA here)";
     EXPECT_EQ(countElements(svg, "circle"), 3u) << "two bin counts and the legend's marker";
     EXPECT_NE(svg.find(">gl<"), std::string::npos);
-    EXPECT_NE(svg.find("gl = compute-shared-atomic + compute-scan"), std::string::npos);
+    EXPECT_NE(svg.find("gl = compute-shared-atomic + in-curve"), std::string::npos);
 }
 
 TEST(ChartOutputTest, AnUnwritableChartPathFailsWithOneLine)
