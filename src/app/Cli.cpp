@@ -572,9 +572,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         ->add_option("--part", result.tonemap.exrPart,
                      "OpenEXR input: the part (index or name), view or layer to read (default: the first with colour)")
         ->type_name("NAME|INDEX");
-    auto* tmOutputOpt = tonemap->add_option("-o,--output", tmOutput, "Output PNG; for a sequence a numbered name, e.g. out.%04d.png")
-                           ->required()
-                           ->type_name("OUT.png");
+    auto* tmOutputOpt =
+        tonemap->add_option("-o,--output", tmOutput, "Output PNG; for a sequence a numbered name, e.g. out.%04d.png")
+            ->required()
+            ->type_name("OUT.png");
     tonemap
         ->add_option("--operator", result.tonemap.toneOperator,
                      "Tone operator id (default ward), or all: one contact sheet of every operator")

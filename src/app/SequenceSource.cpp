@@ -280,7 +280,8 @@ std::string SequenceSource::controlsHelp() const
 {
     return "Space plays or pauses, Right/Left step one frame (pausing), Home goes to the first frame. " +
            std::string(ImageViewControls::kHelp) +
-           ", F1 or Tab hides the panels. Playback runs in real time at the sequence's --fps and loops; frames are decoded "
+           ", F1 or Tab hides the panels. Playback runs in real time at the sequence's --fps and loops; frames are "
+           "decoded "
            "ahead on a worker thread and uploaded to an RGBA32F texture at the frames' own size.";
 }
 

@@ -23,9 +23,9 @@
 
 #include "app/FrameSequence.h"
 #include "app/FrameSource.h"
-#include "post/PictureInfo.h"
 #include "app/ImageViewControls.h"
 #include "app/SequenceDecoder.h"
+#include "post/PictureInfo.h"
 
 #include <memory>
 #include <optional>
@@ -118,7 +118,7 @@ private:
     std::string mName;
     std::unique_ptr<SequenceDecoder> mDecoder;
     gl::Texture mTexture;
-    std::string mReferenceLayout;  ///< the first shown frame's layout; later frames must match it
+    std::string mReferenceLayout;                    ///< the first shown frame's layout; later frames must match it
     std::optional<image::RadianceHeader> mRadiance;  ///< the shown frame's (its units)
 
     std::optional<DecodedFrame> mPending;  ///< headless: the next frame to show (taken ahead to know the end)

@@ -10,9 +10,9 @@
 #pragma once
 
 #include "app/FrameSource.h"
-#include "post/PictureInfo.h"
 #include "app/ImageViewControls.h"
 #include "image/Image.h"
+#include "post/PictureInfo.h"
 
 #include <filesystem>
 #include <optional>

@@ -4,9 +4,9 @@
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
+#include "post/Equalize8.h"
 #include "post/HistogramCsv.h"
 #include "post/PictureInfo.h"
-#include "post/Equalize8.h"
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
 #include "post/SettingsFile.h"
@@ -15,8 +15,8 @@
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
-#include "reference/WardPcondRef.h"
 #include "profiling/Profiler.h"
+#include "reference/WardPcondRef.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -302,7 +302,7 @@ int tonemapHdr(const TonemapOptions& options,
             }
         }
     }
-    pipeline.setInputRadiance(hdr.radiance);  // a Radiance picture's units (post/LuminanceUnits.h)
+    pipeline.setInputRadiance(hdr.radiance);                     // a Radiance picture's units (post/LuminanceUnits.h)
     pipeline.setPictureInfo(post::pictureInfoOf(hdr.radiance));  // a still picture: its view (Ward's pcond sampling)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
@@ -430,12 +430,11 @@ int tonemapImage(const TonemapOptions& options,
             throw std::invalid_argument("--verify compares with the picture's own histogram; not with --histogram-in");
         if (options.histogramIn)
             post::readHistogramCsv(*options.histogramIn);  // a bad file is reported before the image is read
-        if (isTonemapSelection(options))  // --operator all, --preset: app/TonemapAll.h
+        if (isTonemapSelection(options))                   // --operator all, --preset: app/TonemapAll.h
             return tonemapSelection(options, shaders, caps, out, err);
         // The exact 8-bit path has no probe and no false-colour view: those go through the HDR path.
         if (options.toneOperator == "equalize" && options.view == "tonemapped" && options.probes.empty() &&
-            !options.histogramIn &&
-            image::detectFileKind(options.input) == image::FileKind::Png) {
+            !options.histogramIn && image::detectFileKind(options.input) == image::FileKind::Png) {
             image::Image8 source = image::loadImage8(options.input);
             if (source.channels <= 2)
                 return equalizeGreyPng(options, source, shaders, caps, out);

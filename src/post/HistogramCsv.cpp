@@ -30,7 +30,8 @@ std::vector<std::string_view> splitFields(std::string_view line)
     std::size_t start = 0;
     for (;;) {
         const std::size_t comma = line.find(',', start);
-        fields.push_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+        fields.push_back(
+            trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
         if (comma == std::string_view::npos)
             return fields;
         start = comma + 1;
@@ -52,8 +53,8 @@ public:
         std::size_t start = 0;
         while (start <= text.size()) {
             const std::size_t end = text.find('\n', start);
-            const std::string_view line = trim(text.substr(start, end == std::string_view::npos ? std::string_view::npos
-                                                                                                 : end - start));
+            const std::string_view line =
+                trim(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
             ++number;
             if (line.empty()) {
                 if (!mSections.empty() && !mSections.back().empty())
@@ -185,8 +186,9 @@ private:
                 const double width = upper[0] - lower[0];
                 const double previousUpper = upper[upper.size() - 2];
                 if (std::abs(lower.back() - previousUpper) > 1e-4 * width)
-                    fail(line.number, util::format("edges not contiguous and increasing: log2_lower {} after log2_upper {}",
-                                                   lower.back(), previousUpper));
+                    fail(line.number,
+                         util::format("edges not contiguous and increasing: log2_lower {} after log2_upper {}",
+                                      lower.back(), previousUpper));
                 if (std::abs((upper.back() - lower.back()) - width) > 1e-4 * width)
                     fail(line.number, util::format("bin width {} differs from the first bin's {} (bins must be equal)",
                                                    upper.back() - lower.back(), width));

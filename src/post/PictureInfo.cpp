@@ -46,7 +46,8 @@ std::optional<PictureView> parseRadianceView(std::string_view options)
         if (w.size() < 3 || w[0] != '-' || w[1] != 'v')
             continue;
         const std::string_view option = w.substr(2);
-        if (option.size() == 2 && option[0] == 't' && std::string_view("vlcahs").find(option[1]) != std::string_view::npos) {
+        if (option.size() == 2 && option[0] == 't' &&
+            std::string_view("vlcahs").find(option[1]) != std::string_view::npos) {
             view.type = option[1];
             any = true;
         } else if ((option == "h" || option == "v") && i + 1 < words.size()) {

@@ -23,9 +23,9 @@
 #include "util/Log.h"
 
 #include <algorithm>
-#include <numbers>
 #include <bit>
 #include <cmath>
+#include <numbers>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -184,7 +184,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
         if (ward->hasFedHistogram())
-            return std::nullopt;  // a fed histogram has no picture to compare with
+            return std::nullopt;    // a fed histogram has no picture to compare with
         if (ward->pcondActive()) {  // pcond sampling: the reference reads the picture top row first
             ref::PcondPicture pcond;
             topFirst = frame;
@@ -202,7 +202,8 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             pcond.exposure = units.exposure;
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
-                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees, picture->view->verticalDegrees};
+                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees,
+                              picture->view->verticalDegrees};
             } else if (!picture) {
                 const double degree = std::numbers::pi / 180.0;
                 const double aspect = double(frameSize.x) / double(std::max(frameSize.y, 1));
@@ -692,8 +693,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     }
     // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
     // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.
-    const bool scanInCurve = !builtInCdf && p.scan->fusedIntoCurve() &&
-                             (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
+    const bool scanInCurve =
+        !builtInCdf && p.scan->fusedIntoCurve() && (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
     p.cdfFresh = !scanInCurve;
     if (!builtInCdf && !scanInCurve) {
         auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
@@ -871,10 +872,9 @@ VerifyReport PostPipeline::verify()
     text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB"
          << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
     std::vector<float> topFirst;
-    const auto curveCheck =
-        compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize, pixels, size,
-                                  p.lastFovYDegrees, p.lastDtSeconds, weights, p.units, p.picture, p.topDownRows,
-                                  topFirst);
+    const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize,
+                                                      pixels, size, p.lastFovYDegrees, p.lastDtSeconds, weights,
+                                                      p.units, p.picture, p.topDownRows, topFirst);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;

@@ -11,10 +11,10 @@
 #pragma once
 
 #include "post/FalseColour.h"
+#include "post/HistogramCsv.h"
 #include "post/LuminanceUnits.h"
 #include "post/ParkedParameters.h"
 #include "post/PixelProbe.h"
-#include "post/HistogramCsv.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"

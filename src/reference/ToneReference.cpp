@@ -120,9 +120,9 @@ std::vector<float> wardPcondWords(const CurveInputs& in)
     std::vector<float> values(post::kWardCurveSamples, 0.0f);
     for (std::uint32_t j = 0; valid && j < post::kWardCurveSamples; ++j) {
         const double Lw = std::exp(bwmin + (j + 0.5) * ((bwmax - bwmin) / post::kWardCurveSamples));
-        values[j] = float(linear ? std::min(m.scalef / s.displayMax * Lw, 1.0)
-                                 : (pcondDisplayLuminance(m, s, Lw) - s.displayMin) /
-                                       (double(s.displayMax) - s.displayMin));
+        values[j] =
+            float(linear ? std::min(m.scalef / s.displayMax * Lw, 1.0)
+                         : (pcondDisplayLuminance(m, s, Lw) - s.displayMin) / (double(s.displayMax) - s.displayMin));
     }
     putLut(words, 0, values);
     return words;

@@ -14,14 +14,14 @@ namespace ref {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;  // Radiance PI (M_PI)
-constexpr double kFtiny = 1e-6;                 // Radiance FTINY (double build)
+constexpr double kPi = 3.14159265358979323846;         // Radiance PI (M_PI)
+constexpr double kFtiny = 1e-6;                        // Radiance FTINY (double build)
 constexpr double kFovealDiameter = 1.0 * kPi / 180.0;  // pcond FOVDIA
-constexpr double kLmin = 1e-7;                  // pcond LMIN
-constexpr double kLmax = 1e7;                   // pcond LMAX
-constexpr double kCvRatio = 0.025;              // pcond CVRATIO
+constexpr double kLmin = 1e-7;                         // pcond LMIN
+constexpr double kLmax = 1e7;                          // pcond LMAX
+constexpr double kCvRatio = 0.025;                     // pcond CVRATIO
 constexpr double kLn10 = 2.30258509299404568402;
-constexpr double kWhiteEfficacy = 179.0;        // Radiance WHTEFFICACY
+constexpr double kWhiteEfficacy = 179.0;  // Radiance WHTEFFICACY
 
 /// A channel as a Radiance picture holds it: negative, non-finite and denormal values are 0 (RGBE
 /// has no sign and no NaN; GPUs flush denormals, so the GPU path does the same).
@@ -411,8 +411,7 @@ PcondHistogram pcondHistogram(const PcondPicture& picture, const post::WardSetti
     return pcondHistogramOf(picture, foveal, grid, points, settings);
 }
 
-PcondHistogram pcondHistogramFromBins(const std::vector<std::pair<double, double>>& bins,
-                                      const post::WardSettings& raw)
+PcondHistogram pcondHistogramFromBins(const std::vector<std::pair<double, double>>& bins, const post::WardSettings& raw)
 {
     const post::WardSettings settings = post::sanitize(raw);
     const int histres = int(settings.bins);
@@ -543,7 +542,8 @@ double pcondDisplayLuminance(const PcondMapping& m, const post::WardSettings& ra
     const double ldmax = settings.displayMax;
     switch (m.outcome) {
         case PcondOutcome::Histogram: {
-            Brightness brightness{int(m.modhist.size()), m.bwmin, m.bwmax, m.Bldmin, m.Bldmax, m.humanContrast, &m.cumf};
+            Brightness brightness{int(m.modhist.size()), m.bwmin, m.bwmax, m.Bldmin, m.Bldmax,
+                                  m.humanContrast,       &m.cumf};
             return std::exp(brightness.BLw(Lw));
         }
         case PcondOutcome::RangeFits:

@@ -134,11 +134,11 @@ struct PcondMapping
     double Bldmin = 0.0;  ///< ln Ldmin
     double Bldmax = 0.0;  ///< ln Ldmax
     double histot = 0.0;
-    double mhistot = 0.0;                ///< the total of the last pass (before its trimming)
-    std::vector<double> modhist;         ///< after the last pass
-    std::vector<double> ceiling;         ///< each bin's ceiling in the last pass
-    std::vector<double> cumf;            ///< bins + 1 entries
-    double scalef = 0.0;                 ///< linear outcomes: display luminance per world luminance (cd/m^2 per cd/m^2)
+    double mhistot = 0.0;         ///< the total of the last pass (before its trimming)
+    std::vector<double> modhist;  ///< after the last pass
+    std::vector<double> ceiling;  ///< each bin's ceiling in the last pass
+    std::vector<double> cumf;     ///< bins + 1 entries
+    double scalef = 0.0;          ///< linear outcomes: display luminance per world luminance (cd/m^2 per cd/m^2)
     bool humanContrast = false;
 };
 

@@ -234,7 +234,8 @@ TEST_F(TonemapCommand, WardPcondSamplingOnThePhotographsEqualsTheCpuReference)
             options.output = scratch / (input.stem().string() + ".png");
             options.toneOperator = "ward";
             options.curveOut = scratch / (input.stem().string() + "-pcond.csv");
-            options.settingAssignments = {"ward.sampling=pcond", std::string("ward.human_contrast=") + (human ? "true" : "false")};
+            options.settingAssignments = {"ward.sampling=pcond",
+                                          std::string("ward.human_contrast=") + (human ? "true" : "false")};
             ASSERT_EQ(run(options), 0) << input << ": " << err.str() << out.str();
             const auto gpu = readPcondPairs(*options.curveOut);
             ref::PcondPicture picture;  // EXR: 1 unit = 1 cd/m^2 with Rec. 709 weights, no view
@@ -320,7 +321,7 @@ TEST_F(TonemapCommand, HistogramFromAnotherToolGivesEveryOperatorACurve)
     hdr.pixels = image.rgba;
     image::writeExr(input, hdr);
     std::ofstream(scratch / "plain.csv") << "log2_lower,log2_upper,count\n"
-                                             "-8,-6,10\n-6,-4,40\n-4,-2,100\n-2,0,400\n0,2,90\n2,4,0\n4,6,12.5\n";
+                                            "-8,-6,10\n-6,-4,40\n-4,-2,100\n-2,0,400\n0,2,90\n2,4,0\n4,6,12.5\n";
     for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry()) {
         app::TonemapOptions options;
         options.input = input;

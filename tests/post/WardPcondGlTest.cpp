@@ -81,7 +81,7 @@ TEST(WardPcondFloat64Gl, LogAndDivideRoundCorrectlyAndRepeatAddIsALoop)
 /// A picture, its CPU-reference view (row 0 = top) and the texture (row 0 = top when topDown).
 struct Picture
 {
-    ts::TestImage image;  ///< as uploaded: texture row r = image row r
+    ts::TestImage image;          ///< as uploaded: texture row r = image row r
     std::vector<float> topFirst;  ///< the same pixels with scanline 0 first
     gl::Texture texture;
     bool topDown = true;
@@ -122,8 +122,8 @@ protected:
     {
         post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
         const post::ImageInput input{p.texture, {p.image.width, p.image.height}};
-        post::ToneInputs inputs{input, input, rig.histogram, rig.cdf, rig.params, rig.spec, 1.0 / 60.0, fovY,
-                                prepared, nullptr};
+        post::ToneInputs inputs{input,    input,      rig.histogram, rig.cdf,  rig.params,
+                                rig.spec, 1.0 / 60.0, fovY,          prepared, nullptr};
         inputs.topDownRows = p.topDown;
         inputs.picture = info;
         inputs.units = &units;
@@ -153,8 +153,11 @@ protected:
     }
 
     /// Everything the GPU wrote against the reference: histogram bit for bit, mapping to 1e-12.
-    static void expectMatchesReference(const PcondRun& gpu, const ref::PcondHistogram& h, const ref::PcondMapping& m,
-                                       const post::WardSettings& s, const std::string& what)
+    static void expectMatchesReference(const PcondRun& gpu,
+                                       const ref::PcondHistogram& h,
+                                       const ref::PcondMapping& m,
+                                       const post::WardSettings& s,
+                                       const std::string& what)
     {
         namespace w = post::ward_pcond;
         ASSERT_EQ(gpu.words[w::kValid] != 0.0, h.valid) << what;
@@ -173,8 +176,7 @@ protected:
         ASSERT_EQ(gpu.printed.size(), cpu.size()) << what;
         for (std::size_t i = 0; i < cpu.size(); ++i) {
             EXPECT_NEAR(gpu.printed[i].first / cpu[i].first, 1.0, 1e-14) << what << ": point " << i;
-            EXPECT_NEAR(std::log10(gpu.printed[i].second), std::log10(cpu[i].second), 1e-12)
-                << what << ": point " << i;
+            EXPECT_NEAR(std::log10(gpu.printed[i].second), std::log10(cpu[i].second), 1e-12) << what << ": point " << i;
         }
     }
 
@@ -190,7 +192,8 @@ TEST_F(WardPcondGl, FovealImageAndPointSamplesArePcondsBitForBit)
     op.setSettings(s);
     for (const auto& [w, h] : {std::pair{1, 1}, {5, 3}, {67, 41}, {333, 200}}) {
         for (bool topDown : {true, false}) {
-            const std::string what = std::to_string(w) + "x" + std::to_string(h) + (topDown ? " top-down" : " bottom-up");
+            const std::string what =
+                std::to_string(w) + "x" + std::to_string(h) + (topDown ? " top-down" : " bottom-up");
             const Picture p = makePicture(w, h, std::uint32_t(w * 131 + h), topDown, true);
             const post::PictureInfo info;  // a still image: pcond's default view
             post::LuminanceUnits units;    // a Radiance picture with EXPOSURE 0.5
@@ -229,7 +232,7 @@ TEST_F(WardPcondGl, WholeFrameMatchesTheReferenceWithTheCameraView)
         s.humanContrast = human;
         op.setSettings(s);
         const Picture p = makePicture(640, 360, 5, false, false);
-        const PcondRun r = run(op, p, nullptr, {}, 50.0f);  // a live frame: the camera's 50-degree view
+        const PcondRun r = run(op, p, nullptr, {}, 50.0f);    // a live frame: the camera's 50-degree view
         ref::PcondPicture picture = referencePicture(p, {});  // scene units: Rec. 709, 1 unit = 1 cd/m^2
         const double aspect = 640.0 / 360.0;
         const double degree = std::acos(-1.0) / 180.0;

@@ -114,7 +114,7 @@ TEST(WardPcondRef, FovealImageIsPfiltsBoxAsRgbe)
     for (int x = 0; x < 3; ++x)
         set(x, 2, 3.0f);  // mean 3: (3+3+3) * (1.0/3) rounds to 3
     set(3, 2, 100.0f);
-    set(4, 2, 28.0f);  // mean 64
+    set(4, 2, 28.0f);                           // mean 64
     rgba[(2 * 5 + 0) * 4 + 2] = std::nanf("");  // a NaN blue counts as 0
     ref::PcondPicture picture;
     picture.width = 5;

@@ -32,13 +32,13 @@ struct ToneInputs
     const gl::Buffer& cdf;        ///< inclusive CDF of the bins (uint[hd::kMaxHistogramBins])
     const gl::Buffer& params;     ///< the histogram's params (range, bins, policy)
     HistogramSpec spec;
-    double dtSeconds = 1.0 / 60.0;       ///< frame time for temporal adaptation
-    float fovYDegrees = 60.0f;           ///< camera field of view (Ward's foveal sampling)
-    HistogramMethod& histogramMethod;    ///< for operators that build their own histogram (Ward)
-    ScanMethod* scanMethod = nullptr;    ///< nullptr when the histogram method produces the CDF itself
-    const gl::Texture* depth = nullptr;  ///< the scene's depth at the frame's size (metering), or nullptr
-    bool topDownRows = false;            ///< texel row 0 of the images is the picture's top
-    const PictureInfo* picture = nullptr;  ///< a still image's view and pixel aspect, or nullptr: a live frame
+    double dtSeconds = 1.0 / 60.0;          ///< frame time for temporal adaptation
+    float fovYDegrees = 60.0f;              ///< camera field of view (Ward's foveal sampling)
+    HistogramMethod& histogramMethod;       ///< for operators that build their own histogram (Ward)
+    ScanMethod* scanMethod = nullptr;       ///< nullptr when the histogram method produces the CDF itself
+    const gl::Texture* depth = nullptr;     ///< the scene's depth at the frame's size (metering), or nullptr
+    bool topDownRows = false;               ///< texel row 0 of the images is the picture's top
+    const PictureInfo* picture = nullptr;   ///< a still image's view and pixel aspect, or nullptr: a live frame
     const LuminanceUnits* units = nullptr;  ///< what one unit of the input is (nullptr: 1 cd/m^2, Rec. 709)
     /// Scan "in-curve" (post/scan/ScanInCurve.h): no scan ran; the operator fills this CDF from
     /// `histogram` where it needs one (in its own curve dispatch, or with scanMethod's stand-alone

@@ -316,8 +316,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     mLuminance = inputs.spec.luminance;  // the input's units (post/LuminanceUnits.h)
     mCdPerUnit = inputs.spec.cdPerUnit;
     const bool fedFrameFit = mFed && mFed->fit == WardSampling::Frame;
-    mPcondActive = !fedFrameFit && (s.sampling == WardSampling::Pcond ||
-                                    (s.sampling == WardSampling::Auto && inputs.picture) || mFed);
+    mPcondActive = !fedFrameFit &&
+                   (s.sampling == WardSampling::Pcond || (s.sampling == WardSampling::Auto && inputs.picture) || mFed);
     if (fedFrameFit) {  // the float fit on a fed histogram: its range and bins, then the ceiling stage
         using namespace ward_state;
         mBinsUsed = std::uint32_t(std::clamp<std::size_t>(mFed->bins.size(), 2, kWardMaxBins));

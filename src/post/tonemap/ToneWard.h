@@ -35,8 +35,8 @@
 // (feedHistogram: tonemap --histogram-in); the fit then starts from it.
 #pragma once
 
-#include "post/tonemap/ToneCommon.h"
 #include "post/HistogramCsv.h"
+#include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneSettings.h"
 #include "post/tonemap/WardPcondPlan.h"
@@ -136,7 +136,7 @@ private:
     std::optional<WardFedHistogram> mFed;
     bool mPcondActive = false;
     hd::LuminanceWeights mLuminance;  ///< this frame's input units, for WardCurve.comp
-    float mCdPerUnit = 1.0f;  ///< the last curve came from pcond sampling (or a fed histogram)
+    float mCdPerUnit = 1.0f;          ///< the last curve came from pcond sampling (or a fed histogram)
     bool mFedUploaded = false;
 };
 
