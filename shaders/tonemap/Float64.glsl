@@ -16,10 +16,49 @@
 //  - f64RepeatAdd: k additions of one addend in O(binades) steps, bit for bit what a loop gives.
 // Finite, positive, normal arguments are assumed where a function says so; callers check.
 
-const double kF64Ln2Hi = 0.6931471805599452862268LF; // nearest double to ln 2
-const double kF64Ln2Lo = 2.319046813846299558e-17LF; // ln 2 - kF64Ln2Hi
-const double kF64Split = 134217729.0LF;              // 2^27 + 1
-const double kF64Sqrt1_2 = 0.70710678118654752440LF;
+// Constants as bit patterns: a GLSL compiler may parse a double literal, or fold a division of two,
+// with less than double precision (NVIDIA's did: ln 2 came out one ulp low), so every constant that
+// is not a small whole number is given exactly (values from scripts' Python, noted beside each).
+const double kF64Ln2Hi = packDouble2x32(uvec2(0xfefa39efu, 0x3fe62e42u)); // nearest double to ln 2
+const double kF64Ln2Lo = packDouble2x32(uvec2(0x3b39803fu, 0x3c7abc9eu)); // ln 2 - kF64Ln2Hi
+const double kF64Sqrt1_2 = packDouble2x32(uvec2(0x667f3bcdu, 0x3fe6a09eu)); // sqrt(1/2)
+const double kF64Ln10 = packDouble2x32(uvec2(0xbbb55516u, 0x40026bb1u)); // ln 10
+const double kF64Split = packDouble2x32(uvec2(0x02000000u, 0x41a00000u)); // 2^27 + 1
+const double kF64Inv3 = packDouble2x32(uvec2(0x55555555u, 0x3fd55555u)); // 1/3
+const double kF64Inv5 = packDouble2x32(uvec2(0x9999999au, 0x3fc99999u)); // 1/5
+const double kF64Inv7 = packDouble2x32(uvec2(0x92492492u, 0x3fc24924u)); // 1/7
+const double kF64Inv9 = packDouble2x32(uvec2(0x1c71c71cu, 0x3fbc71c7u)); // 1/9
+const double kF64Inv11 = packDouble2x32(uvec2(0x745d1746u, 0x3fb745d1u)); // 1/11
+const double kF64Inv13 = packDouble2x32(uvec2(0x13b13b14u, 0x3fb3b13bu)); // 1/13
+const double kF64Inv15 = packDouble2x32(uvec2(0x11111111u, 0x3fb11111u)); // 1/15
+const double kF64Inv17 = packDouble2x32(uvec2(0x1e1e1e1eu, 0x3fae1e1eu)); // 1/17
+const double kF64Inv19 = packDouble2x32(uvec2(0xbca1af28u, 0x3faaf286u)); // 1/19
+const double kF64Inv21 = packDouble2x32(uvec2(0x18618618u, 0x3fa86186u)); // 1/21
+const double kF64Inv23 = packDouble2x32(uvec2(0x590b2164u, 0x3fa642c8u)); // 1/23
+const double kF64Inv25 = packDouble2x32(uvec2(0x47ae147bu, 0x3fa47ae1u)); // 1/25
+const double kF64Inv27 = packDouble2x32(uvec2(0xbda12f68u, 0x3fa2f684u)); // 1/27
+const double kF64Inv29 = packDouble2x32(uvec2(0x611a7b96u, 0x3fa1a7b9u)); // 1/29
+const double kF64Inv31 = packDouble2x32(uvec2(0x08421084u, 0x3fa08421u)); // 1/31
+const double kF64Inv33 = packDouble2x32(uvec2(0xf07c1f08u, 0x3f9f07c1u)); // 1/33
+const double kF64Inv35 = packDouble2x32(uvec2(0x1d41d41du, 0x3f9d41d4u)); // 1/35
+const double kF64Inv37 = packDouble2x32(uvec2(0x14c1bad0u, 0x3f9bacf9u)); // 1/37
+const double kF64Inv39 = packDouble2x32(uvec2(0x1a41a41au, 0x3f9a41a4u)); // 1/39
+const double kF64Inv41 = packDouble2x32(uvec2(0x8f9c18fau, 0x3f98f9c1u)); // 1/41
+const double kF64InvFact2 = packDouble2x32(uvec2(0x00000000u, 0x3fe00000u)); // 1/2!
+const double kF64InvFact3 = packDouble2x32(uvec2(0x55555555u, 0x3fc55555u)); // 1/3!
+const double kF64InvFact4 = packDouble2x32(uvec2(0x55555555u, 0x3fa55555u)); // 1/4!
+const double kF64InvFact5 = packDouble2x32(uvec2(0x11111111u, 0x3f811111u)); // 1/5!
+const double kF64InvFact6 = packDouble2x32(uvec2(0x16c16c17u, 0x3f56c16cu)); // 1/6!
+const double kF64InvFact7 = packDouble2x32(uvec2(0x1a01a01au, 0x3f2a01a0u)); // 1/7!
+const double kF64InvFact8 = packDouble2x32(uvec2(0x1a01a01au, 0x3efa01a0u)); // 1/8!
+const double kF64InvFact9 = packDouble2x32(uvec2(0xa556c734u, 0x3ec71de3u)); // 1/9!
+const double kF64InvFact10 = packDouble2x32(uvec2(0xb7789f5cu, 0x3e927e4fu)); // 1/10!
+const double kF64InvFact11 = packDouble2x32(uvec2(0x67f544e4u, 0x3e5ae645u)); // 1/11!
+const double kF64InvFact12 = packDouble2x32(uvec2(0xeff8d898u, 0x3e21eed8u)); // 1/12!
+const double kF64InvFact13 = packDouble2x32(uvec2(0x13a86d09u, 0x3de61246u)); // 1/13!
+const double kF64InvFact14 = packDouble2x32(uvec2(0xa8c07c9du, 0x3da93974u)); // 1/14!
+const double kF64InvFact15 = packDouble2x32(uvec2(0xe733b81fu, 0x3d6ae7f3u)); // 1/15!
+const double kF64InvFact16 = packDouble2x32(uvec2(0xe733b81fu, 0x3d2ae7f3u)); // 1/16!
 
 struct F64Pair // an unevaluated sum hi + lo with |lo| <= ulp(hi) / 2
 {
@@ -152,22 +191,22 @@ double f64Log(double x)
     // first five terms in double-double, the rest (below 2^-26 of the sum) in double, to z^20/41.
     F64Pair z = f64Multiply(s, s);
     precise double zd = z.hi;
-    precise double tail = 1.0LF / 41.0LF;
-    tail = tail * zd + 1.0LF / 39.0LF;
-    tail = tail * zd + 1.0LF / 37.0LF;
-    tail = tail * zd + 1.0LF / 35.0LF;
-    tail = tail * zd + 1.0LF / 33.0LF;
-    tail = tail * zd + 1.0LF / 31.0LF;
-    tail = tail * zd + 1.0LF / 29.0LF;
-    tail = tail * zd + 1.0LF / 27.0LF;
-    tail = tail * zd + 1.0LF / 25.0LF;
-    tail = tail * zd + 1.0LF / 23.0LF;
-    tail = tail * zd + 1.0LF / 21.0LF;
-    tail = tail * zd + 1.0LF / 19.0LF;
-    tail = tail * zd + 1.0LF / 17.0LF;
-    tail = tail * zd + 1.0LF / 15.0LF;
-    tail = tail * zd + 1.0LF / 13.0LF;
-    tail = tail * zd + 1.0LF / 11.0LF;
+    precise double tail = kF64Inv41;
+    tail = tail * zd + kF64Inv39;
+    tail = tail * zd + kF64Inv37;
+    tail = tail * zd + kF64Inv35;
+    tail = tail * zd + kF64Inv33;
+    tail = tail * zd + kF64Inv31;
+    tail = tail * zd + kF64Inv29;
+    tail = tail * zd + kF64Inv27;
+    tail = tail * zd + kF64Inv25;
+    tail = tail * zd + kF64Inv23;
+    tail = tail * zd + kF64Inv21;
+    tail = tail * zd + kF64Inv19;
+    tail = tail * zd + kF64Inv17;
+    tail = tail * zd + kF64Inv15;
+    tail = tail * zd + kF64Inv13;
+    tail = tail * zd + kF64Inv11;
     F64Pair z2 = f64Multiply(z, z);
     F64Pair z3 = f64Multiply(z2, z);
     F64Pair z4 = f64Multiply(z2, z2);
@@ -196,21 +235,21 @@ double f64Exp(double x)
     precise double rHi = x - nl.hi; // exact for |r| small relative to x (Sterbenz) or x small
     precise double r = (rHi - nl.lo) - n * kF64Ln2Lo;
     // e^r, |r| <= 0.35: Taylor to r^16/16! (< 1e-20).
-    precise double t = 1.0LF / 20922789888000.0LF;  // 1/16!
-    t = t * r + 1.0LF / 1307674368000.0LF; // 1/15!
-    t = t * r + 1.0LF / 87178291200.0LF;
-    t = t * r + 1.0LF / 6227020800.0LF;
-    t = t * r + 1.0LF / 479001600.0LF;
-    t = t * r + 1.0LF / 39916800.0LF;
-    t = t * r + 1.0LF / 3628800.0LF;
-    t = t * r + 1.0LF / 362880.0LF;
-    t = t * r + 1.0LF / 40320.0LF;
-    t = t * r + 1.0LF / 5040.0LF;
-    t = t * r + 1.0LF / 720.0LF;
-    t = t * r + 1.0LF / 120.0LF;
-    t = t * r + 1.0LF / 24.0LF;
-    t = t * r + 1.0LF / 6.0LF;
-    t = t * r + 0.5LF;
+    precise double t = kF64InvFact16;  // 1/16!
+    t = t * r + kF64InvFact15; // 1/15!
+    t = t * r + kF64InvFact14;
+    t = t * r + kF64InvFact13;
+    t = t * r + kF64InvFact12;
+    t = t * r + kF64InvFact11;
+    t = t * r + kF64InvFact10;
+    t = t * r + kF64InvFact9;
+    t = t * r + kF64InvFact8;
+    t = t * r + kF64InvFact7;
+    t = t * r + kF64InvFact6;
+    t = t * r + kF64InvFact5;
+    t = t * r + kF64InvFact4;
+    t = t * r + kF64InvFact3;
+    t = t * r + kF64InvFact2;
     t = t * r * r + r; // e^r - 1, the small part added last
     precise double result = 1.0LF + t;
     return ldexp(result, int(n));
@@ -260,7 +299,7 @@ double f64RepeatAdd(double v, double w, uint k)
 /// log10 x (x finite, positive).
 double f64Log10(double x)
 {
-    return f64Divide(f64Log(x), 2.30258509299404568402LF);
+    return f64Divide(f64Log(x), kF64Ln10);
 }
 
 /// a^b for a > 0.

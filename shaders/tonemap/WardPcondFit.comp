@@ -43,12 +43,29 @@ layout(location = 9) uniform ivec2 uGridSize;
 const uint kStageSamples = 0u;
 const uint kStageFed = 1u;
 
-const double kLmin = 1e-7LF;
-const double kLmax = 1e7LF;
-const double kFtiny = 1e-6LF;
-const double kCvRatio = 0.025LF;
-const double kWhiteEfficacy = 179.0LF;
-const double kLn10 = 2.30258509299404568402LF;
+// pcond's constants, exactly (tonemap/Float64.glsl says why not as literals).
+const double kPcondLmin = packDouble2x32(uvec2(0x9abcaf48u, 0x3e7ad7f2u)); // LMIN 1e-7
+const double kPcondLmax = packDouble2x32(uvec2(0x00000000u, 0x416312d0u)); // LMAX 1e7
+const double kPcondFtiny = packDouble2x32(uvec2(0xa0b5ed8du, 0x3eb0c6f7u)); // FTINY 1e-6
+const double kPcondCvRatio = packDouble2x32(uvec2(0x9999999au, 0x3f999999u)); // CVRATIO 0.025
+const double kPcondLwminStart = packDouble2x32(uvec2(0x20000000u, 0x4202a05fu)); // comphist's first lwmin, 1e10
+const double kPcondGrowth = packDouble2x32(uvec2(0xc28f5c29u, 0x3ff028f5u)); // lwmax *= 1.01
+const double kPcondWhiteEfficacy = packDouble2x32(uvec2(0x00000000u, 0x40666000u)); // WHTEFFICACY 179
+const double kTviFloor = packDouble2x32(uvec2(0xfb798882u, 0x3f1e1818u)); // 1.148e-4
+const double kTviFloorValue = packDouble2x32(uvec2(0xb7952d23u, 0x3f569c23u)); // 1.38e-3
+const double kTviRod = packDouble2x32(uvec2(0x70a3d70au, 0xbff70a3du)); // -1.44
+const double kTviRodA = packDouble2x32(uvec2(0x1eb851ecu, 0x3fd9eb85u)); // .405
+const double kTviRodB = packDouble2x32(uvec2(0x9999999au, 0x3ff99999u)); // 1.6
+const double kTviRodP = packDouble2x32(uvec2(0xd70a3d71u, 0x400170a3u)); // 2.18
+const double kTviRodC = packDouble2x32(uvec2(0xae147ae1u, 0x4006e147u)); // 2.86
+const double kTviMes = packDouble2x32(uvec2(0x18fc5048u, 0xbf92d773u)); // -.0184
+const double kTviMesC = packDouble2x32(uvec2(0x147ae148u, 0x3fd947aeu)); // .395
+const double kTviCone = packDouble2x32(uvec2(0x66666666u, 0x3ffe6666u)); // 1.9
+const double kTviConeA = packDouble2x32(uvec2(0x645a1cacu, 0x3fcfdf3bu)); // .249
+const double kTviConeB = packDouble2x32(uvec2(0xcccccccdu, 0x3fe4ccccu)); // .65
+const double kTviConeP = packDouble2x32(uvec2(0x9999999au, 0x40059999u)); // 2.7
+const double kTviConeC = packDouble2x32(uvec2(0x70a3d70au, 0x3fe70a3du)); // .72
+const double kTviPhot = packDouble2x32(uvec2(0xe147ae14u, 0x3ff4147au)); // 1.255
 const float kLn2 = 0.69314718056;
 const uint kOutcomeHistogram = 0u;
 const uint kOutcomeFits = 1u;
@@ -85,19 +102,19 @@ int binOf(double b, uint n)
 
 double htcontrs(double La)
 {
-    if (La < 1.148e-4LF)
-        return 1.38e-3LF;
+    if (La < kTviFloor)
+        return kTviFloorValue;
     double l10La = f64Log10(La);
     double l10dL;
-    if (l10La < -1.44LF)
-        l10dL = f64Pow(.405LF * l10La + 1.6LF, 2.18LF) - 2.86LF;
-    else if (l10La < -.0184LF)
-        l10dL = l10La - .395LF;
-    else if (l10La < 1.9LF)
-        l10dL = f64Pow(.249LF * l10La + .65LF, 2.7LF) - .72LF;
+    if (l10La < kTviRod)
+        l10dL = f64Pow(kTviRodA * l10La + kTviRodB, kTviRodP) - kTviRodC;
+    else if (l10La < kTviMes)
+        l10dL = l10La - kTviMesC;
+    else if (l10La < kTviCone)
+        l10dL = f64Pow(kTviConeA * l10La + kTviConeB, kTviConeP) - kTviConeC;
     else
-        l10dL = l10La - 1.255LF;
-    return f64Exp(kLn10 * l10dL);
+        l10dL = l10La - kTviPhot;
+    return f64Exp(kF64Ln10 * l10dL);
 }
 
 double cf(double b, uint n)
@@ -110,12 +127,12 @@ double cf(double b, uint n)
 
 double BLw(double Lw, uint n, double Bldmin, double Bldmax)
 {
-    if (Lw <= kLmin)
+    if (Lw <= kPcondLmin)
         return Bldmin;
     double b = f64Log(Lw);
-    if (b <= sBwmin + kFtiny)
+    if (b <= sBwmin + kPcondFtiny)
         return Bldmin;
-    if (b >= sBwmax - kFtiny)
+    if (b >= sBwmax - kPcondFtiny)
         return Bldmax;
     return Bldmin + cf(b, n) * (Bldmax - Bldmin);
 }
@@ -132,7 +149,7 @@ double clampf(double Lw, uint n, double Bldmin, double Bldmax)
 void comphist(uint tid, uint n)
 {
     uint total = uFovealCount + uPointCount;
-    double lo = 1e10LF;
+    double lo = kPcondLwminStart;
     double hi = 0.0LF;
     for (uint i = tid; i < total; i += 256u) {
         double L = samples[2u * i];
@@ -151,14 +168,14 @@ void comphist(uint tid, uint n)
     }
     if (tid == 0u) {
         double lwmin = sRedA[0];
-        double lwmax = sRedB[0] * 1.01LF;
-        if (lwmax > kLmax)
-            lwmax = kLmax;
+        double lwmax = sRedB[0] * kPcondGrowth;
+        if (lwmax > kPcondLmax)
+            lwmax = kPcondLmax;
         double bwmax = lwmax > 0.0LF ? f64Log(lwmax) : -1.0e300LF;
         double bwmin;
-        if (lwmin < kLmin) {
-            lwmin = kLmin;
-            bwmin = f64Log(kLmin);
+        if (lwmin < kPcondLmin) {
+            lwmin = kPcondLmin;
+            bwmin = f64Log(kPcondLmin);
         } else { // duplicate bottom bin
             bwmin = bwmax - f64Divide((bwmax - f64Log(lwmin)) * double(n), double(n - 1u));
             lwmin = f64Exp(bwmin);
@@ -181,7 +198,7 @@ void comphist(uint tid, uint n)
     uint counted = 0u;
     for (uint i = tid; rangeOk && i < uFovealCount; i += 256u) {
         double L = samples[2u * i];
-        if (L < lwmin + kFtiny || L >= lwmax - kFtiny)
+        if (L < lwmin + kPcondFtiny || L >= lwmax - kPcondFtiny)
             continue;
         double b = samples[2u * i + 1u];
         atomicAdd(sFoveal[binOf(b, n)], 1u);
@@ -207,7 +224,7 @@ void comphist(uint tid, uint n)
     counted = 0u;
     for (uint i = uFovealCount + tid; rangeOk && i < total; i += 256u) {
         double L = samples[2u * i];
-        if (L < lwmin + kFtiny || L >= lwmax - kFtiny)
+        if (L < lwmin + kPcondFtiny || L >= lwmax - kPcondFtiny)
             continue;
         double b = samples[2u * i + 1u];
         atomicAdd(sPoints[binOf(b, n)], 1u);
@@ -240,7 +257,7 @@ void comphist(uint tid, uint n)
     SYNC();
     if (tid == 0u) {
         sDuplicated = 0u;
-        if (sLwmin > kLmin + kFtiny && n >= 2u) { // add false samples at bottom
+        if (sLwmin > kPcondLmin + kPcondFtiny && n >= 2u) { // add false samples at bottom
             sModhist[1] *= 0.5LF;
             sModhist[0] += sModhist[1];
             sDuplicated = 1u;
@@ -330,7 +347,7 @@ void main()
                 mkcumfSerial(n);
             SYNC();
             double mhistot = sMhistot;
-            if (mhistot <= sHistot * kCvRatio) {
+            if (mhistot <= sHistot * kPcondCvRatio) {
                 outcome = kOutcomeFailed;
                 converged = true;
                 break;
@@ -355,7 +372,7 @@ void main()
             }
             SYNC();
             ++passes;
-            bool done = sTrimmings <= mhistot * kCvRatio;
+            bool done = sTrimmings <= mhistot * kPcondCvRatio;
             SYNC(); // everyone has read sMhistot and sTrimmings before they are rewritten
             if (done) {
                 converged = true;
@@ -377,7 +394,7 @@ void main()
     double Ldmin = uLdmin;
     double Ldmax = uLdmax;
     if (!valid) { // nothing above LMIN: a harmless range for the curve header and the view
-        bwmin = f64Log(kLmin);
+        bwmin = f64Log(kPcondLmin);
         bwmax = bwmin + 1.0LF;
     }
 
@@ -400,7 +417,7 @@ void main()
         curve[kCurveHeaderWords + j] = float(value);
     }
     // pcond -x: (world, display) at the bin centres; in the linear case 179 x the output value.
-    double sf = scalef * f64Divide(kWhiteEfficacy, Ldmax);
+    double sf = scalef * f64Divide(kPcondWhiteEfficacy, Ldmax);
     for (uint i = tid; valid && i < n; i += 256u) {
         double wlum = f64Exp(pcond[WARD_PCOND_CENTRES + i]);
         double dlum;

@@ -25,7 +25,7 @@ shared float sSum[3];
 vec3 rgbeRoundTrip(vec3 c)
 {
     double d = max(max(double(c.r), double(c.g)), double(c.b));
-    if (d <= 1e-32LF)
+    if (d <= packDouble2x32(uvec2(0xd5a8a733u, 0x3949f623u))) // setcolr's 1e-32, exactly
         return vec3(0.0);
     int e;
     frexp(d, e);
