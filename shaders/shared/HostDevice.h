@@ -17,6 +17,7 @@
 #define HD_IS_NAN(x) isnan(x)
 #define HD_IS_INF(x) isinf(x)
 #define HD_PRECISE
+#define HD_FLOOR(x) floorf(x)
 #if defined(__CUDA_ARCH__) // device: explicit IEEE roundings, never contracted into an FMA
 #define HD_MUL(a, b) __fmul_rn((a), (b))
 #define HD_ADD(a, b) __fadd_rn((a), (b))
@@ -37,6 +38,7 @@
 #define HD_IS_NAN(x) std::isnan(x)
 #define HD_IS_INF(x) std::isinf(x)
 #define HD_PRECISE
+#define HD_FLOOR(x) std::floor(x)
 #define HD_HOST_BIT_CASTS
 #else // GLSL
 #define HD_FUNC
@@ -48,6 +50,7 @@
 #define HD_IS_INF(x) isinf(x)
 // `precise` forbids contracting a * b + c into an FMA, so every rounding happens as written.
 #define HD_PRECISE precise
+#define HD_FLOOR(x) floor(x)
 #define HD_MUL(a, b) ((a) * (b))
 #define HD_ADD(a, b) ((a) + (b))
 #define HD_SUB(a, b) ((a) - (b))
@@ -210,6 +213,16 @@ HD_FUNC float hdQuotientResidual(float numerator, float denominator, float quoti
     return residual < 0.0f ? -residual : residual;
 }
 
+// 1/d within a few ulp for a positive normal d: a bit-trick guess refined by three Newton steps.
+HD_FUNC float hdReciprocalEstimate(float d)
+{
+    HD_PRECISE float r = HD_BITS_FLOAT(0x7ef311c3u - HD_FLOAT_BITS(d));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(d, r)));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(d, r)));
+    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(d, r)));
+    return r;
+}
+
 // Bins per EV, binCount / (logMax - logMin), correctly rounded (so "nice" ranges bin exactly as the
 // real numbers say): a reciprocal by Newton's iteration from a bit-trick guess, then the nearest of
 // the candidates around binCount * reciprocal by exact residuals. 0 when the range is degenerate:
@@ -221,10 +234,7 @@ HD_FUNC float hdBinScale(float logMin, float logMax, HD_UINT binCount)
     HD_PRECISE float width = HD_SUB(logMax, logMin);
     if (!(width >= kMinRangeWidth && width <= kMaxRangeWidth))
         return 0.0f;
-    HD_PRECISE float r = HD_BITS_FLOAT(0x7ef311c3u - HD_FLOAT_BITS(width));
-    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
-    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
-    r = HD_MUL(r, HD_SUB(2.0f, HD_MUL(width, r)));
+    HD_PRECISE float r = hdReciprocalEstimate(width);
     float bins = float(binCount);
     HD_PRECISE float estimate = HD_MUL(bins, r); // within a few ulp of bins / width
     HD_UINT best = HD_FLOAT_BITS(estimate);
@@ -265,6 +275,120 @@ HD_FUNC int hdBinOfScaled(float L, float logMin, float logMax, float scale, HD_U
 HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UINT outOfRange)
 {
     return hdBinOfScaled(L, logMin, logMax, hdBinScale(logMin, logMax, binCount), binCount, outOfRange);
+}
+
+// ---- Exact float maths (Ward's frame fit) -------------------------------------------------------
+// exp2, ln, exp, log10, pow and a correctly rounded division built from +, -, *, floor and bit
+// operations in a fixed order, so the CPU, GLSL and CUDA compute the same float, as hdLog2 does (GPU
+// transcendentals and division differ from the CPU's in the last bits). Accuracy about 1e-7
+// relative. Ward's frame-sampling fit (tonemap/WardCurve.comp) uses them, so its CPU reference
+// (reference/ToneWardExact) agrees with it bit for bit.
+
+// 2^f on [0, 1): least-squares fit of the relative error, degree 6, error below 1.1e-7 in float.
+HD_CONST(float, kExp2P1, 0.6931470036506653f)
+HD_CONST(float, kExp2P2, 0.2402298003435135f)
+HD_CONST(float, kExp2P3, 0.05548352375626564f)
+HD_CONST(float, kExp2P4, 0.009678472764790058f)
+HD_CONST(float, kExp2P5, 0.0012443081941455603f)
+HD_CONST(float, kExp2P6, 0.00021690608991775662f)
+HD_CONST(float, kLn2f, 0.693147182f)       // the float nearest ln 2
+HD_CONST(float, kInvLn2f, 1.44269502f)     // the float nearest 1 / ln 2
+HD_CONST(float, kLog10Of2f, 0.301029995f)  // the float nearest log10 2
+HD_CONST(float, kLog2Of10f, 3.32192802f)   // the float nearest log2 10
+
+// 2^x: 0 below -126 (and for NaN), 2^127 at most.
+HD_FUNC float hdExp2(float x)
+{
+    if (!(x > -126.0f))
+        return 0.0f;
+    if (x > 127.0f)
+        x = 127.0f;
+    float n = HD_FLOOR(x);
+    HD_PRECISE float f = HD_SUB(x, n); // exact: 0 <= f < 1
+    HD_PRECISE float p = kExp2P6;
+    p = HD_ADD(HD_MUL(p, f), kExp2P5);
+    p = HD_ADD(HD_MUL(p, f), kExp2P4);
+    p = HD_ADD(HD_MUL(p, f), kExp2P3);
+    p = HD_ADD(HD_MUL(p, f), kExp2P2);
+    p = HD_ADD(HD_MUL(p, f), kExp2P1);
+    p = HD_ADD(HD_MUL(p, f), 1.0f);
+    HD_PRECISE float result = HD_MUL(p, HD_BITS_FLOAT(HD_UINT(int(n) + 127) << 23u));
+    return result;
+}
+
+// ln x for a positive normal finite x.
+HD_FUNC float hdLn(float x)
+{
+    HD_PRECISE float result = HD_MUL(hdLog2(x), kLn2f);
+    return result;
+}
+
+// Every argument handed on is a `precise` variable first: GLSL's `precise` covers the operations that
+// compute a precise variable, and an expression passed straight into a call could be contracted.
+HD_FUNC float hdExp(float x)
+{
+    HD_PRECISE float y = HD_MUL(x, kInvLn2f);
+    return hdExp2(y);
+}
+
+HD_FUNC float hdLog10(float x)
+{
+    HD_PRECISE float result = HD_MUL(hdLog2(x), kLog10Of2f);
+    return result;
+}
+
+HD_FUNC float hdExp10(float x)
+{
+    HD_PRECISE float y = HD_MUL(x, kLog2Of10f);
+    return hdExp2(y);
+}
+
+// a^b for a positive normal a.
+HD_FUNC float hdPow(float a, float b)
+{
+    HD_PRECISE float y = HD_MUL(b, hdLog2(a));
+    return hdExp2(y);
+}
+
+// a / b correctly rounded, for a >= 0 and a positive normal b with a normal quotient (0 for a <= 0):
+// a product with the reciprocal estimate, then the nearest of its neighbours by exact residuals.
+HD_FUNC float hdDivide(float a, float b)
+{
+    if (!(a > 0.0f))
+        return 0.0f;
+    HD_PRECISE float estimate = HD_MUL(a, hdReciprocalEstimate(b));
+    HD_UINT best = HD_FLOAT_BITS(estimate);
+    float bestResidual = hdQuotientResidual(a, b, estimate);
+    for (int step = -3; step <= 3; ++step) {
+        HD_UINT candidate = HD_UINT(int(HD_FLOAT_BITS(estimate)) + step);
+        float residual = hdQuotientResidual(a, b, HD_BITS_FLOAT(candidate));
+        if (residual < bestResidual) {
+            bestResidual = residual;
+            best = candidate;
+        }
+    }
+    return HD_BITS_FLOAT(best);
+}
+
+// Ward's threshold contrast dLt(La) in cd/m^2 (pcond htcontrs, after Ferwerda et al. 1996) with the
+// exact float functions above, for the frame fit and its exact reference.
+HD_FUNC float hdWardThreshold(float La)
+{
+    if (La < 1.148e-4f)
+        return 1.38e-3f;
+    HD_PRECISE float l = hdLog10(La);
+    HD_PRECISE float logDl;
+    if (l < -1.44f) {
+        HD_PRECISE float base = HD_ADD(HD_MUL(0.405f, l), 1.6f);
+        logDl = HD_SUB(hdPow(base, 2.18f), 2.86f);
+    } else if (l < -0.0184f) {
+        logDl = HD_SUB(l, 0.395f);
+    } else if (l < 1.9f) {
+        HD_PRECISE float base = HD_ADD(HD_MUL(0.249f, l), 0.65f);
+        logDl = HD_SUB(hdPow(base, 2.7f), 0.72f);
+    } else
+        logDl = HD_SUB(l, 1.255f);
+    return hdExp10(logDl);
 }
 
 // ---- False-colour EV view and pixel probe ------------------------------------------------------

@@ -1,27 +1,29 @@
-// WardCurve.comp: Ward's histogram adjustment curve from the foveal image, in one workgroup and one
-// dispatch (Ward Larson, Rushmeier & Piatko 1997, as Radiance pcond comphist + mkbrmap do it).
-//  1. Range (comphist): lwmax = min(1.01 max, LMAX); lwmin < LMIN -> LMIN, else (bottom-bin
-//     duplication on) bwmin is extended by one bin, bwmin = bwmax - (bwmax - ln lwmin) n / (n - 1);
-//     bwavg = mean ln Lw of the samples in [lwmin, lwmax). Non-finite samples are ignored.
+// WardCurve.comp: Ward's histogram adjustment curve from the foveal image (frame sampling), in one
+// workgroup and one dispatch (Ward Larson, Rushmeier & Piatko 1997, as Radiance pcond comphist +
+// mkbrmap do it), with no serial loop and every result bit for bit what the CPU reference
+// (reference/ToneWardExact) computes:
+//  - every sum is exact and order-independent: the histogram in whole counts, the trimmed histogram in
+//    fixed point (counts x 2^F, F = 24 - bit length of the histogram's total, so every sum stays
+//    below 2^24 and converts to float exactly), the log-average in 64-bit fixed point (2^-16 ln units);
+//    so shared-memory atomics and tree reductions give the CPU's loop results;
+//  - the transcendentals and divisions are HostDevice.h's exact float functions (hdLn, hdExp, hdPow,
+//    hdDivide), the constants come from the host as uniforms (post::WardFitConstants).
+//  1. Range (comphist): lwmax = min(1.01 max, LMAX); lwmin < LMIN -> LMIN; else (bottom-bin
+//     duplication on) bwmin = bwmax - (bwmax - ln lwmin) n / (n - 1); bwavg = mean ln Lw of the samples
+//     in [lwmin, lwmax). Non-finite samples are ignored.
 //  2. Histogram of the foveal samples over [bwmin, bwmax) with the pipeline's bit-exact binning
-//     (hdBinOfScaled, separate out-of-range counters so samples outside are skipped as pcond skips
-//     them), in shared memory; written out with its params for the view and the tests. It is built
-//     here by default rather than by the selected histogram method: a frame has only a few thousand
-//     foveal samples (118x66 at 1080p and 60 degrees), so the method's dispatches (or a CUDA interop
-//     round trip) would cost far more than the binning itself. uStage splits the kernel in two
-//     around the selected method where that is asked for.
-//  3. Ceiling loop (mkbrmap, check2do, BLw and the linear fallback): range fits the display ->
-//     linear; else repeat { mhistot = sum, cumf = exclusive prefix / mhistot; mhistot <= 2.5 % of
-//     the original -> failure -> linear; trim every bin to ceiling_i = mhistot * db * clampf_i }
-//     while trimmings > 2.5 % of mhistot, with clampf = 1 / (ln Ldmax - ln Ldmin) (linear ceiling)
-//     or that times the TVI factor [dLt(Ld_i) / dLt(Lw_i)] [Lw_i / Ld_i] at the bin centre
-//     (pcond -s). At most WARD_MAX_PASSES passes. The sums and prefix sums run serially in one
-//     invocation in bin order (the same float results as pcond's loop); the per-bin ceilings, with
-//     their transcendentals, run in parallel. Every exit test reads a shared value written before
-//     a barrier, so control flow around the barriers stays uniform on every driver.
-// Writes the curve (LUT over [bwmin, bwmax], or LinearScale), the state words and the view buffer
-// (trimmed histogram, last ceilings, cumf).
+//     (hdBinOfScaled, separate out-of-range counters: samples outside are skipped as pcond skips them),
+//     in shared memory; written out with its params for the view and the tests. uStage splits the
+//     kernel around the selected histogram method where that is asked for (or a fed histogram).
+//  3. Ceiling loop (mkbrmap, check2do, BLw, linear fallback): fits -> linear; else repeat { T = sum,
+//     T <= 2.5 % of the original -> failure -> linear; ceiling_i = T db clampf_i (rounded down to the
+//     fixed point), trim } while the trimmings exceed 2.5 % of T; clampf = 1 / (ln Ldmax - ln Ldmin)
+//     (linear ceiling: one value for every bin) or that times [dLt(Ld_i) / dLt(Lw_i)] [Lw_i / Ld_i] with
+//     Ld_i from the current CDF at the bin centre (pcond -s). At most WARD_MAX_PASSES passes. Each
+//     pass is a few barriers: a Kogge-Stone scan for T and the CDF, atomics for the trimmings.
+// Writes the curve (LUT over [bwmin, bwmax], or LinearScale), the state words and the view buffer.
 #include "shared/HostDevice.h"
+#include "tonemap/Float64.glsl"
 
 layout(local_size_x = 256) in;
 
@@ -33,8 +35,6 @@ layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; 
 layout(std430, binding = kBindingScratch0) writeonly buffer View { float view[]; };
 
 layout(location = 0) uniform uint uBins;
-layout(location = 1) uniform float uLdmin;
-layout(location = 2) uniform float uLdmax;
 layout(location = 3) uniform float uSceneScale;
 layout(location = 4) uniform uint uHumanContrast;
 layout(location = 5) uniform uint uCurveSamples;
@@ -42,32 +42,47 @@ layout(location = 6) uniform ivec2 uGridSize;
 layout(location = 7) uniform uint uDuplicate;
 layout(location = 8) uniform uint uStage; // kStage*
 layout(location = 9) uniform vec4 uLuminance; // the pipeline's luminance weights (xyz) and cd/m^2 per unit (w)
+// post::WardFitConstants, exactly as the host computed them (no literal parsing, no folding).
+layout(location = 10) uniform float uLnLdmin;
+layout(location = 11) uniform float uLnLdmax;
+layout(location = 12) uniform float uDisplayRange;    // ln Ldmax - ln Ldmin
+layout(location = 13) uniform float uInvDisplayRange; // 1 / that
+layout(location = 14) uniform float uLdmin;
+layout(location = 15) uniform float uLdmax;
+layout(location = 16) uniform float uInvLdmax;
+layout(location = 17) uniform float uInvLdRange;      // 1 / (Ldmax - Ldmin)
+layout(location = 18) uniform float uGeometric;       // sqrt(Ldmin Ldmax)
+layout(location = 19) uniform float uInvBins;
+layout(location = 20) uniform float uDuplicateFactor; // n / (n - 1)
+layout(location = 21) uniform float uInvCurveSamples;
+layout(location = 22) uniform float uLmin;
+layout(location = 23) uniform float uLmax;
+layout(location = 24) uniform float uFtiny;
+layout(location = 25) uniform float uGrowth;          // 1.01
+layout(location = 26) uniform float uLnScale;         // ln of the scene scale (the curve's log2 axis)
 
 // One dispatch does everything (kStageAll); with the histogram built by the selected method, a first
 // dispatch computes the range (kStageRange), the method bins the foveal image with it, and a second
-// dispatch runs the ceiling loop on the method's bins (kStageCeiling).
+// dispatch runs the ceiling loop on the method's bins (kStageCeiling; also a fed histogram's).
 const uint kStageAll = 0u;
 const uint kStageRange = 1u;
 const uint kStageCeiling = 2u;
 
-const float kLmin = WARD_LMIN;
-const float kLmax = WARD_LMAX;
-const float kCvRatio = WARD_CV_RATIO;
-const float kFtiny = WARD_FTINY;
-const float kLn2 = 0.69314718056;
 const uint kOutcomeHistogram = 0u;
 const uint kOutcomeFits = 1u;
 const uint kOutcomeFailed = 2u;
 const uint kOutcomeNoSamples = 3u;
 
-shared float sA[256];
-shared float sB[256];
+shared float sMin[256];
+shared float sMax[256];
+shared uvec2 sLogSum[256]; // 64-bit two's complement, (low, high)
+shared uint sCount[256];
 shared uint sBins[WARD_MAX_BINS];
 shared uint sCounters[kCounterCount];
-shared float sHist[WARD_MAX_BINS];
+shared uint sHist[WARD_MAX_BINS];   // the trimmed histogram, fixed point
+shared uint sPrefix[WARD_MAX_BINS]; // exclusive prefix sums of sHist (TVI ceiling, the CDF)
 shared float sCumf[WARD_MAX_BINS + 1];
-shared float sCeiling[WARD_MAX_BINS];
-shared float sTrim[WARD_MAX_BINS];
+shared uint sScan[2][256];
 shared float sLwmin;
 shared float sLwmax;
 shared float sBwmin;
@@ -75,8 +90,8 @@ shared float sBwmax;
 shared float sBwavg;
 shared uint sRangeValid;
 shared uint sDuplicated;
-shared float sTotal;
-shared float sTrimmings;
+shared uint sTotal;
+shared uint sTrimmings;
 
 #define SYNC() memoryBarrierShared(); barrier()
 
@@ -87,50 +102,22 @@ float luminanceAt(uint index)
     return hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, uLuminance.x, uLuminance.y, uLuminance.z);
 }
 
-float blockSum(uint tid, float value)
+uvec2 add64(uvec2 a, uvec2 b)
 {
-    sA[tid] = value;
-    SYNC();
-    for (uint s = 128u; s > 0u; s >>= 1u) {
-        if (tid < s)
-            sA[tid] += sA[tid + s];
-        SYNC();
-    }
-    float total = sA[0];
-    SYNC();
-    return total;
+    uint low = a.x + b.x;
+    return uvec2(low, a.y + b.y + (low < a.x ? 1u : 0u));
 }
 
-// mhistot and cumf[i] = (sum of bins below i) / mhistot; returns mhistot. One invocation.
-float makeCumfSerial(uint n)
+uvec2 fromInt(int v)
 {
-    float total = 0.0;
-    for (uint i = 0u; i < n; ++i)
-        total += sHist[i];
-    float running = 0.0;
-    for (uint i = 0u; i < n; ++i) {
-        sCumf[i] = total > 0.0 ? running / total : 0.0;
-        running += sHist[i];
-    }
-    sCumf[n] = 1.0;
-    return total;
+    return uvec2(uint(v), v < 0 ? 0xffffffffu : 0u);
 }
 
-float htcontrs(float La)
+// The fixed-point scale of the trimmed histogram: F bits, F = 24 - bit length of the histogram's total
+// (0..16), so every sum of it stays below 2^24 and converts to float exactly.
+uint fixedBits(uint total)
 {
-    if (La < 1.148e-4)
-        return 1.38e-3;
-    float l = log(La) / log(10.0);
-    float logDl;
-    if (l < -1.44)
-        logDl = pow(0.405 * l + 1.6, 2.18) - 2.86;
-    else if (l < -0.0184)
-        logDl = l - 0.395;
-    else if (l < 1.9)
-        logDl = pow(0.249 * l + 0.65, 2.7) - 0.72;
-    else
-        logDl = l - 1.255;
-    return exp(logDl * log(10.0));
+    return uint(clamp(24 - (findMSB(max(total, 1u)) + 1), 0, 16));
 }
 
 // Step 1: range and log-average of the foveal samples (pcond comphist).
@@ -147,37 +134,39 @@ void computeRange(uint tid, uint n)
         lmin = min(lmin, L);
         lmax = max(lmax, L);
     }
-    sA[tid] = lmin;
-    sB[tid] = lmax;
+    sMin[tid] = lmin;
+    sMax[tid] = lmax;
     SYNC();
     for (uint s = 128u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sA[tid] = min(sA[tid], sA[tid + s]);
-            sB[tid] = max(sB[tid], sB[tid + s]);
+            sMin[tid] = min(sMin[tid], sMin[tid + s]);
+            sMax[tid] = max(sMax[tid], sMax[tid + s]);
         }
         SYNC();
     }
     if (tid == 0u) {
-        float lwmin = sA[0];
-        float lwmax = min(sB[0] * 1.01, kLmax);
-        bool valid = lwmax > kLmin;
-        float bwmax = log(max(lwmax, kLmin));
-        float bwmin = log(kLmin);
+        float lwmin = sMin[0];
+        HD_PRECISE float grown = HD_MUL(sMax[0], uGrowth);
+        float lwmax = min(grown, uLmax);
+        bool valid = lwmax > uLmin;
+        float bwmax = hdLn(max(lwmax, uLmin));
+        float bwmin = hdLn(uLmin);
         bool duplicated = false;
-        if (lwmin < kLmin) {
-            lwmin = kLmin;
+        if (lwmin < uLmin) {
+            lwmin = uLmin;
         } else if (uDuplicate != 0u) {
-            bwmin = bwmax - (bwmax - log(lwmin)) * float(n) / float(n - 1u);
-            lwmin = exp(bwmin);
+            HD_PRECISE float span = HD_MUL(HD_SUB(bwmax, hdLn(lwmin)), uDuplicateFactor);
+            bwmin = HD_SUB(bwmax, span);
+            lwmin = hdExp(bwmin);
             duplicated = true;
         } else {
-            bwmin = log(lwmin);
+            bwmin = hdLn(lwmin);
         }
         if (!valid) { // nothing above LMIN: an empty histogram over a harmless range
-            bwmin = log(kLmin);
-            bwmax = bwmin + 1.0;
-            lwmin = kLmin;
-            lwmax = exp(bwmax);
+            bwmin = hdLn(uLmin);
+            bwmax = HD_ADD(bwmin, 1.0);
+            lwmin = uLmin;
+            lwmax = hdExp(bwmax);
         }
         sLwmin = lwmin;
         sLwmax = valid ? lwmax : 0.0;
@@ -185,8 +174,8 @@ void computeRange(uint tid, uint n)
         sBwmax = bwmax;
         sRangeValid = valid ? 1u : 0u;
         sDuplicated = duplicated ? 1u : 0u;
-        params[kParamLogMin] = floatBitsToUint(bwmin / kLn2);
-        params[kParamLogMax] = floatBitsToUint(bwmax / kLn2);
+        params[kParamLogMin] = floatBitsToUint(HD_MUL(bwmin, kInvLn2f));
+        params[kParamLogMax] = floatBitsToUint(HD_MUL(bwmax, kInvLn2f));
         params[kParamBinCount] = n;
         params[kParamOutOfRange] = kOutOfRangeSeparate;
         params[kParamWidth] = uint(uGridSize.x);
@@ -203,30 +192,37 @@ void computeRange(uint tid, uint n)
         state[WARD_GRID_H] = float(uGridSize.y);
     }
     SYNC();
+    // The log-average: each ln rounded to 2^-16 (exact in float: |ln| < 2^5) and summed in 64 bits,
+    // so the order of the additions does not matter.
     float lwmin = sLwmin;
     float lwmax = sLwmax;
-    float sumLog = 0.0;
-    float counted = 0.0;
+    uvec2 sum = uvec2(0u);
+    uint counted = 0u;
     for (uint i = tid; i < count; i += 256u) {
         float L = luminanceAt(i);
         if (isnan(L) || isinf(L) || L < lwmin || L >= lwmax)
             continue;
-        sumLog += log(L);
-        counted += 1.0;
+        HD_PRECISE float scaled = HD_ADD(HD_MUL(hdLn(L), 65536.0), 0.5);
+        sum = add64(sum, fromInt(int(floor(scaled))));
+        ++counted;
     }
-    sA[tid] = sumLog;
-    sB[tid] = counted;
+    sLogSum[tid] = sum;
+    sCount[tid] = counted;
     SYNC();
     for (uint s = 128u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sA[tid] += sA[tid + s];
-            sB[tid] += sB[tid + s];
+            sLogSum[tid] = add64(sLogSum[tid], sLogSum[tid + s]);
+            sCount[tid] += sCount[tid + s];
         }
         SYNC();
     }
     if (tid == 0u) {
-        sBwavg = sB[0] > 0.0 ? sA[0] / sB[0] : 0.0;
-        state[WARD_SAMPLES] = sB[0];
+        uvec2 total = sLogSum[0];
+        // |sum| < 2^45 (fewer than 2^24 samples, |ln| < 2^5 scaled by 2^16): exact in a double.
+        const double kTwoTo32 = packDouble2x32(uvec2(0u, 0x41f00000u)); // bits, not a literal: see Float64.glsl
+        double exact = double(int(total.y)) * kTwoTo32 + double(total.x);
+        sBwavg = sCount[0] > 0u ? float(f64Divide(exact, double(sCount[0]) * 65536.0LF)) : 0.0;
+        state[WARD_SAMPLES] = float(sCount[0]);
         state[WARD_BWAVG] = sBwavg;
     }
     SYNC();
@@ -240,8 +236,8 @@ void buildHistogram(uint tid, uint n)
     if (tid < kCounterCount)
         sCounters[tid] = 0u;
     SYNC();
-    float logMin = sBwmin / kLn2; // the same float words the params buffer holds
-    float logMax = sBwmax / kLn2;
+    float logMin = HD_MUL(sBwmin, kInvLn2f); // the same float words the params buffer holds
+    float logMax = HD_MUL(sBwmax, kInvLn2f);
     float scale = hdBinScale(logMin, logMax, n);
     uint count = uint(uGridSize.x * uGridSize.y);
     for (uint i = tid; i < count; i += 256u) {
@@ -258,7 +254,7 @@ void buildHistogram(uint tid, uint n)
         histogram[kHistogramCountersOffset + tid] = sCounters[tid];
 }
 
-// The range written by an earlier kStageRange dispatch.
+// The range written by an earlier kStageRange dispatch (or by the host for a fed histogram).
 void loadRange(uint tid)
 {
     if (tid == 0u) {
@@ -269,6 +265,58 @@ void loadRange(uint tid)
         sDuplicated = state[WARD_DUPLICATED] != 0.0 ? 1u : 0u;
     }
     SYNC();
+}
+
+// Exclusive prefix sums of sHist[0..n) into sPrefix and the total into sTotal (all invocations).
+// n <= 1024: each invocation scans 4 consecutive bins, Kogge-Stone over the 256 sums.
+void scanHistogram(uint tid, uint n)
+{
+    uint base = tid * 4u;
+    uint values[4];
+    uint running = 0u;
+    for (uint k = 0u; k < 4u; ++k) {
+        values[k] = running;
+        running += base + k < n ? sHist[base + k] : 0u;
+    }
+    sScan[0][tid] = running;
+    SYNC();
+    uint source = 0u;
+    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
+        uint sum = sScan[source][tid];
+        if (tid >= offset)
+            sum += sScan[source][tid - offset];
+        sScan[1u - source][tid] = sum;
+        source = 1u - source;
+        SYNC();
+    }
+    uint prefix = tid == 0u ? 0u : sScan[source][tid - 1u];
+    for (uint k = 0u; k < 4u; ++k)
+        if (base + k < n)
+            sPrefix[base + k] = prefix + values[k];
+    if (tid == 255u)
+        sTotal = sScan[source][255];
+    SYNC();
+}
+
+// cumf[i] = prefix_i / T (the prefixes and T are whole numbers below 2^24: exact in float).
+void makeCumf(uint tid, uint n, uint total)
+{
+    for (uint i = tid; i < n; i += 256u)
+        sCumf[i] = total > 0u ? hdDivide(float(sPrefix[i]), float(total)) : 0.0;
+    if (tid == 0u)
+        sCumf[n] = 1.0;
+    SYNC();
+}
+
+float cumfAt(float b, uint n, float bwmin, float bwmax)
+{
+    HD_PRECISE float offset = HD_MUL(float(n), HD_SUB(b, bwmin));
+    HD_PRECISE float width = HD_SUB(bwmax, bwmin);
+    HD_PRECISE float x = hdDivide(offset, width);
+    uint i = min(uint(x), n - 1u);
+    HD_PRECISE float f = HD_SUB(x, float(i));
+    HD_PRECISE float P = HD_ADD(HD_MUL(sCumf[i], HD_SUB(1.0, f)), HD_MUL(sCumf[i + 1u], f));
+    return P;
 }
 
 void main()
@@ -289,137 +337,154 @@ void main()
         SYNC();
     }
 
+    if (tid == 0u)
+        sTotal = 0u;
+    SYNC();
+    uint counted = 0u;
+    for (uint i = tid; i < n; i += 256u)
+        counted += sBins[i];
+    atomicAdd(sTotal, counted);
+    SYNC();
+    const uint F = fixedBits(sTotal);
+    SYNC();
     float bwmin = sBwmin;
     float bwmax = sBwmax;
     bool duplicated = sDuplicated != 0u;
     bool rangeValid = sRangeValid != 0u;
-    float lnLdmin = log(uLdmin);
-    float lnLdmax = log(uLdmax);
-    float displayRange = lnLdmax - lnLdmin;
-    float db = (bwmax - bwmin) / float(n);
+    HD_PRECISE float db = HD_MUL(HD_SUB(bwmax, bwmin), uInvBins);
 
     for (uint i = tid; i < n; i += 256u)
-        sHist[i] = float(sBins[i]);
+        sHist[i] = sBins[i] << F;
     SYNC();
     if (tid == 0u && duplicated) { // pcond: "add false samples at bottom"
-        sHist[1] *= 0.5;
+        sHist[1] = sHist[1] >> 1u;
         sHist[0] += sHist[1];
     }
+    if (tid == 0u)
+        sTotal = 0u;
     SYNC();
-    float local = 0.0;
+    uint local = 0u;
     for (uint i = tid; i < n; i += 256u)
         local += sHist[i];
-    float histot = blockSum(tid, local);
+    atomicAdd(sTotal, local);
+    SYNC();
+    const uint histot = sTotal;
+    SYNC();
 
     // Step 3: the ceiling loop. Every branch below depends only on values all invocations share.
     uint outcome = kOutcomeHistogram;
     uint passes = 0u;
     bool converged = true;
-    float mhistot = histot;
-    if (!rangeValid || !(histot > 0.0)) {
+    uint mhistot = histot;
+    bool scanned = false;
+    if (!rangeValid || histot == 0u) {
         outcome = kOutcomeNoSamples;
-    } else if (bwmax - bwmin <= displayRange) {
+    } else if (HD_SUB(bwmax, bwmin) <= uDisplayRange) {
         outcome = kOutcomeFits;
     } else {
         converged = false;
         for (uint pass = 0u; pass < uint(WARD_MAX_PASSES); ++pass) {
-            if (tid == 0u)
-                sTotal = makeCumfSerial(n);
-            SYNC();
+            scanHistogram(tid, n); // T and the CDF of this pass, before its trimming (pcond cumf)
             mhistot = sTotal;
-            if (mhistot <= kCvRatio * histot) {
+            makeCumf(tid, n, mhistot);
+            scanned = true;
+            if (mhistot <= histot / 40u) { // T <= 2.5 % of the original: failure
                 outcome = kOutcomeFailed;
                 converged = true;
                 break;
             }
+            if (tid == 0u)
+                sTrimmings = 0u;
+            SYNC();
+            HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
+            uint trimmed = 0u;
             for (uint i = tid; i < n; i += 256u) {
-                float b = bwmin + (float(i) + 0.5) * db;
-                float clampf = 1.0 / displayRange;
+                HD_PRECISE float clampf = uInvDisplayRange;
                 if (uHumanContrast != 0u) {
-                    float Lw = exp(b);
-                    float P = 0.5 * (sCumf[i] + sCumf[i + 1u]);
-                    float Ld = exp(lnLdmin + P * displayRange);
-                    clampf = htcontrs(Ld) / htcontrs(Lw) * (Lw / Ld) / displayRange;
+                    HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
+                    float Lw = hdExp(b);
+                    HD_PRECISE float P = HD_MUL(0.5, HD_ADD(sCumf[i], sCumf[i + 1u]));
+                    HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
+                    float Ld = hdExp(Bd);
+                    HD_PRECISE float factor = HD_MUL(hdDivide(hdWardThreshold(Ld), hdWardThreshold(Lw)), hdDivide(Lw, Ld));
+                    clampf = HD_MUL(factor, uInvDisplayRange);
                 }
-                float ceiling = mhistot * db * clampf;
-                sCeiling[i] = ceiling;
-                float excess = 0.0;
+                HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
+                uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);
                 if (sHist[i] > ceiling) {
-                    excess = sHist[i] - ceiling;
+                    trimmed += sHist[i] - ceiling;
                     sHist[i] = ceiling;
                 }
-                sTrim[i] = excess;
+                view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
             }
-            SYNC();
-            if (tid == 0u) { // in bin order, as pcond adds them
-                float trimmings = 0.0;
-                for (uint i = 0u; i < n; ++i)
-                    trimmings += sTrim[i];
-                sTrimmings = trimmings;
-            }
+            atomicAdd(sTrimmings, trimmed);
             SYNC();
             ++passes;
-            bool done = sTrimmings <= kCvRatio * mhistot;
-            SYNC(); // everyone has read sTotal and sTrimmings before invocation 0 rewrites them
+            bool done = sTrimmings <= mhistot / 40u; // trimmings <= 2.5 % of T
+            SYNC(); // everyone has read sTotal and sTrimmings before they are rewritten
             if (done) {
                 converged = true;
                 break;
             }
         }
     }
-    if (tid == 0u && (outcome == kOutcomeFits || outcome == kOutcomeNoSamples))
-        makeCumfSerial(n); // for the view only
-    SYNC();
+    // The CDF the mapping uses is the last pass's, from before its trimming (pcond); without a pass
+    // (range fits, no samples) the histogram's, for the view.
+    if (!scanned) {
+        scanHistogram(tid, n);
+        makeCumf(tid, n, sTotal);
+    }
 
     // Linear operator (pcond mapimage): log-average world luminance -> sqrt(Ldmin Ldmax).
-    float geometric = sqrt(uLdmin * uLdmax);
-    float average = exp(sBwavg);
-    float scalef = uHumanContrast != 0u ? htcontrs(geometric) / htcontrs(average) : geometric / average;
-    float linearScale = outcome == kOutcomeNoSamples ? 0.0 : scalef / uLdmax; // display per cd/m^2
+    float average = hdExp(sBwavg);
+    float scalef = uHumanContrast != 0u ? hdDivide(hdWardThreshold(uGeometric), hdWardThreshold(average)) : hdDivide(uGeometric, average);
+    HD_PRECISE float linearScale = outcome == kOutcomeNoSamples ? 0.0 : HD_MUL(scalef, uInvLdmax); // display per cd/m^2
     bool linear = outcome != kOutcomeHistogram;
 
-    float lnScale = log(uSceneScale);
-    float curveLogMin = (bwmin - lnScale) / kLn2;
-    float curveLogMax = (bwmax - lnScale) / kLn2;
     if (tid == 0u) {
+        HD_PRECISE float curveLogMin = HD_MUL(HD_SUB(bwmin, uLnScale), kInvLn2f);
+        HD_PRECISE float curveLogMax = HD_MUL(HD_SUB(bwmax, uLnScale), kInvLn2f);
+        HD_PRECISE float curveScale = HD_MUL(linearScale, uSceneScale);
+        HD_PRECISE float ceilingFraction = HD_MUL(db, uInvDisplayRange);
         curve[kCurveLogMin] = curveLogMin;
         curve[kCurveLogMax] = curveLogMax;
         curve[kCurveSampleCount] = float(uCurveSamples);
         curve[kCurveChannels] = 1.0;
         curve[kCurveMode] = linear ? kCurveModeLinearScale : kCurveModeLut;
-        curve[kCurveScale] = linearScale * uSceneScale;
+        curve[kCurveScale] = curveScale;
         state[WARD_OUTCOME] = float(outcome);
         state[WARD_PASSES] = float(passes);
-        state[WARD_HISTOT] = histot;
-        state[WARD_FINAL_TOTAL] = mhistot;
-        state[WARD_CEILING_FRACTION] = db / displayRange;
+        state[WARD_HISTOT] = ldexp(float(histot), -int(F));
+        state[WARD_FINAL_TOTAL] = ldexp(float(mhistot), -int(F));
+        state[WARD_CEILING_FRACTION] = ceilingFraction;
         state[WARD_CONVERGED] = converged ? 1.0 : 0.0;
         state[WARD_LINEAR_SCALE] = linearScale;
     }
+    HD_PRECISE float span = HD_MUL(HD_SUB(bwmax, bwmin), uInvCurveSamples);
     for (uint s = tid; s < uCurveSamples; s += 256u) {
-        float b = bwmin + (float(s) + 0.5) * (bwmax - bwmin) / float(uCurveSamples); // ln Lw, cd/m^2
-        float value;
+        HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(s), 0.5), span)); // ln Lw, cd/m^2
+        float Lw = hdExp(b);
+        HD_PRECISE float value;
         if (linear) {
-            value = min(linearScale * exp(b), 1.0);
+            value = min(HD_MUL(linearScale, Lw), 1.0);
         } else {
-            float Bd;
-            if (exp(b) <= kLmin || b <= bwmin + kFtiny) {
-                Bd = lnLdmin;
-            } else if (b >= bwmax - kFtiny) {
-                Bd = lnLdmax;
-            } else {
-                float x = float(n) * (b - bwmin) / (bwmax - bwmin);
-                uint i = min(uint(x), n - 1u);
-                float f = x - float(i);
-                Bd = lnLdmin + mix(sCumf[i], sCumf[i + 1u], f) * displayRange;
-            }
-            value = (exp(Bd) - uLdmin) / (uLdmax - uLdmin);
+            HD_PRECISE float Bd;
+            if (Lw <= uLmin || b <= HD_ADD(bwmin, uFtiny))
+                Bd = uLnLdmin;
+            else if (b >= HD_SUB(bwmax, uFtiny))
+                Bd = uLnLdmax;
+            else
+                Bd = HD_ADD(uLnLdmin, HD_MUL(cumfAt(b, n, bwmin, bwmax), uDisplayRange));
+            HD_PRECISE float above = max(HD_SUB(hdExp(Bd), uLdmin), 0.0);
+            value = HD_MUL(above, uInvLdRange);
         }
         curve[kCurveHeaderWords + s] = value;
     }
     for (uint i = tid; i < n; i += 256u) {
-        view[i] = sHist[i];
-        view[uint(WARD_MAX_BINS) + i] = linear ? histot * db / displayRange : sCeiling[i];
+        view[i] = ldexp(float(sHist[i]), -int(F));
+        HD_PRECISE float linearCeiling = HD_MUL(HD_MUL(float(histot), db), uInvDisplayRange);
+        if (linear)
+            view[uint(WARD_MAX_BINS) + i] = ldexp(linearCeiling, -int(F));
         view[2u * uint(WARD_MAX_BINS) + i] = sCumf[i];
     }
     if (tid == 0u)

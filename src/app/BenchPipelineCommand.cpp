@@ -25,6 +25,7 @@
 #include "app/App.h"
 #include "app/BenchBandwidth.h"
 #include "app/BenchFloors.h"
+#include "app/BenchLatency.h"
 #include "app/Commands.h"
 #include "gl/Gl.h"
 #include "platform/GlContext.h"
@@ -216,6 +217,14 @@ public:
         if (!mApp.caps().cudaAvailable)
             std::printf("CUDA paths skipped: %s\n", mApp.caps().cudaReason.c_str());
         printRates();
+        const std::vector<LatencySample> latency = measureDispatchLatency(mApp.shaders(), mApp.caps().glTimersUseful);
+        if (!latency.empty()) {
+            std::printf("dispatch latency (GL_TIMESTAMP pairs as the profiler takes them, median of 64):");
+            for (const LatencySample& sample : latency)
+                std::printf("%s %s %.2f us", &sample == latency.data() ? "" : ";", sample.what.c_str(),
+                            sample.medianUs);
+            std::printf("\n");
+        }
     }
 
     /// Runs every configuration; the floor check's verdict afterwards: checkFloors(floorRows()).

@@ -20,6 +20,7 @@
 #include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
+#include "reference/ToneWardExact.h"
 #include "util/Log.h"
 
 #include <algorithm>
@@ -42,6 +43,66 @@ std::unique_ptr<ToneOperator> createToneOperatorOrFallback(const std::string& wa
     if (auto op = createToneOperator(wanted))
         return op;
     return toneOperatorRegistry().front().create();  // the registry is never empty
+}
+
+/// Ward's frame fit against its serial CPU model (reference/ToneWardExact), bit for bit: the curve
+/// words and the fit's state. nullopt when Ward did not run a frame fit; "" when every word is equal,
+/// else the first difference.
+std::optional<std::string> wardFrameFitCheck(const ToneOperator& op,
+                                             const HistogramMethod& method,
+                                             const std::vector<float>& curve)
+{
+    const auto* ward = dynamic_cast<const ToneWard*>(&op);
+    if (!ward || ward->pcondActive() || ward->hasFedHistogram() || !ward->fovealImage())
+        return std::nullopt;
+    using namespace ward_state;
+    const post::WardSettings& s = ward->settings();
+    const auto params = ward->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    const std::uint32_t n = std::clamp(params[hd::kParamBinCount], 2u, kWardMaxBins);
+    const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                       std::bit_cast<float>(params[hd::kParamLumaG]),
+                                       std::bit_cast<float>(params[hd::kParamLumaB])};
+    const auto state = ward->stateBuffer().readAll<float>(kWords);
+    const auto bins = ward->histogramBuffer().readAll<std::uint32_t>(n);
+    ref::WardExactFit expected;
+    if (!s.histogramBySelectedMethod || method.exactBinning()) {  // the same bins either way
+        const glm::ivec2 grid = ward->fovealImage().size();
+        expected = ref::wardFrameFitExact(ward->fovealImage().readRgbaFloat(), grid.x, grid.y, s, n, weights,
+                                          kWardCurveSamples);
+    } else {  // a method that may move samples between bins: the ceiling stage on its bins
+        ref::WardExactRange range;
+        range.bwmin = state[kBwmin];
+        range.bwmax = state[kBwmax];
+        range.bwavg = state[kBwavg];
+        range.samples = state[kSamples];
+        range.valid = state[kRangeValid] != 0.0f;
+        range.duplicated = state[kDuplicated] != 0.0f;
+        expected = ref::wardCeilingFitExact(bins, range, s, kWardCurveSamples);
+    }
+    const auto differs = [](float a, float b) {
+        return std::bit_cast<std::uint32_t>(a) != std::bit_cast<std::uint32_t>(b);
+    };
+    const std::pair<const char*, std::pair<float, float>> words[] = {
+        {"outcome", {state[kOutcome], float(expected.outcome)}},
+        {"passes", {state[kPasses], float(expected.passes)}},
+        {"bwmin", {state[kBwmin], expected.range.bwmin}},
+        {"bwmax", {state[kBwmax], expected.range.bwmax}},
+        {"bwavg", {state[kBwavg], expected.range.bwavg}},
+        {"final total", {state[kFinalTotal], expected.finalTotal}},
+        {"linear scale", {state[kLinearScale], expected.linearScale}},
+        {"curve log min", {curve[hd::kCurveLogMin], expected.curveLogMin}},
+        {"curve log max", {curve[hd::kCurveLogMax], expected.curveLogMax}},
+        {"curve scale", {curve[hd::kCurveScale], expected.curveScale}},
+    };
+    for (const auto& [name, pair] : words)
+        if (differs(pair.first, pair.second))
+            return util::format("{} {} vs {}", name, pair.first, pair.second);
+    if (bins != expected.bins)
+        return std::string("histogram");
+    for (std::size_t i = 0; i < expected.curve.size(); ++i)
+        if (differs(curve[hd::kCurveHeaderWords + i], expected.curve[i]))
+            return util::format("LUT sample {}: {} vs {}", i, curve[hd::kCurveHeaderWords + i], expected.curve[i]);
+    return std::string();
 }
 
 /// The percentile operator's metering: the GPU's target exposure against the CPU reference's, in EV.
@@ -891,6 +952,11 @@ VerifyReport PostPipeline::verify()
         curveOk = curveOk && meteringOk;
         text << "metering mask: weighted CDF vs CPU reference: max difference " << metering->maxDifference << " of 2^30"
              << (meteringOk ? "" : util::format(" (ABOVE {})", metering->tolerance)) << "\n";
+    }
+    if (const auto wardFit = wardFrameFitCheck(*p.tone, *p.histogram, curve)) {
+        curveOk = curveOk && wardFit->empty();
+        text << "ward frame fit vs its serial CPU model (reference/ToneWardExact): "
+             << (wardFit->empty() ? std::string("bit-exact") : "DIFFERENT (" + *wardFit + ")") << "\n";
     }
     if (const auto target = percentileTargetCheck(*p.tone, gpuBins, logMin, logMax)) {
         const bool targetOk = std::abs(target->first - target->second) <= kTargetToleranceEv;

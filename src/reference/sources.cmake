@@ -12,7 +12,9 @@ target_sources(hdrlab_core PRIVATE reference/FalseColourRef.cpp)
 target_sources(hdrlab_core PRIVATE reference/SplitComposeRef.cpp)
 target_sources(hdrlab_core PRIVATE reference/Metering.cpp)
 target_sources(hdrlab_core PRIVATE reference/WardPcondRef.cpp)
-# pcond's arithmetic, operation by operation: no fused multiply-adds.
+target_sources(hdrlab_core PRIVATE reference/ToneWardExact.cpp)
+# pcond's arithmetic (and WardCurve.comp's), operation by operation: no fused multiply-adds.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/WardPcondRef.cpp
+                            ${CMAKE_CURRENT_LIST_DIR}/ToneWardExact.cpp
                             ${CMAKE_CURRENT_LIST_DIR}/../post/tonemap/WardPcondPlan.cpp
                             PROPERTIES COMPILE_OPTIONS -ffp-contract=off)

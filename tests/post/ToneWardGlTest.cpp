@@ -6,11 +6,13 @@
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
 #include "reference/ToneReference.h"
+#include "reference/ToneWardExact.h"
 #include "reference/ToneWardRef.h"
 
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -350,6 +352,160 @@ TEST_F(ToneWardGl, FovealImageWithAWorkgroupPerSampleMatchesTheBoxFilter)
     for (std::size_t i = 0; i < expected.size(); ++i) {
         const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
         ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+    }
+}
+
+/// Word-by-word comparison of float arrays by their bits; "" when equal, else the first difference.
+std::string firstBitDifference(std::span<const float> gpu, std::span<const float> cpu, std::string_view what)
+{
+    if (gpu.size() != cpu.size())
+        return std::string(what) + ": " + std::to_string(gpu.size()) + " vs " + std::to_string(cpu.size()) + " words";
+    for (std::size_t i = 0; i < gpu.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(gpu[i]) != std::bit_cast<std::uint32_t>(cpu[i])) {
+            char text[160];
+            std::snprintf(text, sizeof text, "[%zu]: GPU %.9g (0x%08x) vs CPU %.9g (0x%08x)", i, double(gpu[i]),
+                          std::bit_cast<std::uint32_t>(gpu[i]), double(cpu[i]), std::bit_cast<std::uint32_t>(cpu[i]));
+            return std::string(what) + text;
+        }
+    return {};
+}
+
+/// Every word the fit kernel wrote against reference/ToneWardExact's, bit for bit.
+void expectBitExact(const WardRun& r, const ref::WardExactFit& e, std::uint32_t n, const std::string& label)
+{
+    using namespace post::ward_state;
+    const std::vector<float> state = {float(e.outcome),
+                                      float(e.passes),
+                                      e.range.bwmin,
+                                      e.range.bwmax,
+                                      e.range.bwavg,
+                                      e.histot,
+                                      e.finalTotal,
+                                      e.ceilingFraction,
+                                      e.range.samples,
+                                      e.range.valid ? 1.f : 0.f,
+                                      e.range.duplicated ? 1.f : 0.f,
+                                      e.converged ? 1.f : 0.f,
+                                      e.linearScale};
+    const std::uint32_t stateIndex[] = {kOutcome,    kPasses,     kBwmin,           kBwmax,   kBwavg,
+                                        kHistot,     kFinalTotal, kCeilingFraction, kSamples, kRangeValid,
+                                        kDuplicated, kConverged,  kLinearScale};
+    std::vector<float> gpuState;
+    for (std::uint32_t index : stateIndex)
+        gpuState.push_back(r.state[index]);
+    EXPECT_EQ(firstBitDifference(gpuState, state, "state (outcome, passes, bwmin, bwmax, bwavg, ...)"), "") << label;
+    EXPECT_EQ(std::vector<std::uint32_t>(r.bins.begin(), r.bins.begin() + n), e.bins) << label;
+    const std::vector<float> header = {r.curve[hd::kCurveLogMin], r.curve[hd::kCurveLogMax], r.curve[hd::kCurveMode],
+                                       r.curve[hd::kCurveScale]};
+    EXPECT_EQ(firstBitDifference(header, std::vector<float>{e.curveLogMin, e.curveLogMax, e.curveMode, e.curveScale},
+                                 "curve header (log min, log max, mode, scale)"),
+              "")
+        << label;
+    EXPECT_EQ(firstBitDifference(std::span(r.curve).subspan(hd::kCurveHeaderWords, e.curve.size()), e.curve, "curve"),
+              "")
+        << label;
+    EXPECT_EQ(firstBitDifference(std::span(r.view).subspan(post::kWardViewTrimmedOffset, n), e.trimmed, "trimmed"), "")
+        << label;
+    EXPECT_EQ(firstBitDifference(std::span(r.view).subspan(post::kWardViewCeilingOffset, n), e.ceiling, "ceiling"), "")
+        << label;
+    EXPECT_EQ(firstBitDifference(std::span(r.view).subspan(post::kWardViewCumfOffset, n + 1), e.cumf, "cumf"), "")
+        << label;
+}
+
+// The frame fit (range, log-average, histogram, ceiling loop, curve) is deterministic: every word it
+// writes equals the serial CPU model's, for awkward sizes, bin counts, both ceilings, with and without
+// the bottom-bin duplication, and for the outcomes fits / failed / histogram / no samples.
+TEST_F(ToneWardGl, FrameFitIsBitExactWithTheSerialReference)
+{
+    struct Case
+    {
+        int width, height;
+        float logMin, logMax;
+        std::uint32_t bins;
+        bool human, duplicate;
+        float sceneScale;
+        float fovY;
+    };
+    const Case cases[] = {
+        {1, 1, 0.0f, 0.0f, 100, false, true, 1.0f, 40.0f},        // one sample: the range fits
+        {5, 3, -6.0f, 9.0f, 2, true, false, 1.0f, 40.0f},         // two bins
+        {257, 131, -8.0f, 12.0f, 100, false, true, 1.0f, 60.0f},  // pcond defaults
+        {257, 131, -8.0f, 12.0f, 100, true, true, 1.0f, 60.0f},
+        {640, 360, -10.0f, 14.0f, 37, true, false, 179.0f, 60.0f},
+        {640, 360, -2.0f, 30.0f, 1024, false, false, 0.01f, 90.0f},
+        {333, 77, -12.0f, 12.0f, 1024, true, true, 3.0f, 30.0f},
+        {1920, 1080, -8.0f, 12.0f, 257, true, true, 1.0f, 60.0f},
+    };
+    int index = 0;
+    for (const Case& c : cases) {
+        ts::TestImage picture = ts::randomHdrImage(c.width, c.height, c.logMin, c.logMax, 100u + std::uint32_t(index));
+        if (c.width > 100)
+            ts::addSpecialPixels(picture, 97);
+        rig.setImage(picture);
+        post::WardSettings s;
+        s.sampling = post::WardSampling::Frame;
+        s.bins = c.bins;
+        s.humanContrast = c.human;
+        s.duplicateBottomBin = c.duplicate;
+        s.sceneScale = c.sceneScale;
+        post::ToneWard op;
+        op.setSettings(s);
+        const WardRun r = run(op, *method, c.fovY);
+        const glm::ivec2 grid = op.fovealImage().size();
+        const std::vector<float> foveal = op.fovealImage().readRgbaFloat();
+        const ref::WardExactFit e =
+            ref::wardFrameFitExact(foveal, grid.x, grid.y, s, c.bins, {}, post::kWardCurveSamples);
+        const std::string label = "case " + std::to_string(index) + " (" + std::to_string(c.width) + "x" +
+                                  std::to_string(c.height) + ", " + std::to_string(c.bins) + " bins)";
+        expectBitExact(r, e, c.bins, label);
+        const auto words = op.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
+        for (std::uint32_t k = 0; k < hd::kCounterCount; ++k)
+            EXPECT_EQ(words[hd::kHistogramCountersOffset + k], e.counters[k]) << label << " counter " << k;
+        ++index;
+    }
+    // The outcomes the cases must cover, or the comparison proves less than it claims.
+    post::WardSettings s;
+    s.sampling = post::WardSampling::Frame;
+    rig.setImage(fovealImage(1e-4f, 1e4f, 1e-4f));  // two values, far apart: the ceiling fails
+    post::ToneWard op;
+    op.setSettings(s);
+    const WardRun failed = run(op, *method);
+    EXPECT_EQ(failed.state[post::ward_state::kOutcome], 2.0f);
+    const auto foveal = op.fovealImage().readRgbaFloat();
+    expectBitExact(failed, ref::wardFrameFitExact(foveal, 42, 42, s, s.bins, {}, post::kWardCurveSamples), s.bins,
+                   "failed");
+}
+
+// The ceiling stage alone (a selected method's bins or a fed histogram) is bit-exact too.
+TEST_F(ToneWardGl, CeilingStageIsBitExactWithTheSerialReference)
+{
+    std::mt19937 random(5);
+    for (int trial = 0; trial < 8; ++trial) {
+        post::WardSettings s = coreSettings();
+        s.sampling = post::WardSampling::Frame;
+        s.bins = trial < 4 ? 100u : 37u + std::uint32_t(random() % 900);
+        s.humanContrast = trial % 2 == 1;
+        s.duplicateBottomBin = trial % 3 == 0;
+        prepared.bins.assign(s.bins, 0u);
+        for (auto& b : prepared.bins)
+            b = random() % 3 == 0 ? 0u : std::uint32_t(std::pow(double(random() % 1000) / 100.0, 3.0 + trial));
+        prepared.bins[random() % s.bins] += 3000u;
+        const float hi = std::pow(10.0f, 1.0f + float(random() % 40) / 10.0f);
+        rig.setImage(fovealImage(1e-3f, hi, 0.5f));
+        post::ToneWard op;
+        op.setSettings(s);
+        const WardRun r = run(op, prepared);
+        using namespace post::ward_state;
+        ref::WardExactRange range;
+        range.bwmin = r.state[kBwmin];
+        range.bwmax = r.state[kBwmax];
+        range.bwavg = r.state[kBwavg];
+        range.samples = r.state[kSamples];
+        range.valid = r.state[kRangeValid] != 0.0f;
+        range.duplicated = r.state[kDuplicated] != 0.0f;
+        const ref::WardExactFit e = ref::wardCeilingFitExact(r.bins, range, s, post::kWardCurveSamples);
+        expectBitExact(r, e, s.bins, "trial " + std::to_string(trial));
+        EXPECT_GT(r.state[kPasses], 0.0f) << "trial " << trial;
     }
 }
 

@@ -257,6 +257,58 @@ inline WardSettings sanitize(WardSettings s)
     return s;
 }
 
+/// The float constants of Ward's frame fit (tonemap/WardCurve.comp), computed once on the host and
+/// handed to both the shader (uniforms) and its exact CPU reference (reference/ToneWardExact), so
+/// neither side parses or folds a constant differently. `s` is sanitized first.
+struct WardFitConstants
+{
+    float lnLdmin = 0.0f;
+    float lnLdmax = 0.0f;
+    float displayRange = 0.0f;     ///< lnLdmax - lnLdmin
+    float invDisplayRange = 0.0f;  ///< 1 / displayRange
+    float ldmin = 0.0f;
+    float ldmax = 0.0f;
+    float invLdmax = 0.0f;
+    float invLdRange = 0.0f;  ///< 1 / (Ldmax - Ldmin)
+    float geometric = 0.0f;   ///< sqrt(Ldmin Ldmax)
+    float invBins = 0.0f;
+    float duplicateFactor = 0.0f;  ///< n / (n - 1)
+    float invCurveSamples = 0.0f;
+    float lmin = 0.0f;     ///< pcond LMIN
+    float lmax = 0.0f;     ///< pcond LMAX
+    float ftiny = 0.0f;    ///< Radiance FTINY
+    float growth = 0.0f;   ///< lwmax = 1.01 max
+    float lnScale = 0.0f;  ///< ln sceneScale: the curve's log2 axis is in scene units
+};
+
+inline WardFitConstants wardFitConstants(const WardSettings& settings, std::uint32_t bins, std::uint32_t curveSamples)
+{
+    const WardSettings s = sanitize(settings);
+    const double n = double(std::clamp(bins, 2u, kWardMaxBins));
+    const double ldmin = s.displayMin;
+    const double ldmax = s.displayMax;
+    const double displayRange = std::log(ldmax) - std::log(ldmin);
+    WardFitConstants c;
+    c.lnLdmin = float(std::log(ldmin));
+    c.lnLdmax = float(std::log(ldmax));
+    c.displayRange = float(displayRange);
+    c.invDisplayRange = float(1.0 / displayRange);
+    c.ldmin = s.displayMin;
+    c.ldmax = s.displayMax;
+    c.invLdmax = float(1.0 / ldmax);
+    c.invLdRange = float(1.0 / (ldmax - ldmin));
+    c.geometric = float(std::sqrt(ldmin * ldmax));
+    c.invBins = float(1.0 / n);
+    c.duplicateFactor = float(n / (n - 1.0));
+    c.invCurveSamples = float(1.0 / double(std::max(curveSamples, 1u)));
+    c.lmin = float(kWardLmin);
+    c.lmax = float(kWardLmax);
+    c.ftiny = float(kWardFtiny);
+    c.growth = 1.01f;
+    c.lnScale = float(std::log(double(s.sceneScale)));
+    return c;
+}
+
 inline ExposureSettings sanitize(ExposureSettings s)
 {
     s.exposureEv = detail::clampFinite(s.exposureEv, -64.0f, 64.0f, 0.0f);

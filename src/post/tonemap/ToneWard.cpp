@@ -396,8 +396,6 @@ void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
 {
     const WardSettings& s = mSettings;
     mCurveProgram.set(0, mBinsUsed);
-    mCurveProgram.set(1, s.displayMin);
-    mCurveProgram.set(2, s.displayMax);
     mCurveProgram.set(3, s.sceneScale);
     mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
     mCurveProgram.set(5, kWardCurveSamples);
@@ -405,6 +403,13 @@ void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
     mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
     mCurveProgram.set(8, stage);
     glProgramUniform4f(mCurveProgram.id(), 9, mLuminance.r, mLuminance.g, mLuminance.b, mCdPerUnit);
+    const WardFitConstants c = wardFitConstants(s, mBinsUsed, kWardCurveSamples);
+    const float constants[] = {
+        c.lnLdmin,  c.lnLdmax,    c.displayRange, c.invDisplayRange, c.ldmin,           c.ldmax,
+        c.invLdmax, c.invLdRange, c.geometric,    c.invBins,         c.duplicateFactor, c.invCurveSamples,
+        c.lmin,     c.lmax,       c.ftiny,        c.growth,          c.lnScale};
+    for (int i = 0; i < int(std::size(constants)); ++i)  // locations 10..26, in WardFitConstants order
+        mCurveProgram.set(10 + i, constants[i]);
     // Rebound every time: the histogram method binds its own buffers to the same points.
     if (mFoveal)
         mFoveal.bindUnit(hd::kTextureUnitInput);
