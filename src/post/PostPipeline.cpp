@@ -7,6 +7,7 @@
 #include "post/HistogramReadback.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/TonemapApply.h"
+#include "post/histogram/HistogramFusedLighting.h"
 #include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
@@ -23,9 +24,9 @@
 #include "util/Log.h"
 
 #include <algorithm>
-#include <numbers>
 #include <bit>
 #include <cmath>
+#include <numbers>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -179,7 +180,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
         if (ward->hasFedHistogram())
-            return std::nullopt;  // a fed histogram has no picture to compare with
+            return std::nullopt;    // a fed histogram has no picture to compare with
         if (ward->pcondActive()) {  // pcond sampling: the reference reads the picture top row first
             ref::PcondPicture pcond;
             topFirst = frame;
@@ -197,7 +198,8 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             pcond.exposure = info.exposure;
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
-                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees, picture->view->verticalDegrees};
+                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees,
+                              picture->view->verticalDegrees};
             } else if (!picture) {
                 const double degree = std::numbers::pi / 180.0;
                 const double aspect = double(frameSize.x) / double(std::max(frameSize.y, 1));
@@ -268,6 +270,13 @@ struct PostPipeline::Impl
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
     bool resetRange = true;
+    // The fused histogram: whether the source has a producer, what was prepared for this frame, and the
+    // auto range's smoothed state (params-shaped: only the range words are used) for the next frame.
+    bool fusedProducer = false;
+    bool fusedPrepared = false;
+    bool fusedResetFrame = false;  ///< this frame binned with the manual range after a reset
+    glm::ivec2 fusedPreparedSize{0};
+    gl::Buffer fusedRangeState = createHistogramParamsBuffer("post.fused-auto-range");
 
     // What verify() needs from the last run (the caller's frame must still be alive).
     const gl::Texture* lastHdr = nullptr;
@@ -467,6 +476,60 @@ void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
     p.resetRange = true;
 }
 
+void PostPipeline::setFusedHistogramProducer(bool available)
+{
+    Impl& p = *mImpl;
+    p.fusedProducer = available;
+    if (available || !p.histogram->needsFusedProducer())
+        return;
+    const std::string fused(p.histogram->id());
+    PipelineSettings wanted = p.settings;
+    wanted.histogramMethod = PipelineSettings{}.histogramMethod;
+    applySettings(wanted);
+    p.notice = fused + " " + std::string(kNeedsFusedProducer) + "; using " + p.settings.histogramMethod;
+    util::logWarning("{}", p.notice);
+}
+
+bool PostPipeline::hasFusedHistogramProducer() const
+{
+    return mImpl->fusedProducer;
+}
+
+Availability PostPipeline::histogramAvailability(const HistogramMethod& method) const
+{
+    Availability availability = method.availability(mImpl->caps);
+    if (availability.available && method.needsFusedProducer() && !mImpl->fusedProducer)
+        return Availability::no(std::string(kNeedsFusedProducer));
+    return availability;
+}
+
+FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees)
+{
+    Impl& p = *mImpl;
+    p.fusedPrepared = false;
+    auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
+    if (!fused || !p.fusedProducer || p.fed || frameSize.x <= 0 || frameSize.y <= 0)
+        return nullptr;
+    const HistogramSpec& spec = p.settings.spec;
+    p.fusedResetFrame = false;
+    if (p.settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+    } else if (p.resetRange) {  // no smoothed range yet: this frame bins with the manual range
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+        p.paramsBuffer.copyTo(p.fusedRangeState, 0, 0, hd::kHistogramParamsWords * sizeof(std::uint32_t));
+        p.fusedResetFrame = true;
+        p.resetRange = false;
+    } else {  // the range smoothed up to the previous frame
+        writeHistogramShape(p.paramsBuffer, spec, frameSize);
+        static_assert(hd::kParamLogMax == hd::kParamLogMin + 1);
+        p.fusedRangeState.copyTo(p.paramsBuffer, hd::kParamLogMin * sizeof(std::uint32_t),
+                                 hd::kParamLogMin * sizeof(std::uint32_t), 2 * sizeof(std::uint32_t));
+    }
+    p.fusedPrepared = true;
+    p.fusedPreparedSize = frameSize;
+    return &fused->prepare(p.paramsBuffer, frameSize, p.tone->fovealTarget(frameSize, fovYDegrees));
+}
+
 ParkedParameters& PostPipeline::parkedParameters()
 {
     return mImpl->parked;
@@ -494,7 +557,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         newHistogram = createHistogramMethod(wanted.histogramMethod);
         if (!newHistogram) {
             refusals.push_back("unknown histogram method '" + wanted.histogramMethod + "'");
-        } else if (Availability a = newHistogram->availability(p.caps); !a.available) {
+        } else if (Availability a = histogramAvailability(*newHistogram); !a.available) {
             refusals.push_back("histogram method '" + wanted.histogramMethod + "' is unavailable: " + a.reason);
             newHistogram.reset();
         } else {
@@ -549,14 +612,20 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
     std::string clampNotice;
     next.spec.binCount = p.effectiveBins(histogramAfter, &scanAfter, wanted.spec.binCount, clampNotice);
+    if (histogramAfter.needsFusedProducer() && next.downsample > 1) {
+        next.downsample = 1;
+        clampNotice += std::string(clampNotice.empty() ? "" : "; ") + std::string(histogramAfter.id()) +
+                       " bins the full frame as it is lit: downsample 1";
+    }
 
     const bool changed = newHistogram || newScan || newTone || next.spec.binCount != p.settings.spec.binCount ||
                          next.spec.outOfRange != p.settings.spec.outOfRange || next.rangeMode != p.settings.rangeMode ||
                          next.logMin != p.settings.logMin || next.logMax != p.settings.logMax ||
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
                          next.viewLocalMean != p.settings.viewLocalMean;
-    if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
-        p.resetRange = true;
+    if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample ||
+        (newHistogram && (newHistogram->needsFusedProducer() || p.histogram->needsFusedProducer())))
+        p.resetRange = true;  // (the fused method's auto range has its own state)
     // A replaced method's settings are kept and come back when it is chosen again.
     if (newHistogram)
         p.histogram = p.parked.swapIn(p.histogram, std::move(newHistogram));
@@ -595,6 +664,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     if (!p.output || p.output.size() != hdr.size)
         p.output = gl::Texture("post.display", GL_RGBA8, hdr.size);
 
+    // The fused method's histogram was binned by the frame's producer with the params written before it.
+    auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
+    const bool fusedFrame = fused && p.fusedPrepared && p.fusedPreparedSize == hdr.size && !p.fed;
+    p.fusedPrepared = false;
+
     if (p.settings.downsample > 1) {
         auto scope = p.profiler.scope("downsample");
         const ImageInput reduced = p.downsample.run(ctx, hdr, p.settings.downsample);
@@ -618,6 +692,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
         std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
         p.histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (fusedFrame) {
+        // Written by prepareFusedHistogram; the auto range's next step follows the histogram stage.
     } else if (p.settings.rangeMode == RangeMode::Manual) {
         writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
     } else {
@@ -637,6 +713,16 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
             targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
         p.histogram->build(ctx, histogramImage, spec, targets);
+    }
+    if (fused) {
+        if (fusedFrame && p.settings.rangeMode == RangeMode::Auto) {
+            // The next frame's range from this frame's min/max, which the lighting pass reduced.
+            auto scope = p.profiler.scope("range/auto");
+            p.autoRange.updateFromBits(ctx, fused->outputs(), hd::kFusedMinBits * sizeof(std::uint32_t),
+                                       p.fusedRangeState, dtSeconds, p.settings.autoRangeSpeed, p.fusedResetFrame,
+                                       p.settings.logMin, p.settings.logMax);
+        }
+        fused->endFrame();
     }
     if (!builtInCdf) {
         auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
