@@ -18,11 +18,15 @@ std::uint64_t frameBytesPerPixelOf(unsigned internalFormat)
 
 std::uint64_t autoRangeMinimumBytes(const TrafficShape& shape)
 {
+    if (shape.histogramInScene)
+        return 4 * kBinBytes;
     return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel;
 }
 
 std::uint64_t histogramMinimumBytes(const TrafficShape& shape)
 {
+    if (shape.histogramInScene)
+        return std::uint64_t(shape.bins) * kBinBytes * 2;
     return pixelCount(shape.histogramImage) * shape.frameBytesPerPixel + std::uint64_t(shape.bins) * kBinBytes;
 }
 

@@ -1,5 +1,6 @@
 // StageTrafficTest.cpp: the traffic model `bench pipeline` divides by the copy bandwidth follows the
-// frame's format: an RGBA32F frame (sunny scenes, `view`) moves twice the frame bytes of RGBA16F.
+// frame's format: an RGBA32F frame (sunny scenes, `view`) moves twice the frame bytes of RGBA16F; a
+// histogram binned as the scene writes the frame (fused-lighting) reads no frame.
 #include "gl/Gl.h"
 #include "post/StageTraffic.h"
 
@@ -25,6 +26,18 @@ TEST(StageTraffic, FrameFormatSetsTheFrameBytes)
     EXPECT_EQ(post::applyMinimumBytes(half), pixels * (8 + 4));
     EXPECT_EQ(post::applyMinimumBytes(full), pixels * (16 + 4));
     EXPECT_EQ(post::autoRangeMinimumBytes(full), pixels * 16);
+}
+
+TEST(StageTraffic, AHistogramBinnedInTheSceneReadsNoFrame)
+{
+    post::TrafficShape fused;
+    fused.frame = {1920, 1080};
+    fused.histogramImage = {1920, 1080};
+    fused.bins = 256;
+    fused.histogramInScene = true;
+    EXPECT_EQ(post::histogramMinimumBytes(fused), 256u * 4u * 2u);
+    EXPECT_EQ(post::autoRangeMinimumBytes(fused), 16u);
+    EXPECT_EQ(post::applyMinimumBytes(fused), 1920ull * 1080ull * (8 + 4)) << "apply still reads the frame";
 }
 
 }  // namespace
