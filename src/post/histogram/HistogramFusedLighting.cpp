@@ -49,7 +49,7 @@ FusedHistogramTarget& HistogramFusedLighting::prepare(const gl::Buffer& params,
                                                       const FovealTarget* foveal)
 {
     if (!mOutputs)  // here, not in the constructor: methods are created without a GL context too (--methods)
-        mOutputs = gl::Buffer("histogram.fused-lighting.outputs", hd::kFusedHistogramWords * kWordBytes);
+        mOutputs = gl::Buffer("histogram/fused-lighting/outputs", hd::kFusedHistogramWords * kWordBytes);
     mOutputs.clearUintRange(0, hd::kHistogramBufferWords * kWordBytes);
     mOutputs.clearUintRange(hd::kFusedMinBits * kWordBytes, kWordBytes, kPositiveInfinityBits);
     mOutputs.clearUintRange(hd::kFusedMaxBits * kWordBytes, kWordBytes, 0u);
@@ -65,7 +65,7 @@ FusedHistogramTarget& HistogramFusedLighting::prepare(const gl::Buffer& params,
         const std::size_t tiles = std::size_t(groupsOf8(frameSize.x)) * groupsOf8(frameSize.y);
         const std::size_t bytes = tiles * std::size_t(mTarget.fovealSpan.x * mTarget.fovealSpan.y) * kSumBytes;
         if (mFovealSums.size() < bytes)
-            mFovealSums = gl::Buffer("histogram.fused-lighting.foveal-sums", bytes);
+            mFovealSums = gl::Buffer("histogram/fused-lighting/foveal-sums", bytes);
         mTarget.fovealSums = &mFovealSums;
     }
     return mTarget;
@@ -96,7 +96,7 @@ void HistogramFusedLighting::build(PassContext& ctx,
     if (foveal && foveal->image && mTarget.fovealSums && foveal->grid == mTarget.fovealGrid) {
         auto scope = ctx.profiler.scope("histogram/fused-lighting/foveal");
         if (!mFovealProgram)
-            mFovealProgram = ctx.shaders.buildCompute("histogram.fused-lighting.foveal", "histogram/FusedFoveal.comp");
+            mFovealProgram = ctx.shaders.buildCompute("histogram/fused-lighting/foveal", "histogram/FusedFoveal.comp");
         mFovealSums.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         foveal->image->bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
         glProgramUniform2i(mFovealProgram.id(), 0, image.size.x, image.size.y);

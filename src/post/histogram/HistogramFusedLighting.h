@@ -10,7 +10,8 @@
 // of the luminance, and the tile's sums of each of Ward's foveal blocks it touches). build() only
 // finishes: a 16 KB copy of bins and counters into the pipeline's histogram and, when Ward asks for
 // its foveal image, one invocation per foveal sample adding the tiles' sums
-// (shaders/histogram/FusedFoveal.comp, a quarter byte per frame pixel). Binning is bit-exact
+// (shaders/histogram/FusedFoveal.comp: the sums are at most 1 byte per frame pixel, written by the
+// lighting pass and read here, against 8 or 16 for a read of the frame). Binning is bit-exact
 // (shared/HostDevice.h) on the frame as stored: an RGBA16F frame is rounded to half before it is
 // binned, and a stress preset's NaN/Inf/negative texels are written by the same pass.
 // Range: the manual range, or the auto range smoothed up to the previous frame (as engines meter with
