@@ -1,8 +1,9 @@
 // FusedHistogramCliTest.cpp: the fused-lighting histogram method end to end: chosen with
 // --histogram-method, --verify says the histogram binned in the deferred lighting pass is exact (also
 // on the NaN/Inf/negative stress preset, whose texels the lighting pass writes itself, with the auto
-// range); `compare` says "exact" for it; where the frame does not come from the deferred lighting
-// pass (forward lighting, view, tonemap) it is refused with the reason.
+// range); `compare` says "exact" for it; split view B keeps a frame-reading method and agrees with A;
+// where the frame does not come from the deferred lighting pass (forward lighting, view, tonemap, B)
+// it is refused with the reason.
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 #include "support/TestPaths.h"
@@ -54,6 +55,22 @@ TEST(FusedHistogramCli, CompareSaysExactForTheFusedMethod)
         EXPECT_NE(line.find("exact"), std::string::npos) << line;
     }
     EXPECT_EQ(fusedRows, 2u) << result.output;
+}
+
+// Split view: B cannot take the fused method (the lighting pass bins for A) and keeps a method that
+// reads the frame; on the same frame both histograms are equal bin for bin.
+TEST(FusedHistogramCli, SplitViewBReadsTheFrameAndAgreesWithA)
+{
+    const auto result = testing_support::runCommand(
+        hdrlab("--headless --frames 3 --size 96x54 --histogram-method fused-lighting --split side-by-side"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_NE(result.output.find("A: ward, fused-lighting | B: ward, compute-shared-atomic"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("max |bin diff| 0, L1 0"), std::string::npos) << result.output;
+    const auto refused = testing_support::runCommand(
+        hdrlab("--headless --frames 1 --size 32x18 --split side-by-side --set-b histogram.method=fused-lighting"));
+    EXPECT_NE(refused.exitCode, 0) << refused.output;
+    EXPECT_NE(refused.output.find(kReason), std::string::npos) << refused.output;
 }
 
 TEST(FusedHistogramCli, RefusedWhereTheFrameIsNotLitByTheDeferredPass)
