@@ -24,9 +24,9 @@
 #include "util/Log.h"
 
 #include <algorithm>
+#include <numbers>
 #include <bit>
 #include <cmath>
-#include <numbers>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -180,7 +180,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
     } else if (auto* ward = dynamic_cast<const ToneWard*>(&op)) {
         inputs.ward = ward->settings();
         if (ward->hasFedHistogram())
-            return std::nullopt;    // a fed histogram has no picture to compare with
+            return std::nullopt;  // a fed histogram has no picture to compare with
         if (ward->pcondActive()) {  // pcond sampling: the reference reads the picture top row first
             ref::PcondPicture pcond;
             topFirst = frame;
@@ -198,8 +198,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             pcond.exposure = info.exposure;
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
-                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees,
-                              picture->view->verticalDegrees};
+                pcond.view = {true, picture->view->type, picture->view->horizontalDegrees, picture->view->verticalDegrees};
             } else if (!picture) {
                 const double degree = std::numbers::pi / 180.0;
                 const double aspect = double(frameSize.x) / double(std::max(frameSize.y, 1));
