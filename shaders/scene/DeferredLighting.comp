@@ -5,22 +5,25 @@
 // environment map), as the forward path's sky pass gives them. Why:
 // on GPUs whose fragment shading is narrow (data-centre Hopper shades fragments on two graphics
 // TPCs but runs compute on every SM) the shadow, sky-light and light-loop work moves to all SMs.
-// Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT.
+// Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT;
+// FUSED_HISTOGRAM (with FUSED_FOVEAL, FUSED_HALF_TARGET): the "fused-lighting" histogram method's
+// variant, which also bins every pixel it stores (histogram/FusedLighting.glsl).
 // Limits: 8x8 tiles with no tile light culling (at most 16 point lights, all tested per pixel).
 #include "scene/GBuffer.glsl"
 #include "scene/SceneShading.glsl"
 #include "scene/SkyModel.glsl"
+#ifdef FUSED_HISTOGRAM
+#include "histogram/FusedLighting.glsl"
+#endif
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = 9) uniform sampler2D uDepth;
 
-void main()
+/// The radiance to store at `pixel`: the sky where no geometry was drawn, else the emission the
+/// G-buffer pass left plus the light the surface reflects.
+vec3 shade(ivec2 pixel, ivec2 size)
 {
-    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = imageSize(uColorImage);
-    if (any(greaterThanEqual(pixel, size)))
-        return;
     // The pixel centre's view ray, as the forward sky pass sees it.
     vec2 ndc = (vec2(pixel) + 0.5) / vec2(size) * 2.0 - 1.0;
     vec4 farPoint = uInverseViewProjection * vec4(ndc, 1.0, 1.0);
@@ -33,8 +36,7 @@ void main()
 #else
         vec3 sky = skyRadiance(direction, true);
 #endif
-        imageStore(uColorImage, pixel, vec4(clampRadiance(sky), 1.0));
-        return;
+        return clampRadiance(sky);
     }
     uvec4 surface = imageLoad(uSurfaceImage, pixel);
     vec4 material = imageLoad(uMaterialImage, pixel);
@@ -48,5 +50,26 @@ void main()
     s.roughness = roughnessOcclusion.x;
     s.occlusion = roughnessOcclusion.y;
     vec3 emission = imageLoad(uColorImage, pixel).rgb;
-    imageStore(uColorImage, pixel, vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0));
+    return clampRadiance(emission + reflectedRadiance(s));
+}
+
+void main()
+{
+    const ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    const ivec2 size = imageSize(uColorImage);
+    const bool inside = all(lessThan(pixel, size));
+#ifdef FUSED_HISTOGRAM
+    fusedBegin();
+#endif
+    vec3 radiance = vec3(0.0);
+    if (inside) {
+        radiance = shade(pixel, size);
+#ifdef FUSED_HISTOGRAM
+        radiance = fusedStoredValue(pixel, size, radiance);
+#endif
+        imageStore(uColorImage, pixel, vec4(radiance, 1.0));
+    }
+#ifdef FUSED_HISTOGRAM
+    fusedEnd(inside, pixel, size, radiance); // every invocation: it holds barriers
+#endif
 }

@@ -662,6 +662,31 @@ HD_FUNC int hdNearestTexel(int x, int pixels, int texels)
     return ((2 * x + 1) * texels) / (2 * pixels);
 }
 
+// ---- Fused histogram (the fused-lighting method, src/post/histogram/HistogramFusedLighting.h) ----
+// The scene's deferred lighting pass bins every pixel as it stores it (shaders/histogram/FusedLighting.glsl).
+// SSBO bindings of its outputs, clear of the scene's own (materials at 0):
+HD_CONST(HD_UINT, kBindingFusedParams, 9u)      // uint[kHistogramParamsWords]: the pipeline's params of this frame
+HD_CONST(HD_UINT, kBindingFusedHistogram, 10u)  // uint[kFusedHistogramWords]
+HD_CONST(HD_UINT, kBindingFusedFoveal, 11u)     // vec4 per (lighting tile, foveal slot): finite RGB sum, pixel count
+HD_CONST(HD_UINT, kBindingFusedInjection, 12u)  // uint: a stress preset's injected texels, linear index, ascending
+// The fused histogram buffer: bins and counters as in the histogram buffer, then the float bits of the
+// least and largest finite positive luminance (the auto range of the next frame).
+HD_CONST(HD_UINT, kFusedMinBits, 4104u)  // == kHistogramBufferWords
+HD_CONST(HD_UINT, kFusedMaxBits, 4105u)
+HD_CONST(HD_UINT, kFusedHistogramWords, 4106u)
+HD_CONST(HD_UINT, kFusedTileSize, 8u)  // the lighting pass's tile: one 8 x 8 workgroup
+// Uniform locations of the lighting pass's fused variant.
+HD_CONST(int, kFusedInjectionLocation, 0)  // ivec3: injected NaN, +Inf and negative texel counts
+HD_CONST(int, kFusedFovealLocation, 1)     // ivec4: foveal grid, slots per tile (x, y)
+
+// The foveal block (of `cells` along an axis of `pixels`) that holds pixel p: the c with
+// floor(c * pixels / cells) <= p < floor((c + 1) * pixels / cells), WardFoveal.comp's partition
+// (cells <= pixels < 2^15, so the product fits).
+HD_FUNC int hdFovealBlockOf(int p, int pixels, int cells)
+{
+    return ((p + 1) * cells - 1) / pixels;
+}
+
 // ---- Workgroup sizes ----------------------------------------------------------------------------
 HD_CONST(HD_UINT, kHistogramGroupX, 16u)
 HD_CONST(HD_UINT, kHistogramGroupY, 16u)

@@ -318,6 +318,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     }
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());
+    // Only a scene lit by the deferred pass can bin its frame for the fused-lighting method.
+    a.pipeline->setFusedHistogramProducer(a.sceneSource && a.sceneSource->canFuseHistogram());
     applyRequestedSettings(*a.pipeline, a.options);
     if (a.stillImage) {  // what one unit of the image is (post/LuminanceUnits.h)
         a.pipeline->setInputRadiance(a.stillImage->radiance());
@@ -528,9 +530,18 @@ void App::Impl::drawPanels(double pathSeconds)
             ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
             if (actions.verifyRequested)
                 pipelinePanel->setVerifyReport(pipeline->verify());
-            if (actions.compareRequested)
-                addToSweep(compareSweep,
-                           compareMethods(*shaders, caps, source->hdr(), source->size(), pipeline->settings()));
+            if (actions.compareRequested) {
+                // A fused method bins this frame rendered again by the scene's deferred lighting pass.
+                std::function<void(post::FusedHistogramTarget&)> renderFused;
+                if (sceneSource && sceneSource->canFuseHistogram())
+                    renderFused = [this](post::FusedHistogramTarget& target) {
+                        profiling::Profiler untimed(caps.glTimersUseful);
+                        sceneSource->setFusedHistogram(&target);
+                        sceneSource->render(untimed);
+                    };
+                addToSweep(compareSweep, compareMethods(*shaders, caps, source->hdr(), source->size(),
+                                                        pipeline->settings(), 5, std::move(renderFused)));
+            }
             ui::endPanel();
         }
         if (split->active() && ui::beginPanel("Pipeline B")) {
@@ -695,6 +706,11 @@ void App::Impl::presentInViewport(const gl::Texture& display, GLuint target)
 
 void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 {
+    // The fused histogram's seam: the deferred lighting pass bins this frame for the pipeline's method.
+    if (sceneSource) {
+        pipeline->setFusedHistogramProducer(sceneSource->canFuseHistogram());
+        sceneSource->setFusedHistogram(pipeline->prepareFusedHistogram(source->size(), source->verticalFovDegrees()));
+    }
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
     pipeline->setInputRadiance(source->radiance());  // what one unit is (idempotent: unchanged, no work)

@@ -15,8 +15,9 @@
 // and exits with 3 (tables, CSV and chart are still written). CPU fallback times are never checked.
 // The frame row is wall-clock time per frame over the timed frames (one glFinish at each end), so
 // stalls between stages (CUDA interop map/unmap) show there even when every stage looks fast.
-// Paths: "gl" (the default GL methods), every CUDA histogram method with the GL scan, and every
-// CUDA scan with the GL histogram; unavailable paths are skipped with the reason.
+// Paths: "gl" (the default GL methods), "gl-fused" (the histogram binned in the scene's deferred
+// lighting pass: compare its scene/lighting row with the gl path's), every CUDA histogram method with
+// the GL scan, and every CUDA scan with the GL histogram; unavailable paths are skipped with the reason.
 // --chart draws the chain's median time against bins, one line per (path, operator, size).
 // Limits: one scene (the default), one camera path (every configuration renders the same frames);
 // sub-stages are timed but have no traffic model; on software GL (llvmpipe) every time is the CPU
@@ -31,6 +32,7 @@
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
 #include "post/StageTraffic.h"
+#include "post/histogram/HistogramFusedLighting.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -387,6 +389,8 @@ private:
     {
         const post::PipelineSettings defaults;
         std::vector<Path> list{{"gl", defaults.histogramMethod, defaults.scanMethod}};
+        // The histogram binned in the scene's deferred lighting pass (scene/lighting with and without it).
+        list.push_back({"gl-fused", std::string(post::HistogramFusedLighting::kId), defaults.scanMethod});
         if (!mApp.caps().cudaAvailable)
             return list;  // said once in the header
         for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry())
@@ -447,6 +451,7 @@ private:
         shape.bins = got.spec.binCount;
         shape.fovYDegrees = mApp.cameraFovYDegrees();
         shape.frameBytesPerPixel = post::frameBytesPerPixelOf(mApp.frameFormat());
+        shape.histogramInScene = pipeline.histogramMethod().needsFusedProducer();
         const std::string tonemap = "tonemap/" + op;
         const std::string histogramScope = "histogram/" + got.histogramMethod;
         const std::string scanScope = "scan/" + got.scanMethod;
@@ -466,6 +471,7 @@ private:
         };
         const post::Traffic sceneTraffic = post::sceneMinimumTraffic(shape);
         add("scene", {"scene"}, sceneTraffic);
+        addChildren("scene", "scene");  // scene/lighting: with the fused histogram's binning on the gl-fused path
         std::vector<std::string> chainScopes{histogramScope, tonemap};
         if (got.rangeMode == post::RangeMode::Auto) {
             chainScopes.push_back("range/auto");

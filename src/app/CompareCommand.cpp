@@ -5,6 +5,7 @@
 #include "app/Commands.h"
 #include "app/CompareMethods.h"
 #include "app/CompareScans.h"
+#include "app/SceneFrameSource.h"
 #include "app/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
@@ -94,6 +95,13 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             renderer->render(scene.camera, scene::RenderOptions{}, nullptr);
             input.emplace(post::ImageInput{renderer->hdrTarget(), size});
             source = "scene '" + scene.sourceName + "'";
+            // The fused-lighting method: the same frame rendered again, binned by its deferred lighting pass.
+            settings.renderFused = [&renderer, camera = scene.camera](post::FusedHistogramTarget& target) {
+                const scene::FusedHistogramOutputs outputs = fusedHistogramOutputs(target, scene::PixelInjection{});
+                scene::RenderOptions options;
+                options.fusedHistogram = &outputs;
+                renderer->render(camera, options, nullptr);
+            };
         }
         std::string csv;
         std::string scanCsv;

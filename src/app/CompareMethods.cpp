@@ -3,6 +3,7 @@
 #include "gl/Query.h"
 #include "post/AutoRange.h"
 #include "post/histogram/HistogramCpuReadback.h"
+#include "post/histogram/HistogramFusedLighting.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -116,6 +117,14 @@ private:
     gl::Buffer mCurve;
     std::string mMeasure;
 };
+
+/// A small relative difference as text, 2 significant digits ("2.2e-06").
+std::string formatRelative(double value)
+{
+    std::ostringstream out;
+    out << std::setprecision(2) << value;
+    return out.str();
+}
 
 double maxDifference(const std::vector<double>& a, const std::vector<double>& b)
 {
@@ -246,6 +255,17 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
         return references.emplace(bins, std::move(entry)).first->second;
     };
 
+    gl::Texture frameBackup;  // the frame before a fused method's render
+    auto restoreFrame = [&] {
+        if (!frameBackup.valid())
+            return;
+        const glm::ivec2 textureSize = frameBackup.size();
+        glCopyImageSubData(frameBackup.id(), GL_TEXTURE_2D, 0, 0, 0, 0, image.texture.id(), GL_TEXTURE_2D, 0, 0, 0, 0,
+                           textureSize.x, textureSize.y, 1);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        frameBackup = gl::Texture();
+    };
+
     for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
         if (!settings.onlyMethods.empty() && std::find(settings.onlyMethods.begin(), settings.onlyMethods.end(),
                                                        std::string(entry.id)) == settings.onlyMethods.end())
@@ -262,6 +282,12 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             row.reason = availability.reason;
             continue;
         }
+        auto* fused = dynamic_cast<post::HistogramFusedLighting*>(method.get());
+        if (method->needsFusedProducer() && (!fused || !settings.renderFused)) {
+            row.available = false;
+            row.reason = std::string(post::kNeedsFusedProducer);
+            continue;
+        }
         if (auto* readback = dynamic_cast<post::HistogramCpuReadback*>(method.get()))
             readback->setSynchronous(true);  // compare the frame's own histogram, not one from frames ago
         row.bins = std::min(report.bins, method->maxBins(ctx.caps));
@@ -269,9 +295,40 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
         post::writeHistogramParams(params, report.logMin, report.logMax, spec, image.size);
         post::HistogramTargets targets{histogram, params, method->producesCumulative() ? &cumulative : nullptr};
         try {
+            std::optional<Reference> storedFrame;  // the fused method's: the frame as its own render stored it
+            double rerenderDifference = 0.0;       // its largest relative difference from the first render
+            if (fused) {
+                // The render rewrites the frame (rounding it as it stores it): the other methods get it back.
+                const glm::ivec2 textureSize = image.texture.size();
+                frameBackup = gl::Texture("compare/frame-backup", image.texture.format(), textureSize);
+                glCopyImageSubData(image.texture.id(), GL_TEXTURE_2D, 0, 0, 0, 0, frameBackup.id(), GL_TEXTURE_2D, 0, 0,
+                                   0, 0, textureSize.x, textureSize.y, 1);
+                post::FusedHistogramTarget& target = fused->prepare(params, image.size, nullptr);
+                settings.renderFused(target);
+                if (!target.produced)
+                    throw std::runtime_error("the frame's producer did not bin it");
+                const std::vector<float> stored = readPixels(image);
+                if (stored != pixels) {
+                    for (std::size_t i = 0; i < stored.size(); ++i)
+                        if (stored[i] != pixels[i] && std::isfinite(pixels[i]) && pixels[i] != 0.0f)
+                            rerenderDifference =
+                                std::max(rerenderDifference, std::abs(double(stored[i]) / double(pixels[i]) - 1.0));
+                    Reference entry;
+                    entry.histogram = ref::buildHistogram(stored.data(), image.size.x, image.size.y, report.logMin,
+                                                          report.logMax, row.bins, toReference(settings.outOfRange));
+                    entry.nearEdges =
+                        ref::countNearEdges(stored.data(), image.size.x, image.size.y, report.logMin, report.logMax,
+                                            row.bins, ref::gpuBinTolerance(report.logMin, report.logMax, row.bins));
+                    storedFrame = std::move(entry);
+                }
+            }
             timeBuilds(ctx, *method, image, spec, targets, report.repeat, row);
+            if (fused) {
+                fused->endFrame();
+                restoreFrame();
+            }
             const auto words = histogram.readAll<std::uint32_t>(hd::kHistogramBufferWords);
-            const Reference& reference = referenceFor(row.bins);
+            const Reference& reference = storedFrame ? *storedFrame : referenceFor(row.bins);
             row.histogram.assign(words.begin(), words.begin() + row.bins);
             row.countersCompared = method->fillsCounters();
             std::array<std::uint32_t, hd::kCounterCount> counters{};
@@ -287,6 +344,14 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             row.countersEqual = comparison.countersEqual;
             row.onlyNeighbourMoves = comparison.onlyNeighbourMoves;
             row.status = method->status();
+            if (fused)
+                row.status +=
+                    "; time: the finish only" +
+                    (storedFrame
+                         ? "; checked on the frame it binned (its shader variant's frame differs from the first "
+                           "render by up to " +
+                               formatRelative(rerenderDifference) + " relative)"
+                         : std::string());
 
             if (!cpuCurves.count(row.bins)) {
                 std::vector<std::uint32_t> upload(hd::kHistogramBufferWords, 0u);
@@ -302,6 +367,7 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
         } catch (const std::exception& error) {
             row.failed = true;
             row.reason = error.what();
+            restoreFrame();
         }
     }
     report.cpuHistogram = referenceFor(report.bins).histogram.bins;
@@ -313,7 +379,8 @@ CompareReport compareMethods(gl::ShaderLibrary& shaders,
                              const gl::Texture& hdr,
                              glm::ivec2 size,
                              const post::PipelineSettings& settings,
-                             unsigned repeat)
+                             unsigned repeat,
+                             std::function<void(post::FusedHistogramTarget& target)> renderFused)
 {
     profiling::Profiler profiler(caps.glTimersUseful);
     post::PassContext ctx{shaders, profiler, caps, 0};
@@ -323,6 +390,7 @@ CompareReport compareMethods(gl::ShaderLibrary& shaders,
     compare.outOfRange = settings.spec.outOfRange;
     if (settings.rangeMode == post::RangeMode::Manual)
         compare.range = std::make_pair(settings.logMin, settings.logMax);
+    compare.renderFused = std::move(renderFused);
     CompareReport report = compareMethods(ctx, post::ImageInput{hdr, size}, compare);
     report.source = util::format("current frame {}x{}", size.x, size.y);
     return report;

@@ -8,6 +8,10 @@
 // of the tone curve the pipeline's default operator derives from the method's histogram versus from
 // the CPU histogram (or of the normalised CDFs when no operator is registered). Unavailable methods
 // are listed with their reason. Offline tool: it stalls freely.
+// A fused method (fused-lighting) has its frame rendered again by the scene's deferred lighting pass,
+// which bins it (CompareSettings::renderFused); it is compared with the CPU reference of the frame as
+// that render stored it, and its time is the histogram stage's finish only (the binning is inside
+// scene/lighting, which bench pipeline times).
 #pragma once
 
 #include "gl/Program.h"
@@ -57,6 +61,10 @@ struct CompareSettings
     std::optional<std::pair<float, float>> range;
     post::OutOfRange outOfRange = post::OutOfRange::Clamp;
     std::vector<std::string> onlyMethods;  ///< empty = every registered method
+    /// Renders the frame again with its producer (the scene's deferred lighting pass) binning it into
+    /// `target`, for methods that need one (fused-lighting). Unset where the frame has none (an image):
+    /// such methods are listed as unavailable with post::kNeedsFusedProducer.
+    std::function<void(post::FusedHistogramTarget& target)> renderFused;
 };
 
 struct CompareRow
@@ -107,13 +115,14 @@ struct CompareReport
 CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings);
 
 /// The window's "compare all": the pipeline's bins, range (or the frame's range in auto mode) and
-/// policy on the current HDR frame, `repeat` builds per method.
+/// policy on the current HDR frame, `repeat` builds per method; `renderFused` as in CompareSettings.
 CompareReport compareMethods(gl::ShaderLibrary& shaders,
                              const post::GpuCaps& caps,
                              const gl::Texture& hdr,
                              glm::ivec2 size,
                              const post::PipelineSettings& settings,
-                             unsigned repeat = 5);
+                             unsigned repeat = 5,
+                             std::function<void(post::FusedHistogramTarget& target)> renderFused = {});
 
 /// A fixed-width text table, one method per line, unavailable methods with their reason.
 std::string formatCompareTable(const CompareReport& report);

@@ -132,8 +132,12 @@ bool ResizeStorm::apply(std::size_t iteration, GLFWwindow* window, post::PostPip
         glfwRestoreWindow(window);
 
     post::PipelineSettings settings = pipeline.settings();
-    if (step.histogramMethod)
-        settings.histogramMethod = *step.histogramMethod;
+    // A fused method runs only where the frame's lighting pass bins for it (not forward lighting, view).
+    if (step.histogramMethod) {
+        const auto method = post::createHistogramMethod(*step.histogramMethod);
+        if (!method || pipeline.histogramAvailability(*method).available)
+            settings.histogramMethod = *step.histogramMethod;
+    }
     if (step.scanMethod)
         settings.scanMethod = *step.scanMethod;
     if (step.toneOperator)

@@ -4,6 +4,8 @@
 #include "scene/PixelInjection.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace app {
 
@@ -47,11 +49,32 @@ void SceneFrameSource::update(const FrameSourceInput& input)
         mCamera = mScene.cameraAt(input.pathSeconds);
 }
 
+scene::FusedHistogramOutputs fusedHistogramOutputs(post::FusedHistogramTarget& target,
+                                                   const scene::PixelInjection& inject)
+{
+    target.produced = false;
+    return scene::FusedHistogramOutputs{target.params,     target.histogram, target.fovealSums, target.fovealGrid,
+                                        target.fovealSpan, inject,           &target.produced};
+}
+
+void SceneFrameSource::setFusedHistogram(post::FusedHistogramTarget* target)
+{
+    mFused = target;
+}
+
 void SceneFrameSource::render(profiling::Profiler& profiler)
 {
     auto scope = profiler.scope("scene");
-    mRenderer->render(mCamera, mRenderOptions, &profiler);
-    if (mScene.inject.total() > 0) {
+    scene::RenderOptions options = mRenderOptions;
+    std::optional<scene::FusedHistogramOutputs> fused;
+    if (post::FusedHistogramTarget* target = std::exchange(mFused, nullptr);
+        target && target->histogram && target->frameSize == size()) {
+        fused = fusedHistogramOutputs(*target, mScene.inject);
+        options.fusedHistogram = &*fused;
+    }
+    mRenderer->render(mCamera, options, &profiler);
+    // The fused lighting pass wrote the injected texels itself (and binned them).
+    if (mScene.inject.total() > 0 && !(fused && *fused->written)) {
         auto inject = profiler.scope("scene/inject");
         scene::injectPixels(mRenderer->hdrTarget(), mScene.inject);
     }

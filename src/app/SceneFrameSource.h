@@ -3,6 +3,9 @@
 // camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes); a
 // stress preset's injected NaN/Inf/negative texels are written after it (scene/PixelInjection.h).
 // replaceWith switches scenes live (the Frame panel's scene combo) between frames.
+// The fused histogram's seam (post's "fused-lighting" method): setFusedHistogram hands the pipeline's
+// target (post::FusedHistogramTarget) to the deferred lighting pass as scene::FusedHistogramOutputs for
+// the next render; that pass then also writes the preset's injected texels, so the histogram sees them.
 #pragma once
 
 #include "app/FrameSource.h"
@@ -21,6 +24,11 @@ class SharedAllocator;
 }  // namespace gl
 
 namespace app {
+
+/// The seam between post's fused histogram target and the scene's deferred lighting pass: the same
+/// buffers, the texels the pass must inject, and the target's `produced` flag as the pass's `written`.
+scene::FusedHistogramOutputs fusedHistogramOutputs(post::FusedHistogramTarget& target,
+                                                   const scene::PixelInjection& inject);
 
 class SceneFrameSource final : public FrameSource
 {
@@ -41,6 +49,11 @@ public:
     /// Forward or deferred lighting from the next frame on (the Frame panel's "lighting" combo).
     void setLightingPath(scene::LightingPath path) { mRenderOptions.lighting = path; }
     scene::LightingPath lightingPath() const { return mRenderOptions.lighting; }
+    /// Whether the next render can bin the frame for a fused histogram (the deferred lighting path).
+    bool canFuseHistogram() const { return lightingPath() == scene::LightingPath::Deferred; }
+    /// The fused histogram target the next render fills (nullptr: none); used for that render only.
+    /// The lighting pass sets `target->produced`.
+    void setFusedHistogram(post::FusedHistogramTarget* target);
 
     const char* kind() const override { return "Scene"; }
     std::string name() const override { return mScene.sourceName; }
@@ -66,6 +79,7 @@ private:
     scene::Camera mCamera;
     scene::RenderOptions mRenderOptions;
     scene::FreeFlyController mController;
+    post::FusedHistogramTarget* mFused = nullptr;
 };
 
 }  // namespace app

@@ -45,8 +45,12 @@ void SplitView::copySettingsFrom(post::PostPipeline& a)
         mPipelineB->setSharedAllocator(mAllocator);
     }
     std::vector<post::SettingAssignment> assignments;
-    for (auto& [key, value] : post::PipelineParameters(a).values())
+    for (auto& [key, value] : post::PipelineParameters(a).values()) {
+        // The lighting pass bins for pipeline A only: B keeps a histogram method that reads the frame.
+        if (key == "histogram.method" && a.histogramMethod().needsFusedProducer())
+            continue;
         assignments.push_back({key, value, "pipeline A"});
+    }
     post::PipelineParameters(*mPipelineB).apply(assignments);
     mDifference.reset();
 }

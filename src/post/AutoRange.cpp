@@ -49,6 +49,32 @@ void writeHistogramShape(gl::Buffer& params, const HistogramSpec& spec, glm::ive
                                  hd::kParamBinCount * sizeof(std::uint32_t));
 }
 
+void AutoRange::ensurePrograms(PassContext& ctx)
+{
+    if (!mReduce) {
+        mReduce = ctx.shaders.buildCompute("range.auto.reduce", "post/AutoRangeReduce.comp",
+                                           {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
+        mFinish = ctx.shaders.buildCompute("range.auto.finish", "post/AutoRangeFinish.comp");
+        mRangeBits = gl::Buffer("range.auto.bits", 2 * sizeof(std::uint32_t));
+    }
+}
+
+void AutoRange::updateFromBits(PassContext& ctx,
+                               const gl::Buffer& rangeBits,
+                               std::size_t offsetBytes,
+                               gl::Buffer& params,
+                               double dtSeconds,
+                               float speed,
+                               bool reset,
+                               float fallbackMin,
+                               float fallbackMax)
+{
+    ensurePrograms(ctx);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    rangeBits.copyTo(mRangeBits, offsetBytes, 0, 2 * sizeof(std::uint32_t));
+    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax);
+}
+
 void AutoRange::update(PassContext& ctx,
                        const ImageInput& image,
                        gl::Buffer& params,
@@ -58,12 +84,7 @@ void AutoRange::update(PassContext& ctx,
                        float fallbackMin,
                        float fallbackMax)
 {
-    if (!mReduce) {
-        mReduce = ctx.shaders.buildCompute("range.auto.reduce", "post/AutoRangeReduce.comp",
-                                           {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
-        mFinish = ctx.shaders.buildCompute("range.auto.finish", "post/AutoRangeFinish.comp");
-        mRangeBits = gl::Buffer("range.auto.bits", 2 * sizeof(std::uint32_t));
-    }
+    ensurePrograms(ctx);
     const std::array<std::uint32_t, 2> initial{kPositiveInfinityBits, 0u};
     mRangeBits.update<std::uint32_t>(initial);
 
@@ -81,7 +102,17 @@ void AutoRange::update(PassContext& ctx,
         glDispatchCompute(std::min(groups, 65535u), (groups + 65534u) / 65535u, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax);
+}
 
+void AutoRange::finish(gl::Buffer& params,
+                       double dtSeconds,
+                       float speed,
+                       bool reset,
+                       float fallbackMin,
+                       float fallbackMax)
+{
+    mRangeBits.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
     const double blend = reset || speed <= 0.0f ? 1.0 : 1.0 - std::exp(-double(speed) * std::max(dtSeconds, 0.0));
     mFinish.use();
     mFinish.set(0, float(blend));

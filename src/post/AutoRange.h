@@ -43,8 +43,23 @@ public:
                 bool reset,
                 float fallbackMin,
                 float fallbackMax);
+    /// The same smoothing from a min/max already reduced elsewhere: the float bits of the least and
+    /// largest finite positive luminance at `offsetBytes` of `rangeBits` (0 and +Inf bits: an empty frame).
+    void updateFromBits(PassContext& ctx,
+                        const gl::Buffer& rangeBits,
+                        std::size_t offsetBytes,
+                        gl::Buffer& params,
+                        double dtSeconds,
+                        float speed,
+                        bool reset,
+                        float fallbackMin,
+                        float fallbackMax);
 
 private:
+    void ensurePrograms(PassContext& ctx);
+    /// Smooths mRangeBits into `params` (AutoRangeFinish.comp).
+    void finish(gl::Buffer& params, double dtSeconds, float speed, bool reset, float fallbackMin, float fallbackMax);
+
     gl::Program mReduce;
     gl::Program mFinish;
     gl::Buffer mRangeBits;  ///< uint[2]: float bits of min L and max L

@@ -7,6 +7,7 @@
 #include "post/HistogramReadback.h"
 #include "post/LocalAdaptationSource.h"
 #include "post/TonemapApply.h"
+#include "post/histogram/HistogramFusedLighting.h"
 #include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
@@ -342,6 +343,14 @@ struct PostPipeline::Impl
     /// Resolves the luminance definition again; a new one restarts the automatic range.
     void updateUnits();
 
+    // The fused histogram: whether the source has a producer, what was prepared for this frame, and the
+    // auto range's smoothed state (params-shaped: only the range words are used) for the next frame.
+    bool fusedProducer = false;
+    bool fusedPrepared = false;
+    bool fusedResetFrame = false;  ///< this frame binned with the manual range after a reset
+    glm::ivec2 fusedPreparedSize{0};
+    gl::Buffer fusedRangeState = createHistogramParamsBuffer("post.fused-auto-range");
+
     // What verify() needs from the last run (the caller's frame must still be alive).
     const gl::Texture* lastHdr = nullptr;
     glm::ivec2 lastHdrSize{0};
@@ -549,6 +558,62 @@ void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
     p.resetRange = true;
 }
 
+void PostPipeline::setFusedHistogramProducer(bool available)
+{
+    Impl& p = *mImpl;
+    p.fusedProducer = available;
+    if (available || !p.histogram->needsFusedProducer())
+        return;
+    const std::string fused(p.histogram->id());
+    PipelineSettings wanted = p.settings;
+    wanted.histogramMethod = PipelineSettings{}.histogramMethod;
+    applySettings(wanted);
+    p.notice = fused + " " + std::string(kNeedsFusedProducer) + "; using " + p.settings.histogramMethod;
+    util::logWarning("{}", p.notice);
+}
+
+bool PostPipeline::hasFusedHistogramProducer() const
+{
+    return mImpl->fusedProducer;
+}
+
+Availability PostPipeline::histogramAvailability(const HistogramMethod& method) const
+{
+    Availability availability = method.availability(mImpl->caps);
+    if (availability.available && method.needsFusedProducer() && !mImpl->fusedProducer)
+        return Availability::no(std::string(kNeedsFusedProducer));
+    return availability;
+}
+
+FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees)
+{
+    Impl& p = *mImpl;
+    p.fusedPrepared = false;
+    auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
+    if (!fused || !p.fusedProducer || p.fed || frameSize.x <= 0 || frameSize.y <= 0)
+        return nullptr;
+    HistogramSpec spec = p.settings.spec;
+    spec.luminance = p.units.effectiveWeights();  // as run() bins every other method
+    spec.cdPerUnit = float(p.units.cdPerUnit());
+    p.fusedResetFrame = false;
+    if (p.settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+    } else if (p.resetRange) {  // no smoothed range yet: this frame bins with the manual range
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+        p.paramsBuffer.copyTo(p.fusedRangeState, 0, 0, hd::kHistogramParamsWords * sizeof(std::uint32_t));
+        p.fusedResetFrame = true;
+        p.resetRange = false;
+    } else {  // the range smoothed up to the previous frame
+        writeHistogramShape(p.paramsBuffer, spec, frameSize);
+        static_assert(hd::kParamLogMax == hd::kParamLogMin + 1);
+        p.fusedRangeState.copyTo(p.paramsBuffer, hd::kParamLogMin * sizeof(std::uint32_t),
+                                 hd::kParamLogMin * sizeof(std::uint32_t), 2 * sizeof(std::uint32_t));
+    }
+    p.fusedPrepared = true;
+    p.fusedPreparedSize = frameSize;
+    return &fused->prepare(p.paramsBuffer, frameSize, p.tone->fovealTarget(frameSize, fovYDegrees));
+}
+
 ParkedParameters& PostPipeline::parkedParameters()
 {
     return mImpl->parked;
@@ -594,7 +659,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         newHistogram = createHistogramMethod(wanted.histogramMethod);
         if (!newHistogram) {
             refusals.push_back("unknown histogram method '" + wanted.histogramMethod + "'");
-        } else if (Availability a = newHistogram->availability(p.caps); !a.available) {
+        } else if (Availability a = histogramAvailability(*newHistogram); !a.available) {
             refusals.push_back("histogram method '" + wanted.histogramMethod + "' is unavailable: " + a.reason);
             newHistogram.reset();
         } else {
@@ -659,6 +724,11 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
     std::string clampNotice;
     next.spec.binCount = p.effectiveBins(histogramAfter, &scanAfter, wanted.spec.binCount, clampNotice);
+    if (histogramAfter.needsFusedProducer() && next.downsample > 1) {
+        next.downsample = 1;
+        clampNotice += std::string(clampNotice.empty() ? "" : "; ") + std::string(histogramAfter.id()) +
+                       " bins the full frame as it is lit: downsample 1";
+    }
 
     const bool changed = newHistogram || newScan || newTone || next.spec.binCount != p.settings.spec.binCount ||
                          next.spec.outOfRange != p.settings.spec.outOfRange || next.rangeMode != p.settings.rangeMode ||
@@ -666,8 +736,9 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
                          next.viewLocalMean != p.settings.viewLocalMean || next.inputUnits != p.settings.inputUnits ||
                          next.cdPerUnit != p.settings.cdPerUnit;
-    if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample)
-        p.resetRange = true;
+    if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample ||
+        (newHistogram && (newHistogram->needsFusedProducer() || p.histogram->needsFusedProducer())))
+        p.resetRange = true;  // (the fused method's auto range has its own state)
     // A replaced method's settings are kept and come back when it is chosen again.
     if (newHistogram)
         p.histogram = p.parked.swapIn(p.histogram, std::move(newHistogram));
@@ -707,6 +778,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     if (!p.output || p.output.size() != hdr.size)
         p.output = gl::Texture("post.display", GL_RGBA8, hdr.size);
 
+    // The fused method's histogram was binned by the frame's producer with the params written before it.
+    auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
+    const bool fusedFrame = fused && p.fusedPrepared && p.fusedPreparedSize == hdr.size && !p.fed;
+    p.fusedPrepared = false;
+
     if (p.settings.downsample > 1) {
         auto scope = p.profiler.scope("downsample");
         const ImageInput reduced = p.downsample.run(ctx, hdr, p.settings.downsample);
@@ -732,6 +808,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
         std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
         p.histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (fusedFrame) {
+        // Written by prepareFusedHistogram; the auto range's next step follows the histogram stage.
     } else if (p.settings.rangeMode == RangeMode::Manual) {
         writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
     } else {
@@ -751,6 +829,16 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
             targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
         p.histogram->build(ctx, histogramImage, spec, targets);
+    }
+    if (fused) {
+        if (fusedFrame && p.settings.rangeMode == RangeMode::Auto) {
+            // The next frame's range from this frame's min/max, which the lighting pass reduced.
+            auto scope = p.profiler.scope("range/auto");
+            p.autoRange.updateFromBits(ctx, fused->outputs(), hd::kFusedMinBits * sizeof(std::uint32_t),
+                                       p.fusedRangeState, dtSeconds, p.settings.autoRangeSpeed, p.fusedResetFrame,
+                                       p.settings.logMin, p.settings.logMax);
+        }
+        fused->endFrame();
     }
     // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
     // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.

@@ -146,6 +146,20 @@ public:
     /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).
     void pollProbe();
 
+    /// The fused histogram (method "fused-lighting": the scene's deferred lighting pass bins the frame as it
+    /// stores it). Whether this frame's source has such a producer (default: none). Without one the method
+    /// is refused with kNeedsFusedProducer, and replaced by the default method if it is in use.
+    void setFusedHistogramProducer(bool available);
+    bool hasFusedHistogramProducer() const;
+    /// Whether `method` can run here: its availability on this GPU and, for a method that needs a fused
+    /// producer, the producer (the panels grey it out with the reason).
+    Availability histogramAvailability(const HistogramMethod& method) const;
+    /// Before the frame renders, with the fused method in use and a producer declared: writes this
+    /// frame's params (the manual range, or the auto range smoothed up to the previous frame; after a
+    /// reset the manual range), clears the fused outputs and returns what the producer fills (it must
+    /// outlive the producer's pass); nullptr otherwise. `fovYDegrees`: Ward's foveal grid.
+    FusedHistogramTarget* prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees);
+
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);
 

@@ -87,6 +87,21 @@ struct FovealTarget
     bool written = false;  ///< set by the method that filled it this frame; cleared by its consumer
 };
 
+/// What the frame's producer fills for the "fused-lighting" histogram method while it writes the frame
+/// (the scene's deferred lighting pass; the app hands it these buffers): the pipeline writes `params`
+/// for this frame and the method clears the outputs before the frame renders (PostPipeline::
+/// prepareFusedHistogram); the producer bins every pixel it stores and sets `produced`.
+struct FusedHistogramTarget
+{
+    const gl::Buffer* params = nullptr;  ///< uint[hd::kHistogramParamsWords]: this frame's range, bins, policy
+    gl::Buffer* histogram = nullptr;     ///< uint[hd::kFusedHistogramWords]: bins, counters, min/max L bits
+    gl::Buffer* fovealSums = nullptr;    ///< vec4 per (8x8 tile, block slot) of Ward's foveal blocks; null: none
+    glm::ivec2 frameSize{0};             ///< the frame the target was prepared for
+    glm::ivec2 fovealGrid{0};
+    glm::ivec2 fovealSpan{0};  ///< foveal block slots per tile along x and y
+    bool produced = false;     ///< set by the producer once this frame's outputs are filled
+};
+
 /// A picture's view as a Radiance VIEW line gives it (type v perspective, l parallel, c cylindrical,
 /// a angular, h hemispherical, s planispheric; the two angles in degrees).
 struct PictureView

@@ -23,11 +23,15 @@ Traffic sceneMinimumTraffic(const TrafficShape& shape)
 
 Traffic autoRangeMinimumTraffic(const TrafficShape& shape)
 {
+    if (shape.histogramInScene)  // the scene's min/max read, the range written
+        return {2 * kBinBytes, 2 * kBinBytes};
     return {pixelCount(shape.histogramImage) * shape.frameBytesPerPixel, 0};
 }
 
 Traffic histogramMinimumTraffic(const TrafficShape& shape)
 {
+    if (shape.histogramInScene)  // the scene's bins read, the histogram's written
+        return {std::uint64_t(shape.bins) * kBinBytes, std::uint64_t(shape.bins) * kBinBytes};
     return {pixelCount(shape.histogramImage) * shape.frameBytesPerPixel, std::uint64_t(shape.bins) * kBinBytes};
 }
 

@@ -48,6 +48,9 @@ struct TrafficShape
     std::uint32_t bins = 0;
     float fovYDegrees = 60.0f;                               ///< camera field of view (Ward's foveal grid)
     std::uint64_t frameBytesPerPixel = kFrameBytesPerPixel;  ///< 8 (RGBA16F) or 16 (RGBA32F)
+    /// The histogram (and the auto range's min/max) is binned as the scene writes the frame
+    /// (fused-lighting): neither stage reads the frame, whose write the scene already counts.
+    bool histogramInScene = false;
 };
 
 /// Bytes per pixel of a scene-linear frame texture format (RGBA16F 8, RGBA32F 16, else 8).
@@ -58,9 +61,11 @@ std::uint64_t pixelCount(glm::ivec2 size);
 /// scene: the frame written once (W*H*frameBytesPerPixel; rasterisation, depth and G-buffer are not
 /// modelled).
 Traffic sceneMinimumTraffic(const TrafficShape& shape);
-/// range/auto: one read of the histogram image for its min/max (W*H*frameBytesPerPixel).
+/// range/auto: one read of the histogram image for its min/max (W*H*frameBytesPerPixel); binned in the
+/// scene, the scene's min/max read and the range written (2 words each).
 Traffic autoRangeMinimumTraffic(const TrafficShape& shape);
-/// histogram/<id>: one read of the histogram image (W*H*frameBytesPerPixel), the bins written once.
+/// histogram/<id>: one read of the histogram image (W*H*frameBytesPerPixel), the bins written once;
+/// binned in the scene, the scene's bins read and the histogram's written.
 Traffic histogramMinimumTraffic(const TrafficShape& shape);
 /// scan/<id>: the bins read and the CDF written (bins*4 each).
 Traffic scanMinimumTraffic(const TrafficShape& shape);

@@ -2,6 +2,12 @@
 // dispatch (see DeferredLighting.h).
 #include "scene/DeferredLighting.h"
 
+#include "scene/PixelInjection.h"
+#include "shared/HostDevice.h"
+
+#include <algorithm>
+#include <vector>
+
 namespace scene {
 namespace {
 
@@ -12,6 +18,7 @@ constexpr GLuint kNormalImageUnit = 2;
 constexpr GLuint kMaterialImageUnit = 3;
 constexpr GLuint kDepthUnit = 9;
 constexpr GLuint kTileSize = 8;  // DeferredLighting.comp's local_size_x/y
+static_assert(kTileSize == hd::kFusedTileSize, "the fused histogram's tiles are the lighting pass's workgroups");
 
 GLuint groupsFor(int count)
 {
@@ -21,7 +28,7 @@ GLuint groupsFor(int count)
 }  // namespace
 
 DeferredLighting::DeferredLighting(gl::ShaderLibrary& shaders, GLenum colorFormat, bool environment)
-    : mColorFormat(colorFormat)
+    : mShaders(&shaders), mColorFormat(colorFormat)
 {
     const std::string targetFormat = colorFormat == GL_RGBA32F ? "rgba32f" : "rgba16f";
     mPrepass = shaders.buildGraphics("scene.depthPrepass", "scene/Scene.vert", "scene/DepthPrepass.frag");
@@ -33,6 +40,7 @@ DeferredLighting::DeferredLighting(gl::ShaderLibrary& shaders, GLenum colorForma
     if (environment)
         defines.emplace_back("SCENE_ENVIRONMENT", "1");
     mLighting = shaders.buildCompute("scene.deferredLighting", "scene/DeferredLighting.comp", defines);
+    mLightingDefines = std::move(defines);
 }
 
 void DeferredLighting::attach(const gl::Texture& color, const gl::Texture& depth)
@@ -85,17 +93,66 @@ void DeferredLighting::endGeometry() const
     glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
 }
 
-void DeferredLighting::light(const gl::Texture& color, const gl::Texture& depth) const
+const gl::Program& DeferredLighting::prepareFused(const FusedHistogramOutputs& fused)
+{
+    const bool foveal = fused.fovealSums != nullptr;
+    gl::Program& program = mFusedLighting[foveal ? 1 : 0];
+    if (!program) {
+        gl::ShaderDefines defines = mLightingDefines;
+        defines.emplace_back("FUSED_HISTOGRAM", "1");
+        defines.emplace_back("FUSED_FOVEAL", foveal ? "1" : "0");
+        defines.emplace_back("FUSED_HALF_TARGET", mColorFormat == GL_RGBA16F ? "1" : "0");
+        program =
+            mShaders->buildCompute(foveal ? "scene.deferredLighting.fused.foveal" : "scene.deferredLighting.fused",
+                                   "scene/DeferredLighting.comp", defines);
+    }
+    // The preset's injected texels as ascending linear indices (scene::injectionPositions' order).
+    const PixelInjection& inject = fused.inject;
+    if (!mInjectedTexels || mInjectedSize != mSize || mInjectedRequest.nan != inject.nan ||
+        mInjectedRequest.inf != inject.inf || mInjectedRequest.negative != inject.negative) {
+        const std::vector<glm::ivec2> positions = injectionPositions(mSize, inject.total());
+        std::vector<std::uint32_t> indices;
+        indices.reserve(positions.size() + 1);
+        for (const glm::ivec2 p : positions)
+            indices.push_back(std::uint32_t(p.y) * std::uint32_t(mSize.x) + std::uint32_t(p.x));
+        // A small frame gets the first texels only, in injectPixels' order: NaN, then +Inf, then negative.
+        const int count = int(indices.size());
+        mInjectedCounts.nan = std::min(inject.nan, count);
+        mInjectedCounts.inf = std::min(inject.inf, count - mInjectedCounts.nan);
+        mInjectedCounts.negative = count - mInjectedCounts.nan - mInjectedCounts.inf;
+        indices.push_back(0u);  // never empty: a buffer is bound even without injection
+        mInjectedTexels =
+            gl::Buffer::fromSpan("scene.deferredLighting.injected-texels", std::span<const std::uint32_t>(indices));
+        mInjectedSize = mSize;
+        mInjectedRequest = inject;
+    }
+    fused.params->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingFusedParams);
+    fused.histogram->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingFusedHistogram);
+    mInjectedTexels.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingFusedInjection);
+    glProgramUniform3i(program.id(), hd::kFusedInjectionLocation, mInjectedCounts.nan, mInjectedCounts.inf,
+                       mInjectedCounts.negative);
+    if (foveal) {
+        fused.fovealSums->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingFusedFoveal);
+        glProgramUniform4i(program.id(), hd::kFusedFovealLocation, fused.fovealGrid.x, fused.fovealGrid.y,
+                           fused.fovealSpan.x, fused.fovealSpan.y);
+    }
+    return program;
+}
+
+void DeferredLighting::light(const gl::Texture& color, const gl::Texture& depth, const FusedHistogramOutputs* fused)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     bindImages(color);
     depth.bindUnit(kDepthUnit);
     glBindSampler(kDepthUnit, 0);  // the texture's own nearest filtering
-    mLighting.use();
+    const bool fusing = fused && fused->params && fused->histogram;
+    (fusing ? prepareFused(*fused) : mLighting).use();
     glDispatchCompute(groupsFor(mSize.x), groupsFor(mSize.y), 1);
     // The frame's readers vary (compute image loads and texture fetches, blits, screenshots, CUDA);
     // one full barrier per frame costs nothing measurable.
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    if (fusing && fused->written)
+        *fused->written = true;
 }
 
 }  // namespace scene

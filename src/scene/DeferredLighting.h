@@ -13,15 +13,38 @@
 // Exact depth ties (coplanar surfaces): a stencil bit lets the first drawn fragment win, as
 // GL_LESS does in the forward path. Limits: opaque and alpha-masked surfaces only (the scene has no
 // blending); one shading model; the depth target must have a stencil part (GL_DEPTH32F_STENCIL8).
+//
+// Fused histogram: given FusedHistogramOutputs, the lighting pass runs its FUSED_HISTOGRAM variant,
+// which also bins every pixel it stores into the post pipeline's log-luminance histogram (and Ward's
+// foveal sums) in the same dispatch, so the chain need not read the frame for them
+// (shaders/histogram/FusedLighting.glsl; the method is src/post/histogram/HistogramFusedLighting.h,
+// connected by the app: this layer knows only the buffers).
 #pragma once
 
+#include "gl/Buffer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Program.h"
 #include "gl/Texture.h"
+#include "scene/Scene.h"
 
 #include <glm/vec2.hpp>
 
+#include <array>
+
 namespace scene {
+
+/// What the lighting pass fills for a fused histogram this frame (the app fills it from the post
+/// pipeline's target). Its owner clears the buffers and writes the params before the pass.
+struct FusedHistogramOutputs
+{
+    const gl::Buffer* params = nullptr;  ///< uint[hd::kHistogramParamsWords]: range, bin count, policy
+    gl::Buffer* histogram = nullptr;     ///< uint[hd::kFusedHistogramWords]: bins, counters, min/max L bits
+    gl::Buffer* fovealSums = nullptr;    ///< vec4 per (tile, slot) of Ward's foveal blocks; null: none
+    glm::ivec2 fovealGrid{0};            ///< the foveal grid (with fovealSums)
+    glm::ivec2 fovealSpan{0};            ///< block slots per 8x8 tile along x and y (with fovealSums)
+    PixelInjection inject;               ///< a stress preset's texels, written (and binned) by the pass
+    bool* written = nullptr;             ///< set true once the pass has filled the outputs
+};
 
 class DeferredLighting
 {
@@ -49,19 +72,29 @@ public:
 
     /// Shades every pixel of `color` from the G-buffer and `depth`. The caller has bound the scene's
     /// frame block, shadow maps and environment; afterwards every later reader of `color` (texture
-    /// fetches, image loads, blits, readbacks, CUDA) sees the result.
-    void light(const gl::Texture& color, const gl::Texture& depth) const;
+    /// fetches, image loads, blits, readbacks, CUDA) sees the result. With `fused`, the same dispatch
+    /// also bins every stored pixel into its outputs (and writes the preset's injected texels).
+    void light(const gl::Texture& color, const gl::Texture& depth, const FusedHistogramOutputs* fused = nullptr);
 
     /// Bytes per pixel of the G-buffer besides depth and colour (docs, bench traffic).
     static constexpr int kGBufferBytesPerPixel = 32;
 
 private:
     void bindImages(const gl::Texture& color) const;
+    /// Binds the fused outputs and the injected texels' buffer; returns the variant to run.
+    const gl::Program& prepareFused(const FusedHistogramOutputs& fused);
 
+    gl::ShaderLibrary* mShaders;
+    gl::ShaderDefines mLightingDefines;
     gl::Program mPrepass;
     gl::Program mPrepassMasked;
     gl::Program mGeometry;
     gl::Program mLighting;
+    std::array<gl::Program, 2> mFusedLighting;  ///< [foveal sums]; built on first use
+    gl::Buffer mInjectedTexels;                 ///< ascending linear indices of the preset's injected texels
+    PixelInjection mInjectedRequest;            ///< the injection it was made for
+    PixelInjection mInjectedCounts;             ///< what it holds (fewer on a frame with fewer pixels)
+    glm::ivec2 mInjectedSize{-1};               ///< the frame size it was made for
     GLenum mColorFormat;
     glm::ivec2 mSize{0};
     gl::Texture mSurface;          ///< RGBA32UI: world position, roughness + occlusion

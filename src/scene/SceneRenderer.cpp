@@ -491,7 +491,7 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
     }
     uploadFrameBlock(camera, options);
     if (options.lighting == LightingPath::Deferred)
-        renderDeferred(profiler);
+        renderDeferred(profiler, options.fusedHistogram);
     else
         renderForward(profiler);
     glBindVertexArray(0);
@@ -560,7 +560,7 @@ void SceneRenderer::renderForward(profiling::Profiler* profiler)
     }
 }
 
-void SceneRenderer::renderDeferred(profiling::Profiler* profiler)
+void SceneRenderer::renderDeferred(profiling::Profiler* profiler, const FusedHistogramOutputs* fused)
 {
     if (!mDeferred)
         mDeferred.emplace(*mShaders, mColorFormat, mEnvironment.has_value());
@@ -582,7 +582,7 @@ void SceneRenderer::renderDeferred(profiling::Profiler* profiler)
     }
     {
         PassScope pass(profiler, "scene/lighting");
-        mDeferred->light(mColor, mDepth);
+        mDeferred->light(mColor, mDepth, fused);
     }
 }
 

@@ -72,6 +72,9 @@ struct RenderOptions
 {
     bool drawSunDisc = true;  ///< off for dynamic-range measurements that must not count the sun
     LightingPath lighting = kDefaultLightingPath;
+    /// The deferred lighting pass also bins the frame into these (DeferredLighting.h); ignored by the
+    /// forward path, which leaves `written` false.
+    const FusedHistogramOutputs* fusedHistogram = nullptr;
 };
 
 class SceneRenderer
@@ -114,7 +117,7 @@ private:
     void bindLightingInputs() const;
     void drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked, bool keepDepthState = false) const;
     void renderForward(profiling::Profiler* profiler);
-    void renderDeferred(profiling::Profiler* profiler);
+    void renderDeferred(profiling::Profiler* profiler, const FusedHistogramOutputs* fused);
 
     Scene mScene;
     gl::Program mShadowProgram;

@@ -32,6 +32,8 @@ std::vector<PipelinePanel::Entry> listEntries(const Registry& registry, const po
             entry.available = availability.available;
             entry.reason = availability.reason;
         }
+        if constexpr (requires { method->needsFusedProducer(); })
+            entry.needsFusedProducer = method->needsFusedProducer();
         out.push_back(std::move(entry));
     }
     return out;
@@ -122,8 +124,16 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
 
     if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::HistogramMethod& method = pipeline.histogramMethod();
-        changed |= drawMethodCombo("method", "##histogram-method", mHistogramMethods, wanted.histogramMethod,
-                                   method.description());
+        // A fused method is greyed out where this frame's source cannot bin for it (not the scene's
+        // deferred lighting: forward lighting, an image, a sequence, split view B).
+        std::vector<Entry> methods = mHistogramMethods;
+        for (Entry& entry : methods)
+            if (entry.available && entry.needsFusedProducer && !pipeline.hasFusedHistogramProducer()) {
+                entry.available = false;
+                entry.reason = std::string(post::kNeedsFusedProducer);
+            }
+        changed |=
+            drawMethodCombo("method", "##histogram-method", methods, wanted.histogramMethod, method.description());
         if (std::string limits = method.limits(); !limits.empty())
             TextDisabledWrapped("limits: " + limits);
 

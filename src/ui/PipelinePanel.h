@@ -46,6 +46,7 @@ public:
         std::string description;
         bool available = true;
         std::string reason;
+        bool needsFusedProducer = false;  ///< a histogram method the frame's producer must bin for
     };
 
 private:

@@ -15,3 +15,4 @@ target_sources(hdrlab_tests_cpu PRIVATE app/FrameSequenceTest.cpp app/SequenceDe
 target_sources(hdrlab_tests_gl PRIVATE app/SequenceSourceGlTest.cpp)
 target_sources(hdrlab_tests_gl PRIVATE app/BenchBandwidthGlTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/BenchFloorsTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE app/FusedHistogramGlTest.cpp)

@@ -1,7 +1,7 @@
 // BenchPipelineTest.cpp: `hdrlab bench pipeline` end to end on a tiny frame (GL through EGL; on
 // llvmpipe its times are CPU fallbacks, which it must say, and its floor check is off): the header
 // names the rates the floors use, the CSV has its columns, one block of stage rows per (bins,
-// operator) of `--bins all --operator all`, finite positive floors and ratios wherever a stage has a
+// operator) of `--bins all --operator all` (the gl and gl-fused paths), finite positive floors and ratios wherever a stage has a
 // traffic model, and read + written bytes that add up to the bytes; bad options fail with one line.
 #include "cli/CliTestSupport.h"
 
@@ -55,8 +55,9 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     ASSERT_TRUE(std::getline(file, line));
     EXPECT_EQ(splitCsv(line), kColumns);
 
-    // (bins, operator) of the gl path -> its stages.
+    // (bins, operator) of the gl path -> its stages; the same for the gl-fused path.
     std::map<std::pair<std::string, std::string>, std::set<std::string>> stages;
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> fusedStages;
     std::size_t rows = 0;
     while (std::getline(file, line)) {
         ++rows;
@@ -86,6 +87,10 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
         }
         if (f[3] == "gl")
             stages[{f[1], f[2]}].insert(f[6]);
+        if (f[3] == "gl-fused") {
+            EXPECT_EQ(f[4], "fused-lighting") << line;
+            fusedStages[{f[1], f[2]}].insert(f[6]);
+        }
     }
     EXPECT_GT(rows, 0u);
     for (const char* bins : {"64", "256", "1024", "4096"})
@@ -98,9 +103,13 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
             // dispatch, ward and exposure use no CDF), so no scan row.
             EXPECT_FALSE(found->second.count("scan")) << bins << " bins, " << op << ": a scan row";
         }
-    // Ward's curve sub-stages are reported under the curve.
+    // Ward's curve sub-stages are reported under the curve, the scene's passes under the scene.
     const std::pair<std::string, std::string> ward256{"256", "ward"};
     EXPECT_TRUE(stages[ward256].count("curve/foveal"));
+    EXPECT_TRUE(stages[ward256].count("scene/lighting"));
+    // The fused path: the lighting pass with the binning in it, timed like the gl path's.
+    for (const char* stage : {"scene", "scene/lighting", "histogram", "apply", "chain"})
+        EXPECT_TRUE(fusedStages[ward256].count(stage)) << "gl-fused: no " << stage << " row";
 }
 
 TEST(BenchPipelineTest, BadOptionsGiveOneLineErrors)

@@ -87,9 +87,11 @@ TEST(ChartOutputTest, BenchPipelineDrawsTheChainAgainstBins)
     EXPECT_NE(result.output.find("wrote b.svg"), std::string::npos) << result.output;
     const std::string svg = readFile(dir / "b.svg");
     ASSERT_EQ(xmlProblem(svg), "") << svg;
-    EXPECT_EQ(countElements(svg, "polyline"), 1u) << "the gl path (no CUDA here)";
-    EXPECT_EQ(countElements(svg, "circle"), 3u) << "two bin counts and the legend's marker";
+    EXPECT_EQ(countElements(svg, "polyline"), 2u) << "the gl and gl-fused paths (no CUDA here)";
+    EXPECT_EQ(countElements(svg, "circle"), 3u) << "the gl path's two bin counts and its legend marker";
+    EXPECT_EQ(countElements(svg, "rect"), 5u) << "the second path's markers are squares";
     EXPECT_NE(svg.find(">gl<"), std::string::npos);
+    EXPECT_NE(svg.find(">fused-lighting<"), std::string::npos);
     EXPECT_NE(svg.find("gl = compute-shared-atomic + in-curve"), std::string::npos);
 }
 

@@ -123,10 +123,11 @@ TEST(LayoutWindowTest, DraggingABarResizesItsColumnAndClickingItsArrowCollapsesI
     // bar 680..688 with the arrow about y = 300. The left bar is dragged to x = 600, then the right
     // bar's arrow clicked. The script waits for the first frames (shaders compile after the window
     // is mapped; a press before the panels exist belongs to no panel) and holds each step long enough
-    // for a frame on a loaded machine (about 0.1 s alone); 150 frames outlast it.
+    // for a frame on a loaded machine (about 0.1 s alone); 250 frames outlast it (150 frames took
+    // 7.4 s on an idle machine, less than the script's 9.5 s: the app had closed before the click).
     {
         std::ofstream script(dir / "drag.sh");
-        script << cli_test::hdrlab("--size 1000x600 --frames 150 --vsync off --fixed-step --window-screenshot d.png")
+        script << cli_test::hdrlab("--size 1000x600 --frames 250 --vsync off --fixed-step --window-screenshot d.png")
                << " &\n"
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"

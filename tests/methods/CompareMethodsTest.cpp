@@ -1,7 +1,13 @@
 // compareMethods (the core of `hdrlab compare` and "compare all"): on a bin-centre image every
 // available method reports zero difference from the CPU reference and the same curve; unavailable
-// methods carry their reason; the table and CSV list every method.
+// methods carry their reason; the table and CSV list every method. On a scene frame the fused method
+// (binned by the frame's deferred lighting pass, rendered again) is exact too, and the methods after
+// it still see the frame compare started with.
 #include "app/CompareMethods.h"
+#include "app/SceneFrameSource.h"
+#include "post/histogram/HistogramFusedLighting.h"
+#include "scene/Scene.h"
+#include "scene/SceneRenderer.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
 
@@ -55,6 +61,49 @@ TEST_F(CompareMethodsTest, EveryAvailableMethodMatchesTheCpuOnABinCentreImage)
         EXPECT_NE(csv.find(row.id + ","), std::string::npos) << row.id;
     }
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(report.rows.size() + 1));
+}
+
+TEST_F(CompareMethodsTest, TheFusedMethodIsExactOnARenderedSceneFrame)
+{
+    const scene::Scene s = scene::defaultScene();
+    scene::SceneRenderer renderer(ts::shaderLibrary(), s);
+    const glm::ivec2 size{67, 41};
+    renderer.resize(size);
+    renderer.render(s.camera, scene::RenderOptions{});
+    const std::vector<float> before = renderer.hdrTarget().readRgbaFloat();
+    post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
+    app::CompareSettings settings;
+    settings.bins = 1000;
+    settings.repeat = 2;
+    settings.outOfRange = post::OutOfRange::Separate;
+    // scatter-blend runs after the fused method (registry order): it must get the frame compare read first.
+    settings.onlyMethods = {"compute-shared-atomic", std::string(post::HistogramFusedLighting::kId), "scatter-blend"};
+    const post::ImageInput input{renderer.hdrTarget(), size};
+    const app::CompareReport unavailable = app::compareMethods(ctx, input, settings);
+    ASSERT_EQ(unavailable.rows.size(), 3u);
+    ASSERT_EQ(unavailable.rows[1].id, post::HistogramFusedLighting::kId);
+    EXPECT_FALSE(unavailable.rows[1].available) << "no producer given";
+    EXPECT_EQ(unavailable.rows[1].reason, post::kNeedsFusedProducer);
+
+    int renders = 0;
+    settings.renderFused = [&](post::FusedHistogramTarget& target) {
+        ++renders;
+        const scene::FusedHistogramOutputs outputs = app::fusedHistogramOutputs(target, {});
+        scene::RenderOptions options;
+        options.fusedHistogram = &outputs;
+        renderer.render(s.camera, options);
+    };
+    const app::CompareReport report = app::compareMethods(ctx, input, settings);
+    EXPECT_EQ(renders, 1);
+    ASSERT_EQ(report.rows.size(), 3u);
+    ASSERT_EQ(report.rows[2].id, "scatter-blend");
+    for (const app::CompareRow& row : report.rows) {
+        EXPECT_TRUE(row.available && !row.failed) << row.id << ": " << row.reason;
+        EXPECT_TRUE(row.exact()) << row.id << " L1 " << row.l1Difference << " totals " << row.gpuTotal << "/"
+                                 << row.cpuTotal << "; " << row.status;
+    }
+    EXPECT_NE(report.rows[1].status.find("scene/lighting"), std::string::npos) << report.rows[1].status;
+    EXPECT_EQ(renderer.hdrTarget().readRgbaFloat(), before) << "compare gives the frame back as it found it";
 }
 
 }  // namespace

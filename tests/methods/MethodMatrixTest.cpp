@@ -34,7 +34,8 @@ std::vector<std::string> runnableMethodIds()
     for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
         auto method = entry.create();
         post::Availability availability = method->availability(ts::testGpuCaps());
-        if (method->backend() != post::Backend::Cuda && availability.available)
+        // A fused method bins a scene frame as it is lit, not a texture: tests/app/FusedHistogramGlTest.cpp.
+        if (method->backend() != post::Backend::Cuda && availability.available && !method->needsFusedProducer())
             ids.emplace_back(entry.id);
     }
     return ids;
@@ -107,6 +108,8 @@ protected:
         post::Availability availability = method->availability(ts::testGpuCaps());
         if (!availability.available)
             GTEST_SKIP() << GetParam() << " is unavailable here: " << availability.reason;
+        if (method->needsFusedProducer())
+            GTEST_SKIP() << GetParam() << " " << post::kNeedsFusedProducer << " (tests/app/FusedHistogramGlTest.cpp)";
     }
 
     ts::GpuHistogram run(const ts::TestImage& image, float logMin, float logMax, const post::HistogramSpec& spec)

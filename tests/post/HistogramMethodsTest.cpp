@@ -28,6 +28,8 @@ protected:
             GTEST_SKIP() << GetParam() << " is not an OpenGL method (tested by its own backend's tests)";
         if (!availability.available)
             GTEST_SKIP() << GetParam() << " is unavailable here: " << availability.reason;
+        if (method->needsFusedProducer())
+            GTEST_SKIP() << GetParam() << " " << post::kNeedsFusedProducer << " (tests/app/FusedHistogramGlTest.cpp)";
     }
 
     /// Bin counts above the method's limit are skipped (the pipeline clamps them).

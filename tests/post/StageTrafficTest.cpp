@@ -1,6 +1,7 @@
 // StageTrafficTest.cpp: the traffic model `bench pipeline` prices at the measured read and write rates
 // follows the frame's format (an RGBA32F frame (sunny scenes, `view`) moves twice the frame bytes of
-// RGBA16F) and splits every stage's bytes into what it reads and what it writes.
+// RGBA16F) and splits every stage's bytes into what it reads and what it writes; a histogram binned as the
+// scene writes the frame (fused-lighting) reads no frame.
 #include "gl/Gl.h"
 #include "post/StageTraffic.h"
 
@@ -59,6 +60,24 @@ TEST(StageTraffic, TrafficAddsAndScalesPerDirection)
     EXPECT_EQ(sum.total(), 23u);
     EXPECT_TRUE(post::Traffic{}.empty());
     EXPECT_FALSE(sum.empty());
+}
+
+TEST(StageTraffic, AHistogramBinnedInTheSceneReadsNoFrame)
+{
+    post::TrafficShape fused;
+    fused.frame = {1920, 1080};
+    fused.histogramImage = {1920, 1080};
+    fused.bins = 256;
+    fused.histogramInScene = true;
+    const post::Traffic histogram = post::histogramMinimumTraffic(fused);
+    EXPECT_EQ(histogram.readBytes, 256u * 4u) << "the scene's bins";
+    EXPECT_EQ(histogram.writeBytes, 256u * 4u);
+    const post::Traffic range = post::autoRangeMinimumTraffic(fused);
+    EXPECT_EQ(range.readBytes, 8u) << "the scene's min and max";
+    EXPECT_EQ(range.writeBytes, 8u);
+    const post::Traffic apply = post::applyMinimumTraffic(fused);
+    EXPECT_EQ(apply.readBytes, 1920ull * 1080ull * 8) << "apply still reads the frame";
+    EXPECT_EQ(apply.writeBytes, 1920ull * 1080ull * 4);
 }
 
 }  // namespace

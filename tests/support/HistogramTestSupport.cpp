@@ -205,11 +205,15 @@ std::vector<std::string> availableGlHistogramMethodIds()
     for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
         auto method = entry.create();
         post::Availability availability = method->availability(testGpuCaps());
-        if (method->backend() == post::Backend::OpenGL && availability.available) {
+        if (method->backend() == post::Backend::OpenGL && availability.available && !method->needsFusedProducer()) {
             ids.emplace_back(entry.id);
         } else if (reported.insert(std::string(entry.id)).second) {
             std::cout << "[ skipped  ] histogram method " << entry.id << ": "
-                      << (availability.available ? "not an OpenGL method" : availability.reason) << "\n";
+                      << (!availability.available ? availability.reason
+                          : method->needsFusedProducer()
+                              ? std::string(post::kNeedsFusedProducer) + " (tests/app/FusedHistogramGlTest.cpp)"
+                              : std::string("not an OpenGL method"))
+                      << "\n";
         }
     }
     return ids;

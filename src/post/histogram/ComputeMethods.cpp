@@ -4,6 +4,7 @@
 #include "post/histogram/HistogramComputeSharedAtomic.h"
 #include "post/histogram/HistogramComputeSharedAtomicLinear.h"
 #include "post/histogram/HistogramComputeSubgroup.h"
+#include "post/histogram/HistogramFusedLighting.h"
 #include "post/histogram/HistogramRegistry.h"
 
 namespace post {
@@ -15,6 +16,7 @@ void appendComputeHistogramMethods(std::vector<HistogramMethodEntry>& list)
     list.push_back(histogramEntry<HistogramComputeGlobalAtomic>());
     list.push_back(histogramEntry<HistogramComputeReplicated>());
     list.push_back(histogramEntry<HistogramComputeSubgroup>());
+    list.push_back(histogramEntry<HistogramFusedLighting>());
 }
 
 }  // namespace post

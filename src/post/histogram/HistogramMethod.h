@@ -42,6 +42,11 @@ public:
     virtual bool exactBinning() const { return true; }
     /// Whether build() also fills HistogramTargets::foveal (in the same read of the frame).
     virtual bool fillsFovealImage() const { return false; }
+    /// True when build() cannot run on just any image: it finishes what the frame's producer binned while
+    /// writing the frame (fused-lighting: the scene's deferred lighting pass). The pipeline offers such a
+    /// method only where the app declares a producer (PostPipeline::setFusedHistogramProducer); tools and
+    /// tests that build histograms of a texture leave it out, saying kNeedsFusedProducer.
+    virtual bool needsFusedProducer() const { return false; }
 
     /// Builds the histogram of `image` into `targets.histogram` (the method clears what it writes).
     virtual void build(PassContext& ctx,
@@ -59,6 +64,9 @@ public:
     /// `ctx.profiler.scope(name, method.timerBackend())`.
     virtual profiling::TimerBackend* timerBackend() { return nullptr; }
 };
+
+/// Why a method that needs a fused producer cannot run on this frame source.
+inline constexpr std::string_view kNeedsFusedProducer = "needs the scene's deferred lighting pass";
 
 struct HistogramMethodEntry
 {
