@@ -1,6 +1,7 @@
 #include "app/BenchLatency.h"
 
 #include "gl/Buffer.h"
+#include "gl/Fence.h"
 #include "gl/Query.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@ std::vector<LatencySample> measureDispatchLatency(const gl::ShaderLibrary& shade
     const gl::Program large =
         shaders.buildCompute("bench.latency.1024", "bench/Latency.comp", {{"GROUP_SIZE", "1024"}});
     const gl::Buffer sink("bench.latency.sink", 64);
+    gl::Buffer bins("bench.latency.bins", 16 * 1024);  // a 4096-bin histogram's words
     gl::Buffer copyTarget("bench.latency.copy", 64);
     std::vector<gl::Query> queries;
     for (int i = 0; i < 2 * runs; ++i)
@@ -59,6 +61,9 @@ std::vector<LatencySample> measureDispatchLatency(const gl::ShaderLibrary& shade
     });
     time("1 x 1024 invocations, 32 barriers", [&] { dispatch(large, 32); });
     time("32-byte buffer copy (a state readback)", [&] { sink.copyTo(copyTarget, 0, 0, 32); });
+    time("16 KiB buffer clear (a histogram's bins)", [&] { bins.clearUint(0u); });
+    gl::Fence fence;
+    time("fence sync (a readback's)", [&] { fence = gl::Fence::insert(); });
     return out;
 }
 
