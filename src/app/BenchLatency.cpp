@@ -33,8 +33,9 @@ std::vector<LatencySample> measureDispatchLatency(const gl::ShaderLibrary& shade
         }
         std::vector<double> us;
         for (int run = 0; run < runs; ++run)
-            us.push_back(double(queries[std::size_t(2 * run + 1)].waitResult() - queries[std::size_t(2 * run)].waitResult()) *
-                         1e-3);
+            us.push_back(
+                double(queries[std::size_t(2 * run + 1)].waitResult() - queries[std::size_t(2 * run)].waitResult()) *
+                1e-3);
         std::sort(us.begin(), us.end());
         out.push_back({what, us[us.size() / 2]});
     };

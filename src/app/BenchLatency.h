@@ -2,8 +2,8 @@
 // profiler times a pass (a GL_TIMESTAMP before and after, so the numbers are comparable with the
 // stage times of `bench pipeline`): two timestamps alone, an empty one-workgroup dispatch, the same
 // followed by a shader-storage barrier and by all barriers, one 1024-invocation workgroup crossing 32
-// barriers, the 32-byte buffer copy an operator's state readback queues, a histogram's 16 KiB clear and a fence. At 256..4096 bins a scan
-// or a curve is nearly all of this (docs/PERF.md), so these are the floors of such stages.
+// barriers, the 32-byte buffer copy an operator's state readback queues, a histogram's 16 KiB clear and a fence. At
+// 256..4096 bins a scan or a curve is nearly all of this (docs/PERF.md), so these are the floors of such stages.
 #pragma once
 
 #include "gl/Program.h"

@@ -34,9 +34,9 @@ struct WardExactRange
 struct WardExactFit
 {
     WardExactRange range;
-    std::vector<std::uint32_t> bins;                   ///< the histogram the fit used
+    std::vector<std::uint32_t> bins;                          ///< the histogram the fit used
     std::array<std::uint32_t, hd::kCounterCount> counters{};  ///< out-of-range counters (full fit only)
-    std::uint32_t outcome = 0;                         ///< ref::WardOutcome order
+    std::uint32_t outcome = 0;                                ///< ref::WardOutcome order
     std::uint32_t passes = 0;
     float histot = 0.0f;      ///< counts (fixed point back to counts)
     float finalTotal = 0.0f;  ///< T of the last pass

@@ -1,8 +1,8 @@
 // BenchPipelineTest.cpp: `hdrlab bench pipeline` end to end on a tiny frame (GL through EGL; on
 // llvmpipe its times are CPU fallbacks, which it must say, and its floor check is off): the header
 // names the rates the floors use, the CSV has its columns, one block of stage rows per (bins,
-// operator) of `--bins all --operator all` (the gl and gl-fused paths), finite positive floors and ratios wherever a stage has a
-// traffic model, and read + written bytes that add up to the bytes; bad options fail with one line.
+// operator) of `--bins all --operator all` (the gl and gl-fused paths), finite positive floors and ratios wherever a
+// stage has a traffic model, and read + written bytes that add up to the bytes; bad options fail with one line.
 #include "cli/CliTestSupport.h"
 
 #include <gtest/gtest.h>
