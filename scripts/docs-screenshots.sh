@@ -4,8 +4,9 @@
 # layout), the false-colour view with probes in a window, the split view in a window (Xvfb), its
 # difference view, the metering view of a mask, and an engine preset in the panels (headless --ui).
 # Windows run on the fixed step (--fixed-step) as large as their Xvfb screen, whose pointer rests at
-# the centre, on the picture. The false-colour strip and the exposure-plot, settings and compare
-# close-ups were made with the commands in docs/USAGE.md.
+# the centre, on the picture. The Pipeline and Exposure close-ups are crops of headless --ui runs
+# (Debian's python3-pil; skipped with a note without it). The false-colour strip and the compare
+# close-up were made with the commands in docs/USAGE.md.
 #
 # Usage (repository root, after a build): scripts/docs-screenshots.sh [BIN_DIR]   (default build)
 set -euo pipefail
@@ -35,3 +36,21 @@ xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24
 # An engine preset: Unreal's histogram auto-exposure, with the panels drawn.
 "$bin/hdrlab" --headless --size 1600x900 --frames 24 --ui --set tonemap.operator=percentile \
   --set percentile.preset=unreal --screenshot "$out/engine-preset-unreal.png"
+# Close-ups of the panel columns (at --ui-scale 1 the columns' places are fixed): the Pipeline
+# panel with a value set by --set, and the Exposure panel after 150 frames of the percentile operator.
+if /usr/bin/python3 -c 'import PIL' 2>/dev/null; then
+  tmp=$(mktemp -d)
+  "$bin/hdrlab" --headless --size 1600x1200 --frames 12 --ui --operator exposure --set exposure.exposure_ev=-2 \
+    --screenshot "$tmp/settings.png"
+  "$bin/hdrlab" --headless --size 1600x1200 --frames 150 --ui --operator percentile --screenshot "$tmp/exposure.png"
+  /usr/bin/python3 - "$tmp" "$out" <<'PY'
+import sys
+from PIL import Image
+tmp, out = sys.argv[1], sys.argv[2]
+Image.open(tmp + "/settings.png").crop((0, 370, 470, 950)).save(out + "/settings-pipeline-panel.png")
+Image.open(tmp + "/exposure.png").crop((1245, 460, 1600, 720)).save(out + "/exposure-plot.png")
+PY
+  rm -rf "$tmp"
+else
+  echo "docs-screenshots.sh: no python3-pil; the panel close-ups were not remade" >&2
+fi
