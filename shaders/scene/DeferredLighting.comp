@@ -5,8 +5,12 @@
 // environment map), as the forward path's sky pass gives them. Why:
 // on GPUs whose fragment shading is narrow (data-centre Hopper shades fragments on two graphics
 // TPCs but runs compute on every SM) the shadow, sky-light and light-loop work moves to all SMs.
+// The result is stored pre-exposed and clamped (PreExposure.glsl), and every workgroup adds its
+// pixels to the frame's statistics (clip count, peak) in shared memory, one global atomic each.
 // Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT.
 // Limits: 8x8 tiles with no tile light culling (at most 16 point lights, all tested per pixel).
+#define PRE_EXPOSURE_WORKGROUP
+#include "scene/PreExposure.glsl"
 #include "scene/GBuffer.glsl"
 #include "scene/SceneShading.glsl"
 #include "scene/SkyModel.glsl"
@@ -15,12 +19,9 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = 9) uniform sampler2D uDepth;
 
-void main()
+// The pixel's radiance (cd/m^2): the sky, or the shaded surface plus its emission.
+vec3 pixelRadiance(ivec2 pixel, ivec2 size)
 {
-    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = imageSize(uColorImage);
-    if (any(greaterThanEqual(pixel, size)))
-        return;
     // The pixel centre's view ray, as the forward sky pass sees it.
     vec2 ndc = (vec2(pixel) + 0.5) / vec2(size) * 2.0 - 1.0;
     vec4 farPoint = uInverseViewProjection * vec4(ndc, 1.0, 1.0);
@@ -33,8 +34,7 @@ void main()
 #else
         vec3 sky = skyRadiance(direction, true);
 #endif
-        imageStore(uColorImage, pixel, vec4(clampRadiance(sky), 1.0));
-        return;
+        return sky;
     }
     uvec4 surface = imageLoad(uSurfaceImage, pixel);
     vec4 material = imageLoad(uMaterialImage, pixel);
@@ -47,6 +47,19 @@ void main()
     s.metalness = material.a;
     s.roughness = roughnessOcclusion.x;
     s.occlusion = roughnessOcclusion.y;
-    vec3 emission = imageLoad(uColorImage, pixel).rgb;
-    imageStore(uColorImage, pixel, vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0));
+    vec3 emission = unexposedRadiance(imageLoad(uColorImage, pixel).rgb); // the G-buffer pass stored it
+    return emission + reflectedRadiance(s);
+}
+
+void main()
+{
+    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = imageSize(uColorImage);
+    bool inside = all(lessThan(pixel, size));
+    vec3 radiance = vec3(0.0);
+    if (inside) {
+        radiance = pixelRadiance(pixel, size);
+        imageStore(uColorImage, pixel, vec4(storedRadiance(radiance), 1.0));
+    }
+    noteStoredPixel(inside, radiance);
 }

@@ -92,7 +92,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             renderer.emplace(shaders, scene);
             renderer->resize(size);
             renderer->render(scene.camera, scene::RenderOptions{}, nullptr);
-            input.emplace(post::ImageInput{renderer->hdrTarget(), size});
+            input.emplace(post::ImageInput{renderer->hdrTarget(), size, renderer->preExposure()});
             source = "scene '" + scene.sourceName + "'";
         }
         std::string csv;

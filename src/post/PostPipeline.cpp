@@ -199,7 +199,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             const PictureInfo& info = picture ? *picture : live;
             pcond.weights = units.weights;
             pcond.efficacy = units.efficacy;
-            pcond.exposure = units.exposure;
+            pcond.exposure = units.storedExposure();
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
                 pcond.view = {true, picture->view->type, picture->view->horizontalDegrees,
@@ -277,6 +277,7 @@ struct PostPipeline::Impl
     bool resetRange = true;
     std::optional<image::RadianceHeader> inputRadiance;  ///< the input file's units (setInputRadiance)
     LuminanceUnits units;                                ///< resolved from it and the input.* settings
+    LuminanceUnits frameUnits;  ///< `units` with the last run's frame pre-exposure (ImageInput::preExposure)
 
     /// Resolves the luminance definition again; a new one restarts the automatic range.
     void updateUnits();
@@ -511,6 +512,11 @@ const LuminanceUnits& PostPipeline::luminanceUnits() const
     return mImpl->units;
 }
 
+const LuminanceUnits& PostPipeline::frameUnits() const
+{
+    return mImpl->frameUnits;
+}
+
 void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
 {
     if (!op)
@@ -655,15 +661,20 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.lastHistogramInput = &hdr.texture;
         p.lastHistogramInputSize = hdr.size;
     }
-    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize};
+    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize, hdr.preExposure};
     p.lastHdr = &hdr.texture;
     p.lastHdrSize = hdr.size;
     p.lastFovYDegrees = fovYDegrees;
     p.lastDtSeconds = dtSeconds;
 
+    // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
+    // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
+    p.frameUnits = p.units;
+    p.frameUnits.preExposure = hdr.preExposure;
     HistogramSpec spec = p.settings.spec;
-    spec.luminance = p.units.effectiveWeights();
-    spec.cdPerUnit = float(p.units.cdPerUnit());
+    spec.luminance = p.frameUnits.effectiveWeights();
+    spec.cdPerUnit = float(p.frameUnits.cdPerUnit());
+    spec.storedScale = p.frameUnits.storedScale();
     if (p.fed) {  // a histogram from a file: its range and counts, no measurement
         spec.binCount = std::uint32_t(p.fed->counts.size());
         spec.outOfRange = OutOfRange::Clamp;
@@ -725,7 +736,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         inputs.depth = p.sceneDepth;
         inputs.topDownRows = p.topDownRows;
         inputs.picture = p.picture ? &*p.picture : nullptr;
-        inputs.units = &p.units;
+        inputs.units = &p.frameUnits;
         bool cdfWritten = false;
         if (scanInCurve && p.tone->scansInCurve()) {
             inputs.fusedCdf = &p.cdfBuffer;
@@ -823,6 +834,9 @@ VerifyReport PostPipeline::verify()
     text << "histogram " << p.histogram->id() << ": " << size.x << "x" << size.y << " input, " << bins
          << " bins over log2 L [" << logMin << ", " << logMax << "]\n";
     text << "units: " << p.units.describe() << "\n";
+    if (p.frameUnits.preExposure != 0)
+        text << "frame pre-exposed by 2^" << p.frameUnits.preExposure << ": the weights include 2^"
+             << -p.frameUnits.preExposure << "\n";
     text << "totals: gpu " << cmp.gpuTotal << ", cpu " << cmp.cpuTotal
          << (cmp.gpuTotal == cmp.cpuTotal ? " (equal)" : " (DIFFERENT)") << "\n";
     text << "counters (NaN, Inf, <=0, below, above): cpu " << cpu.counters[hd::kCounterNaN] << ", "
@@ -874,7 +888,7 @@ VerifyReport PostPipeline::verify()
     std::vector<float> topFirst;
     const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize,
                                                       pixels, size, p.lastFovYDegrees, p.lastDtSeconds, weights,
-                                                      p.units, p.picture, p.topDownRows, topFirst);
+                                                      p.frameUnits, p.picture, p.topDownRows, topFirst);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;

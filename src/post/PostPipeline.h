@@ -156,6 +156,9 @@ public:
     const std::optional<image::RadianceHeader>& inputRadiance() const;
     /// The luminance definition every pass uses now (cd/m^2 per unit, weights; post/LuminanceUnits.h).
     const LuminanceUnits& luminanceUnits() const;
+    /// The same with the last run's frame pre-exposure folded in (ImageInput::preExposure): what the
+    /// passes got as weights and cd/m^2 per unit.
+    const LuminanceUnits& frameUnits() const;
 
 private:
     struct Impl;
