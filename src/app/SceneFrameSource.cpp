@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
 
 namespace app {
 
@@ -54,9 +52,8 @@ void SceneFrameSource::takeFrameStats()
             continue;  // a frame of the previous scene or format
         const scene::FrameStats stats = scene::decodeFrameStats(result.words, std::bit_cast<int>(result.tag[0]));
         mControl.observe(stats);
-        if (std::getenv("HDRLAB_PE_TRACE"))
-            std::fprintf(stderr, "pe frame %llu k_s %d peak %g clipped %u -> k %d\n", (unsigned long long)result.frame,
-                         stats.preExposure, double(stats.peak), stats.clippedPixels, mControl.k());
+        util::logDebug("frame {}: stored with k = {}, peak {} cd/m^2, {} clipped -> k = {}", result.frame,
+                       stats.preExposure, stats.peak, stats.clippedPixels, mControl.k());
         ++mStatus.framesRead;
         if (stats.clippedPixels > 0) {
             ++mStatus.framesClipped;

@@ -36,3 +36,4 @@ if(HDRLAB_PYTHON3)
   set_tests_properties(perf_table PROPERTIES LABELS cli TIMEOUT 300
     ENVIRONMENT "HDRLAB_BIN_DIR=$<TARGET_FILE_DIR:hdrlab>")
 endif()
+target_sources(hdrlab_tests_cli PRIVATE cli/FrameFormatCliTest.cpp)
