@@ -24,8 +24,8 @@ std::string describeFrameStore(const FrameStoreStatus& status)
     if (status.framesClipped == 0)
         return text + util::format("; clipped: none in {} frames read back", status.framesRead);
     return text + util::format("; clipped: {} pixel{} in {} of {} frames read back (at most {} in one; the last: {})",
-                               status.clippedPixels, status.clippedPixels == 1 ? "" : "s", status.framesClipped, status.framesRead, status.mostClipped,
-                               status.last ? status.last->clippedPixels : 0u);
+                               status.clippedPixels, status.clippedPixels == 1 ? "" : "s", status.framesClipped,
+                               status.framesRead, status.mostClipped, status.last ? status.last->clippedPixels : 0u);
 }
 
 void appendFrameStoreMetadata(profiling::CaptureMetadata& metadata, const FrameStoreStatus& status)

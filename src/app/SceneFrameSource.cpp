@@ -33,7 +33,6 @@ void SceneFrameSource::restartStore()
     mStatus.preExposed = mRenderer->preExposed();
     mStatus.statsActive = mRenderer->frameStatsActive();
     mStatus.glFormat = mRenderer->hdrTarget().valid() ? mRenderer->hdrTarget().format() : 0u;
-    mStatus.storedClamp = mRenderer->storedClamp();
     mStatus.k = mRenderer->preExposed() ? mControl.k() : 0;
 }
 

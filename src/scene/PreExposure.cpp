@@ -73,8 +73,7 @@ int initialPreExposure(const Scene& scene)
     return std::min(0, preExposureFor(double(peak)).value_or(0));
 }
 
-PreExposureControl::PreExposureControl(int initial)
-    : mK(std::clamp(initial, hd::kMinPreExposure, hd::kMaxPreExposure))
+PreExposureControl::PreExposureControl(int initial) : mK(std::clamp(initial, hd::kMinPreExposure, hd::kMaxPreExposure))
 {
 }
 

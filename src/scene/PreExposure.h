@@ -49,7 +49,7 @@ namespace scene {
 
 /// How the scene frame is stored.
 enum class FrameFormat {
-    Auto,     ///< RGBA32F while a sun or emitter exceeds half-float range, else RGBA16F (clamped at 60000); never pre-exposed
+    Auto,     ///< RGBA32F while a sun or emitter exceeds half-float range, else RGBA16F clamped at 60000
     Rgba32f,  ///< always RGBA32F (16 B/px), never pre-exposed: the sun's 1.6e9 cd/m^2 stored as is
     Rgba16f,  ///< RGBA16F (8 B/px) pre-exposed by 2^k (this file), clamped at 65504 with the clips counted
 };

@@ -486,10 +486,10 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
                                        mNearShadowValid ? 1.0f : 0.0f, 0.0f);
     // Statistics for every half-float frame (the clip threshold: what rounds to the clamp).
     const float clipThreshold = mColorFormat == GL_RGBA32F ? 0.0f
-                                : preExposed                ? hd::kHalfFloatRoundsToMax
-                                                            : kHalfFloatRoundsToClamp;
-    block.outputRange = glm::vec4(maxStored, std::ldexp(1.0f, mPreExposure), std::ldexp(1.0f, -mPreExposure),
-                                  clipThreshold);
+                                : preExposed               ? hd::kHalfFloatRoundsToMax
+                                                           : kHalfFloatRoundsToClamp;
+    block.outputRange =
+        glm::vec4(maxStored, std::ldexp(1.0f, mPreExposure), std::ldexp(1.0f, -mPreExposure), clipThreshold);
     block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
     for (std::size_t i = 0; i < mScene.lights.size(); ++i) {
         const PointLight& light = mScene.lights[i];
@@ -522,8 +522,7 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
                        ? std::clamp(options.preExposure.value_or(initialPreExposure(mScene)), hd::kMinPreExposure,
                                     hd::kMaxPreExposure)
                        : 0;
-    if (frameStatsActive())
-        mFrameStats.clearUint(0u);
+    mFrameStats.clearUint(0u);  // 16 bytes
     uploadFrameBlock(camera, options);
     if (options.lighting == LightingPath::Deferred) {
         renderDeferred(profiler);

@@ -1,7 +1,7 @@
 // SceneRenderer.h: renders a Scene into a scene-linear RGBA16F or RGBA32F target (plus depth) with
 // OpenGL 4.5.
 //
-// Target format (FrameFormat, scene/PreExposure.h): rgba16f (the default) stores the radiance times
+// Target format (FrameFormat, scene/PreExposure.h): rgba16f (the app's default) stores the radiance times
 // 2^k in half floats, k chosen per frame by the caller (PreExposureControl from the frame statistics
 // this renderer writes: the clipped pixels and the peak, hd::kFrameStats*), clamped at 65504; every
 // consumer undoes 2^-k exactly through the luminance weights (post::ImageInput::preExposure). rgba32f
@@ -114,7 +114,7 @@ public:
     /// Whether frames are stored pre-exposed (FrameFormat::Rgba16f), k possibly 0.
     bool preExposed() const { return mFrameFormat == FrameFormat::Rgba16f; }
     /// The last frame's statistics (uint[hd::kFrameStatsWords]: clipped pixels, peak), written on the
-    /// GPU while it was stored; zero and unused while frameStatsActive() is false. Read it back
+    /// GPU while it was stored; zero while frameStatsActive() is false. Read it back
     /// asynchronously (post::AsyncReadback), never in the frame.
     const gl::Buffer& frameStats() const { return mFrameStats; }
     /// The statistics are kept for RGBA16F targets (pre-exposed or auto's plain half frame).

@@ -46,7 +46,7 @@ struct FramePanelActions
     bool vsyncChanged = false;
     bool fitRequested = false;
     int presetRequested = -1;  ///< index into FrameInfo::presets chosen in the combo; -1: none
-    std::optional<scene::LightingPath> lightingRequested;  ///< chosen in the lighting combo
+    std::optional<scene::LightingPath> lightingRequested;    ///< chosen in the lighting combo
     std::optional<scene::FrameFormat> frameFormatRequested;  ///< chosen in the frame combo
 };
 

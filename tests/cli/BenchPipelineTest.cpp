@@ -45,8 +45,7 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     // The default frame: RGBA16F pre-exposed, 8 bytes per pixel (--frame-format: FrameFormatFlagSetsTheFrame).
     for (const char* line : {"memory floors: a stage's floor = bytes it must read / read rate + bytes it must write",
                              "| 0.02 MB (64x36 frame) | read |", "| 0.02 MB (64x36 frame) | write |",
-                             "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "\ndevice peak: ",
-                             "\nfloor check: "})
+                             "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "\ndevice peak: ", "\nfloor check: "})
         EXPECT_NE(result.output.find(line), std::string::npos) << line << " in\n" << result.output;
     if (result.output.find("llvmpipe") != std::string::npos) {
         EXPECT_NE(result.output.find("CPU fallback"), std::string::npos) << result.output;
@@ -112,12 +111,14 @@ TEST(BenchPipelineTest, FrameFormatFlagSetsTheFrame)
 {
     const fs::path dir = testing_support::scratchDir("bench-pipeline-format");
     for (const auto& [format, header, megabytes] :
-         {std::tuple{"rgba32f", "scene frame: rgba32f (RGBA32F), 16 bytes per pixel", "| 0.04 MB (64x36 frame) | read |"},
+         {std::tuple{"rgba32f", "scene frame: rgba32f (RGBA32F), 16 bytes per pixel",
+                     "| 0.04 MB (64x36 frame) | read |"},
           std::tuple{"rgba16f", "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "| 0.02 MB (64x36 frame) | read |"},
           std::tuple{"auto", "scene frame: auto (RGBA32F), 16 bytes per pixel", "| 0.04 MB (64x36 frame) | read |"}}) {
-        auto result = cli_test::runIn(dir, hdrlab(std::string("bench pipeline --size 64x36 --bins 64 --operator exposure "
-                                                              "--frames 2 --warmup 1 --csv f.csv --frame-format ") +
-                                                  format));
+        auto result =
+            cli_test::runIn(dir, hdrlab(std::string("bench pipeline --size 64x36 --bins 64 --operator exposure "
+                                                    "--frames 2 --warmup 1 --csv f.csv --frame-format ") +
+                                        format));
         ASSERT_EQ(result.exitCode, 0) << result.output;
         EXPECT_NE(result.output.find(header), std::string::npos) << header << " in\n" << result.output;
         EXPECT_NE(result.output.find(megabytes), std::string::npos) << megabytes << " in\n" << result.output;

@@ -66,7 +66,8 @@ TEST(FrameFormatCliTest, TheSunEnteringTheViewClipsForAFewFramesAndSaysSo)
 TEST(FrameFormatCliTest, Rgba32fAndAutoSayWhatTheyStore)
 {
     const fs::path dir = testing_support::scratchDir("frame-format-32");
-    auto full = cli_test::runIn(dir, hdrlab("--headless --frames 3 --size 64x36 --frame-format rgba32f --capture c.json"));
+    auto full =
+        cli_test::runIn(dir, hdrlab("--headless --frames 3 --size 64x36 --frame-format rgba32f --capture c.json"));
     ASSERT_EQ(full.exitCode, 0) << full.output;
     EXPECT_EQ(lineStarting(full.output, "frame: "),
               "frame: rgba32f (RGBA32F); clipping not measured (RGBA32F clamps at 1e12 cd/m^2)");
@@ -76,9 +77,8 @@ TEST(FrameFormatCliTest, Rgba32fAndAutoSayWhatTheyStore)
     EXPECT_EQ(meta["pre_exposure"], "none");
     EXPECT_FALSE(meta.contains("clipped_pixels"));
     const fs::path night = testing_support::sourceDir() / "scenes" / "night-street.json";
-    auto automatic =
-        cli_test::runIn(dir, hdrlab("--headless --frames 3 --size 64x36 --frame-format auto --scene \"" +
-                                    night.string() + "\""));
+    auto automatic = cli_test::runIn(
+        dir, hdrlab("--headless --frames 3 --size 64x36 --frame-format auto --scene \"" + night.string() + "\""));
     ASSERT_EQ(automatic.exitCode, 0) << automatic.output;
     EXPECT_EQ(lineStarting(automatic.output, "frame: ").rfind("frame: auto (RGBA16F, clamped at 60000); clipped: ", 0),
               0u)

@@ -153,14 +153,14 @@ TEST_F(PreExposureGl, EveryGlMethodBinsAPreExposedFrameLikeTheReferenceInBothFor
                     const bool half = format == GL_RGBA16F;
                     const Stored frame = store(preExpose(unexposed, k, half), format);
                     for (post::OutOfRange policy : {post::OutOfRange::Clamp, post::OutOfRange::Separate}) {
-                        const std::string what = id + ", k " + std::to_string(k) + (half ? ", RGBA16F, " : ", RGBA32F, ") +
-                                                 std::to_string(c.bins) + " bins over [" + std::to_string(c.logMin) +
-                                                 ", " + std::to_string(c.logMax) + "]" +
+                        const std::string what = id + ", k " + std::to_string(k) +
+                                                 (half ? ", RGBA16F, " : ", RGBA32F, ") + std::to_string(c.bins) +
+                                                 " bins over [" + std::to_string(c.logMin) + ", " +
+                                                 std::to_string(c.logMax) + "]" +
                                                  (policy == post::OutOfRange::Separate ? " separate" : " clamp");
                         const post::HistogramSpec spec = specFor(k, c.bins, policy);
-                        const ts::GpuHistogram gpu =
-                            ts::runHistogramMethodOnTexture(*method, frame.texture, {unexposed.width, unexposed.height},
-                                                            c.logMin, c.logMax, spec);
+                        const ts::GpuHistogram gpu = ts::runHistogramMethodOnTexture(
+                            *method, frame.texture, {unexposed.width, unexposed.height}, c.logMin, c.logMax, spec);
                         // The reference on the stored values under the scaled weights...
                         const ref::Histogram onStored =
                             ref::buildHistogram(frame.image.rgba.data(), unexposed.width, unexposed.height, c.logMin,
@@ -170,26 +170,27 @@ TEST_F(PreExposureGl, EveryGlMethodBinsAPreExposedFrameLikeTheReferenceInBothFor
                         // and for RGBA32F that is the unexposed frame itself (every value stays normal).
                         const ts::TestImage back = unexpose(frame.image, k);
                         const ref::Histogram onUnexposed =
-                            ref::buildHistogram(back.rgba.data(), unexposed.width, unexposed.height, c.logMin,
-                                                c.logMax, c.bins, ts::toReference(policy));
+                            ref::buildHistogram(back.rgba.data(), unexposed.width, unexposed.height, c.logMin, c.logMax,
+                                                c.bins, ts::toReference(policy));
                         EXPECT_EQ(onStored.bins, onUnexposed.bins) << what;
                         EXPECT_EQ(onStored.counters, onUnexposed.counters) << what;
                         if (!half) {
                             EXPECT_TRUE(sameValues(back.rgba, unexposed.rgba))
                                 << what << ": RGBA32F scaling must be exact here";
                             const ref::Histogram truth =
-                                ref::buildHistogram(unexposed.rgba.data(), unexposed.width, unexposed.height,
-                                                    c.logMin, c.logMax, c.bins, ts::toReference(policy));
+                                ref::buildHistogram(unexposed.rgba.data(), unexposed.width, unexposed.height, c.logMin,
+                                                    c.logMax, c.bins, ts::toReference(policy));
                             ts::expectHistogramsEqual(gpu, truth, method->fillsCounters(), what + " (unexposed)");
                         }
                         // The NaN/Inf/non-positive counters do not depend on k; only RGBA16F stores a
                         // value below its range (2^-25 x 2^-k) as 0, which then counts as non-positive.
-                        const ref::Histogram truth = ref::buildHistogram(unexposed.rgba.data(), unexposed.width,
-                                                                         unexposed.height, c.logMin, c.logMax, c.bins,
-                                                                         ts::toReference(policy));
+                        const ref::Histogram truth =
+                            ref::buildHistogram(unexposed.rgba.data(), unexposed.width, unexposed.height, c.logMin,
+                                                c.logMax, c.bins, ts::toReference(policy));
                         for (std::uint32_t counter : {hd::kCounterNaN, hd::kCounterInf, hd::kCounterNonPositive})
                             if (method->fillsCounters() && !(half && counter == hd::kCounterNonPositive))
-                                EXPECT_EQ(gpu.counters[counter], truth.counters[counter]) << what << " counter " << counter;
+                                EXPECT_EQ(gpu.counters[counter], truth.counters[counter])
+                                    << what << " counter " << counter;
                         ++compared;
                         if (HasFailure())
                             return;  // one readable failure
@@ -374,7 +375,8 @@ TEST_F(PreExposureGl, StoredTimesTwoToTheMinusKIsTheUnexposedHalfBitForBit)
                 EXPECT_EQ(differing, 0u) << "of " << compared;
                 std::cout << preset.name << " " << compared << " of " << stored.size() / 4 * 3 << "\n";
                 if (preset.name != "stress-almost-black")
-                    EXPECT_GT(compared, stored.size() / 4 * 3 / 2) << "most values must fit for the test to mean anything";
+                    EXPECT_GT(compared, stored.size() / 4 * 3 / 2)
+                        << "most values must fit for the test to mean anything";
             }
         }
     }

@@ -34,7 +34,8 @@ FrameStats sample(double peak, int k, std::uint32_t clipped = 0)
 
 TEST(PreExposure, FormatNamesRoundTrip)
 {
-    for (scene::FrameFormat format : {scene::FrameFormat::Auto, scene::FrameFormat::Rgba32f, scene::FrameFormat::Rgba16f})
+    for (scene::FrameFormat format :
+         {scene::FrameFormat::Auto, scene::FrameFormat::Rgba32f, scene::FrameFormat::Rgba16f})
         EXPECT_EQ(scene::parseFrameFormat(scene::frameFormatName(format)), format);
     EXPECT_FALSE(scene::parseFrameFormat("RGBA16F"));
     EXPECT_FALSE(scene::parseFrameFormat(""));
@@ -223,10 +224,8 @@ TEST(PreExposure, StoredLuminanceUnderScaledWeightsIsTheUnexposedLuminanceBitFor
             for (std::size_t i = 0; i < halves.size(); i += (k % 4 == 0 ? 1 : 7)) {
                 const float r = halves[i], g = halves[pick(random)], b = halves[pick(random)];
                 const float stored = hd::hdLuminance(r, g, b, scaled);
-                const float unexposed =
-                    hd::hdLuminance(std::ldexp(r, -k), std::ldexp(g, -k), std::ldexp(b, -k), plain);
-                if (std::bit_cast<std::uint32_t>(stored) != std::bit_cast<std::uint32_t>(unexposed) &&
-                    mismatches++ < 5)
+                const float unexposed = hd::hdLuminance(std::ldexp(r, -k), std::ldexp(g, -k), std::ldexp(b, -k), plain);
+                if (std::bit_cast<std::uint32_t>(stored) != std::bit_cast<std::uint32_t>(unexposed) && mismatches++ < 5)
                     ADD_FAILURE() << "k " << k << " rgb " << r << " " << g << " " << b << ": " << stored << " vs "
                                   << unexposed;
             }
