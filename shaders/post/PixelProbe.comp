@@ -1,6 +1,7 @@
 // PixelProbe.comp: reads up to kMaxProbes texels of the frame and writes one record each
-// (hd::kProbe* layout): scene-linear RGB, luminance in cd/m^2 (hdLuminanceWeighted with the params'
-// weights), log2 L (hdLog2), the histogram bin
+// (hd::kProbe* layout): scene-linear RGB (in the input's units: a pre-exposed frame's texel times
+// kParamStoredScale = 2^-k, exact), luminance in cd/m^2 (hdLuminanceWeighted with the params'
+// weights, which include 2^-k), log2 L (hdLog2), the histogram bin
 // (hdBinOf with the histogram's own params, so exactly the bin the histogram counted the pixel in
 // at full resolution), the display luminance through the tone curve (CurveLookup.glsl, the apply
 // pass's arithmetic, without local adaptation), the tone-mapped output's bytes and the false-colour
@@ -53,9 +54,10 @@ void main()
     records[base + kProbeX] = uint(texel.x);
     records[base + kProbeY] = uint(texel.y);
     records[base + kProbeFlags] = (inside ? kProbeInside : 0u) | (logValid ? kProbeLogValid : 0u);
-    records[base + kProbeRed] = floatBitsToUint(rgb.r);
-    records[base + kProbeGreen] = floatBitsToUint(rgb.g);
-    records[base + kProbeBlue] = floatBitsToUint(rgb.b);
+    vec3 unexposed = rgb * uintBitsToFloat(params[kParamStoredScale]);
+    records[base + kProbeRed] = floatBitsToUint(unexposed.r);
+    records[base + kProbeGreen] = floatBitsToUint(unexposed.g);
+    records[base + kProbeBlue] = floatBitsToUint(unexposed.b);
     records[base + kProbeLuminance] = floatBitsToUint(L);
     records[base + kProbeLog2] = floatBitsToUint(logValid ? hdLog2(L) : 0.0);
     records[base + kProbeBin] = uint(hdBinOf(L, logMin, logMax, binCount, params[kParamOutOfRange]));

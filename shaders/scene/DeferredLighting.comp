@@ -5,10 +5,15 @@
 // environment map), as the forward path's sky pass gives them. Why:
 // on GPUs whose fragment shading is narrow (data-centre Hopper shades fragments on two graphics
 // TPCs but runs compute on every SM) the shadow, sky-light and light-loop work moves to all SMs.
+// The result is stored pre-exposed and clamped (PreExposure.glsl), and every workgroup adds its
+// pixels to the frame's statistics (clip count, peak) in shared memory, one global atomic each.
 // Defines: SCENE_TARGET_FORMAT (rgba16f or rgba32f, the colour target's), SCENE_ENVIRONMENT;
 // FUSED_HISTOGRAM (with FUSED_FOVEAL, FUSED_HALF_TARGET): the "fused-lighting" histogram method's
-// variant, which also bins every pixel it stores (histogram/FusedLighting.glsl).
+// variant, which also bins every pixel as it is stored (histogram/FusedLighting.glsl; the stored,
+// pre-exposed value, binned with the params' weights, which carry 2^-k).
 // Limits: 8x8 tiles with no tile light culling (at most 16 point lights, all tested per pixel).
+#define PRE_EXPOSURE_WORKGROUP
+#include "scene/PreExposure.glsl"
 #include "scene/GBuffer.glsl"
 #include "scene/SceneShading.glsl"
 #include "scene/SkyModel.glsl"
@@ -20,9 +25,9 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = 9) uniform sampler2D uDepth;
 
-/// The radiance to store at `pixel`: the sky where no geometry was drawn, else the emission the
-/// G-buffer pass left plus the light the surface reflects.
-vec3 shade(ivec2 pixel, ivec2 size)
+// The pixel's radiance (cd/m^2): the sky where no geometry was drawn, else the emission the
+// G-buffer pass left plus the light the surface reflects.
+vec3 pixelRadiance(ivec2 pixel, ivec2 size)
 {
     // The pixel centre's view ray, as the forward sky pass sees it.
     vec2 ndc = (vec2(pixel) + 0.5) / vec2(size) * 2.0 - 1.0;
@@ -36,7 +41,7 @@ vec3 shade(ivec2 pixel, ivec2 size)
 #else
         vec3 sky = skyRadiance(direction, true);
 #endif
-        return clampRadiance(sky);
+        return sky;
     }
     uvec4 surface = imageLoad(uSurfaceImage, pixel);
     vec4 material = imageLoad(uMaterialImage, pixel);
@@ -49,8 +54,8 @@ vec3 shade(ivec2 pixel, ivec2 size)
     s.metalness = material.a;
     s.roughness = roughnessOcclusion.x;
     s.occlusion = roughnessOcclusion.y;
-    vec3 emission = imageLoad(uColorImage, pixel).rgb;
-    return clampRadiance(emission + reflectedRadiance(s));
+    vec3 emission = unexposedRadiance(imageLoad(uColorImage, pixel).rgb); // the G-buffer pass stored it
+    return emission + reflectedRadiance(s);
 }
 
 void main()
@@ -62,14 +67,17 @@ void main()
     fusedBegin();
 #endif
     vec3 radiance = vec3(0.0);
+    vec3 stored = vec3(0.0);
     if (inside) {
-        radiance = shade(pixel, size);
+        radiance = pixelRadiance(pixel, size);
+        stored = storedRadiance(radiance);
 #ifdef FUSED_HISTOGRAM
-        radiance = fusedStoredValue(pixel, size, radiance);
+        stored = fusedStoredValue(pixel, size, stored);
 #endif
-        imageStore(uColorImage, pixel, vec4(radiance, 1.0));
+        imageStore(uColorImage, pixel, vec4(stored, 1.0));
     }
+    noteStoredPixel(inside, radiance); // every invocation: it holds barriers
 #ifdef FUSED_HISTOGRAM
-    fusedEnd(inside, pixel, size, radiance); // every invocation: it holds barriers
+    fusedEnd(inside, pixel, size, stored); // every invocation: it holds barriers
 #endif
 }

@@ -6,10 +6,16 @@
 // Both paths build the surface the same way here: glTF materials add textures (base colour,
 // metallic-roughness, tangent-space normal map, emissive, occlusion on the ambient term) and, with
 // SCENE_ALPHA_MASK, the alpha cut-out (a separate program, so opaque draws keep early depth testing).
-// Output is scene-linear radiance (cd/m²) clamped to the target's range (uOutputRange).
+// Output is scene-linear radiance (cd/m²), stored pre-exposed and clamped (PreExposure.glsl); a value
+// that clips records its peak. Early fragment tests wherever the shader does not discard: the clip
+// note is a side effect (without them the driver would shade hidden fragments too); the results are
+// the same, as the shader writes no depth.
+#include "scene/PreExposure.glsl"
 #include "scene/SceneShading.glsl"
 #ifdef SCENE_GBUFFER
 #include "scene/GBuffer.glsl"
+#endif
+#if defined(SCENE_GBUFFER) || !defined(SCENE_ALPHA_MASK)
 layout(early_fragment_tests) in;
 #endif
 
@@ -57,13 +63,18 @@ void main()
     s.occlusion = 1.0 + params.y * (texture(uOcclusionMap, vTexcoord).r - 1.0);
 #ifdef SCENE_GBUFFER
     ivec2 pixel = ivec2(gl_FragCoord.xy);
-    imageStore(uColorImage, pixel, vec4(clampRadiance(emission), 1.0));
+    imageStore(uColorImage, pixel, vec4(storedRadiance(emission), 1.0));
+    noteClippedFragment(emission);
     imageStore(uSurfaceImage, pixel, encodeSurface(vWorldPosition, s.roughness, s.occlusion));
     imageStore(uNormalImage, pixel, vec4(octahedralEncode(n), 0.0, 0.0));
     imageStore(uMaterialImage, pixel, vec4(s.baseColor, s.metalness));
 #else
     s.normal = n;
     s.toViewer = normalize(uCameraPosition.xyz - vWorldPosition);
-    oColor = vec4(clampRadiance(emission + reflectedRadiance(s)), 1.0);
+    vec3 radiance = emission + reflectedRadiance(s);
+    oColor = vec4(storedRadiance(radiance), 1.0);
+#ifndef SCENE_ALPHA_MASK // a discarding shader keeps late tests: its clips are found by the census alone
+    noteClippedFragment(radiance);
+#endif
 #endif
 }

@@ -1,6 +1,7 @@
 // SceneFrame.glsl: the per-frame uniform block shared by the scene's shaders (std140, binding
 // kSceneFrameBinding), mirrored by SceneFrameBlock in src/scene/SceneRenderer.cpp. Units: radiance and
-// luminance in cd/m², illuminance in lux. Also the material buffer layout and the output clamp.
+// luminance in cd/m², illuminance in lux. Also the material buffer layout. How a radiance is stored
+// in the colour target (pre-exposure, clamp, the frame's statistics): PreExposure.glsl.
 #ifndef SCENE_FRAME_GLSL
 #define SCENE_FRAME_GLSL
 
@@ -30,7 +31,9 @@ layout(std140, binding = 0) uniform SceneFrame
     vec4 uAmbientOutdoor;        // rgb radiance
     vec4 uAmbientIndoor;         // rgb radiance
     vec4 uShadowParams;          // x shadow texel size (uv), y occlusion texel size (uv), z normal offset (m)
-    vec4 uOutputRange;           // x largest value written: 60000 for RGBA16F (overflow at 65504), 1e12 for RGBA32F
+    vec4 uOutputRange;           // x largest value stored (65504 pre-exposed RGBA16F, 60000 plain RGBA16F, 1e12 RGBA32F),
+                                 // y 2^k the pre-exposure (1 unless pre-exposed), z 2^-k, w the stored value
+                                 // above which a pixel counts as clipped (0: no frame statistics)
     vec4 uNearShadowParams;      // x near cascade texel size (uv), y its normal offset (m), z 1 when drawn
     ivec4 uLightCount;           // x
     PointLight uLights[SCENE_MAX_POINT_LIGHTS];
@@ -56,11 +59,5 @@ layout(std430, binding = 0) readonly buffer SceneMaterials
 {
     MaterialData uMaterials[];
 };
-
-vec3 clampRadiance(vec3 c)
-{
-    // NaN-safe: max/min return the non-NaN operand on every GL implementation we target.
-    return clamp(c, vec3(0.0), vec3(uOutputRange.x));
-}
 
 #endif

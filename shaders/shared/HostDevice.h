@@ -124,6 +124,20 @@ HD_FUNC float hdLuminance(float r, float g, float b)
     return hdLuminanceWeighted(r, g, b, kLumaR, kLumaG, kLumaB);
 }
 
+// ---- The frame's storage (scene/PreExposure.h) -------------------------------------------------
+// A half-float frame stores the scene pre-exposed: radiance times 2^k, k an integer in
+// [kMinPreExposure, kMaxPreExposure], so every consumer undoes it exactly by folding 2^-k into the
+// luminance weights (and cd/m^2 per unit): a power of two only shifts the exponent.
+HD_CONST(float, kHalfFloatMax, 65504.0f)         // the largest finite half float: the clamp
+HD_CONST(float, kHalfFloatRoundsToMax, 65488.0f) // a float above it is stored as 65504 (round to nearest even)
+HD_CONST(int, kMinPreExposure, -24)              // 65504 x 2^24 ~ 1.1e12 cd/m^2: the RGBA32F frame's own clamp
+HD_CONST(int, kMaxPreExposure, 24)
+// The scene's frame statistics (uint SSBO, kFrameStatsWords words, cleared every frame): written
+// while the frame is stored, read back asynchronously for the choice of k and the clip count.
+HD_CONST(HD_UINT, kFrameStatsClipped, 0u)  // pixels with a channel stored at the clamp (clipped)
+HD_CONST(HD_UINT, kFrameStatsPeak, 1u)     // float bits: the largest channel before pre-exposure and clamp, cd/m^2
+HD_CONST(HD_UINT, kFrameStatsWords, 4u)
+
 // ---- Binning ------------------------------------------------------------------------------------
 // The histogram is over log2(L) in [logMin, logMax] (EV), split into binCount equal bins
 // [logMin + i*w, logMin + (i+1)*w), the last one closed on the right. hdBinOf returns the bin, or
@@ -578,6 +592,10 @@ HD_CONST(HD_UINT, kParamBinCount, 2u)     // uint
 HD_CONST(HD_UINT, kParamOutOfRange, 3u)   // uint policy
 HD_CONST(HD_UINT, kParamWidth, 4u)        // input width in pixels
 HD_CONST(HD_UINT, kParamHeight, 5u)       // input height in pixels
+// float bits: what a stored channel is multiplied by to give the input's own units: 2^-k for a
+// frame pre-exposed by 2^k (scene/PreExposure.h), else 1. The weights and kParamCdPerUnit already
+// include it; passes that report channel values (the probe) use it.
+HD_CONST(HD_UINT, kParamStoredScale, 6u)
 // The luminance definition (float bits): L = hdLuminanceWeighted(r, g, b, R, G, B) in cd/m^2, and
 // cd/m^2 per unit of one channel (per-channel curves look a channel c up at c * kParamCdPerUnit).
 // Defaults kLumaR/G/B and 1.

@@ -177,6 +177,8 @@ struct App::Impl
     std::unique_ptr<FrameSequenceWriter> hdrSequenceOut;
     std::unique_ptr<FrameSequenceWriter> displaySequenceOut;
 
+    /// The frame the pipeline reads: the source's HDR texture, its size and pre-exposure.
+    post::ImageInput frameInput() const;
     /// Adds this frame to the exposure histories (before it renders).
     void noteExposureFrame(double dt);
     /// Attaches the key values whose readbacks arrived; a new operator starts the series over.
@@ -302,7 +304,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     } else {
         auto sceneSource = std::make_unique<SceneFrameSource>(
             *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
-            a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size);
+            a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size,
+            options.frameFormat ? *scene::parseFrameFormat(*options.frameFormat) : scene::kDefaultFrameFormat);
         if (options.lighting)
             sceneSource->setLightingPath(*scene::parseLightingPath(*options.lighting));
         a.sceneSource = sceneSource.get();
@@ -488,12 +491,20 @@ void App::Impl::drawFramePanel(double pathSeconds)
         info.presets = &presets;
         info.currentPreset = currentPreset;
         info.lighting = sceneSource->lightingPath();
+        const FrameStoreStatus& store = sceneSource->storeStatus();
+        info.frameFormat = store.format;
+        info.frameStore = describeFrameStore(store);
+        info.clipping = store.last && store.last->clippedPixels > 0;
     }
     ui::FramePanelActions frameActions = ui::drawFramePanel(info, vsync);
     if (frameActions.presetRequested >= 0)
         requestedPreset = frameActions.presetRequested;
     if (frameActions.lightingRequested && sceneSource) {
         sceneSource->setLightingPath(*frameActions.lightingRequested);
+        profiler->resetStats();
+    }
+    if (frameActions.frameFormatRequested && sceneSource) {
+        sceneSource->setFrameFormat(*frameActions.frameFormatRequested);
         profiler->resetStats();
     }
     if (frameActions.vsyncChanged)
@@ -536,11 +547,12 @@ void App::Impl::drawPanels(double pathSeconds)
                 if (sceneSource && sceneSource->canFuseHistogram())
                     renderFused = [this](post::FusedHistogramTarget& target) {
                         profiling::Profiler untimed(caps.glTimersUseful);
+                        sceneSource->choosePreExposure(sceneSource->preExposure());  // the frame compared
                         sceneSource->setFusedHistogram(&target);
                         sceneSource->render(untimed);
                     };
-                addToSweep(compareSweep, compareMethods(*shaders, caps, source->hdr(), source->size(),
-                                                        pipeline->settings(), 5, std::move(renderFused)));
+                addToSweep(compareSweep, compareMethods(*shaders, caps, frameInput(), pipeline->settings(), 5,
+                                                        std::move(renderFused)));
             }
             ui::endPanel();
         }
@@ -709,13 +721,15 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
     // The fused histogram's seam: the deferred lighting pass bins this frame for the pipeline's method.
     if (sceneSource) {
         pipeline->setFusedHistogramProducer(sceneSource->canFuseHistogram());
-        sceneSource->setFusedHistogram(pipeline->prepareFusedHistogram(source->size(), source->verticalFovDegrees()));
+        const int preExposure = sceneSource->choosePreExposure();  // the fused params carry its 2^-k
+        sceneSource->setFusedHistogram(
+            pipeline->prepareFusedHistogram(source->size(), source->verticalFovDegrees(), preExposure));
     }
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
     pipeline->setInputRadiance(source->radiance());  // what one unit is (idempotent: unchanged, no work)
     pipeline->setPictureInfo(source->pictureInfo());
-    const post::ImageInput hdr{source->hdr(), source->size()};
+    const post::ImageInput hdr = frameInput();
     const gl::Texture* shown = &pipeline->run(hdr, dt, source->verticalFovDegrees());
     if (split->active())
         shown = &split->run(*pipeline, *shown, hdr, dt, source->verticalFovDegrees(), source->depth());
@@ -789,8 +803,10 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
 {
     auto metadata =
         captureMetadata(caps, profiler->glTimersUseful(), source->name(), source->size(), pipeline->settings());
-    if (sceneSource)
+    if (sceneSource) {
         metadata.emplace_back("scene_lighting", scene::lightingPathName(sceneSource->lightingPath()));
+        appendFrameStoreMetadata(metadata, sceneSource->storeStatus());
+    }
     if (sequence) {
         metadata.emplace_back("sequence_fps", util::format("{}", sequence->options().fps));
         metadata.emplace_back("sequence_frames", std::to_string(sequence->sequence().fileCount()));
@@ -966,11 +982,17 @@ int App::Impl::runFrames(int count)
     return rendered;
 }
 
+post::ImageInput App::Impl::frameInput() const
+{
+    return {source->hdr(), source->size(), source->preExposure()};
+}
+
 void App::Impl::writeSequenceOutputs()
 {
     const long long number = source->frameNumber().value_or(frame);
     if (hdrSequenceOut) {
-        hdrSequenceOut->enqueue(source->hdr(), number);
+        hdrSequenceOut->enqueue(source->hdr(), number,
+                                source->preExposed() ? std::optional<int>(source->preExposure()) : std::nullopt);
         hdrSequenceOut->poll();
     }
     if (displaySequenceOut) {
@@ -1097,6 +1119,13 @@ unsigned App::frameFormat() const
     return mImpl->source->hdr().format();
 }
 
+std::optional<FrameStoreStatus> App::frameStore()
+{
+    if (!mImpl->sceneSource)
+        return std::nullopt;
+    return mImpl->sceneSource->storeStatus();
+}
+
 int App::Impl::finish(int renderedFrames)
 {
     // End of the run: wait for the GPU once so the last frames' timings arrive (never per frame).
@@ -1127,7 +1156,8 @@ int App::Impl::finish(int renderedFrames)
             writeDisplayPng(*options.screenshot,
                             uiTarget.valid() ? uiTarget : (lastDisplay ? *lastDisplay : pipeline->outputTexture()));
         if (options.screenshotExr)
-            writeHdrExr(*options.screenshotExr, source->hdr());
+            writeHdrExr(*options.screenshotExr, source->hdr(),
+                        source->preExposed() ? std::optional<int>(source->preExposure()) : std::nullopt);
     }
     const auto& frames = profiler->recordedFrames();
     auto metadata = frameMetadata();
@@ -1144,8 +1174,11 @@ int App::Impl::finish(int renderedFrames)
         logDroppedFrames(*profiler);
     if ((!isWindow && !options.resourceReport) || options.capture || options.captureCsv)
         printSummary(frames, profiler->droppedFrames());
-    if (!isWindow && !options.resourceReport)
+    if (!isWindow && !options.resourceReport) {
         std::cout << flickerLine() << "\n";
+        if (sceneSource)  // what the frame's storage clipped: never silent
+            std::cout << "frame: " << describeFrameStore(sceneSource->storeStatus()) << "\n";
+    }
     if (split->active() && !isWindow && !options.resourceReport) {
         const auto& difference = split->histogramDifference();
         std::cout << "split " << post::splitModeName(split->mode()) << ": " << split->sideLabel(*pipeline, false)

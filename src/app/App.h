@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/AppOptions.h"
+#include "app/FrameStoreStatus.h"
 
 #include <memory>
 #include <optional>
@@ -76,9 +77,12 @@ public:
     const platform::GlInfo& glInfo() const;
     /// The camera's vertical field of view (Ward's foveal grid depends on it).
     float cameraFovYDegrees() const;
-    /// The internal format of the frame the pipeline reads (GL_RGBA16F, or GL_RGBA32F where the
-    /// scene's range needs it or an image is viewed).
+    /// The internal format of the frame the pipeline reads (GL_RGBA16F for the default pre-exposed
+    /// scene frame, GL_RGBA32F under --frame-format rgba32f or auto's choice, or for an image).
     unsigned frameFormat() const;
+    /// A scene's frame storage so far (pre-exposure, clip counts: app/SceneFrameSource.h); nothing
+    /// for an image or a sequence.
+    std::optional<FrameStoreStatus> frameStore();
 
 private:
     struct Impl;

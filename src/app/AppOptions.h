@@ -49,8 +49,10 @@ struct AppOptions
     bool vsync = true;                           ///< --vsync on|off
     bool cudaInteropShared = false;              ///< --cuda-interop shared (default map)
     std::optional<std::string> lighting;         ///< --lighting forward|deferred (default: the renderer's)
-    std::optional<std::string> view;             ///< --view tonemapped|false-colour
-    std::vector<glm::ivec2> probes;              ///< --probe X,Y: pixels from the top-left (at most hd::kMaxProbes)
+    std::optional<std::string>
+        frameFormat;                  ///< --frame-format auto|rgba32f|rgba16f (default scene::kDefaultFrameFormat)
+    std::optional<std::string> view;  ///< --view tonemapped|false-colour
+    std::vector<glm::ivec2> probes;   ///< --probe X,Y: pixels from the top-left (at most hd::kMaxProbes)
     std::optional<std::filesystem::path> dataDir;  ///< --data-dir DIR
     std::optional<int> resourceReport;             ///< --resource-report N: resource line every N frames
     std::optional<int> resizeStorm;                ///< --resize-storm STEPS (window robustness test)

@@ -6,6 +6,7 @@
 #include "post/CudaProbe.h"
 #include "post/PipelineParameters.h"
 #include "post/SettingsFile.h"
+#include "scene/PreExposure.h"
 #include "util/Log.h"
 
 #include <cstdlib>
@@ -190,15 +191,17 @@ void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& displ
     image::writePng(path, flipToRgb(display.readRgba8(), display.size()));
 }
 
-void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr)
+void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr, std::optional<int> preExposure)
 {
     glm::ivec2 size = hdr.size();
     std::vector<float> rgba = hdr.readRgbaFloat();
+    if (preExposure)
+        scene::unexposePixels(rgba, *preExposure);
     image::ImageF out(size.x, size.y);
     for (int y = 0; y < size.y; ++y)
         std::memcpy(out.at(0, y), rgba.data() + std::size_t(size.y - 1 - y) * std::size_t(size.x) * 4u,
                     std::size_t(size.x) * 4u * sizeof(float));
-    image::writeExr(path, out, image::ExrPixelType::Half);
+    image::writeExr(path, out, preExposure ? image::ExrPixelType::Float : image::ExrPixelType::Half);
 }
 
 void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size)

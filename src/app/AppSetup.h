@@ -51,7 +51,9 @@ profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,
 /// The display image (GL_RGBA8, sRGB-encoded, bottom-up) as an RGB PNG (top-down).
 void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& display);
 /// The scene-linear HDR frame as a half-float OpenEXR.
-void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr);
+/// `preExposure`: the frame is pre-exposed by 2^k (scene/PreExposure.h); it is written times 2^-k as
+/// 32-bit floats (half floats would turn the sun into +Inf). Otherwise half floats, as stored.
+void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr, std::optional<int> preExposure = {});
 /// The bound default framebuffer's back buffer (window mode) as an RGB PNG.
 void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size);
 

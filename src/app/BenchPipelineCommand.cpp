@@ -198,7 +198,7 @@ public:
         measureBandwidth();
     }
 
-    void printHeader() const
+    void printHeader()
     {
         const platform::GlInfo& gl = mApp.glInfo();
         std::printf(
@@ -207,8 +207,9 @@ public:
             gl.renderer.c_str(), gl.vendor.c_str(), gl.version.c_str(), mOptions.frames, mOptions.warmup);
         std::printf("build: %s, run at %s\n", util::gitRevision(), utcNow().c_str());
         const std::uint64_t frameBytes = post::frameBytesPerPixelOf(mApp.frameFormat());
+        const std::optional<FrameStoreStatus> store = mApp.frameStore();
         std::printf("scene frame: %s, %llu bytes per pixel (the floors count the frame at this size)\n",
-                    frameBytes == 16 ? "RGBA32F (the default scene's sun exceeds half-float range)" : "RGBA16F",
+                    store ? describeFrameFormat(*store).c_str() : frameFormatName(mApp.frameFormat()).c_str(),
                     (unsigned long long)frameBytes);
         if (!mApp.caps().glTimersUseful)
             std::printf(
@@ -614,6 +615,7 @@ AppOptions benchAppOptions(const CommonOptions& common, const BenchOptions& opti
     app.vsync = false;
     app.dataDir = common.dataDir;
     app.range = options.range;
+    app.frameFormat = options.frameFormat;
     app.settingsFile = options.settingsFile;
     app.settingAssignments = options.settingAssignments;
     return app;

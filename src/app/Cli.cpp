@@ -510,6 +510,14 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                                        "Scene lighting: deferred (a thin G-buffer, then a compute pass; the "
                                        "default) or forward (shaded in the fragment shader); same picture")
                             ->check(CLI::IsMember({"forward", "deferred"}));
+    std::string frameFormatText;
+    auto* frameFormatOpt =
+        cli.add_option("--frame-format", frameFormatText,
+                       "How the scene frame is stored: rgba16f (half floats pre-exposed by 2^k, k from earlier "
+                       "frames; what clips is counted; the default), rgba32f (32-bit floats as they are) or auto "
+                       "(RGBA32F while the scene's sun or an emitter exceeds half-float range, else RGBA16F)")
+            ->type_name("rgba16f|rgba32f|auto")
+            ->check(CLI::IsMember({"auto", "rgba32f", "rgba16f"}));
     auto* viewOpt = cli.add_option("--view", viewText,
                                    "Display: the tone-mapped image (default), the false-colour EV view (EV = "
                                    "log2 cd/m^2) or the percentile operator's metering weights (docs/USAGE.md)")
@@ -710,7 +718,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
     std::string benchChart;
     bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
-    std::string benchSizes, benchBins, benchOperator, benchRange;
+    std::string benchSizes, benchBins, benchOperator, benchRange, benchFrameFormat;
     long long benchFrames = result.bench.frames, benchWarmup = result.bench.warmup;
     CLI::Option* benchChartOpt =
         bench->add_option("--chart", benchChart, "pipeline: also draw the chain's time against bins, per path")
@@ -727,7 +735,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         bench->add_option("--frames", benchFrames, "pipeline: timed frames per configuration (default 60)")
             ->type_name("N"),
         bench->add_option("--warmup", benchWarmup, "pipeline: frames rendered before the timed ones (default 20)")
-            ->type_name("N")};
+            ->type_name("N"),
+        bench
+            ->add_option("--frame-format", benchFrameFormat,
+                         "pipeline, flicker: how the scene frame is stored (rgba16f|rgba32f|auto; default: the app's)")
+            ->type_name("F")
+            ->check(CLI::IsMember({"auto", "rgba32f", "rgba16f"}))};
     std::string benchSequence;
     CLI::Option* benchSequenceOpt =
         bench
@@ -886,6 +899,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             }
             if (benchChartOpt->count())
                 result.bench.chart = benchChart;
+            if (!benchFrameFormat.empty()) {
+                if (benchSequenceOpt->count())
+                    throw CliError("--frame-format applies to the scene, not to --sequence");
+                result.bench.frameFormat = benchFrameFormat;
+            }
             result.bench.settingsFile = settingsFile(benchSettings);
             result.bench.settingAssignments = checkedAssignments(benchSettings);
             if (result.bench.suite != "pipeline" && !flicker &&
@@ -911,6 +929,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 throw CliError("view needs an image file name");
             if (sceneOpt->count())
                 throw CliError("--scene does not apply to view, which shows IMAGE instead of a scene");
+            if (frameFormatOpt->count())
+                throw CliError("--frame-format applies to the scene, not to view, which keeps IMAGE in RGBA32F");
             o.viewImage = viewInput;
             readSequenceOptions(viewSequence, o.sequenceFps, o.badFramePolicy);
         }
@@ -964,6 +984,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         o.cudaInteropShared = cudaInterop == "shared";
         if (lightingOpt->count())
             o.lighting = lightingText;
+        if (frameFormatOpt->count())
+            o.frameFormat = frameFormatText;
         o.settingsFile = settingsFile(runSettings);
         o.settingAssignments = checkedAssignments(runSettings);
         if (viewOpt->count())

@@ -102,6 +102,7 @@ struct BenchOptions
     std::optional<RangeOption> range;             ///< --range MIN:MAX|auto (default: the app's range)
     unsigned frames = 60;                         ///< --frames: timed frames per configuration
     unsigned warmup = 20;                         ///< --warmup: frames rendered before the timed ones
+    std::optional<std::string> frameFormat;       ///< --frame-format auto|rgba32f|rgba16f (default: the app's)
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)

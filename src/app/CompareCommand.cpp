@@ -93,7 +93,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             renderer.emplace(shaders, scene);
             renderer->resize(size);
             renderer->render(scene.camera, scene::RenderOptions{}, nullptr);
-            input.emplace(post::ImageInput{renderer->hdrTarget(), size});
+            input.emplace(post::ImageInput{renderer->hdrTarget(), size, renderer->preExposure()});
             source = "scene '" + scene.sourceName + "'";
             // The fused-lighting method: the same frame rendered again, binned by its deferred lighting pass.
             settings.renderFused = [&renderer, camera = scene.camera](post::FusedHistogramTarget& target) {

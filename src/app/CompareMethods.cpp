@@ -222,10 +222,15 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
         throw std::invalid_argument("compare: the image has no pixels");
 
     const std::vector<float> pixels = readPixels(image);
+    // A pre-exposed frame (post::ImageInput::preExposure): the GPU and the CPU reference both bin
+    // the stored texels with the weights times 2^-k, which is the scene's own luminance.
+    post::LuminanceUnits units;
+    units.preExposure = image.preExposure;
+    const hd::LuminanceWeights weights = units.effectiveWeights();
     if (settings.range) {
         report.logMin = settings.range->first;
         report.logMax = settings.range->second;
-    } else if (auto range = ref::autoRange(pixels.data(), image.size.x, image.size.y)) {
+    } else if (auto range = ref::autoRange(pixels.data(), image.size.x, image.size.y, weights)) {
         report.logMin = range->logMin;
         report.logMax = std::max(range->logMax, range->logMin + post::AutoRange::kMinimumSpan);
     } else {
@@ -249,9 +254,9 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             return found->second;
         Reference entry;
         entry.histogram = ref::buildHistogram(pixels.data(), image.size.x, image.size.y, report.logMin, report.logMax,
-                                              bins, toReference(settings.outOfRange));
+                                              bins, toReference(settings.outOfRange), weights);
         entry.nearEdges = ref::countNearEdges(pixels.data(), image.size.x, image.size.y, report.logMin, report.logMax,
-                                              bins, ref::gpuBinTolerance(report.logMin, report.logMax, bins));
+                                              bins, ref::gpuBinTolerance(report.logMin, report.logMax, bins), weights);
         return references.emplace(bins, std::move(entry)).first->second;
     };
 
@@ -292,6 +297,9 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             readback->setSynchronous(true);  // compare the frame's own histogram, not one from frames ago
         row.bins = std::min(report.bins, method->maxBins(ctx.caps));
         post::HistogramSpec spec{row.bins, settings.outOfRange};
+        spec.luminance = weights;
+        spec.cdPerUnit = float(units.cdPerUnit());
+        spec.storedScale = units.storedScale();
         post::writeHistogramParams(params, report.logMin, report.logMax, spec, image.size);
         post::HistogramTargets targets{histogram, params, method->producesCumulative() ? &cumulative : nullptr};
         try {
@@ -314,11 +322,12 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
                             rerenderDifference =
                                 std::max(rerenderDifference, std::abs(double(stored[i]) / double(pixels[i]) - 1.0));
                     Reference entry;
-                    entry.histogram = ref::buildHistogram(stored.data(), image.size.x, image.size.y, report.logMin,
-                                                          report.logMax, row.bins, toReference(settings.outOfRange));
-                    entry.nearEdges =
-                        ref::countNearEdges(stored.data(), image.size.x, image.size.y, report.logMin, report.logMax,
-                                            row.bins, ref::gpuBinTolerance(report.logMin, report.logMax, row.bins));
+                    entry.histogram =
+                        ref::buildHistogram(stored.data(), image.size.x, image.size.y, report.logMin, report.logMax,
+                                            row.bins, toReference(settings.outOfRange), weights);
+                    entry.nearEdges = ref::countNearEdges(
+                        stored.data(), image.size.x, image.size.y, report.logMin, report.logMax, row.bins,
+                        ref::gpuBinTolerance(report.logMin, report.logMax, row.bins), weights);
                     storedFrame = std::move(entry);
                 }
             }
@@ -376,12 +385,12 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
 
 CompareReport compareMethods(gl::ShaderLibrary& shaders,
                              const post::GpuCaps& caps,
-                             const gl::Texture& hdr,
-                             glm::ivec2 size,
+                             const post::ImageInput& hdr,
                              const post::PipelineSettings& settings,
                              unsigned repeat,
                              std::function<void(post::FusedHistogramTarget& target)> renderFused)
 {
+    const glm::ivec2 size = hdr.size;
     profiling::Profiler profiler(caps.glTimersUseful);
     post::PassContext ctx{shaders, profiler, caps, 0};
     CompareSettings compare;
@@ -391,7 +400,7 @@ CompareReport compareMethods(gl::ShaderLibrary& shaders,
     if (settings.rangeMode == post::RangeMode::Manual)
         compare.range = std::make_pair(settings.logMin, settings.logMax);
     compare.renderFused = std::move(renderFused);
-    CompareReport report = compareMethods(ctx, post::ImageInput{hdr, size}, compare);
+    CompareReport report = compareMethods(ctx, hdr, compare);
     report.source = util::format("current frame {}x{}", size.x, size.y);
     return report;
 }

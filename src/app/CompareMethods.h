@@ -115,11 +115,11 @@ struct CompareReport
 CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& image, const CompareSettings& settings);
 
 /// The window's "compare all": the pipeline's bins, range (or the frame's range in auto mode) and
-/// policy on the current HDR frame, `repeat` builds per method; `renderFused` as in CompareSettings.
+/// policy on the current HDR frame (its pre-exposure undone as the pipeline does), `repeat` builds
+/// per method; `renderFused` as in CompareSettings.
 CompareReport compareMethods(gl::ShaderLibrary& shaders,
                              const post::GpuCaps& caps,
-                             const gl::Texture& hdr,
-                             glm::ivec2 size,
+                             const post::ImageInput& hdr,
                              const post::PipelineSettings& settings,
                              unsigned repeat = 5,
                              std::function<void(post::FusedHistogramTarget& target)> renderFused = {});

@@ -3,6 +3,7 @@
 #include "app/FrameSequence.h"
 #include "gl/Gl.h"
 #include "image/ImageIo.h"
+#include "scene/PreExposure.h"
 #include "util/Log.h"
 
 #include <cstring>
@@ -32,7 +33,7 @@ FrameSequenceWriter::Slot* FrameSequenceWriter::oldestPending()
     return oldest;
 }
 
-void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number)
+void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number, std::optional<int> preExposure)
 {
     Slot* slot = nullptr;
     for (Slot& candidate : mSlots)
@@ -57,7 +58,8 @@ void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number)
     slot->sequence = ++mSequence;
     slot->number = number;
     slot->size = size;
-    slot->storeHalf = texture.format() != GL_RGBA32F;
+    slot->storeHalf = texture.format() != GL_RGBA32F && !preExposure;
+    slot->preExposure = preExposure.value_or(0);
 }
 
 void FrameSequenceWriter::poll()
@@ -86,6 +88,7 @@ void FrameSequenceWriter::write(Slot& slot)
     if (mKind == Kind::HdrExr) {
         std::vector<float> rgba(pixels * 4u);
         slot.buffer.read(0, rgba.size() * sizeof(float), rgba.data());
+        scene::unexposePixels(rgba, slot.preExposure);
         image::ImageF out(slot.size.x, slot.size.y);
         for (int y = 0; y < slot.size.y; ++y)  // bottom-up (GL) to top-down (files)
             std::memcpy(out.at(0, y), rgba.data() + std::size_t(slot.size.y - 1 - y) * row, row * sizeof(float));

@@ -8,7 +8,8 @@
 // frame loop does not wait for the GPU to finish a frame. When every buffer is still in flight,
 // enqueue() waits for the oldest: an output of every frame may not drop one. finish() waits for
 // the rest. Files: PNG = the display image (sRGB RGBA8) as RGB; EXR = the HDR frame, half floats from
-// an RGBA16F frame, 32-bit floats from an RGBA32F one (half would turn a sun above 65504 into +Inf);
+// an RGBA16F frame, 32-bit floats from an RGBA32F one (half would turn a sun above 65504 into +Inf)
+// and from a pre-exposed frame, whose values are written times 2^-k (the scene's own cd/m^2);
 // rows flipped to top-down, written through image::writePng / writeExr (atomically). Limits: the
 // files are encoded on the frame loop's thread (CPU time the frame pays); kRingSize frames of
 // pixels are held on the GPU.
@@ -38,8 +39,9 @@ public:
     FrameSequenceWriter(const FrameSequenceWriter&) = delete;
     FrameSequenceWriter& operator=(const FrameSequenceWriter&) = delete;
 
-    /// Queues a copy of `texture` (level 0) for the file numbered `number`.
-    void enqueue(const gl::Texture& texture, long long number);
+    /// Queues a copy of `texture` (level 0) for the file numbered `number`; `preExposure`: the frame
+    /// is pre-exposed by 2^k (scene/PreExposure.h) and its EXR is written times 2^-k in 32-bit floats.
+    void enqueue(const gl::Texture& texture, long long number, std::optional<int> preExposure = {});
     /// Writes the finished copies, oldest first; never waits.
     void poll();
     /// Waits for every queued copy and writes it.
@@ -57,7 +59,8 @@ private:
         std::uint64_t sequence = 0;  ///< enqueue order
         long long number = 0;
         glm::ivec2 size{0};
-        bool storeHalf = true;  ///< EXR: half floats (an RGBA16F frame)
+        bool storeHalf = true;  ///< EXR: half floats (an RGBA16F frame that is not pre-exposed)
+        int preExposure = 0;    ///< EXR: written times 2^-preExposure
     };
     Slot* oldestPending();
     void write(Slot& slot);

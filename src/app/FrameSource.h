@@ -58,8 +58,13 @@ public:
     virtual void update(const FrameSourceInput& input) = 0;
     /// Fills hdr() for this frame, timed under the source's own profiler scopes (none where nothing runs).
     virtual void render(profiling::Profiler& profiler) = 0;
-    /// Scene-linear RGBA, bottom row first (GL convention), size() pixels.
+    /// Scene-linear RGBA, bottom row first (GL convention), size() pixels, times 2^preExposure().
     virtual const gl::Texture& hdr() const = 0;
+    /// The k hdr() was stored with (post::ImageInput::preExposure; scene/PreExposure.h); 0 for images.
+    virtual int preExposure() const { return 0; }
+    /// Whether the frames are stored pre-exposed at all (an rgba16f scene frame), k possibly 0: its
+    /// HDR outputs are written as 32-bit floats times 2^-k.
+    virtual bool preExposed() const { return false; }
     /// The frame's depth (hdr()'s size; 1.0 where nothing was drawn: the sky), for the percentile
     /// operator's sky exclusion; nullptr where the source has none (an image).
     virtual const gl::Texture* depth() const { return nullptr; }

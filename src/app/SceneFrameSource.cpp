@@ -1,9 +1,12 @@
 #include "app/SceneFrameSource.h"
 
+#include "gl/Gl.h"
 #include "profiling/Profiler.h"
 #include "scene/PixelInjection.h"
+#include "util/Log.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <utility>
 
@@ -12,13 +15,64 @@ namespace app {
 SceneFrameSource::SceneFrameSource(gl::ShaderLibrary& shaders,
                                    scene::Scene scene,
                                    gl::SharedAllocator* allocator,
-                                   glm::ivec2 size)
+                                   glm::ivec2 size,
+                                   scene::FrameFormat format)
     : mShaders(shaders), mAllocator(allocator), mScene(std::move(scene))
 {
     mCamera = mScene.cameraAt(0.0);
-    mRenderer = std::make_unique<scene::SceneRenderer>(shaders, mScene);
+    mRenderer = std::make_unique<scene::SceneRenderer>(shaders, mScene, format);
     mRenderer->setTargetAllocator(allocator);
     mRenderer->resize(size);
+    restartStore();
+}
+
+void SceneFrameSource::restartStore()
+{
+    ++mStoreGeneration;
+    mControl = scene::PreExposureControl(scene::initialPreExposure(mRenderer->scene()));
+    mStatus = FrameStoreStatus{};
+    mStatus.format = mRenderer->frameFormat();
+    mStatus.preExposed = mRenderer->preExposed();
+    mStatus.statsActive = mRenderer->frameStatsActive();
+    mStatus.glFormat = mRenderer->hdrTarget().valid() ? mRenderer->hdrTarget().format() : 0u;
+    mStatus.k = mRenderer->preExposed() ? mControl.k() : 0;
+}
+
+void SceneFrameSource::setFrameFormat(scene::FrameFormat format)
+{
+    if (format == mRenderer->frameFormat())
+        return;
+    mRenderer->setFrameFormat(format);
+    restartStore();
+}
+
+void SceneFrameSource::takeFrameStats()
+{
+    for (const post::AsyncReadback::Result& result : mStatsReadback.pollAll()) {
+        if (result.tag[1] != mStoreGeneration)
+            continue;  // a frame of the previous scene or format
+        const scene::FrameStats stats = scene::decodeFrameStats(result.words, std::bit_cast<int>(result.tag[0]));
+        mControl.observe(stats);
+        util::logDebug("frame {}: stored with k = {}, peak {} cd/m^2, {} clipped -> k = {}", result.frame,
+                       stats.preExposure, stats.peak, stats.clippedPixels, mControl.k());
+        ++mStatus.framesRead;
+        if (stats.clippedPixels > 0) {
+            ++mStatus.framesClipped;
+            mStatus.clippedPixels += stats.clippedPixels;
+            mStatus.mostClipped = std::max(mStatus.mostClipped, stats.clippedPixels);
+        }
+        if (!mStatus.last || result.frame >= mStatus.lastFrame) {
+            mStatus.last = stats;
+            mStatus.lastFrame = result.frame;
+        }
+    }
+    mStatus.kChanges = mControl.changes();
+}
+
+const FrameStoreStatus& SceneFrameSource::storeStatus()
+{
+    takeFrameStats();
+    return mStatus;
 }
 
 SceneFrameSource::ReplaceResult SceneFrameSource::replaceWith(const std::filesystem::path& path)
@@ -26,13 +80,14 @@ SceneFrameSource::ReplaceResult SceneFrameSource::replaceWith(const std::filesys
     ReplaceResult result;
     try {
         scene::Scene next = scene::loadSceneFile(path);
-        auto renderer = std::make_unique<scene::SceneRenderer>(mShaders, next);
+        auto renderer = std::make_unique<scene::SceneRenderer>(mShaders, next, mRenderer->frameFormat());
         renderer->setTargetAllocator(mAllocator);
         renderer->resize(size());
         // Only now, with everything built, does the old scene go (its GL objects with its renderer).
         mRenderer = std::move(renderer);
         mScene = std::move(next);
         mCamera = mScene.cameraAt(0.0);
+        restartStore();
         result.replaced = true;
         result.message = "showing " + mScene.sourceName;
     } catch (const std::exception& error) {
@@ -62,8 +117,24 @@ void SceneFrameSource::setFusedHistogram(post::FusedHistogramTarget* target)
     mFused = target;
 }
 
+int SceneFrameSource::choosePreExposure(std::optional<int> fixed)
+{
+    if (fixed) {
+        mRenderOptions.preExposure = *fixed;
+        mPreExposureChosen = true;
+    } else if (!mPreExposureChosen) {
+        takeFrameStats();  // the frames read back so far decide this frame's k
+        mRenderOptions.preExposure = mControl.k();
+        mPreExposureChosen = true;
+    }
+    return mRenderer->preExposed() ? std::clamp(*mRenderOptions.preExposure, hd::kMinPreExposure, hd::kMaxPreExposure)
+                                   : 0;
+}
+
 void SceneFrameSource::render(profiling::Profiler& profiler)
 {
+    choosePreExposure();
+    mPreExposureChosen = false;
     auto scope = profiler.scope("scene");
     scene::RenderOptions options = mRenderOptions;
     std::optional<scene::FusedHistogramOutputs> fused;
@@ -73,6 +144,11 @@ void SceneFrameSource::render(profiling::Profiler& profiler)
         options.fusedHistogram = &*fused;
     }
     mRenderer->render(mCamera, options, &profiler);
+    mStatus.k = mRenderer->preExposure();
+    mStatus.glFormat = mRenderer->hdrTarget().format();
+    if (mRenderer->frameStatsActive())
+        mStatsReadback.enqueue(mRenderer->frameStats(), hd::kFrameStatsWords, profiler.frameIndex(),
+                               {std::bit_cast<std::uint32_t>(mRenderer->preExposure()), mStoreGeneration, 0u, 0u});
     // The fused lighting pass wrote the injected texels itself (and binned them).
     if (mScene.inject.total() > 0 && !(fused && *fused->written)) {
         auto inject = profiler.scope("scene/inject");

@@ -3,14 +3,22 @@
 // camera path headless. Its render pass is timed as "scene" (with the renderer's sub-passes); a
 // stress preset's injected NaN/Inf/negative texels are written after it (scene/PixelInjection.h).
 // replaceWith switches scenes live (the Frame panel's scene combo) between frames.
+// The frame format (--frame-format, the Frame panel's combo: scene/PreExposure.h) and, for the
+// pre-exposed half-float frame, the choice of k: each frame's statistics (clipped pixels, peak) come
+// back through an asynchronous readback a few frames late and drive scene::PreExposureControl; the
+// clip counts are kept for the Frame panel, the headless summary and capture metadata.
+//
 // The fused histogram's seam (post's "fused-lighting" method): setFusedHistogram hands the pipeline's
 // target (post::FusedHistogramTarget) to the deferred lighting pass as scene::FusedHistogramOutputs for
 // the next render; that pass then also writes the preset's injected texels, so the histogram sees them.
 #pragma once
 
 #include "app/FrameSource.h"
+#include "app/FrameStoreStatus.h"
+#include "post/AsyncReadback.h"
 #include "scene/Camera.h"
 #include "scene/FreeFlyController.h"
+#include "scene/PreExposure.h"
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 
@@ -34,7 +42,11 @@ class SceneFrameSource final : public FrameSource
 {
 public:
     /// `allocator` (nullable) creates the colour target in memory CUDA shares (post/CudaInterop.h).
-    SceneFrameSource(gl::ShaderLibrary& shaders, scene::Scene scene, gl::SharedAllocator* allocator, glm::ivec2 size);
+    SceneFrameSource(gl::ShaderLibrary& shaders,
+                     scene::Scene scene,
+                     gl::SharedAllocator* allocator,
+                     glm::ivec2 size,
+                     scene::FrameFormat format = scene::kDefaultFrameFormat);
 
     struct ReplaceResult
     {
@@ -54,6 +66,17 @@ public:
     /// The fused histogram target the next render fills (nullptr: none); used for that render only.
     /// The lighting pass sets `target->produced`.
     void setFusedHistogram(post::FusedHistogramTarget* target);
+    /// The pre-exposure k the next render stores with (0 unless the frame is pre-exposed), decided now
+    /// from the statistics read back so far and kept for that render, so the fused histogram's params
+    /// can carry its 2^-k; `fixed` sets it instead (the compare panel's second render of a frame).
+    int choosePreExposure(std::optional<int> fixed = std::nullopt);
+    /// How frames are stored from the next frame on (the Frame panel's "frame" combo); k and the clip
+    /// counts start over.
+    void setFrameFormat(scene::FrameFormat format);
+    scene::FrameFormat frameFormat() const { return mRenderer->frameFormat(); }
+    /// The statistics of the frames read back so far (takes those that have arrived; never waits:
+    /// after the run's final glFinish, every frame's).
+    const FrameStoreStatus& storeStatus();
 
     const char* kind() const override { return "Scene"; }
     std::string name() const override { return mScene.sourceName; }
@@ -64,6 +87,8 @@ public:
     void update(const FrameSourceInput& input) override;
     void render(profiling::Profiler& profiler) override;
     const gl::Texture& hdr() const override { return mRenderer->hdrTarget(); }
+    int preExposure() const override { return mRenderer->preExposure(); }
+    bool preExposed() const override { return mRenderer->preExposed(); }
     const gl::Texture* depth() const override { return &mRenderer->depthTarget(); }
     float verticalFovDegrees() const override { return mCamera.verticalFovDegrees; }
     std::string hint(bool isWindow, double pathSeconds) const override;
@@ -72,14 +97,23 @@ public:
     BlitRects placement(glm::ivec2 viewportSize) const override;
 
 private:
+    /// k and the clip counts start over (new scene or format).
+    void restartStore();
+    void takeFrameStats();
+
     gl::ShaderLibrary& mShaders;
     gl::SharedAllocator* mAllocator;
     scene::Scene mScene;
     std::unique_ptr<scene::SceneRenderer> mRenderer;
+    scene::PreExposureControl mControl;
+    post::AsyncReadback mStatsReadback{"scene.frameStats.readback", hd::kFrameStatsWords};
+    std::uint32_t mStoreGeneration = 0;  ///< tags readbacks, so a new scene or format ignores older frames
+    FrameStoreStatus mStatus;
     scene::Camera mCamera;
     scene::RenderOptions mRenderOptions;
     scene::FreeFlyController mController;
     post::FusedHistogramTarget* mFused = nullptr;
+    bool mPreExposureChosen = false;  ///< choosePreExposure ran for the next render
 };
 
 }  // namespace app

@@ -1,7 +1,7 @@
 # Application shell: command line, frame loop. One file per line; other areas append their own lines.
 target_sources(hdrlab_core PRIVATE app/Cli.cpp)
 target_sources(hdrlab_core PRIVATE app/App.cpp)
-target_sources(hdrlab_core PRIVATE app/SceneFrameSource.cpp)
+target_sources(hdrlab_core PRIVATE app/SceneFrameSource.cpp app/FrameStoreStatus.cpp)
 target_sources(hdrlab_core PRIVATE app/StillImageSource.cpp)
 target_sources(hdrlab_core PRIVATE app/PanZoom.cpp)
 target_sources(hdrlab_core PRIVATE app/WindowEvents.cpp)

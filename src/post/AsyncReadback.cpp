@@ -65,13 +65,33 @@ std::optional<AsyncReadback::Result> AsyncReadback::poll()
     }
     if (!newest)
         return std::nullopt;
+    return read(*newest);
+}
+
+std::vector<AsyncReadback::Result> AsyncReadback::pollAll()
+{
+    std::vector<Slot*> done;
+    for (Slot& slot : mSlots)
+        if (slot.fence.pending() && slot.fence.signalled())
+            done.push_back(&slot);
+    std::sort(done.begin(), done.end(), [](const Slot* a, const Slot* b) { return a->sequence < b->sequence; });
+    std::vector<Result> results;
+    for (Slot* slot : done) {
+        slot->fence.reset();
+        results.push_back(read(*slot));
+    }
+    return results;
+}
+
+AsyncReadback::Result AsyncReadback::read(Slot& slot)
+{
     Result result;
-    result.frame = newest->frame;
-    result.tag = newest->tag;
-    result.words.resize(newest->words);
+    result.frame = slot.frame;
+    result.tag = slot.tag;
+    result.words.resize(slot.words);
     // The fence has signalled: this read does not wait for the GPU.
-    if (newest->words != 0)
-        newest->buffer.read(0, newest->words * sizeof(std::uint32_t), result.words.data());
+    if (slot.words != 0)
+        slot.buffer.read(0, slot.words * sizeof(std::uint32_t), result.words.data());
     return result;
 }
 

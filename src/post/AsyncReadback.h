@@ -58,6 +58,9 @@ public:
     bool enqueue(std::initializer_list<Copy> copies, std::uint64_t frame, const std::array<std::uint32_t, 4>& tag = {});
     /// The newest copy that has completed since the last call, if any; never waits.
     std::optional<Result> poll();
+    /// Every copy that has completed since the last call, oldest first (where each frame counts);
+    /// never waits.
+    std::vector<Result> pollAll();
     /// Copies queued and not read yet.
     int pending() const;
 
@@ -71,6 +74,8 @@ private:
         std::size_t words = 0;
         std::array<std::uint32_t, 4> tag{};
     };
+    Result read(Slot& slot);
+
     std::array<Slot, kRingSize> mSlots;
     std::size_t mSlotWords = 0;
     std::uint64_t mSequence = 0;

@@ -29,6 +29,7 @@ std::array<std::uint32_t, hd::kHistogramParamsWords> histogramParamWords(float l
     words[hd::kParamOutOfRange] = std::uint32_t(spec.outOfRange);
     words[hd::kParamWidth] = std::uint32_t(std::max(size.x, 0));
     words[hd::kParamHeight] = std::uint32_t(std::max(size.y, 0));
+    words[hd::kParamStoredScale] = std::bit_cast<std::uint32_t>(spec.storedScale);
     words[hd::kParamLumaR] = std::bit_cast<std::uint32_t>(spec.luminance.r);
     words[hd::kParamLumaG] = std::bit_cast<std::uint32_t>(spec.luminance.g);
     words[hd::kParamLumaB] = std::bit_cast<std::uint32_t>(spec.luminance.b);

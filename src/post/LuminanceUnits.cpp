@@ -2,6 +2,7 @@
 
 #include "image/RadianceColour.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace post {
@@ -40,7 +41,7 @@ std::optional<UnitsMode> parseUnitsMode(std::string_view text)
 
 hd::LuminanceWeights LuminanceUnits::effectiveWeights() const
 {
-    auto scaled = [&](float w) { return float(double(w) * efficacy / exposure); };
+    auto scaled = [&](float w) { return std::ldexp(float(double(w) * efficacy / exposure), -preExposure); };
     return {scaled(weights[0]), scaled(weights[1]), scaled(weights[2])};
 }
 

@@ -12,12 +12,20 @@
 //
 // The passes see the effective weights float(w x efficacy / exposure): with the default definition
 // they are exactly hd::kLumaR/G/B, so every result is bit for bit what it was before units existed.
+//
+// Pre-exposure (scene/PreExposure.h): a half-float frame stores the scene times 2^k. The pipeline
+// sets `preExposure` = k per frame and the passes then see float(w x efficacy / exposure) x 2^-k:
+// multiplying by a power of two is exact, so hdLuminanceWeighted(stored, w 2^-k) equals
+// hdLuminanceWeighted(stored 2^-k, w) bit for bit while the products stay normal floats (they do for
+// every half-float value and |k| <= hd::kMaxPreExposure), and every pass sees the scene's own
+// luminance without knowing k.
 #pragma once
 
 #include "image/Image.h"
 #include "shared/HostDevice.h"
 
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,10 +50,19 @@ struct LuminanceUnits
     /// "input.units=radiance", "input.units=plain" or "input.cd_per_unit".
     std::string origin;
     std::string weightsOrigin = "Rec. 709";  ///< where the weights come from, for messages
+    /// The frame's pre-exposure k: its texels are the input's values times 2^k (post::ImageInput);
+    /// set per frame by the pipeline, 0 for the definition itself (describe() leaves it out).
+    int preExposure = 0;
 
-    /// cd/m^2 per unit of a channel: efficacy / exposure.
-    double cdPerUnit() const { return efficacy / exposure; }
-    /// The weights the passes use: float(double(weights[c]) * efficacy / exposure).
+    /// cd/m^2 per unit of a stored channel: efficacy / exposure x 2^-preExposure.
+    double cdPerUnit() const { return std::ldexp(efficacy / exposure, -preExposure); }
+    /// What the stored values were multiplied by in all: exposure x 2^preExposure (Ward's pcond
+    /// sampling divides by it, as pcond divides by a picture's EXPOSURE).
+    double storedExposure() const { return std::ldexp(exposure, preExposure); }
+    /// What a stored channel is multiplied by to be in the input's own units: 2^-preExposure.
+    float storedScale() const { return std::ldexp(1.0f, -preExposure); }
+    /// The weights the passes use: float(double(weights[c]) * efficacy / exposure) x 2^-preExposure
+    /// (the power of two applied after the rounding to float, so it is exact).
     hd::LuminanceWeights effectiveWeights() const;
     /// One line, e.g. "Radiance picture: 1 unit = 179/EXPOSURE(=2) = 89.5 cd/m^2, weights
     /// 0.2651/0.6701/0.0648 (Radiance's default primaries)" or "1 unit = 1 cd/m^2, Rec. 709 weights".

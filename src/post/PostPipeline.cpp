@@ -261,7 +261,7 @@ std::optional<double> compareCurveWithReference(const ToneOperator& op,
             const PictureInfo& info = picture ? *picture : live;
             pcond.weights = units.weights;
             pcond.efficacy = units.efficacy;
-            pcond.exposure = units.exposure;
+            pcond.exposure = units.storedExposure();
             pcond.pixelAspect = info.pixelAspect;
             if (picture && picture->view) {
                 pcond.view = {true, picture->view->type, picture->view->horizontalDegrees,
@@ -339,6 +339,7 @@ struct PostPipeline::Impl
     bool resetRange = true;
     std::optional<image::RadianceHeader> inputRadiance;  ///< the input file's units (setInputRadiance)
     LuminanceUnits units;                                ///< resolved from it and the input.* settings
+    LuminanceUnits frameUnits;  ///< `units` with the last run's frame pre-exposure (ImageInput::preExposure)
 
     /// Resolves the luminance definition again; a new one restarts the automatic range.
     void updateUnits();
@@ -349,6 +350,7 @@ struct PostPipeline::Impl
     bool fusedPrepared = false;
     bool fusedResetFrame = false;  ///< this frame binned with the manual range after a reset
     glm::ivec2 fusedPreparedSize{0};
+    int fusedPreparedPreExposure = 0;
     gl::Buffer fusedRangeState = createHistogramParamsBuffer("post.fused-auto-range");
 
     // What verify() needs from the last run (the caller's frame must still be alive).
@@ -585,16 +587,19 @@ Availability PostPipeline::histogramAvailability(const HistogramMethod& method) 
     return availability;
 }
 
-FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees)
+FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure)
 {
     Impl& p = *mImpl;
     p.fusedPrepared = false;
     auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
     if (!fused || !p.fusedProducer || p.fed || frameSize.x <= 0 || frameSize.y <= 0)
         return nullptr;
+    LuminanceUnits units = p.units;  // as run() bins every other method, with this frame's k
+    units.preExposure = preExposure;
     HistogramSpec spec = p.settings.spec;
-    spec.luminance = p.units.effectiveWeights();  // as run() bins every other method
-    spec.cdPerUnit = float(p.units.cdPerUnit());
+    spec.luminance = units.effectiveWeights();
+    spec.cdPerUnit = float(units.cdPerUnit());
+    spec.storedScale = units.storedScale();
     p.fusedResetFrame = false;
     if (p.settings.rangeMode == RangeMode::Manual) {
         writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
@@ -611,6 +616,7 @@ FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, 
     }
     p.fusedPrepared = true;
     p.fusedPreparedSize = frameSize;
+    p.fusedPreparedPreExposure = preExposure;
     return &fused->prepare(p.paramsBuffer, frameSize, p.tone->fovealTarget(frameSize, fovYDegrees));
 }
 
@@ -635,6 +641,11 @@ const std::optional<image::RadianceHeader>& PostPipeline::inputRadiance() const
 const LuminanceUnits& PostPipeline::luminanceUnits() const
 {
     return mImpl->units;
+}
+
+const LuminanceUnits& PostPipeline::frameUnits() const
+{
+    return mImpl->frameUnits;
 }
 
 void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
@@ -780,7 +791,13 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
 
     // The fused method's histogram was binned by the frame's producer with the params written before it.
     auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
-    const bool fusedFrame = fused && p.fusedPrepared && p.fusedPreparedSize == hdr.size && !p.fed;
+    const bool fusedFrame = fused && p.fusedPrepared && p.fusedPreparedSize == hdr.size &&
+                            p.fusedPreparedPreExposure == hdr.preExposure && !p.fed;
+    if (fused && p.fusedPrepared && p.fusedPreparedPreExposure != hdr.preExposure)  // weights of another 2^-k
+        fused->discardFrame(
+            util::format("the lighting pass binned this frame for pre-exposure k = {}, but it is "
+                         "stored with k = {}: the histogram is empty",
+                         p.fusedPreparedPreExposure, hdr.preExposure));
     p.fusedPrepared = false;
 
     if (p.settings.downsample > 1) {
@@ -792,15 +809,20 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.lastHistogramInput = &hdr.texture;
         p.lastHistogramInputSize = hdr.size;
     }
-    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize};
+    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize, hdr.preExposure};
     p.lastHdr = &hdr.texture;
     p.lastHdrSize = hdr.size;
     p.lastFovYDegrees = fovYDegrees;
     p.lastDtSeconds = dtSeconds;
 
+    // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
+    // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
+    p.frameUnits = p.units;
+    p.frameUnits.preExposure = hdr.preExposure;
     HistogramSpec spec = p.settings.spec;
-    spec.luminance = p.units.effectiveWeights();
-    spec.cdPerUnit = float(p.units.cdPerUnit());
+    spec.luminance = p.frameUnits.effectiveWeights();
+    spec.cdPerUnit = float(p.frameUnits.cdPerUnit());
+    spec.storedScale = p.frameUnits.storedScale();
     if (p.fed) {  // a histogram from a file: its range and counts, no measurement
         spec.binCount = std::uint32_t(p.fed->counts.size());
         spec.outOfRange = OutOfRange::Clamp;
@@ -874,7 +896,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         inputs.depth = p.sceneDepth;
         inputs.topDownRows = p.topDownRows;
         inputs.picture = p.picture ? &*p.picture : nullptr;
-        inputs.units = &p.units;
+        inputs.units = &p.frameUnits;
         bool cdfWritten = false;
         if (scanInCurve && p.tone->scansInCurve()) {
             inputs.fusedCdf = &p.cdfBuffer;
@@ -972,6 +994,9 @@ VerifyReport PostPipeline::verify()
     text << "histogram " << p.histogram->id() << ": " << size.x << "x" << size.y << " input, " << bins
          << " bins over log2 L [" << logMin << ", " << logMax << "]\n";
     text << "units: " << p.units.describe() << "\n";
+    if (p.frameUnits.preExposure != 0)
+        text << "frame pre-exposed by 2^" << p.frameUnits.preExposure << ": the weights include 2^"
+             << -p.frameUnits.preExposure << "\n";
     text << "totals: gpu " << cmp.gpuTotal << ", cpu " << cmp.cpuTotal
          << (cmp.gpuTotal == cmp.cpuTotal ? " (equal)" : " (DIFFERENT)") << "\n";
     text << "counters (NaN, Inf, <=0, below, above): cpu " << cpu.counters[hd::kCounterNaN] << ", "
@@ -1023,7 +1048,7 @@ VerifyReport PostPipeline::verify()
     std::vector<float> topFirst;
     const auto curveCheck = compareCurveWithReference(*p.tone, curve, gpuBins, logMin, logMax, hdrPixels, p.lastHdrSize,
                                                       pixels, size, p.lastFovYDegrees, p.lastDtSeconds, weights,
-                                                      p.units, p.picture, p.topDownRows, topFirst);
+                                                      p.frameUnits, p.picture, p.topDownRows, topFirst);
     bool curveOk = true;
     if (curveCheck) {
         report.curveMaxDifference = *curveCheck;

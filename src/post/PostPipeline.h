@@ -157,8 +157,10 @@ public:
     /// Before the frame renders, with the fused method in use and a producer declared: writes this
     /// frame's params (the manual range, or the auto range smoothed up to the previous frame; after a
     /// reset the manual range), clears the fused outputs and returns what the producer fills (it must
-    /// outlive the producer's pass); nullptr otherwise. `fovYDegrees`: Ward's foveal grid.
-    FusedHistogramTarget* prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees);
+    /// outlive the producer's pass); nullptr otherwise. `fovYDegrees`: Ward's foveal grid;
+    /// `preExposure`: the k the frame will be stored with (ImageInput::preExposure; its 2^-k goes into
+    /// the params' weights as run() puts it there; a run() with another k does not take the fused bins).
+    FusedHistogramTarget* prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure = 0);
 
     /// Uses an operator that is not in the registry (tests, tools); ignored when null.
     void setToneOperator(std::unique_ptr<ToneOperator> op);
@@ -170,6 +172,9 @@ public:
     const std::optional<image::RadianceHeader>& inputRadiance() const;
     /// The luminance definition every pass uses now (cd/m^2 per unit, weights; post/LuminanceUnits.h).
     const LuminanceUnits& luminanceUnits() const;
+    /// The same with the last run's frame pre-exposure folded in (ImageInput::preExposure): what the
+    /// passes got as weights and cd/m^2 per unit.
+    const LuminanceUnits& frameUnits() const;
 
 private:
     struct Impl;

@@ -58,6 +58,10 @@ struct HistogramSpec
     /// The defaults (Rec. 709, 1 unit = 1 cd/m^2) leave every result as it was.
     hd::LuminanceWeights luminance{};
     float cdPerUnit = 1.0f;  ///< cd/m^2 per unit of one channel (per-channel curves)
+    /// What a stored channel is multiplied by to give the input's own units: 2^-k for a frame
+    /// pre-exposed by 2^k (ImageInput::preExposure), else 1; written to hd::kParamStoredScale. The
+    /// weights and cdPerUnit above already include it.
+    float storedScale = 1.0f;
 };
 
 /// What every stage gets from the pipeline; no globals.
@@ -74,6 +78,10 @@ struct ImageInput
 {
     const gl::Texture& texture;
     glm::ivec2 size{0};
+    /// The texels are the scene's values times 2^preExposure (a half-float frame pre-exposed by the
+    /// scene renderer: scene/PreExposure.h); 0 for every other image. The pipeline folds 2^-k into
+    /// the luminance weights it hands every pass (post/LuminanceUnits.h), so nothing else changes.
+    int preExposure = 0;
 };
 
 /// Ward's foveal image, filled during the histogram pass by a method that can (one read of the frame

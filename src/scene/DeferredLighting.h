@@ -11,8 +11,10 @@
 // the frame; here the graphics units only rasterise depth and run a short fragment shader.
 // Both paths give the same picture within one 8-bit sRGB step (tests/scene/DeferredLightingTest.cpp).
 // Exact depth ties (coplanar surfaces): a stencil bit lets the first drawn fragment win, as
-// GL_LESS does in the forward path. Limits: opaque and alpha-masked surfaces only (the scene has no
-// blending); one shading model; the depth target must have a stencil part (GL_DEPTH32F_STENCIL8).
+// GL_LESS does in the forward path. Both passes store through shaders/scene/PreExposure.glsl (times
+// 2^k, clamped); the lighting pass takes the emission back out of the target times 2^-k and keeps
+// the frame statistics (clip count, peak) per workgroup. Limits: opaque and alpha-masked surfaces only (the scene has
+// no blending); one shading model; the depth target must have a stencil part (GL_DEPTH32F_STENCIL8).
 //
 // Fused histogram: given FusedHistogramOutputs, the lighting pass runs its FUSED_HISTOGRAM variant,
 // which also bins every pixel it stores into the post pipeline's log-luminance histogram (and Ward's

@@ -5,7 +5,8 @@
 // Technique: one glClearTexSubImage per texel (float data, converted by GL to the target's format;
 // half floats keep NaN and Inf). Positions are fixed and spread evenly over the frame in row order:
 // texel k of n sits at linear index (k + 1) * pixels / (n + 1), all distinct while n < pixels. NaN
-// texels come first, then +Inf, then negative (-1 in R, G and B). Limits: a frame with fewer pixels
+// texels come first, then +Inf, then negative (-1 in R, G and B: stored values, so -2^-k cd/m^2 in a
+// frame pre-exposed by 2^k, negative either way). Limits: a frame with fewer pixels
 // than requested gets only the first `pixels - 1`; meant for a few hundred texels per frame.
 #pragma once
 

@@ -152,6 +152,8 @@ struct Sun
     float maskExtentDegrees = 0.0f;   ///< the map's sun region reaches this far from the direction
 
     glm::vec3 direction() const;  ///< unit vector towards the sun
+    /// The disc's luminance (cd/m^2): a uniform disc of the angular radius delivering the illuminance.
+    float discLuminance() const;
 };
 
 enum class SkyModel { CieClear, CieOvercast };

@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <numbers>
 #include <sstream>
 
 extern const char kDefaultSceneJson[];
@@ -632,6 +633,14 @@ std::string_view toString(SkyModel model)
 glm::vec3 Sun::direction() const
 {
     return directionFromYawPitch(azimuthDegrees, elevationDegrees);
+}
+
+float Sun::discLuminance() const
+{
+    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance.
+    float radius = glm::radians(angularRadiusDegrees);
+    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
+    return illuminance / std::max(solidAngle, 1e-12f);
 }
 
 Scene parseScene(std::string_view text, const std::string& sourceName, const std::filesystem::path& folder)

@@ -27,6 +27,9 @@ constexpr GLuint kSunShadowUnit = 0;      // Scene.frag
 constexpr GLuint kSkyOcclusionUnit = 1;   // Scene.frag
 constexpr GLuint kSkyUndersideUnit = 7;   // Scene.frag
 constexpr GLuint kNearShadowUnit = 8;     // Scene.frag
+constexpr GLuint kFrameStatsBinding = 1;  // PreExposure.glsl
+constexpr GLuint kCensusUnit = 0;         // FrameCensus.comp
+constexpr GLuint kCensusGroupSize = 16;   // FrameCensus.comp's local_size_x/y
 // The near sun cascade covers the camera's view up to this distance (m): about 3x finer texels than
 // a whole-house map in the default scene, where the sunlit floor patches are.
 constexpr float kNearShadowDistance = 6.0f;
@@ -34,24 +37,23 @@ constexpr GLuint kBaseColorUnit = 2;  // Scene.frag, Shadow.frag: units 2..6 in 
 constexpr int kMaterialTextureCount = 5;
 constexpr GLint kLightMatrixLocation = 0;  // Shadow.vert
 constexpr int kSkyOcclusionMapSize = 512;
-// Output clamps (uOutputRange in SceneFrame.glsl): below the half-float overflow at 65504 for RGBA16F;
-// for RGBA32F far above the sun (~1.6e9 cd/m²) yet small enough that sums of a frame stay finite.
+// Output clamps (uOutputRange in SceneFrame.glsl): the plain RGBA16F frame of FrameFormat::Auto stays
+// below the half-float overflow at 65504 with a margin; the pre-exposed one clamps at 65504 itself
+// (kHalfFloatMax: every value between is stored as it rounds, and what clips is counted); RGBA32F far
+// above the sun (~1.6e9 cd/m²) yet small enough that sums of a frame stay finite.
 constexpr float kHalfFloatMaxRadiance = 60000.0f;
 constexpr float kFloatMaxRadiance = 1.0e12f;
+// A float above this is stored in RGBA16F as kHalfFloatMaxRadiance (half a half-float step below it,
+// round to nearest even): the plain half frame's clip threshold.
+constexpr float kHalfFloatRoundsToClamp = 59984.0f;
 
-float sunDiscLuminance(const Sun& sun)
+// FrameFormat::Auto: RGBA32F only where the scene's range needs it (a sun in the sky or an emitter
+// above what a half float holds): it doubles the frame's memory traffic, which night scenes need not pay.
+GLenum colorFormatFor(const Scene& scene, FrameFormat format)
 {
-    // A uniform disc of solid angle 2*pi*(1 - cos r) delivering the illuminance.
-    float radius = glm::radians(sun.angularRadiusDegrees);
-    float solidAngle = 2.0f * float(std::numbers::pi) * (1.0f - std::cos(radius));
-    return sun.illuminance / std::max(solidAngle, 1e-12f);
-}
-
-// RGBA32F only where the scene's range needs it (a sun in the sky or an emitter above what a half
-// float holds): it doubles the frame's memory traffic, which night scenes need not pay.
-GLenum colorFormatFor(const Scene& scene)
-{
-    float peak = scene.sun.elevationDegrees > 0.0f ? sunDiscLuminance(scene.sun) : 0.0f;
+    if (format != FrameFormat::Auto)
+        return format == FrameFormat::Rgba32f ? GL_RGBA32F : GL_RGBA16F;
+    float peak = scene.sun.elevationDegrees > 0.0f ? scene.sun.discLuminance() : 0.0f;
     for (const Material& m : scene.materials) {
         glm::vec3 emission = m.emissionColor * m.emissionLuminance;
         peak = std::max(peak, std::max(emission.x, std::max(emission.y, emission.z)));
@@ -215,7 +217,8 @@ private:
 
 }  // namespace
 
-SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : mScene(scene), mShaders(&shaders)
+SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene, FrameFormat format)
+    : mScene(scene), mFrameFormat(format), mShaders(&shaders)
 {
     std::optional<image::ImageF> environmentMap;
     if (mScene.sky.environment) {
@@ -224,7 +227,7 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
         if (mScene.sun.fromEnvironment)
             takeSunFromEnvironment(mScene, *environmentMap);
     }
-    mColorFormat = colorFormatFor(mScene);
+    mColorFormat = colorFormatFor(mScene, mFrameFormat);
     if (mScene.interior)
         mInterior = InteriorLighting(interiorLightFor(mScene));
     mShadowProgram = shaders.buildGraphics("scene.shadow", "scene/Shadow.vert", "scene/Shadow.frag");
@@ -270,6 +273,8 @@ SceneRenderer::SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene) : m
                                        m.alphaMode == AlphaMode::Mask ? m.alphaCutoff : -1.0f, m.baseAlpha)});
     mMaterials = gl::Buffer::fromSpan<GpuMaterial>("scene.materials", materials);
     mFrameBlock = gl::Buffer("scene.frame", sizeof(SceneFrameBlock));
+    mFrameStats = gl::Buffer("scene.frameStats", hd::kFrameStatsWords * sizeof(std::uint32_t));
+    mFrameStats.clearUint(0u);
     uploadTextures();
 
     // Both maps cover the shadow casters (or the scene's explicit bounds); receivers outside count
@@ -344,6 +349,23 @@ void SceneRenderer::bindMaterialTextures(int material) const
             slots[std::size_t(i)] >= 0 ? mTextures[std::size_t(slots[std::size_t(i)])] : mWhiteTexture;
         texture.bindUnit(kBaseColorUnit + GLuint(i));
         glBindSampler(kBaseColorUnit + GLuint(i), 0);  // the texture's own filtering and wrap modes
+    }
+}
+
+void SceneRenderer::setFrameFormat(FrameFormat format)
+{
+    if (format == mFrameFormat)
+        return;
+    mFrameFormat = format;
+    const GLenum colorFormat = colorFormatFor(mScene, format);
+    if (colorFormat == mColorFormat)
+        return;
+    mColorFormat = colorFormat;
+    mDeferred.reset();  // its programs are built for the target's format
+    mDeferredAttachedGeneration = -1;
+    if (mColor.valid()) {
+        mColor = gl::Texture();
+        resize(mSize);
     }
 }
 
@@ -438,8 +460,10 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     float sunUp = sun.elevationDegrees > 0.0f ? 1.0f : 0.0f;
     block.sunDirection = glm::vec4(towardsSun, std::cos(radius));
     block.sunIlluminance = glm::vec4(sun.color * sun.illuminance * sunUp, 0.0f);
-    float maxRadiance = mColorFormat == GL_RGBA32F ? kFloatMaxRadiance : kHalfFloatMaxRadiance;
-    float discLuminance = std::min(sunDiscLuminance(sun), maxRadiance);
+    const bool preExposed = mFrameFormat == FrameFormat::Rgba16f;
+    const float maxStored = storedClamp();
+    // The disc in cd/m²: a pre-exposed frame's clamp applies after the pre-exposure.
+    float discLuminance = std::min(sun.discLuminance(), preExposed ? kFloatMaxRadiance : maxStored);
     block.sunDisc = glm::vec4(sun.color * discLuminance, options.drawSunDisc && sunUp > 0.0f ? 1.0f : 0.0f);
 
     // CIE clear sky normalisation 1 / (f(theta_s) * phi(0)), phi(0) = 1 - exp(-0.32).
@@ -460,7 +484,12 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
     block.shadowParams = glm::vec4(shadowTexel, 1.0f / float(kSkyOcclusionMapSize), 2.0f * worldTexel, 0.0f);
     block.nearShadowParams = glm::vec4(shadowTexel, 2.0f * worldTexelOf(mNearSunMatrix, sun.shadowMapSize),
                                        mNearShadowValid ? 1.0f : 0.0f, 0.0f);
-    block.outputRange = glm::vec4(maxRadiance, 0.0f, 0.0f, 0.0f);
+    // Statistics for every half-float frame (the clip threshold: what rounds to the clamp).
+    const float clipThreshold = mColorFormat == GL_RGBA32F ? 0.0f
+                                : preExposed               ? hd::kHalfFloatRoundsToMax
+                                                           : kHalfFloatRoundsToClamp;
+    block.outputRange =
+        glm::vec4(maxStored, std::ldexp(1.0f, mPreExposure), std::ldexp(1.0f, -mPreExposure), clipThreshold);
     block.lightCount = glm::ivec4(int(mScene.lights.size()), 0, 0, 0);
     for (std::size_t i = 0; i < mScene.lights.size(); ++i) {
         const PointLight& light = mScene.lights[i];
@@ -489,18 +518,57 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
             mNearShadowValid = true;
         }
     }
+    mPreExposure = mFrameFormat == FrameFormat::Rgba16f
+                       ? std::clamp(options.preExposure.value_or(initialPreExposure(mScene)), hd::kMinPreExposure,
+                                    hd::kMaxPreExposure)
+                       : 0;
+    mFrameStats.clearUint(0u);  // 16 bytes
     uploadFrameBlock(camera, options);
-    if (options.lighting == LightingPath::Deferred)
+    if (options.lighting == LightingPath::Deferred) {
         renderDeferred(profiler, options.fusedHistogram);
-    else
+    } else {
         renderForward(profiler);
+        if (frameStatsActive()) {
+            PassScope pass(profiler, "scene/census");
+            runCensus();
+        }
+    }
     glBindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+bool SceneRenderer::frameStatsActive() const
+{
+    return mColorFormat == GL_RGBA16F;
+}
+
+float SceneRenderer::storedClamp() const
+{
+    if (mColorFormat == GL_RGBA32F)
+        return kFloatMaxRadiance;
+    return mFrameFormat == FrameFormat::Rgba16f ? hd::kHalfFloatMax : kHalfFloatMaxRadiance;
+}
+
+void SceneRenderer::runCensus()
+{
+    if (!mCensusProgram)
+        mCensusProgram = mShaders->buildCompute("scene.frameCensus", "scene/FrameCensus.comp");
+    // The forward passes wrote the target as a framebuffer and noted clipped peaks with atomics.
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+    mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
+    mFrameStats.bindBase(GL_SHADER_STORAGE_BUFFER, kFrameStatsBinding);
+    mColor.bindUnit(kCensusUnit);
+    glBindSampler(kCensusUnit, 0);
+    mCensusProgram.use();
+    glDispatchCompute((GLuint(mSize.x) + kCensusGroupSize - 1) / kCensusGroupSize,
+                      (GLuint(mSize.y) + kCensusGroupSize - 1) / kCensusGroupSize, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
 void SceneRenderer::bindLightingInputs() const
 {
     mFrameBlock.bindBase(GL_UNIFORM_BUFFER, kFrameBlockBinding);
+    mFrameStats.bindBase(GL_SHADER_STORAGE_BUFFER, kFrameStatsBinding);
     mMaterials.bindBase(GL_SHADER_STORAGE_BUFFER, kMaterialBinding);
     if (mEnvironment)
         mEnvironment->bind();

@@ -1,12 +1,14 @@
 // SceneRenderer.h: renders a Scene into a scene-linear RGBA16F or RGBA32F target (plus depth) with
 // OpenGL 4.5.
 //
-// Target format: true luminance, never pre-exposed, so every histogram method sees cd/m² unchanged.
-// Scenes whose sun disc or an emitter exceeds what a half float holds (65504) render to RGBA32F, so
-// the physical sun disc (~1.6e9 cd/m²) is stored exactly (clamped only at 1e12); others keep RGBA16F
-// (clamped at 60000), half the memory traffic. Pre-exposed RGBA16F was not chosen: every consumer
-// (histogram methods, CUDA interop, EXR capture, compare) would have to undo the exposure, and a
-// frame's exposure is what the pipeline computes from it.
+// Target format (FrameFormat, scene/PreExposure.h): rgba16f (the app's default) stores the radiance times
+// 2^k in half floats, k chosen per frame by the caller (PreExposureControl from the frame statistics
+// this renderer writes: the clipped pixels and the peak, hd::kFrameStats*), clamped at 65504; every
+// consumer undoes 2^-k exactly through the luminance weights (post::ImageInput::preExposure). rgba32f
+// stores cd/m² as they are (the physical sun disc, ~1.6e9 cd/m², exactly; clamped only at 1e12), at
+// twice the bytes. auto is the choice before pre-exposure existed: RGBA32F while the sun disc or an
+// emitter exceeds what a half float holds, else RGBA16F clamped at 60000, never pre-exposed. Every
+// RGBA16F frame keeps the statistics (what clips is counted); RGBA32F frames keep none.
 //
 // Passes: "scene/shadowNear" (the sun's near cascade, fitted to the camera's view up to 6 m and
 // snapped to texels; redrawn only when that fit moves), "scene/shadow" (the sun's depth map over the
@@ -34,6 +36,7 @@
 #include "scene/DeferredLighting.h"
 #include "scene/EnvironmentLighting.h"
 #include "scene/InteriorLight.h"
+#include "scene/PreExposure.h"
 #include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
 
@@ -75,6 +78,10 @@ struct RenderOptions
     /// The deferred lighting pass also bins the frame into these (DeferredLighting.h); ignored by the
     /// forward path, which leaves `written` false.
     const FusedHistogramOutputs* fusedHistogram = nullptr;
+    /// The pre-exposure k of an rgba16f frame (the target holds radiance x 2^k), clamped to
+    /// [hd::kMinPreExposure, hd::kMaxPreExposure]; nothing: initialPreExposure of the scene. Other
+    /// formats ignore it (k = 0).
+    std::optional<int> preExposure;
 };
 
 class SceneRenderer
@@ -83,7 +90,14 @@ public:
     /// Builds the meshes, programs and shadow maps for `scene` (which need not outlive the renderer),
     /// and loads and prefilters its environment map if it has one (relative paths under the data
     /// root, the parent of the shader library's root); a bad map throws SceneError.
-    SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene);
+    /// `format`: how frames are stored. The default is Auto, the one format that needs no choice of k:
+    /// a pre-exposed frame's k comes from frames read back (app/SceneFrameSource.h), which a renderer
+    /// used on its own (tests, `compare`) does not have.
+    SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene, FrameFormat format = FrameFormat::Auto);
+
+    /// Stores later frames in `format` (recreating the colour target when its GL format changes).
+    void setFrameFormat(FrameFormat format);
+    FrameFormat frameFormat() const { return mFrameFormat; }
 
     /// Resizes the colour and depth targets; sizes below 1x1 are raised to 1x1.
     void resize(glm::ivec2 size);
@@ -92,11 +106,27 @@ public:
     /// null: plain GL storage); a current one is recreated at once.
     void setTargetAllocator(gl::SharedAllocator* allocator);
 
-    /// Renders one frame into hdrTarget(); `profiler` (nullable) times the sub-passes.
+    /// Renders one frame into hdrTarget(); `profiler` (nullable) times the sub-passes (the forward
+    /// path's frame statistics as "scene/census").
     void render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler = nullptr);
 
-    /// The RGBA16F or RGBA32F scene-linear colour (cd/m², see above), valid after render().
+    /// The RGBA16F or RGBA32F scene-linear colour (cd/m² x 2^preExposure(), see above), valid after render().
     const gl::Texture& hdrTarget() const { return mColor; }
+    /// The k the last frame was stored with (0 unless the format is rgba16f).
+    int preExposure() const { return mPreExposure; }
+    /// Whether frames are stored pre-exposed (FrameFormat::Rgba16f), k possibly 0.
+    bool preExposed() const { return mFrameFormat == FrameFormat::Rgba16f; }
+    /// The last frame's statistics (uint[hd::kFrameStatsWords]: clipped pixels, peak), written on the
+    /// GPU while it was stored; zero while frameStatsActive() is false. Read it back
+    /// asynchronously (post::AsyncReadback), never in the frame.
+    const gl::Buffer& frameStats() const { return mFrameStats; }
+    /// The statistics are kept for RGBA16F targets (pre-exposed or auto's plain half frame).
+    bool frameStatsActive() const;
+    /// The value an RGBA16F frame's clipped channels are stored as (65504 pre-exposed, 60000 plain),
+    /// or the RGBA32F clamp.
+    float storedClamp() const;
+    /// The scene as rendered (an environment map's sun filled in).
+    const Scene& scene() const { return mScene; }
     const gl::Texture& depthTarget() const { return mDepth; }
     const gl::Framebuffer& framebuffer() const { return mFramebuffer; }
     /// The sun it lights with (a "fromEnvironment" sun as found in the map).
@@ -118,6 +148,7 @@ private:
     void drawOpaqueBatches(const gl::Program& plain, const gl::Program& masked, bool keepDepthState = false) const;
     void renderForward(profiling::Profiler* profiler);
     void renderDeferred(profiling::Profiler* profiler, const FusedHistogramOutputs* fused);
+    void runCensus();  ///< the forward path's frame statistics (FrameCensus.comp)
 
     Scene mScene;
     gl::Program mShadowProgram;
@@ -154,7 +185,11 @@ private:
     glm::vec3 mCastersMin{0.0f};
     glm::vec3 mCastersMax{0.0f};
 
+    FrameFormat mFrameFormat = FrameFormat::Auto;
     GLenum mColorFormat = GL_RGBA16F;
+    int mPreExposure = 0;
+    gl::Buffer mFrameStats;
+    gl::Program mCensusProgram;  ///< built on first use
     glm::ivec2 mSize{0};
     gl::SharedAllocator* mTargetAllocator = nullptr;
     gl::Texture mColor;

@@ -13,6 +13,7 @@ target_sources(hdrlab_core PRIVATE
   scene/EnvironmentSun.cpp
   scene/InteriorLight.cpp
   scene/PixelInjection.cpp
+  scene/PreExposure.cpp
   scene/ScenePresets.cpp)
 hdrlab_embed_text(hdrlab_core kDefaultSceneJson ${CMAKE_SOURCE_DIR}/scenes/default.json)
 # tinygltf's implementation is third-party code: its warnings are not ours to fix.

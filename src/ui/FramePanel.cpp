@@ -83,6 +83,23 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
             "(the H200's fragment shading runs on two TPCs). Same picture within one sRGB step; the "
             "Timings panel shows scene/opaque+sky or scene/gbuffer+lighting.");
     }
+    if (info.frameFormat) {
+        int current = int(*info.frameFormat);
+        checkNamesFit(kFrameFormatLabels);
+        if (ImGui::Combo("frame", &current, kFrameFormatLabels.data(), int(kFrameFormatLabels.size())))
+            actions.frameFormatRequested = scene::FrameFormat(current);
+        HelpMarker(
+            "How the scene frame is stored. rgba16f: half floats holding the scene times 2^k, k chosen from "
+            "the frames read back so that the brightest part stays below 65504 (the sun and a dark interior "
+            "fit where they can); every pass undoes 2^-k exactly, and pixels that clip are counted here. "
+            "rgba32f: 32-bit floats as they are, twice the bytes. auto: RGBA32F while the scene's sun or an "
+            "emitter exceeds half-float range, else RGBA16F without pre-exposure.");
+        if (info.clipping)
+            ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
+        ImGui::TextWrapped("%s", info.frameStore.c_str());
+        if (info.clipping)
+            ImGui::PopStyleColor();
+    }
     if (info.canFit) {
         ImGui::SameLine();
         actions.fitRequested = ImGui::SmallButton("Fit");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "platform/GlContext.h"
+#include "scene/PreExposure.h"
 #include "scene/ScenePresets.h"
 #include "scene/SceneRenderer.h"
 #include "util/Stats.h"
@@ -35,6 +36,9 @@ struct FrameInfo
     const std::vector<scene::ScenePreset>* presets = nullptr;  ///< the scene combo's entries; null: no combo
     int currentPreset = -1;                                    ///< index into presets; -1: a scene not listed
     std::optional<scene::LightingPath> lighting;               ///< a scene's lighting path; none: no combo
+    std::optional<scene::FrameFormat> frameFormat;             ///< a scene's frame format; none: no combo
+    std::string frameStore;  ///< app::describeFrameStore: the format, k and what clipped
+    bool clipping = false;   ///< the newest frame read back has clipped pixels (shown as a warning)
 };
 
 struct FramePanelActions
@@ -42,11 +46,14 @@ struct FramePanelActions
     bool vsyncChanged = false;
     bool fitRequested = false;
     int presetRequested = -1;  ///< index into FrameInfo::presets chosen in the combo; -1: none
-    std::optional<scene::LightingPath> lightingRequested;  ///< chosen in the lighting combo
+    std::optional<scene::LightingPath> lightingRequested;    ///< chosen in the lighting combo
+    std::optional<scene::FrameFormat> frameFormatRequested;  ///< chosen in the frame combo
 };
 
 /// The lighting combo's entries, in scene::LightingPath order (forward, deferred).
 inline constexpr std::array<const char*, 2> kLightingPathLabels{"forward", "deferred (compute)"};
+/// The frame combo's entries, in scene::FrameFormat order (auto, rgba32f, rgba16f).
+inline constexpr std::array<const char*, 3> kFrameFormatLabels{"auto", "rgba32f", "rgba16f (pre-exposed)"};
 
 /// Draws the panel into the current window (a section of a panel column); `vsync` is edited in
 /// place when the context is a window.

@@ -251,7 +251,7 @@ PanelNames collectPanelNames(const PipelinePanel& pipelinePanel, const std::vect
     names.labelled.emplace_back("custom");  // the engine preset combo after an edit
     for (std::span<const char* const> labels :
          {std::span<const char* const>(kViewModeLabels), std::span<const char* const>(kSplitModeLabels),
-          std::span<const char* const>(kLightingPathLabels)})
+          std::span<const char* const>(kLightingPathLabels), std::span<const char* const>(kFrameFormatLabels)})
         for (const char* label : labels)
             names.labelled.emplace_back(label);
     return names;

@@ -8,6 +8,8 @@
 //    through the pipeline (blocks of ~500 pixels) and directly at every block shape (blocks smaller
 //    than the 8x8 tiles, one pixel, the whole frame);
 //  - the auto range: each frame bins with the range smoothed up to the frame before;
+//  - a pre-exposed RGBA16F frame (the app's default) at several k, and a frame stored with another k
+//    than the one prepared refused;
 //  - availability: refused without the deferred lighting pass, with the reason; dropped when it goes;
 //  - the picture: the fused variant's frame is the plain one's within its rounding.
 // 4K is not run here: the lighting pass alone takes about 6 s per 4K frame on llvmpipe.
@@ -31,6 +33,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ts = testing_support;
@@ -80,6 +83,7 @@ struct FusedRig
     std::unique_ptr<scene::SceneRenderer> renderer;
     std::unique_ptr<post::PostPipeline> pipeline;
     glm::ivec2 size{0};
+    std::optional<int> preExposure;  ///< set: an RGBA16F frame pre-exposed by 2^k, the pipeline told k
 
     FusedRig(const char* sceneText, glm::ivec2 frameSize)
         : scene(scene::parseScene(sceneText, "fused-test")), size(frameSize)
@@ -109,9 +113,13 @@ struct FusedRig
     /// One frame through the seam: prepare, render with the outputs, run. Returns the frame as stored.
     std::vector<float> frame(scene::PixelInjection inject = {})
     {
-        post::FusedHistogramTarget* target = pipeline->prepareFusedHistogram(size, camera.verticalFovDegrees);
+        if (preExposure)
+            renderer->setFrameFormat(scene::FrameFormat::Rgba16f);
+        post::FusedHistogramTarget* target =
+            pipeline->prepareFusedHistogram(size, camera.verticalFovDegrees, preExposure.value_or(0));
         EXPECT_NE(target, nullptr);
         scene::RenderOptions options;
+        options.preExposure = preExposure;
         scene::FusedHistogramOutputs outputs;
         if (target) {
             outputs = app::fusedHistogramOutputs(*target, inject);
@@ -119,7 +127,7 @@ struct FusedRig
         }
         renderer->render(camera, options);
         EXPECT_TRUE(target && target->produced) << "the deferred lighting pass filled the target";
-        pipeline->run({renderer->hdrTarget(), size}, 1.0 / 60.0, camera.verticalFovDegrees);
+        pipeline->run({renderer->hdrTarget(), size, renderer->preExposure()}, 1.0 / 60.0, camera.verticalFovDegrees);
         return renderer->hdrTarget().readRgbaFloat();
     }
 
@@ -133,7 +141,12 @@ struct FusedRig
         const ref::OutOfRange policy = params[hd::kParamOutOfRange] == hd::kOutOfRangeSeparate
                                            ? ref::OutOfRange::Separate
                                            : ref::OutOfRange::Clamp;
-        const ref::Histogram cpu = ref::buildHistogram(pixels.data(), size.x, size.y, logMin, logMax, bins, policy);
+        // The weights of the params (a pre-exposed frame's carry 2^-k), as every method bins.
+        const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                           std::bit_cast<float>(params[hd::kParamLumaG]),
+                                           std::bit_cast<float>(params[hd::kParamLumaB])};
+        const ref::Histogram cpu =
+            ref::buildHistogram(pixels.data(), size.x, size.y, logMin, logMax, bins, policy, weights);
         const auto words = pipeline->histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
         ts::GpuHistogram gpu;
         gpu.bins.assign(words.begin(), words.begin() + bins);
@@ -252,6 +265,48 @@ TEST_F(FusedHistogramGl, ExactAt1080pWithWardsFovealImageFromTheFusedSums)
     rig.settle(256, post::OutOfRange::Clamp, 2.0f, 16.0f, "ward");
     pixels = rig.frame();
     rig.expectExact(pixels, "1920x1080 256 clamp");
+}
+
+// The pre-exposed half-float frame (the app's default): the sunlit scene stored times 2^k in RGBA16F.
+// The params carry the weights times 2^-k for the k the frame is stored with, so the bins are the
+// stored values' under those weights (the scene's own luminance), exact; a frame stored with another
+// k than the one prepared is refused with the reason, not binned with the wrong weights.
+TEST_F(FusedHistogramGl, BinsAPreExposedHalfFrameWithItsOwnK)
+{
+    for (const int k : {-16, -3, 0, 5}) {
+        FusedRig rig(kBrightScene, {203, 97});
+        rig.preExposure = k;
+        rig.settle(256, post::OutOfRange::Separate, -2.0f, 24.0f);
+        const std::vector<float> pixels = rig.frame();
+        ASSERT_EQ(rig.renderer->hdrTarget().format(), GLenum(GL_RGBA16F));
+        ASSERT_EQ(rig.renderer->preExposure(), k);
+        const auto params = rig.pipeline->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+        EXPECT_EQ(std::bit_cast<float>(params[hd::kParamStoredScale]), std::ldexp(1.0f, -k));
+        EXPECT_EQ(std::bit_cast<float>(params[hd::kParamLumaG]), std::ldexp(hd::kLumaG, -k)) << "k " << k;
+        rig.expectExact(pixels, "k " + std::to_string(k));
+        const auto words = rig.pipeline->histogramBuffer().readAll<std::uint32_t>(256);
+        EXPECT_GT(std::count_if(words.begin(), words.end(), [](std::uint32_t n) { return n > 0; }), 8)
+            << "k " << k << ": the frame must spread over the bins for the test to mean anything";
+    }
+    // Prepared for k = -3, stored with k = -4: refused.
+    FusedRig rig(kBrightScene, {64, 48});
+    rig.preExposure = -3;
+    rig.settle(64, post::OutOfRange::Clamp, -2.0f, 24.0f);
+    rig.renderer->setFrameFormat(scene::FrameFormat::Rgba16f);
+    post::FusedHistogramTarget* target = rig.pipeline->prepareFusedHistogram(rig.size, 45.0f, -3);
+    ASSERT_NE(target, nullptr);
+    const scene::FusedHistogramOutputs outputs = app::fusedHistogramOutputs(*target, {});
+    scene::RenderOptions options;
+    options.preExposure = -4;
+    options.fusedHistogram = &outputs;
+    rig.renderer->render(rig.camera, options);
+    ASSERT_TRUE(target->produced);
+    rig.pipeline->run({rig.renderer->hdrTarget(), rig.size, -4}, 1.0 / 60.0, 45.0f);
+    const auto words = rig.pipeline->histogramBuffer().readAll<std::uint32_t>(64);
+    EXPECT_EQ(std::count(words.begin(), words.end(), 0u), 64);
+    EXPECT_NE(rig.pipeline->histogramMethod().status().find("k = -3, but it is stored with k = -4"), std::string::npos)
+        << rig.pipeline->histogramMethod().status();
+    EXPECT_FALSE(rig.pipeline->verify().ok);
 }
 
 /// The mean of the finite pixels of each block (WardFoveal.comp's partition) times `scale`, per channel.

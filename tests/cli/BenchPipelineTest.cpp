@@ -12,6 +12,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 namespace {
 
@@ -40,9 +42,10 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     auto result = cli_test::runIn(
         dir, hdrlab("bench pipeline --size 64x36 --bins all --operator all --frames 3 --warmup 1 --csv b.csv"));
     ASSERT_EQ(result.exitCode, 0) << result.output;
+    // The default frame: RGBA16F pre-exposed, 8 bytes per pixel (--frame-format: FrameFormatFlagSetsTheFrame).
     for (const char* line : {"memory floors: a stage's floor = bytes it must read / read rate + bytes it must write",
-                             "| 0.04 MB (64x36 frame) | read |", "| 0.04 MB (64x36 frame) | write |",
-                             "\ndevice peak: ", "\nfloor check: "})
+                             "| 0.02 MB (64x36 frame) | read |", "| 0.02 MB (64x36 frame) | write |",
+                             "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "\ndevice peak: ", "\nfloor check: "})
         EXPECT_NE(result.output.find(line), std::string::npos) << line << " in\n" << result.output;
     if (result.output.find("llvmpipe") != std::string::npos) {
         EXPECT_NE(result.output.find("CPU fallback"), std::string::npos) << result.output;
@@ -70,7 +73,7 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
         EXPECT_EQ(f[13], "3") << "timed frames harvested: " << line;
         EXPECT_GT(std::stod(f[16]), 0.0) << "read rate: " << line;
         EXPECT_GT(std::stod(f[17]), 0.0) << "write rate: " << line;
-        EXPECT_TRUE(f[18] == "rgba32f" || f[18] == "rgba16f") << "the frame's format: " << line;
+        EXPECT_EQ(f[18], "rgba16f") << "the frame's format: " << line;
         EXPECT_EQ(f[9].empty(), f[14].empty()) << "bytes and read bytes come together: " << line;
         if (!f[9].empty()) {
             EXPECT_GT(std::stoull(f[9]), 0u) << line;
@@ -112,11 +115,36 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
         EXPECT_TRUE(fusedStages[ward256].count(stage)) << "gl-fused: no " << stage << " row";
 }
 
+// --frame-format (scripts/perf-table.sh passes it): the header, the floors' frame bytes and the CSV say it.
+TEST(BenchPipelineTest, FrameFormatFlagSetsTheFrame)
+{
+    const fs::path dir = testing_support::scratchDir("bench-pipeline-format");
+    for (const auto& [format, header, megabytes] :
+         {std::tuple{"rgba32f", "scene frame: rgba32f (RGBA32F), 16 bytes per pixel",
+                     "| 0.04 MB (64x36 frame) | read |"},
+          std::tuple{"rgba16f", "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "| 0.02 MB (64x36 frame) | read |"},
+          std::tuple{"auto", "scene frame: auto (RGBA32F), 16 bytes per pixel", "| 0.04 MB (64x36 frame) | read |"}}) {
+        auto result =
+            cli_test::runIn(dir, hdrlab(std::string("bench pipeline --size 64x36 --bins 64 --operator exposure "
+                                                    "--frames 2 --warmup 1 --csv f.csv --frame-format ") +
+                                        format));
+        ASSERT_EQ(result.exitCode, 0) << result.output;
+        EXPECT_NE(result.output.find(header), std::string::npos) << header << " in\n" << result.output;
+        EXPECT_NE(result.output.find(megabytes), std::string::npos) << megabytes << " in\n" << result.output;
+        std::ifstream file(dir / "f.csv");
+        std::string line;
+        ASSERT_TRUE(std::getline(file, line));
+        ASSERT_TRUE(std::getline(file, line));
+        EXPECT_EQ(splitCsv(line).back(), std::string(format) == "rgba16f" ? "rgba16f" : "rgba32f") << line;
+    }
+}
+
 TEST(BenchPipelineTest, BadOptionsGiveOneLineErrors)
 {
     for (const char* arguments :
          {"bench pipeline --bins 5000", "bench pipeline --bins 64,x", "bench pipeline --size 0x4",
-          "bench pipeline --operator no-such-operator", "bench pipeline --frames 0", "bench scan --bins 64"}) {
+          "bench pipeline --operator no-such-operator", "bench pipeline --frames 0", "bench scan --bins 64",
+          "bench pipeline --frame-format rgb9e5", "bench equalize8 --frame-format rgba32f"}) {
         auto result = testing_support::runCommand(hdrlab(arguments));
         EXPECT_NE(result.exitCode, 0) << arguments;
         auto out = cli_test::lines(result.output);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace post {
 
@@ -84,7 +85,8 @@ void HistogramFusedLighting::build(PassContext& ctx,
     (void)spec;  // the producer binned with the params buffer the pipeline wrote before the frame
     if (!produced(image.size)) {
         targets.histogram.clearUint(0u);
-        mStatus = "no deferred lighting pass binned this frame: the histogram is empty";
+        mStatus = mDiscardReason.empty() ? "no deferred lighting pass binned this frame: the histogram is empty"
+                                         : std::exchange(mDiscardReason, {});
         return;
     }
     // The producer's bins and counters (the min/max words stay here for the auto range).

@@ -48,6 +48,13 @@ public:
     bool produced(glm::ivec2 frameSize) const;
     /// After the frame's histogram stage: the outputs belong to the past frame now.
     void endFrame() { mTarget.produced = false; }
+    /// The pipeline's guard: the producer's outputs do not belong to the frame being run (`reason`);
+    /// build() then leaves the histogram empty and status() gives the reason.
+    void discardFrame(std::string reason)
+    {
+        mTarget.produced = false;
+        mDiscardReason = std::move(reason);
+    }
     /// The fused outputs (after prepare()): words hd::kFusedMinBits and hd::kFusedMaxBits hold the float
     /// bits of the frame's least and largest finite positive luminance (the auto range of the next frame).
     const gl::Buffer& outputs() const { return mOutputs; }
@@ -66,6 +73,7 @@ private:
     gl::Program mFovealProgram;
     FusedHistogramTarget mTarget;
     std::string mStatus;
+    std::string mDiscardReason;
 };
 
 /// The most foveal blocks an 8x8 tile of the lighting pass touches along an axis of `pixels` split into

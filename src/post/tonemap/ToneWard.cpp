@@ -216,7 +216,7 @@ void ToneWard::computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl:
     const auto setPictureUniforms = [&](const gl::Program& program) {
         glProgramUniform3f(program.id(), 10, units.weights[0], units.weights[1], units.weights[2]);
         glProgramUniform1d(program.id(), 11, efficacy);
-        glProgramUniform1d(program.id(), 12, units.exposure);
+        glProgramUniform1d(program.id(), 12, units.storedExposure());  // a pre-exposed frame's 2^k too
         glProgramUniform2i(program.id(), 13, size.x, size.y);
         program.set(14, inputs.topDownRows ? 1u : 0u);
     };
