@@ -4,16 +4,19 @@
 // histogram (and Ward's foveal sums) never read the frame again. Per 8x8 tile (one workgroup):
 //  - every pixel's bit-exact bin (hdBinOfScaled with the range, bin count and policy of the pipeline's
 //    params buffer; the bins-per-EV scale computed once per workgroup), no-bin pixels in the counters;
-//  - no shared histogram (64 pixels against up to 4096 bins would be all clearing and flushing): each
-//    invocation looks for an earlier one with its bin; the first of each bin counts its equals and
-//    adds them with one global atomic;
+//  - no shared histogram (64 pixels against up to 4096 bins would be all clearing and flushing): a
+//    64-slot open-addressing table in shared memory (bin or counter code -> count; at most 64 codes,
+//    so a free slot is always found, mostly at the first probe) and one global atomic per distinct
+//    code of the tile. Counts are sums of ones, so the result does not depend on the order. (The first
+//    version had each invocation scan the tile's earlier codes, up to 63 shared reads per pixel with
+//    every warp waiting for its slowest lane: on the H200 it doubled the lighting pass at 4K.)
 //  - the least and largest finite positive luminance (float bits order like the values), one global
 //    atomicMin/atomicMax per tile: the pipeline's auto range for the next frame;
 //  - FUSED_FOVEAL 1: the finite pixels' RGB sum and count of each of Ward's foveal blocks the tile
 //    touches, one vec4 per (tile, block slot), summed per block by the method's finishing pass
 //    (shaders/histogram/FusedFoveal.comp).
-// What is binned is what is stored: FUSED_HALF_TARGET 1 (an RGBA16F frame) rounds the value to half
-// here (half denormals to zero), so the store converts nothing and the histogram of the frame as read
+// What is binned is what is stored: FUSED_HALF_TARGET 1 (an RGBA16F frame) rounds the value to a
+// half here (hdRoundToNormalHalf: half denormals to zero), so the store converts nothing and the histogram of the frame as read
 // back is exact; a stress preset's injected NaN/+Inf/negative texels (scene/PixelInjection.h, same
 // positions) are written here too, so the counters see them.
 // Use: fusedBegin() at the start of main(); fusedStoredValue() on the value to store; fusedEnd() at the
@@ -43,7 +46,8 @@ const uint kFusedPositiveInfinityBits = 0x7F800000u;
 shared float sFusedScale;
 shared uint sFusedMin;
 shared uint sFusedMax;
-shared int sFusedCode[kFusedTilePixels];
+shared int sFusedKey[kFusedTilePixels];    // a code, or kFusedNoPixel: a free slot
+shared uint sFusedCount[kFusedTilePixels]; // the tile's pixels with that code
 #if FUSED_FOVEAL
 shared vec4 sFusedSum[kFusedTilePixels]; // rgb, 1 for a finite pixel
 shared int sFusedSlot[kFusedTilePixels];
@@ -64,6 +68,8 @@ uint fusedBinCount()
 
 void fusedBegin()
 {
+    sFusedKey[gl_LocalInvocationIndex] = kFusedNoPixel;
+    sFusedCount[gl_LocalInvocationIndex] = 0u;
     if (gl_LocalInvocationIndex == 0u) {
         sFusedScale = hdBinScale(uintBitsToFloat(fusedParams[kParamLogMin]), uintBitsToFloat(fusedParams[kParamLogMax]),
                                  fusedBinCount());
@@ -78,9 +84,10 @@ vec3 fusedStoredValue(ivec2 pixel, ivec2 size, vec3 shaded)
 {
     vec3 stored = shaded;
 #if FUSED_HALF_TARGET
-    // Rounded to half here, half denormals flushed, so the store's own conversion is exact everywhere.
-    stored = vec3(unpackHalf2x16(packHalf2x16(shaded.rg)), unpackHalf2x16(packHalf2x16(vec2(shaded.b, 0.0))).x);
-    stored = mix(stored, vec3(0.0), lessThan(abs(stored), vec3(6.103515625e-05)));
+    // Rounded to a normal half here with integer operations (hdRoundToNormalHalf: ties to even, half
+    // denormals flushed), so the store converts nothing and the value binned is the value stored on
+    // every GPU (packHalf2x16 then the store binned a few values off on the H200).
+    stored = vec3(hdRoundToNormalHalf(shaded.r), hdRoundToNormalHalf(shaded.g), hdRoundToNormalHalf(shaded.b));
 #endif
     const int injected = uFusedInjection.x + uFusedInjection.y + uFusedInjection.z;
     if (injected == 0)
@@ -119,8 +126,17 @@ void fusedEnd(bool inside, ivec2 pixel, ivec2 size, vec3 rgb)
             atomicMin(sFusedMin, floatBitsToUint(L));
             atomicMax(sFusedMax, floatBitsToUint(L));
         }
+        // The code's slot: a multiplicative hash, then the next slots until one holds it or is free.
+        uint slot = (uint(code + 16) * 2654435761u >> 16u) % kFusedTilePixels;
+        for (uint probe = 0u; probe < kFusedTilePixels; ++probe) {
+            const int held = atomicCompSwap(sFusedKey[slot], kFusedNoPixel, code);
+            if (held == kFusedNoPixel || held == code) {
+                atomicAdd(sFusedCount[slot], 1u);
+                break;
+            }
+            slot = (slot + 1u) % kFusedTilePixels;
+        }
     }
-    sFusedCode[local] = code;
 #if FUSED_FOVEAL
     const ivec2 grid = uFusedFoveal.xy;
     const ivec2 span = uFusedFoveal.zw;
@@ -140,21 +156,10 @@ void fusedEnd(bool inside, ivec2 pixel, ivec2 size, vec3 rgb)
 #endif
     barrier();
 
-    if (code != kFusedNoPixel) {
-        bool first = true;
-        for (uint k = 0u; k < local; ++k) {
-            if (sFusedCode[k] == code) {
-                first = false;
-                break;
-            }
-        }
-        if (first) {
-            uint count = 1u;
-            for (uint k = local + 1u; k < kFusedTilePixels; ++k)
-                count += sFusedCode[k] == code ? 1u : 0u;
-            atomicAdd(fusedHistogram[code >= 0 ? uint(code) : kHistogramCountersOffset + hdCounterOfCode(code)], count);
-        }
-    }
+    const int held = sFusedKey[local];
+    if (held != kFusedNoPixel)
+        atomicAdd(fusedHistogram[held >= 0 ? uint(held) : kHistogramCountersOffset + hdCounterOfCode(held)],
+                  sFusedCount[local]);
     if (local == 0u) {
         if (sFusedMin != kFusedPositiveInfinityBits)
             atomicMin(fusedHistogram[kFusedMinBits], sFusedMin);
@@ -162,18 +167,29 @@ void fusedEnd(bool inside, ivec2 pixel, ivec2 size, vec3 rgb)
             atomicMax(fusedHistogram[kFusedMaxBits], sFusedMax);
     }
 #if FUSED_FOVEAL
-    // One invocation per block the tile touches sums that block's pixels in a fixed order.
+    // Each block the tile touches: the sum of its pixels' values, in a fixed order (deterministic).
     const ivec2 lastPixel = min(tileOrigin + int(kFusedTileSize) - 1, size - 1);
     const ivec2 lastBlock =
         ivec2(hdFovealBlockOf(lastPixel.x, size.x, grid.x), hdFovealBlockOf(lastPixel.y, size.y, grid.y));
     const ivec2 used = lastBlock - firstBlock + 1;
-    if (int(local) < used.x * used.y) {
+    const uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (used.x * used.y == 1) {
+        // The whole tile in one block (most tiles: blocks are tens of pixels wide): a tree sum over the
+        // 64 values, in a fixed order, 6 steps (the condition is the tile's: uniform, barriers allowed).
+        for (uint stride = kFusedTilePixels / 2u; stride > 0u; stride /= 2u) {
+            if (local < stride)
+                sFusedSum[local] += sFusedSum[local + stride];
+            memoryBarrierShared();
+            barrier();
+        }
+        if (local == 0u)
+            fusedFovealSums[tile * uint(span.x * span.y)] = sFusedSum[0];
+    } else if (int(local) < used.x * used.y) {
         const int target = (int(local) / used.x) * span.x + int(local) % used.x;
         vec4 sum = vec4(0.0);
         for (uint k = 0u; k < kFusedTilePixels; ++k)
             if (sFusedSlot[k] == target)
                 sum += sFusedSum[k];
-        const uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
         fusedFovealSums[tile * uint(span.x * span.y) + uint(target)] = sum;
     }
 #endif

@@ -689,6 +689,13 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
             ->type_name("OUT.csv");
     auto* cmpImageOpt =
         compare->add_option("--image", cmpImage, "Compare on an image file instead of a scene frame")->type_name("IN");
+    std::string cmpFrameFormat;
+    auto* cmpFrameFormatOpt =
+        compare
+            ->add_option("--frame-format", cmpFrameFormat,
+                         "How the scene frame is stored (rgba16f|rgba32f|auto; default: the app's, rgba16f)")
+            ->type_name("F")
+            ->check(CLI::IsMember({"auto", "rgba32f", "rgba16f"}));
     compare
         ->add_option("--part", result.compare.exrPart,
                      "With --image IN.exr: the part (index or name), view or layer to read")
@@ -848,6 +855,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
                 result.compare.chart = cmpChart;
             if (cmpImageOpt->count())
                 result.compare.image = cmpImage;
+            if (cmpFrameFormatOpt->count()) {
+                if (result.compare.image)
+                    throw CliError("--frame-format applies to the scene, not to --image, which stays RGBA32F");
+                result.compare.frameFormat = cmpFrameFormat;
+            }
             if (!result.compare.exrPart.empty() && !result.compare.image)
                 throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
             result.standardOutputIsData = checkOutputFlags({{cmpCsvOpt, &cmpCsv, kStreamsText},

@@ -73,6 +73,7 @@ struct CompareOptions
     std::optional<std::string> image;              ///< compare on an image file instead of a scene frame
     std::string exrPart;                           ///< OpenEXR part, view or layer of `image`
     std::vector<std::string> methods;              ///< histogram method ids to run; empty = all
+    std::optional<std::string> frameFormat;        ///< --frame-format (default scene::kDefaultFrameFormat)
 };
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options);
 

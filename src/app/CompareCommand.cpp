@@ -11,6 +11,7 @@
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
 #include "profiling/Profiler.h"
+#include "scene/PreExposure.h"
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 #include "util/Log.h"
@@ -90,11 +91,17 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         } else {
             const glm::ivec2 size = parseSize(options.size, caps.maxTextureSize);
             const scene::Scene scene = options.scene ? scene::loadSceneFile(*options.scene) : scene::defaultScene();
-            renderer.emplace(shaders, scene);
+            // The frame as the app stores it (pre-exposed RGBA16F by default, k from the scene's brightest
+            // source as in the app's first frames), or the format asked for.
+            const scene::FrameFormat format =
+                options.frameFormat ? *scene::parseFrameFormat(*options.frameFormat) : scene::kDefaultFrameFormat;
+            renderer.emplace(shaders, scene, format);
             renderer->resize(size);
             renderer->render(scene.camera, scene::RenderOptions{}, nullptr);
             input.emplace(post::ImageInput{renderer->hdrTarget(), size, renderer->preExposure()});
-            source = "scene '" + scene.sourceName + "'";
+            source = "scene '" + scene.sourceName + "' (" + std::string(scene::frameFormatName(format)) +
+                     (renderer->preExposed() ? ", pre-exposed by 2^" + std::to_string(renderer->preExposure()) : "") +
+                     ")";
             // The fused-lighting method: the same frame rendered again, binned by its deferred lighting pass.
             settings.renderFused = [&renderer, camera = scene.camera](post::FusedHistogramTarget& target) {
                 const scene::FusedHistogramOutputs outputs = fusedHistogramOutputs(target, scene::PixelInjection{});

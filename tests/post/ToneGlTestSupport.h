@@ -88,6 +88,7 @@ struct ToneRig
         const post::ImageInput input{image, size};
         post::ToneInputs inputs{input, input, histogram, cdf, params, spec, dt, fovY, method, scan};
         op.computeCurve(ctx, inputs, curve);
+        op.flushStateReadback();  // as the pipeline does after the frame's passes
         return curve.readAll<float>(hd::kCurveBufferWords);
     }
 };

@@ -26,6 +26,32 @@ void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes, s
 
 void StateReadback::capture(std::initializer_list<Part> parts, std::uint64_t frameIndex)
 {
+    captureParts(std::span<const Part>(parts.begin(), parts.size()), frameIndex);
+}
+
+void StateReadback::request(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex)
+{
+    request({Part{source, offsetBytes, mBytes}}, frameIndex);
+}
+
+void StateReadback::request(std::initializer_list<Part> parts, std::uint64_t frameIndex)
+{
+    mRequested.clear();
+    for (const Part& part : parts)
+        mRequested.push_back(part);
+    mRequestedFrame = frameIndex;
+}
+
+void StateReadback::flush()
+{
+    if (mRequested.empty())
+        return;
+    captureParts(mRequested, mRequestedFrame);
+    mRequested.clear();
+}
+
+void StateReadback::captureParts(std::span<const Part> parts, std::uint64_t frameIndex)
+{
     Slot& slot = mSlots[std::size_t(mNext)];
     if (slot.fence.pending())
         return;  // every slot in flight: skip this frame rather than wait

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,14 @@ public:
     void capture(const gl::Buffer& source, std::size_t offsetBytes = 0, std::uint64_t frameIndex = 0);
     /// Copies the parts (their bytes summing to at most the slot's size) into one slot.
     void capture(std::initializer_list<Part> parts, std::uint64_t frameIndex);
+    /// capture() later: at flush(), after the frame's other passes (an operator asks while it builds
+    /// its curve; the pipeline flushes in its view/readback scope, so the copy and its fence are timed
+    /// with the readbacks, not as the curve). The sources must live and keep their words until then;
+    /// a second request before the flush replaces the first.
+    void request(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex);
+    void request(std::initializer_list<Part> parts, std::uint64_t frameIndex);
+    /// Captures the pending request, if any.
+    void flush();
     /// True when newer data arrived.
     bool poll();
     bool hasData() const { return !mLatest.empty(); }
@@ -72,6 +81,10 @@ private:
     std::uint64_t mLatestSequence = 0;
     int mNext = 0;
     std::vector<float> mLatest;
+    std::vector<Part> mRequested;  ///< the pending request's parts (empty: none)
+    std::uint64_t mRequestedFrame = 0;
+
+    void captureParts(std::span<const Part> parts, std::uint64_t frameIndex);
 };
 
 /// "(?)" with a tooltip, placed on the same line as the previous widget.

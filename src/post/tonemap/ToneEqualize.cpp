@@ -112,7 +112,7 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     if (!mReadback)
         mReadback = std::make_unique<StateReadback>("tonemap.equalize.median",
                                                     kParamsBytes + hd::kMaxHistogramBins * sizeof(std::uint32_t));
-    mReadback->capture(
+    mReadback->request(
         {StateReadback::Part{inputs.params, 0, kParamsBytes}, StateReadback::Part{luminanceCdf, 0, cdfBytes}},
         ctx.frameIndex);
 }

@@ -48,6 +48,11 @@ public:
     std::string status() const override;
     /// log2 of the luminance histogram's median (cdfMedianLog2 of a readback of the params and CDF).
     std::vector<KeyValueSample> takeKeyValues() override;
+    void flushStateReadback() override
+    {
+        if (mReadback)
+            mReadback->flush();
+    }
     std::string_view keyValueName() const override { return "median"; }
 
     const EqualizeSettings& settings() const { return mSettings; }

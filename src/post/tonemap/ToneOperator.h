@@ -82,6 +82,10 @@ public:
     virtual void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) = 0;
     /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
     virtual void resetState() {}
+    /// Copies what the operator asked to read back this frame (its state: the key value for the
+    /// Exposure panel, the flicker figure and captures; StateReadback::request). The pipeline calls it
+    /// in its view/readback scope after the frame's passes: presentation, timed apart from the curve.
+    virtual void flushStateReadback() {}
 
     /// The least device-memory bytes computeCurve must read and write (post/StageTraffic.h; the floor
     /// of `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.

@@ -87,7 +87,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         if (inputs.fusedCdfWritten)
             *inputs.fusedCdfWritten = true;
-        mReadback->capture(mState, 0, ctx.frameIndex);
+        mReadback->request(mState, 0, ctx.frameIndex);
         return;
     }
     {
@@ -105,7 +105,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         dispatchExposureCurve(mCurve, inputs.params, curve, &mState, s.display, kPercentileCurveSamples, 0.0f, 0.0f,
                               0.0f, s.localAdaptation ? s.localBlend : 0.0f);
     }
-    mReadback->capture(mState, 0, ctx.frameIndex);
+    mReadback->request(mState, 0, ctx.frameIndex);
 }
 
 std::vector<KeyValueSample> TonePercentile::takeKeyValues()

@@ -50,6 +50,11 @@ public:
     std::vector<std::pair<std::string, float>> markers() const override;
     int localAdaptationRadius() const override;
     std::vector<KeyValueSample> takeKeyValues() override;
+    void flushStateReadback() override
+    {
+        if (mReadback)
+            mReadback->flush();
+    }
     std::string_view keyValueName() const override { return "exposure"; }
     /// The default floor, plus one read of the histogram image and the weighted bins when a
     /// metering mask runs its pass.

@@ -341,14 +341,14 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
             auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
             dispatchWardCurve(kStageCeiling, curve);
         }
-        mReadback->capture(mState, 0, ctx.frameIndex);
+        mReadback->request(mState, 0, ctx.frameIndex);
         return;
     }
     if (mPcondActive) {
         mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
         mFovealTarget.written = false;
         computePcondCurve(ctx, inputs, curve);
-        mReadback->capture(mState, 0, ctx.frameIndex);
+        mReadback->request(mState, 0, ctx.frameIndex);
         return;
     }
     const glm::ivec2 grid = fovealGridSize(size, inputs.fovYDegrees);
@@ -389,7 +389,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
             dispatchWardCurve(kStageCeiling, curve);
         }
     }
-    mReadback->capture(mState, 0, ctx.frameIndex);
+    mReadback->request(mState, 0, ctx.frameIndex);
 }
 
 void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)

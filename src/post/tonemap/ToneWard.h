@@ -69,6 +69,11 @@ public:
     std::vector<std::pair<std::string, float>> markers() const override;
     FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override;
     std::vector<KeyValueSample> takeKeyValues() override;
+    void flushStateReadback() override
+    {
+        if (mReadback)
+            mReadback->flush();
+    }
     std::string_view keyValueName() const override { return "log-average"; }
 
     const WardSettings& settings() const { return mSettings; }
