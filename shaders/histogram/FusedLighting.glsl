@@ -16,7 +16,7 @@
 //    touches, one vec4 per (tile, block slot), summed per block by the method's finishing pass
 //    (shaders/histogram/FusedFoveal.comp).
 // What is binned is what is stored: FUSED_HALF_TARGET 1 (an RGBA16F frame) rounds the value to a
-// half here (hdRoundToNormalHalf: half denormals to zero), so the store converts nothing and the histogram of the frame as read
+// half here (hdRoundToHalf, denormal halves kept), so the store converts nothing and the histogram of the frame as read
 // back is exact; a stress preset's injected NaN/+Inf/negative texels (scene/PixelInjection.h, same
 // positions) are written here too, so the counters see them.
 // Use: fusedBegin() at the start of main(); fusedStoredValue() on the value to store; fusedEnd() at the
@@ -84,10 +84,11 @@ vec3 fusedStoredValue(ivec2 pixel, ivec2 size, vec3 shaded)
 {
     vec3 stored = shaded;
 #if FUSED_HALF_TARGET
-    // Rounded to a normal half here with integer operations (hdRoundToNormalHalf: ties to even, half
-    // denormals flushed), so the store converts nothing and the value binned is the value stored on
-    // every GPU (packHalf2x16 then the store binned a few values off on the H200).
-    stored = vec3(hdRoundToNormalHalf(shaded.r), hdRoundToNormalHalf(shaded.g), hdRoundToNormalHalf(shaded.b));
+    // Rounded to a half here with integer operations (hdRoundToHalf: ties to even, denormal halves
+    // kept, which a frame pre-exposed by 2^-17 has below 8 cd/m^2), so the store converts nothing and
+    // the value binned is the value stored on every GPU (packHalf2x16 then the store binned a few
+    // values off on the H200).
+    stored = vec3(hdRoundToHalf(shaded.r), hdRoundToHalf(shaded.g), hdRoundToHalf(shaded.b));
 #endif
     const int injected = uFusedInjection.x + uFusedInjection.y + uFusedInjection.z;
     if (injected == 0)

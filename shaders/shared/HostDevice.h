@@ -138,24 +138,35 @@ HD_CONST(HD_UINT, kFrameStatsClipped, 0u)  // pixels with a channel stored at th
 HD_CONST(HD_UINT, kFrameStatsPeak, 1u)     // float bits: the largest channel before pre-exposure and clamp, cd/m^2
 HD_CONST(HD_UINT, kFrameStatsWords, 4u)
 
-// A finite float rounded to the nearest half float (ties to even) and returned as the float of that
-// value, with results below half's smallest normal (2^-14) flushed to 0 and results above 65504 made
-// +Inf (as the IEEE rounding gives them); NaN and Inf pass through. The result is exactly a half, so
-// storing it in an RGBA16F texel converts nothing, whatever rounding the store uses (GLSL leaves
-// packHalf2x16's and the image store's rounding to the implementation: on the H200 they differed).
-// For the fused-lighting pass, which bins the value it stores (FusedLighting.glsl).
-HD_FUNC float hdRoundToNormalHalf(float x)
+// A float rounded to the nearest half float (ties to even), denormal halves included, and returned as
+// the float of that value; results above 65504 are +Inf (as the IEEE rounding gives them); NaN and
+// Inf pass through. The result is exactly a half, so storing it in an RGBA16F texel converts nothing,
+// whatever rounding the store uses (GLSL leaves packHalf2x16's and the image store's rounding to the
+// implementation: on the H200 they differed). For the fused-lighting pass, which bins the value it
+// stores (FusedLighting.glsl). Integer operations only: no float rounding mode or denormal flushing.
+HD_FUNC float hdRoundToHalf(float x)
 {
     if (HD_IS_NAN(x) || HD_IS_INF(x))
         return x;
     const HD_UINT bits = HD_FLOAT_BITS(x);
     const HD_UINT sign = bits & 0x80000000u;
     const HD_UINT magnitude = bits & 0x7FFFFFFFu;
+    if (magnitude < 0x38800000u) { // below 2^-14: a multiple of 2^-24 (a denormal half) or 0
+        const int exponent = int(magnitude >> 23u) - 127;
+        const int shift = -1 - exponent; // the mantissa with its leading 1 is in units of 2^(exponent - 23)
+        if (magnitude < 0x00800000u || shift > 24)
+            return HD_BITS_FLOAT(sign); // under half of 2^-24 (float denormals too): 0
+        const HD_UINT mantissa = (magnitude & 0x007FFFFFu) | 0x00800000u;
+        HD_UINT units = mantissa >> HD_UINT(shift);
+        const HD_UINT rest = mantissa & ((1u << HD_UINT(shift)) - 1u);
+        const HD_UINT halfUnit = 1u << HD_UINT(shift - 1);
+        if (rest > halfUnit || (rest == halfUnit && (units & 1u) != 0u))
+            units += 1u;
+        return HD_BITS_FLOAT(sign | HD_FLOAT_BITS(float(units) * 5.9604644775390625e-08f)); // x 2^-24, exact
+    }
     // Keep 10 of the 23 mantissa bits: add just under half the dropped unit, plus the kept lowest bit
     // (ties to even); a carry moves into the exponent, as it should.
     const HD_UINT rounded = (magnitude + 0x00000FFFu + ((magnitude >> 13u) & 1u)) & 0xFFFFE000u;
-    if (rounded < 0x38800000u) // 2^-14
-        return HD_BITS_FLOAT(sign);
     if (rounded > 0x477FE000u) // 65504
         return HD_BITS_FLOAT(sign | 0x7F800000u);
     return HD_BITS_FLOAT(sign | rounded);

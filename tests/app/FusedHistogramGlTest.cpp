@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -466,23 +467,47 @@ TEST_F(FusedHistogramGl, AFrameTheLightingPassDidNotBinIsReportedNotFaked)
 // H200, a few ulps on llvmpipe), RGBA16F within one half step (or both below the smallest normal half).
 TEST_F(FusedHistogramGl, TheFusedVariantsFrameIsThePlainOneWithinRounding)
 {
-    for (const char* sceneText : {kBrightScene, kDimScene}) {
+    // The sunlit scene as RGBA32F and pre-exposed by 2^-17 (the default scene's k: everything under
+    // 8 cd/m^2 in denormal halves, which the fused store must keep), the night as plain RGBA16F and
+    // pre-exposed by 2^-10 (its sky and shadows in denormal halves).
+    for (const auto& [sceneText, preExposure] :
+         {std::pair{kBrightScene, std::optional<int>()}, std::pair{kBrightScene, std::optional<int>(-17)},
+          std::pair{kDimScene, std::optional<int>()}, std::pair{kDimScene, std::optional<int>(-10)}}) {
         FusedRig rig(sceneText, {120, 70});
+        rig.preExposure = preExposure;
+        if (preExposure)
+            rig.renderer->setFrameFormat(scene::FrameFormat::Rgba16f);
+        scene::RenderOptions plainOptions;
+        plainOptions.preExposure = preExposure;
+        rig.renderer->render(rig.camera, plainOptions);
         const bool half = rig.renderer->hdrTarget().format() == GL_RGBA16F;
-        rig.renderer->render(rig.camera, scene::RenderOptions{});
         const std::vector<float> plain = rig.renderer->hdrTarget().readRgbaFloat();
         rig.settle(256, post::OutOfRange::Clamp, -10.0f, 20.0f);
         const std::vector<float> fused = rig.frame();
         ASSERT_EQ(plain.size(), fused.size());
+        const std::string what =
+            half ? (preExposure ? "RGBA16F x 2^" + std::to_string(*preExposure) : "RGBA16F") : "RGBA32F";
         double worst = 0.0;
+        std::size_t denormals = 0;
         for (std::size_t i = 0; i < plain.size(); ++i) {
             if (i % 4 == 3 || plain[i] == fused[i])
                 continue;
-            if (half && std::abs(plain[i]) < 6.2e-5f && std::abs(fused[i]) < 6.2e-5f)
+            if (half && std::abs(plain[i]) < 6.2e-5f) {  // a denormal half: one unit of 2^-24 at most
+                ++denormals;
+                ASSERT_LE(std::abs(double(fused[i]) - double(plain[i])), std::ldexp(1.0, -24))
+                    << what << " value " << i << ": " << plain[i] << " vs " << fused[i];
                 continue;
+            }
             worst = std::max(worst, std::abs(double(fused[i]) / double(plain[i]) - 1.0));
         }
-        EXPECT_LE(worst, half ? 1.0 / 1024.0 : 1e-4) << (half ? "RGBA16F" : "RGBA32F");
+        EXPECT_LE(worst, half ? 1.0 / 1024.0 : 1e-4) << what;
+        if (preExposure == -10) {
+            const auto isDenormal = [](float v) { return v > 0.0f && v < 6.1e-5f; };
+            const std::size_t stored = std::size_t(std::count_if(fused.begin(), fused.end(), isDenormal));
+            EXPECT_GT(stored, plain.size() / 20) << what << ": the test needs denormal halves to mean anything";
+            std::cout << what << ": " << stored << " denormal halves stored by the fused pass, " << denormals
+                      << " differing from the plain store by at most 2^-24\n";
+        }
     }
 }
 

@@ -236,43 +236,46 @@ TEST(PreExposure, StoredLuminanceUnderScaledWeightsIsTheUnexposedLuminanceBitFor
 
 }  // namespace
 
-// hd::hdRoundToNormalHalf (the fused-lighting pass rounds what it stores and bins with it): every
-// normal half maps to itself; between two neighbouring normal halves, the midpoint goes to the one
-// with the even mantissa and the floats either side of it to the nearer; half denormals flush to 0;
+// hd::hdRoundToHalf (the fused-lighting pass rounds what it stores and bins with it): every half,
+// normal or denormal, maps to itself; between two neighbouring halves the midpoint goes to the one
+// with the even mantissa and the floats either side of it to the nearer; under half of 2^-24 is 0;
 // past 65504 the IEEE rounding's +Inf (from 65520 on); the sign is kept, NaN and Inf pass through.
-TEST(PreExposure, RoundToNormalHalfIsRoundToNearestEvenOnEveryInterval)
+TEST(PreExposure, RoundToHalfIsRoundToNearestEvenOnEveryInterval)
 {
     auto halfValue = [](std::uint32_t bits) {
-        return std::ldexp(1024.0f + float(bits & 0x3FFu), int(bits >> 10) - 25);
+        const int exponent = int(bits >> 10);
+        const float mantissa = float(bits & 0x3FFu);
+        return exponent == 0 ? std::ldexp(mantissa, -24) : std::ldexp(1024.0f + mantissa, exponent - 25);
     };
     std::size_t checked = 0;
-    for (std::uint32_t bits = 0x0400u; bits < 0x7BFFu; ++bits) {  // normal halves with a normal successor
+    for (std::uint32_t bits = 0; bits < 0x7BFFu; ++bits) {  // every finite half with a finite successor
         const float low = halfValue(bits), high = halfValue(bits + 1u);
         for (float sign : {1.0f, -1.0f}) {
-            ASSERT_EQ(hd::hdRoundToNormalHalf(sign * low), sign * low) << low;
+            ASSERT_EQ(hd::hdRoundToHalf(sign * low), sign * low) << low;
             const float middle = 0.5f * (low + high);  // exact: a float has 13 more mantissa bits
             const float even = (bits & 1u) == 0u ? low : high;
-            ASSERT_EQ(hd::hdRoundToNormalHalf(sign * middle), sign * even) << middle;
-            ASSERT_EQ(hd::hdRoundToNormalHalf(sign * std::nextafter(middle, 0.0f)), sign * low) << middle;
-            ASSERT_EQ(hd::hdRoundToNormalHalf(sign * std::nextafter(middle, 1e9f)), sign * high) << middle;
+            ASSERT_EQ(hd::hdRoundToHalf(sign * middle), sign * even) << middle;
+            ASSERT_EQ(hd::hdRoundToHalf(sign * std::nextafter(middle, 0.0f)), sign * low) << middle;
+            ASSERT_EQ(hd::hdRoundToHalf(sign * std::nextafter(middle, 1e9f)), sign * high) << middle;
             checked += 4;
         }
     }
-    EXPECT_EQ(checked, std::size_t(0x7BFF - 0x0400) * 8);
-    const float smallestNormal = std::ldexp(1.0f, -14);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(smallestNormal), smallestNormal);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(std::nextafter(smallestNormal, 0.0f)), smallestNormal) << "rounds up to it";
-    EXPECT_EQ(hd::hdRoundToNormalHalf(std::ldexp(1.0f, -15)), 0.0f) << "a half denormal";
-    EXPECT_TRUE(std::signbit(hd::hdRoundToNormalHalf(-std::ldexp(1.0f, -20))));
-    EXPECT_EQ(hd::hdRoundToNormalHalf(1e-30f), 0.0f);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(0.0f), 0.0f);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(hd::kHalfFloatMax), hd::kHalfFloatMax);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(std::nextafter(65520.0f, 0.0f)), hd::kHalfFloatMax);
-    EXPECT_EQ(hd::hdRoundToNormalHalf(65520.0f), std::numeric_limits<float>::infinity());
-    EXPECT_EQ(hd::hdRoundToNormalHalf(-1e9f), -std::numeric_limits<float>::infinity());
-    EXPECT_EQ(hd::hdRoundToNormalHalf(std::numeric_limits<float>::infinity()), std::numeric_limits<float>::infinity());
-    EXPECT_TRUE(std::isnan(hd::hdRoundToNormalHalf(std::numeric_limits<float>::quiet_NaN())));
+    EXPECT_EQ(checked, std::size_t(0x7BFF) * 8);
+    const float smallest = std::ldexp(1.0f, -24);  // the smallest denormal half
+    EXPECT_EQ(hd::hdRoundToHalf(std::ldexp(1.0f, -25)), 0.0f) << "the tie between 0 and 2^-24 goes to 0";
+    EXPECT_EQ(hd::hdRoundToHalf(std::nextafter(std::ldexp(1.0f, -25), 1.0f)), smallest);
+    EXPECT_EQ(hd::hdRoundToHalf(std::ldexp(3.0f, -25)), 2.0f * smallest) << "1.5 units: to the even 2";
+    EXPECT_EQ(hd::hdRoundToHalf(std::ldexp(1.0f, -30)), 0.0f);
+    EXPECT_EQ(hd::hdRoundToHalf(1e-40f), 0.0f) << "a float denormal";
+    EXPECT_TRUE(std::signbit(hd::hdRoundToHalf(-std::ldexp(1.0f, -30))));
+    EXPECT_EQ(hd::hdRoundToHalf(0.0f), 0.0f);
+    EXPECT_EQ(hd::hdRoundToHalf(hd::kHalfFloatMax), hd::kHalfFloatMax);
+    EXPECT_EQ(hd::hdRoundToHalf(std::nextafter(65520.0f, 0.0f)), hd::kHalfFloatMax);
+    EXPECT_EQ(hd::hdRoundToHalf(65520.0f), std::numeric_limits<float>::infinity());
+    EXPECT_EQ(hd::hdRoundToHalf(-1e9f), -std::numeric_limits<float>::infinity());
+    EXPECT_EQ(hd::hdRoundToHalf(std::numeric_limits<float>::infinity()), std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(hd::hdRoundToHalf(std::numeric_limits<float>::quiet_NaN())));
     // hd::kHalfFloatRoundsToMax: what the frame statistics count as clipped is what rounds to 65504.
-    EXPECT_EQ(hd::hdRoundToNormalHalf(std::nextafter(hd::kHalfFloatRoundsToMax, 1e9f)), hd::kHalfFloatMax);
-    EXPECT_LT(hd::hdRoundToNormalHalf(hd::kHalfFloatRoundsToMax), hd::kHalfFloatMax);
+    EXPECT_EQ(hd::hdRoundToHalf(std::nextafter(hd::kHalfFloatRoundsToMax, 1e9f)), hd::kHalfFloatMax);
+    EXPECT_LT(hd::hdRoundToHalf(hd::kHalfFloatRoundsToMax), hd::kHalfFloatMax);
 }
