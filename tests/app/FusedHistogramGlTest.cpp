@@ -12,7 +12,7 @@
 //    than the one prepared refused;
 //  - availability: refused without the deferred lighting pass, with the reason; dropped when it goes;
 //  - the picture: the fused variant's frame is the plain one's within its rounding.
-// 4K is not run here: the lighting pass alone takes about 6 s per 4K frame on llvmpipe.
+// 4K: one frame of the pre-exposed RGBA16F frame (the lighting pass takes about 6 s per 4K frame on llvmpipe).
 #include "app/SceneFrameSource.h"
 #include "post/AutoRange.h"
 #include "post/PostPipeline.h"
@@ -308,6 +308,20 @@ TEST_F(FusedHistogramGl, BinsAPreExposedHalfFrameWithItsOwnK)
     EXPECT_NE(rig.pipeline->histogramMethod().status().find("k = -3, but it is stored with k = -4"), std::string::npos)
         << rig.pipeline->histogramMethod().status();
     EXPECT_FALSE(rig.pipeline->verify().ok);
+}
+
+// 4K in the app's frame (RGBA16F pre-exposed by the default scene's k): one frame, exact. (About 10 s on
+// llvmpipe, which shades the 8.3 million pixels on the CPU.)
+TEST_F(FusedHistogramGl, ExactAt4KOnThePreExposedFrame)
+{
+    FusedRig rig(kBrightScene, {3840, 2160});
+    rig.preExposure = -17;
+    rig.settle(256, post::OutOfRange::Separate, -2.0f, 20.0f);
+    const std::vector<float> pixels = rig.frame();
+    ASSERT_EQ(rig.renderer->hdrTarget().format(), GLenum(GL_RGBA16F));
+    rig.expectExact(pixels, "3840x2160 256 separate, k -17");
+    const post::VerifyReport report = rig.pipeline->verify();
+    EXPECT_TRUE(report.ok) << report.text;
 }
 
 /// The mean of the finite pixels of each block (WardFoveal.comp's partition) times `scale`, per channel.
