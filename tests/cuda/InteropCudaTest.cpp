@@ -9,6 +9,7 @@
 #include "cuda/LocalAdaptation.h"
 #include "post/AutoRange.h"
 #include "post/CudaProbe.h"
+#include "post/LuminanceUnits.h"
 #include "post/PostPipeline.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
@@ -19,6 +20,7 @@
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -98,6 +100,54 @@ TEST_P(CudaHistogramMethodInterop, MatchesTheReferenceThroughGl)
                     gpu, cpu, true, GetParam() + " " + std::to_string(bins) + " bins, run " + std::to_string(run));
                 if (method->producesCumulative())
                     EXPECT_EQ(gpu.cumulative.size(), bins);
+            }
+        }
+    }
+}
+
+// The pre-exposed frame (the app's default, scene/PreExposure.h): the scene times 2^k stored in
+// RGBA16F (and RGBA32F), the params' weights times 2^-k. Each CUDA method bins the stored values under
+// those weights exactly as the CPU reference does, which is the unexposed frame's histogram (bin
+// centres, and pixels 1.5 EV outside the range, placed so that times 2^k they stay normal halves).
+TEST_P(CudaHistogramMethodInterop, BinsAPreExposedFrameWithTheWeightsTimesTwoToTheMinusK)
+{
+    REQUIRE_CUDA_INTEROP();
+    auto method = post::createHistogramMethod(GetParam());
+    ASSERT_TRUE(method);
+    for (const int k : {-17, -3, 4}) {
+        const float logMin = k == -17 ? 5.0f : -6.0f;   // 2^3.5 x 2^-17 is above half's 2^-14
+        const float logMax = k == -17 ? 28.0f : 10.0f;  // 2^11.5 x 2^4 is below 65504
+        for (const GLenum format : {GLenum(GL_RGBA16F), GLenum(GL_RGBA32F)}) {
+            for (const unsigned bins : {64u, 256u}) {
+                const std::string what = GetParam() + ", k " + std::to_string(k) +
+                                         (format == GL_RGBA16F ? ", RGBA16F, " : ", RGBA32F, ") + std::to_string(bins) +
+                                         " bins";
+                testing_support::TestImage unexposed =
+                    testing_support::binCentreImage(203, 97, logMin, logMax, bins, bins, 5);
+                testing_support::addSpecialPixels(unexposed, 11);
+                testing_support::TestImage exposed = unexposed;
+                for (float& v : exposed.rgba)
+                    v = std::ldexp(v, k);  // NaN and infinities stay; -1 stays negative
+                gl::Texture texture("test.cuda.pre-exposed", format, {exposed.width, exposed.height});
+                texture.upload(GL_RGBA, GL_FLOAT, exposed.rgba.data());
+                const std::vector<float> stored = texture.readRgbaFloat();
+                post::LuminanceUnits units;
+                units.preExposure = k;
+                post::HistogramSpec spec{bins, post::OutOfRange::Separate};
+                spec.luminance = units.effectiveWeights();
+                spec.cdPerUnit = float(units.cdPerUnit());
+                spec.storedScale = units.storedScale();
+                const auto gpu = testing_support::runHistogramMethodOnTexture(
+                    *method, texture, {exposed.width, exposed.height}, logMin, logMax, spec);
+                const auto onStored = ref::buildHistogram(stored.data(), exposed.width, exposed.height, logMin, logMax,
+                                                          bins, ref::OutOfRange::Separate, spec.luminance);
+                testing_support::expectHistogramsEqual(gpu, onStored, true, what + " (stored values)");
+                const auto truth = ref::buildHistogram(unexposed.rgba.data(), unexposed.width, unexposed.height, logMin,
+                                                       logMax, bins, ref::OutOfRange::Separate);
+                EXPECT_EQ(onStored.bins, truth.bins) << what << ": the stored frame's bins are the scene's";
+                EXPECT_GT(std::count_if(truth.bins.begin(), truth.bins.end(), [](auto n) { return n > 0; }),
+                          int(bins / 2))
+                    << what << ": the frame must fill the bins for the test to mean anything";
             }
         }
     }
