@@ -1,9 +1,11 @@
 #include "cli/CliTestSupport.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace cli_test {
 
@@ -25,6 +27,28 @@ std::vector<std::string> lines(const std::string& output)
         if (!line.empty())
             out.push_back(line);
     return out;
+}
+
+std::string lineStarting(const std::string& output, const std::string& prefix)
+{
+    for (const std::string& line : lines(output))
+        if (line.rfind(prefix, 0) == 0)
+            return line;
+    return {};
+}
+
+std::string flickerLine(const std::string& output)
+{
+    return lineStarting(output, "flicker: ");
+}
+
+double flickerValue(const std::string& line)
+{
+    try {
+        return std::stod(line.substr(std::string("flicker: ").size()));
+    } catch (const std::exception&) {
+        return std::nan("");
+    }
 }
 
 std::optional<ReportedViewport> reportedViewport(const std::string& output)

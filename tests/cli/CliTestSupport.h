@@ -17,6 +17,12 @@ std::string hdrlab(const std::string& arguments);
 testing_support::CommandResult runIn(const std::filesystem::path& dir, const std::string& commandLine);
 /// Non-empty lines of the output.
 std::vector<std::string> lines(const std::string& output);
+/// The first line of `output` that starts with `prefix`, empty when there is none.
+std::string lineStarting(const std::string& output, const std::string& prefix);
+/// The "flicker: ..." line of a run's output, empty when there is none.
+std::string flickerLine(const std::string& output);
+/// X of "flicker: X EV/s ..."; NaN when the line has no figure.
+double flickerValue(const std::string& line);
 /// Number of distinct RGB colours of an 8-bit image (up to a cap).
 std::size_t distinctColours(const image::Image8& image, std::size_t cap = 1000);
 /// The viewport hdrlab reports with a screenshot of its panels ("viewport X,Y WxH of AxB"), in

@@ -15,26 +15,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cli_test::flickerLine;
+using cli_test::flickerValue;
 using cli_test::hdrlab;
-
-/// The "flicker: ..." line of a run's output, empty when there is none.
-std::string flickerLine(const std::string& output)
-{
-    for (const std::string& line : cli_test::lines(output))
-        if (line.rfind("flicker: ", 0) == 0)
-            return line;
-    return {};
-}
-
-/// X of "flicker: X EV/s ..."; NaN when the line has no figure.
-double flickerValue(const std::string& line)
-{
-    try {
-        return std::stod(line.substr(std::string("flicker: ").size()));
-    } catch (const std::exception&) {
-        return std::nan("");
-    }
-}
 
 TEST(FlickerCliTest, CameraPathGivesTheSameNonZeroFigureOnTwoRuns)
 {

@@ -19,15 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using cli_test::hdrlab;
-
-/// The line of `output` that starts with `prefix`, empty when there is none.
-std::string lineStarting(const std::string& output, const std::string& prefix)
-{
-    for (const std::string& line : cli_test::lines(output))
-        if (line.rfind(prefix, 0) == 0)
-            return line;
-    return {};
-}
+using cli_test::lineStarting;
 
 TEST(FrameFormatCliTest, TheSunEnteringTheViewClipsForAFewFramesAndSaysSo)
 {

@@ -19,6 +19,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using cli_test::flickerLine;
+using cli_test::flickerValue;
 using cli_test::hdrlab;
 
 constexpr int kWidth = 32, kHeight = 18;
@@ -55,23 +57,6 @@ std::string readBytes(const fs::path& path)
 {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string flickerLine(const std::string& output)
-{
-    for (const std::string& line : cli_test::lines(output))
-        if (line.rfind("flicker: ", 0) == 0)
-            return line;
-    return {};
-}
-
-double flickerValue(const std::string& line)
-{
-    try {
-        return std::stod(line.substr(std::string("flicker: ").size()));
-    } catch (const std::exception&) {
-        return std::nan("");
-    }
 }
 
 TEST(SequenceCliTest, TonemapWritesNumberedPngsAndRepeatsExactly)

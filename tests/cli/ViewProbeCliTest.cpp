@@ -22,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using cli_test::hdrlab;
 using cli_test::lines;
+using cli_test::lineStarting;
 
 /// A 200x100 float EXR: a left-to-right ramp over -12..22 EV, hue varying by row, and NaN, +Inf,
 /// negative and zero pixels in the first row.
@@ -43,14 +44,6 @@ image::ImageF rampImage()
         for (int c = 0; c < 3; ++c)
             image.at(10 + i, 0)[c] = specials[i];
     return image;
-}
-
-std::string lineStartingWith(const std::string& output, const std::string& prefix)
-{
-    for (const std::string& line : lines(output))
-        if (line.rfind(prefix, 0) == 0)
-            return line;
-    return {};
 }
 
 /// The bin a probe line names: "bin N of M" -> N, or the kBin* code of "no bin (...)".
@@ -121,8 +114,8 @@ TEST(ViewProbeCli, TonemapProbeBinsExactlyAsTheCpuReference)
     ASSERT_EQ(result.exitCode, 0) << result.output;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto [x, y] = points[i];
-        const std::string line = lineStartingWith(result.output, "probe " + std::to_string(i + 1) + " at " +
-                                                                     std::to_string(x) + "," + std::to_string(y) + ":");
+        const std::string line = lineStarting(result.output, "probe " + std::to_string(i + 1) + " at " +
+                                                                 std::to_string(x) + "," + std::to_string(y) + ":");
         ASSERT_FALSE(line.empty()) << result.output;
         const float* p = input.at(x, y);
         const float L = hd::hdLuminance(p[0], p[1], p[2]);
@@ -158,9 +151,9 @@ TEST(ViewProbeCli, HeadlessFalseColourScreenshotFollowsTheRampAndTheProbeIsRepor
                 fc.pixels[i * 3 + 2] == expected[i * 4 + 2];
     EXPECT_GE(double(same), 0.99 * rows * 160) << same << " of " << rows * 160;
 
-    const std::string probe = lineStartingWith(falseColour.output, "probe 1 at 5,7: rgb ");
+    const std::string probe = lineStarting(falseColour.output, "probe 1 at 5,7: rgb ");
     EXPECT_FALSE(probe.empty()) << falseColour.output;
-    EXPECT_FALSE(lineStartingWith(falseColour.output, "probe 2 at 159,89: rgb ").empty()) << falseColour.output;
+    EXPECT_FALSE(lineStarting(falseColour.output, "probe 2 at 159,89: rgb ").empty()) << falseColour.output;
     std::ifstream capture(dir / "c.json");
     const nlohmann::json root = nlohmann::json::parse(capture);
     EXPECT_EQ(root["otherData"]["view"], "false-colour");

@@ -19,16 +19,6 @@ StateReadback::StateReadback(std::string_view label, std::size_t bytes) : mBytes
 
 StateReadback::~StateReadback() = default;
 
-void StateReadback::capture(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex)
-{
-    capture({Part{source, offsetBytes, mBytes}}, frameIndex);
-}
-
-void StateReadback::capture(std::initializer_list<Part> parts, std::uint64_t frameIndex)
-{
-    captureParts(std::span<const Part>(parts.begin(), parts.size()), frameIndex);
-}
-
 void StateReadback::request(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex)
 {
     request({Part{source, offsetBytes, mBytes}}, frameIndex);

@@ -18,8 +18,8 @@
 
 namespace post {
 
-/// A ring of small buffers: capture() copies words of GPU buffers into the next slot, tagged with the
-/// frame index they belong to, and fences it; poll() reads every slot whose fence has signalled
+/// A ring of small buffers: request() names words of GPU buffers and flush() copies them into the next
+/// slot, tagged with the frame index they belong to, and fences it; poll() reads every slot whose fence has signalled
 /// (glClientWaitSync with a zero timeout), keeps the newest as latest() and queues each for
 /// takeArrived(); it never waits. When every slot is in flight the capture is skipped.
 class StateReadback
@@ -35,7 +35,7 @@ public:
         std::size_t offsetBytes = 0;
         std::size_t bytes = 0;
     };
-    /// A completed copy and the frame index given to capture().
+    /// A completed copy and the frame index given to request().
     struct Arrival
     {
         std::uint64_t frameIndex = 0;
@@ -47,16 +47,14 @@ public:
     StateReadback(const StateReadback&) = delete;
     StateReadback& operator=(const StateReadback&) = delete;
 
-    void capture(const gl::Buffer& source, std::size_t offsetBytes = 0, std::uint64_t frameIndex = 0);
-    /// Copies the parts (their bytes summing to at most the slot's size) into one slot.
-    void capture(std::initializer_list<Part> parts, std::uint64_t frameIndex);
-    /// capture() later: at flush(), after the frame's other passes (an operator asks while it builds
+    /// The copy to make at flush(), after the frame's other passes (an operator asks while it builds
     /// its curve; the pipeline flushes in its view/readback scope, so the copy and its fence are timed
-    /// with the readbacks, not as the curve). The sources must live and keep their words until then;
-    /// a second request before the flush replaces the first.
+    /// with the readbacks, not as the curve): the slot's bytes of `source` from `offsetBytes`, or the
+    /// parts one after the other (their bytes summing to at most the slot's size). The sources must
+    /// live and keep their words until then; a second request before the flush replaces the first.
     void request(const gl::Buffer& source, std::size_t offsetBytes, std::uint64_t frameIndex);
     void request(std::initializer_list<Part> parts, std::uint64_t frameIndex);
-    /// Captures the pending request, if any.
+    /// Copies the pending request into the next slot and fences it, if there is one.
     void flush();
     /// True when newer data arrived.
     bool poll();
