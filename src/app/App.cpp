@@ -254,12 +254,17 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
             // The demo: no flags and no display.
             a.options.screenshot = kDemoScreenshot;
             a.options.capture = kDemoCapture;
+            const DemoRun demo = demoRunFor(gl.isSoftwareRenderer());
+            a.options.frames = demo.frames;
+            size = {demo.width, demo.height};
             std::error_code ec;
-            std::cout << "demo run: " << kDefaultHeadlessFrames << " frames headless, writing "
-                      << (std::filesystem::current_path(ec) / kDemoScreenshot).string() << " and "
+            std::cout << "demo run: " << demo.frames << " frames of " << demo.width << "x" << demo.height << " headless"
+                      << (gl.isSoftwareRenderer() ? " (a software renderer: fewer and smaller frames than on a GPU)"
+                                                  : "")
+                      << ", writing " << (std::filesystem::current_path(ec) / kDemoScreenshot).string() << " and "
                       << (std::filesystem::current_path(ec) / kDemoCapture).string() << std::endl;
         }
-        a.frameCount = options.frames.value_or(kDefaultHeadlessFrames);
+        a.frameCount = a.options.frames.value_or(kDefaultHeadlessFrames);
     } else {
         a.frameCount = options.frames.value_or(-1);
     }
