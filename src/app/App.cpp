@@ -153,6 +153,7 @@ struct App::Impl
     glm::ivec2 canvas{0};     ///< this frame's window framebuffer (headless --ui: uiTarget's size), pixels
     glm::ivec4 viewport{0};   ///< this frame's viewport in the canvas: x, y (GL's bottom-left origin), width, height
     glm::ivec2 frameSize{0};  ///< the size a source that follows the window renders at this frame
+    bool uiDrawn = false;     ///< this frame drew the panels
     bool isWindow = false;
     bool showUi = true;
     bool vsync = true;
@@ -428,6 +429,7 @@ void App::Impl::updateUiScale()
 
 void App::Impl::layOutFrame(bool drawUi)
 {
+    uiDrawn = drawUi && columns;
     viewport = {0, 0, canvas.x, canvas.y};
     frameSize = canvas;
     if (!columns)
@@ -440,6 +442,13 @@ void App::Impl::layOutFrame(bool drawUi)
         frameSize = {viewport.z, viewport.w};
     } else if (isWindow) {
         // Hidden panels: the frame keeps the aspect of the viewport they would leave, letterboxed.
+        if (!columns->measuredAt(imgui->scale())) {
+            // Hidden from the start (--hide-ui) or since the scale changed: one frame, not drawn,
+            // measures the panels with the font, so the aspect is the one they will leave.
+            imgui->newFrame(canvas, kFixedDt);
+            columns->arrange(imgui->scale(), false);
+            imgui->endFrameWithoutDrawing();
+        }
         const glm::ivec4 shown =
             ui::viewportPixels(columns->referenceViewport(display, imgui->scale()), display, canvas);
         frameSize = ui::fitAspect(canvas, {shown.z, shown.w});
@@ -483,7 +492,7 @@ std::string App::Impl::describeLayout() const
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f", share);
     text += util::format("; picture {}x{}, {} % of the window", pictureSize.x, pictureSize.y, percent);
-    if (columns)
+    if (columns && uiDrawn)
         text += "; " + describeCombos();
     const std::vector<std::string> cut = ui::takeNamesCutShort();
     if (cut.empty())

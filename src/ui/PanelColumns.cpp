@@ -158,8 +158,7 @@ const PanelRects& PanelColumns::arrange(float scale, bool panelsShown)
 
 LayoutRect PanelColumns::referenceViewport(glm::vec2 display, float scale) const
 {
-    const PanelMetrics metrics =
-        mMeasuredFontSize > 0.0f && mMetrics.scale == scale ? mMetrics : PanelMetrics::atScale(scale);
+    const PanelMetrics metrics = measuredAt(scale) ? mMetrics : PanelMetrics::atScale(scale);
     return layOutPanels(display, mState, metrics, true).viewport;
 }
 

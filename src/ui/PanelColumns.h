@@ -38,6 +38,8 @@ public:
     /// its aspect for the frame (ui/PanelLayout.h, "Framing"). Before the first arrange(), with the
     /// default lengths at `scale`.
     LayoutRect referenceViewport(glm::vec2 display, float scale) const;
+    /// Whether the metrics were measured with the font of UI scale `scale` (by arrange()).
+    bool measuredAt(float scale) const { return mMeasuredFontSize > 0.0f && mMetrics.scale == scale; }
 
     /// Begins the region's window; false when it is collapsed or hidden (draw nothing then). Call
     /// endRegion() after a true return.
