@@ -19,10 +19,12 @@
 //
 // This file is the geometry: pure maths on ImGui units (screen coordinates from the window's top-left)
 // that tests check without a window, and the measurement of the minimum sizes with the current font.
-// Limits: when the window is too small for the column and a minimal viewport, the column shrinks (to
-// nothing but its bar), then the strip; the strip's sections shrink Exposure first, then Timings, down
-// to their minimums, then share what is left. A window smaller than the bars and the minimal viewport
-// shows the picture alone. Names longer than a combo are its caller's to show whole (beginNameCombo).
+// Limits: in a window too small for them and a minimal viewport, the strip gets lower and the column
+// narrower (to nothing but its bar) until the viewport has its minimal size; the strip's sections
+// shrink Exposure first, then Timings, down to their minimums, then share what is left. A window
+// smaller than the bars and the minimal viewport shows the picture alone. In small windows the
+// viewport the panels leave can be nearly square, and hidden panels keep that aspect. Names longer
+// than a combo are its caller's to show whole (beginNameCombo).
 #pragma once
 
 #include <glm/common.hpp>

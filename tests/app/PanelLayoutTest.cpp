@@ -8,7 +8,8 @@
 // (fitAspect); the strip's sections give way in order. The layout's settings-file keys round-trip,
 // and unknown, bad or absent keys keep the defaults. The widths: at 1280x720 (UI scale 1) and
 // 2560x1440 (scale 2) the column fits every labelled name, and beginNameCombo shows every method,
-// scan and operator name whole (wrapped); the real Frame, View and Split view panels drawn there
+// scan and operator name whole (wrapped; its list opens on a click, as wide as its longest name);
+// the real Frame, View and Split view panels drawn there
 // report no name cut short, and a column made too narrow does report them (the check can fail).
 #include "post/SettingsFile.h"
 #include "scene/ScenePresets.h"
@@ -419,6 +420,47 @@ TEST(PanelLayoutTest, ANameComboShowsALongNameWholeAndRecordsWhereItIs)
     ASSERT_NE(far, nullptr);
     EXPECT_FALSE(far->visibleWithoutScrolling());
     EXPECT_EQ(ui::findComboShowing("no such name"), nullptr);
+}
+
+TEST(PanelLayoutTest, ANameCombosListOpensOnAClickAsWideAsItsLongestName)
+{
+    ImGuiContextAtScale context(1.0f);
+    const ui::PanelNames names = builtInNames();
+    ui::PanelColumns columns(names);
+    const std::string longest = "Compute: shared-memory atomics, linear index (first version)";
+    ImVec2 comboCentre(0.0f, 0.0f);
+    float comboWidth = 0.0f;
+    float listWidth = 0.0f;
+    int picked = -1;
+    // Frame 0 draws the combo; frame 1 presses on it, frame 2 releases (the list opens); frames 3-4
+    // draw the list (auto-sized on its second frame).
+    for (int frame = 0; frame < 5; ++frame) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = frame == 0 ? ImVec2(-1.0f, -1.0f) : comboCentre;
+        io.MouseDown[0] = frame == 1;
+        context.newFrame({1280, 720});
+        columns.arrange(1.0f, true);
+        ASSERT_TRUE(columns.beginRegion(ui::PanelRegion::Settings));
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        const bool open = ui::beginNameCombo("##method", longest, names.columnWide);
+        if (open) {
+            for (std::size_t i = 0; i < names.columnWide.size(); ++i)
+                if (ImGui::Selectable(names.columnWide[i].c_str()))
+                    picked = int(i);
+            listWidth = ImGui::GetWindowWidth();
+            ImGui::EndCombo();
+        }
+        comboCentre = ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
+                             (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
+        if (!open)
+            comboWidth = ImGui::GetItemRectSize().x;
+        columns.endRegion();
+        context.endFrame();
+    }
+    ASSERT_GT(listWidth, 0.0f) << "the list did not open";
+    EXPECT_GE(listWidth, comboWidth);
+    EXPECT_GE(listWidth, ImGui::CalcTextSize(longest.c_str()).x) << "the list shows the longest name whole";
+    EXPECT_EQ(picked, -1) << "nothing picked without a click in the list";
 }
 
 }  // namespace

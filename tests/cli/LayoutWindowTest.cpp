@@ -151,6 +151,25 @@ TEST(LayoutWindowTest, HeadlessPanelsLeaveTheSameViewport)
     }
 }
 
+TEST(LayoutWindowTest, ASettingsFileSetsTheLayout)
+{
+    // The layout's keys in a settings file (as the Pipeline panel's Save writes them): the column 400
+    // units wide, the strip collapsed to its bar; an unknown layout key is a warning, not an error.
+    const fs::path dir = testing_support::scratchDir("cli-layout-settings");
+    std::ofstream(dir / "s.json") << "{\"histogram.bins\": 128, \"layout.settings_width\": 400, "
+                                     "\"layout.strip_open\": false, \"layout.no_such_key\": 1}\n";
+    const auto result = cli_test::runIn(
+        dir, cli_test::hdrlab("--headless --ui --size 1280x720 --frames 2 --settings s.json --screenshot u.png"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_NE(result.output.find("layout.no_such_key"), std::string::npos) << result.output;
+    const std::optional<cli_test::ReportedViewport> viewport = cli_test::reportedViewport(result.output);
+    ASSERT_TRUE(viewport) << result.output;
+    EXPECT_EQ(viewport->x, 408) << result.output;
+    EXPECT_EQ(viewport->width, 1280 - 408) << result.output;
+    EXPECT_EQ(viewport->y, 0) << result.output;
+    EXPECT_EQ(viewport->height, 720 - 8) << "the strip is collapsed to its bar\n" << result.output;
+}
+
 TEST(LayoutWindowTest, DraggingABarResizesItsColumnAndClickingItsArrowCollapsesIt)
 {
     if (!haveXvfbRun() || testing_support::runCommand("command -v xdotool").exitCode != 0)
