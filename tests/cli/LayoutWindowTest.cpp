@@ -9,13 +9,17 @@
 // viewport the panels are drawn (their headers' title-bar colour). With the mouse (xdotool): dragging
 // the settings column's bar widens it, clicking the strip's arrow collapses it to its bar, and the
 // viewport follows; Tab hides every panel, and the picture then keeps the aspect of the viewport the
-// panels leave, as large as fits the window, letterboxed (the camera's framing does not change).
+// panels leave, as large as fits the window, letterboxed (the camera's framing does not change, and
+// the exposure does not jump: the key values of the run's capture move smoothly across the key).
 // Skipped where xvfb-run (or xdotool) is missing.
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cmath>
 #include <fstream>
 #include <regex>
 
@@ -220,7 +224,9 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
     {
         std::ofstream script(dir / "tab.sh");
         // The key comes 3 s after the window shows, after the first frames; 90 frames outlast that.
-        script << cli_test::hdrlab("--size 640x360 --frames 90 --vsync off --fixed-step --window-screenshot t.png")
+        script << cli_test::hdrlab(
+                      "--size 640x360 --frames 90 --vsync off --fixed-step --operator ward --capture c.json "
+                      "--window-screenshot t.png")
                << " &\n"
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"
@@ -246,6 +252,20 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
     const image::Image8 shot = image::loadImage8(dir / "t.png", 3);
     EXPECT_LT(cli_test::countColour(shot, kTitleColour[0], kTitleColour[1], kTitleColour[2]), 20u)
         << "panel headers after Tab";
+    // The camera sees the same picture, so the exposure does not jump when the panels go: Ward's key
+    // value (the frame's log-average) moves by 0.025 EV at most per frame on this path, across the
+    // key too (it jumped by 1.03 EV when the picture took the window's aspect).
+    std::ifstream capture(dir / "c.json");
+    const nlohmann::json root = nlohmann::json::parse(capture);
+    std::vector<double> keyEv;
+    for (const auto& event : root["traceEvents"])
+        if (event["ph"] == "C" && event["name"] == "key value (EV)")
+            keyEv.push_back(event["args"]["ev"].get<double>());
+    ASSERT_GT(keyEv.size(), 60u) << "key values of the run";
+    double largestStep = 0.0;
+    for (std::size_t i = 1; i < keyEv.size(); ++i)
+        largestStep = std::max(largestStep, std::abs(keyEv[i] - keyEv[i - 1]));
+    EXPECT_LT(largestStep, 0.15) << "the exposure jumped when the panels were hidden";
     // The bars beside the picture are the clear colour.
     const std::uint8_t* corner = shot.at(1, 180);
     for (int y = 0; y < shot.height; y += 7)
