@@ -505,31 +505,12 @@ std::string App::Impl::describeLayout() const
 
 std::string App::Impl::describeCombos() const
 {
-    // The Pipeline panel's combos, found by the name each shows now (the scan's is "built in" when
-    // the histogram method makes the cumulative histogram itself: no combo of names then).
+    // The Pipeline panel's combos, found by the name each shows now (the scan's is "built in", no
+    // combo of names, when the histogram method makes the cumulative histogram itself).
     const post::ScanMethod* scan = pipeline->scanMethod();
-    const std::pair<const char*, std::string> combos[] = {{"method", std::string(pipeline->histogramMethod().label())},
-                                                          {"scan", scan ? std::string(scan->label()) : std::string()},
-                                                          {"operator", std::string(pipeline->toneOperator().label())}};
-    std::string visible, hidden;
-    for (const auto& [role, name] : combos) {
-        if (name.empty())
-            continue;
-        const ui::ComboPlacement* placement = ui::findComboShowing(name);
-        std::string& list = placement && placement->visibleWithoutScrolling() ? visible : hidden;
-        list += (list.empty() ? "" : ", ") + std::string(role);
-        if (placement && !placement->visibleWithoutScrolling())
-            list +=
-                util::format(" (at y {}..{}, the column shows y {}..{})", int(placement->frame.y + placement->scrollY),
-                             int(placement->frame.bottom() + placement->scrollY), int(placement->visible.y),
-                             int(placement->visible.bottom()));
-        else if (!placement)
-            list += " (not drawn)";
-    }
-    std::string text = "combos visible without scrolling: " + (visible.empty() ? std::string("none") : visible);
-    if (!hidden.empty())
-        text += "; combos not visible without scrolling: " + hidden;
-    return text;
+    return ui::describeCombosInSight({{"method", std::string(pipeline->histogramMethod().label())},
+                                      {"scan", scan ? std::string(scan->label()) : std::string()},
+                                      {"operator", std::string(pipeline->toneOperator().label())}});
 }
 
 void App::Impl::updateProbes(bool mouseFree)

@@ -398,6 +398,30 @@ std::vector<std::string> takeNamesCutShort()
     return names;
 }
 
+std::string describeCombosInSight(const std::vector<std::pair<std::string, std::string>>& roleAndName)
+{
+    std::string visible, hidden;
+    for (const auto& [role, name] : roleAndName) {
+        if (name.empty())
+            continue;
+        const ComboPlacement* placement = findComboShowing(name);
+        const bool inSight = placement && placement->visibleWithoutScrolling();
+        std::string& list = inSight ? visible : hidden;
+        list += (list.empty() ? "" : ", ") + role;
+        if (!placement)
+            list += " (not drawn)";
+        else if (!inSight)
+            list += " (at y " + std::to_string(int(placement->frame.y + placement->scrollY)) + ".." +
+                    std::to_string(int(placement->frame.bottom() + placement->scrollY)) + ", the region shows y " +
+                    std::to_string(int(placement->visible.y)) + ".." +
+                    std::to_string(int(placement->visible.bottom())) + ")";
+    }
+    std::string text = "combos visible without scrolling: " + (visible.empty() ? std::string("none") : visible);
+    if (!hidden.empty())
+        text += "; combos not visible without scrolling: " + hidden;
+    return text;
+}
+
 bool beginPanel(const char* title, bool* visible)
 {
     pushPanelHeaderColours();

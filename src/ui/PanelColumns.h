@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ui {
@@ -103,6 +104,11 @@ struct ComboPlacement
 const std::vector<ComboPlacement>& comboPlacements();
 /// The placement of the combo that can show `name` (the first drawn), if one was drawn this frame.
 const ComboPlacement* findComboShowing(const std::string& name);
+
+/// "combos visible without scrolling: method, scan, operator", then "; combos not visible without
+/// scrolling: ..." with where each is, or "(not drawn)": each entry is a combo's role and the name it
+/// shows (found with findComboShowing; an empty name is skipped).
+std::string describeCombosInSight(const std::vector<std::pair<std::string, std::string>>& roleAndName);
 
 /// Begins a panel in the current region: a header like a window's title bar, collapsible (open at
 /// first) and the panel's ID scope (two panels' widgets may share labels). `visible` adds a close

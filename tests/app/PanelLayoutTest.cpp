@@ -420,6 +420,13 @@ TEST(PanelLayoutTest, ANameComboShowsALongNameWholeAndRecordsWhereItIs)
     ASSERT_NE(far, nullptr);
     EXPECT_FALSE(far->visibleWithoutScrolling());
     EXPECT_EQ(ui::findComboShowing("no such name"), nullptr);
+    const std::string line =
+        ui::describeCombosInSight({{"method", longest}, {"far", "far down"}, {"lost", "no such name"}, {"scan", ""}});
+    EXPECT_EQ(
+        line.rfind("combos visible without scrolling: method; combos not visible without scrolling: far (at y ", 0), 0u)
+        << line;
+    EXPECT_NE(line.find(", lost (not drawn)"), std::string::npos) << line;
+    EXPECT_EQ(line.find("scan"), std::string::npos) << line;
 }
 
 TEST(PanelLayoutTest, ANameCombosListOpensOnAClickAsWideAsItsLongestName)
