@@ -221,7 +221,7 @@ struct App::Impl
     BlitRects placementInCanvas() const;
     /// The mouse in canvas pixels from the bottom-left corner (window).
     glm::dvec2 cursorInCanvas() const;
-    /// "viewport 290,0 990x532 of 1280x720 (pixels from the top-left); picture 990x532, 57.1 % of the
+    /// "viewport 328,0 952x546 of 1280x720 (pixels from the top-left); picture 952x546, 56.4 % of the
     /// window; combos visible without scrolling: method, scan, operator; no name cut short": tests
     /// crop screenshots with it; the picture is the frame's rectangle as placed in the viewport; the
     /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); then the
