@@ -5,8 +5,9 @@
 // overlap at any size (1x1 and 4000x1 too); the picture gets at least 55 % of a 1280x720 window and
 // 65 % of a 1920x1080 one at UI scale 1, with the default and with the measured lengths; collapsed
 // and hidden panels give their room to the viewport; hidden panels keep the shown viewport's aspect
-// (fitAspect); the strip's sections give way in order. The layout's settings-file keys round-trip,
-// and unknown, bad or absent keys keep the defaults. The widths: at 1280x720 (UI scale 1) and
+// (fitAspect); the strip's sections give way in order; with ImGui's mouse input, the bars between
+// the strip's sections resize them and the column's and the strip's arrows collapse them. The layout's settings-file
+// keys round-trip, and unknown, bad or absent keys keep the defaults. The widths: at 1280x720 (UI scale 1) and
 // 2560x1440 (scale 2) the column fits every labelled name, and beginNameCombo shows every method,
 // scan and operator name whole (wrapped; its list opens on a click, as wide as its longest name);
 // the real Frame, View and Split view panels drawn there
@@ -468,6 +469,70 @@ TEST(PanelLayoutTest, ANameCombosListOpensOnAClickAsWideAsItsLongestName)
     EXPECT_GE(listWidth, comboWidth);
     EXPECT_GE(listWidth, ImGui::CalcTextSize(longest.c_str()).x) << "the list shows the longest name whole";
     EXPECT_EQ(picked, -1) << "nothing picked without a click in the list";
+}
+
+/// Drives the splitter bars with ImGui's mouse input in a bare context: `steps` are mouse positions
+/// and button states, one per frame; returns the layout's state afterwards.
+struct MouseStep
+{
+    ImVec2 position;
+    bool down = false;
+};
+
+ui::PanelLayoutState dragBars(ui::PanelColumns& columns, const std::vector<MouseStep>& steps)
+{
+    for (const MouseStep& step : steps) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = step.position;
+        io.MouseDown[0] = step.down;
+        ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+        ImGui::NewFrame();
+        columns.arrange(1.0f, true);
+        columns.drawSplitters();
+        ImGui::Render();
+    }
+    return columns.state();
+}
+
+ImVec2 centreOf(const ui::LayoutRect& r)
+{
+    return ImVec2(r.x + 0.5f * r.width, r.y + 0.5f * r.height);
+}
+
+TEST(PanelLayoutTest, TheStripsBarsResizeItsSectionsAndTheArrowsCollapse)
+{
+    ImGuiContextAtScale context(1.0f);
+    ui::PanelColumns columns(builtInNames());
+    context.newFrame({1280, 720});
+    const ui::PanelRects before = columns.arrange(1.0f, true);
+    context.endFrame();
+    // Drag the bar between Histogram and Timings 100 units to the left: Timings grows by 100, Exposure
+    // keeps its width.
+    ImVec2 at = centreOf(before.histogramBar);
+    ImVec2 to(at.x - 100.0f, at.y);
+    ui::PanelLayoutState state =
+        dragBars(columns, {{at}, {at}, {at, true}, {ImVec2(at.x - 50.0f, at.y), true}, {to, true}, {to}, {to}});
+    EXPECT_EQ(state.timingsWidth, before.timings.width + 100.0f);
+    EXPECT_EQ(state.exposureWidth, before.exposure.width);
+    EXPECT_EQ(columns.rects().histogram.width, before.histogram.width - 100.0f);
+    // The bar between Timings and Exposure 40 units to the right: Exposure gives 40 to Timings.
+    const ui::PanelRects middle = columns.rects();
+    at = centreOf(middle.timingsBar);
+    to = ImVec2(at.x + 40.0f, at.y);
+    state = dragBars(columns, {{at}, {at}, {at, true}, {ImVec2(at.x + 20.0f, at.y), true}, {to, true}, {to}, {to}});
+    EXPECT_EQ(state.timingsWidth, middle.timings.width + 40.0f);
+    EXPECT_EQ(state.exposureWidth, middle.exposure.width - 40.0f);
+    EXPECT_EQ(columns.rects().histogram.width, middle.histogram.width);
+    // A click on the strip's arrow (the bar's middle) collapses it, and the picture reaches the bar.
+    at = centreOf(columns.rects().stripBar);
+    state = dragBars(columns, {{at}, {at}, {at, true}, {at}, {at}});
+    EXPECT_FALSE(state.stripOpen);
+    EXPECT_EQ(columns.rects().viewport.bottom(), 720.0f - 8.0f);
+    // And the column's arrow collapses the column.
+    at = centreOf(columns.rects().settingsBar);
+    state = dragBars(columns, {{at}, {at}, {at, true}, {at}, {at}});
+    EXPECT_FALSE(state.settingsOpen);
+    EXPECT_EQ(columns.rects().viewport.x, 8.0f);
 }
 
 }  // namespace
