@@ -63,8 +63,8 @@ int blendWeight(ivec2 texel, out ivec2 across)
     // Sub-pixel aliasing: how far the pixel stands out of its 3x3 low-pass, relative to the range.
     int lowPass12 = 2 * (n + s + e + w) + (ne + nw + se + sw);
     int ratio = min(256, abs(lowPass12 - 12 * m) * 256 / (12 * range));
-    int smooth = (ratio * ratio * (768 - 2 * ratio)) >> 16;
-    int subPixel = (smooth * smooth * 3) >> 10;
+    int eased = (ratio * ratio * (768 - 2 * ratio)) >> 16;
+    int subPixel = (eased * eased * 3) >> 10;
 
     // The edge's orientation: across which axis the luma changes more.
     int acrossY = 2 * abs(n + s - 2 * m) + abs(ne + se - 2 * e) + abs(nw + sw - 2 * w);

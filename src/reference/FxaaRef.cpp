@@ -72,8 +72,8 @@ int blendWeight(const Image& image, int x, int y, int& ox, int& oy)
     // Sub-pixel aliasing: how far the pixel stands out of its 3x3 low-pass, relative to the range.
     const int lowPass12 = 2 * (n + s + e + w) + (ne + nw + se + sw);
     const int ratio = std::min(256, std::abs(lowPass12 - 12 * m) * 256 / (12 * range));
-    const int smooth = (ratio * ratio * (768 - 2 * ratio)) >> 16;
-    const int subPixel = (smooth * smooth * 3) >> 10;
+    const int eased = (ratio * ratio * (768 - 2 * ratio)) >> 16;
+    const int subPixel = (eased * eased * 3) >> 10;
 
     // The edge's orientation: across which axis the luma changes more.
     const int acrossY = 2 * std::abs(n + s - 2 * m) + std::abs(ne + se - 2 * e) + std::abs(nw + sw - 2 * w);

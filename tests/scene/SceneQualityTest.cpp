@@ -253,11 +253,14 @@ TEST_F(SceneQualityTest, PointLightRightBehindTheViewerLeavesNoBlackSpeck)
     std::vector<float> frame = render(s, camera, size);
     ASSERT_EQ(nonFiniteCount(frame), 0);
     const std::vector<double> luminance = luminanceOf(frame);
-    const double floor = 0.25 * median(luminance);
+    // The ambient alone gives every pixel about 0.3 cd/m2 (0.5 cd/m2 times the grey's albedo, the
+    // metal's ambient specular); a NaN pixel is stored as 0.
     int dark = 0;
     for (double value : luminance)
-        dark += value < floor ? 1 : 0;
-    EXPECT_EQ(dark, 0) << "pixels darker than a quarter of the median: black specks";
+        dark += value < 0.1 ? 1 : 0;
+    std::printf("[ quality  ] view ray through a lamp: darkest pixel %.3g cd/m2, median %.3g\n",
+                *std::min_element(luminance.begin(), luminance.end()), median(luminance));
+    EXPECT_EQ(dark, 0) << "pixels below 0.1 cd/m2: black specks";
 }
 
 void expectSmoothShadowEdge(const scene::Scene& s, float cameraHeight);
