@@ -35,7 +35,7 @@ void main()
             continue;
         // f * cos / pdf with pdf = D * n.h / (4 v.h): D cancels.
         float weight = smithVisibility(nDotV, l.z, alpha) * 4.0 * vDotH * l.z / h.z;
-        float fresnel = pow(1.0 - vDotH, 5.0);
+        float fresnel = pow(clamp(1.0 - vDotH, 0.0, 1.0), 5.0); // no NaN where vDotH rounds above 1
         sum += vec2((1.0 - fresnel) * weight, fresnel * weight);
     }
     imageStore(uBrdf, p, vec4(sum / float(uSampleCount), 0.0, 0.0));

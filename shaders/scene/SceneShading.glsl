@@ -40,9 +40,11 @@ float smithVisibility(float nDotV, float nDotL, float alpha)
     return 0.5 / max(v + l, 1e-6);
 }
 
+// vDotH may round to just above 1 when the light lies behind the viewer on the view ray (v = l, the
+// opposition point); pow of the negative base is NaN, which stored as 0 made a black speck there.
 vec3 schlickFresnel(vec3 f0, float vDotH)
 {
-    return f0 + (1.0 - f0) * pow(1.0 - vDotH, 5.0);
+    return f0 + (1.0 - f0) * pow(clamp(1.0 - vDotH, 0.0, 1.0), 5.0);
 }
 
 // BRDF times cos(theta_l): multiply by illuminance (lux) to get radiance (cd/m²).

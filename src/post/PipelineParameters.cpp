@@ -121,6 +121,13 @@ const std::vector<PipelineKey>& pipelineKeys()
                                 0.0, 1e9, d.cdPerUnit),
                      [](const PipelineSettings& s) { return ParameterValue(s.cdPerUnit); },
                      [](PipelineSettings& s, const ParameterValue& v) { s.cdPerUnit = std::get<double>(v); }});
+        k.push_back(
+            {enumInfo("display.aa", "Anti-aliasing (rendered scenes)", {"fxaa", "off"},
+                      std::string(antiAliasingName(d.antiAliasing))),
+             [](const PipelineSettings& s) { return ParameterValue(std::string(antiAliasingName(s.antiAliasing))); },
+             [](PipelineSettings& s, const ParameterValue& v) {
+                 s.antiAliasing = parseAntiAliasing(std::get<std::string>(v)).value_or(AntiAliasing::Fxaa);
+             }});
         return k;
     }();
     return keys;

@@ -324,6 +324,9 @@ struct PostPipeline::Impl
     FalseColour falseColour;
     gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
     gl::Texture meteringOutput;     ///< the metering view, same size as output
+    DisplayAntiAliasing antiAliasing;
+    gl::Texture antiAliasedOutput;  ///< the anti-aliased display image, same size as output
+    bool lastAntiAliased = false;   ///< the last run returned antiAliasedOutput
     MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
     const gl::Texture* sceneDepth = nullptr;
     std::optional<PictureInfo> picture;
@@ -488,8 +491,13 @@ const gl::Texture& PostPipeline::outputTexture() const
 {
     if (mImpl->viewMode == ViewMode::Metering && mImpl->meteringOutput)
         return mImpl->meteringOutput;
-    return mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput ? mImpl->falseColourOutput
-                                                                                : mImpl->output;
+    if (mImpl->viewMode == ViewMode::FalseColour && mImpl->falseColourOutput)
+        return mImpl->falseColourOutput;
+    return mImpl->lastAntiAliased ? mImpl->antiAliasedOutput : mImpl->output;
+}
+bool PostPipeline::antiAliased() const
+{
+    return mImpl->lastAntiAliased;
 }
 const gl::Texture& PostPipeline::toneMappedTexture() const
 {
@@ -730,6 +738,10 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         refusals.push_back("the local-mean view needs the CUDA summed-area table: " + p.caps.cudaReason);
     else
         next.viewLocalMean = wanted.viewLocalMean;
+    if (wanted.antiAliasing == AntiAliasing::Off || wanted.antiAliasing == AntiAliasing::Fxaa)
+        next.antiAliasing = wanted.antiAliasing;
+    else
+        refusals.push_back("unknown anti-aliasing mode");
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
@@ -746,7 +758,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.logMin != p.settings.logMin || next.logMax != p.settings.logMax ||
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
                          next.viewLocalMean != p.settings.viewLocalMean || next.inputUnits != p.settings.inputUnits ||
-                         next.cdPerUnit != p.settings.cdPerUnit;
+                         next.cdPerUnit != p.settings.cdPerUnit || next.antiAliasing != p.settings.antiAliasing;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample ||
         (newHistogram && (newHistogram->needsFusedProducer() || p.histogram->needsFusedProducer())))
         p.resetRange = true;  // (the fused method's auto range has its own state)
@@ -788,6 +800,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
     if (!p.output || p.output.size() != hdr.size)
         p.output = gl::Texture("post.display", GL_RGBA8, hdr.size);
+    p.lastAntiAliased = false;
 
     // The fused method's histogram was binned by the frame's producer with the params written before it.
     auto* fused = dynamic_cast<HistogramFusedLighting*>(p.histogram.get());
@@ -944,6 +957,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.meteringView.active(mask, frame);
         p.meteringView.overlay(ctx, mask, frame, p.output, p.meteringOutput);
         return p.meteringOutput;
+    }
+    if (p.settings.antiAliasing == AntiAliasing::Fxaa && p.sceneDepth) {
+        auto scope = p.profiler.scope("display/aa");
+        if (!p.antiAliasedOutput || p.antiAliasedOutput.size() != hdr.size)
+            p.antiAliasedOutput = gl::Texture("post.display-aa", GL_RGBA8, hdr.size);
+        p.antiAliasing.run(ctx, p.output, p.antiAliasedOutput);
+        p.lastAntiAliased = true;
+        return p.antiAliasedOutput;
     }
     return p.output;
 }

@@ -2,7 +2,8 @@
 //
 //   [downsample] -> [range: manual, or auto by GPU min/max reduction] -> histogram/<method>
 //   -> scan/<method> (skipped when the method yields the cumulative histogram) -> tonemap/<operator>
-//   (curve on the GPU) -> one apply pass (Ld/Lw colour ratio, sRGB encode)
+//   (curve on the GPU) -> one apply pass (Ld/Lw colour ratio, sRGB encode) -> [display/aa: FXAA-style
+//   anti-aliasing of the display image, on rendered scene frames only (post/DisplayAntiAliasing.h)]
 //
 // The pipeline owns the stage outputs (histogram, CDF, params, curve), sized for the largest bin
 // count, and wraps every stage in a profiler scope and debug group, so a method only does its own
@@ -10,6 +11,7 @@
 // asynchronous readback a few frames late.
 #pragma once
 
+#include "post/DisplayAntiAliasing.h"
 #include "post/FalseColour.h"
 #include "post/HistogramCsv.h"
 #include "post/LuminanceUnits.h"
@@ -48,6 +50,10 @@ struct PipelineSettings
     bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
     UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
     double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's
+    /// display.aa: anti-aliasing of the display image. It runs only on frames that come with a scene
+    /// depth (setSceneDepth: a rendered scene, whose geometry edges alias); still images are shown as
+    /// they are. The tone-mapped image before it stays toneMappedTexture() (--verify compares that).
+    AntiAliasing antiAliasing = AntiAliasing::Fxaa;
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
@@ -113,7 +119,7 @@ public:
     const gl::Buffer& cdfBuffer() const;
     const gl::Buffer& paramsBuffer() const;
     const gl::Buffer& curveBuffer() const;
-    /// The display image of the last run (GL_RGBA8, sRGB-encoded).
+    /// The display image of the last run (GL_RGBA8, sRGB-encoded; anti-aliased when display.aa ran).
     const gl::Texture& outputTexture() const;
 
     /// The settings of the methods and operators not in use (post/PipelineParameters.h reads and sets them).
@@ -123,8 +129,11 @@ public:
     /// false-colour legend into the image.
     void setViewMode(ViewMode mode, bool legendStrip = false);
     ViewMode viewMode() const;
-    /// The tone-mapped image of the last run, whatever the view mode (GL_RGBA8, sRGB-encoded).
+    /// The tone-mapped image of the last run, whatever the view mode, before anti-aliasing (GL_RGBA8,
+    /// sRGB-encoded).
     const gl::Texture& toneMappedTexture() const;
+    /// Whether the last run anti-aliased its display image (display.aa on, a scene frame, the tone-mapped view).
+    bool antiAliased() const;
     /// Pixels the probe reads each run, from the picture's top-left corner (at most hd::kMaxProbes;
     /// empty: no probe pass); outside the frame they report "outside".
     void setProbePoints(std::vector<glm::ivec2> points);

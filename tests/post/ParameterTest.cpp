@@ -76,7 +76,8 @@ TEST(Parameter, ValuesParseAndFormatBack)
 
 TEST(PipelineParameterList, KeysAreUniqueOwnedAndTheirDefaultsParse)
 {
-    std::set<std::string> owners{"histogram", "scan", "tonemap", "input"};  // the pipeline's own, and the input's units
+    std::set<std::string> owners{"histogram", "scan", "tonemap", "input",
+                                 "display"};  // the pipeline's own, the input's units, the display's anti-aliasing
     for (const auto& e : post::toneOperatorRegistry())
         owners.insert(std::string(e.id));
     for (const auto& e : post::histogramMethodRegistry())

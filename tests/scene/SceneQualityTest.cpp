@@ -1,7 +1,9 @@
-// Scene quality tests (issues 9 and 18): the default scene's tree canopy is lit (sky light under the
-// crown, sun where it reaches), its room's shadows are dim rather than black (the interior's indirect
-// light), a straight shadow edge fades smoothly with no shadow-map staircase, the emissive lamps read
-// far above the scene's mid grey, and no frame holds NaN/Inf.
+// Scene quality tests (issues 9, 18 and 26): the default scene's tree canopy is lit (sky light under
+// the crown, sun where it reaches), its room's shadows are dim rather than black (the interior's
+// indirect light), the reveals of its window and door (the wall's thickness inside the openings) are
+// lit by that light rather than black slivers, a straight shadow edge fades smoothly with no
+// shadow-map staircase, the emissive lamps read far above the scene's mid grey, a point light right
+// behind the viewer leaves no black speck, and no frame holds NaN/Inf.
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"
 #include "shared/HostDevice.h"
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -134,6 +137,130 @@ TEST_F(SceneQualityTest, DefaultSceneShadowsAreDimNotBlack)
     EXPECT_LT(percentile(dark, 0.05), 0.1);
     EXPECT_GT(percentile(lit, 0.05), 0.4);
     EXPECT_GT(percentile(lit, 0.01), 0.1);
+}
+
+// The pixel `point` projects to (rows as read back: row 0 at the bottom); nullopt outside the frame.
+std::optional<std::size_t> pixelOf(const scene::Camera& camera, glm::ivec2 size, glm::vec3 point)
+{
+    const glm::vec4 clip = camera.projection(float(size.x) / float(size.y)) * camera.view() * glm::vec4(point, 1.0f);
+    if (clip.w <= 0.0f)
+        return std::nullopt;
+    const int x = int(std::floor((clip.x / clip.w * 0.5f + 0.5f) * float(size.x)));
+    const int y = int(std::floor((clip.y / clip.w * 0.5f + 0.5f) * float(size.y)));
+    if (x < 0 || y < 0 || x >= size.x || y >= size.y)
+        return std::nullopt;
+    return std::size_t(y) * std::size_t(size.x) + std::size_t(x);
+}
+
+TEST_F(SceneQualityTest, DefaultSceneOpeningRevealsAreLitNotBlack)
+{
+    // The front wall is 0.2 m thick: inside the door and window its reveal faces (jambs, head) lie
+    // between the wall's inner face (z = -5.0) and outer face (z = -5.2). They read as black jagged
+    // slivers along the door edge and the window's corners when the interior's box ended at the inner
+    // face: covered, outside the room, they got only the 0.1 cd/m2 indoor constant while the wall
+    // beside them gets the room's indirect light. Seen close up, every reveal point must be at least
+    // half as bright as the room side of the wall next to it.
+    scene::Scene s = scene::defaultScene();
+    const glm::ivec2 size(320, 240);
+    struct View
+    {
+        const char* name;
+        glm::vec3 position;
+        float yaw, pitch;
+        std::vector<glm::vec3> reveal;  ///< points well inside reveal faces the sun never reaches
+        std::vector<glm::vec3> wall;    ///< points on the wall's inner face beside the opening
+    };
+    std::vector<View> views(2);
+    views[0] = {"door's right jamb (faces away from the sun)", {1.2f, 1.2f, -3.6f}, 28.0f, 0.0f, {}, {}};
+    for (float y : {0.4f, 0.9f, 1.4f, 1.9f})
+        for (float z : {-5.15f, -5.1f, -5.05f})
+            views[0].reveal.push_back({2.0f, y, z});
+    for (float x : {2.3f, 2.6f})
+        for (float y : {0.9f, 1.4f})
+            views[0].wall.push_back({x, y, -5.0f});
+    views[1] = {"window's head (faces down)", {-2.2f, 1.3f, -4.0f}, 0.0f, 40.0f, {}, {}};
+    for (float x : {-2.6f, -2.3f, -1.5f, -1.2f})
+        for (float z : {-5.15f, -5.1f, -5.05f})
+            views[1].reveal.push_back({x, 2.4f, z});
+    for (float x : {-2.3f, -1.5f})
+        for (float y : {2.6f, 2.8f})
+            views[1].wall.push_back({x, y, -5.0f});
+    for (const View& view : views) {
+        SCOPED_TRACE(view.name);
+        scene::Camera camera = s.camera;
+        camera.position = view.position;
+        camera.yawDegrees = view.yaw;
+        camera.pitchDegrees = view.pitch;
+        std::vector<float> frame = render(s, camera, size);
+        ASSERT_EQ(nonFiniteCount(frame), 0);
+        std::vector<double> luminance = luminanceOf(frame);
+        auto sample = [&](const std::vector<glm::vec3>& points) {
+            std::vector<double> values;
+            for (const glm::vec3& point : points) {
+                const std::optional<std::size_t> pixel = pixelOf(camera, size, point);
+                EXPECT_TRUE(pixel.has_value()) << "a sample point is out of view";
+                if (pixel)
+                    values.push_back(luminance[*pixel]);
+            }
+            return values;
+        };
+        const std::vector<double> reveal = sample(view.reveal), wall = sample(view.wall);
+        ASSERT_FALSE(reveal.empty());
+        ASSERT_FALSE(wall.empty());
+        const double darkest = *std::min_element(reveal.begin(), reveal.end());
+        std::printf("[ quality  ] %s: darkest reveal point %.3g cd/m2, wall beside it %.3g cd/m2\n", view.name, darkest,
+                    median(wall));
+        EXPECT_GE(darkest, 0.5 * median(wall));
+    }
+}
+
+TEST_F(SceneQualityTest, PointLightRightBehindTheViewerLeavesNoBlackSpeck)
+{
+    // Where a point light lies on the view ray behind the eye, the light and view directions agree
+    // to rounding, and v.h rounded above 1 made Schlick's pow(1 - v.h, 5) NaN: the pixel stored 0, a
+    // black speck on whatever wall the camera faced away from a lamp (the default scene's, seen through
+    // its window). Sixteen lights, each behind the camera on a different pixel's ray, on a grey wall.
+    scene::Scene s = scene::parseScene(R"({
+      "materials": { "wall": { "baseColor": [0.6, 0.6, 0.6], "roughness": 0.9 },
+                     "metal": { "baseColor": [0.9, 0.9, 0.9], "roughness": 0.3, "metalness": 1.0 } },
+      "objects": [
+        { "type": "box", "position": [-2, 1.5, -4], "size": [4, 6, 0.2], "material": "wall" },
+        { "type": "box", "position": [2, 1.5, -4], "size": [4, 6, 0.2], "material": "metal" } ],
+      "sun": { "elevation": -10 },
+      "sky": { "model": "cie-clear" },
+      "ambient": { "outdoor": [0.5, 0.5, 0.5], "indoor": [0.5, 0.5, 0.5] }
+    })",
+                                       "speck.json");
+    const glm::ivec2 size(96, 64);
+    scene::Camera camera = s.camera;
+    camera.position = {0.13f, 1.37f, 0.21f};
+    camera.yawDegrees = 3.0f;
+    camera.pitchDegrees = 2.0f;
+    const glm::mat4 toWorld = glm::inverse(camera.projection(float(size.x) / float(size.y)) * camera.view());
+    for (int i = 0; i < scene::kMaxPointLights; ++i) {
+        // Pixels spread over the frame (both materials), each light 0.4 m behind the eye on its ray.
+        const int x = 5 + (i % 4) * 24 + i / 4, y = 7 + (i / 4) * 14 + i % 4;
+        const glm::vec2 ndc((float(x) + 0.5f) / float(size.x) * 2.0f - 1.0f,
+                            (float(y) + 0.5f) / float(size.y) * 2.0f - 1.0f);
+        const glm::vec4 farPoint = toWorld * glm::vec4(ndc, 1.0f, 1.0f);
+        const glm::vec3 ray = glm::normalize(glm::vec3(farPoint) / farPoint.w - camera.position);
+        scene::PointLight light;
+        light.position = camera.position - 0.4f * ray;
+        light.intensity = 50.0f;
+        light.range = i % 2 == 0 ? 20.0f : 1.0f;  // half of them out of reach of the wall (zero light, NaN before)
+        s.lights.push_back(light);
+    }
+    std::vector<float> frame = render(s, camera, size);
+    ASSERT_EQ(nonFiniteCount(frame), 0);
+    const std::vector<double> luminance = luminanceOf(frame);
+    // The ambient alone gives every pixel about 0.3 cd/m2 (0.5 cd/m2 times the grey's albedo, the
+    // metal's ambient specular); a NaN pixel is stored as 0.
+    int dark = 0;
+    for (double value : luminance)
+        dark += value < 0.1 ? 1 : 0;
+    std::printf("[ quality  ] view ray through a lamp: darkest pixel %.3g cd/m2, median %.3g\n",
+                *std::min_element(luminance.begin(), luminance.end()), median(luminance));
+    EXPECT_EQ(dark, 0) << "pixels below 0.1 cd/m2: black specks";
 }
 
 void expectSmoothShadowEdge(const scene::Scene& s, float cameraHeight);

@@ -97,7 +97,10 @@ TEST_F(SceneRendererTest, DefaultSceneHasRealDynamicRange)
     // A sun disc beyond the half-float range: the target is RGBA32F (SceneRenderer.h).
     EXPECT_EQ(renderer.hdrTarget().format(), GLenum(GL_RGBA32F));
     EXPECT_EQ(renderer.hdrTarget().size(), size);
-    for (double t : {0.0, 10.0}) {
+    // t = 0: the room towards the window and door; t = 15: the back of the room, its lamps and dark
+    // furniture. (t = 10, beside the window facing the door, read 1e6 only from the door's and window's
+    // reveals, black slivers at 0.03 cd/m2 until issue 26 lit them; its true range is about 9e4.)
+    for (double t : {0.0, 15.0}) {
         SCOPED_TRACE("camera path time " + std::to_string(t));
         std::vector<float> frame = renderFrame(renderer, s.cameraAt(t), false);
         ASSERT_EQ(frame.size(), std::size_t(size.x * size.y * 4));
