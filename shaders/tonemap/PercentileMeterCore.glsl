@@ -2,7 +2,8 @@
 // (PercentileMeter.comp runs it in one invocation after a scan; PercentileFused.comp after scanning
 // the histogram in its own dispatch). Percentiles come from the inclusive CDF by binary search,
 // linearly interpolated inside the bin (uniform density within a bin). Key mode: E = log2(key) -
-// log2 L(p), limited to log2(white) - log2 L(high); band mode: E = log2(key) - mean log2 L between two
+// log2 L(p), limited to log2(white) - log2 L(high) but never more than uMaxHighlightPull below the
+// key's exposure (a median floor, as Valve's); band mode: E = log2(key) - mean log2 L between two
 // percentiles. Then compensation and the min/max limits, then adaptation (linear beyond the transition
 // distance, exponential within it, integrated exactly over dt; or an engine's own per-frame step,
 // uAdaptationCurve). An empty histogram or a non-finite target keeps the previous exposure; the first
@@ -28,6 +29,7 @@ layout(location = 14) uniform float uTransition;
 layout(location = 15) uniform float uDt;          // already clamped to [0, kMaxAdaptationDtSeconds]
 layout(location = 16) uniform uint uReset;
 layout(location = 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
+layout(location = 18) uniform float uMaxHighlightPull; // EV the highlight limit may lower the key's exposure
 
 uint gBins;
 float gLogMin;
@@ -143,9 +145,10 @@ void percentileMeter(uint bins, float logMin, float logMax)
         if (uMetering == 0u) {
             metered = percentileLog2(uPercentile, total);
             high = percentileLog2(uHighPercentile, total);
-            target = uLog2Key - metered;
+            float keyTarget = uLog2Key - metered;
+            target = keyTarget;
             if (uLimitHighlights != 0u)
-                target = min(target, uLog2White - high);
+                target = max(min(target, uLog2White - high), keyTarget - uMaxHighlightPull);
             state[STATE_BAND_LOW] = 0.0;
             state[STATE_BAND_HIGH] = 0.0;
         } else {

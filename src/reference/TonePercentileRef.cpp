@@ -85,9 +85,13 @@ PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
             return result;
         result.meteredLog2 = *metered;
         result.highLog2 = *high;
-        target = std::log2(double(s.key)) - *metered;
-        if (s.limitHighlights)
+        const double keyTarget = std::log2(double(s.key)) - *metered;
+        target = keyTarget;
+        if (s.limitHighlights) {
+            // The highlight limit may only darken, and by at most maxHighlightPullEv (Valve's median floor).
             target = std::min(target, std::log2(double(s.whitePoint)) - *high);
+            target = std::max(target, keyTarget - double(s.maxHighlightPullEv));
+        }
     } else {
         const std::optional<double> mean = bandMeanLog2(cdf, s.bandLow, s.bandHigh, logMin, logMax);
         if (!mean)

@@ -1,7 +1,8 @@
 // TonePercentileRef.h: CPU reference of percentile auto-exposure: percentiles of a histogram's CDF
 // (linear interpolation inside a bin, i.e. a uniform density within each bin), the band mean of
-// log2 L between two percentiles, the target exposure, and the temporal adaptation (linear far from
-// the target, exponential within the transition distance, integrated exactly over dt).
+// log2 L between two percentiles, the target exposure (Key: the percentile to the key, lowered by the
+// highlight limit by at most maxHighlightPullEv), and the temporal adaptation (linear far from the
+// target, exponential within the transition distance, integrated exactly over dt).
 #pragma once
 
 #include "post/tonemap/ToneSettings.h"

@@ -16,6 +16,7 @@ target_sources(hdrlab_tests_cli PRIVATE cli/SplitViewCliTest.cpp cli/SplitDragWi
 target_sources(hdrlab_tests_cli PRIVATE cli/MeteringCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/LayoutWindowTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/RealPhotosCliTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/ExposureCriterionCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/TonemapSheetCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/SequenceCliTest.cpp)
 target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -74,7 +75,8 @@ TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
     ASSERT_TRUE(t.valid);
     EXPECT_NEAR(t.meteredLog2, 0.0, 1e-12);
     EXPECT_NEAR(t.targetEv, std::log2(0.18), 1e-6);
-    s.limitHighlights = true;  // p99 at 9.8 must not exceed white 1.0: E <= -9.8
+    s.limitHighlights = true;                                 // p99 at 9.8 must not exceed white 1.0: E <= -9.8
+    s.maxHighlightPullEv = post::kMaxHighlightPullUnbounded;  // however far that pulls the median down
     t = ref::percentileExposure(cdf, -10.0, 10.0, s);
     EXPECT_NEAR(t.highLog2, 9.8, 1e-12);
     EXPECT_NEAR(t.targetEv, -9.8, 1e-6);
@@ -86,6 +88,68 @@ TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
     s.metering = post::PercentileMetering::BandAverage;
     t = ref::percentileExposure(cdf, -10.0, 10.0, s);
     EXPECT_NEAR(t.targetEv, std::log2(0.18) - (0.0 + 9.0) / 2.0, 1e-6);
+}
+
+TEST(TonePercentileRef, HighlightLimitPullsTheKeyDownByAtMostTheBound)
+{
+    // Uniform over [-10, 10]: median 0 (key exposure log2 0.18 = -2.474), p99 at 9.8 (white: -9.8).
+    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u));
+    const double keyEv = std::log2(0.18);
+    post::PercentileSettings s;
+    EXPECT_NEAR(s.maxHighlightPullEv, std::log2(0.18 / 0.03), 1e-6);  // Valve's median floor 0.03 vs the key
+    // The default: the limit wants -9.8 but may only pull 2.585 EV: the median lands at 0.03.
+    ref::PercentileTarget t = ref::percentileExposure(cdf, -10.0, 10.0, s);
+    ASSERT_TRUE(t.valid);
+    EXPECT_NEAR(t.targetEv, std::log2(0.03), 1e-6);
+    EXPECT_NEAR(std::exp2(t.targetEv + t.meteredLog2), 0.03, 1e-7);
+    // Other bounds: 0 (the limit cannot darken), 4 EV, and one wider than the limit's pull (the limit decides).
+    s.maxHighlightPullEv = 0.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, keyEv, 1e-6);
+    s.maxHighlightPullEv = 4.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, keyEv - 4.0, 1e-6);
+    s.maxHighlightPullEv = 10.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, -9.8, 1e-6);
+    // Compensation and the exposure limits apply after the bound.
+    s.maxHighlightPullEv = 4.0f;
+    s.compensationEv = -1.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, keyEv - 5.0, 1e-6);
+    s.minEv = -7.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, -7.0, 1e-6);
+    // The bound never brightens: with highlights already below white the key decides. Uniform over
+    // [-2, 1] in 3 bins: median -0.5, p99 0.97, white target -0.97 > key target -1.974.
+    s = {};
+    const auto narrow = cdfOf({10, 10, 10});
+    t = ref::percentileExposure(narrow, -2.0, 1.0, s);
+    EXPECT_NEAR(t.meteredLog2, -0.5, 1e-12);
+    EXPECT_NEAR(t.targetEv, keyEv + 0.5, 1e-6);
+    // The limit pulls less than the bound: uniform over [5, 10] (median 7.5, p99 9.95), white 0.25: the
+    // white target -2 - 9.95 = -11.95 is 1.976 EV below the key target -9.974, so the limit decides.
+    const auto high = cdfOf({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5});
+    s.whitePoint = 0.25f;
+    t = ref::percentileExposure(high, -10.0, 10.0, s);
+    EXPECT_NEAR(t.meteredLog2, 7.5, 1e-12);
+    EXPECT_NEAR(t.highLog2, 9.95, 1e-12);
+    EXPECT_NEAR(t.targetEv, -2.0 - 9.95, 1e-6);
+    // Band-average metering has no highlight limit, so no bound either.
+    s = {};
+    s.metering = post::PercentileMetering::BandAverage;
+    s.maxHighlightPullEv = 0.0f;
+    EXPECT_NEAR(ref::percentileExposure(cdf, -10.0, 10.0, s).targetEv, keyEv - 4.5, 1e-6);
+}
+
+TEST(TonePercentileRef, HighlightPullBoundIsSanitised)
+{
+    post::PercentileSettings s;
+    s.maxHighlightPullEv = std::nanf("");
+    EXPECT_EQ(post::sanitize(s).maxHighlightPullEv, post::kDefaultMaxHighlightPullEv);
+    s.maxHighlightPullEv = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(post::sanitize(s).maxHighlightPullEv, post::kMaxHighlightPullUnbounded);
+    s.maxHighlightPullEv = -std::numeric_limits<float>::infinity();
+    EXPECT_EQ(post::sanitize(s).maxHighlightPullEv, post::kDefaultMaxHighlightPullEv);
+    s.maxHighlightPullEv = -3.0f;
+    EXPECT_EQ(post::sanitize(s).maxHighlightPullEv, 0.0f);
+    s.maxHighlightPullEv = 1e9f;
+    EXPECT_EQ(post::sanitize(s).maxHighlightPullEv, post::kMaxHighlightPullUnbounded);
 }
 
 TEST(TonePercentileRef, AdaptationLinearFarExponentialNear)

@@ -66,6 +66,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         program.set(15, float(dt));
         program.set(16, 0u);
         program.set(17, unsigned(s.adaptationCurve));
+        program.set(18, s.maxHighlightPullEv);
     };
     if (inputs.fusedCdf && !mMeteringUsed) {  // scan in-curve: scan, meter and curve in one dispatch
         if (!mFused)
@@ -190,6 +191,12 @@ bool TonePercentile::ui()
             changed |=
                 ImGui::SliderFloat("White point", &s.whitePoint, 0.1f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
             helpMarker("Exposed luminance the high percentile may reach.");
+            changed |= ImGui::SliderFloat("Max highlight pull (EV)", &s.maxHighlightPullEv, 0.0f,
+                                          kMaxHighlightPullUnbounded, "%.2f", ImGuiSliderFlags_Logarithmic);
+            helpMarker(
+                "The most the highlight limit may lower the exposure below the key's: the metered percentile never "
+                "falls below key / 2^this (default 2.58 EV: Valve's median floor 0.03 against the key 0.18). 64: "
+                "no bound.");
         }
     } else {
         changed |= ImGui::SliderFloat("Band low", &s.bandLow, 0.0f, 100.0f, "%.1f %%");
@@ -393,6 +400,8 @@ ParameterList TonePercentile::parameters()
         floatParameter("percentile.high_percentile", "High percentile", s.highPercentile, 0.0f, 100.0f,
                        d.highPercentile),
         floatParameter("percentile.white_point", "White point", s.whitePoint, 1e-6f, 1e6f, d.whitePoint),
+        floatParameter("percentile.max_highlight_pull_ev", "Max highlight pull (EV)", s.maxHighlightPullEv, 0.0f,
+                       kMaxHighlightPullUnbounded, d.maxHighlightPullEv),
         floatParameter("percentile.band_low", "Band low", s.bandLow, 0.0f, 100.0f, d.bandLow),
         floatParameter("percentile.band_high", "Band high", s.bandHigh, 0.0f, 100.0f, d.bandHigh),
         floatParameter("percentile.compensation_ev", "Compensation (EV)", s.compensationEv, -32.0f, 32.0f,

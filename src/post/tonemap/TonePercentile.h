@@ -4,7 +4,8 @@
 // interpolation inside the bin), as Scheuermann & Hensley 2007 (section 3.2.1) suggest after Carucci
 // 2006 (GDC, "HDR meets Black & White 2"). Metering is our design, since Carucci's slides that would
 // say how are not available: (a) Key: the p-th percentile (50) goes to the key (0.18), limited so the
-// high percentile (99th) stays at or below a white point (1.0) after exposure; (b) BandAverage: the
+// high percentile (99th) stays at or below a white point (1.0) after exposure, but the limit may pull
+// the exposure down by at most 2.585 EV (Valve's median floor 0.03 against the key); (b) BandAverage: the
 // mean log2 L between two percentiles (50 %, 95 %; Unity/Unreal style) goes to the key. Then
 // exposure compensation and min/max limits. Adaptation as Unreal / Bevy (linear at the set speed far
 // from the target, exponential within the transition distance; up 3 EV/s, down 1 EV/s, 1.5 EV),

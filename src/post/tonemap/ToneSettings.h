@@ -96,6 +96,13 @@ struct MeteringSettings
     friend bool operator==(const MeteringSettings&, const MeteringSettings&) = default;
 };
 
+/// The default bound on the highlight limit's pull, log2(0.18 / 0.03): Valve's Source engine exposes its 2 %
+/// brightest pixels to a target but floors the median at 0.03, i.e. the median may fall at most this far
+/// below hdrlab's key 0.18 (research/algorithms.md 2.2; docs/TONE_OPERATORS.md has the measurements).
+inline constexpr float kDefaultMaxHighlightPullEv = 2.5849625f;
+/// A bound this large (and +Inf, sanitised to it) means none: the highlight limit alone decides.
+inline constexpr float kMaxHighlightPullUnbounded = 64.0f;
+
 struct PercentileSettings
 {
     PercentileMetering metering = PercentileMetering::Key;
@@ -104,7 +111,10 @@ struct PercentileSettings
     bool limitHighlights = true;   ///< (Key) keep the high percentile at or below the white point
     float highPercentile = 99.0f;  ///< (Key) 0..100
     float whitePoint = 1.0f;       ///< (Key) exposed luminance the high percentile may reach
-    float bandLow = 50.0f;         ///< (BandAverage) percentiles bounding the averaged band
+    /// (Key) the most the highlight limit may lower the exposure below the key's, in EV: the metered
+    /// percentile never lands below key / 2^this (kMaxHighlightPullUnbounded: no bound).
+    float maxHighlightPullEv = kDefaultMaxHighlightPullEv;
+    float bandLow = 50.0f;  ///< (BandAverage) percentiles bounding the averaged band
     float bandHigh = 95.0f;
     float compensationEv = 0.0f;  ///< added to the target exposure
     float minEv = -16.0f;         ///< exposure limits (EV, the log2 of the scale applied to Lw)
@@ -220,6 +230,10 @@ inline PercentileSettings sanitize(PercentileSettings s)
     s.key = detail::clampFinite(s.key, 1e-6f, 1e6f, d.key);
     s.highPercentile = detail::clampFinite(s.highPercentile, 0.0f, 100.0f, d.highPercentile);
     s.whitePoint = detail::clampFinite(s.whitePoint, 1e-6f, 1e6f, d.whitePoint);
+    s.maxHighlightPullEv =
+        std::isinf(s.maxHighlightPullEv) && s.maxHighlightPullEv > 0.0f
+            ? kMaxHighlightPullUnbounded
+            : detail::clampFinite(s.maxHighlightPullEv, 0.0f, kMaxHighlightPullUnbounded, d.maxHighlightPullEv);
     s.bandLow = detail::clampFinite(s.bandLow, 0.0f, 100.0f, d.bandLow);
     s.bandHigh = detail::clampFinite(s.bandHigh, 0.0f, 100.0f, d.bandHigh);
     if (s.bandHigh < s.bandLow)

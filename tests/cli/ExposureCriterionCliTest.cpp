@@ -1,0 +1,235 @@
+// Defaults that look right (issue 26): every tone operator and every engine preset, at its defaults, on
+// every scene preset (scenes/*.json) and on the real photographs (assets/*.exr|hdr, ../shared/exr/real),
+// through the hdrlab binary at a small size: at most 25 % of the pixels near black (brightest sRGB
+// channel <= 3/255) and a median luma (Rec. 709 weights on the 8-bit sRGB values) of at least 0.08.
+// Exempt, as issue 26 words the criterion: on the photographs the fixed exposure and the engine presets
+// (the photographs' units are relative, while EV 0 and the engines' exposure clamps are absolute: UE's
+// average luminance 0.03..8 cd/m2, HDRP's -1..14 EV100), and the scenes named in kMostlyDarkScenes, whose
+// descriptions say they are mostly dark. One scene x preset pair is exempt by name with its reason
+// (kEngineExemptions): the engine's own metering, reproduced faithfully, darkens it.
+//
+// How, to stay fast on two cores with llvmpipe: a scene is rendered once headless (160x90, 3 frames)
+// to an EXR; `tonemap --operator all` and `tonemap --preset all` then tone-map that frame with every
+// operator and preset in two runs (contact sheets; the tiles are cut out by the positions tonemap
+// prints). For a scene, the operator sheet uses the live pipeline's histogram range (-10..20) and
+// Ward's live sampling (frame), so each tile is the live pipeline's first frame, where the percentile
+// operator snaps to its target: converged adaptation (docs/TONE_OPERATORS.md, "Defaults"). The
+// photographs go through `tonemap` as a user runs it (auto range, Ward's pcond sampling), tiles 160
+// wide. The default scene is also run with the old percentile default (an unbounded highlight limit)
+// to show that the criterion fails it.
+#include "cli/CliTestSupport.h"
+#include "image/ImageIo.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <utility>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cli_test::hdrlab;
+
+constexpr double kMaxNearBlack = 0.25;
+constexpr double kMinMedianLuma = 0.08;
+constexpr int kNearBlackLevel = 3;  ///< brightest 8-bit sRGB channel at or below this: near black
+/// Scenes that really are mostly dark (their descriptions say so): no operator can make them bright.
+const std::set<std::string> kMostlyDarkScenes = {"stress-almost-black"};
+/// Scene x engine preset pairs where the engine's own defaults, reproduced, miss the criterion.
+const std::set<std::pair<std::string, std::string>> kEngineExemptions = {
+    // HDRP meters the 40..90 % band with its centre-weighted mask: the sunlit road and exit (the centre)
+    // set the exposure and the sodium-lit walls fall dark: median luma 0.055, 11 % near black
+    // (docs/TONE_OPERATORS.md, "Defaults").
+    {"tunnel-exit", "percentile/unity-hdrp"},
+};
+
+struct Input
+{
+    std::string name;  ///< the test's name: scene_<stem> or photo_<stem>
+    fs::path path;
+    bool scene = false;
+};
+
+/// Names the input in gtest's listings and messages (instead of its bytes).
+void PrintTo(const Input& input, std::ostream* out)
+{
+    *out << input.path.filename().string();
+}
+
+std::string testName(std::string text)
+{
+    for (char& c : text)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+            c = '_';
+    return text;
+}
+
+std::vector<Input> inputs()
+{
+    std::vector<Input> out;
+    std::vector<fs::path> scenes;
+    for (const fs::directory_entry& entry : fs::directory_iterator(testing_support::sourceDir() / "scenes"))
+        if (entry.path().extension() == ".json")
+            scenes.push_back(entry.path());
+    std::sort(scenes.begin(), scenes.end());
+    for (const fs::path& scene : scenes)
+        out.push_back({"scene_" + testName(scene.stem().string()), scene, true});
+    std::vector<fs::path> photos;
+    for (const fs::directory_entry& entry : fs::directory_iterator(testing_support::sourceDir() / "assets"))
+        if (entry.path().extension() == ".exr" || entry.path().extension() == ".hdr")
+            photos.push_back(entry.path());
+    if (auto exr = testing_support::sharedData("exr"); exr && fs::is_directory(*exr / "real"))
+        for (const fs::directory_entry& entry : fs::directory_iterator(*exr / "real"))
+            if (entry.path().extension() == ".exr" &&
+                std::none_of(photos.begin(), photos.end(),
+                             [&](const fs::path& p) { return p.filename() == entry.path().filename(); }))
+                photos.push_back(entry.path());
+    std::sort(photos.begin(), photos.end(),
+              [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+    for (const fs::path& photo : photos)
+        out.push_back({"photo_" + testName(photo.stem().string()), photo, false});
+    return out;
+}
+
+struct Exposure
+{
+    double nearBlack = 0.0;   ///< fraction of pixels whose brightest channel is <= kNearBlackLevel
+    double medianLuma = 0.0;  ///< Rec. 709 luma of the sRGB values, 0..1
+};
+
+Exposure measure(const image::Image8& sheet, int x0, int y0, int width, int height)
+{
+    std::vector<double> lumas;
+    std::size_t black = 0;
+    for (int y = y0; y < y0 + height; ++y)
+        for (int x = x0; x < x0 + width; ++x) {
+            const std::uint8_t* p = sheet.at(x, y);
+            black += std::max({p[0], p[1], p[2]}) <= kNearBlackLevel ? 1 : 0;
+            lumas.push_back((0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0);
+        }
+    const std::size_t middle = lumas.size() / 2;
+    std::nth_element(lumas.begin(), lumas.begin() + std::ptrdiff_t(middle), lumas.end());
+    return {double(black) / double(lumas.size()), lumas[middle]};
+}
+
+/// The tiles of a contact sheet, by the "tile N ID: picture X,Y WxH" lines tonemap prints.
+std::vector<std::pair<std::string, Exposure>> sheetTiles(const std::string& output, const fs::path& png)
+{
+    const image::Image8 sheet = image::loadImage8(png, 3);
+    std::vector<std::pair<std::string, Exposure>> tiles;
+    const std::regex line(R"(tile \d+ ([a-z-]+): picture (\d+),(\d+) (\d+)x(\d+))");
+    for (std::sregex_iterator it(output.begin(), output.end(), line), end; it != end; ++it) {
+        const int x = std::stoi((*it)[2]), y = std::stoi((*it)[3]);
+        const int w = std::stoi((*it)[4]), h = std::stoi((*it)[5]);
+        if (x < 0 || y < 0 || w < 1 || h < 1 || x + w > sheet.width || y + h > sheet.height)
+            ADD_FAILURE() << "tile outside the sheet: " << it->str();
+        else
+            tiles.emplace_back((*it)[1], measure(sheet, x, y, w, h));
+    }
+    return tiles;
+}
+
+std::string quoted(const fs::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+/// The scene's "description" text (empty when the file has none).
+std::string sceneDescription(const fs::path& scene)
+{
+    std::ifstream in(scene);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string json = text.str();
+    std::smatch match;
+    return std::regex_search(json, match, std::regex(R"("description"\s*:\s*"([^"]*)\")")) ? match[1].str() : "";
+}
+
+class ExposureCriterionCli : public testing::TestWithParam<Input>
+{
+protected:
+    /// Tone-maps `hdr` into a sheet of every operator and one of every preset; the tiles, named by operator
+    /// (the percentile operator's tile of the preset sheet as "percentile/none").
+    std::vector<std::pair<std::string, Exposure>> tonemapAll(const fs::path& hdr, const std::string& operatorFlags)
+    {
+        std::vector<std::pair<std::string, Exposure>> all;
+        const auto run = [&](const std::string& selection, const std::string& flags, const std::string& stem,
+                             const std::string& prefix) {
+            const fs::path sheet = dir / (stem + ".png");
+            const auto result =
+                cli_test::runIn(dir, hdrlab("tonemap " + quoted(hdr) + " -o " + quoted(sheet) + " " + selection +
+                                            " --sheet-tile-width 160 " + flags + " --log-level warning"));
+            EXPECT_EQ(result.exitCode, 0) << result.output;
+            if (result.exitCode != 0)
+                return;
+            for (auto& [id, exposure] : sheetTiles(result.output, sheet))
+                all.emplace_back(prefix + id, exposure);
+        };
+        run("--operator all", operatorFlags, "operators", "");
+        run("--preset all", "", "presets", "percentile/");
+        return all;
+    }
+
+    fs::path dir = testing_support::scratchDir("cli-exposure-criterion-" + GetParam().name);
+};
+
+TEST_P(ExposureCriterionCli, WellExposedAtTheDefaults)
+{
+    const Input& input = GetParam();
+    fs::path hdr = input.path;
+    std::string operatorFlags;
+    if (input.scene) {
+        hdr = dir / "frame.exr";
+        const auto render =
+            cli_test::runIn(dir, hdrlab("--headless --size 160x90 --frames 3 --scene " + quoted(input.path) +
+                                        " --screenshot-exr " + quoted(hdr) + " --log-level warning"));
+        ASSERT_EQ(render.exitCode, 0) << render.output;
+        operatorFlags = "--range -10:20 --set ward.sampling=frame";  // the live pipeline's defaults
+    }
+    const std::string stem = input.path.stem().string();
+    const bool mostlyDark = input.scene && kMostlyDarkScenes.count(stem) > 0;
+    if (mostlyDark) {
+        const std::string description = sceneDescription(input.path);
+        EXPECT_TRUE(description.find("dark") != std::string::npos || description.find("black") != std::string::npos)
+            << stem << " is exempt as mostly dark, so its description must say so: " << description;
+    }
+    const auto tiles = tonemapAll(hdr, operatorFlags);
+    EXPECT_EQ(tiles.size(), 8u) << "4 operators and the percentile operator with none and 3 presets";
+    for (const auto& [id, e] : tiles) {
+        std::printf("%-22s %-24s near black %5.1f %%  median luma %.3f\n", input.name.c_str(), id.c_str(),
+                    100.0 * e.nearBlack, e.medianLuma);
+        const bool enginePreset = id.rfind("percentile/", 0) == 0 && id != "percentile/none";
+        if (mostlyDark || (!input.scene && (id == "exposure" || enginePreset)) || kEngineExemptions.count({stem, id}))
+            continue;
+        EXPECT_LE(e.nearBlack, kMaxNearBlack) << id << " on " << input.name << ": too much near black";
+        EXPECT_GE(e.medianLuma, kMinMedianLuma) << id << " on " << input.name << ": too dark a median";
+    }
+    if (input.scene && stem == "default") {
+        // The criterion can fail: the percentile operator with its old default (the 99th percentile to white
+        // however far that pulls the median down) blackens the default room.
+        const fs::path png = dir / "old-default.png";
+        const auto result = cli_test::runIn(
+            dir, hdrlab("tonemap " + quoted(hdr) + " -o " + quoted(png) + " --operator percentile " + operatorFlags +
+                        " --set percentile.max_highlight_pull_ev=64 --log-level warning"));
+        ASSERT_EQ(result.exitCode, 0) << result.output;
+        const image::Image8 picture = image::loadImage8(png, 3);
+        const Exposure e = measure(picture, 0, 0, picture.width, picture.height);
+        std::printf("%-22s %-24s near black %5.1f %%  median luma %.3f (must fail)\n", input.name.c_str(),
+                    "percentile, old default", 100.0 * e.nearBlack, e.medianLuma);
+        EXPECT_TRUE(e.nearBlack > kMaxNearBlack || e.medianLuma < kMinMedianLuma)
+            << "the old default passes: near black " << e.nearBlack << ", median " << e.medianLuma;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Defaults,
+                         ExposureCriterionCli,
+                         testing::ValuesIn(inputs()),
+                         [](const testing::TestParamInfo<Input>& info) { return info.param.name; });
+
+}  // namespace
