@@ -111,8 +111,8 @@ struct Profiler::Impl
     util::RollingStats frameTime{Profiler::kWindow};
     std::optional<Clock::time_point> lastFrameBegin;
     int warmupLeft = Profiler::kWarmupFrames;
-    bool inFrame = false;                  ///< between beginFrame and endFrame
-    std::uint64_t firstTableFrame = 0;     ///< frames before this one (begun before a reset) add no passes
+    bool inFrame = false;                      ///< between beginFrame and endFrame
+    std::uint64_t firstTableFrame = 0;         ///< frames before this one (begun before a reset) add no passes
     std::optional<std::uint64_t> latestFrame;  ///< the latest frame that added passes
     Clock::time_point recordingEpoch;
     // GL timestamp calibration: gpuNs <-> ms on the recording clock.

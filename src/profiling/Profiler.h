@@ -72,8 +72,8 @@ struct PassStats
     /// The scope open around this one when it last ran ("" at the top level): "scene" for
     /// "scene/shadowNear" whenever it starts, so a late pass still lands under its parent.
     std::string parent;
-    std::uint64_t lastFrame = 0;  ///< the latest harvested frame in which it ran or was marked cached
-    bool cached = false;          ///< in lastFrame it reused an earlier result (Profiler::markCached)
+    std::uint64_t lastFrame = 0;      ///< the latest harvested frame in which it ran or was marked cached
+    bool cached = false;              ///< in lastFrame it reused an earlier result (Profiler::markCached)
     std::optional<double> lastGpuMs;  ///< its latest measured time, warm-up frames included
 };
 

@@ -98,11 +98,24 @@ std::string formatTime(double ms, TimeUnit unit)
     if (!std::isfinite(value))
         return "?";
     const double magnitude = std::abs(value);
-    // Decimals for three significant digits, at most 3; rounding may carry into the next decade.
-    int decimals = magnitude >= 99.95 ? 0 : magnitude >= 9.995 ? 1 : magnitude >= 0.9995 ? 2 : 3;
+    // Decimals for three significant digits, at most 2 (4 characters keep the columns narrow);
+    // rounding may carry into the next decade.
+    const int decimals = magnitude >= 99.95 ? 0 : magnitude >= 9.995 ? 1 : 2;
     char text[32];
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
+}
+
+std::vector<std::string> timingHeaders(TimeUnit unit, bool lastAndStd, char separator)
+{
+    const std::string suffix = separator + std::string(unitName(unit));
+    std::vector<std::string> headers = {"pass", "mean" + suffix, "min" + suffix, "max" + suffix};
+    if (lastAndStd) {
+        headers.push_back("last" + suffix);
+        headers.push_back("std" + suffix);
+    }
+    headers.push_back("src");
+    return headers;
 }
 
 TimingCells timingCells(const TimingRow& row, TimeUnit unit)

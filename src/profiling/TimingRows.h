@@ -25,7 +25,7 @@ struct TimingRow
     std::string label;  ///< what the table shows: the name after its parent's ("curve"), or the full name
     int depth = 0;      ///< 0 at the top level
     TimeSource source = TimeSource::GlTimerQuery;
-    util::Summary gpu;  ///< ms over the rolling window; count 0 while the statistics warm up
+    util::Summary gpu;                ///< ms over the rolling window; count 0 while the statistics warm up
     bool cached = false;              ///< in its latest frame the pass reused an earlier result
     std::optional<double> lastGpuMs;  ///< the latest time measured, warm-up frames included
 };
@@ -43,8 +43,15 @@ enum class TimeUnit { Milliseconds, Microseconds };
 TimeUnit tableUnit(const std::vector<TimingRow>& rows);
 std::string_view unitName(TimeUnit unit);  ///< "ms", "µs" (UTF-8)
 
-/// `ms` in `unit` with three significant digits and at most 3 decimals: "627", "62.7", "6.27", "0.627".
+/// `ms` in `unit`, at most 4 characters below 10 000: three significant digits from 1 up ("627", "62.7",
+/// "6.27"), two decimals below ("0.24"; the table switches to µs when every mean is below 1 ms).
+/// Above 1000 all the integer digits ("1227").
 std::string formatTime(double ms, TimeUnit unit);
+
+/// The table's column headers, each time column with its unit ("mean ms", or "mean\nms" with '\n' as
+/// `separator` for a narrow two-line header): "pass", mean, min, max, then last and std dev when
+/// `lastAndStd`, then "src" (the time source).
+std::vector<std::string> timingHeaders(TimeUnit unit, bool lastAndStd, char separator = ' ');
 
 /// A row's cells as the table shows them, in `unit`. A cached row says "cached" in the mean column and
 /// leaves the rest empty (nothing ran); a row still warming up says "-" there.

@@ -91,12 +91,9 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
     const std::string legend(profiling::sourceLegend());
     ImGui::TextDisabled("%s", legend.c_str());
 
-    std::vector<std::string> headers = {"pass", "mean " + unitName, "min " + unitName, "max " + unitName};
-    if (mShowLastAndStd) {
-        headers.push_back("last " + unitName);
-        headers.push_back("std " + unitName);
-    }
-    headers.push_back("src");
+    // Two-line headers ("mean" over "ms"): the unit stays in every header, the columns stay as narrow as
+    // their numbers.
+    const std::vector<std::string> headers = profiling::timingHeaders(unit, mShowLastAndStd, '\n');
     const std::size_t columns = headers.size();
 
     // Column widths from what they hold, so the layout can be told the narrowest width that needs no
@@ -125,16 +122,16 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
     for (float width : widths)
         tableWidth += width + 2.0f * style.CellPadding.x;
     tableWidth += float(columns - 1);  // inner borders
-    float contentWidth = std::max({tableWidth, ImGui::CalcTextSize(legend.c_str()).x,
-                                   ImGui::CalcTextSize(title.c_str()).x + style.ItemSpacing.x +
-                                       ImGui::GetFrameHeight() + ImGui::CalcTextSize("last, std (?)").x +
-                                       3.0f * style.ItemSpacing.x + style.ItemInnerSpacing.x});
+    float contentWidth =
+        std::max({tableWidth, ImGui::CalcTextSize(legend.c_str()).x,
+                  ImGui::CalcTextSize(title.c_str()).x + style.ItemSpacing.x + ImGui::GetFrameHeight() +
+                      ImGui::CalcTextSize("last, std (?)").x + 3.0f * style.ItemSpacing.x + style.ItemInnerSpacing.x});
     mMinimumWidth = std::ceil(contentWidth + 2.0f * style.WindowPadding.x + style.ScrollbarSize);
 
     // No sideways scrolling: the pass column takes what the numbers leave (and clips, with the full name
     // on hover, only where the pane is narrower than minimumWidth()).
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                       ImGuiTableFlags_SizingFixedFit;
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("passes", int(columns), kFlags))
         return;
     for (std::size_t c = 0; c < columns; ++c)

@@ -138,7 +138,8 @@ const std::vector<PassSpec> kMethodB = {
     {"ui"},
 };
 const std::vector<std::string> kOutlineB = {
-    "scene", "  opaque", "  sky", "histogram/b", "  scatter", "  resolve", "tonemap/equalize", "  curve", "  apply", "ui",
+    "scene",     "  opaque",         "  sky",   "histogram/b", "  scatter",
+    "  resolve", "tonemap/equalize", "  curve", "  apply",     "ui",
 };
 
 std::set<std::string> namesOf(const std::vector<PassSpec>& passes)
@@ -209,7 +210,7 @@ TEST_F(TimingRowsTest, ALateChildLandsUnderItsParentAndKeepsItsPlace)
     // The near shadow cascade starts later, as the camera moves, and is drawn only every third frame.
     std::vector<PassSpec> moving = steady;
     moving[0].children.insert(moving[0].children.begin(), PassSpec{"scene/shadowNear"});
-    const std::vector<std::string> expected = {"scene",   "  shadowNear",       "  opaque", "tonemap/equalize",
+    const std::vector<std::string> expected = {"scene",   "  shadowNear", "  opaque", "tonemap/equalize",
                                                "  curve", "  apply"};
     for (int f = 0; f < 3 * Profiler::kStaleFrames; ++f) {
         driver.frame(f % 3 == 0 ? moving : steady);
@@ -326,7 +327,7 @@ TEST_F(TimingRowsTest, EachRowReportsItsOwnTimeSource)
         EXPECT_NE(profiling::sourceLegend().find(tag), std::string_view::npos) << tag;
 }
 
-TEST(TimingRowsFormat, ThreeSignificantDigitsInTheTablesUnit)
+TEST(TimingRowsFormat, ThreeSignificantDigitsInFourCharactersInTheTablesUnit)
 {
     using profiling::formatTime;
     using profiling::TimeUnit;
@@ -335,10 +336,16 @@ TEST(TimingRowsFormat, ThreeSignificantDigitsInTheTablesUnit)
     EXPECT_EQ(formatTime(62.74, TimeUnit::Milliseconds), "62.7");
     EXPECT_EQ(formatTime(6.274, TimeUnit::Milliseconds), "6.27");
     EXPECT_EQ(formatTime(9.996, TimeUnit::Milliseconds), "10.0");
-    EXPECT_EQ(formatTime(0.2404, TimeUnit::Milliseconds), "0.240");
+    EXPECT_EQ(formatTime(0.2404, TimeUnit::Milliseconds), "0.24");
+    EXPECT_EQ(formatTime(0.9996, TimeUnit::Milliseconds), "1.00");
     EXPECT_EQ(formatTime(0.2404, TimeUnit::Microseconds), "240");
     EXPECT_EQ(formatTime(0.00241, TimeUnit::Microseconds), "2.41");
-    EXPECT_EQ(formatTime(0.0, TimeUnit::Microseconds), "0.000");
+    EXPECT_EQ(formatTime(0.0, TimeUnit::Microseconds), "0.00");
+    for (double ms : {0.0012, 0.012, 0.12, 1.2, 12.0, 120.0, 999.4, 0.9996, 9.996, 99.96})
+        for (TimeUnit unit : {TimeUnit::Milliseconds, TimeUnit::Microseconds})
+            if ((unit == TimeUnit::Microseconds ? ms * 1000.0 : ms) < 9999.5) {
+                EXPECT_LE(formatTime(ms, unit).size(), 4u) << ms;
+            }
 
     TimingRow fast;
     fast.gpu.count = 10;
