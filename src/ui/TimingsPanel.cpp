@@ -153,8 +153,8 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
             std::string tip = row.name;
             if (row.cached)
                 tip += "\ncached: reused an earlier frame's result, nothing ran";
-            if (row.lastGpuMs)
-                tip += "\nlast measured " + profiling::formatTime(*row.lastGpuMs, unit) + " " + unitName;
+            if (row.cached && row.lastGpuMs)
+                tip += "\nlast ran in " + profiling::formatTime(*row.lastGpuMs, unit) + " " + unitName;
             if (!row.cached)
                 tip += "\nsource: " + std::string(profiling::toString(row.source));
             if (!row.cached && row.gpu.count > 0)
@@ -173,6 +173,10 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
         }
         for (const std::string* number : numbers) {
             ImGui::TableNextColumn();
+            // Right-aligned, so digits line up.
+            const float offset = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(number->c_str()).x;
+            if (offset > 0.0f)
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + offset);
             if (row.cached || row.gpu.count == 0)
                 ImGui::TextColored(greyed, "%s", number->c_str());
             else
