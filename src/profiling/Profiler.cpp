@@ -40,6 +40,8 @@ struct ScopeEntry
     Clock::time_point cpuBegin;
     Clock::time_point cpuEnd;
     bool ended = false;
+    bool cached = false;  ///< markCached: nothing ran, nothing is timed
+    int parent = -1;      ///< the scope open around this one (index into the slot's scopes), or -1
     std::unique_ptr<gl::DebugGroup> debugGroup;
 };
 
@@ -62,11 +64,41 @@ struct PassData
     util::RollingStats gpu{Profiler::kWindow};
     util::RollingStats cpu{Profiler::kWindow};
     std::optional<double> lastGpu;
+    std::string parent;
+    std::uint64_t lastFrame = 0;
+    bool cached = false;
 };
 
 double msBetween(Clock::time_point a, Clock::time_point b)
 {
     return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+/// The innermost scope still open in `slot` (scopes close in reverse order of opening), or -1.
+int innermostOpenScope(const FrameSlot& slot)
+{
+    for (int i = int(slot.scopes.size()) - 1; i >= 0; --i)
+        if (!slot.scopes[std::size_t(i)].ended)
+            return i;
+    return -1;
+}
+
+/// `ran` (one frame's passes in the order they ran) with each pass of `previous` that did not run
+/// inserted right after the pass it followed in `previous`, so a pass that skips frames keeps its place.
+std::vector<std::string> mergedOrder(const std::vector<std::string>& previous, const std::vector<std::string>& ran)
+{
+    std::vector<std::string> merged = ran;
+    std::size_t insertAt = 0;
+    for (const std::string& name : previous) {
+        auto found = std::find(merged.begin(), merged.end(), name);
+        if (found != merged.end()) {
+            insertAt = std::size_t(found - merged.begin()) + 1;
+            continue;
+        }
+        merged.insert(merged.begin() + std::ptrdiff_t(insertAt), name);
+        ++insertAt;
+    }
+    return merged;
 }
 
 }  // namespace
@@ -79,6 +111,9 @@ struct Profiler::Impl
     util::RollingStats frameTime{Profiler::kWindow};
     std::optional<Clock::time_point> lastFrameBegin;
     int warmupLeft = Profiler::kWarmupFrames;
+    bool inFrame = false;                      ///< between beginFrame and endFrame
+    std::uint64_t firstTableFrame = 0;         ///< frames before this one (begun before a reset) add no passes
+    std::optional<std::uint64_t> latestFrame;  ///< the latest frame that added passes
     Clock::time_point recordingEpoch;
     // GL timestamp calibration: gpuNs <-> ms on the recording clock.
     std::int64_t gpuCalibrationNs = 0;
@@ -92,6 +127,25 @@ struct Profiler::Impl
             if (p.name == name)
                 return p;
         return passes.emplace_back(name);
+    }
+
+    /// Puts `passes` in the order of `ran` (a frame's pass names, in the order they ran), keeping
+    /// passes that did not run after the pass they followed.
+    void reorderPasses(const std::vector<std::string>& ran)
+    {
+        std::vector<std::string> previous;
+        for (const PassData& p : passes)
+            previous.push_back(p.name);
+        std::vector<std::string> order = mergedOrder(previous, ran);
+        std::vector<PassData> reordered;
+        reordered.reserve(passes.size());
+        for (const std::string& name : order)
+            for (PassData& p : passes)
+                if (p.name == name) {
+                    reordered.push_back(std::move(p));
+                    break;
+                }
+        passes = std::move(reordered);
     }
 
     int acquireQuery(FrameSlot& slot)
@@ -190,8 +244,25 @@ void Profiler::beginFrame()
         record.frame = slot.frame;
         record.cpuStartMs = msBetween(d.recordingEpoch, slot.cpuBegin);
         record.cpuFrameMs = slot.cpuFrameMs;
-        bool countStats = d.warmupLeft <= 0;
+        // A frame begun before the last resetStats ran the previous method: it adds no pass.
+        const bool addsPasses = slot.frame >= d.firstTableFrame;
+        const bool countStats = d.warmupLeft <= 0 && addsPasses;
+        std::vector<std::string> ran;
+        auto notePass = [&](const ScopeEntry& scope) -> PassData& {
+            PassData& data = d.pass(scope.name);
+            data.parent = scope.parent >= 0 ? slot.scopes[std::size_t(scope.parent)].name : std::string();
+            data.lastFrame = slot.frame;
+            data.cached = scope.cached;
+            if (std::find(ran.begin(), ran.end(), scope.name) == ran.end())
+                ran.push_back(scope.name);
+            return data;
+        };
         for (ScopeEntry& scope : slot.scopes) {
+            if (scope.cached) {
+                if (addsPasses)
+                    notePass(scope);
+                continue;  // nothing ran: not in captures
+            }
             PassRecord pass;
             pass.name = scope.name;
             pass.cpuStartMs = msBetween(d.recordingEpoch, scope.cpuBegin);
@@ -214,14 +285,20 @@ void Profiler::beginFrame()
                 pass.gpuStartMs.reset();
                 pass.source = TimeSource::CpuFallback;
             }
-            PassData& data = d.pass(scope.name);
-            data.source = pass.source;
-            data.lastGpu = pass.gpuMs;
-            if (countStats) {
-                data.gpu.add(*pass.gpuMs);
-                data.cpu.add(pass.cpuMs);
+            if (addsPasses) {
+                PassData& data = notePass(scope);
+                data.source = pass.source;
+                data.lastGpu = pass.gpuMs;
+                if (countStats) {
+                    data.gpu.add(*pass.gpuMs);
+                    data.cpu.add(pass.cpuMs);
+                }
             }
             record.passes.push_back(std::move(pass));
+        }
+        if (addsPasses) {
+            d.reorderPasses(ran);
+            d.latestFrame = slot.frame;
         }
         if (countStats && record.cpuFrameMs > 0.0)
             d.frameTime.add(record.cpuFrameMs);
@@ -239,6 +316,7 @@ void Profiler::beginFrame()
     }
 
     d.current = next;
+    d.inFrame = true;
     FrameSlot& slot = d.slots[std::size_t(d.current)];
     slot.frame = mFrameIndex;
     slot.pending = true;
@@ -250,6 +328,7 @@ void Profiler::beginFrame()
 
 void Profiler::endFrame()
 {
+    mImpl->inFrame = false;
     ++mFrameIndex;
 }
 
@@ -259,8 +338,10 @@ Profiler::Scope Profiler::scope(std::string_view name, TimerBackend* backend)
     if (d.current < 0)
         beginFrame();
     FrameSlot& slot = d.slots[std::size_t(d.current)];
+    const int parent = innermostOpenScope(slot);
     ScopeEntry& entry = slot.scopes.emplace_back();
     entry.name = mNamePrefix + std::string(name);
+    entry.parent = parent;
     entry.debugGroup = std::make_unique<gl::DebugGroup>(entry.name);
     entry.cpuBegin = Clock::now();
     entry.backend = backend;
@@ -271,6 +352,20 @@ Profiler::Scope Profiler::scope(std::string_view name, TimerBackend* backend)
         slot.queries[std::size_t(entry.beginQuery)].timestamp();
     }
     return Scope(this, int(slot.scopes.size()) - 1);
+}
+
+void Profiler::markCached(std::string_view name)
+{
+    Impl& d = *mImpl;
+    if (d.current < 0)
+        beginFrame();
+    FrameSlot& slot = d.slots[std::size_t(d.current)];
+    const int parent = innermostOpenScope(slot);
+    ScopeEntry& entry = slot.scopes.emplace_back();
+    entry.name = mNamePrefix + std::string(name);
+    entry.parent = parent;
+    entry.cached = true;
+    entry.ended = true;
 }
 
 void Profiler::endScope(int index)
@@ -301,6 +396,9 @@ void Profiler::resetStats()
         pass.cpu.clear();
     }
     d.passes.clear();
+    d.latestFrame.reset();
+    // The frame in progress may have run the previous method's passes already.
+    d.firstTableFrame = d.inFrame ? mFrameIndex + 1 : mFrameIndex;
     d.frameTime.clear();
     d.warmupLeft = kWarmupFrames;
 }
@@ -315,9 +413,18 @@ std::vector<PassStats> Profiler::passStats() const
         stats.gpu = pass.gpu.summary();
         stats.cpu = pass.cpu.summary();
         stats.gpuHistory = pass.gpu.history();
+        stats.parent = pass.parent;
+        stats.lastFrame = pass.lastFrame;
+        stats.cached = pass.cached;
+        stats.lastGpuMs = pass.lastGpu;
         out.push_back(std::move(stats));
     }
     return out;
+}
+
+std::optional<std::uint64_t> Profiler::latestFrame() const
+{
+    return mImpl->latestFrame;
 }
 
 util::Summary Profiler::frameTimeMs() const

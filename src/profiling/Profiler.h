@@ -6,8 +6,11 @@
 // read only once available, frames later. On GL implementations whose timer queries measure nothing
 // (llvmpipe returns 0) GPU times fall back to the CPU-side time of the scope and are marked as such.
 // Recording for captures keeps a bounded ring of the last frames (10 000 by default) and counts the
-// frames it drops. Measurement only: the ImGui panel and the capture writers are separate (ui/TimingsPanel,
-// profiling/Capture).
+// frames it drops. Each pass also keeps where it sits in the pass tree (the scope that enclosed it, the
+// order passes ran in) and the last frame it ran in, or was marked cached (markCached: a pass that
+// reuses an earlier frame's result), so the table can show only the passes that still run, as a tree
+// (profiling/TimingRows). Measurement only: the ImGui panel and the capture writers are separate
+// (ui/TimingsPanel, profiling/Capture).
 #pragma once
 
 #include "util/Stats.h"
@@ -66,6 +69,12 @@ struct PassStats
     util::Summary gpu;
     util::Summary cpu;
     std::vector<float> gpuHistory;
+    /// The scope open around this one when it last ran ("" at the top level): "scene" for
+    /// "scene/shadowNear" whenever it starts, so a late pass still lands under its parent.
+    std::string parent;
+    std::uint64_t lastFrame = 0;      ///< the latest harvested frame in which it ran or was marked cached
+    bool cached = false;              ///< in lastFrame it reused an earlier result (Profiler::markCached)
+    std::optional<double> lastGpuMs;  ///< its latest measured time, warm-up frames included
 };
 
 class Profiler
@@ -74,6 +83,10 @@ public:
     static constexpr int kFrameDelay = 4;        ///< frames a timer result may take to arrive
     static constexpr int kWarmupFrames = 8;      ///< frames ignored after a reset
     static constexpr std::size_t kWindow = 256;  ///< frames in the rolling statistics
+    /// A pass that has not run (nor been marked cached) in this many frames before the latest
+    /// harvested one no longer runs: the timings table drops it. A few frames, so that a dropped
+    /// timer result or a pass that skips a frame does not make its row blink.
+    static constexpr int kStaleFrames = kFrameDelay + 4;
 
     /// `glTimersUseful` is false on software rasterisers (see GlInfo::isSoftwareRenderer).
     explicit Profiler(bool glTimersUseful);
@@ -118,16 +131,26 @@ public:
     void endFrame();
     /// Times a pass with GL timer queries (or `backend`'s timers, e.g. CUDA events).
     [[nodiscard]] Scope scope(std::string_view name, TimerBackend* backend = nullptr);
+    /// Records that the pass `name` (prefixed like a scope) reused an earlier frame's result in this
+    /// frame instead of running, e.g. a shadow map when nothing moved: its row says "cached" and stays
+    /// in the table. Nothing is timed and captures do not list it.
+    void markCached(std::string_view name);
     /// Prefixes the names of the scopes opened while the result lives (see NamePrefix).
     [[nodiscard]] NamePrefix prefixNames(std::string_view prefix);
     const std::string& namePrefix() const { return mNamePrefix; }
 
-    /// Clears the statistics and skips kWarmupFrames (call after any method or setting change).
+    /// Clears the statistics and the pass list and skips kWarmupFrames (call after any method or
+    /// setting change). Frames begun before the call (still in flight) no longer add passes, so the
+    /// previous method's passes do not come back.
     void resetStats();
     bool glTimersUseful() const { return mGlTimersUseful; }
     std::uint64_t frameIndex() const { return mFrameIndex; }
 
+    /// Every pass seen since the last resetStats, in pass-tree order: the order of the latest harvested
+    /// frame, with passes missing from it kept after the pass they followed before.
     std::vector<PassStats> passStats() const;
+    /// The latest frame whose results arrived and counted for passStats (none yet after a reset).
+    std::optional<std::uint64_t> latestFrame() const;
     util::Summary frameTimeMs() const;
     std::vector<float> frameTimeHistory() const;
     /// Most recent GPU time of a pass (ms) if any arrived.

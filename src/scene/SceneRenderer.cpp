@@ -505,6 +505,8 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
     if (!mShadowMapsValid) {
         PassScope pass(profiler, "scene/shadow");
         renderShadowMaps();
+    } else if (profiler) {
+        profiler->markCached("scene/shadow");  // the sun and the casters stay put: drawn once
     }
     // The near cascade follows the camera: redrawn only when its snapped fit moves.
     glm::vec3 towardsSun = mScene.sun.direction();
@@ -516,6 +518,8 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
             mNearSunMatrix = fit;
             renderDepthMaps({DepthMapPass{&mNearShadowFramebuffer, &mNearShadowMap, &mNearSunMatrix}});
             mNearShadowValid = true;
+        } else if (profiler) {
+            profiler->markCached("scene/shadowNear");  // the camera's snapped fit did not move
         }
     }
     mPreExposure = mFrameFormat == FrameFormat::Rgba16f

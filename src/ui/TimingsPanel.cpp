@@ -1,27 +1,18 @@
 #include "ui/TimingsPanel.h"
 
+#include "profiling/TimingRows.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ui {
 namespace {
-
-const char* shortSource(profiling::TimeSource source)
-{
-    switch (source) {
-        case profiling::TimeSource::GlTimerQuery:
-            return "GL query";
-        case profiling::TimeSource::CudaEvent:
-            return "CUDA event";
-        case profiling::TimeSource::CpuFallback:
-            return "CPU";
-    }
-    return "?";
-}
 
 /// "1234 frames kept (ring of 10000), 56 older frames dropped".
 std::string describeRing(const profiling::Profiler& profiler)
@@ -78,73 +69,139 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
         TextDisabledWrapped("recording: " + describeRing(profiler));
 }
 
+void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
+{
+    const std::vector<profiling::TimingRow> rows = profiling::timingRows(profiler);
+    const profiling::TimeUnit unit = profiling::tableUnit(rows);
+    const std::string unitName(profiling::unitName(unit));
+    const ImGuiStyle& style = ImGui::GetStyle();
+
+    const std::string title = "Passes, last " + std::to_string(profiling::Profiler::kWindow) + " frames";
+    ImGui::TextDisabled("%s", title.c_str());
+    ImGui::SameLine();
+    ImGui::Checkbox("last, std", &mShowLastAndStd);
+    HelpMarker(
+        "The passes that ran in the last few frames, in the order they ran, each under the pass that encloses "
+        "it. mean, min, max (and last, std dev) are over the frames since the last change, in the unit the "
+        "header says; the statistics restart after any change and skip the first frames. Timer results "
+        "arrive a few frames late and never stall the frame. Source: G = GL timer query, C = CUDA event, "
+        "cpu = the pass's CPU time stands in because the GPU's timers measure nothing here (a software "
+        "renderer). 'cached': the pass reused an earlier frame's result (a shadow map when nothing moved). "
+        "Hover a name for its full name and last time.");
+    const std::string legend(profiling::sourceLegend());
+    ImGui::TextDisabled("%s", legend.c_str());
+
+    // Two-line headers ("mean" over "ms"): the unit stays in every header, the columns stay as narrow as
+    // their numbers.
+    const std::vector<std::string> headers = profiling::timingHeaders(unit, mShowLastAndStd, '\n');
+    const std::size_t columns = headers.size();
+
+    // Column widths from what they hold, so the layout can be told the narrowest width that needs no
+    // sideways scrolling (minimumWidth).
+    const float indentStep = scaled(10.0f);
+    std::vector<profiling::TimingCells> cells;
+    std::vector<float> widths(columns, 0.0f);
+    for (std::size_t c = 0; c < columns; ++c)
+        widths[c] = ImGui::CalcTextSize(headers[c].c_str()).x;
+    for (const profiling::TimingRow& row : rows) {
+        profiling::TimingCells& cell = cells.emplace_back(profiling::timingCells(row, unit));
+        std::vector<std::string_view> texts = {row.label, cell.mean, cell.min, cell.max};
+        if (mShowLastAndStd) {
+            texts.push_back(cell.last);
+            texts.push_back(cell.stddev);
+        }
+        texts.push_back(cell.source);
+        for (std::size_t c = 0; c < columns; ++c) {
+            float width = ImGui::CalcTextSize(texts[c].data(), texts[c].data() + texts[c].size()).x;
+            if (c == 0)
+                width += float(row.depth) * indentStep;
+            widths[c] = std::max(widths[c], width);
+        }
+    }
+    float tableWidth = 0.0f;
+    for (float width : widths)
+        tableWidth += width + 2.0f * style.CellPadding.x;
+    tableWidth += float(columns - 1);  // inner borders
+    float contentWidth =
+        std::max({tableWidth, ImGui::CalcTextSize(legend.c_str()).x,
+                  ImGui::CalcTextSize(title.c_str()).x + style.ItemSpacing.x + ImGui::GetFrameHeight() +
+                      ImGui::CalcTextSize("last, std (?)").x + 3.0f * style.ItemSpacing.x + style.ItemInnerSpacing.x});
+    mMinimumWidth = std::ceil(contentWidth + 2.0f * style.WindowPadding.x + style.ScrollbarSize);
+
+    // No sideways scrolling: the pass column takes what the numbers leave (and clips, with the full name
+    // on hover, only where the pane is narrower than minimumWidth()).
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("passes", int(columns), kFlags))
+        return;
+    for (std::size_t c = 0; c < columns; ++c)
+        ImGui::TableSetupColumn(headers[c].c_str(),
+                                c == 0 ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed,
+                                c == 0 ? 0.0f : widths[c]);
+    ImGui::TableHeadersRow();
+    const ImVec4 greyed = style.Colors[ImGuiCol_TextDisabled];
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const profiling::TimingRow& row = rows[r];
+        const profiling::TimingCells& cell = cells[r];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const float indent = float(row.depth) * indentStep;
+        if (indent > 0.0f)
+            ImGui::Indent(indent);
+        ImGui::TextUnformatted(row.label.c_str());
+        if (ImGui::IsItemHovered()) {
+            std::string tip = row.name;
+            if (row.cached)
+                tip += "\ncached: reused an earlier frame's result, nothing ran";
+            if (row.cached && row.lastGpuMs)
+                tip += "\nlast ran in " + profiling::formatTime(*row.lastGpuMs, unit) + " " + unitName;
+            if (!row.cached)
+                tip += "\nsource: " + std::string(profiling::toString(row.source));
+            if (!row.cached && row.gpu.count > 0)
+                tip += "\nlast " + cell.last + " " + unitName + ", std dev " + cell.stddev + " " + unitName + " over " +
+                       std::to_string(row.gpu.count) + " frames";
+            if (!row.cached && row.gpu.count == 0)
+                tip += "\nno samples yet: the first frames after a change are not counted";
+            ImGui::SetTooltip("%s", tip.c_str());
+        }
+        if (indent > 0.0f)
+            ImGui::Unindent(indent);
+        std::vector<const std::string*> numbers = {&cell.mean, &cell.min, &cell.max};
+        if (mShowLastAndStd) {
+            numbers.push_back(&cell.last);
+            numbers.push_back(&cell.stddev);
+        }
+        for (const std::string* number : numbers) {
+            ImGui::TableNextColumn();
+            // Right-aligned, so digits line up.
+            const float offset = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(number->c_str()).x;
+            if (offset > 0.0f)
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + offset);
+            if (row.cached || row.gpu.count == 0)
+                ImGui::TextColored(greyed, "%s", number->c_str());
+            else
+                ImGui::TextUnformatted(number->c_str());
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(cell.source.data(), cell.source.data() + cell.source.size());
+        if (!cell.source.empty())
+            showTooltipOnHover(std::string(profiling::toString(row.source)).c_str());
+    }
+    ImGui::EndTable();
+}
+
 TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
                                        const std::string& captureStatus,
                                        CaptureMode mode)
 {
     TimingsPanelActions actions;
-    std::vector<profiling::PassStats> passes = profiler.passStats();
-    ImGui::TextDisabled("GPU ms over the last %zu frames", profiling::Profiler::kWindow);
-    HelpMarker(
-        "The statistics restart after any change. Timer results arrive a few frames late and never stall the "
-        "frame. 'CPU' means the GPU's timer queries measure nothing here (software renderer), so the pass's CPU "
-        "time stands in. The table scrolls sideways where the column is narrower than it; the pass names stay.");
-    // Scrolls sideways with the pass column frozen; as tall as its rows (a scrolling table would
-    // otherwise fill the column and push the rest out of sight).
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
-    const float tableHeight = rowHeight * float(passes.size() + 1) + style.ScrollbarSize + style.CellPadding.y;
-    if (ImGui::BeginTable("passes", 7, kFlags, ImVec2(0.0f, tableHeight))) {
-        ImGui::TableSetupScrollFreeze(1, 1);
-        for (const char* title : {"pass", "mean", "last", "min", "max", "std dev", "source"})
-            ImGui::TableSetupColumn(title);
-        ImGui::TableHeadersRow();
-        for (const profiling::PassStats& pass : passes) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            // A scope nested in another is named "<outer>/<inner>": indent by the number of timed
-            // scopes whose name is a path prefix of this one ("tonemap/ward" -> "tonemap/ward/curve")
-            // and show the part after the innermost ("curve"; the whole name on hover), so the
-            // column stays narrow enough for the numbers beside it.
-            int depth = 0;
-            std::size_t parentLength = 0;
-            for (const profiling::PassStats& outer : passes)
-                if (outer.name.size() < pass.name.size() && pass.name.compare(0, outer.name.size(), outer.name) == 0 &&
-                    pass.name[outer.name.size()] == '/') {
-                    ++depth;
-                    parentLength = std::max(parentLength, outer.name.size() + 1);
-                }
-            float indent = float(depth) * scaled(10.0f);
-            if (indent > 0.0f)
-                ImGui::Indent(indent);
-            ImGui::TextUnformatted(pass.name.c_str() + parentLength);
-            if (parentLength > 0 && ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s", pass.name.c_str());
-            if (indent > 0.0f)
-                ImGui::Unindent(indent);
-            if (pass.gpu.count == 0) {
-                ImGui::TableNextColumn();
-                // Warm-up frames are not counted, and some passes (the static scene's shadow maps) run
-                // only then.
-                ImGui::TextDisabled("-");
-                showTooltipOnHover("no samples: warm-up frames are not counted");
-                continue;
-            }
-            for (double value : {pass.gpu.mean, pass.gpu.last, pass.gpu.min, pass.gpu.max, pass.gpu.stddev}) {
-                ImGui::TableNextColumn();
-                ImGui::Text("%.3f", value);
-            }
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(shortSource(pass.source));
-        }
-        ImGui::EndTable();
-    }
+    drawPassTable(profiler);
 
     std::vector<float> frameTimes = profiler.frameTimeHistory();
     util::Summary frame = profiler.frameTimeMs();
-    std::string overlay = frame.count ? "frame " + std::to_string(frame.mean).substr(0, 5) + " ms mean" : "frame time";
+    std::string overlay =
+        frame.count ? "frame mean " + profiling::formatTime(frame.mean, profiling::TimeUnit::Milliseconds) + " ms"
+                    : "frame time";
     ImGui::PlotLines("##frametime", frameTimes.data(), int(frameTimes.size()), 0, overlay.c_str(), 0.0f,
                      float(std::max(frame.max * 1.2, 1.0)),
                      ImVec2(ImGui::GetContentRegionAvail().x, 3.0f * ImGui::GetFrameHeight()));

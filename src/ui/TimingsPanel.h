@@ -1,7 +1,11 @@
-// TimingsPanel.h: the "Timings" panel: per pass mean/last/min/max/std dev of the GPU time over the
-// profiler's rolling window and its time source, a frame-time graph, and the capture controls:
-// "Capture N frames", "Record" / "Stop and write", and the size of the recording ring ("keep last N
-// frames"), with what the ring holds and has dropped. It reads the Profiler and never times anything.
+// TimingsPanel.h: the "Timings" panel: the passes that still run as a tree in the order they ran (child
+// rows under their parent, labelled with their leaf name), with the mean, min and max time of each over
+// the profiler's rolling window (last and std dev behind a toggle, and in the name's tooltip), in ms or
+// µs as the header says, and each row's time source (G GPU timer, C CUDA event, cpu CPU fallback)
+// with a one-line legend; a pass that reused an earlier result says "cached". Then a frame-time graph
+// and the capture controls: "Capture N frames", "Record" / "Stop and write", and the size of the
+// recording ring ("keep last N frames"), with what the ring holds and has dropped. It reads the
+// Profiler and never times anything; what the table holds is profiling/TimingRows (no ImGui there).
 #pragma once
 
 #include "profiling/Profiler.h"
@@ -35,9 +39,18 @@ public:
     /// capture (empty when none).
     TimingsPanelActions draw(const profiling::Profiler& profiler, const std::string& captureStatus, CaptureMode mode);
 
+    /// The narrowest content width (pixels at the current UI scale, window padding and a vertical
+    /// scrollbar included) at which the pass table, its legend and the capture controls need no
+    /// sideways scrolling, as of the last draw(); before the first draw, an estimate for the built-in
+    /// passes at UI scale 1. The layout sizes the panel's pane with it.
+    float minimumWidth() const { return mMinimumWidth; }
+
 private:
+    void drawPassTable(const profiling::Profiler& profiler);
     void drawCaptureControls(const profiling::Profiler& profiler, CaptureMode mode, TimingsPanelActions& actions);
     int mCaptureFrames = 120;
+    bool mShowLastAndStd = false;
+    float mMinimumWidth = 400.0f;
 };
 
 }  // namespace ui
