@@ -1,6 +1,8 @@
 // Widgets.h: small ImGui helpers shared by the panels.
 #pragma once
 
+#include "ui/TextFit.h"
+
 #include <imgui.h>
 
 #include <string>
@@ -12,6 +14,7 @@ inline void HelpMarker(const char* text)
 {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
+    checkItemFits("(?)");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
@@ -33,18 +36,17 @@ inline void showTooltipOnHover(const char* text)
     }
 }
 
-/// `text` wrapped at the window's edge in `colour` (a status line that may be longer than a column is wide).
+/// `text` wrapped at spaces at the window's edge in `colour` (a status line that may be longer than a
+/// column is wide), checked (ui/TextFit.h).
 inline void TextColouredWrapped(const ImVec4& colour, const std::string& text)
 {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
-    ImGui::PopStyleColor();
+    textWrappedColoured(colour, text);
 }
 
-/// `text` greyed and wrapped at the window's edge.
+/// `text` greyed and wrapped at spaces at the window's edge.
 inline void TextDisabledWrapped(const std::string& text)
 {
-    TextColouredWrapped(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
+    textWrappedColoured(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
 }
 
 /// A length given in pixels at UI scale 1, at the current font size (the panels' fixed sizes follow

@@ -186,9 +186,11 @@ bool HistogramGreenOcclusion::ui()
 {
     GreenSettings next = mSettings;
     int mode = int(next.mode);
-    bool changed = ImGui::Combo("Results", &mode,
-                                "query buffer (no stall)\0classic CPU readback (stalls)\0"
-                                "Valve: K bins per frame\0");
+    bool changed = ImGui::Combo("Results", &mode, "query buffer\0CPU readback\0Valve (K a frame)\0");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "query buffer: the results are written to a buffer on the GPU (no stall). CPU readback: the classic "
+            "query results read on the CPU (stalls). Valve: K bins queried per frame.");
     next.mode = GreenMode(mode);
     if (next.mode == GreenMode::Valve) {
         int perFrame = int(next.valveSlotsPerFrame);

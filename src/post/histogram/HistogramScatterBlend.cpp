@@ -174,17 +174,21 @@ bool HistogramScatterBlend::ui()
     ScatterSettings next = mSettings;
     bool changed = false;
     int format = int(next.format);
-    if (ImGui::Combo("Render target", &format, "R32F\0R16F (saturates at 2048)\0")) {
+    if (ImGui::Combo("Render target", &format, "R32F\0R16F\0")) {
         next.format = ScatterFormat(format);
         changed = true;
     }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("R32F: exact counts below 2^24. R16F: a bin saturates at 2048.");
     int locals = int(next.localHistograms);
     if (ImGui::SliderInt("Local histograms (L)", &locals, 1, int(kMaxLocalHistograms))) {
         next.localHistograms = std::uint32_t(locals);
         changed = true;
     }
-    if (ImGui::Checkbox("Build 1024 bins, then reduce", &next.largeThenReduce))
+    if (ImGui::Checkbox("1024 bins, reduced", &next.largeThenReduce))
         changed = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Builds 1024 bins, then reduces them to the bins asked for (which must divide 1024).");
     if (changed)
         setSettings(next);
     return changed;

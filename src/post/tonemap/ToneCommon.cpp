@@ -104,7 +104,7 @@ void helpMarker(const char* text)
 bool displayCurveUi(DisplayCurveSettings& settings)
 {
     bool changed = false;
-    const char* names[] = {"Clamp", "Reinhard", "Filmic (Hable / Uncharted 2)", "ACES fit (Narkowicz)"};
+    const char* names[] = {"Clamp", "Reinhard", "Hable", "ACES fit"};
     int current = int(settings.curve);
     if (ImGui::Combo("Display curve", &current, names, kDisplayCurveCount)) {
         settings.curve = DisplayCurve(current);

@@ -168,16 +168,16 @@ bool TonePercentile::ui()
         "Reproduces an engine's histogram auto-exposure defaults (research/engines.md b): bins and range, band "
         "percentiles, key, limits, adaptation speeds and curve. Hover an entry for its sources and what hdrlab "
         "cannot reproduce.");
-    const char* modes[] = {"Percentile to key", "Band average to key"};
+    const char* modes[] = {"Percentile", "Band average"};
     int mode = int(s.metering);
     if (ImGui::Combo("Metering", &mode, modes, 2)) {
         s.metering = PercentileMetering(mode);
         changed = true;
     }
     helpMarker(
-        "Percentile to key: the p-th percentile of log luminance is exposed to the key, limited so the "
+        "Percentile: the p-th percentile of log luminance is exposed to the key, limited so the "
         "high percentile stays at or below the white point (our reading of Carucci 2006). Band average: "
-        "the mean log luminance between two percentiles is exposed to the key (Unreal/Unity style).");
+        "the mean log luminance between two percentiles is exposed to the key (Unreal / Unity style).");
     changed |= ImGui::SliderFloat("Key", &s.key, 0.01f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
     helpMarker("Exposed luminance the metered value maps to (0.18 = middle grey).");
     if (s.metering == PercentileMetering::Key) {
@@ -206,7 +206,7 @@ bool TonePercentile::ui()
         helpMarker("Speed when the scene gets brighter (the exposure falls), as Unreal's SpeedUp.");
         changed |= ImGui::SliderFloat("Speed down (EV/s)", &s.speedDownEv, 0.05f, 20.0f, "%.2f");
         helpMarker("Speed when the scene gets darker (the exposure rises).");
-        const char* curves[] = {"Linear then exponential (exact)", "Unreal steps", "Bevy steps", "Exponential (HDRP)"};
+        const char* curves[] = {"Exact", "Unreal steps", "Bevy steps", "Exponential"};
         int curve = int(s.adaptationCurve);
         if (ImGui::Combo("Adaptation curve", &curve, curves, kAdaptationCurveCount)) {
             s.adaptationCurve = AdaptationCurve(curve);
@@ -252,7 +252,7 @@ bool TonePercentile::meteringUi()
     if (!ImGui::CollapsingHeader("Metering mask"))
         return false;
     ImGui::PushID("metering");
-    const char* masks[] = {"Average", "Centre-weighted (HDRP)", "Ellipse + luminance gate (HDRP)", "Texture"};
+    const char* masks[] = {"Average", "Centre", "Ellipse", "Texture"};
     int mask = int(m.mask);
     if (ImGui::Combo("Mask", &mask, masks, kMeteringMaskCount)) {
         m.mask = MeteringMaskType(mask);
@@ -260,8 +260,9 @@ bool TonePercentile::meteringUi()
     }
     helpMarker(
         "Which pixels the percentiles see, and how much each counts (a weighted histogram). Average: all equally. "
-        "Centre-weighted: 1 - distance from the centre / half of (width + height). Ellipse: 1 - t^(1/softness) with "
-        "t the distance in radii, zero outside the luminance gate. Texture: the first channel of an image. The View "
+        "Centre (HDRP's centre-weighted): 1 - distance from the centre / half of (width + height). Ellipse (HDRP's "
+        "procedural mask): 1 - t^(1/softness) with t the distance in radii, zero outside the luminance gate. Texture: "
+        "the first channel of an image. The View "
         "panel's 'metering' view shows the weights on the picture.");
     if (m.mask == MeteringMaskType::Ellipse) {
         changed |= ImGui::SliderFloat2("Centre", &m.centreX, 0.0f, 1.0f, "%.2f");
@@ -296,8 +297,11 @@ bool TonePercentile::meteringUi()
     helpMarker(mMetering.skyUnavailable().empty()
                    ? "Pixels where the scene's depth is the far plane (nothing drawn: the sky) weigh 0, with any mask."
                    : ("Unavailable: " + mMetering.skyUnavailable()).c_str());
-    if (!mMeteringProblem.empty())
+    if (!mMeteringProblem.empty()) {
+        ImGui::PushTextWrapPos(0.0f);  // at the column's edge
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", mMeteringProblem.c_str());
+        ImGui::PopTextWrapPos();
+    }
     ImGui::PopID();
     return changed;
 }

@@ -1,0 +1,283 @@
+// TextFitGlTest.cpp: no text item of the panels is cut short (ui/TextFit.h). Each panel is drawn as
+// the app draws it in its region (a fixed window with the column's item width; a real pipeline on
+// the test context for the Pipeline panel, every tone operator and histogram method that runs here
+// selected in turn; ImGui without a window or renderer) in panes as wide as the layout gives them at
+// 1280x720 and 1920x1080 (a settings column of 280 to 430 units, a histogram pane of 450 to 700, an
+// exposure pane of 300 to 420), at UI scale 1 and 1.5 (the panes 1.5 times wider, as a window 1.5
+// times larger gives them), with realistic contents: long GL strings and scene descriptions, frame
+// times of seconds, close histogram markers, negative axis values. The check can fail: a label too
+// long for its column, a number past a plot's edge and a pane too narrow are reported.
+#include "post/PostPipeline.h"
+#include "scene/ScenePresets.h"
+#include "support/GlTestEnvironment.h"
+#include "support/HistogramTestSupport.h"
+#include "support/TestPaths.h"
+#include "ui/ExposurePanel.h"
+#include "ui/FramePanel.h"
+#include "ui/HistogramView.h"
+#include "ui/ImGuiLayer.h"
+#include "ui/PanelColumns.h"
+#include "ui/PanelLayout.h"
+#include "ui/PipelinePanel.h"
+#include "ui/SplitPanel.h"
+#include "ui/TextFit.h"
+#include "ui/ViewPanel.h"
+
+#include <imgui.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace {
+
+namespace ts = testing_support;
+
+/// A bare ImGui context with the app's style and font at `scale`.
+class ImGuiAtScale
+{
+public:
+    explicit ImGuiAtScale(float scale) : mScale(scale)
+    {
+        mContext = ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;
+        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+        ui::applyUiScale(scale, 1.0f);
+    }
+    ~ImGuiAtScale() { ImGui::DestroyContext(mContext); }
+
+    /// Two frames (ImGui sizes some items from the frame before) of `draw` in a fixed window of `width`
+    /// x `height` units at scale 1 (times the scale), with the item width a panel region pushes;
+    /// returns what was cut short.
+    std::vector<std::string> drawPane(float width, float height, bool column, const std::function<void()>& draw)
+    {
+        ui::takeTextCutShort();
+        for (int frame = 0; frame < 2; ++frame) {
+            ImGui::GetIO().DisplaySize = ImVec2(2000.0f * mScale, 1500.0f * mScale);
+            ImGui::NewFrame();
+            const float room = ui::measurePanels({}, mScale).fieldLabelRoom;
+            ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+            ImGui::SetNextWindowSize(ImVec2(width * mScale, height * mScale));
+            const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                           ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                           (column ? ImGuiWindowFlags_AlwaysVerticalScrollbar : 0);
+            if (ImGui::Begin("##pane", nullptr, flags)) {
+                ImGui::PushItemWidth(-room);
+                draw();
+                ImGui::PopItemWidth();
+            }
+            ImGui::End();
+            ImGui::Render();
+        }
+        return ui::takeTextCutShort();
+    }
+
+private:
+    ImGuiContext* mContext = nullptr;
+    float mScale;
+};
+
+constexpr float kScales[] = {1.0f, 1.5f};
+constexpr float kColumnWidths[] = {280.0f, 340.0f, 430.0f};  ///< 20-24 % of 1280 and 1920 wide windows
+constexpr float kHistogramWidths[] = {450.0f, 700.0f};
+constexpr float kExposureWidths[] = {300.0f, 420.0f};
+constexpr float kStripHeight = 216.0f;  ///< 30 % of 720
+constexpr float kColumnHeight = 700.0f;
+
+std::string where(const char* panel, float scale, float width)
+{
+    return std::string(panel) + " at scale " + std::to_string(scale) + ", " + std::to_string(int(width)) + " wide";
+}
+
+platform::GlInfo softwareGl()
+{
+    platform::GlInfo gl;
+    gl.vendor = "Mesa";
+    gl.renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
+    gl.version = "4.5 (Core Profile) Mesa 22.3.6";
+    gl.glslVersion = "4.50";
+    gl.platform = "EGL surfaceless (Mesa)";
+    return gl;
+}
+
+post::HistogramSnapshot histogramSnapshot()
+{
+    post::HistogramSnapshot s;
+    s.frame = 1234;
+    s.binCount = 128;
+    s.logMin = -12.0f;
+    s.logMax = 8.0f;
+    for (std::uint32_t i = 0; i < s.binCount; ++i)
+        s.bins.push_back(std::uint32_t(1000.0 * std::exp(-0.01 * (double(i) - 60.0) * (double(i) - 60.0))));
+    s.curveLogMin = s.logMin;
+    s.curveLogMax = s.logMax;
+    for (int i = 0; i < 64; ++i)
+        s.curve.push_back(float(i) / 63.0f);
+    s.displayBins.assign(64, 10u);
+    // Percentile's markers within a few pixels of each other, a probe among them, Ward's at the ends.
+    s.markers = {{"p50", -3.4f},         {"p99", -3.2f},        {"key (target)", -3.1f},     {"key (now)", -3.0f},
+                 {"probe mouse", -2.9f}, {"ward min", -11.95f}, {"ward log-average", -5.0f}, {"ward max", 7.95f}};
+    return s;
+}
+
+class TextFitGlTest : public ts::GlTest
+{
+};
+
+TEST_F(TextFitGlTest, NoTextOfTheSettingsColumnIsCutShort)
+{
+    const std::vector<scene::ScenePreset> presets = scene::listScenePresets(ts::sourceDir() / "scenes");
+    ASSERT_FALSE(presets.empty());
+    const platform::GlInfo gl = softwareGl();
+    std::optional<post::HistogramSnapshot> histogram = histogramSnapshot();
+    post::ProbeSample sample;
+    sample.inside = sample.logValid = true;
+    sample.frameSize = {1004, 748};
+    sample.texel = {1003, 747};
+    sample.rgb = {12345.678f, 0.000123f, 1.5f};
+    sample.luminance = 8765.4321f;
+    sample.log2Luminance = -13.0625f;
+    sample.bin = 37;
+    sample.binCount = 128;
+    sample.displayLuminance = 0.123456f;
+    sample.shown = {255, 128, 0, 255};
+    std::optional<post::ProbeSnapshot> probe = post::ProbeSnapshot{123456, {sample}};
+    std::optional<post::HistogramDifference> difference =
+        post::HistogramDifference{true, "", 123456, std::vector<std::int64_t>(128, -12345), 12345, 1580160};
+
+    for (float scale : kScales) {
+        ImGuiAtScale imgui(scale);
+        for (float width : kColumnWidths)
+            for (std::size_t preset = 0; preset < presets.size(); ++preset) {
+                bool vsync = true;
+                ui::FrameInfo info{gl, presets[preset].name, {1004, 748}, {1280, 720}, {}, true};
+                info.frameTimeMs = util::Summary{300, 851.25, 851.25, 840.125, 1227.5, 12.5, 850.0};
+                info.cameraHint = "WASD + right mouse: fly; camera path t = 12.34 s";
+                info.presets = &presets;
+                info.currentPreset = int(preset);
+                info.description = presets[preset].description;
+                info.lighting = scene::LightingPath::Deferred;
+                info.frameFormat = scene::FrameFormat::Auto;
+                info.frameStore =
+                    "rgba16f, pre-exposed by 2^-3; clipped: 12345 pixels in 3 of 300 frames read back "
+                    "(at most 6789 in one; the last: 0)";
+                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawFramePanel(info, vsync); }),
+                          std::vector<std::string>{})
+                    << where("Frame", scale, width) << ", scene " << presets[preset].name;
+            }
+        for (float width : kColumnWidths) {
+            const post::LuminanceUnits units;
+            for (post::ViewMode mode : {post::ViewMode::ToneMapped, post::ViewMode::FalseColour}) {
+                const ui::ViewPanelInput input{mode, &histogram, &probe, {"mouse"}, units.describe()};
+                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawViewPanel(input); }),
+                          std::vector<std::string>{})
+                    << where("View", scale, width);
+            }
+            for (post::SplitMode mode : {post::SplitMode::SideBySide, post::SplitMode::Difference}) {
+                const ui::SplitPanelInput input{mode, 0.5f, 16.0f, &difference, "A: percentile", "B: ward"};
+                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawSplitPanel(input); }),
+                          std::vector<std::string>{})
+                    << where("Split view", scale, width);
+            }
+        }
+    }
+}
+
+TEST_F(TextFitGlTest, NoTextOfThePipelinePanelIsCutShortUnderAnyOperatorOrMethod)
+{
+    post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
+    ui::PipelinePanel panel(ts::testGpuCaps());
+    std::vector<post::PipelineSettings> cases;
+    for (const char* tone : {"ward", "percentile", "equalize", "exposure"}) {
+        post::PipelineSettings settings = pipeline.settings();
+        settings.toneOperator = tone;
+        cases.push_back(settings);
+    }
+    post::PipelineSettings autoRange = pipeline.settings();
+    autoRange.rangeMode = post::RangeMode::Auto;
+    cases.push_back(autoRange);
+    for (const post::HistogramMethodEntry& entry : post::histogramMethodRegistry()) {
+        auto method = entry.create();
+        if (!method || !method->availability(ts::testGpuCaps()).available || method->needsFusedProducer())
+            continue;
+        post::PipelineSettings settings = pipeline.settings();
+        settings.histogramMethod = std::string(method->id());
+        cases.push_back(settings);
+    }
+    for (const post::PipelineSettings& settings : cases) {
+        pipeline.applySettings(settings);
+        for (float scale : kScales) {
+            ImGuiAtScale imgui(scale);
+            for (float width : kColumnWidths)
+                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { panel.draw(pipeline, ts::testProfiler()); }),
+                          std::vector<std::string>{})
+                    << where("Pipeline", scale, width) << ", " << pipeline.settings().histogramMethod << " + "
+                    << pipeline.settings().toneOperator;
+        }
+    }
+}
+
+TEST_F(TextFitGlTest, NoTextOfTheHistogramOrExposurePanesIsCutShort)
+{
+    const std::optional<post::HistogramSnapshot> snapshot = histogramSnapshot();
+    post::ExposureHistory history(10.0);
+    for (int i = 0; i < 600; ++i) {
+        history.addFrame(std::uint64_t(i), i / 60.0, i % 7 ? 851.25 : 1227.5);
+        history.setKeyValue(std::uint64_t(i), -13.5f + 0.01f * float(i % 50));
+    }
+    for (float scale : kScales) {
+        ImGuiAtScale imgui(scale);
+        for (float width : kHistogramWidths) {
+            ui::HistogramView view;
+            EXPECT_EQ(imgui.drawPane(width, kStripHeight, false, [&] { view.draw(snapshot, 1240); }),
+                      std::vector<std::string>{})
+                << where("Histogram", scale, width);
+        }
+        for (float width : kExposureWidths)
+            for (const char* name : {"key value", ""}) {
+                ui::ExposurePanel panel;
+                EXPECT_EQ(
+                    imgui.drawPane(width, kStripHeight * 2.0f, false, [&] { panel.draw(history, "percentile", name); }),
+                    std::vector<std::string>{})
+                    << where("Exposure", scale, width);
+            }
+    }
+}
+
+TEST_F(TextFitGlTest, TheTextCheckSeesALabelTooLongANumberPastAPlotAndANarrowPane)
+{
+    ImGuiAtScale imgui(1.0f);
+    bool flag = false;
+    // A label much wider than a settings column, drawn without a wrapper: the panel scope is the net.
+    const std::vector<std::string> net = imgui.drawPane(280.0f, 300.0f, true, [&] {
+        const ui::TextFitPanel scope("Test");
+        ImGui::Checkbox("a label far too long for a settings column of this width", &flag);
+    });
+    ASSERT_EQ(net.size(), 1u);
+    EXPECT_NE(net[0].find("in panel Test"), std::string::npos) << net[0];
+    // The same through a wrapper names the item.
+    const std::vector<std::string> named = imgui.drawPane(280.0f, 300.0f, true, [&] {
+        const ui::TextFitPanel scope("Test");
+        ui::text("%s", "a text far too long for a settings column of this width");
+    });
+    EXPECT_EQ(named,
+              std::vector<std::string>{"'a text far too long for a settings column of this width' in panel Test"});
+    // "-10" left of a plot's edge reads "10": reported.
+    const std::vector<std::string> axis = imgui.drawPane(280.0f, 300.0f, true, [&] {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ui::drawTextIn(ImGui::GetWindowDrawList(), ImVec2(at.x - 8.0f, at.y), IM_COL32_WHITE, "-10", at,
+                       ImVec2(at.x + 100.0f, at.y + 20.0f));
+    });
+    EXPECT_EQ(axis, std::vector<std::string>{"'-10'"});
+    // Wrapped text never breaks inside "0.000": its lines fit, so nothing is reported.
+    EXPECT_EQ(imgui.drawPane(120.0f, 300.0f, true, [] { ui::textWrapped("flicker 0.000 EV/s"); }),
+              std::vector<std::string>{});
+    // A pane far narrower than any layout gives: the Histogram reports what it cannot fit.
+    const std::optional<post::HistogramSnapshot> snapshot = histogramSnapshot();
+    ui::HistogramView view;
+    EXPECT_FALSE(imgui.drawPane(90.0f, kStripHeight, false, [&] { view.draw(snapshot, 1240); }).empty());
+}
+
+}  // namespace
