@@ -83,7 +83,8 @@ void drawTimePlot(const char* id,
         draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
         const std::string label = formatTick(tick, xStep) + " s";
         const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
-        const float left = std::clamp(x - 0.5f * labelWidth, origin.x, itemMax.x - labelWidth);
+        // Right of the y numbers' margin, so that no x number meets the lowest y number.
+        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
         if (left < lastRight + kGap)
             continue;
         drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
@@ -133,7 +134,7 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
         if (frame.keyEv)
             keyEv.push_back({ago, *frame.keyEv});
     }
-    const float plotHeight = 5.0f * ImGui::GetFrameHeight();
+    const float plotHeight = 4.0f * ImGui::GetFrameHeight();
     if (keyValueName.empty()) {
         TextDisabledWrapped(std::string(operatorId) + " has no key value (no adaptive state)");
     } else {

@@ -176,7 +176,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             HelpMarker("How fast the automatic range follows the frame (0: at once).");
         }
         int policy = wanted.spec.outOfRange == post::OutOfRange::Separate ? 1 : 0;
-        const char* policies[] = {"clamp", "separate"};
+        const char* policies[] = {"clamp", "apart"};
         checkComboFits(policies);
         if (ImGui::Combo("out of range", &policy, policies, 2)) {
             wanted.spec.outOfRange = policy == 1 ? post::OutOfRange::Separate : post::OutOfRange::Clamp;
@@ -184,8 +184,8 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         }
         checkItemFits("out of range");
         HelpMarker(
-            "Pixels outside the range: clamp counts them in the end bins; separate counts them apart (the "
-            "counters' 'below' and 'above').");
+            "Pixels outside the range: clamp counts them in the end bins; apart counts them separately (the "
+            "counters 'below' and 'above' under the histogram).");
         const int factors[] = {1, 2, 4, 8};
         int factorIndex =
             int(std::find(std::begin(factors), std::end(factors), wanted.downsample) - std::begin(factors));
