@@ -103,8 +103,9 @@ void recordTextCutShort(std::string_view text)
     // A window's first frame, and a table's, lay out before they know their sizes (ImGui fits them
     // on the next frame): what they clip then is not shown for long.
     const ImGuiContext* context = ImGui::GetCurrentContext();
-    const bool settling = context && context->CurrentWindow &&
-                          (ImGui::IsWindowAppearing() || (context->CurrentTable && context->CurrentTable->IsInitializing));
+    const bool settling =
+        context && context->CurrentWindow &&
+        (ImGui::IsWindowAppearing() || (context->CurrentTable && context->CurrentTable->IsInitializing));
     if (settling || r.items.size() >= kMaxRecords)
         return;
     std::string item = "'" + std::string(text) + "'";
