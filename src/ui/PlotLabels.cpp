@@ -56,11 +56,12 @@ std::vector<PlacedLabel> placeMarkerLabels(const std::vector<MarkerLabel>& marke
                                            float gap)
 {
     std::vector<PlacedLabel> placed(markers.size());
-    // Left to right, so that close markers step up row by row in reading order.
+    // Right to left: a label goes right of its line, so the line of a marker left of it must rise
+    // past it; giving the right one the lower row lets close markers climb a staircase leftwards.
     std::vector<std::size_t> order(markers.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return markers[a].x < markers[b].x; });
+                     [&](std::size_t a, std::size_t b) { return markers[a].x > markers[b].x; });
 
     std::vector<std::size_t> done;  // placed markers, in placing order
     auto fits = [&](std::size_t i, int row, float labelLeft) {
@@ -86,12 +87,12 @@ std::vector<PlacedLabel> placeMarkerLabels(const std::vector<MarkerLabel>& marke
     };
     for (std::size_t i : order) {
         const float x = markers[i].x;
-        for (int row = 0; row < rows && placed[i].row < 0; ++row)
-            for (float labelLeft : {x + gap, x - gap - markers[i].width})
-                if (fits(i, row, labelLeft)) {
+        // Right of the line in any row before left of it: a label left of its line sits over the lines
+        // of the markers left of it, which then find no row.
+        for (float labelLeft : {x + gap, x - gap - markers[i].width})
+            for (int row = 0; row < rows && placed[i].row < 0; ++row)
+                if (fits(i, row, labelLeft))
                     placed[i] = {row, labelLeft};
-                    break;
-                }
         done.push_back(i);
     }
     return placed;

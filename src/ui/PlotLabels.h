@@ -2,9 +2,10 @@
 //  - Axis ticks at a "nice" step (1, 2 or 5 times a power of ten), as many as the axis has room for,
 //    each labelled with as many decimals as the step needs.
 //  - Labels of vertical marker lines (the histogram's "key (target)", "p99", probes...) staggered in
-//    rows above the plot: each marker's line rises from the plot to its label's row, and each label
-//    takes the first row where it overlaps no other label and no other marker's line crosses it
-//    (beside its line: right of it, or left where the plot ends). A label with no such row among the
+//    rows above the plot: each marker's line rises from the plot to its label's row, and each label,
+//    from the rightmost marker to the leftmost, takes the first row where it overlaps no other label,
+//    no other marker's line crosses it and its own line crosses no label below it (beside its line:
+//    right of it in any row, else left of it). A label with no such row among the
 //    rows allowed is left for a legend.
 #pragma once
 

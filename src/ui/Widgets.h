@@ -9,12 +9,15 @@
 
 namespace ui {
 
-/// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels).
+/// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels), after the
+/// last item on its line where it fits.
 inline void HelpMarker(const char* text)
 {
-    ImGui::SameLine();
+    // Beside the last item where it fits, else under it (never cut at the column's edge).
+    sameLineIfRoom(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
-    checkItemFits("(?)");
+    if (ImGui::GetItemRectMax().x > ImGui::GetWindowDrawList()->GetClipRectMax().x)  // name it by its help
+        checkItemFits("(?) " + std::string(text).substr(0, 24) + "...");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);

@@ -206,8 +206,12 @@ TEST_F(TextFitGlTest, NoTextOfThePipelinePanelIsCutShortUnderAnyOperatorOrMethod
         settings.histogramMethod = std::string(method->id());
         cases.push_back(settings);
     }
+    ASSERT_GE(cases.size(), 8u) << "four operators, the auto range and at least three histogram methods";
     for (const post::PipelineSettings& settings : cases) {
-        pipeline.applySettings(settings);
+        std::string refused;
+        pipeline.applySettings(settings, &refused);
+        ASSERT_EQ(pipeline.settings().histogramMethod, settings.histogramMethod) << refused;
+        ASSERT_EQ(pipeline.settings().toneOperator, settings.toneOperator) << refused;
         for (float scale : kScales) {
             ImGuiAtScale imgui(scale);
             for (float width : kColumnWidths)
