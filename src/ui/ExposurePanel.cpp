@@ -52,8 +52,11 @@ void drawTimePlot(const char* id,
     // The y numbers take the left margin, the x numbers the bottom line.
     const float plotTop = origin.y + 0.5f * line;  // room for half the top number above the plot
     const float plotBottom = origin.y + size.y - line - 2.0f;
-    const int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
-    const std::vector<double> yTicks = niceTicks(low, high, yCount);
+    // As many ticks as the height has room for, and never fewer than two (a scale needs two numbers).
+    int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
+    std::vector<double> yTicks = niceTicks(low, high, yCount);
+    while (yTicks.size() < 2 && yCount < 8)
+        yTicks = niceTicks(low, high, ++yCount);
     const double yStep = niceStep(high - low, yCount);
     float margin = 0.0f;
     for (double tick : yTicks)
@@ -75,7 +78,9 @@ void drawTimePlot(const char* id,
         drawTextIn(draw, ImVec2(plotMin.x - kGap - labelWidth, top), kAxisColor, label, origin, itemMax);
     }
     // The x axis: seconds before the newest frame, as many numbers as fit.
-    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00 s").x, 2.0f * kGap);
+    // Two digits' room between two numbers: "-10 s  -8 s", never "-10 s-8 s".
+    const float xGap = ImGui::CalcTextSize("00").x;
+    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00 s").x, xGap);
     const double xStep = niceStep(windowSeconds, xCount);
     float lastRight = -std::numeric_limits<float>::infinity();
     for (double tick : niceTicks(-windowSeconds, 0.0, xCount)) {
@@ -85,7 +90,7 @@ void drawTimePlot(const char* id,
         const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
         // Right of the y numbers' margin, so that no x number meets the lowest y number.
         const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
-        if (left < lastRight + kGap)
+        if (left < lastRight + xGap)
             continue;
         drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
         lastRight = left + labelWidth;

@@ -80,8 +80,12 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         textUnformatted(info.sourceKind + ":");
         textElided(info.sceneName);
     }
-    if (!info.description.empty())
-        TextDisabledWrapped(info.description);
+    if (!info.description.empty()) {
+        // Wrapped at words, three lines at most (ending in "..." at a word); the whole text on hover.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        textWrappedAtMost(info.description, 3);
+        ImGui::PopStyleColor();
+    }
     if (info.lighting) {
         int current = *info.lighting == scene::LightingPath::Forward ? 0 : 1;
         checkNamesFit(kLightingPathLabels);

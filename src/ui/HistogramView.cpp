@@ -230,8 +230,8 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     char late[64];
     std::snprintf(late, sizeof late, "(frame %llu, %llu late)", (unsigned long long)s.frame,
                   (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
-    if (sameLineIfRoom(ImGui::CalcTextSize(late).x))
-        textDisabled("%s", late);
+    sameLineIfRoom(ImGui::CalcTextSize(late).x);
+    textDisabled("%s", late);
     // On this line where it fits, else on the next.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float checkboxWidth = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +

@@ -215,6 +215,35 @@ void textWrapped(std::string_view text)
         drawChecked(line);
 }
 
+void textWrappedAtMost(std::string_view text, std::size_t maxLines)
+{
+    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    std::vector<std::string> lines = wrapAtSpaces(text, width, textWidth);
+    if (lines.size() <= maxLines || maxLines == 0) {
+        for (const std::string& line : lines)
+            drawChecked(line);
+        return;
+    }
+    lines.resize(maxLines);
+    std::string& last = lines.back();
+    while (!last.empty() && textWidth(last + " ...") > width) {
+        const std::size_t space = last.rfind(' ');
+        last.resize(space == std::string::npos ? 0 : space);
+    }
+    last += last.empty() ? "..." : " ...";
+    ImGui::BeginGroup();
+    for (const std::string& line : lines)
+        drawChecked(line);
+    ImGui::EndGroup();
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
+        ImGui::TextUnformatted(text.data(), text.data() + text.size());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
 void textWrappedColoured(const ImVec4& colour, std::string_view text)
 {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);

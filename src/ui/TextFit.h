@@ -71,6 +71,9 @@ void textElided(std::string_view text);
 /// `text` wrapped at spaces (and at '\n') to the room left on the line; each line checked.
 void textWrapped(std::string_view text);
 void textWrappedColoured(const ImVec4& colour, std::string_view text);
+/// textWrapped in at most `maxLines` lines; where the text needs more, the last line ends in "..." at
+/// a word and the whole text shows on hover (a long description that must not push the panel down).
+void textWrappedAtMost(std::string_view text, std::size_t maxLines);
 /// textWrapped with printf formatting; the greyed variant.
 void textWrappedFormat(const char* format, ...) IM_FMTARGS(1);
 void textDisabledWrappedFormat(const char* format, ...) IM_FMTARGS(1);
