@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 
 namespace ui {
 
@@ -49,19 +50,28 @@ int ticksThatFit(float length, float labelWidth, float gap)
     return pitch > 0.0f ? std::max(2, int(length / pitch)) : 2;
 }
 
-std::vector<PlacedLabel> placeMarkerLabels(const std::vector<MarkerLabel>& markers,
-                                           float left,
-                                           float right,
-                                           int rows,
-                                           float gap)
+namespace {
+
+/// How the greedy placement goes: the markers' order, and where a label is tried first.
+struct Strategy
+{
+    bool rightToLeft = true;  ///< markers from the rightmost (else from the leftmost)
+    bool rightFirst = true;   ///< right of the line in every row before left of it (else both sides per row)
+};
+
+std::vector<PlacedLabel> placeGreedily(const std::vector<MarkerLabel>& markers,
+                                       float left,
+                                       float right,
+                                       int rows,
+                                       float gap,
+                                       Strategy strategy)
 {
     std::vector<PlacedLabel> placed(markers.size());
-    // Right to left: a label goes right of its line, so the line of a marker left of it must rise
-    // past it; giving the right one the lower row lets close markers climb a staircase leftwards.
     std::vector<std::size_t> order(markers.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return markers[a].x > markers[b].x; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return strategy.rightToLeft ? markers[a].x > markers[b].x : markers[a].x < markers[b].x;
+    });
 
     std::vector<std::size_t> done;  // placed markers, in placing order
     auto fits = [&](std::size_t i, int row, float labelLeft) {
@@ -86,16 +96,58 @@ std::vector<PlacedLabel> placeMarkerLabels(const std::vector<MarkerLabel>& marke
         return true;
     };
     for (std::size_t i : order) {
-        const float x = markers[i].x;
-        // Right of the line in any row before left of it: a label left of its line sits over the lines
-        // of the markers left of it, which then find no row.
-        for (float labelLeft : {x + gap, x - gap - markers[i].width})
+        const float rightOfLine = markers[i].x + gap;
+        const float leftOfLine = markers[i].x - gap - markers[i].width;
+        if (strategy.rightFirst) {
+            // Right of the line from the lowest row up; else left of it from the highest row down (a
+            // label left of its line sits over the lines of markers further left: high up, fewer rise
+            // through it).
             for (int row = 0; row < rows && placed[i].row < 0; ++row)
-                if (fits(i, row, labelLeft))
-                    placed[i] = {row, labelLeft};
+                if (fits(i, row, rightOfLine))
+                    placed[i] = {row, rightOfLine};
+            for (int row = rows - 1; row >= 0 && placed[i].row < 0; --row)
+                if (fits(i, row, leftOfLine))
+                    placed[i] = {row, leftOfLine};
+        } else {
+            for (int row = 0; row < rows && placed[i].row < 0; ++row)
+                for (float labelLeft : {rightOfLine, leftOfLine})
+                    if (placed[i].row < 0 && fits(i, row, labelLeft))
+                        placed[i] = {row, labelLeft};
+        }
         done.push_back(i);
     }
     return placed;
+}
+
+}  // namespace
+
+std::vector<PlacedLabel> placeMarkerLabels(const std::vector<MarkerLabel>& markers,
+                                           float left,
+                                           float right,
+                                           int rows,
+                                           float gap)
+{
+    // A few greedy placements; the one that labels the most markers wins, then the one with the
+    // fewest rows. Right to left with labels right of their lines is tried first: the line of a
+    // marker left of a label must rise past it, so giving the right one the lower row lets close
+    // markers climb a staircase leftwards.
+    std::vector<PlacedLabel> best;
+    auto score = [](const std::vector<PlacedLabel>& placed) {
+        int unplaced = 0;
+        int usedRows = 0;
+        for (const PlacedLabel& label : placed) {
+            unplaced += label.row < 0;
+            usedRows = std::max(usedRows, label.row + 1);
+        }
+        return std::pair(unplaced, usedRows);
+    };
+    for (Strategy strategy :
+         {Strategy{true, true}, Strategy{true, false}, Strategy{false, true}, Strategy{false, false}}) {
+        std::vector<PlacedLabel> placed = placeGreedily(markers, left, right, rows, gap, strategy);
+        if (best.empty() || score(placed) < score(best))
+            best = std::move(placed);
+    }
+    return best.empty() ? std::vector<PlacedLabel>(markers.size()) : best;
 }
 
 }  // namespace ui

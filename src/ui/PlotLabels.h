@@ -2,11 +2,12 @@
 //  - Axis ticks at a "nice" step (1, 2 or 5 times a power of ten), as many as the axis has room for,
 //    each labelled with as many decimals as the step needs.
 //  - Labels of vertical marker lines (the histogram's "key (target)", "p99", probes...) staggered in
-//    rows above the plot: each marker's line rises from the plot to its label's row, and each label,
-//    from the rightmost marker to the leftmost, takes the first row where it overlaps no other label,
-//    no other marker's line crosses it and its own line crosses no label below it (beside its line:
-//    right of it in any row, else left of it). A label with no such row among the
-//    rows allowed is left for a legend.
+//    rows above the plot: each marker's line rises from the plot to its label's row, and each label
+//    takes a row where it overlaps no other label, no other marker's line crosses it and its own line
+//    crosses no label below it, beside its line (right of it, or left). The rows are chosen greedily
+//    in a few orders (from the rightmost marker, from the leftmost; right of the line first, or
+//    either side per row); the placement that labels the most markers in the fewest rows wins. A label with no such row
+//    among the rows allowed is left for a legend.
 #pragma once
 
 #include <string>

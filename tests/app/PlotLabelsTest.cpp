@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace {
@@ -84,6 +85,18 @@ TEST(PlotLabelsTest, KeyTargetKeyNowAndP99SideBySideGetRowsOfTheirOwn)
     expectNoOverlap(markers, placed, 0.0f, 450.0f, 4, 3.0f, "three close markers");
     for (const ui::PlacedLabel& label : placed)
         EXPECT_GE(label.row, 0) << "four rows hold three labels";
+}
+
+TEST(PlotLabelsTest, ALabelLeftOfItsLineNearTheEndDoesNotBlockTheMarkersBeforeIt)
+{
+    // The percentile operator at UI scale 1.5 in a narrow histogram: "key (target)" can only go left
+    // of its line, over the lines of the probe and p50; at most one label is left for the legend.
+    const std::vector<ui::MarkerLabel> markers{
+        {710.0f, 31.5f}, {743.0f, 73.5f}, {805.5f, 94.5f}, {806.0f, 126.0f}, {832.0f, 31.5f}};
+    const std::vector<ui::PlacedLabel> placed = ui::placeMarkerLabels(markers, 584.0f, 900.0f, 3, 3.0f);
+    expectNoOverlap(markers, placed, 584.0f, 900.0f, 3, 3.0f, "crowded right end");
+    EXPECT_LE(std::count_if(placed.begin(), placed.end(), [](const ui::PlacedLabel& label) { return label.row < 0; }),
+              1);
 }
 
 TEST(PlotLabelsTest, ALabelWithNoRoomIsLeftForTheLegend)
