@@ -226,7 +226,7 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     }
     const post::HistogramSnapshot& s = *snapshot;
     const std::string range = formatAxisRange(s.logMin, s.logMax);
-    textUnformatted(std::to_string(s.binCount) + " bins, log2 L " + range + " EV");
+    textWrapped(std::to_string(s.binCount) + " bins, log2 L " + range + " EV");
     char late[64];
     std::snprintf(late, sizeof late, "(frame %llu, %llu late)", (unsigned long long)s.frame,
                   (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
