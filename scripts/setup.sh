@@ -12,6 +12,7 @@ packages=(
   xvfb xauth xdotool                   # window tests (xdotool: the split view divider drag)
   clang libclang-rt-14-dev zlib1g-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
   clang-format                         # scripts/check-format.sh
+  ccache                               # a compiler cache shared by the builds (CMakeLists.txt)
 )
 
 missing=()

@@ -20,6 +20,7 @@
 #include "post/ExposureHistory.h"
 #include "post/MethodListing.h"
 #include "post/PostPipeline.h"
+#include "post/SettingsFile.h"
 #include "profiling/Capture.h"
 #include "profiling/Profiler.h"
 #include "scene/Scene.h"
@@ -149,8 +150,10 @@ struct App::Impl
     gl::Texture uiTarget;                ///< headless --ui: the panels and, in their viewport, the display image
     gl::Framebuffer uiFramebuffer;
     std::unique_ptr<ui::PanelColumns> columns;  ///< where the panels go and what they leave to the picture
-    glm::ivec2 canvas{0};    ///< this frame's window framebuffer (headless --ui: uiTarget's size), pixels
-    glm::ivec4 viewport{0};  ///< this frame's viewport in the canvas: x, y (GL's bottom-left origin), width, height
+    glm::ivec2 canvas{0};     ///< this frame's window framebuffer (headless --ui: uiTarget's size), pixels
+    glm::ivec4 viewport{0};   ///< this frame's viewport in the canvas: x, y (GL's bottom-left origin), width, height
+    glm::ivec2 frameSize{0};  ///< the size a source that follows the window renders at this frame
+    bool uiDrawn = false;     ///< this frame drew the panels
     bool isWindow = false;
     bool showUi = true;
     bool vsync = true;
@@ -207,20 +210,30 @@ struct App::Impl
 
     /// Follows the monitor's content scale (or --ui-scale); between frames.
     void updateUiScale();
-    /// Lays this frame's panels out (after ImGui's new frame) and sets `viewport`; the whole canvas
-    /// when no panels are drawn.
+    /// Lays this frame's panels out (after ImGui's new frame) and sets `viewport` (the whole canvas
+    /// when no panels are drawn) and `frameSize`: the viewport's size, or with the panels hidden in a
+    /// window the aspect of the viewport they would leave, fitted into the window (the camera's
+    /// framing, and so the exposure, do not change when the panels are toggled: ui/PanelLayout.h).
     void layOutFrame(bool drawUi);
+    /// The canvas in ImGui units (a window's size in screen units; headless, the canvas).
+    glm::vec2 displayUnits() const;
     /// Where the source's frame goes in the canvas: its placement in the viewport, moved there.
     BlitRects placementInCanvas() const;
     /// The mouse in canvas pixels from the bottom-left corner (window).
     glm::dvec2 cursorInCanvas() const;
-    /// "viewport 480,0 520x504 of 1280x720 (pixels from the top-left); no name cut short": tests crop
-    /// screenshots with it, and the combos' names found too narrow since the last call (ui::checkNamesFit).
+    /// "viewport 328,0 952x546 of 1280x720 (pixels from the top-left); picture 952x546, 56.4 % of the
+    /// window; combos visible without scrolling: method, scan, operator; no name cut short": tests
+    /// crop screenshots with it; the picture is the frame's rectangle as placed in the viewport; the
+    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); then the
+    /// combos' names found too narrow since the last call (ui::checkNamesFit).
     std::string describeLayout() const;
+    /// "combos visible without scrolling: method, scan, operator", or which are not, or drawn nowhere.
+    std::string describeCombos() const;
 
     void drawPanels(double pathSeconds);
     void drawFramePanel(double pathSeconds);
-    void drawMeasurementPanels();
+    void drawTimingsPanel();
+    void drawExposurePanels();
     void renderFrame(double dt, double pathSeconds, bool drawUi);
     /// Clears the canvas of `target` (0: the window) and blits the display image into the viewport.
     void presentInViewport(const gl::Texture& display, GLuint target);
@@ -254,12 +267,17 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
             // The demo: no flags and no display.
             a.options.screenshot = kDemoScreenshot;
             a.options.capture = kDemoCapture;
+            const DemoRun demo = demoRunFor(gl.isSoftwareRenderer());
+            a.options.frames = demo.frames;
+            size = {demo.width, demo.height};
             std::error_code ec;
-            std::cout << "demo run: " << kDefaultHeadlessFrames << " frames headless, writing "
-                      << (std::filesystem::current_path(ec) / kDemoScreenshot).string() << " and "
+            std::cout << "demo run: " << demo.frames << " frames of " << demo.width << "x" << demo.height << " headless"
+                      << (gl.isSoftwareRenderer() ? " (a software renderer: fewer and smaller frames than on a GPU)"
+                                                  : "")
+                      << ", writing " << (std::filesystem::current_path(ec) / kDemoScreenshot).string() << " and "
                       << (std::filesystem::current_path(ec) / kDemoCapture).string() << std::endl;
         }
-        a.frameCount = options.frames.value_or(kDefaultHeadlessFrames);
+        a.frameCount = a.options.frames.value_or(kDefaultHeadlessFrames);
     } else {
         a.frameCount = options.frames.value_or(-1);
     }
@@ -355,6 +373,11 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         a.pipelinePanelB = std::make_unique<ui::PipelinePanel>(a.caps);
         a.pipelinePanelB->settingsFile().setPath("hdrlab-settings-b.json");  // Save on B must not overwrite A's file
         a.columns = std::make_unique<ui::PanelColumns>(ui::collectPanelNames(*a.pipelinePanel, a.presets));
+        a.pipelinePanel->settingsFile().setLayout(&a.columns->state());  // Save and Load keep the layout too
+        if (options.settingsFile)
+            for (const std::string& warning : ui::applyLayoutKeys(
+                     post::readSettingsSection(*options.settingsFile, post::kLayoutKeyPrefix), a.columns->state()))
+                util::logWarning("{}: {}", options.settingsFile->string(), warning);
     }
     if (a.isWindow)
         a.windowEvents = std::make_unique<WindowEvents>(a.context->window());
@@ -411,13 +434,39 @@ void App::Impl::updateUiScale()
 
 void App::Impl::layOutFrame(bool drawUi)
 {
-    if (!drawUi || !columns) {
-        viewport = {0, 0, canvas.x, canvas.y};
+    uiDrawn = drawUi && columns;
+    viewport = {0, 0, canvas.x, canvas.y};
+    frameSize = canvas;
+    if (!columns)
         return;
+    const glm::vec2 display = displayUnits();
+    if (drawUi) {
+        const ui::PanelRects& rects = columns->arrange(imgui->scale(), true);
+        const ImVec2 imguiDisplay = ImGui::GetIO().DisplaySize;  // the units the regions are in
+        viewport = ui::viewportPixels(rects.viewport, {imguiDisplay.x, imguiDisplay.y}, canvas);
+        frameSize = {viewport.z, viewport.w};
+    } else if (isWindow) {
+        // Hidden panels: the frame keeps the aspect of the viewport they would leave, letterboxed.
+        if (!columns->measuredAt(imgui->scale())) {
+            // Hidden from the start (--hide-ui) or since the scale changed: one frame, not drawn,
+            // measures the panels with the font, so the aspect is the one they will leave.
+            imgui->newFrame(canvas, kFixedDt);
+            columns->arrange(imgui->scale(), false);
+            imgui->endFrameWithoutDrawing();
+        }
+        const glm::ivec4 shown =
+            ui::viewportPixels(columns->referenceViewport(display, imgui->scale()), display, canvas);
+        frameSize = ui::fitAspect(canvas, {shown.z, shown.w});
     }
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const ui::PanelRects& rects = columns->arrange(imgui->scale(), true);
-    viewport = ui::viewportPixels(rects.viewport, {display.x, display.y}, canvas);
+}
+
+glm::vec2 App::Impl::displayUnits() const
+{
+    if (!isWindow)
+        return glm::vec2(canvas);
+    int width = 0, height = 0;
+    glfwGetWindowSize(context->window(), &width, &height);
+    return glm::vec2(std::max(width, 1), std::max(height, 1));
 }
 
 BlitRects App::Impl::placementInCanvas() const
@@ -442,6 +491,14 @@ std::string App::Impl::describeLayout() const
 {
     std::string text = util::format("viewport {},{} {}x{} of {}x{} (pixels from the top-left)", viewport.x,
                                     canvas.y - viewport.y - viewport.w, viewport.z, viewport.w, canvas.x, canvas.y);
+    const glm::ivec4 picture = placementInCanvas().destination;
+    const glm::ivec2 pictureSize = glm::max(glm::ivec2(picture.z - picture.x, picture.w - picture.y), glm::ivec2(0));
+    const double share = 100.0 * double(pictureSize.x) * pictureSize.y / std::max(1.0, double(canvas.x) * canvas.y);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f", share);
+    text += util::format("; picture {}x{}, {} % of the window", pictureSize.x, pictureSize.y, percent);
+    if (columns && uiDrawn)
+        text += "; " + describeCombos();
     const std::vector<std::string> cut = ui::takeNamesCutShort();
     if (cut.empty())
         return text + "; no name cut short";
@@ -449,6 +506,16 @@ std::string App::Impl::describeLayout() const
     for (const std::string& name : cut)
         text += " '" + name + "'";
     return text;
+}
+
+std::string App::Impl::describeCombos() const
+{
+    // The Pipeline panel's combos, found by the name each shows now (the scan's is "built in", no
+    // combo of names, when the histogram method makes the cumulative histogram itself).
+    const post::ScanMethod* scan = pipeline->scanMethod();
+    return ui::describeCombosInSight({{"method", std::string(pipeline->histogramMethod().label())},
+                                      {"scan", scan ? std::string(scan->label()) : std::string()},
+                                      {"operator", std::string(pipeline->toneOperator().label())}});
 }
 
 void App::Impl::updateProbes(bool mouseFree)
@@ -520,24 +587,11 @@ void App::Impl::drawPanels(double pathSeconds)
     std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
     const std::optional<post::ProbeSnapshot> probe = pipeline->latestProbe();
     ui::PanelColumns& layout = *columns;
+    using Section = ui::SettingsSection;
 
-    // The left column: the frame and the settings.
-    if (layout.beginRegion(ui::PanelRegion::Left)) {
-        if (ui::beginPanel("Frame")) {
-            drawFramePanel(pathSeconds);
-            ui::endPanel();
-        }
-        if (ui::beginPanel("View")) {
-            if (auto mode = ui::drawViewPanel(
-                    {pipeline->viewMode(), &snapshot, &probe, probeNames, pipeline->luminanceUnits().describe()}))
-                pipeline->setViewMode(*mode, !isWindow);
-            ui::endPanel();
-        }
-        if (ui::beginPanel("Split view")) {
-            drawSplitPanel();
-            ui::endPanel();
-        }
-        if (ui::beginPanel("Pipeline")) {
+    // The settings column: the pipeline first (its three combos in sight), then the frame and the views.
+    if (layout.beginRegion(ui::PanelRegion::Settings)) {
+        if (layout.beginSection(Section::Pipeline, "Pipeline")) {
             ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
             if (actions.verifyRequested)
                 pipelinePanel->setVerifyReport(pipeline->verify());
@@ -556,7 +610,21 @@ void App::Impl::drawPanels(double pathSeconds)
             }
             ui::endPanel();
         }
-        if (split->active() && ui::beginPanel("Pipeline B")) {
+        if (layout.beginSection(Section::Frame, "Frame")) {
+            drawFramePanel(pathSeconds);
+            ui::endPanel();
+        }
+        if (layout.beginSection(Section::View, "View")) {
+            if (auto mode = ui::drawViewPanel(
+                    {pipeline->viewMode(), &snapshot, &probe, probeNames, pipeline->luminanceUnits().describe()}))
+                pipeline->setViewMode(*mode, !isWindow);
+            ui::endPanel();
+        }
+        if (layout.beginSection(Section::Split, "Split view")) {
+            drawSplitPanel();
+            ui::endPanel();
+        }
+        if (split->active() && layout.beginSection(Section::PipelineB, "Pipeline B")) {
             post::PostPipeline& b = *split->pipelineB();
             if (pipelinePanelB->draw(b, *profiler).verifyRequested)
                 pipelinePanelB->setVerifyReport(b.verify());
@@ -564,13 +632,8 @@ void App::Impl::drawPanels(double pathSeconds)
         }
         layout.endRegion();
     }
-    // The right column: the measurements.
-    if (layout.beginRegion(ui::PanelRegion::Right)) {
-        drawMeasurementPanels();
-        layout.endRegion();
-    }
-    // The bottom strip: the histogram of the picture above it.
-    if (layout.beginRegion(ui::PanelRegion::Bottom)) {
+    // The strip under the picture: its histogram, the timings, the exposure over time.
+    if (layout.beginRegion(ui::PanelRegion::Histogram)) {
         if (snapshot && snapshot->markers.empty())
             snapshot->markers = pipeline->toneOperator().markers();
         if (snapshot && probe)
@@ -581,11 +644,19 @@ void App::Impl::drawPanels(double pathSeconds)
         }
         layout.endRegion();
     }
+    if (layout.beginRegion(ui::PanelRegion::Timings)) {
+        drawTimingsPanel();
+        layout.endRegion();
+    }
+    if (layout.beginRegion(ui::PanelRegion::Exposure)) {
+        drawExposurePanels();
+        layout.endRegion();
+    }
     layout.drawSplitters();
     drawSplitLabels();
 }
 
-void App::Impl::drawMeasurementPanels()
+void App::Impl::drawTimingsPanel()
 {
     // While --capture records the whole run, the buttons would cut that recording short.
     ui::CaptureMode mode = ui::CaptureMode::Idle;
@@ -597,7 +668,7 @@ void App::Impl::drawMeasurementPanels()
         mode = ui::CaptureMode::RecordingForOutputs;
     if (mode == ui::CaptureMode::RecordingForOutputs && captureStatus.empty())
         captureStatus = "recording the whole run (summary, --capture)";
-    if (ui::beginPanel("Timings")) {
+    if (ui::beginFixedPanel("Timings")) {
         ui::TimingsPanelActions timing = timingsPanel.draw(*profiler, captureStatus, mode);
         if (timing.ringFrames > 0)
             profiler->setRecordingCapacity(timing.ringFrames);
@@ -615,7 +686,11 @@ void App::Impl::drawMeasurementPanels()
             writeUiCapture();
         ui::endPanel();
     }
-    if (ui::beginPanel("Exposure")) {
+}
+
+void App::Impl::drawExposurePanels()
+{
+    if (ui::beginFixedPanel("Exposure")) {
         exposurePanel.draw(exposurePlot, pipeline->toneOperator().id(), pipeline->toneOperator().keyValueName());
         ui::endPanel();
     }
@@ -941,8 +1016,8 @@ int App::Impl::runFrames(int count)
             a.imgui->newFrame(a.canvas, dt);
         a.layOutFrame(drawUi);  // the panels' regions decide where the frame goes, and its size
         const glm::ivec2 viewportSize{a.viewport.z, a.viewport.w};
-        if ((a.isWindow || a.uiTarget.valid()) && a.source->followsWindowSize() && viewportSize != a.source->size())
-            a.source->resize(viewportSize);
+        if ((a.isWindow || a.uiTarget.valid()) && a.source->followsWindowSize() && a.frameSize != a.source->size())
+            a.source->resize(a.frameSize);
         FrameSourceInput input{nullptr, viewportSize, {0.0, 0.0}, dt, pathSeconds, true, true, scrollY};
         bool mouseFree = true;
         if (a.isWindow) {

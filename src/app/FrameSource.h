@@ -51,7 +51,8 @@ public:
     virtual std::string description() const { return {}; }
     /// The frame the pipeline runs on, in pixels.
     virtual glm::ivec2 size() const = 0;
-    /// The scene renders at the viewport's size; an image keeps its own.
+    /// The scene renders at the viewport's size (with the panels hidden in a window, at the aspect of
+    /// the viewport they would leave, as large as fits: ui/PanelLayout.h); an image keeps its own.
     virtual bool followsWindowSize() const = 0;
     virtual void resize(glm::ivec2 size) = 0;
     /// Camera or pan/zoom from the window, or the headless path.

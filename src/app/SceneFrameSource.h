@@ -93,7 +93,8 @@ public:
     float verticalFovDegrees() const override { return mCamera.verticalFovDegrees; }
     std::string hint(bool isWindow, double pathSeconds) const override;
     /// As large as fits, aspect kept, centred; 1:1 when the frame nearly fills the viewport (it
-    /// fills it exactly once it follows the viewport's size).
+    /// fills it exactly once it follows the viewport's size, or one side of it, letterboxed, with the
+    /// panels hidden).
     BlitRects placement(glm::ivec2 viewportSize) const override;
 
 private:

@@ -36,9 +36,7 @@ std::string numberText(double number)
     return ec == std::errc() ? std::string(text, end) : std::to_string(number);
 }
 
-}  // namespace
-
-std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const std::string& source)
+scene::JsonValue parseObject(const std::string& text, const std::string& source)
 {
     scene::JsonValue root;
     try {
@@ -50,8 +48,36 @@ std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const 
     if (root.kind != scene::JsonValue::Kind::Object)
         throw std::runtime_error(source + ": a settings file is one JSON object of keys and values, not a " +
                                  std::string(scene::jsonKindName(root.kind)));
+    return root;
+}
+
+std::string readText(const std::filesystem::path& path)
+{
+    std::error_code folderCheck;
+    if (std::filesystem::is_directory(path, folderCheck))
+        throw std::runtime_error("cannot open settings file '" + path.string() + "': it is a folder, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const int error = errno;
+        throw std::runtime_error("cannot open settings file '" + path.string() +
+                                 "': " + std::strerror(error != 0 ? error : ENOENT));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        throw std::runtime_error("cannot read settings file '" + path.string() + "'");
+    return text.str();
+}
+
+}  // namespace
+
+std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const std::string& source)
+{
+    const scene::JsonValue root = parseObject(text, source);
     std::vector<SettingAssignment> out;
     for (const scene::JsonMember& member : root.members) {
+        if (std::string_view(member.key).starts_with(kLayoutKeyPrefix))
+            continue;  // the app's panel layout (readSettingsSection)
         const std::string origin = source + ":" + std::to_string(member.keyPosition.line);
         const scene::JsonValue& value = *member.value;
         std::string valueText;
@@ -86,39 +112,61 @@ std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const 
 
 std::vector<SettingAssignment> readSettingsFile(const std::filesystem::path& path)
 {
-    std::error_code folderCheck;
-    if (std::filesystem::is_directory(path, folderCheck))
-        throw std::runtime_error("cannot open settings file '" + path.string() + "': it is a folder, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int error = errno;
-        throw std::runtime_error("cannot open settings file '" + path.string() +
-                                 "': " + std::strerror(error != 0 ? error : ENOENT));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw std::runtime_error("cannot read settings file '" + path.string() + "'");
-    return parseSettingsJson(text.str(), path.string());
+    return parseSettingsJson(readText(path), path.string());
 }
 
-std::string settingsToJson(const PipelineParameters& parameters)
+std::map<std::string, std::string> parseSettingsSection(const std::string& text,
+                                                        const std::string& source,
+                                                        std::string_view prefix)
 {
-    std::string out = "{\n";
-    const std::vector<std::pair<std::string, std::string>> values = parameters.values();
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const auto& [key, text] = values[i];
+    std::map<std::string, std::string> out;
+    for (const scene::JsonMember& member : parseObject(text, source).members) {
+        if (!std::string_view(member.key).starts_with(prefix))
+            continue;
+        const scene::JsonValue& value = *member.value;
+        switch (value.kind) {
+            case scene::JsonValue::Kind::Bool:
+                out[member.key] = value.boolean ? "true" : "false";
+                break;
+            case scene::JsonValue::Kind::Number:
+                out[member.key] = numberText(value.number);
+                break;
+            case scene::JsonValue::Kind::String:
+                out[member.key] = value.string;
+                break;
+            default:
+                out[member.key] = std::string("(") + std::string(scene::jsonKindName(value.kind)) + ")";
+                break;
+        }
+    }
+    return out;
+}
+
+std::map<std::string, std::string> readSettingsSection(const std::filesystem::path& path, std::string_view prefix)
+{
+    return parseSettingsSection(readText(path), path.string(), prefix);
+}
+
+std::string settingsToJson(const PipelineParameters& parameters, const ExtraSettingKeys& extraKeys)
+{
+    std::vector<std::pair<std::string, std::string>> lines;  // key, JSON value
+    for (const auto& [key, text] : parameters.values()) {
         const ParameterInfo& info = *findParameter(key);
         const bool bare = info.type != ParameterType::Enum && info.type != ParameterType::Text;  // booleans and numbers
-        out +=
-            "  " + jsonString(key) + ": " + (bare ? text : jsonString(text)) + (i + 1 < values.size() ? ",\n" : "\n");
+        lines.emplace_back(key, bare ? text : jsonString(text));
     }
+    lines.insert(lines.end(), extraKeys.begin(), extraKeys.end());
+    std::string out = "{\n";
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        out += "  " + jsonString(lines[i].first) + ": " + lines[i].second + (i + 1 < lines.size() ? ",\n" : "\n");
     return out + "}\n";
 }
 
-void writeSettingsFile(const std::filesystem::path& path, const PipelineParameters& parameters)
+void writeSettingsFile(const std::filesystem::path& path,
+                       const PipelineParameters& parameters,
+                       const ExtraSettingKeys& extraKeys)
 {
-    util::writeFileAtomically(path, settingsToJson(parameters));
+    util::writeFileAtomically(path, settingsToJson(parameters, extraKeys));
 }
 
 std::vector<std::string> loadSettingsFile(const std::filesystem::path& path, PipelineParameters& parameters)

@@ -7,8 +7,10 @@
 #include "ui/ViewPanel.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the current window's clip rectangle and scroll (combo placements)
 
 #include <algorithm>
+#include <cfloat>
 #include <set>
 #include <utility>
 
@@ -22,12 +24,14 @@ constexpr ImGuiWindowFlags kFixedWindow = ImGuiWindowFlags_NoTitleBar | ImGuiWin
 const char* regionWindowName(PanelRegion region)
 {
     switch (region) {
-        case PanelRegion::Left:
-            return "##panels-left";
-        case PanelRegion::Right:
-            return "##panels-right";
-        case PanelRegion::Bottom:
-            return "##panels-bottom";
+        case PanelRegion::Settings:
+            return "##panels-settings";
+        case PanelRegion::Histogram:
+            return "##panels-histogram";
+        case PanelRegion::Timings:
+            return "##panels-timings";
+        case PanelRegion::Exposure:
+            return "##panels-exposure";
     }
     return "##panels";
 }
@@ -70,18 +74,35 @@ void popPanelHeaderColours()
     ImGui::PopStyleColor(3);
 }
 
-/// The arrow on a bar: where its region goes when clicked (collapse towards the window's edge, or open).
-ImGuiDir arrowDirection(PanelRegion region, bool open)
+/// The arrow on a collapsing bar: where its region goes when clicked (collapse towards the window's
+/// edge, or open).
+ImGuiDir arrowDirection(PanelBar bar, bool open)
 {
-    switch (region) {
-        case PanelRegion::Left:
-            return open ? ImGuiDir_Left : ImGuiDir_Right;
-        case PanelRegion::Right:
-            return open ? ImGuiDir_Right : ImGuiDir_Left;
-        case PanelRegion::Bottom:
-            return open ? ImGuiDir_Down : ImGuiDir_Up;
-    }
-    return ImGuiDir_None;
+    if (bar == PanelBar::Settings)
+        return open ? ImGuiDir_Left : ImGuiDir_Right;
+    return open ? ImGuiDir_Down : ImGuiDir_Up;
+}
+
+std::vector<ComboPlacement>& placements()
+{
+    static std::vector<ComboPlacement> list;
+    return list;
+}
+
+/// Records the next item's placement as a combo of `names`, `height` tall, at the item width.
+template <typename Names>
+void recordPlacement(const Names& names, float height)
+{
+    ComboPlacement placement;
+    for (const auto& name : names)
+        placement.names.emplace_back(name);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    placement.frame = {at.x, at.y, ImGui::CalcItemWidth(), height};
+    const ImGuiWindow* window = ImGui::GetCurrentWindow();
+    placement.visible = {window->InnerClipRect.Min.x, window->InnerClipRect.Min.y, window->InnerClipRect.GetWidth(),
+                         window->InnerClipRect.GetHeight()};
+    placement.scrollY = window->Scroll.y;
+    placements().push_back(std::move(placement));
 }
 
 std::set<std::string>& namesCutShort()
@@ -131,23 +152,30 @@ const PanelRects& PanelColumns::arrange(float scale, bool panelsShown)
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     mDisplay = glm::vec2(display.x, display.y);
     mRects = layOutPanels(mDisplay, mState, mMetrics, panelsShown);
+    placements().clear();
     return mRects;
+}
+
+LayoutRect PanelColumns::referenceViewport(glm::vec2 display, float scale) const
+{
+    const PanelMetrics metrics = measuredAt(scale) ? mMetrics : PanelMetrics::atScale(scale);
+    return layOutPanels(display, mState, metrics, true).viewport;
 }
 
 bool PanelColumns::beginRegion(PanelRegion region)
 {
-    const LayoutRect& rect = region == PanelRegion::Left    ? mRects.left
-                             : region == PanelRegion::Right ? mRects.right
-                                                            : mRects.bottom;
+    const LayoutRect& rect = mRects.region(region);
     if (rect.empty())
         return false;
-    // The columns' scroll bar is always there, so their inner width (and the fields') never jumps.
-    const ImGuiWindowFlags flags = region == PanelRegion::Bottom ? 0 : ImGuiWindowFlags_AlwaysVerticalScrollbar;
+    // The column's scroll bar is always there, so its inner width (and the fields') never jumps.
+    const ImGuiWindowFlags flags = region == PanelRegion::Settings ? ImGuiWindowFlags_AlwaysVerticalScrollbar : 0;
     if (!beginFixedWindow(regionWindowName(region), rect, flags)) {
         ImGui::End();
         return false;
     }
-    ImGui::PushItemWidth(-mMetrics.fieldLabelRoom);
+    // A labelled field leaves its label the room it needs, at most 40 % of the width.
+    const float inner = ImGui::GetContentRegionAvail().x;
+    ImGui::PushItemWidth(-std::min(mMetrics.fieldLabelRoom, std::round(0.4f * inner)));
     return true;
 }
 
@@ -157,20 +185,27 @@ void PanelColumns::endRegion()
     ImGui::End();
 }
 
-void PanelColumns::drawSplitters()
+bool PanelColumns::beginSection(SettingsSection section, const char* title, bool* visible)
 {
-    drawSplitter(PanelRegion::Left, mRects.leftSplitter);
-    drawSplitter(PanelRegion::Right, mRects.rightSplitter);
-    drawSplitter(PanelRegion::Bottom, mRects.bottomSplitter);
+    bool& open = mState.sectionOpen[int(section)];
+    ImGui::SetNextItemOpen(open, ImGuiCond_Always);
+    open = beginPanel(title, visible);
+    return open;
 }
 
-void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
+void PanelColumns::drawSplitters()
+{
+    for (PanelBar which : {PanelBar::Settings, PanelBar::Strip, PanelBar::HistogramTimings, PanelBar::TimingsExposure})
+        drawSplitter(which, mRects.bar(which));
+}
+
+void PanelColumns::drawSplitter(PanelBar which, const LayoutRect& bar)
 {
     if (bar.empty())
         return;
-    const char* names[] = {"##bar-left", "##bar-right", "##bar-bottom"};
+    const char* names[] = {"##bar-settings", "##bar-strip", "##bar-histogram-timings", "##bar-timings-exposure"};
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
-    const bool visible = beginFixedWindow(names[int(region)], bar,
+    const bool visible = beginFixedWindow(names[int(which)], bar,
                                           ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
                                               ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoNav);
     ImGui::PopStyleVar();
@@ -178,10 +213,12 @@ void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
         ImGui::End();
         return;
     }
-    const bool across = region == PanelRegion::Bottom;  // a horizontal bar
-    bool& open = region == PanelRegion::Left    ? mState.leftOpen
-                 : region == PanelRegion::Right ? mState.rightOpen
-                                                : mState.bottomOpen;
+    const bool across = which == PanelBar::Strip;  // the only horizontal bar
+    const bool collapses = which == PanelBar::Settings || which == PanelBar::Strip;
+    bool dummyOpen = true;
+    bool& open = which == PanelBar::Settings ? mState.settingsOpen
+                 : which == PanelBar::Strip  ? mState.stripOpen
+                                             : dummyOpen;
     ImGui::InvisibleButton("##bar", ImVec2(bar.width, bar.height));
     const bool hovered = ImGui::IsItemHovered();
     const bool active = ImGui::IsItemActive();
@@ -190,35 +227,50 @@ void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
     const float arrowLength = 3.0f * ImGui::GetFrameHeight();
     const ImVec2 centre(bar.x + bar.width * 0.5f, bar.y + bar.height * 0.5f);
     const float along = across ? io.MousePos.x - centre.x : io.MousePos.y - centre.y;
-    const bool overArrow = std::abs(along) <= arrowLength * 0.5f;
+    const bool overArrow = collapses && std::abs(along) <= arrowLength * 0.5f;
+    const float mouse = across ? io.MousePos.y : io.MousePos.x;
 
     if (ImGui::IsItemActivated()) {
-        mDragging = region;
+        mDragging = which;
         mDragMoved = false;
+        mDragOffset = mouse - (across ? bar.y : bar.x);
     }
-    if (active && open && mDragging == region && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    if (active && open && mDragging == which && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
         mDragMoved = true;
-        // The bar's centre follows the mouse; each column leaves the other and a minimal viewport room.
-        const float half = bar.width * 0.5f;
-        const float room = mDisplay.x - mMetrics.viewportMin - 2.0f * mMetrics.splitter;
-        if (region == PanelRegion::Left) {
-            const float width = std::clamp(io.MousePos.x - half, mMetrics.leftMinWidth,
-                                           std::max(mMetrics.leftMinWidth, room - mRects.right.width));
-            mState.leftWidth = width / mMetrics.scale;
-        } else if (region == PanelRegion::Right) {
-            const float width = std::clamp(mDisplay.x - io.MousePos.x - half, mMetrics.rightMinWidth,
-                                           std::max(mMetrics.rightMinWidth, room - mRects.left.width));
-            mState.rightWidth = width / mMetrics.scale;
+        // The bar's start follows the mouse; every region keeps its minimum and the viewport its own.
+        const float at = mouse - mDragOffset;
+        const float thickness = mMetrics.splitter;
+        const PanelMetrics& m = mMetrics;
+        if (which == PanelBar::Settings) {
+            const float width = std::clamp(at, m.settingsMinWidth,
+                                           std::max(m.settingsMinWidth, mDisplay.x - m.viewportMin - thickness));
+            mState.settingsWidth = width / m.scale;
+        } else if (which == PanelBar::Strip) {
+            const float height = std::clamp(mDisplay.y - at - thickness, m.stripMinHeight,
+                                            std::max(m.stripMinHeight, mDisplay.y - m.viewportMin - thickness));
+            mState.stripHeight = height / m.scale;
+        } else if (which == PanelBar::HistogramTimings) {
+            // Timings keeps its right edge; the Histogram keeps its minimum.
+            const float right = mRects.timings.right();
+            const float lowest = mRects.strip.x + m.histogramMinWidth;
+            const float highest = right - thickness - m.sectionMinWidth;
+            const float x = std::clamp(at, std::min(lowest, highest), highest);
+            mState.timingsWidth = (right - x - thickness) / m.scale;
+            mState.exposureWidth = mRects.exposure.width / m.scale;
         } else {
-            const float maximum = mDisplay.y - mMetrics.viewportMin - mMetrics.splitter;
-            const float height = std::clamp(mDisplay.y - io.MousePos.y - bar.height * 0.5f, mMetrics.bottomMinHeight,
-                                            std::max(mMetrics.bottomMinHeight, maximum));
-            mState.bottomHeight = height / mMetrics.scale;
+            // Between Timings and Exposure: both change, the Histogram does not.
+            const float left = mRects.timings.x;
+            const float right = mRects.strip.right();
+            const float lowest = left + m.sectionMinWidth;
+            const float highest = right - thickness - m.sectionMinWidth;
+            const float x = std::clamp(at, std::min(lowest, highest), highest);
+            mState.timingsWidth = (x - left) / m.scale;
+            mState.exposureWidth = (right - x - thickness) / m.scale;
         }
     }
-    if (ImGui::IsItemDeactivated() && mDragging == region) {
+    if (ImGui::IsItemDeactivated() && mDragging == which) {
         // A click without a drag: on the arrow it collapses the region; anywhere on a collapsed bar it opens it.
-        if (!mDragMoved && ImGui::IsItemHovered() && (!open || overArrow))
+        if (collapses && !mDragMoved && ImGui::IsItemHovered() && (!open || overArrow))
             open = !open;
         mDragging.reset();
     }
@@ -235,8 +287,10 @@ void PanelColumns::drawSplitter(PanelRegion region, const LayoutRect& bar)
                                           : hovered ? style.Colors[ImGuiCol_SeparatorHovered]
                                                     : style.Colors[ImGuiCol_TitleBg]);
     draw->AddRectFilled(ImVec2(bar.x, bar.y), ImVec2(bar.right(), bar.bottom()), fill);
-    const float thickness = across ? bar.height : bar.width;
-    drawArrow(draw, centre, thickness, arrowDirection(region, open), ImGui::GetColorU32(ImGuiCol_Text));
+    if (collapses) {
+        const float thickness = across ? bar.height : bar.width;
+        drawArrow(draw, centre, thickness, arrowDirection(which, open), ImGui::GetColorU32(ImGuiCol_Text));
+    }
     ImGui::End();
 }
 
@@ -259,6 +313,7 @@ PanelNames collectPanelNames(const PipelinePanel& pipelinePanel, const std::vect
 
 void checkNamesFit(std::span<const std::string> names)
 {
+    recordPlacement(names, ImGui::GetFrameHeight());
     const float width = ImGui::CalcItemWidth();
     for (const std::string& name : names)
         if (comboWidthFor(name) > width)
@@ -267,10 +322,73 @@ void checkNamesFit(std::span<const std::string> names)
 
 void checkNamesFit(std::span<const char* const> names)
 {
+    recordPlacement(names, ImGui::GetFrameHeight());
     const float width = ImGui::CalcItemWidth();
     for (const char* name : names)
         if (comboWidthFor(name) > width)
             namesCutShort().insert(name);
+}
+
+bool beginNameCombo(const char* id, const std::string& preview, std::span<const std::string> names)
+{
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = std::max(ImGui::CalcItemWidth(), 2.0f * ImGui::GetFrameHeight());
+    const float arrow = ImGui::GetFrameHeight();
+    const float wrapWidth = std::max(1.0f, width - arrow - 2.0f * style.FramePadding.x);
+    const ImVec2 text = ImGui::CalcTextSize(preview.c_str(), nullptr, false, wrapWidth);
+    const float height = std::max(ImGui::GetFrameHeight(), std::ceil(text.y) + 2.0f * style.FramePadding.y);
+    recordPlacement(names, height);  // nothing is cut short: a long name wraps
+
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImGuiID popupId = ImGui::GetID(id);
+    const bool pressed = ImGui::InvisibleButton(id, ImVec2(width, height));
+    const bool hovered = ImGui::IsItemHovered();
+    const bool popupOpen = ImGui::IsPopupOpen(popupId, ImGuiPopupFlags_None);
+    if (pressed && !popupOpen)
+        ImGui::OpenPopupEx(popupId, ImGuiPopupFlags_None);
+
+    // Drawn as ImGui draws a combo: the frame, the arrow's square at the right, the text inside.
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 end(at.x + width, at.y + height);
+    const ImU32 frame = ImGui::GetColorU32(hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg);
+    const ImU32 button = ImGui::GetColorU32(popupOpen || hovered ? ImGuiCol_ButtonHovered : ImGuiCol_Button);
+    draw->AddRectFilled(at, ImVec2(end.x - arrow, end.y), frame, style.FrameRounding, ImDrawFlags_RoundCornersLeft);
+    draw->AddRectFilled(ImVec2(end.x - arrow, at.y), end, button, style.FrameRounding, ImDrawFlags_RoundCornersRight);
+    drawArrow(draw, ImVec2(end.x - 0.5f * arrow, at.y + 0.5f * arrow), 0.5f * arrow, ImGuiDir_Down,
+              ImGui::GetColorU32(ImGuiCol_Text));
+    draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                  ImVec2(at.x + style.FramePadding.x, at.y + style.FramePadding.y), ImGui::GetColorU32(ImGuiCol_Text),
+                  preview.c_str(), nullptr, wrapWidth);
+    if (!ImGui::IsPopupOpen(popupId, ImGuiPopupFlags_None))
+        return false;
+
+    // The list under the combo, at least as wide, as wide as its longest name, at most eight rows tall.
+    const float rows = 8.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y;
+    ImGui::SetNextWindowPos(ImVec2(at.x, end.y));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(FLT_MAX, rows));
+    return ImGui::BeginPopupEx(popupId, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar |
+                                            ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings |
+                                            ImGuiWindowFlags_NoMove);
+}
+
+bool ComboPlacement::visibleWithoutScrolling() const
+{
+    const float top = frame.y + scrollY;  // where the frame is with the window at its top
+    return frame.x >= visible.x && frame.right() <= visible.right() + 0.5f && top >= visible.y &&
+           top + frame.height <= visible.bottom() + 0.5f;
+}
+
+const std::vector<ComboPlacement>& comboPlacements()
+{
+    return placements();
+}
+
+const ComboPlacement* findComboShowing(const std::string& name)
+{
+    for (const ComboPlacement& placement : placements())
+        if (std::find(placement.names.begin(), placement.names.end(), name) != placement.names.end())
+            return &placement;
+    return nullptr;
 }
 
 std::vector<std::string> takeNamesCutShort()
@@ -278,6 +396,30 @@ std::vector<std::string> takeNamesCutShort()
     std::vector<std::string> names(namesCutShort().begin(), namesCutShort().end());
     namesCutShort().clear();
     return names;
+}
+
+std::string describeCombosInSight(const std::vector<std::pair<std::string, std::string>>& roleAndName)
+{
+    std::string visible, hidden;
+    for (const auto& [role, name] : roleAndName) {
+        if (name.empty())
+            continue;
+        const ComboPlacement* placement = findComboShowing(name);
+        const bool inSight = placement && placement->visibleWithoutScrolling();
+        std::string& list = inSight ? visible : hidden;
+        list += (list.empty() ? "" : ", ") + role;
+        if (!placement)
+            list += " (not drawn)";
+        else if (!inSight)
+            list += " (at y " + std::to_string(int(placement->frame.y + placement->scrollY)) + ".." +
+                    std::to_string(int(placement->frame.bottom() + placement->scrollY)) + ", the region shows y " +
+                    std::to_string(int(placement->visible.y)) + ".." +
+                    std::to_string(int(placement->visible.bottom())) + ")";
+    }
+    std::string text = "combos visible without scrolling: " + (visible.empty() ? std::string("none") : visible);
+    if (!hidden.empty())
+        text += "; combos not visible without scrolling: " + hidden;
+    return text;
 }
 
 bool beginPanel(const char* title, bool* visible)

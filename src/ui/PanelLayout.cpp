@@ -3,6 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 
 namespace ui {
@@ -10,10 +12,6 @@ namespace {
 
 /// The longest label of a field that should read whole beside it (the percentile operator's limits).
 constexpr const char* kReferenceFieldLabel = "Exposure limits (EV)";
-/// The right column shows at least a timed pass's name of this length and its mean (the Timings table's
-/// first two columns; the others scroll sideways).
-constexpr const char* kReferencePassName = "histogram/compute-shared-atomic";
-constexpr const char* kReferenceMean = "000.000";
 
 float widest(const std::vector<std::string>& names)
 {
@@ -23,24 +21,105 @@ float widest(const std::vector<std::string>& names)
     return width;
 }
 
+/// Splits the strip's inner width `room` (less its two bars) into Histogram, Timings and Exposure.
+/// Exposure gives way first, then Timings (down to their minimum), so the Histogram keeps its own;
+/// below the three minimums the sections share the room in proportion to them.
+std::array<float, 3> splitStrip(float room, const PanelLayoutState& state, const PanelMetrics& m)
+{
+    const float sectionMin = std::round(m.sectionMinWidth);
+    float timings = state.timingsWidth > 0.0f ? state.timingsWidth * m.scale : m.timingsWidth;
+    float exposure = state.exposureWidth > 0.0f
+                         ? state.exposureWidth * m.scale
+                         : std::clamp(std::round(room * m.exposureFraction), sectionMin, m.exposureWidth);
+    timings = std::max(std::round(timings), sectionMin);
+    exposure = std::max(std::round(exposure), sectionMin);
+    const float histogramMin = std::round(m.histogramMinWidth);
+    if (room < histogramMin + 2.0f * sectionMin) {
+        const float total = histogramMin + 2.0f * sectionMin;
+        timings = std::floor(room * sectionMin / total);
+        exposure = timings;
+        return {room - timings - exposure, timings, exposure};
+    }
+    float excess = std::max(0.0f, timings + exposure + histogramMin - room);
+    const float exposureGives = std::min(excess, exposure - sectionMin);
+    exposure -= exposureGives;
+    excess -= exposureGives;
+    timings -= std::min(excess, timings - sectionMin);
+    return {room - timings - exposure, timings, exposure};
+}
+
+std::string boolText(bool value)
+{
+    return value ? "true" : "false";
+}
+
+std::string numberText(float value)
+{
+    char text[32];
+    auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return ec == std::errc() ? std::string(text, end) : std::string("0");
+}
+
+const char* const kSectionKeys[int(SettingsSection::Count)] = {"pipeline_open", "frame_open", "view_open", "split_open",
+                                                               "pipeline_b_open"};
+
 }  // namespace
 
-float preferredExtent(PanelRegion region, glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics)
+PanelMetrics PanelMetrics::atScale(float scale)
 {
-    switch (region) {
-        case PanelRegion::Left:
-            return state.leftWidth > 0.0f ? std::max(state.leftWidth * metrics.scale, metrics.leftMinWidth)
-                                          : metrics.leftMinWidth;
-        case PanelRegion::Right:
-            return state.rightWidth > 0.0f
-                       ? std::max(state.rightWidth * metrics.scale, metrics.rightMinWidth)
-                       : std::max(metrics.rightMinWidth, std::round(display.x * metrics.rightFraction));
-        case PanelRegion::Bottom:
-            return state.bottomHeight > 0.0f
-                       ? std::max(state.bottomHeight * metrics.scale, metrics.bottomMinHeight)
-                       : std::max(metrics.bottomMinHeight, std::round(display.y * metrics.bottomFraction));
+    PanelMetrics m;
+    m.scale = scale;
+    for (float* length :
+         {&m.settingsMinWidth, &m.settingsMaxWidth, &m.stripMinHeight, &m.stripMaxHeight, &m.timingsWidth,
+          &m.exposureWidth, &m.sectionMinWidth, &m.histogramMinWidth, &m.splitter, &m.viewportMin, &m.fieldLabelRoom})
+        *length = std::round(*length * scale);
+    return m;
+}
+
+const LayoutRect& PanelRects::region(PanelRegion which) const
+{
+    switch (which) {
+        case PanelRegion::Settings:
+            return settings;
+        case PanelRegion::Histogram:
+            return histogram;
+        case PanelRegion::Timings:
+            return timings;
+        case PanelRegion::Exposure:
+            return exposure;
     }
-    return 0.0f;
+    return settings;
+}
+
+const LayoutRect& PanelRects::bar(PanelBar which) const
+{
+    switch (which) {
+        case PanelBar::Settings:
+            return settingsBar;
+        case PanelBar::Strip:
+            return stripBar;
+        case PanelBar::HistogramTimings:
+            return histogramBar;
+        case PanelBar::TimingsExposure:
+            return timingsBar;
+    }
+    return settingsBar;
+}
+
+float preferredSettingsWidth(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics)
+{
+    if (state.settingsWidth > 0.0f)
+        return std::max(state.settingsWidth * metrics.scale, metrics.settingsMinWidth);
+    return std::clamp(std::round(display.x * metrics.settingsFraction), metrics.settingsMinWidth,
+                      std::max(metrics.settingsMinWidth, metrics.settingsMaxWidth));
+}
+
+float preferredStripHeight(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics)
+{
+    if (state.stripHeight > 0.0f)
+        return std::max(state.stripHeight * metrics.scale, metrics.stripMinHeight);
+    return std::clamp(std::round(display.y * metrics.stripFraction), metrics.stripMinHeight,
+                      std::max(metrics.stripMinHeight, metrics.stripMaxHeight));
 }
 
 PanelRects layOutPanels(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics, bool panelsShown)
@@ -52,40 +131,44 @@ PanelRects layOutPanels(glm::vec2 display, const PanelLayoutState& state, const 
     if (!panelsShown)
         return rects;
 
-    // Across: [left][bar] viewport [bar][right]. Without room for both bars and a minimal viewport,
-    // the picture gets the whole window.
+    // Down: [settings][bar] viewport over [bar] and the strip, as wide as the window. Without room for
+    // the bars and a minimal viewport, the picture gets the whole window.
     const float bar = std::round(metrics.splitter);
-    if (width < metrics.viewportMin + 2.0f * bar)
+    if (width < metrics.viewportMin + bar || height < metrics.viewportMin + bar)
         return rects;
-    float left = state.leftOpen ? std::round(preferredExtent(PanelRegion::Left, display, state, metrics)) : 0.0f;
-    float right = state.rightOpen ? std::round(preferredExtent(PanelRegion::Right, display, state, metrics)) : 0.0f;
-    const float room = width - metrics.viewportMin - 2.0f * bar;  // for both columns
-    right = std::clamp(room - left, 0.0f, right);                 // the right column gives way first,
-    if (right < metrics.rightMinWidth)                            // and goes where it would be too narrow
-        right = 0.0f;
-    left = std::min(left, room);
-    rects.left = {0.0f, 0.0f, left, height};
-    rects.leftSplitter = {left, 0.0f, bar, height};
-    rects.rightSplitter = {width - right - bar, 0.0f, bar, height};
-    rects.right = {width - right, 0.0f, right, height};
-    if (rects.left.empty())
-        rects.left = {};
-    if (rects.right.empty())
-        rects.right = {};
+    float strip = state.stripOpen ? std::round(preferredStripHeight(display, state, metrics)) : 0.0f;
+    strip = std::min(strip, height - metrics.viewportMin - bar);
+    const float top = height - strip - bar;  // the height of the column and the viewport
+    rects.stripBar = {0.0f, top, width, bar};
 
-    // Down, between the bars: viewport over [bar][bottom].
+    // Across the top: [settings][bar] viewport.
+    float left = state.settingsOpen ? std::round(preferredSettingsWidth(display, state, metrics)) : 0.0f;
+    left = std::min(left, width - metrics.viewportMin - bar);
+    if (left > 0.0f)
+        rects.settings = {0.0f, 0.0f, left, top};
+    rects.settingsBar = {left, 0.0f, bar, top};
     const float x0 = left + bar;
-    const float x1 = width - right - bar;
-    rects.viewport = {x0, 0.0f, x1 - x0, height};
-    if (height < metrics.viewportMin + bar)
+    rects.viewport = {x0, 0.0f, width - x0, top};
+    if (strip <= 0.0f)
         return rects;
-    float bottom = state.bottomOpen ? std::round(preferredExtent(PanelRegion::Bottom, display, state, metrics)) : 0.0f;
-    bottom = std::min(bottom, height - metrics.viewportMin - bar);
-    rects.bottom = {x0, height - bottom, x1 - x0, bottom};
-    rects.bottomSplitter = {x0, height - bottom - bar, x1 - x0, bar};
-    if (rects.bottom.empty())
-        rects.bottom = {};
-    rects.viewport.height = height - bottom - bar;
+    rects.strip = {0.0f, height - strip, width, strip};
+
+    // The strip: [Histogram][bar][Timings][bar][Exposure].
+    const float room = rects.strip.width - 2.0f * bar;
+    if (room <= 0.0f) {
+        rects.histogram = rects.strip;
+        return rects;
+    }
+    const auto [histogram, timings, exposure] = splitStrip(room, state, metrics);
+    const float y = rects.strip.y;
+    rects.histogram = {0.0f, y, histogram, strip};
+    rects.histogramBar = {histogram, y, bar, strip};
+    rects.timings = {rects.histogramBar.right(), y, timings, strip};
+    rects.timingsBar = {rects.timings.right(), y, bar, strip};
+    rects.exposure = {rects.timingsBar.right(), y, width - rects.timingsBar.right(), strip};
+    for (LayoutRect* section : {&rects.histogram, &rects.timings, &rects.exposure})
+        if (section->empty())
+            *section = {};
     return rects;
 }
 
@@ -104,6 +187,66 @@ glm::ivec4 viewportPixels(const LayoutRect& viewport, glm::vec2 display, glm::iv
     return {x0, framebuffer.y - bottom, x1 - x0, bottom - top};
 }
 
+glm::ivec2 fitAspect(glm::ivec2 area, glm::ivec2 aspect)
+{
+    area = glm::max(area, glm::ivec2(1));
+    if (aspect.x <= 0 || aspect.y <= 0)
+        return area;
+    // Whichever side limits: the other follows the aspect, rounded, within the area.
+    if (double(area.x) * aspect.y <= double(area.y) * aspect.x)
+        return {area.x, std::clamp(int(std::lround(double(area.x) * aspect.y / aspect.x)), 1, area.y)};
+    return {std::clamp(int(std::lround(double(area.y) * aspect.x / aspect.y)), 1, area.x), area.y};
+}
+
+std::vector<std::pair<std::string, std::string>> layoutKeys(const PanelLayoutState& state)
+{
+    std::vector<std::pair<std::string, std::string>> keys = {
+        {"layout.settings_width", numberText(state.settingsWidth)},
+        {"layout.strip_height", numberText(state.stripHeight)},
+        {"layout.timings_width", numberText(state.timingsWidth)},
+        {"layout.exposure_width", numberText(state.exposureWidth)},
+        {"layout.settings_open", boolText(state.settingsOpen)},
+        {"layout.strip_open", boolText(state.stripOpen)},
+    };
+    for (int i = 0; i < int(SettingsSection::Count); ++i)
+        keys.emplace_back(std::string("layout.") + kSectionKeys[i], boolText(state.sectionOpen[i]));
+    return keys;
+}
+
+std::vector<std::string> applyLayoutKeys(const std::map<std::string, std::string>& values, PanelLayoutState& state)
+{
+    std::map<std::string, float*> lengths = {{"layout.settings_width", &state.settingsWidth},
+                                             {"layout.strip_height", &state.stripHeight},
+                                             {"layout.timings_width", &state.timingsWidth},
+                                             {"layout.exposure_width", &state.exposureWidth}};
+    std::map<std::string, bool*> flags = {{"layout.settings_open", &state.settingsOpen},
+                                          {"layout.strip_open", &state.stripOpen}};
+    for (int i = 0; i < int(SettingsSection::Count); ++i)
+        flags[std::string("layout.") + kSectionKeys[i]] = &state.sectionOpen[i];
+    std::vector<std::string> warnings;
+    for (const auto& [key, text] : values) {
+        if (key.rfind("layout.", 0) != 0)
+            continue;
+        if (auto length = lengths.find(key); length != lengths.end()) {
+            float value = 0.0f;
+            auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0.0f ||
+                value > 100000.0f)
+                warnings.push_back(key + ": '" + text + "' is not a length in units (0: the default); kept");
+            else
+                *length->second = value;
+        } else if (auto flag = flags.find(key); flag != flags.end()) {
+            if (text == "true" || text == "false")
+                *flag->second = text == "true";
+            else
+                warnings.push_back(key + ": '" + text + "' is not true or false; kept");
+        } else {
+            warnings.push_back(key + ": not a layout key (ignored)");
+        }
+    }
+    return warnings;
+}
+
 float comboWidthFor(const std::string& name)
 {
     // ImGui draws the preview from FramePadding.x and clips it at the arrow button (a frame-high
@@ -115,24 +258,22 @@ float comboWidthFor(const std::string& name)
 PanelMetrics measurePanels(const PanelNames& names, float scale)
 {
     const ImGuiStyle& style = ImGui::GetStyle();
-    PanelMetrics m;
-    m.scale = scale;
+    PanelMetrics m = PanelMetrics::atScale(scale);
     const float helpMarker = style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
     m.fieldLabelRoom =
         std::ceil(style.ItemInnerSpacing.x + ImGui::CalcTextSize(kReferenceFieldLabel).x + helpMarker + 1.0f);
-    // A column's window: padding on both sides and a scroll bar that is always there (a constant
-    // inner width: contents never jump when the bar appears).
+    // The column's minimum: its window's padding and scroll bar (always there: a constant inner
+    // width), and the widest labelled combo with a label beside it of at most 40 % of the width.
     const float frame = 2.0f * style.WindowPadding.x + style.ScrollbarSize;
-    m.leftMinWidth = std::ceil(frame + std::max(widest(names.columnWide), widest(names.labelled) + m.fieldLabelRoom));
-    m.rightMinWidth = std::ceil(frame + 4.0f * style.CellPadding.x + ImGui::CalcTextSize(kReferencePassName).x +
-                                ImGui::CalcTextSize(kReferenceMean).x);
+    m.settingsMinWidth = std::max(m.settingsMinWidth, std::ceil(frame + widest(names.labelled) / 0.6f));
+    m.settingsMaxWidth = std::max(m.settingsMaxWidth, m.settingsMinWidth);
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    // The Histogram: its title (a panel header is taller than a frame), a line of numbers, a plot of
-    // six lines and the counters' line.
-    m.bottomMinHeight = std::ceil(2.0f * style.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() +
-                                  2.0f * style.FramePadding.y + 2.0f * line + 6.0f * line);
-    m.splitter = std::round(8.0f * scale);
-    m.viewportMin = std::round(64.0f * scale);
+    // A strip section: its header (a panel header is taller than a frame), a line of numbers, a plot of
+    // five lines and a line under it.
+    m.stripMinHeight =
+        std::max(m.stripMinHeight, std::ceil(2.0f * style.WindowPadding.y + ImGui::GetFrameHeightWithSpacing() +
+                                             2.0f * style.FramePadding.y + 7.0f * line));
+    m.stripMaxHeight = std::max(m.stripMaxHeight, m.stripMinHeight);
     return m;
 }
 

@@ -1,26 +1,39 @@
-// PanelLayout.h: how the window is split between the panels and the picture. The panels live in
-// three regions around the viewport: a left column (the frame and the settings: Frame, View, Split
-// view, Pipeline, Pipeline B), a right column (the measurements: Timings, Exposure, Compare all) and
-// a bottom strip between the two columns (the Histogram). What is left is the viewport, where the
-// frame is shown at its own pixel size: the scene renders at the viewport's size, so the timings are
-// for the picture shown. Each region has a splitter bar on its inner edge (ui/PanelColumns draws it:
-// a drag resizes the region, its arrow collapses the region to the bar). With the panels hidden (F1,
-// Tab) the viewport is the whole window.
+// PanelLayout.h: how the window is split between the panels and the picture, with the picture as the
+// main thing (the layout of the engines' editors: settings at one side, measurements in a strip under
+// the viewport). Two regions around the viewport:
+//   - the settings column at the left of the picture (Pipeline first, its method, scan and operator
+//     combos in sight; then Frame, View, Split view, Pipeline B: collapsible sections, scrolled
+//     vertically only), about 22 % of the window's width between a minimum and a maximum;
+//   - the measurement strip under both, as wide as the window and a few lines high (about 23 % of
+//     the window's height within bounds), made of three sections side by side: Histogram (the rest of
+//     the width), Timings (a compact table's width) and Exposure (and Compare all under it).
+// What is left is the viewport, where the scene renders at the viewport's own pixel size (so the
+// timings are for the picture shown). Each region has a splitter bar on its inner edge, and the strip's
+// sections one between each (ui/PanelColumns draws them: a drag resizes, the column's and the strip's
+// arrow collapses them to the bar).
+//
+// Framing: the scene's camera keeps its vertical field of view and the frame its aspect when the
+// panels are hidden (F1, Tab): the frame is then rendered at the aspect of the viewport the panels
+// would leave (referenceViewport), as large as fits the whole window, and letterboxed in it
+// (fitAspect); so hiding the panels does not change what the camera sees, nor the exposure.
 //
 // This file is the geometry: pure maths on ImGui units (screen coordinates from the window's top-left)
 // that tests check without a window, and the measurement of the minimum sizes with the current font.
-// The left column is never narrower than its widest combo needs (PanelNames: every built-in method,
-// scan, operator, preset, scene and mode name), so no name is cut short while the window has room.
-// Limits: when the window is too small for the columns and a minimal viewport, the right column
-// shrinks first (and leaves only its bar where it would be narrower than its minimum), then the left
-// one (names may then be cut short); the bottom strip shrinks to leave the minimal viewport's height.
-// A window smaller than two splitter bars and the minimal viewport shows the picture alone.
+// Limits: in a window too small for them and a minimal viewport, the strip gets lower and the column
+// narrower (to nothing but its bar) until the viewport has its minimal size; the strip's sections
+// shrink Exposure first, then Timings, down to their minimums, then share what is left. A window
+// smaller than the bars and the minimal viewport shows the picture alone. In small windows the
+// viewport the panels leave can be nearly square, and hidden panels keep that aspect. Names longer
+// than a combo are its caller's to show whole (beginNameCombo).
 #pragma once
 
+#include <glm/common.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ui {
@@ -38,47 +51,76 @@ struct LayoutRect
     float bottom() const { return y + height; }
 };
 
-enum class PanelRegion { Left, Right, Bottom };
+/// The windows the panels are drawn in: the settings column and the strip's three sections.
+enum class PanelRegion { Settings, Histogram, Timings, Exposure };
+/// The splitter bars: the column's (vertical, collapses the column), the strip's (horizontal, collapses
+/// the strip) and the two between the strip's sections (resize only).
+enum class PanelBar { Settings, Strip, HistogramTimings, TimingsExposure };
+/// The settings column's collapsible sections, in their order.
+enum class SettingsSection { Pipeline, Frame, View, Split, PipelineB, Count };
 
-/// What the user chose by dragging and clicking the splitters. Lengths are ImGui units at UI scale 1
-/// (the layout multiplies them by the current scale, so a chosen width survives a move to another
-/// monitor); 0 is the default.
+/// What the user chose by dragging and clicking the splitters and the sections' headers. Lengths are
+/// ImGui units at UI scale 1 (the layout multiplies them by the current scale, so a chosen width
+/// survives a move to another monitor); 0 is the default. Saved with the settings file (layoutKeys).
 struct PanelLayoutState
 {
-    float leftWidth = 0.0f;
-    float rightWidth = 0.0f;
-    float bottomHeight = 0.0f;
-    bool leftOpen = true;
-    bool rightOpen = true;
-    bool bottomOpen = true;
+    float settingsWidth = 0.0f;
+    float stripHeight = 0.0f;
+    float timingsWidth = 0.0f;
+    float exposureWidth = 0.0f;
+    bool settingsOpen = true;
+    bool stripOpen = true;
+    bool sectionOpen[int(SettingsSection::Count)] = {true, true, true, true, true};
+
+    bool operator==(const PanelLayoutState&) const = default;
 };
 
-/// Lengths for the current font and UI scale, ImGui units (measurePanels makes them).
+/// Lengths for the current font and UI scale, ImGui units (measurePanels makes them; the defaults are
+/// those at scale 1 with ImGui's default font).
 struct PanelMetrics
 {
-    float scale = 1.0f;            ///< the UI scale the lengths were measured at
-    float leftMinWidth = 480.0f;   ///< the left column's widest name fits
-    float rightMinWidth = 260.0f;  ///< the Timings table's pass and mean columns, the Exposure plots
-    float bottomMinHeight = 180.0f;
+    float scale = 1.0f;  ///< the UI scale the lengths were measured at
+    /// The settings column: this fraction of the window's width, within [min, max].
+    float settingsFraction = 0.22f;
+    float settingsMinWidth = 240.0f;
+    float settingsMaxWidth = 360.0f;
+    /// The strip: this fraction of the window's height, within [min, max].
+    float stripFraction = 0.23f;
+    float stripMinHeight = 150.0f;
+    float stripMaxHeight = 180.0f;
+    /// The strip's sections: Timings and Exposure default widths; Exposure takes this fraction of
+    /// the strip's width within [its minimum, its default].
+    float timingsWidth = 420.0f;
+    float exposureWidth = 300.0f;
+    float exposureFraction = 0.22f;
+    float sectionMinWidth = 160.0f;  ///< Timings and Exposure shrink to this before the Histogram
+    float histogramMinWidth = 240.0f;
     float splitter = 8.0f;        ///< a splitter bar's thickness
-    float viewportMin = 64.0f;    ///< columns shrink before the viewport gets smaller than this on a side
+    float viewportMin = 64.0f;    ///< regions shrink before the viewport gets smaller than this on a side
     float fieldLabelRoom = 0.0f;  ///< a labelled field leaves this much of the column's width to its label
-    /// Defaults as fractions of the window: wider windows give the measurements more room.
-    float rightFraction = 0.22f;
-    float bottomFraction = 0.30f;
+
+    /// The defaults above times `scale` (a layout before any font was measured: the same default
+    /// regions, since only the minimums are measured).
+    static PanelMetrics atScale(float scale);
 };
 
 /// The regions of one frame. A collapsed region is empty and keeps its splitter bar at the window's
 /// edge; with the panels hidden every rectangle but the viewport is empty.
 struct PanelRects
 {
-    LayoutRect left;
-    LayoutRect right;
-    LayoutRect bottom;
-    LayoutRect leftSplitter;
-    LayoutRect rightSplitter;
-    LayoutRect bottomSplitter;
+    LayoutRect settings;
+    LayoutRect settingsBar;
+    LayoutRect strip;  ///< the three sections and the two bars between them, the window's width
+    LayoutRect stripBar;
+    LayoutRect histogram;
+    LayoutRect histogramBar;  ///< between Histogram and Timings
+    LayoutRect timings;
+    LayoutRect timingsBar;  ///< between Timings and Exposure
+    LayoutRect exposure;
     LayoutRect viewport;
+
+    const LayoutRect& region(PanelRegion region) const;
+    const LayoutRect& bar(PanelBar bar) const;
 };
 
 /// The regions of a window of `display` ImGui units. Every boundary is on a whole unit.
@@ -87,29 +129,39 @@ PanelRects layOutPanels(glm::vec2 display,
                         const PanelMetrics& metrics,
                         bool panelsShown);
 
-/// The region's width (left, right) or height (bottom) `layOutPanels` starts from before fitting:
-/// the user's choice at this scale, at least the region's minimum; the default where none was chosen.
-float preferredExtent(PanelRegion region,
-                      glm::vec2 display,
-                      const PanelLayoutState& state,
-                      const PanelMetrics& metrics);
+/// The settings column's width, or the strip's height, that `layOutPanels` starts from before
+/// fitting: the user's choice at this scale (at least the minimum), else the default for `display`.
+float preferredSettingsWidth(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics);
+float preferredStripHeight(glm::vec2 display, const PanelLayoutState& state, const PanelMetrics& metrics);
 
 /// The viewport in framebuffer pixels, GL's bottom-left origin: {x, y, width, height}, at least 1x1
 /// inside a non-empty framebuffer. `display` is the window in ImGui units, `framebuffer` in pixels.
 glm::ivec4 viewportPixels(const LayoutRect& viewport, glm::vec2 display, glm::ivec2 framebuffer);
 
+/// The largest size of `aspect`'s aspect ratio (width / height) inside `area`, pixels, at least 1x1;
+/// `area` itself when `aspect` is empty.
+glm::ivec2 fitAspect(glm::ivec2 area, glm::ivec2 aspect);
+
+/// The layout's settings-file keys ("layout.settings_width": "282", "layout.strip_open": "true",
+/// ...) with their values as JSON text, every key.
+std::vector<std::pair<std::string, std::string>> layoutKeys(const PanelLayoutState& state);
+/// Applies the "layout.*" keys of `values` (JSON text, as layoutKeys writes them) to `state`: a key
+/// absent keeps its value; returns one warning per key that is unknown or has a value it cannot take
+/// (that key keeps its value too).
+std::vector<std::string> applyLayoutKeys(const std::map<std::string, std::string>& values, PanelLayoutState& state);
+
 /// The names the panels' combos show, by how the combo is drawn.
 struct PanelNames
 {
     /// Combos as wide as the column, their label above: the Pipeline panel's histogram methods, scans
-    /// and tone operators.
+    /// and tone operators (shown whole on as many lines as they need: beginNameCombo).
     std::vector<std::string> columnWide;
     /// Combos with their label at the right (the column's width less PanelMetrics::fieldLabelRoom):
     /// scenes, engine presets, view and split modes, lighting paths.
     std::vector<std::string> labelled;
 };
 
-/// The width a combo needs to show `name` whole, with the current font and style.
+/// The width a combo needs to show `name` whole on one line, with the current font and style.
 float comboWidthFor(const std::string& name);
 
 /// Measures the metrics at the current font and style (an ImGui frame must have begun). `scale` is

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <utility>
 
 namespace ui {
 
@@ -26,7 +27,8 @@ void SettingsFileWidget::setPath(const std::string& path)
 bool SettingsFileWidget::save(post::PostPipeline& pipeline)
 {
     try {
-        post::writeSettingsFile(path(), post::PipelineParameters(pipeline));
+        post::writeSettingsFile(path(), post::PipelineParameters(pipeline),
+                                mLayout ? layoutKeys(*mLayout) : post::ExtraSettingKeys{});
         std::error_code ec;
         const std::filesystem::path absolute = std::filesystem::absolute(path(), ec);
         mStatus = "saved " + (ec ? path() : absolute.string());
@@ -42,7 +44,11 @@ bool SettingsFileWidget::load(post::PostPipeline& pipeline)
 {
     try {
         post::PipelineParameters parameters(pipeline);
-        const std::vector<std::string> warnings = post::loadSettingsFile(path(), parameters);
+        std::vector<std::string> warnings = post::loadSettingsFile(path(), parameters);
+        if (mLayout)
+            for (std::string& warning :
+                 applyLayoutKeys(post::readSettingsSection(path(), post::kLayoutKeyPrefix), *mLayout))
+                warnings.push_back(std::move(warning));
         mStatus = "loaded " + path();
         for (const std::string& warning : warnings)
             mStatus += "\n" + warning;

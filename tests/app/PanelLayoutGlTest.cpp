@@ -1,14 +1,21 @@
-// PanelLayoutGlTest.cpp: the Pipeline panel, drawn as the app draws it in the left column (a real
-// pipeline on the test context; ImGui without a window or renderer), finds no method, scan or
-// operator name cut short at 1280x720 (UI scale 1) and 2560x1440 (scale 2); in a column too narrow
-// for them it does (the check can fail). The percentile operator is selected, so its engine preset
-// combo is drawn too.
+// PanelLayoutGlTest.cpp: the Pipeline panel, drawn as the app draws it at the top of the settings
+// column (a real pipeline on the test context; ImGui without a window or renderer). At 1280x720 (UI
+// scale 1) and 1920x1080 its method, scan and operator combos lie inside the column's visible part
+// with the column scrolled to its top, for the default settings and with the percentile operator (its
+// engine preset combo drawn too); with a column pushed down by a tall panel above it they do not (the
+// check can fail). Every labelled name fits; the names it finds cut short are only method, scan and
+// operator names (the Pipeline panel's combos are as wide as the column; beginNameCombo wraps such a
+// name instead). The settings file's Save and Load (ui::SettingsFileWidget) keep the layout with the
+// pipeline's keys.
 #include "post/PostPipeline.h"
+#include "post/SettingsFile.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/TestPaths.h"
 #include "ui/ImGuiLayer.h"
 #include "ui/PanelColumns.h"
 #include "ui/PipelinePanel.h"
+#include "ui/SettingsFileWidget.h"
 
 #include <imgui.h>
 
@@ -20,7 +27,16 @@ namespace {
 
 namespace ts = testing_support;
 
-std::vector<std::string> drawPipelinePanel(float scale, glm::vec2 display)
+struct PipelinePanelDrawn
+{
+    std::vector<std::string> cutShort;
+    std::vector<std::string> notVisible;  ///< of the method, scan and operator combos
+    std::vector<std::string> columnWide;
+};
+
+/// Draws the Pipeline panel at the top of the settings column, after `spaceAbove` units of other
+/// panels, with `toneOperator`.
+PipelinePanelDrawn drawPipelinePanel(float scale, glm::vec2 display, const std::string& toneOperator, float spaceAbove)
 {
     ImGuiContext* context = ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;
@@ -28,17 +44,21 @@ std::vector<std::string> drawPipelinePanel(float scale, glm::vec2 display)
     ui::applyUiScale(scale, 1.0f);
     post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
     post::PipelineSettings settings = pipeline.settings();
-    settings.toneOperator = "percentile";
+    settings.toneOperator = toneOperator;
     pipeline.applySettings(settings);
     ui::PipelinePanel panel(ts::testGpuCaps());
     ui::PanelColumns columns(ui::collectPanelNames(panel, {}));
+    PipelinePanelDrawn drawn;
+    drawn.columnWide = panel.comboNames();
     ui::takeNamesCutShort();
     for (int frame = 0; frame < 2; ++frame) {
         ImGui::GetIO().DisplaySize = ImVec2(display.x, display.y);
         ImGui::NewFrame();
         columns.arrange(scale, true);
-        if (columns.beginRegion(ui::PanelRegion::Left)) {
-            if (ui::beginPanel("Pipeline")) {
+        if (columns.beginRegion(ui::PanelRegion::Settings)) {
+            if (spaceAbove > 0.0f)
+                ImGui::Dummy(ImVec2(1.0f, spaceAbove));
+            if (columns.beginSection(ui::SettingsSection::Pipeline, "Pipeline")) {
                 panel.draw(pipeline, ts::testProfiler());
                 ui::endPanel();
             }
@@ -46,21 +66,63 @@ std::vector<std::string> drawPipelinePanel(float scale, glm::vec2 display)
         }
         ImGui::Render();
     }
+    const post::ScanMethod* scan = pipeline.scanMethod();
+    for (const std::string& name :
+         {std::string(pipeline.histogramMethod().label()), scan ? std::string(scan->label()) : std::string(),
+          std::string(pipeline.toneOperator().label())}) {
+        if (name.empty())
+            continue;
+        const ui::ComboPlacement* placement = ui::findComboShowing(name);
+        if (!placement || !placement->visibleWithoutScrolling())
+            drawn.notVisible.push_back(name);
+    }
     ImGui::DestroyContext(context);
-    return ui::takeNamesCutShort();
+    drawn.cutShort = ui::takeNamesCutShort();
+    return drawn;
 }
 
 class PanelLayoutGlTest : public ts::GlTest
 {
 };
 
-TEST_F(PanelLayoutGlTest, ThePipelinePanelCutsNoNameShort)
+TEST_F(PanelLayoutGlTest, TheMethodScanAndOperatorCombosAreInSightWithoutScrolling)
 {
-    EXPECT_EQ(drawPipelinePanel(1.0f, {1280, 720}), std::vector<std::string>{});
-    EXPECT_EQ(drawPipelinePanel(2.0f, {2560, 1440}), std::vector<std::string>{});
-    const std::vector<std::string> cut = drawPipelinePanel(1.0f, {400, 400});
-    EXPECT_TRUE(std::count(cut.begin(), cut.end(), "Compute: shared-memory atomics, linear index (first version)"))
-        << "the check did not see a narrow column";
+    for (const glm::vec2 display : {glm::vec2(1280, 720), glm::vec2(1920, 1080)})
+        for (const char* op : {"ward", "percentile"}) {
+            const PipelinePanelDrawn drawn = drawPipelinePanel(1.0f, display, op, 0.0f);
+            EXPECT_EQ(drawn.notVisible, std::vector<std::string>{}) << op << " at " << display.x << "x" << display.y;
+            // Every labelled name fits (the percentile's engine presets, the policies); only method,
+            // scan and operator names can be longer than the column.
+            for (const std::string& name : drawn.cutShort)
+                EXPECT_TRUE(std::count(drawn.columnWide.begin(), drawn.columnWide.end(), name))
+                    << "'" << name << "' is cut short (" << op << ")";
+        }
+    // Pushed below the fold by a tall panel above it: the check sees it.
+    const PipelinePanelDrawn pushed = drawPipelinePanel(1.0f, {1280, 720}, "ward", 600.0f);
+    EXPECT_FALSE(pushed.notVisible.empty()) << "the check did not see a combo below the fold";
+}
+
+TEST_F(PanelLayoutGlTest, SaveAndLoadKeepTheLayoutWithThePipelinesKeys)
+{
+    post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
+    const std::filesystem::path file = ts::scratchDir("panel-layout-settings") / "s.json";
+    ui::PanelLayoutState layout;
+    layout.settingsWidth = 300.0f;
+    layout.stripOpen = false;
+    layout.sectionOpen[int(ui::SettingsSection::View)] = false;
+    ui::SettingsFileWidget widget;
+    widget.setPath(file.string());
+    widget.setLayout(&layout);
+    ASSERT_TRUE(widget.save(pipeline)) << widget.status();
+
+    ui::PanelLayoutState loaded;
+    ui::SettingsFileWidget reader;
+    reader.setPath(file.string());
+    reader.setLayout(&loaded);
+    ASSERT_TRUE(reader.load(pipeline)) << reader.status();
+    EXPECT_EQ(loaded, layout);
+    // The pipeline's own reading (--settings, tonemap, bench) takes the file with its layout keys.
+    EXPECT_NO_THROW(post::readSettingsFile(file));
 }
 
 }  // namespace
