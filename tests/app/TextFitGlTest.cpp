@@ -1,12 +1,12 @@
 // TextFitGlTest.cpp: no text item of the panels is cut short (ui/TextFit.h). Each panel is drawn as
-// the app draws it in its region (a fixed window with the column's item width; a real pipeline on
-// the test context for the Pipeline panel, every tone operator and histogram method that runs here
-// selected in turn; ImGui without a window or renderer) in panes as wide as the layout gives them at
-// 1280x720 and 1920x1080 (a settings column of 280 to 430 units, a histogram pane of 450 to 700, an
-// exposure pane of 300 to 420), at UI scale 1 and 1.5 (the panes 1.5 times wider, as a window 1.5
-// times larger gives them), with realistic contents: long GL strings and scene descriptions, frame
-// times of seconds, close histogram markers, negative axis values. The check can fail: a label too
-// long for its column, a number past a plot's edge and a pane too narrow are reported.
+// the app draws it, in the pane the layout gives it (ui::layOutPanels with the measured metrics: the
+// settings column, the strip's Histogram and Exposure sections) in windows of 1280x720 and 1920x1080
+// at UI scale 1 and 1.5, in a fixed window with the item width PanelColumns pushes (a real pipeline
+// on the test context for the Pipeline panel, every tone operator and histogram method that runs
+// here selected in turn; ImGui without a window or renderer), with realistic contents: long GL
+// strings and scene descriptions, frame times of seconds, close histogram markers, negative axis
+// values. The check can fail: a label too long for its column, a number past a plot's edge and a
+// pane too narrow are reported.
 #include "post/PostPipeline.h"
 #include "scene/ScenePresets.h"
 #include "support/GlTestEnvironment.h"
@@ -35,36 +35,63 @@ namespace {
 
 namespace ts = testing_support;
 
-/// A bare ImGui context with the app's style and font at `scale`.
+/// The windows the layout makes at 1280x720 and 1920x1080 (ImGui units = pixels: no HiDPI) at UI
+/// scales 1 and 1.5.
+constexpr glm::vec2 kDisplays[] = {{1280.0f, 720.0f}, {1920.0f, 1080.0f}};
+constexpr float kScales[] = {1.0f, 1.5f};
+
+enum class Pane { Settings, Histogram, Exposure };
+
+/// A bare ImGui context with the app's style and font at `scale`, and the panes the layout gives the
+/// panels in a window of `display` (ui::layOutPanels with the measured metrics, as PanelColumns does).
 class ImGuiAtScale
 {
 public:
-    explicit ImGuiAtScale(float scale) : mScale(scale)
+    ImGuiAtScale(float scale, glm::vec2 display, const ui::PanelNames& names) : mScale(scale), mDisplay(display)
     {
         mContext = ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
         ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
         ui::applyUiScale(scale, 1.0f);
+        ImGui::GetIO().DisplaySize = ImVec2(display.x, display.y);
+        ImGui::NewFrame();
+        mMetrics = ui::measurePanels(names, scale);
+        ImGui::Render();
+        mRects = ui::layOutPanels(display, {}, mMetrics, true);
     }
     ~ImGuiAtScale() { ImGui::DestroyContext(mContext); }
 
-    /// Two frames (ImGui sizes some items from the frame before) of `draw` in a fixed window of `width`
-    /// x `height` units at scale 1 (times the scale), with the item width a panel region pushes;
-    /// returns what was cut short.
+    const ui::LayoutRect& pane(Pane pane) const
+    {
+        return pane == Pane::Settings ? mRects.settings : pane == Pane::Histogram ? mRects.histogram : mRects.exposure;
+    }
+    std::string where(const char* panel, Pane which) const
+    {
+        return std::string(panel) + " in a " + std::to_string(int(mDisplay.x)) + "x" + std::to_string(int(mDisplay.y)) +
+               " window at scale " + std::to_string(mScale) + ", " + std::to_string(int(pane(which).width)) + " wide";
+    }
+
+    /// Two frames (ImGui sizes some items from the frame before) of `draw` in a fixed window over the
+    /// pane, with the item width PanelColumns::beginRegion pushes; returns what was cut short.
+    std::vector<std::string> drawIn(Pane which, const std::function<void()>& draw)
+    {
+        const ui::LayoutRect& rect = pane(which);
+        return drawPane(rect.width, rect.height, which == Pane::Settings, draw);
+    }
     std::vector<std::string> drawPane(float width, float height, bool column, const std::function<void()>& draw)
     {
         ui::takeTextCutShort();
         for (int frame = 0; frame < 2; ++frame) {
-            ImGui::GetIO().DisplaySize = ImVec2(2000.0f * mScale, 1500.0f * mScale);
+            ImGui::GetIO().DisplaySize = ImVec2(mDisplay.x, mDisplay.y);
             ImGui::NewFrame();
-            const float room = ui::measurePanels({}, mScale).fieldLabelRoom;
             ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
-            ImGui::SetNextWindowSize(ImVec2(width * mScale, height * mScale));
+            ImGui::SetNextWindowSize(ImVec2(width, height));
             const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
                                            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                            (column ? ImGuiWindowFlags_AlwaysVerticalScrollbar : 0);
             if (ImGui::Begin("##pane", nullptr, flags)) {
-                ImGui::PushItemWidth(-room);
+                const float inner = ImGui::GetContentRegionAvail().x;
+                ImGui::PushItemWidth(-std::min(mMetrics.fieldLabelRoom, std::round(0.4f * inner)));
                 draw();
                 ImGui::PopItemWidth();
             }
@@ -77,18 +104,15 @@ public:
 private:
     ImGuiContext* mContext = nullptr;
     float mScale;
+    glm::vec2 mDisplay;
+    ui::PanelMetrics mMetrics;
+    ui::PanelRects mRects;
 };
 
-constexpr float kScales[] = {1.0f, 1.5f};
-constexpr float kColumnWidths[] = {280.0f, 340.0f, 430.0f};  ///< 20-24 % of 1280 and 1920 wide windows
-constexpr float kHistogramWidths[] = {450.0f, 700.0f};
-constexpr float kExposureWidths[] = {300.0f, 420.0f};
-constexpr float kStripHeight = 216.0f;  ///< 30 % of 720
-constexpr float kColumnHeight = 700.0f;
-
-std::string where(const char* panel, float scale, float width)
+/// The names the layout sizes the settings column for (as the app collects them).
+ui::PanelNames panelNames(const std::vector<scene::ScenePreset>& presets)
 {
-    return std::string(panel) + " at scale " + std::to_string(scale) + ", " + std::to_string(int(width)) + " wide";
+    return ui::collectPanelNames(ui::PipelinePanel(ts::testGpuCaps()), presets);
 }
 
 platform::GlInfo softwareGl()
@@ -147,9 +171,10 @@ TEST_F(TextFitGlTest, NoTextOfTheSettingsColumnIsCutShort)
     std::optional<post::HistogramDifference> difference =
         post::HistogramDifference{true, "", 123456, std::vector<std::int64_t>(128, -12345), 12345, 1580160};
 
-    for (float scale : kScales) {
-        ImGuiAtScale imgui(scale);
-        for (float width : kColumnWidths)
+    const ui::PanelNames names = panelNames(presets);
+    for (glm::vec2 display : kDisplays)
+        for (float scale : kScales) {
+            ImGuiAtScale imgui(scale, display, names);
             for (std::size_t preset = 0; preset < presets.size(); ++preset) {
                 bool vsync = true;
                 ui::FrameInfo info{gl, presets[preset].name, {1004, 748}, {1280, 720}, {}, true};
@@ -163,32 +188,29 @@ TEST_F(TextFitGlTest, NoTextOfTheSettingsColumnIsCutShort)
                 info.frameStore =
                     "rgba16f, pre-exposed by 2^-3; clipped: 12345 pixels in 3 of 300 frames read back "
                     "(at most 6789 in one; the last: 0)";
-                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawFramePanel(info, vsync); }),
+                EXPECT_EQ(imgui.drawIn(Pane::Settings, [&] { ui::drawFramePanel(info, vsync); }),
                           std::vector<std::string>{})
-                    << where("Frame", scale, width) << ", scene " << presets[preset].name;
+                    << imgui.where("Frame", Pane::Settings) << ", scene " << presets[preset].name;
             }
-        for (float width : kColumnWidths) {
             const post::LuminanceUnits units;
             for (post::ViewMode mode : {post::ViewMode::ToneMapped, post::ViewMode::FalseColour}) {
                 const ui::ViewPanelInput input{mode, &histogram, &probe, {"mouse"}, units.describe()};
-                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawViewPanel(input); }),
-                          std::vector<std::string>{})
-                    << where("View", scale, width);
+                EXPECT_EQ(imgui.drawIn(Pane::Settings, [&] { ui::drawViewPanel(input); }), std::vector<std::string>{})
+                    << imgui.where("View", Pane::Settings);
             }
             for (post::SplitMode mode : {post::SplitMode::SideBySide, post::SplitMode::Difference}) {
                 const ui::SplitPanelInput input{mode, 0.5f, 16.0f, &difference, "A: percentile", "B: ward"};
-                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { ui::drawSplitPanel(input); }),
-                          std::vector<std::string>{})
-                    << where("Split view", scale, width);
+                EXPECT_EQ(imgui.drawIn(Pane::Settings, [&] { ui::drawSplitPanel(input); }), std::vector<std::string>{})
+                    << imgui.where("Split view", Pane::Settings);
             }
         }
-    }
 }
 
 TEST_F(TextFitGlTest, NoTextOfThePipelinePanelIsCutShortUnderAnyOperatorOrMethod)
 {
     post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
     ui::PipelinePanel panel(ts::testGpuCaps());
+    const ui::PanelNames names = panelNames(scene::listScenePresets(ts::sourceDir() / "scenes"));
     std::vector<post::PipelineSettings> cases;
     for (const char* tone : {"ward", "percentile", "equalize", "exposure"}) {
         post::PipelineSettings settings = pipeline.settings();
@@ -212,14 +234,14 @@ TEST_F(TextFitGlTest, NoTextOfThePipelinePanelIsCutShortUnderAnyOperatorOrMethod
         pipeline.applySettings(settings, &refused);
         ASSERT_EQ(pipeline.settings().histogramMethod, settings.histogramMethod) << refused;
         ASSERT_EQ(pipeline.settings().toneOperator, settings.toneOperator) << refused;
-        for (float scale : kScales) {
-            ImGuiAtScale imgui(scale);
-            for (float width : kColumnWidths)
-                EXPECT_EQ(imgui.drawPane(width, kColumnHeight, true, [&] { panel.draw(pipeline, ts::testProfiler()); }),
+        for (glm::vec2 display : kDisplays)
+            for (float scale : kScales) {
+                ImGuiAtScale imgui(scale, display, names);
+                EXPECT_EQ(imgui.drawIn(Pane::Settings, [&] { panel.draw(pipeline, ts::testProfiler()); }),
                           std::vector<std::string>{})
-                    << where("Pipeline", scale, width) << ", " << pipeline.settings().histogramMethod << " + "
+                    << imgui.where("Pipeline", Pane::Settings) << ", " << pipeline.settings().histogramMethod << " + "
                     << pipeline.settings().toneOperator;
-        }
+            }
     }
 }
 
@@ -231,28 +253,25 @@ TEST_F(TextFitGlTest, NoTextOfTheHistogramOrExposurePanesIsCutShort)
         history.addFrame(std::uint64_t(i), i / 60.0, i % 7 ? 851.25 : 1227.5);
         history.setKeyValue(std::uint64_t(i), -13.5f + 0.01f * float(i % 50));
     }
-    for (float scale : kScales) {
-        ImGuiAtScale imgui(scale);
-        for (float width : kHistogramWidths) {
+    const ui::PanelNames names = panelNames(scene::listScenePresets(ts::sourceDir() / "scenes"));
+    for (glm::vec2 display : kDisplays)
+        for (float scale : kScales) {
+            ImGuiAtScale imgui(scale, display, names);
             ui::HistogramView view;
-            EXPECT_EQ(imgui.drawPane(width, kStripHeight, false, [&] { view.draw(snapshot, 1240); }),
-                      std::vector<std::string>{})
-                << where("Histogram", scale, width);
-        }
-        for (float width : kExposureWidths)
+            EXPECT_EQ(imgui.drawIn(Pane::Histogram, [&] { view.draw(snapshot, 1240); }), std::vector<std::string>{})
+                << imgui.where("Histogram", Pane::Histogram);
             for (const char* name : {"key value", ""}) {
                 ui::ExposurePanel panel;
-                EXPECT_EQ(
-                    imgui.drawPane(width, kStripHeight * 2.0f, false, [&] { panel.draw(history, "percentile", name); }),
-                    std::vector<std::string>{})
-                    << where("Exposure", scale, width);
+                EXPECT_EQ(imgui.drawIn(Pane::Exposure, [&] { panel.draw(history, "percentile", name); }),
+                          std::vector<std::string>{})
+                    << imgui.where("Exposure", Pane::Exposure);
             }
-    }
+        }
 }
 
 TEST_F(TextFitGlTest, TheTextCheckSeesALabelTooLongANumberPastAPlotAndANarrowPane)
 {
-    ImGuiAtScale imgui(1.0f);
+    ImGuiAtScale imgui(1.0f, {1280.0f, 720.0f}, {});
     bool flag = false;
     // A label much wider than a settings column, drawn without a wrapper: the panel scope is the net.
     const std::vector<std::string> net = imgui.drawPane(280.0f, 300.0f, true, [&] {
@@ -281,7 +300,7 @@ TEST_F(TextFitGlTest, TheTextCheckSeesALabelTooLongANumberPastAPlotAndANarrowPan
     // A pane far narrower than any layout gives: the Histogram reports what it cannot fit.
     const std::optional<post::HistogramSnapshot> snapshot = histogramSnapshot();
     ui::HistogramView view;
-    EXPECT_FALSE(imgui.drawPane(90.0f, kStripHeight, false, [&] { view.draw(snapshot, 1240); }).empty());
+    EXPECT_FALSE(imgui.drawPane(90.0f, 180.0f, false, [&] { view.draw(snapshot, 1240); }).empty());
 }
 
 }  // namespace

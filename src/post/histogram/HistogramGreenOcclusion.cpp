@@ -194,7 +194,7 @@ bool HistogramGreenOcclusion::ui()
     next.mode = GreenMode(mode);
     if (next.mode == GreenMode::Valve) {
         int perFrame = int(next.valveSlotsPerFrame);
-        if (ImGui::SliderInt("Bins per frame (K)", &perFrame, 1, 256)) {
+        if (ImGui::SliderInt("Bins a frame (K)", &perFrame, 1, 256)) {
             next.valveSlotsPerFrame = std::uint32_t(perFrame);
             changed = true;
         }
@@ -227,7 +227,7 @@ ParameterList HistogramGreenOcclusion::parameters()
     ParameterList list;
     list.items = {
         enumParameter("green-occlusion.mode", "Results", mSettings.mode, {"query-buffer", "classic", "valve"}, d.mode),
-        uintParameter("green-occlusion.valve_bins_per_frame", "Bins per frame (K)", mSettings.valveSlotsPerFrame, 1u,
+        uintParameter("green-occlusion.valve_bins_per_frame", "Bins a frame (K)", mSettings.valveSlotsPerFrame, 1u,
                       hd::kMaxHistogramBins, d.valveSlotsPerFrame),
     };
     list.commit = [this] { setSettings(GreenSettings(mSettings)); };  // restarts the Valve sweep, as ui() does

@@ -181,7 +181,7 @@ bool HistogramScatterBlend::ui()
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("R32F: exact counts below 2^24. R16F: a bin saturates at 2048.");
     int locals = int(next.localHistograms);
-    if (ImGui::SliderInt("Local histograms (L)", &locals, 1, int(kMaxLocalHistograms))) {
+    if (ImGui::SliderInt("Local histograms", &locals, 1, int(kMaxLocalHistograms))) {
         next.localHistograms = std::uint32_t(locals);
         changed = true;
     }
@@ -217,7 +217,7 @@ ParameterList HistogramScatterBlend::parameters()
     ParameterList list;
     list.items = {
         enumParameter("scatter-blend.format", "Render target", mSettings.format, {"r32f", "r16f"}, d.format),
-        uintParameter("scatter-blend.local_histograms", "Local histograms (L)", mSettings.localHistograms, 1u,
+        uintParameter("scatter-blend.local_histograms", "Local histograms", mSettings.localHistograms, 1u,
                       kMaxLocalHistograms, d.localHistograms),
         boolParameter("scatter-blend.large_then_reduce", "Build 1024 bins, then reduce", mSettings.largeThenReduce,
                       d.largeThenReduce),

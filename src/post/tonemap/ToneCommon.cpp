@@ -90,7 +90,11 @@ bool StateReadback::poll()
 
 void helpMarker(const char* text)
 {
-    ImGui::SameLine();
+    // Beside the last item where it fits, else under it (never cut at the column's edge).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - ImGui::GetItemRectMax().x >= style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x)
+        ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();

@@ -196,15 +196,15 @@ bool TonePercentile::ui()
         changed |= ImGui::SliderFloat("Band high", &s.bandHigh, 0.0f, 100.0f, "%.1f %%");
         helpMarker("The mean of log2 luminance between these percentiles is metered (Unity 50-95, Unreal 10-90).");
     }
-    changed |= ImGui::SliderFloat("Compensation (EV)", &s.compensationEv, -8.0f, 8.0f, "%+.2f");
+    changed |= ImGui::SliderFloat("Compensation", &s.compensationEv, -8.0f, 8.0f, "%+.2f EV");
     helpMarker("Added to the target exposure.");
-    changed |= ImGui::DragFloatRange2("Exposure limits (EV)", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
+    changed |= ImGui::DragFloatRange2("EV limits", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
     changed |= ImGui::Checkbox("Adapt over time", &s.adapt);
     helpMarker("Off: the exposure follows the target at once.");
     if (s.adapt) {
-        changed |= ImGui::SliderFloat("Speed up (EV/s)", &s.speedUpEv, 0.05f, 20.0f, "%.2f");
+        changed |= ImGui::SliderFloat("Speed up", &s.speedUpEv, 0.05f, 20.0f, "%.2f EV/s");
         helpMarker("Speed when the scene gets brighter (the exposure falls), as Unreal's SpeedUp.");
-        changed |= ImGui::SliderFloat("Speed down (EV/s)", &s.speedDownEv, 0.05f, 20.0f, "%.2f");
+        changed |= ImGui::SliderFloat("Speed down", &s.speedDownEv, 0.05f, 20.0f, "%.2f EV/s");
         helpMarker("Speed when the scene gets darker (the exposure rises).");
         const char* curves[] = {"Exact", "Unreal steps", "Bevy steps", "Exponential"};
         int curve = int(s.adaptationCurve);
@@ -234,7 +234,7 @@ bool TonePercentile::ui()
     if (s.localAdaptation && mLocalUnavailable.empty()) {
         changed |= ImGui::SliderFloat("Local blend", &s.localBlend, 0.0f, 1.0f, "%.2f");
         helpMarker("0: the global exposure only; 1: each pixel exposed by its neighbourhood alone.");
-        changed |= ImGui::SliderInt("Local radius (px)", &s.localRadius, 1, 512);
+        changed |= ImGui::SliderInt("Local radius", &s.localRadius, 1, 512, "%d px");
         helpMarker("Half-size of the square window averaged around each pixel.");
     }
     changed |= meteringUi();
