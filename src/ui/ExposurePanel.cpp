@@ -122,11 +122,12 @@ void drawTimePlot(const char* id,
 void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operatorId, std::string_view keyValueName)
 {
     const TextFitPanel scope("Exposure");
-    if (ImGui::SliderFloat("last seconds", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
+    if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
         history.setWindowSeconds(mWindowSeconds);
-    checkFieldFits("last seconds", "60 s");
+    checkFieldFits("window", "60 s");
     HelpMarker(
-        "Flicker: the RMS over consecutive frames of the key value's change per second, (EV[i+1] - EV[i]) / dt, "
+        "The plots show the last N seconds. Flicker: the RMS over consecutive frames of the key value's change per "
+        "second, (EV[i+1] - EV[i]) / dt, "
         "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0. The plots' "
         "x axis is the time before the newest frame.");
 

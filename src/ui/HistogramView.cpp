@@ -247,9 +247,13 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
 
     // As tall as the region leaves after the counters' line below, at least a few lines.
     const ImVec2 available = ImGui::GetContentRegionAvail();
-    const float displayWidth = scaled(120.0f);
+    // The displayed image's histogram narrows with the pane, and gives way to the main plot below
+    // a useful width.
+    float displayWidth = std::clamp(0.28f * available.x, scaled(70.0f), scaled(120.0f));
     const float gap = 3.0f * ImGui::GetStyle().ItemSpacing.x;
-    const float mainWidth = std::max(scaled(100.0f), available.x - displayWidth - gap);
+    if (available.x - displayWidth - gap < scaled(160.0f))
+        displayWidth = 0.0f;
+    const float mainWidth = std::max(scaled(100.0f), available.x - (displayWidth > 0.0f ? displayWidth + gap : 0.0f));
     const MarkerLayout markers = layOutMarkers(s, ImGui::GetCursorScreenPos().x, mainWidth);
     bool legend = false;
     for (const ui::PlacedLabel& label : markers.placed)
@@ -259,8 +263,10 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
         std::max(float(5 + markers.rows) * ImGui::GetTextLineHeight(),
                  available.y - lines * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
     drawMainPlot(s, markers, mLogCounts, ImVec2(mainWidth, plotHeight));
-    ImGui::SameLine(0.0f, gap);
-    drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(markers.rows) * ImGui::GetTextLineHeight());
+    if (displayWidth > 0.0f) {
+        ImGui::SameLine(0.0f, gap);
+        drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(markers.rows) * ImGui::GetTextLineHeight());
+    }
 
     if (s.countersValid) {
         const auto& c = s.counters;

@@ -178,11 +178,11 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         int policy = wanted.spec.outOfRange == post::OutOfRange::Separate ? 1 : 0;
         const char* policies[] = {"clamp", "apart"};
         checkComboFits(policies);
-        if (ImGui::Combo("out of range", &policy, policies, 2)) {
+        if (ImGui::Combo("outside", &policy, policies, 2)) {
             wanted.spec.outOfRange = policy == 1 ? post::OutOfRange::Separate : post::OutOfRange::Clamp;
             changed = true;
         }
-        checkItemFits("out of range");
+        checkItemFits("outside");
         HelpMarker(
             "Pixels outside the range: clamp counts them in the end bins; apart counts them separately (the "
             "counters 'below' and 'above' under the histogram).");

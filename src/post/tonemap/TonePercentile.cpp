@@ -153,7 +153,7 @@ bool TonePercentile::ui()
     bool fromPreset = false;
     // One click sets metering, key, limits and adaptation, and (through takeHistogramRequest) the
     // histogram's bins and range; any later edit makes the settings "custom" again.
-    if (ImGui::BeginCombo("Engine preset", mAppliedPreset.empty() ? "custom" : mAppliedPreset.c_str())) {
+    if (ImGui::BeginCombo("Preset", mAppliedPreset.empty() ? "custom" : mAppliedPreset.c_str())) {
         for (const EnginePreset& preset : enginePresets()) {
             if (ImGui::Selectable(std::string(preset.label).c_str(), mAppliedPreset == preset.label)) {
                 applyPreset(preset.id);
