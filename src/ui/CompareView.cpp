@@ -1,6 +1,7 @@
 #include "ui/CompareView.h"
 
 #include "ui/LogLogPlot.h"
+#include "ui/TextFit.h"
 #include "ui/Widgets.h"
 #include "util/Log.h"
 
@@ -40,44 +41,43 @@ void drawTable(const app::CompareReport& report)
     for (const app::CompareRow& row : report.rows) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(row.id.c_str());
+        textUnformatted(row.id);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s\n%s", row.label.c_str(), row.limits.c_str());
         if (!row.available || row.failed) {
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();
-            ImGui::TextDisabled(row.failed ? "failed" : "unavailable");
+            textDisabled("%s", row.failed ? "failed" : "unavailable");
             for (int i = 0; i < 3; ++i)
                 ImGui::TableNextColumn();
             ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", row.reason.c_str());
+            textDisabled("%s", row.reason.c_str());
             continue;
         }
         const char* mark = row.gpuTimer ? "" : "*";
         ImGui::TableNextColumn();
-        ImGui::Text("%u", row.bins);
+        text("%u", row.bins);
         ImGui::TableNextColumn();
-        ImGui::Text("%.3f%s", row.medianMs, mark);
+        text("%.3f%s", row.medianMs, mark);
         ImGui::TableNextColumn();
-        ImGui::Text("%.3f..%.3f", row.minMs, row.maxMs);
+        text("%.3f..%.3f", row.minMs, row.maxMs);
         ImGui::TableNextColumn();
         if (row.exact())
-            ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.4f, 1.0f), "exact");
+            textColoured(ImVec4(0.4f, 0.9f, 0.4f, 1.0f), "exact");
         else if (row.gpuTotal == row.cpuTotal && row.countersEqual && row.onlyNeighbourMoves)
-            ImGui::Text("L1 %llu (edges)", static_cast<unsigned long long>(row.l1Difference));
+            text("L1 %llu (edges)", static_cast<unsigned long long>(row.l1Difference));
         else
-            ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "L1 %llu, max %llu, total %llu/%llu",
-                               static_cast<unsigned long long>(row.l1Difference),
-                               static_cast<unsigned long long>(row.maxBinDifference),
-                               static_cast<unsigned long long>(row.gpuTotal),
-                               static_cast<unsigned long long>(row.cpuTotal));
+            textColoured(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "L1 %llu, max %llu, total %llu/%llu",
+                         static_cast<unsigned long long>(row.l1Difference),
+                         static_cast<unsigned long long>(row.maxBinDifference),
+                         static_cast<unsigned long long>(row.gpuTotal), static_cast<unsigned long long>(row.cpuTotal));
         ImGui::TableNextColumn();
         if (row.curveDifference)
-            ImGui::Text("%.3g", *row.curveDifference);
+            text("%.3g", *row.curveDifference);
         else
-            ImGui::TextDisabled("-");
+            textDisabled("-");
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(row.status.c_str());
+        textUnformatted(row.status);
     }
     ImGui::EndTable();
 }
@@ -86,22 +86,21 @@ void drawTable(const app::CompareReport& report)
 
 void drawCompareResults(const std::vector<app::CompareReport>& sweep)
 {
+    const TextFitPanel scope("Compare all");
     const app::CompareReport& report = sweep.back();
-    ImGui::TextWrapped("%s: %dx%d, %u bins over log2 L [%.2f, %.2f], %u builds each (%s)", report.source.c_str(),
-                       report.size.x, report.size.y, report.bins, report.logMin, report.logMax, report.repeat,
-                       report.renderer.c_str());
+    textWrappedFormat("%s: %dx%d, %u bins over log2 L [%.2f, %.2f], %u builds each (%s)", report.source.c_str(),
+                      report.size.x, report.size.y, report.bins, report.logMin, report.logMax, report.repeat,
+                      report.renderer.c_str());
     drawTable(report);
 
     std::vector<const app::CompareRow*> ran;
     for (const app::CompareRow& row : report.rows)
         if (row.available && !row.failed)
             ran.push_back(&row);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled(
+    textDisabledWrappedFormat(
         "Median build time against bins: change the bins and press Compare all again to add a point "
         "per method (%zu bin count%s so far).",
         sweep.size(), sweep.size() == 1 ? "" : "s");
-    ImGui::PopTextWrapPos();
     drawLogLogPlot("##compare-chart", app::compareTimeChart(sweep), scaled(240.0f));
     if (!ran.empty()) {
         static int selected = 0;
@@ -110,6 +109,7 @@ void drawCompareResults(const std::vector<app::CompareReport>& sweep)
         for (const app::CompareRow* row : ran)
             ids.push_back(row->id.c_str());
         ImGui::Combo("histogram of", &selected, ids.data(), int(ids.size()));
+        checkItemFits("histogram of");
         const std::vector<float> method = toFloats(ran[std::size_t(selected)]->histogram);
         const std::vector<float> cpu = toFloats(report.cpuHistogram);
         float top = 1.0f;
@@ -119,10 +119,12 @@ void drawCompareResults(const std::vector<app::CompareReport>& sweep)
             top = std::max(top, v);
         ImGui::PlotHistogram("method", method.data(), int(method.size()), 0, nullptr, 0.0f, top,
                              ImVec2(-scaled(80.0f), scaled(70.0f)));
+        checkItemFits("method");
         ImGui::PlotHistogram("CPU", cpu.data(), int(cpu.size()), 0, nullptr, 0.0f, top,
                              ImVec2(-scaled(80.0f), scaled(70.0f)));
+        checkItemFits("CPU");
     }
-    ImGui::TextDisabled("curve: %s", report.curveMeasure.c_str());
+    textDisabledWrappedFormat("curve: %s", report.curveMeasure.c_str());
 }
 
 }  // namespace ui

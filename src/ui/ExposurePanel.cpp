@@ -1,62 +1,171 @@
 #include "ui/ExposurePanel.h"
 
+#include "ui/PlotLabels.h"
+#include "ui/TextFit.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace ui {
+namespace {
+
+constexpr ImU32 kBackgroundColor = IM_COL32(20, 20, 24, 255);
+constexpr ImU32 kAxisColor = IM_COL32(140, 140, 140, 255);
+constexpr ImU32 kGridColor = IM_COL32(50, 50, 56, 255);
+constexpr ImU32 kLineColor = IM_COL32(230, 230, 230, 255);
+constexpr float kGap = 4.0f;  ///< pixels between a number and the plot or the next number
+
+std::string formatValue(const char* format, double value)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+}  // namespace
+
+void drawTimePlot(const char* id,
+                  std::span<const TimeSample> samples,
+                  float windowSeconds,
+                  float low,
+                  float high,
+                  float height,
+                  const char* unit)
+{
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 1.0f), height);
+    ImGui::InvisibleButton(id, size);
+    const bool hovered = ImGui::IsItemHovered();
+    const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
+    const float line = ImGui::GetTextLineHeight();
+    if (!(high > low) || !(windowSeconds > 0.0f))
+        return;
+
+    // The y numbers take the left margin, the x numbers the bottom line.
+    const float plotTop = origin.y + 0.5f * line;  // room for half the top number above the plot
+    const float plotBottom = origin.y + size.y - line - 2.0f;
+    // As many ticks as the height has room for, and never fewer than two (a scale needs two numbers).
+    int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
+    std::vector<double> yTicks = niceTicks(low, high, yCount);
+    while (yTicks.size() < 2 && yCount < 8)
+        yTicks = niceTicks(low, high, ++yCount);
+    const double yStep = niceStep(high - low, yCount);
+    float margin = 0.0f;
+    for (double tick : yTicks)
+        margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, yStep).c_str()).x);
+    const ImVec2 plotMin(origin.x + margin + kGap, plotTop);
+    const ImVec2 plotMax(itemMax.x - 1.0f, plotBottom);
+    if (plotMax.x - plotMin.x < 4.0f || plotMax.y - plotMin.y < 4.0f)
+        return;
+    auto toY = [&](float value) { return plotMax.y - (value - low) / (high - low) * (plotMax.y - plotMin.y); };
+    auto toX = [&](float secondsAgo) { return plotMax.x + secondsAgo / windowSeconds * (plotMax.x - plotMin.x); };
+
+    draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
+    for (double tick : yTicks) {
+        const float y = toY(float(tick));
+        draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kGridColor);
+        const std::string label = formatTick(tick, yStep);
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        const float top = std::clamp(y - 0.5f * line, origin.y, itemMax.y - line);
+        drawTextIn(draw, ImVec2(plotMin.x - kGap - labelWidth, top), kAxisColor, label, origin, itemMax);
+    }
+    // The x axis: seconds before the newest frame, as many numbers as fit.
+    // Two digits' room between two numbers: "-10 s  -8 s", never "-10 s-8 s".
+    const float xGap = ImGui::CalcTextSize("00").x;
+    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00 s").x, xGap);
+    const double xStep = niceStep(windowSeconds, xCount);
+    float lastRight = -std::numeric_limits<float>::infinity();
+    for (double tick : niceTicks(-windowSeconds, 0.0, xCount)) {
+        const float x = toX(float(tick));
+        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
+        const std::string label = formatTick(tick, xStep) + " s";
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        // Right of the y numbers' margin, so that no x number meets the lowest y number.
+        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
+        if (left < lastRight + xGap)
+            continue;
+        drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
+        lastRight = left + labelWidth;
+    }
+    draw->AddRect(plotMin, plotMax, kAxisColor);
+
+    std::vector<ImVec2> points;
+    points.reserve(samples.size());
+    for (const TimeSample& sample : samples)
+        if (sample.secondsAgo >= -windowSeconds && std::isfinite(sample.value))
+            points.emplace_back(toX(sample.secondsAgo), std::clamp(toY(sample.value), plotMin.y, plotMax.y));
+    draw->PushClipRect(plotMin, plotMax, true);
+    if (points.size() > 1)
+        draw->AddPolyline(points.data(), int(points.size()), kLineColor, 0, 1.5f);
+    else if (points.size() == 1)
+        draw->AddCircleFilled(points.front(), 2.0f, kLineColor);
+    draw->PopClipRect();
+
+    if (hovered && !samples.empty()) {
+        const float mouse = ImGui::GetIO().MousePos.x;
+        const TimeSample* nearest = &samples.front();
+        for (const TimeSample& sample : samples)
+            if (std::abs(toX(sample.secondsAgo) - mouse) < std::abs(toX(nearest->secondsAgo) - mouse))
+                nearest = &sample;
+        ImGui::SetTooltip("%.2f s: %.3f %s", nearest->secondsAgo, nearest->value, unit);
+    }
+}
 
 void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operatorId, std::string_view keyValueName)
 {
-    ImGui::SetNextItemWidth(scaled(160.0f));
-    if (ImGui::SliderFloat("last seconds", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
+    const TextFitPanel scope("Exposure");
+    if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
         history.setWindowSeconds(mWindowSeconds);
+    checkFieldFits("window", "60 s");
     HelpMarker(
-        "Flicker: the RMS over consecutive frames of the key value's change per second, (EV[i+1] - EV[i]) / dt, "
-        "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0.");
+        "The plots show the last N seconds. Flicker: the RMS over consecutive frames of the key value's change per "
+        "second, (EV[i+1] - EV[i]) / dt, "
+        "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0. The plots' "
+        "x axis is the time before the newest frame.");
 
-    // ImGui 1.86's PlotLines takes a width <= 0 literally (no "fill the row" as other widgets): pass it.
-    const float width = ImGui::GetContentRegionAvail().x;
-    std::vector<float> keyEv;
-    std::vector<float> frameMs;
+    std::vector<TimeSample> keyEv;
+    std::vector<TimeSample> frameMs;
+    const double newest = history.frames().empty() ? 0.0 : history.frames().back().timeSeconds;
     for (const post::ExposureHistory::Frame& frame : history.frames()) {
-        frameMs.push_back(float(frame.frameMs));
+        const float ago = float(frame.timeSeconds - newest);
+        frameMs.push_back({ago, float(frame.frameMs)});
         if (frame.keyEv)
-            keyEv.push_back(*frame.keyEv);
+            keyEv.push_back({ago, *frame.keyEv});
     }
+    const float plotHeight = 4.0f * ImGui::GetFrameHeight();
     if (keyValueName.empty()) {
         TextDisabledWrapped(std::string(operatorId) + " has no key value (no adaptive state)");
     } else {
-        char overlay[160];
+        // The caption names the unit; the numbers go on their own line (never wrapped inside a number).
+        textWrapped(std::string(operatorId) + " " + std::string(keyValueName) + ", EV");
         if (const auto flicker = history.flickerEvPerSecond())
-            std::snprintf(overlay, sizeof overlay, "%.*s %.*s: %+.2f EV, flicker %.3f EV/s", int(operatorId.size()),
-                          operatorId.data(), int(keyValueName.size()), keyValueName.data(),
-                          keyEv.empty() ? 0.0 : double(keyEv.back()), *flicker);
+            textWrapped("now " + formatValue("%+.2f", keyEv.empty() ? 0.0 : double(keyEv.back().value)) +
+                        " EV, flicker " + formatValue("%.3f", *flicker) + " EV/s");
         else
-            std::snprintf(overlay, sizeof overlay, "%.*s %.*s: waiting for key values", int(operatorId.size()),
-                          operatorId.data(), int(keyValueName.size()), keyValueName.data());
-        float low = 0.0f;
+            TextDisabledWrapped("waiting for key values");
+        float low = -1.0f;
         float high = 1.0f;
         if (!keyEv.empty()) {
-            const auto [lo, hi] = std::minmax_element(keyEv.begin(), keyEv.end());
-            low = *lo - 0.5f;  // half an EV of margin: a flat line stays visible
-            high = *hi + 0.5f;
+            const auto [lo, hi] = std::minmax_element(keyEv.begin(), keyEv.end(),
+                                                      [](const auto& a, const auto& b) { return a.value < b.value; });
+            low = lo->value - 0.5f;  // half an EV of margin: a flat line stays visible
+            high = hi->value + 0.5f;
         }
-        // The line above the plot (a centred overlay would be cut short in a narrow column).
-        ImGui::TextWrapped("%s", overlay);
-        ImGui::PlotLines("##keyev", keyEv.data(), int(keyEv.size()), 0, nullptr, low, high,
-                         ImVec2(width, 5.0f * ImGui::GetFrameHeight()));
+        drawTimePlot("##keyev", keyEv, float(history.windowSeconds()), low, high, plotHeight, "EV");
     }
     float maxMs = 1.0f;
-    for (float ms : frameMs)
-        maxMs = std::max(maxMs, ms);
-    ImGui::PlotLines("##framems", frameMs.data(), int(frameMs.size()), 0, "frame time (ms)", 0.0f, maxMs * 1.2f,
-                     ImVec2(width, 3.0f * ImGui::GetFrameHeight()));
+    for (const TimeSample& sample : frameMs)
+        maxMs = std::max(maxMs, sample.value);
+    textUnformatted("frame time, ms");
+    drawTimePlot("##framems", frameMs, float(history.windowSeconds()), 0.0f, maxMs * 1.2f, plotHeight, "ms");
 }
 
 }  // namespace ui

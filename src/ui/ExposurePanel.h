@@ -1,11 +1,13 @@
-// ExposurePanel.h: the "Exposure" panel: the tone operator's key value (EV) and the frame time over the
-// last N seconds as two line plots, with the flicker figure of that window (post/ExposureHistory.h
-// defines it). It reads the history the app fills and never touches the GPU; key values arrive a few
-// frames late, so the newest frames of the plot have none yet.
+// ExposurePanel.h: the "Exposure" panel: the tone operator's key value (EV) and the frame time (ms)
+// over the last N seconds as two line plots with axes (value ticks at a nice step, time in seconds
+// before the newest frame), with the flicker figure of that window (post/ExposureHistory.h defines
+// it). It reads the history the app fills and never touches the GPU; key values arrive a few frames
+// late, so the newest frames of the plot have none yet.
 #pragma once
 
 #include "post/ExposureHistory.h"
 
+#include <span>
 #include <string_view>
 
 namespace ui {
@@ -20,5 +22,24 @@ public:
 private:
     float mWindowSeconds = 10.0f;
 };
+
+/// A value at a time: `secondsAgo` <= 0 before the newest frame.
+struct TimeSample
+{
+    float secondsAgo = 0.0f;
+    float value = 0.0f;
+};
+
+/// `samples` as a line over the last `windowSeconds`, `height` tall and as wide as the room left: a y
+/// axis from `low` to `high` with ticks at a nice step (numbers only: the unit goes in the caption
+/// above), an x axis in seconds ("-10 s" .. "0 s"), and the sample under the mouse in a tooltip
+/// ("`unit`" after its value). Every number is drawn inside the plot's item (ui/TextFit.h checks it).
+void drawTimePlot(const char* id,
+                  std::span<const TimeSample> samples,
+                  float windowSeconds,
+                  float low,
+                  float high,
+                  float height,
+                  const char* unit);
 
 }  // namespace ui

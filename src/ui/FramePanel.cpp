@@ -3,33 +3,50 @@
 #include "ui/PanelColumns.h"
 #include "ui/Widgets.h"
 
+#include "util/Log.h"
+
 #include <imgui.h>
 
+#include <cstdio>
+
 namespace ui {
+namespace {
+
+/// A time or a rate with three significant digits at most ("16.7", "851", "0.42"): fits a narrow column.
+std::string formatMs(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", value >= 100.0 ? 0 : value >= 10.0 ? 1 : 2, value);
+    return text;
+}
+
+}  // namespace
 
 FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
 {
     FramePanelActions actions;
-    ImGui::TextWrapped("%s", info.gl.renderer.c_str());
+    const TextFitPanel scope("Frame");
+    textWrapped(info.gl.renderer);
     HelpMarker(("Vendor: " + info.gl.vendor + "\nGL: " + info.gl.version + "\nGLSL: " + info.gl.glslVersion).c_str());
-    ImGui::TextDisabled("%s | %s", info.gl.vendor.c_str(), info.gl.platform.c_str());
-    ImGui::TextDisabled("GL %s", info.gl.version.c_str());
+    TextDisabledWrapped(info.gl.vendor + " | " + info.gl.platform);
+    TextDisabledWrapped("GL " + info.gl.version);
     if (info.gl.isSoftwareRenderer())
-        ImGui::TextColored(kWarningColor, "software renderer: GPU times are CPU fallbacks");
+        TextColouredWrapped(kWarningColor, "software renderer: GPU times are CPU fallbacks");
     ImGui::Separator();
-    double meanMs = info.frameTimeMs.mean;
-    ImGui::Text("frame %d x %d", info.resolution.x, info.resolution.y);
-    if (info.canvas != info.resolution) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("in a %d x %d %s", info.canvas.x, info.canvas.y, info.isWindow ? "window" : "image");
-    }
+    const double meanMs = info.frameTimeMs.mean;
+    std::string size = util::format("frame {} x {}", info.resolution.x, info.resolution.y);
+    if (info.canvas != info.resolution)
+        size += util::format(" in a {} x {} {}", info.canvas.x, info.canvas.y, info.isWindow ? "window" : "image");
+    textWrapped(size);
     if (info.frameTimeMs.count > 0)
-        ImGui::Text("%.1f fps | %.2f ms (min %.2f, max %.2f)", meanMs > 0 ? 1000.0 / meanMs : 0.0, meanMs,
-                    info.frameTimeMs.min, info.frameTimeMs.max);
+        textWrapped(util::format("{} ms a frame ({} fps), min {}, max {}", formatMs(meanMs),
+                                 formatMs(meanMs > 0 ? 1000.0 / meanMs : 0.0), formatMs(info.frameTimeMs.min),
+                                 formatMs(info.frameTimeMs.max)));
     else
-        ImGui::TextDisabled("measuring the frame time...");
+        TextDisabledWrapped("measuring the frame time...");
     if (info.isWindow) {
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
+        checkItemFits("vsync");
         HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
     }
     if (info.presets && !info.presets->empty()) {
@@ -55,28 +72,26 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         } else if (ImGui::IsItemHovered()) {
             ImGui::SetTooltip("%s", info.sceneName.c_str());
         }
+        checkItemFits("scene");
         HelpMarker(
             "The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
             "between frames; a file that does not load leaves the current scene and says why.");
     } else {
-        ImGui::Text("%s: %s", info.sourceKind.c_str(), info.sceneName.c_str());
+        textUnformatted(info.sourceKind + ":");
+        textElided(info.sceneName);
     }
     if (!info.description.empty()) {
-        // One line, clipped at the panel's edge; the whole text on hover.
-        ImGui::TextUnformatted(info.description.c_str());
-        if (ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35.0f);
-            ImGui::TextUnformatted(info.description.c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
-        }
+        // Wrapped at words, three lines at most (ending in "..." at a word); the whole text on hover.
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        textWrappedAtMost(info.description, 3);
+        ImGui::PopStyleColor();
     }
     if (info.lighting) {
         int current = *info.lighting == scene::LightingPath::Forward ? 0 : 1;
         checkNamesFit(kLightingPathLabels);
         if (ImGui::Combo("lighting", &current, kLightingPathLabels.data(), int(kLightingPathLabels.size())))
             actions.lightingRequested = current == 0 ? scene::LightingPath::Forward : scene::LightingPath::Deferred;
+        checkItemFits("lighting");
         HelpMarker(
             "forward: each fragment is shaded as it is drawn. deferred: the rasteriser only writes a thin "
             "G-buffer and a compute pass shades every pixel, which suits GPUs with few graphics units "
@@ -88,6 +103,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         checkNamesFit(kFrameFormatLabels);
         if (ImGui::Combo("frame", &current, kFrameFormatLabels.data(), int(kFrameFormatLabels.size())))
             actions.frameFormatRequested = scene::FrameFormat(current);
+        checkItemFits("frame");
         HelpMarker(
             "How the scene frame is stored. rgba16f: half floats holding the scene times 2^k, k chosen from "
             "the frames read back so that the brightest part stays below 65504 (the sun and a dark interior "
@@ -95,24 +111,21 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
             "rgba32f: 32-bit floats as they are, twice the bytes. auto: RGBA32F while the scene's sun or an "
             "emitter exceeds half-float range, else RGBA16F without pre-exposure.");
         if (info.clipping)
-            ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
-        ImGui::TextWrapped("%s", info.frameStore.c_str());
-        if (info.clipping)
-            ImGui::PopStyleColor();
+            TextColouredWrapped(kWarningColor, info.frameStore);
+        else
+            textWrapped(info.frameStore);
     }
     if (info.canFit) {
         ImGui::SameLine();
         actions.fitRequested = ImGui::SmallButton("Fit");
+        checkItemFits("Fit");
     }
     if (!info.cameraHint.empty())
         TextDisabledWrapped(info.cameraHint);
     if (!info.controlsHelp.empty())
         HelpMarker(info.controlsHelp.c_str());
-    if (!info.sourceStatus.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kWarningColor);
-        ImGui::TextWrapped("%s", info.sourceStatus.c_str());
-        ImGui::PopStyleColor();
-    }
+    if (!info.sourceStatus.empty())
+        TextColouredWrapped(kWarningColor, info.sourceStatus);
     return actions;
 }
 

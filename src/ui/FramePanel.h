@@ -1,7 +1,8 @@
 // FramePanel.h: the "Frame" panel: GPU, driver, platform, frame size, frame rate and frame time, vsync
 // and the frame's source (a scene, or the image of `hdrlab view` with its pan/zoom state), with the
-// scene combo over the shipped presets and the scene's one-line description. It only presents what
-// it is given (the frame time comes from the Profiler) and returns what was asked for.
+// scene combo over the shipped presets and the scene's description (wrapped at words, three lines at
+// most, the whole text on hover). It only presents what it is given (the frame time comes from the
+// Profiler) and returns what was asked for.
 #pragma once
 
 #include "platform/GlContext.h"
@@ -32,7 +33,7 @@ struct FrameInfo
     std::string sourceStatus;          ///< e.g. why a dropped file was refused; empty: nothing to say
     std::string controlsHelp;          ///< tooltip after the hint (e.g. the pan/zoom controls); empty: none
     bool canFit = false;               ///< an image view: offer "Fit"
-    std::string description;           ///< the scene's one line; empty: none
+    std::string description;           ///< the scene's description; empty: none
     const std::vector<scene::ScenePreset>* presets = nullptr;  ///< the scene combo's entries; null: no combo
     int currentPreset = -1;                                    ///< index into presets; -1: a scene not listed
     std::optional<scene::LightingPath> lighting;               ///< a scene's lighting path; none: no combo

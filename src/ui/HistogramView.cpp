@@ -1,5 +1,7 @@
 #include "ui/HistogramView.h"
 
+#include "ui/PlotLabels.h"
+#include "ui/TextFit.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -21,6 +23,16 @@ constexpr ImU32 kMarkerColor = IM_COL32(240, 200, 60, 255);
 constexpr ImU32 kAxisColor = IM_COL32(140, 140, 140, 255);
 constexpr ImU32 kBackgroundColor = IM_COL32(20, 20, 24, 255);
 constexpr ImU32 kDisplayColor = IM_COL32(200, 200, 200, 255);
+constexpr int kMarkerRows = 3;     ///< rows for the markers' labels above the plot
+constexpr float kLabelGap = 3.0f;  ///< pixels between a label and a neighbour or a line
+
+/// "-12.5..8" : the axis range with as few decimals as it needs.
+std::string formatAxisRange(float low, float high)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.3g..%.3g", double(low), double(high));
+    return text;
+}
 
 /// The curve's display value at log2 luminance `x` (linear between samples, clamped at the ends, as
 /// the apply pass does).
@@ -37,15 +49,50 @@ float evaluateCurve(const post::HistogramSnapshot& s, float x)
     return s.curve[i] * (1.0f - t) + s.curve[j] * t;
 }
 
-void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
+/// The marker labels' rows above the plot and the markers with no room there (for the legend line).
+struct MarkerLayout
+{
+    std::vector<ui::PlacedLabel> placed;
+    struct Marker
+    {
+        std::string name;
+        float ev = 0.0f;  ///< its position on the axis
+        float x = 0.0f;   ///< its line on the screen
+    };
+    std::vector<Marker> visible;  ///< the markers inside the axis
+    int rows = 0;
+};
+
+MarkerLayout layOutMarkers(const post::HistogramSnapshot& s, float plotLeft, float plotWidth)
+{
+    MarkerLayout layout;
+    const float span = s.logMax - s.logMin;
+    if (!(span > 0.0f))
+        return layout;
+    std::vector<ui::MarkerLabel> labels;
+    for (const auto& [name, position] : s.markers)
+        if (std::isfinite(position) && position >= s.logMin && position <= s.logMax) {
+            const float x = plotLeft + (position - s.logMin) / span * plotWidth;
+            layout.visible.push_back({name, position, x});
+            labels.push_back({x, ImGui::CalcTextSize(name.c_str()).x});
+        }
+    layout.placed = placeMarkerLabels(labels, plotLeft, plotLeft + plotWidth, kMarkerRows, kLabelGap);
+    for (const ui::PlacedLabel& label : layout.placed)
+        layout.rows = std::max(layout.rows, label.row + 1);
+    return layout;
+}
+
+void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers, bool logCounts, ImVec2 size)
 {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##histogram", size);
     bool hovered = ImGui::IsItemHovered();
-    const float labelHeight = ImGui::GetTextLineHeight();
-    ImVec2 plotMin(origin.x, origin.y + labelHeight);
-    ImVec2 plotMax(origin.x + size.x, origin.y + size.y - labelHeight);
+    const float line = ImGui::GetTextLineHeight();
+    // Above the plot the marker labels' rows, below it the axis numbers.
+    const float bandTop = origin.y;
+    ImVec2 plotMin(origin.x, origin.y + float(markers.rows) * line);
+    ImVec2 plotMax(origin.x + size.x, origin.y + size.y - line);
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
     draw->AddRect(plotMin, plotMax, kAxisColor);
     float width = plotMax.x - plotMin.x;
@@ -74,15 +121,26 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
             draw->AddRectFilled(ImVec2(x0, plotMax.y - h), ImVec2(std::max(x1, x0 + 1.0f), plotMax.y), kHistogramColor);
     }
 
-    // Axis ticks every 1, 2, 5 or 10 EV, whichever gives at most ~12 ticks.
-    float span = axisMax - axisMin;
-    float step = span <= 12 ? 1.0f : span <= 24 ? 2.0f : span <= 60 ? 5.0f : 10.0f;
-    for (float tick = std::ceil(axisMin / step) * step; tick <= axisMax; tick += step) {
-        float x = toX(tick);
+    // Axis ticks (EV) at a nice step, as many as their numbers have room for; each number inside the
+    // plot's width (the first and last move in rather than lose their sign or a digit) and none over
+    // its neighbour.
+    const float span = axisMax - axisMin;
+    const float numberWidth = ImGui::CalcTextSize("-00").x;
+    const int maxTicks = ticksThatFit(width, numberWidth, 2.0f * kLabelGap);
+    const double step = niceStep(span, maxTicks);
+    float lastRight = -std::numeric_limits<float>::infinity();
+    const ImVec2 numbersMin(plotMin.x, plotMax.y);
+    const ImVec2 numbersMax(plotMax.x, plotMax.y + line + 1.0f);
+    for (double tick : niceTicks(axisMin, axisMax, maxTicks)) {
+        const float x = toX(float(tick));
         draw->AddLine(ImVec2(x, plotMax.y), ImVec2(x, plotMax.y + 3), kAxisColor);
-        char label[16];
-        std::snprintf(label, sizeof label, "%g", tick);
-        draw->AddText(ImVec2(x - ImGui::CalcTextSize(label).x * 0.5f, plotMax.y + 1), kAxisColor, label);
+        const std::string label = formatTick(tick, step);
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        const float left = std::clamp(x - labelWidth * 0.5f, plotMin.x, plotMax.x - labelWidth);
+        if (left < lastRight + kLabelGap)
+            continue;
+        drawTextIn(draw, ImVec2(left, plotMax.y + 1.0f), kAxisColor, label, numbersMin, numbersMax);
+        lastRight = left + labelWidth;
     }
 
     // Tone curve (green): display luminance 0..1 over the same log axis.
@@ -97,28 +155,17 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
         draw->AddPolyline(points.data(), int(points.size()), kCurveColor, 0, 2.0f);
     }
 
-    // Operator markers, left to right; each label takes the first text row (above the plot, then down
-    // its top) where it does not overlap a label already drawn, so close markers stay legible.
-    std::vector<std::pair<float, const std::string*>> visibleMarkers;
-    for (const auto& [name, position] : s.markers)
-        if (std::isfinite(position) && position >= axisMin && position <= axisMax)
-            visibleMarkers.emplace_back(toX(position), &name);
-    std::sort(visibleMarkers.begin(), visibleMarkers.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    constexpr int kLabelRows = 4;
-    std::array<float, kLabelRows> rowEnd;
-    rowEnd.fill(-std::numeric_limits<float>::infinity());
-    const float lineHeight = ImGui::GetTextLineHeight();
-    for (const auto& [x, name] : visibleMarkers) {
-        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kMarkerColor, 1.0f);
-        const float textWidth = ImGui::CalcTextSize(name->c_str()).x;
-        const float labelX = std::min(x + 2, plotMax.x - textWidth);
-        int row = 0;
-        while (row + 1 < kLabelRows && rowEnd[std::size_t(row)] > labelX)
-            ++row;
-        rowEnd[std::size_t(row)] = labelX + textWidth + 4.0f;
-        const float labelY = row == 0 ? origin.y : plotMin.y + 1.0f + float(row - 1) * lineHeight;
-        draw->AddText(ImVec2(labelX, labelY), kMarkerColor, name->c_str());
+    // Operator markers: each line rises from the plot's bottom to its label's row (ui/PlotLabels.h:
+    // no label over another or over a line); a marker without a row has its line only.
+    const ImVec2 bandMin(plotMin.x, bandTop);
+    const ImVec2 bandMax(plotMax.x, plotMin.y);
+    for (std::size_t i = 0; i < markers.visible.size(); ++i) {
+        const float x = markers.visible[i].x;
+        const ui::PlacedLabel& label = markers.placed[i];
+        const float labelTop = plotMin.y - float(label.row + 1) * line;
+        draw->AddLine(ImVec2(x, label.row >= 0 ? labelTop : plotMin.y), ImVec2(x, plotMax.y), kMarkerColor, 1.0f);
+        if (label.row >= 0)
+            drawTextIn(draw, ImVec2(label.left, labelTop), kMarkerColor, markers.visible[i].name, bandMin, bandMax);
     }
 
     if (hovered) {
@@ -126,28 +173,33 @@ void drawMainPlot(const post::HistogramSnapshot& s, bool logCounts, ImVec2 size)
         std::size_t bin =
             std::min(binCount - 1, std::size_t(std::max(0.0f, (logL - axisMin) / span * float(binCount))));
         ImGui::BeginTooltip();
-        ImGui::Text("log2 L = %.2f (L = %.4g)", logL, std::exp2(logL));
+        ImGui::Text("log2 L = %.2f EV (L = %.4g cd/m^2)", logL, std::exp2(logL));
         if (binCount)
             ImGui::Text("bin %zu: %u pixels", bin, s.bins[bin]);
         if (!s.curve.empty())
             ImGui::Text("display %.3f", evaluateCurve(s, logL));
+        for (std::size_t i = 0; i < markers.visible.size(); ++i)
+            if (std::abs(markers.visible[i].x - ImGui::GetIO().MousePos.x) <= 3.0f)
+                ImGui::Text("marker: %s (%.2f EV)", markers.visible[i].name.c_str(), markers.visible[i].ev);
         ImGui::EndTooltip();
     }
 }
 
-void drawDisplayHistogram(const post::HistogramSnapshot& s, ImVec2 size)
+void drawDisplayHistogram(const post::HistogramSnapshot& s, ImVec2 size, float top)
 {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##display", size);
-    const float labelHeight = ImGui::GetTextLineHeight();
-    ImVec2 plotMin(origin.x, origin.y + labelHeight);
-    ImVec2 plotMax(origin.x + size.x, origin.y + size.y - labelHeight);
+    const float line = ImGui::GetTextLineHeight();
+    // The plot's top and bottom line up with the main plot's (`top` below the item's top).
+    ImVec2 plotMin(origin.x, origin.y + std::max(top, line));
+    ImVec2 plotMax(origin.x + size.x, origin.y + size.y - line);
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
     draw->AddRect(plotMin, plotMax, kAxisColor);
-    draw->AddText(origin, kAxisColor, "displayed");
-    draw->AddText(ImVec2(plotMin.x, plotMax.y + 1), kAxisColor, "0");
-    draw->AddText(ImVec2(plotMax.x - ImGui::CalcTextSize("1").x, plotMax.y + 1), kAxisColor, "1");
+    const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
+    drawTextIn(draw, ImVec2(origin.x, plotMin.y - line), kAxisColor, "displayed", origin, itemMax);
+    drawTextIn(draw, ImVec2(plotMin.x, plotMax.y + 1), kAxisColor, "0", origin, itemMax);
+    drawTextIn(draw, ImVec2(plotMax.x - ImGui::CalcTextSize("1").x, plotMax.y + 1), kAxisColor, "1", origin, itemMax);
     std::uint32_t peak = 1;
     for (std::uint32_t count : s.displayBins)
         peak = std::max(peak, count);
@@ -167,45 +219,72 @@ void drawDisplayHistogram(const post::HistogramSnapshot& s, ImVec2 size)
 
 void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot, std::uint64_t currentFrame)
 {
+    const TextFitPanel scope("Histogram");
     if (!snapshot || snapshot->bins.empty()) {
-        ImGui::TextDisabled("waiting for the first histogram readback...");
+        TextDisabledWrapped("waiting for the first histogram readback...");
         return;
     }
     const post::HistogramSnapshot& s = *snapshot;
-    ImGui::Text("%u bins, log2 L %.2f .. %.2f", s.binCount, s.logMin, s.logMax);
-    ImGui::SameLine();
-    ImGui::TextDisabled("(frame %llu, %llu late)", (unsigned long long)s.frame,
-                        (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
+    const std::string range = formatAxisRange(s.logMin, s.logMax);
+    textWrapped(std::to_string(s.binCount) + " bins, log2 L " + range + " EV");
+    char late[64];
+    std::snprintf(late, sizeof late, "(frame %llu, %llu late)", (unsigned long long)s.frame,
+                  (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
+    sameLineIfRoom(ImGui::CalcTextSize(late).x);
+    textDisabled("%s", late);
     // On this line where it fits, else on the next.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float checkboxWidth = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
-                                ImGui::CalcTextSize("log counts (?)").x + 2.0f * style.ItemSpacing.x;
-    const float rightEdge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (rightEdge - ImGui::GetItemRectMax().x > checkboxWidth)
-        ImGui::SameLine();
+                                ImGui::CalcTextSize("log counts").x + style.ItemSpacing.x +
+                                ImGui::CalcTextSize("(?)").x;
+    sameLineIfRoom(checkboxWidth);
     ImGui::Checkbox("log counts", &mLogCounts);
+    checkItemFits("log counts");
     HelpMarker(
-        "Red: pixel counts per log2-luminance bin. Green: the tone curve (display luminance 0..1 on the same "
-        "axis). Yellow: the operator's markers. The data are read back asynchronously, a few frames late.");
+        "Red: pixel counts per log2-luminance bin (EV: log2 of cd/m^2). Green: the tone curve (display luminance "
+        "0..1 on the same axis). Yellow: the operator's markers; a marker whose label has no room above the plot "
+        "is listed below it. The data are read back asynchronously, a few frames late.");
 
     // As tall as the region leaves after the counters' line below, at least a few lines.
     const ImVec2 available = ImGui::GetContentRegionAvail();
-    const float plotHeight =
-        std::max(5.0f * ImGui::GetTextLineHeight(),
-                 available.y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
-    const float displayWidth = scaled(120.0f);
+    // The displayed image's histogram narrows with the pane, and gives way to the main plot below
+    // a useful width.
+    float displayWidth = std::clamp(0.28f * available.x, scaled(70.0f), scaled(120.0f));
     const float gap = 3.0f * ImGui::GetStyle().ItemSpacing.x;
-    ImVec2 mainSize(std::max(scaled(100.0f), available.x - displayWidth - gap), plotHeight);
-    drawMainPlot(s, mLogCounts, mainSize);
-    ImGui::SameLine(0.0f, gap);
-    drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight));
+    if (available.x - displayWidth - gap < scaled(160.0f))
+        displayWidth = 0.0f;
+    const float mainWidth = std::max(scaled(100.0f), available.x - (displayWidth > 0.0f ? displayWidth + gap : 0.0f));
+    const MarkerLayout markers = layOutMarkers(s, ImGui::GetCursorScreenPos().x, mainWidth);
+    bool legend = false;
+    for (const ui::PlacedLabel& label : markers.placed)
+        legend |= label.row < 0;
+    const float lines = legend ? 2.0f : 1.0f;  // the counters' line, and the legend's
+    const float plotHeight =
+        std::max(float(5 + markers.rows) * ImGui::GetTextLineHeight(),
+                 available.y - lines * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
+    drawMainPlot(s, markers, mLogCounts, ImVec2(mainWidth, plotHeight));
+    if (displayWidth > 0.0f) {
+        ImGui::SameLine(0.0f, gap);
+        drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(markers.rows) * ImGui::GetTextLineHeight());
+    }
 
     if (s.countersValid) {
         const auto& c = s.counters;
-        ImGui::Text("not in a bin: NaN %u  Inf %u  <=0 %u  below %u  above %u", c[hd::kCounterNaN], c[hd::kCounterInf],
-                    c[hd::kCounterNonPositive], c[hd::kCounterBelow], c[hd::kCounterAbove]);
+        textWrappedFormat("not in a bin: NaN %u, Inf %u, <=0 %u, below %u, above %u", c[hd::kCounterNaN],
+                          c[hd::kCounterInf], c[hd::kCounterNonPositive], c[hd::kCounterBelow], c[hd::kCounterAbove]);
     } else {
-        ImGui::TextDisabled("this method does not count NaN/Inf/non-positive/out-of-range pixels");
+        TextDisabledWrapped("this method does not count NaN, Inf, non-positive or out-of-range pixels");
+    }
+    if (legend) {
+        // The markers whose labels had no row above the plot, with their position.
+        std::string text = "also marked (EV):";
+        for (std::size_t i = 0; i < markers.visible.size(); ++i)
+            if (markers.placed[i].row < 0) {
+                char at[32];
+                std::snprintf(at, sizeof at, " %.1f", double(markers.visible[i].ev));
+                text += (text.back() == ':' ? " " : ", ") + markers.visible[i].name + at;
+            }
+        TextColouredWrapped(ImGui::ColorConvertU32ToFloat4(kMarkerColor), text);
     }
 }
 

@@ -1,9 +1,12 @@
 #include "ui/LogLogPlot.h"
 
+#include "ui/TextFit.h"
+
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace ui {
@@ -43,6 +46,18 @@ void drawMarker(ImDrawList* draw, util::MarkerShape shape, ImVec2 at, ImU32 colo
     }
 }
 
+/// `text` shortened with "..." at its end to at most `width` (a legend entry beside a narrow plot; the
+/// whole name is in the point's tooltip).
+std::string elide(const std::string& text, float width)
+{
+    if (ImGui::CalcTextSize(text.c_str()).x <= width)
+        return text;
+    std::string shown = text;
+    while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > width)
+        shown.pop_back();
+    return shown.empty() ? std::string() : shown + "...";
+}
+
 ImVec2 toScreen(const util::ChartLayout& layout, const util::PlotRect& rect, util::ChartPoint point)
 {
     const util::ChartPoint at = util::plotPosition(layout, rect, point);
@@ -77,7 +92,8 @@ void drawLogLogPlot(const char* id, const util::ChartData& data, float height)
     const ImVec2 plotMin(float(rect.left), float(rect.top));
     const ImVec2 plotMax(float(rect.left + rect.width), float(rect.top + rect.height));
 
-    draw->AddText(ImVec2(origin.x, origin.y), kAxisColor, data.yLabel.c_str());
+    const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
+    drawTextIn(draw, ImVec2(origin.x, origin.y), kAxisColor, data.yLabel, origin, itemMax);
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
     for (double tick : layout.x.minorTicks()) {
         const float x = plotMin.x + float(layout.x.fraction(tick) * rect.width);
@@ -91,20 +107,23 @@ void drawLogLogPlot(const char* id, const util::ChartData& data, float height)
         const float x = plotMin.x + float(layout.x.fraction(tick) * rect.width);
         draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kMajorGridColor);
         const std::string label = util::formatDecade(tick);
-        draw->AddText(ImVec2(x - ImGui::CalcTextSize(label.c_str()).x * 0.5f, plotMax.y + 2.0f), kAxisColor,
-                      label.c_str());
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        drawTextIn(draw, ImVec2(std::clamp(x - labelWidth * 0.5f, origin.x, itemMax.x - labelWidth), plotMax.y + 2.0f),
+                   kAxisColor, label, origin, itemMax);
     }
     for (double tick : layout.y.majorTicks()) {
         const float y = plotMax.y - float(layout.y.fraction(tick) * rect.height);
         draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kMajorGridColor);
         const std::string label = util::formatDecade(tick);
-        draw->AddText(ImVec2(plotMin.x - 4.0f - ImGui::CalcTextSize(label.c_str()).x, y - line * 0.5f), kAxisColor,
-                      label.c_str());
+        drawTextIn(draw, ImVec2(plotMin.x - 4.0f - ImGui::CalcTextSize(label.c_str()).x, y - line * 0.5f), kAxisColor,
+                   label, origin, itemMax);
     }
     draw->AddRect(plotMin, plotMax, kAxisColor);
     const float xLabelWidth = ImGui::CalcTextSize(data.xLabel.c_str()).x;
-    draw->AddText(ImVec2(0.5f * (plotMin.x + plotMax.x - xLabelWidth), plotMax.y + line + 4.0f), kAxisColor,
-                  data.xLabel.c_str());
+    drawTextIn(draw,
+               ImVec2(std::clamp(0.5f * (plotMin.x + plotMax.x - xLabelWidth), origin.x, itemMax.x - xLabelWidth),
+                      plotMax.y + line + 4.0f),
+               kAxisColor, data.xLabel, origin, itemMax);
 
     // Series, and the point nearest the mouse for the tooltip.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -133,15 +152,15 @@ void drawLogLogPlot(const char* id, const util::ChartData& data, float height)
         draw->AddLine(ImVec2(entry.x, entry.y + line * 0.5f), ImVec2(entry.x + 20.0f, entry.y + line * 0.5f), color,
                       1.6f);
         drawMarker(draw, util::seriesMarker(i), ImVec2(entry.x + 10.0f, entry.y + line * 0.5f), color);
-        const ImVec4 clip(entry.x, entry.y, origin.x + size.x, entry.y + line + 2.0f);
-        draw->AddText(nullptr, 0.0f, ImVec2(entry.x + 26.0f, entry.y),
-                      series.points.empty() ? kMinorGridColor : kAxisColor, series.name.c_str(), nullptr, 0.0f, &clip);
+        const std::string name = elide(series.name, itemMax.x - (entry.x + 26.0f));
+        drawTextIn(draw, ImVec2(entry.x + 26.0f, entry.y), series.points.empty() ? kMinorGridColor : kAxisColor, name,
+                   origin, itemMax);
     }
     if (hoveredSeries)
         ImGui::SetTooltip("%s\n%s %.6g\n%s %.6g", hoveredSeries->name.c_str(), data.xLabel.c_str(), hoveredPoint.x,
                           data.yLabel.c_str(), hoveredPoint.y);
     if (!layout.note.empty())
-        ImGui::TextWrapped("%s", layout.note.c_str());
+        textWrapped(layout.note);
 }
 
 }  // namespace ui

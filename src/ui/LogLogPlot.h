@@ -2,7 +2,8 @@
 // plot, and ImPlot is not packaged for Debian): the same layout as util::SvgChart (LogLogChart's
 // decade axes, series colours and markers), a legend beside the plot, a tooltip for the point
 // under the mouse, and the layout's note below. Limits: the y label is drawn above the plot (no
-// rotated text in ImGui); legend names are clipped to the space left of the plot.
+// rotated text in ImGui); a legend name longer than the space beside the plot ends in "..." (the
+// whole name is in its points' tooltips). Every label goes through ui/TextFit.h's check.
 #pragma once
 
 #include "util/LogLogChart.h"

@@ -59,7 +59,7 @@ bool drawMethodCombo(const char* label,
 {
     const PipelinePanel::Entry* selected = findEntry(list, current);
     bool changed = false;
-    ImGui::TextUnformatted(label);
+    textUnformatted(label);
     HelpMarker(std::string(description).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
     std::vector<std::string> names;
@@ -99,8 +99,12 @@ template <typename Method>
 void drawMethodUi(Method& method, profiling::Profiler& profiler)
 {
     ImGui::PushID(&method);
-    if (method.ui())
-        profiler.resetStats();
+    {
+        // The method's widgets are drawn in post/, without the wrappers: the scope is their net.
+        const TextFitPanel scope("Pipeline (" + std::string(method.id()) + " settings)");
+        if (method.ui())
+            profiler.resetStats();
+    }
     ImGui::PopID();
     std::string status = method.status();
     if (!status.empty())
@@ -119,6 +123,7 @@ PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
 PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
     PipelinePanelActions actions;
+    const TextFitPanel scope("Pipeline");
     post::PipelineSettings wanted = pipeline.settings();
     bool changed = false;
 
@@ -142,12 +147,15 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             wanted.spec.binCount = std::uint32_t(std::clamp(bins, 1, int(hd::kMaxHistogramBins)));
             changed = true;
         }
+        checkFieldFits("bins", std::to_string(hd::kMaxHistogramBins));
         int rangeMode = wanted.rangeMode == post::RangeMode::Auto ? 1 : 0;
-        ImGui::TextUnformatted("range");
+        textUnformatted("range");
         ImGui::SameLine();
         changed |= ImGui::RadioButton("manual", &rangeMode, 0);
+        checkItemFits("manual");
         ImGui::SameLine();
         changed |= ImGui::RadioButton("auto", &rangeMode, 1);
+        checkItemFits("auto");
         HelpMarker(
             "Manual: a fixed log2-luminance range. Auto: the frame's min/max log2 luminance, found by a GPU "
             "reduction and smoothed over time; it never leaves the GPU.");
@@ -161,24 +169,33 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
                     changed = true;
                 }
             }
+            checkItemFits("log2 min/max");
         } else {
             changed |= ImGui::SliderFloat("smoothing 1/s", &wanted.autoRangeSpeed, 0.0f, 20.0f, "%.1f");
+            checkFieldFits("smoothing 1/s", "20.0");
             HelpMarker("How fast the automatic range follows the frame (0: at once).");
         }
         int policy = wanted.spec.outOfRange == post::OutOfRange::Separate ? 1 : 0;
-        const char* policies[] = {"clamp into end bins", "count separately"};
-        if (ImGui::Combo("out of range", &policy, policies, 2)) {
+        const char* policies[] = {"clamp", "apart"};
+        checkComboFits(policies);
+        if (ImGui::Combo("outside", &policy, policies, 2)) {
             wanted.spec.outOfRange = policy == 1 ? post::OutOfRange::Separate : post::OutOfRange::Clamp;
             changed = true;
         }
+        checkItemFits("outside");
+        HelpMarker(
+            "Pixels outside the range: clamp counts them in the end bins; apart counts them separately (the "
+            "counters 'below' and 'above' under the histogram).");
         const int factors[] = {1, 2, 4, 8};
         int factorIndex =
             int(std::find(std::begin(factors), std::end(factors), wanted.downsample) - std::begin(factors));
-        const char* factorNames[] = {"full frame", "1/2", "1/4", "1/8"};
+        const char* factorNames[] = {"none", "1/2", "1/4", "1/8"};
+        checkComboFits(factorNames);
         if (ImGui::Combo("downsample", &factorIndex, factorNames, 4)) {
             wanted.downsample = factors[std::clamp(factorIndex, 0, 3)];
             changed = true;
         }
+        checkItemFits("downsample");
         HelpMarker("Build the histogram from a box-downsampled copy of the frame (cheaper, smoother).");
         drawMethodUi(method, profiler);
         drawCudaInteropLine(method, pipeline.caps());
@@ -187,7 +204,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     if (ImGui::CollapsingHeader("Scan", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::ScanMethod* scan = pipeline.scanMethod();
         if (!scan) {
-            ImGui::TextUnformatted("method");
+            textUnformatted("method");
             HelpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
             ImGui::BeginDisabled();
             ImGui::SetNextItemWidth(-FLT_MIN);
@@ -217,6 +234,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         ImGui::BeginDisabled(!cudaAvailable);
         changed |= ImGui::Checkbox("view local mean (SAT)", &wanted.viewLocalMean);
         ImGui::EndDisabled();
+        checkItemFits("view local mean (SAT)");
         HelpMarker(cudaAvailable ? "Shows the mean log2 luminance around each pixel, from the CUDA summed-area table "
                                    "(Bilgic et al. 2010), as grey over the histogram range."
                                  : ("Unavailable: needs CUDA (" + pipeline.caps().cudaReason + ").").c_str());
@@ -233,16 +251,18 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     ImGui::Separator();
     if (ImGui::Button("Verify"))
         actions.verifyRequested = true;
+    checkItemFits("Verify");
     HelpMarker("Reads the last frame back and compares histogram, CDF and curve with the CPU reference (stalls).");
     ImGui::SameLine();
     if (ImGui::Button("Compare all"))
         actions.compareRequested = true;
+    checkItemFits("Compare all");
     showTooltipOnHover(
         "Runs every available histogram method on this frame: difference from the CPU reference, "
         "curve difference and build times (stalls; results in their own window).");
     if (mVerify) {
-        ImGui::TextColored(mVerify->ok ? kOkColor : kErrorColor, "verify: %s", mVerify->ok ? "ok" : "MISMATCH");
-        ImGui::TextWrapped("%s", mVerify->text.c_str());
+        textColoured(mVerify->ok ? kOkColor : kErrorColor, "verify: %s", mVerify->ok ? "ok" : "MISMATCH");
+        textWrapped(mVerify->text);
     }
     if (ImGui::CollapsingHeader("Settings file", ImGuiTreeNodeFlags_DefaultOpen))
         mSettingsFile.draw(pipeline, profiler);

@@ -63,14 +63,17 @@ bool SettingsFileWidget::load(post::PostPipeline& pipeline)
 void SettingsFileWidget::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
     ImGui::InputText("path##settings", mPath.data(), mPath.size());
+    checkItemFits("path");
     HelpMarker(
         "Every setting of the pipeline, the methods and the operators as JSON: hdrlab --settings FILE (and "
         "tonemap, bench pipeline) reads the same file; hdrlab settings --list prints every key.");
     if (ImGui::Button("Save settings"))
         save(pipeline);
+    checkItemFits("Save settings");
     ImGui::SameLine();
     if (ImGui::Button("Load settings") && load(pipeline))
         profiler.resetStats();
+    checkItemFits("Load settings");
     if (!mStatus.empty())
         TextColouredWrapped(mFailed ? kErrorColor : kOkColor, mStatus);
 }

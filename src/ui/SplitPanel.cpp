@@ -15,6 +15,7 @@ namespace ui {
 SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
 {
     SplitPanelActions actions;
+    const TextFitPanel scope("Split view");
     const post::SplitMode modes[] = {post::SplitMode::Off, post::SplitMode::SideBySide, post::SplitMode::Difference};
     static_assert(std::size(modes) == kSplitModeLabels.size());
     int current = int(std::find(std::begin(modes), std::end(modes), input.mode) - std::begin(modes));
@@ -22,6 +23,7 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
     if (ImGui::Combo("mode", &current, kSplitModeLabels.data(), int(kSplitModeLabels.size())) &&
         modes[current] != input.mode)
         actions.mode = modes[current];
+    checkItemFits("mode");
     HelpMarker(
         "A second pipeline (B) on the same HDR frame, with its own settings (panel \"Pipeline B\"; B starts as a "
         "copy of A). Side by side: A left of the divider, B right (drag the divider on the image). Difference: "
@@ -29,30 +31,34 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
         "the Timings panel. The probe, the exposure plot and the Histogram window stay on A.");
     if (input.mode == post::SplitMode::Off)
         return actions;
-    ImGui::TextUnformatted(input.labelA.c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
-    ImGui::TextUnformatted(input.labelB.c_str());
+    textWrapped(input.labelA + " | " + input.labelB);
+    char value[32];
     float position = input.position;
-    if (input.mode == post::SplitMode::SideBySide && ImGui::SliderFloat("divider", &position, 0.0f, 1.0f, "%.3f"))
-        actions.position = position;
+    if (input.mode == post::SplitMode::SideBySide) {
+        if (ImGui::SliderFloat("divider", &position, 0.0f, 1.0f, "%.3f"))
+            actions.position = position;
+        std::snprintf(value, sizeof value, "%.3f", double(position));
+        checkFieldFits("divider", value);
+    }
     float gain = input.gain;
-    if (input.mode == post::SplitMode::Difference &&
-        ImGui::SliderFloat("gain", &gain, 1.0f, post::kMaxSplitGain, "%.1f", ImGuiSliderFlags_Logarithmic))
-        actions.gain = gain;
+    if (input.mode == post::SplitMode::Difference) {
+        if (ImGui::SliderFloat("gain", &gain, 1.0f, post::kMaxSplitGain, "%.1f", ImGuiSliderFlags_Logarithmic))
+            actions.gain = gain;
+        std::snprintf(value, sizeof value, "%.1f", double(post::kMaxSplitGain));
+        checkFieldFits("gain", value);
+    }
     if (ImGui::Button("B = A"))
         actions.copyAToB = true;
+    checkItemFits("B = A");
     showTooltipOnHover("Copies every setting of A to B.");
 
     ImGui::Separator();
-    ImGui::TextDisabled("histograms, A - B");
+    TextDisabledWrapped("histograms, A - B");
     if (!input.difference || !*input.difference) {
-        ImGui::TextDisabled("pending (read back a few frames late)");
+        TextDisabledWrapped("pending (read back a few frames late)");
     } else {
         const post::HistogramDifference& difference = **input.difference;
-        const std::string line = post::describeHistogramDifference(difference);
-        ImGui::TextWrapped("%s", line.c_str());
+        textWrapped(post::describeHistogramDifference(difference));
         if (difference.comparable && !difference.diff.empty()) {
             std::vector<float> values(difference.diff.begin(), difference.diff.end());
             const float scale = std::max(1.0f, float(difference.maxAbs));

@@ -45,13 +45,13 @@ void drawLegend(float logMin, float logMax)
     // Labels at the ends and the middle: EV, and cd/m^2 below.
     const std::size_t middle = bands.size() / 2;
     const float digit = ImGui::CalcTextSize("0").x;
-    ImGui::TextDisabled("EV %d", bands.front().evLow);
+    textDisabled("EV %d", bands.front().evLow);
     ImGui::SameLine(std::max(width * 0.5f - 1.5f * digit, 9.0f * digit));
-    ImGui::TextDisabled("%d", bands[middle].evLow);
+    textDisabled("%d", bands[middle].evLow);
     ImGui::SameLine(std::max(width - 3.0f * digit, 14.0f * digit));
-    ImGui::TextDisabled("%d", bands.back().evHigh);
-    ImGui::TextDisabled("L %.3g..%.3g cd/m^2, %d EV per band", std::exp2(double(bands.front().evLow)),
-                        std::exp2(double(bands.back().evHigh)), bands.front().evHigh - bands.front().evLow);
+    textDisabled("%d", bands.back().evHigh);
+    textDisabledWrappedFormat("L %.3g..%.3g cd/m^2, %d EV per band", std::exp2(double(bands.front().evLow)),
+                              std::exp2(double(bands.back().evHigh)), bands.front().evHigh - bands.front().evLow);
     const struct
     {
         std::uint32_t rgb;
@@ -66,42 +66,45 @@ void drawLegend(float logMin, float logMax)
         ImGui::GetWindowDrawList()->AddRect(at, ImVec2(at.x + side, at.y + side), IM_COL32(128, 128, 128, 255));
         ImGui::Dummy(ImVec2(side, side));
         ImGui::SameLine();
-        ImGui::TextUnformatted(special.label);
+        textUnformatted(special.label);
     }
 }
 
 void drawProbeReadout(const ViewPanelInput& input)
 {
     if (!input.units.empty())
-        ImGui::TextDisabled("units: %s", input.units.c_str());
+        textDisabledWrappedFormat("units: %s", input.units.c_str());
     if (input.probeNames.empty()) {
-        ImGui::TextDisabled("probe: hover the image (or --probe X,Y)");
+        TextDisabledWrapped("probe: hover the image (or --probe X,Y)");
         return;
     }
     if (!input.probe || !*input.probe) {
-        ImGui::TextDisabled("probe: pending (read back a few frames late)");
+        TextDisabledWrapped("probe: pending (read back a few frames late)");
         return;
     }
     const post::ProbeSnapshot& probe = **input.probe;
     for (std::size_t i = 0; i < probe.samples.size() && i < input.probeNames.size(); ++i) {
         const post::ProbeSample& s = probe.samples[i];
         const glm::ivec2 at = s.topLeft();
-        ImGui::Text("probe %s at %d, %d", input.probeNames[i].c_str(), at.x, at.y);
+        textWrappedFormat("probe %s at %d, %d", input.probeNames[i].c_str(), at.x, at.y);
+        ImGui::Indent();
         if (!s.inside) {
-            ImGui::TextDisabled("  outside the frame");
+            TextDisabledWrapped("outside the frame");
+            ImGui::Unindent();
             continue;
         }
-        ImGui::Text("  rgb %.4g %.4g %.4g", s.rgb.x, s.rgb.y, s.rgb.z);
+        textWrappedFormat("rgb %.4g %.4g %.4g", s.rgb.x, s.rgb.y, s.rgb.z);
         if (s.logValid)
-            ImGui::Text("  L %.4g cd/m^2, EV %.2f (EV100 %.2f)", s.luminance, s.log2Luminance,
-                        s.log2Luminance + hd::kEv100Offset);
+            textWrappedFormat("L %.4g cd/m^2, EV %.2f (EV100 %.2f)", s.luminance, s.log2Luminance,
+                              s.log2Luminance + hd::kEv100Offset);
         else
-            ImGui::Text("  L %.4g cd/m^2, no EV", s.luminance);
-        ImGui::Text("  %s", post::describeBin(s.bin, s.binCount).c_str());
-        ImGui::Text("  display %.4f, shown sRGB %d %d %d", s.displayLuminance, int(s.shown[0]), int(s.shown[1]),
-                    int(s.shown[2]));
+            textWrappedFormat("L %.4g cd/m^2, no EV", s.luminance);
+        textWrapped(post::describeBin(s.bin, s.binCount));
+        textWrappedFormat("display %.4f, shown sRGB %d %d %d", s.displayLuminance, int(s.shown[0]), int(s.shown[1]),
+                          int(s.shown[2]));
+        ImGui::Unindent();
     }
-    ImGui::TextDisabled("frame %llu", static_cast<unsigned long long>(probe.frame));
+    textDisabled("frame %llu", static_cast<unsigned long long>(probe.frame));
 }
 
 }  // namespace
@@ -109,10 +112,12 @@ void drawProbeReadout(const ViewPanelInput& input)
 std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
 {
     std::optional<post::ViewMode> chosen;
+    const TextFitPanel scope("View");
     int current = int(input.mode);
     checkNamesFit(kViewModeLabels);
     if (ImGui::Combo("view", &current, kViewModeLabels.data(), int(kViewModeLabels.size())))
         chosen = post::ViewMode(current);
+    checkItemFits("view");
     HelpMarker(
         "False colour: each pixel's luminance coloured by its whole-EV band over the histogram's range. EV = log2 "
         "of luminance in cd/m^2 (the histogram's axis); EV100 (ISO 100, K = 12.5) = EV + 3. The probe reads the "

@@ -1,17 +1,23 @@
 // Widgets.h: small ImGui helpers shared by the panels.
 #pragma once
 
+#include "ui/TextFit.h"
+
 #include <imgui.h>
 
 #include <string>
 
 namespace ui {
 
-/// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels).
+/// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels), after the
+/// last item on its line where it fits.
 inline void HelpMarker(const char* text)
 {
-    ImGui::SameLine();
+    // Beside the last item where it fits, else under it (never cut at the column's edge).
+    sameLineIfRoom(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
+    if (ImGui::GetItemRectMax().x > ImGui::GetWindowDrawList()->GetClipRectMax().x)  // name it by its help
+        checkItemFits("(?) " + std::string(text).substr(0, 24) + "...");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
@@ -33,18 +39,17 @@ inline void showTooltipOnHover(const char* text)
     }
 }
 
-/// `text` wrapped at the window's edge in `colour` (a status line that may be longer than a column is wide).
+/// `text` wrapped at spaces at the window's edge in `colour` (a status line that may be longer than a
+/// column is wide), checked (ui/TextFit.h).
 inline void TextColouredWrapped(const ImVec4& colour, const std::string& text)
 {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextWrapped("%s", text.c_str());
-    ImGui::PopStyleColor();
+    textWrappedColoured(colour, text);
 }
 
-/// `text` greyed and wrapped at the window's edge.
+/// `text` greyed and wrapped at spaces at the window's edge.
 inline void TextDisabledWrapped(const std::string& text)
 {
-    TextColouredWrapped(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
+    textWrappedColoured(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], text);
 }
 
 /// A length given in pixels at UI scale 1, at the current font size (the panels' fixed sizes follow

@@ -177,7 +177,10 @@ void HistogramCpuReadback::build(PassContext& ctx,
 
 bool HistogramCpuReadback::ui()
 {
-    return ImGui::Checkbox("Synchronous (stall, for tests)", &mSynchronous);
+    const bool changed = ImGui::Checkbox("Synchronous (stalls)", &mSynchronous);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Reads this frame's histogram at once, stalling the GPU (for tests).");
+    return changed;
 }
 
 std::string HistogramCpuReadback::status() const

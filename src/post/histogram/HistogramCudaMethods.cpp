@@ -201,8 +201,12 @@ public:
     bool ui() override
     {
         bool changed = ImGui::Checkbox("CDF in the same launch", &mFusedCdf);
-        changed |= ImGui::Checkbox("warp aggregation (__match_any_sync)", &mOptions.warpAggregation);
-        changed |= ImGui::Checkbox("hardware log2 (__log2f; not bit-exact)", &mOptions.fastMath);
+        changed |= ImGui::Checkbox("warp aggregation", &mOptions.warpAggregation);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("__match_any_sync: one atomic per run of equal bins in a warp");
+        changed |= ImGui::Checkbox("hardware log2", &mOptions.fastMath);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("__log2f binning: faster, not bit-exact");
         int merge = int(mOptions.merge);
         const char* merges[] = {"auto", "last block", "global atomics"};
         if (ImGui::Combo("merge", &merge, merges, 3)) {

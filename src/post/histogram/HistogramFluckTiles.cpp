@@ -167,7 +167,10 @@ void HistogramFluckTiles::build(PassContext& ctx,
 bool HistogramFluckTiles::ui()
 {
     int format = int(mSettings.format);
-    if (!ImGui::Combo("Render target", &format, "R32UI (exact)\0R32F (exact below 2^24)\0"))
+    const bool picked = ImGui::Combo("Render target", &format, "R32UI\0R32F\0");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("R32UI: exact counts. R32F: exact below 2^24 per bin.");
+    if (!picked)
         return false;
     FluckSettings next = mSettings;
     next.format = FluckFormat(format);

@@ -186,13 +186,15 @@ bool HistogramGreenOcclusion::ui()
 {
     GreenSettings next = mSettings;
     int mode = int(next.mode);
-    bool changed = ImGui::Combo("Results", &mode,
-                                "query buffer (no stall)\0classic CPU readback (stalls)\0"
-                                "Valve: K bins per frame\0");
+    bool changed = ImGui::Combo("Results", &mode, "query buffer\0CPU readback\0Valve (K a frame)\0");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "query buffer: the results are written to a buffer on the GPU (no stall). CPU readback: the classic "
+            "query results read on the CPU (stalls). Valve: K bins queried per frame.");
     next.mode = GreenMode(mode);
     if (next.mode == GreenMode::Valve) {
         int perFrame = int(next.valveSlotsPerFrame);
-        if (ImGui::SliderInt("Bins per frame (K)", &perFrame, 1, 256)) {
+        if (ImGui::SliderInt("Bins a frame (K)", &perFrame, 1, 256)) {
             next.valveSlotsPerFrame = std::uint32_t(perFrame);
             changed = true;
         }
@@ -225,7 +227,7 @@ ParameterList HistogramGreenOcclusion::parameters()
     ParameterList list;
     list.items = {
         enumParameter("green-occlusion.mode", "Results", mSettings.mode, {"query-buffer", "classic", "valve"}, d.mode),
-        uintParameter("green-occlusion.valve_bins_per_frame", "Bins per frame (K)", mSettings.valveSlotsPerFrame, 1u,
+        uintParameter("green-occlusion.valve_bins_per_frame", "Bins a frame (K)", mSettings.valveSlotsPerFrame, 1u,
                       hd::kMaxHistogramBins, d.valveSlotsPerFrame),
     };
     list.commit = [this] { setSettings(GreenSettings(mSettings)); };  // restarts the Valve sweep, as ui() does

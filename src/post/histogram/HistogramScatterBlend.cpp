@@ -174,17 +174,21 @@ bool HistogramScatterBlend::ui()
     ScatterSettings next = mSettings;
     bool changed = false;
     int format = int(next.format);
-    if (ImGui::Combo("Render target", &format, "R32F\0R16F (saturates at 2048)\0")) {
+    if (ImGui::Combo("Render target", &format, "R32F\0R16F\0")) {
         next.format = ScatterFormat(format);
         changed = true;
     }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("R32F: exact counts below 2^24. R16F: a bin saturates at 2048.");
     int locals = int(next.localHistograms);
-    if (ImGui::SliderInt("Local histograms (L)", &locals, 1, int(kMaxLocalHistograms))) {
+    if (ImGui::SliderInt("Local histograms", &locals, 1, int(kMaxLocalHistograms))) {
         next.localHistograms = std::uint32_t(locals);
         changed = true;
     }
-    if (ImGui::Checkbox("Build 1024 bins, then reduce", &next.largeThenReduce))
+    if (ImGui::Checkbox("1024 bins, reduced", &next.largeThenReduce))
         changed = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Builds 1024 bins, then reduces them to the bins asked for (which must divide 1024).");
     if (changed)
         setSettings(next);
     return changed;
@@ -213,7 +217,7 @@ ParameterList HistogramScatterBlend::parameters()
     ParameterList list;
     list.items = {
         enumParameter("scatter-blend.format", "Render target", mSettings.format, {"r32f", "r16f"}, d.format),
-        uintParameter("scatter-blend.local_histograms", "Local histograms (L)", mSettings.localHistograms, 1u,
+        uintParameter("scatter-blend.local_histograms", "Local histograms", mSettings.localHistograms, 1u,
                       kMaxLocalHistograms, d.localHistograms),
         boolParameter("scatter-blend.large_then_reduce", "Build 1024 bins, then reduce", mSettings.largeThenReduce,
                       d.largeThenReduce),

@@ -90,7 +90,11 @@ bool StateReadback::poll()
 
 void helpMarker(const char* text)
 {
-    ImGui::SameLine();
+    // Beside the last item where it fits, else under it (never cut at the column's edge).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (right - ImGui::GetItemRectMax().x >= style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x)
+        ImGui::SameLine();
     ImGui::TextDisabled("(?)");
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
@@ -104,7 +108,7 @@ void helpMarker(const char* text)
 bool displayCurveUi(DisplayCurveSettings& settings)
 {
     bool changed = false;
-    const char* names[] = {"Clamp", "Reinhard", "Filmic (Hable / Uncharted 2)", "ACES fit (Narkowicz)"};
+    const char* names[] = {"Clamp", "Reinhard", "Hable", "ACES fit"};
     int current = int(settings.curve);
     if (ImGui::Combo("Display curve", &current, names, kDisplayCurveCount)) {
         settings.curve = DisplayCurve(current);

@@ -154,7 +154,7 @@ bool TonePercentile::ui()
     bool fromPreset = false;
     // One click sets metering, key, limits and adaptation, and (through takeHistogramRequest) the
     // histogram's bins and range; any later edit makes the settings "custom" again.
-    if (ImGui::BeginCombo("Engine preset", mAppliedPreset.empty() ? "custom" : mAppliedPreset.c_str())) {
+    if (ImGui::BeginCombo("Preset", mAppliedPreset.empty() ? "custom" : mAppliedPreset.c_str())) {
         for (const EnginePreset& preset : enginePresets()) {
             if (ImGui::Selectable(std::string(preset.label).c_str(), mAppliedPreset == preset.label)) {
                 applyPreset(preset.id);
@@ -169,16 +169,16 @@ bool TonePercentile::ui()
         "Reproduces an engine's histogram auto-exposure defaults (research/engines.md b): bins and range, band "
         "percentiles, key, limits, adaptation speeds and curve. Hover an entry for its sources and what hdrlab "
         "cannot reproduce.");
-    const char* modes[] = {"Percentile to key", "Band average to key"};
+    const char* modes[] = {"Percentile", "Band average"};
     int mode = int(s.metering);
     if (ImGui::Combo("Metering", &mode, modes, 2)) {
         s.metering = PercentileMetering(mode);
         changed = true;
     }
     helpMarker(
-        "Percentile to key: the p-th percentile of log luminance is exposed to the key, limited so the "
+        "Percentile: the p-th percentile of log luminance is exposed to the key, limited so the "
         "high percentile stays at or below the white point (our reading of Carucci 2006). Band average: "
-        "the mean log luminance between two percentiles is exposed to the key (Unreal/Unity style).");
+        "the mean log luminance between two percentiles is exposed to the key (Unreal / Unity style).");
     changed |= ImGui::SliderFloat("Key", &s.key, 0.01f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
     helpMarker("Exposed luminance the metered value maps to (0.18 = middle grey).");
     if (s.metering == PercentileMetering::Key) {
@@ -203,17 +203,17 @@ bool TonePercentile::ui()
         changed |= ImGui::SliderFloat("Band high", &s.bandHigh, 0.0f, 100.0f, "%.1f %%");
         helpMarker("The mean of log2 luminance between these percentiles is metered (Unity 50-95, Unreal 10-90).");
     }
-    changed |= ImGui::SliderFloat("Compensation (EV)", &s.compensationEv, -8.0f, 8.0f, "%+.2f");
+    changed |= ImGui::SliderFloat("Compensation", &s.compensationEv, -8.0f, 8.0f, "%+.2f EV");
     helpMarker("Added to the target exposure.");
-    changed |= ImGui::DragFloatRange2("Exposure limits (EV)", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
+    changed |= ImGui::DragFloatRange2("EV limits", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
     changed |= ImGui::Checkbox("Adapt over time", &s.adapt);
     helpMarker("Off: the exposure follows the target at once.");
     if (s.adapt) {
-        changed |= ImGui::SliderFloat("Speed up (EV/s)", &s.speedUpEv, 0.05f, 20.0f, "%.2f");
+        changed |= ImGui::SliderFloat("Speed up", &s.speedUpEv, 0.05f, 20.0f, "%.2f EV/s");
         helpMarker("Speed when the scene gets brighter (the exposure falls), as Unreal's SpeedUp.");
-        changed |= ImGui::SliderFloat("Speed down (EV/s)", &s.speedDownEv, 0.05f, 20.0f, "%.2f");
+        changed |= ImGui::SliderFloat("Speed down", &s.speedDownEv, 0.05f, 20.0f, "%.2f EV/s");
         helpMarker("Speed when the scene gets darker (the exposure rises).");
-        const char* curves[] = {"Linear then exponential (exact)", "Unreal steps", "Bevy steps", "Exponential (HDRP)"};
+        const char* curves[] = {"Exact", "Unreal steps", "Bevy steps", "Exponential"};
         int curve = int(s.adaptationCurve);
         if (ImGui::Combo("Adaptation curve", &curve, curves, kAdaptationCurveCount)) {
             s.adaptationCurve = AdaptationCurve(curve);
@@ -241,7 +241,7 @@ bool TonePercentile::ui()
     if (s.localAdaptation && mLocalUnavailable.empty()) {
         changed |= ImGui::SliderFloat("Local blend", &s.localBlend, 0.0f, 1.0f, "%.2f");
         helpMarker("0: the global exposure only; 1: each pixel exposed by its neighbourhood alone.");
-        changed |= ImGui::SliderInt("Local radius (px)", &s.localRadius, 1, 512);
+        changed |= ImGui::SliderInt("Local radius", &s.localRadius, 1, 512, "%d px");
         helpMarker("Half-size of the square window averaged around each pixel.");
     }
     changed |= meteringUi();
@@ -259,7 +259,7 @@ bool TonePercentile::meteringUi()
     if (!ImGui::CollapsingHeader("Metering mask"))
         return false;
     ImGui::PushID("metering");
-    const char* masks[] = {"Average", "Centre-weighted (HDRP)", "Ellipse + luminance gate (HDRP)", "Texture"};
+    const char* masks[] = {"Average", "Centre", "Ellipse", "Texture"};
     int mask = int(m.mask);
     if (ImGui::Combo("Mask", &mask, masks, kMeteringMaskCount)) {
         m.mask = MeteringMaskType(mask);
@@ -267,8 +267,9 @@ bool TonePercentile::meteringUi()
     }
     helpMarker(
         "Which pixels the percentiles see, and how much each counts (a weighted histogram). Average: all equally. "
-        "Centre-weighted: 1 - distance from the centre / half of (width + height). Ellipse: 1 - t^(1/softness) with "
-        "t the distance in radii, zero outside the luminance gate. Texture: the first channel of an image. The View "
+        "Centre (HDRP's centre-weighted): 1 - distance from the centre / half of (width + height). Ellipse (HDRP's "
+        "procedural mask): 1 - t^(1/softness) with t the distance in radii, zero outside the luminance gate. Texture: "
+        "the first channel of an image. The View "
         "panel's 'metering' view shows the weights on the picture.");
     if (m.mask == MeteringMaskType::Ellipse) {
         changed |= ImGui::SliderFloat2("Centre", &m.centreX, 0.0f, 1.0f, "%.2f");
@@ -303,8 +304,11 @@ bool TonePercentile::meteringUi()
     helpMarker(mMetering.skyUnavailable().empty()
                    ? "Pixels where the scene's depth is the far plane (nothing drawn: the sky) weigh 0, with any mask."
                    : ("Unavailable: " + mMetering.skyUnavailable()).c_str());
-    if (!mMeteringProblem.empty())
+    if (!mMeteringProblem.empty()) {
+        ImGui::PushTextWrapPos(0.0f);  // at the column's edge
         ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", mMeteringProblem.c_str());
+        ImGui::PopTextWrapPos();
+    }
     ImGui::PopID();
     return changed;
 }

@@ -444,14 +444,13 @@ bool ToneWard::ui()
     WardSettings& s = mSettings;
     bool changed = false;
     int sampling = int(s.sampling);
-    const char* samplings[] = {"auto (pcond for a still picture)", "frame (foveal image, float)",
-                               "pcond (foveal RGBE + point samples, double)"};
+    const char* samplings[] = {"auto", "frame", "pcond"};
     if (ImGui::Combo("Sampling", &sampling, samplings, kWardSamplingCount)) {
         s.sampling = WardSampling(sampling);
         changed = true;
     }
     helpMarker(
-        "frame: a box-filtered 1-degree foveal image of the whole frame. pcond: exactly Radiance pcond's "
+        "frame: a box-filtered 1-degree foveal image of the whole frame (float). pcond: exactly Radiance pcond's "
         "adaptation samples (pfilt's foveal image written as RGBE, 16x as many drand48 point samples, "
         "double-precision fit), so the curve is the one pcond -x prints. auto: pcond for a still picture "
         "(tonemap, view), frame for the live scene.");
@@ -461,24 +460,26 @@ bool ToneWard::ui()
         changed = true;
     }
     helpMarker("Histogram resolution over the foveal samples' natural-log range (pcond HISTRES = 100).");
-    changed |= ImGui::DragFloatRange2("Display (cd/m^2)", &s.displayMin, &s.displayMax, 0.5f, 0.01f, 10000.0f, "%.2f");
+    changed |= ImGui::DragFloatRange2("Display (cd/m^2)", &s.displayMin, &s.displayMax, 0.5f, 0.01f, 10000.0f, "%.3g");
     helpMarker("Ldmin and Ldmax of the display: pcond defaults 1 and 100 (dynamic range 100:1).");
-    changed |= ImGui::DragFloat("Scene scale (cd/m^2 per unit)", &s.sceneScale, 0.01f, 1e-6f, 1e6f, "%.4g",
-                                ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::DragFloat("Scene scale", &s.sceneScale, 0.01f, 1e-6f, 1e6f, "%.4g", ImGuiSliderFlags_Logarithmic);
     helpMarker(
-        "Converts scene-linear luminance to cd/m^2; matters for the human-contrast ceiling and for where "
+        "cd/m^2 per scene unit: converts scene-linear luminance to cd/m^2; matters for the human-contrast ceiling and "
+        "for where "
         "the display range sits.");
-    changed |= ImGui::Checkbox("Human contrast sensitivity ceiling", &s.humanContrast);
+    changed |= ImGui::Checkbox("Human contrast", &s.humanContrast);
     helpMarker(
-        "pcond -s: the ceiling is scaled by [dLt(Ld)/dLt(Lw)] [Lw/Ld] with Ferwerda's threshold-versus-"
+        "The human contrast sensitivity ceiling, pcond -s: the ceiling is scaled by [dLt(Ld)/dLt(Lw)] [Lw/Ld] with "
+        "Ferwerda's threshold-versus-"
         "intensity function, so contrast is never shown above what the eye sees in the scene.");
     changed |= ImGui::Checkbox("Duplicate bottom bin", &s.duplicateBottomBin);
     helpMarker(
         "pcond extends the range down by one bin and moves half of bin 1 into it ('false samples at "
         "bottom'), so the darkest samples do not map to pure black.");
-    changed |= ImGui::Checkbox("Foveal histogram by the selected method", &s.histogramBySelectedMethod);
+    changed |= ImGui::Checkbox("Fovea by the method", &s.histogramBySelectedMethod);
     helpMarker(
-        "Off: Ward's curve kernel bins the few thousand foveal samples itself, in one dispatch. On: the "
+        "The foveal histogram by the selected histogram method. Off: Ward's curve kernel bins the few thousand foveal "
+        "samples itself, in one dispatch. On: the "
         "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
         "CUDA method), to compare its cost on a small image.");
     if (changed)
