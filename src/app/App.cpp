@@ -33,6 +33,7 @@
 #include "ui/PanelColumns.h"
 #include "ui/PipelinePanel.h"
 #include "ui/SplitPanel.h"
+#include "ui/TextFit.h"
 #include "ui/TimingsPanel.h"
 #include "ui/ViewPanel.h"
 #include "util/Log.h"
@@ -499,6 +500,7 @@ std::string App::Impl::describeLayout() const
     text += util::format("; picture {}x{}, {} % of the window", pictureSize.x, pictureSize.y, percent);
     if (columns && uiDrawn)
         text += "; " + describeCombos();
+    text += "; " + ui::describeTextCutShort();
     const std::vector<std::string> cut = ui::takeNamesCutShort();
     if (cut.empty())
         return text + "; no name cut short";

@@ -65,8 +65,7 @@ bool drawMethodCombo(const char* label,
     std::vector<std::string> names;
     for (const PipelinePanel::Entry& entry : list)
         names.push_back(entry.label);
-    checkNamesFit(names);
-    if (ImGui::BeginCombo(id, selected ? selected->label.c_str() : current.c_str())) {
+    if (beginNameCombo(id, selected ? selected->label : current, names)) {
         for (const PipelinePanel::Entry& entry : list) {
             ImGui::BeginDisabled(!entry.available);
             bool isSelected = entry.id == current;
@@ -238,6 +237,17 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         HelpMarker(cudaAvailable ? "Shows the mean log2 luminance around each pixel, from the CUDA summed-area table "
                                    "(Bilgic et al. 2010), as grey over the histogram range."
                                  : ("Unavailable: needs CUDA (" + pipeline.caps().cudaReason + ").").c_str());
+
+        // display.aa: the display image of a rendered scene is anti-aliased after the apply pass.
+        bool antiAliased = wanted.antiAliasing == post::AntiAliasing::Fxaa;
+        if (ImGui::Checkbox("anti-aliasing", &antiAliased)) {
+            wanted.antiAliasing = antiAliased ? post::AntiAliasing::Fxaa : post::AntiAliasing::Off;
+            changed = true;
+        }
+        checkItemFits("anti-aliasing");
+        HelpMarker(
+            "FXAA-style edge smoothing of the tone-mapped display image of a rendered scene (display/aa, "
+            "display.aa). The HDR frame, the histogram and --verify are untouched; photos are never smoothed.");
     }
 
     if (changed) {

@@ -1,6 +1,8 @@
 #include "ui/TimingsPanel.h"
 
 #include "profiling/TimingRows.h"
+#include "ui/ExposurePanel.h"
+#include "ui/TextFit.h"
 #include "ui/Widgets.h"
 
 #include <imgui.h>
@@ -194,22 +196,32 @@ TimingsPanelActions TimingsPanel::draw(const profiling::Profiler& profiler,
                                        const std::string& captureStatus,
                                        CaptureMode mode)
 {
+    const TextFitPanel scope("Timings");
     TimingsPanelActions actions;
     drawPassTable(profiler);
 
-    std::vector<float> frameTimes = profiler.frameTimeHistory();
-    util::Summary frame = profiler.frameTimeMs();
-    std::string overlay =
-        frame.count ? "frame mean " + profiling::formatTime(frame.mean, profiling::TimeUnit::Milliseconds) + " ms"
-                    : "frame time";
-    ImGui::PlotLines("##frametime", frameTimes.data(), int(frameTimes.size()), 0, overlay.c_str(), 0.0f,
-                     float(std::max(frame.max * 1.2, 1.0)),
-                     ImVec2(ImGui::GetContentRegionAvail().x, 3.0f * ImGui::GetFrameHeight()));
+    // The recorded frames' times against the time before the newest frame (each frame's own length
+    // spaces them), with the same axes as the Exposure panel's plots.
+    const std::vector<float> frameTimes = profiler.frameTimeHistory();
+    const util::Summary frame = profiler.frameTimeMs();
+    std::vector<TimeSample> samples(frameTimes.size());
+    double msBefore = 0.0;
+    for (std::size_t i = frameTimes.size(); i-- > 0;) {
+        samples[i] = {float(-msBefore / 1000.0), frameTimes[i]};
+        msBefore += frameTimes[i];
+    }
+    if (frame.count)
+        text("frame time (ms), mean %s ms",
+             profiling::formatTime(frame.mean, profiling::TimeUnit::Milliseconds).c_str());
+    else
+        textUnformatted("frame time (ms)");
+    drawTimePlot("##frametime", samples, float(std::max(msBefore / 1000.0, 1e-3)), 0.0f,
+                 float(std::max(frame.max * 1.2, 1.0)), 4.0f * ImGui::GetFrameHeight(), "ms");
 
     ImGui::Separator();
     drawCaptureControls(profiler, mode, actions);
     if (!captureStatus.empty())
-        ImGui::TextWrapped("%s", captureStatus.c_str());
+        textWrapped(captureStatus);
     return actions;
 }
 

@@ -191,10 +191,11 @@ bool TonePercentile::ui()
             changed |=
                 ImGui::SliderFloat("White point", &s.whitePoint, 0.1f, 16.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
             helpMarker("Exposed luminance the high percentile may reach.");
-            changed |= ImGui::SliderFloat("Max highlight pull (EV)", &s.maxHighlightPullEv, 0.0f,
-                                          kMaxHighlightPullUnbounded, "%.2f", ImGuiSliderFlags_Logarithmic);
+            changed |= ImGui::SliderFloat("Max pull", &s.maxHighlightPullEv, 0.0f, kMaxHighlightPullUnbounded,
+                                          "%.2f EV", ImGuiSliderFlags_Logarithmic);
             helpMarker(
-                "The most the highlight limit may lower the exposure below the key's: the metered percentile never "
+                "Max highlight pull: the most the highlight limit may lower the exposure below the key's: the "
+                "metered percentile never "
                 "falls below key / 2^this (default 2.58 EV: Valve's median floor 0.03 against the key 0.18). 64: "
                 "no bound.");
         }
