@@ -80,6 +80,9 @@ void expectViewportIsTheHeadlessFrame(const fs::path& dir,
     EXPECT_NE(result.output.find("combos visible without scrolling: method, scan, operator"), std::string::npos)
         << result.output;
     EXPECT_EQ(result.output.find("not visible without scrolling"), std::string::npos) << result.output;
+    // Every text item the panels draw fits (ui/TextFit.h), and every combo's names (PanelColumns).
+    EXPECT_NE(result.output.find("no text cut short"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("no name cut short"), std::string::npos) << result.output;
 
     const image::Image8 window = image::loadImage8(dir / shot, 3);
     ASSERT_EQ(window.width, width);
@@ -153,6 +156,25 @@ TEST(LayoutWindowTest, HeadlessPanelsLeaveTheSameViewport)
                                                           std::to_string(kFrames) + " --screenshot u.png"),
                                          "u.png", width, height);
     }
+}
+
+TEST(LayoutWindowTest, AtUiScaleOneAndAHalfNoTextIsCutShort)
+{
+    // The picture's share is a target at scale 1 only; the text must fit at both scales and both sizes,
+    // under the default operator and the percentile one (the longest settings).
+    for (const auto& [width, height] : {std::pair(1280, 720), std::pair(1920, 1080)})
+        for (const char* op : {"ward", "percentile"}) {
+            const std::string size = std::to_string(width) + "x" + std::to_string(height);
+            const fs::path dir = testing_support::scratchDir("cli-layout-scale-" + size + "-" + op);
+            const auto result =
+                cli_test::runIn(dir, cli_test::hdrlab("--headless --ui --ui-scale 1.5 --size " + size +
+                                                      " --frames 4 --operator " + op + " --screenshot u.png"));
+            ASSERT_EQ(result.exitCode, 0) << result.output;
+            EXPECT_NE(result.output.find("no text cut short"), std::string::npos) << size << " " << op << "\n"
+                                                                                  << result.output;
+            EXPECT_NE(result.output.find("no name cut short"), std::string::npos) << size << " " << op << "\n"
+                                                                                  << result.output;
+        }
 }
 
 TEST(LayoutWindowTest, ASettingsFileSetsTheLayout)
