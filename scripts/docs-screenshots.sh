@@ -16,7 +16,7 @@ bin=$(cd "${1:-build}" && pwd)
 out="$root/docs/images"
 export HDRLAB_DATA_DIR="$root"
 
-# A new user's window: 1280x720, every panel open around the picture.
+# A new user's window: 1280x720, the settings column at the left, the measurements' strip below.
 xvfb-run -a -s "-screen 0 1280x720x24" "$bin/hdrlab" --size 1280x720 --frames 24 --vsync off --fixed-step \
   --window-screenshot "$out/layout-1280x720.png"
 # The false-colour view with the mouse probe (the pointer) and a fixed one.
@@ -36,19 +36,23 @@ xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24
 # An engine preset: Unreal's histogram auto-exposure, with the panels drawn.
 "$bin/hdrlab" --headless --size 1600x900 --frames 24 --ui --set tonemap.operator=percentile \
   --set percentile.preset=unreal --screenshot "$out/engine-preset-unreal.png"
-# Close-ups of the panel columns (at --ui-scale 1 the columns' places are fixed): the Pipeline
-# panel with a value set by --set, and the Exposure panel after 150 frames of the percentile operator.
+# Close-ups of the panels (at --ui-scale 1 the regions' places are fixed): the Pipeline panel at the
+# top of the settings column with a value set by --set, and the Exposure panel (right end of the
+# strip below the picture, the strip made taller by a settings file's layout key) after 150 frames of
+# the percentile operator.
 if /usr/bin/python3 -c 'import PIL' 2>/dev/null; then
   tmp=$(mktemp -d)
   "$bin/hdrlab" --headless --size 1600x1200 --frames 12 --ui --operator exposure --set exposure.exposure_ev=-2 \
     --screenshot "$tmp/settings.png"
-  "$bin/hdrlab" --headless --size 1600x1200 --frames 150 --ui --operator percentile --screenshot "$tmp/exposure.png"
+  echo '{"layout.strip_height": 360}' > "$tmp/tall-strip.json"
+  "$bin/hdrlab" --headless --size 1600x1200 --frames 150 --ui --operator percentile --settings "$tmp/tall-strip.json" \
+    --screenshot "$tmp/exposure.png"
   /usr/bin/python3 - "$tmp" "$out" <<'PY'
 import sys
 from PIL import Image
 tmp, out = sys.argv[1], sys.argv[2]
-Image.open(tmp + "/settings.png").crop((0, 370, 470, 950)).save(out + "/settings-pipeline-panel.png")
-Image.open(tmp + "/exposure.png").crop((1245, 460, 1600, 720)).save(out + "/exposure-plot.png")
+Image.open(tmp + "/settings.png").crop((0, 0, 360, 660)).save(out + "/settings-pipeline-panel.png")
+Image.open(tmp + "/exposure.png").crop((1300, 830, 1600, 1200)).save(out + "/exposure-plot.png")
 PY
   rm -rf "$tmp"
 else
