@@ -154,6 +154,16 @@ struct Profiler::Impl
             slot.queries.emplace_back("profiler.timestamp", GL_TIMESTAMP);
         return slot.queriesUsed++;
     }
+
+    /// A new entry of this frame, named with the prefix, under the innermost scope still open.
+    ScopeEntry& addEntry(FrameSlot& slot, const std::string& prefix, std::string_view name)
+    {
+        const int parent = innermostOpenScope(slot);
+        ScopeEntry& entry = slot.scopes.emplace_back();
+        entry.name = prefix + std::string(name);
+        entry.parent = parent;
+        return entry;
+    }
 };
 
 Profiler::Profiler(bool glTimersUseful) : mImpl(std::make_unique<Impl>()), mGlTimersUseful(glTimersUseful)
@@ -338,10 +348,7 @@ Profiler::Scope Profiler::scope(std::string_view name, TimerBackend* backend)
     if (d.current < 0)
         beginFrame();
     FrameSlot& slot = d.slots[std::size_t(d.current)];
-    const int parent = innermostOpenScope(slot);
-    ScopeEntry& entry = slot.scopes.emplace_back();
-    entry.name = mNamePrefix + std::string(name);
-    entry.parent = parent;
+    ScopeEntry& entry = d.addEntry(slot, mNamePrefix, name);
     entry.debugGroup = std::make_unique<gl::DebugGroup>(entry.name);
     entry.cpuBegin = Clock::now();
     entry.backend = backend;
@@ -359,11 +366,7 @@ void Profiler::markCached(std::string_view name)
     Impl& d = *mImpl;
     if (d.current < 0)
         beginFrame();
-    FrameSlot& slot = d.slots[std::size_t(d.current)];
-    const int parent = innermostOpenScope(slot);
-    ScopeEntry& entry = slot.scopes.emplace_back();
-    entry.name = mNamePrefix + std::string(name);
-    entry.parent = parent;
+    ScopeEntry& entry = d.addEntry(d.slots[std::size_t(d.current)], mNamePrefix, name);
     entry.cached = true;
     entry.ended = true;
 }
