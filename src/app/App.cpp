@@ -176,6 +176,7 @@ struct App::Impl
     post::ExposureHistory runExposure{std::numeric_limits<double>::infinity(), kRunExposureFrames};  ///< the run
     std::string keyValueOperator;  ///< the operator whose key values the two histories hold
     double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
+    std::optional<std::chrono::steady_clock::time_point> lastExposureFrame;  ///< wall clock of the last one
 
     /// Numbered per-frame outputs: --hdr-sequence-out (the HDR frame) and a sequence's PNGs (tonemap).
     std::unique_ptr<FrameSequenceWriter> hdrSequenceOut;
@@ -1082,9 +1083,15 @@ void App::Impl::noteExposureFrame(double dt)
 {
     collectKeyValues();  // a new operator starts the series over before its first frame is added
     clockSeconds += dt;
+    // The frame-time plot shows what a frame took on the wall clock: dt is the simulated step, a fixed
+    // 1/60 s headless and on --fixed-step however long the frame took.
+    const auto now = std::chrono::steady_clock::now();
+    const double frameMs =
+        lastExposureFrame ? std::chrono::duration<double, std::milli>(now - *lastExposureFrame).count() : dt * 1000.0;
+    lastExposureFrame = now;
     const std::uint64_t index = profiler->frameIndex();
-    exposurePlot.addFrame(index, clockSeconds, dt * 1000.0);
-    runExposure.addFrame(index, clockSeconds, dt * 1000.0);
+    exposurePlot.addFrame(index, clockSeconds, frameMs);
+    runExposure.addFrame(index, clockSeconds, frameMs);
 }
 
 void App::Impl::collectKeyValues()
