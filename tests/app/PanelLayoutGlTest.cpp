@@ -11,6 +11,7 @@
 #include "post/SettingsFile.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/ImGuiTestContext.h"
 #include "support/TestPaths.h"
 #include "ui/ImGuiLayer.h"
 #include "ui/PanelColumns.h"
@@ -38,10 +39,7 @@ struct PipelinePanelDrawn
 /// panels, with `toneOperator`.
 PipelinePanelDrawn drawPipelinePanel(float scale, glm::vec2 display, const std::string& toneOperator, float spaceAbove)
 {
-    ImGuiContext* context = ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-    ui::applyUiScale(scale, 1.0f);
+    ts::ImGuiContextAtScale context(scale);
     post::PostPipeline pipeline(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
     post::PipelineSettings settings = pipeline.settings();
     settings.toneOperator = toneOperator;
@@ -52,8 +50,7 @@ PipelinePanelDrawn drawPipelinePanel(float scale, glm::vec2 display, const std::
     drawn.columnWide = panel.comboNames();
     ui::takeNamesCutShort();
     for (int frame = 0; frame < 2; ++frame) {
-        ImGui::GetIO().DisplaySize = ImVec2(display.x, display.y);
-        ImGui::NewFrame();
+        context.newFrame(display);
         columns.arrange(scale, true);
         if (columns.beginRegion(ui::PanelRegion::Settings)) {
             if (spaceAbove > 0.0f)
@@ -76,7 +73,6 @@ PipelinePanelDrawn drawPipelinePanel(float scale, glm::vec2 display, const std::
         if (!placement || !placement->visibleWithoutScrolling())
             drawn.notVisible.push_back(name);
     }
-    ImGui::DestroyContext(context);
     drawn.cutShort = ui::takeNamesCutShort();
     return drawn;
 }

@@ -14,6 +14,7 @@
 // report no name cut short, and a column made too narrow does report them (the check can fail).
 #include "post/SettingsFile.h"
 #include "scene/ScenePresets.h"
+#include "support/ImGuiTestContext.h"
 #include "support/TestPaths.h"
 #include "ui/FramePanel.h"
 #include "ui/ImGuiLayer.h"
@@ -33,30 +34,7 @@
 
 namespace {
 
-/// A bare ImGui context with the app's style and font at `scale`.
-class ImGuiContextAtScale
-{
-public:
-    explicit ImGuiContextAtScale(float scale)
-    {
-        mContext = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DeltaTime = 1.0f / 60.0f;
-        ui::applyUiScale(scale, 1.0f);
-    }
-    ~ImGuiContextAtScale() { ImGui::DestroyContext(mContext); }
-
-    void newFrame(glm::vec2 display)
-    {
-        ImGui::GetIO().DisplaySize = ImVec2(display.x, display.y);
-        ImGui::NewFrame();
-    }
-    void endFrame() { ImGui::Render(); }
-
-private:
-    ImGuiContext* mContext = nullptr;
-};
+using testing_support::ImGuiContextAtScale;
 
 bool overlap(const ui::LayoutRect& a, const ui::LayoutRect& b)
 {

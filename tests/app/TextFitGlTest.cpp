@@ -11,6 +11,7 @@
 #include "scene/ScenePresets.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/ImGuiTestContext.h"
 #include "support/TestPaths.h"
 #include "ui/ExposurePanel.h"
 #include "ui/FramePanel.h"
@@ -47,19 +48,14 @@ enum class Pane { Settings, Histogram, Exposure };
 class ImGuiAtScale
 {
 public:
-    ImGuiAtScale(float scale, glm::vec2 display, const ui::PanelNames& names) : mScale(scale), mDisplay(display)
+    ImGuiAtScale(float scale, glm::vec2 display, const ui::PanelNames& names)
+        : mContext(scale), mScale(scale), mDisplay(display)
     {
-        mContext = ImGui::CreateContext();
-        ImGui::GetIO().IniFilename = nullptr;
-        ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-        ui::applyUiScale(scale, 1.0f);
-        ImGui::GetIO().DisplaySize = ImVec2(display.x, display.y);
-        ImGui::NewFrame();
+        mContext.newFrame(display);
         mMetrics = ui::measurePanels(names, scale);
-        ImGui::Render();
+        mContext.endFrame();
         mRects = ui::layOutPanels(display, {}, mMetrics, true);
     }
-    ~ImGuiAtScale() { ImGui::DestroyContext(mContext); }
 
     const ui::LayoutRect& pane(Pane pane) const
     {
@@ -82,8 +78,7 @@ public:
     {
         ui::takeTextCutShort();
         for (int frame = 0; frame < 2; ++frame) {
-            ImGui::GetIO().DisplaySize = ImVec2(mDisplay.x, mDisplay.y);
-            ImGui::NewFrame();
+            mContext.newFrame(mDisplay);
             ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
             ImGui::SetNextWindowSize(ImVec2(width, height));
             const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
@@ -102,7 +97,7 @@ public:
     }
 
 private:
-    ImGuiContext* mContext = nullptr;
+    testing_support::ImGuiContextAtScale mContext;
     float mScale;
     glm::vec2 mDisplay;
     ui::PanelMetrics mMetrics;

@@ -6,6 +6,7 @@
 #include "post/EnginePresetScenarios.h"
 #include "post/PostPipeline.h"
 #include "post/tonemap/EnginePresets.h"
+#include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 
 #include <gtest/gtest.h>
@@ -18,15 +19,6 @@ namespace {
 using post::AdaptationCurve;
 using post::PercentileMetering;
 
-std::vector<std::uint32_t> cdfOf(const std::vector<std::uint32_t>& bins)
-{
-    std::vector<std::uint32_t> cdf(bins.size());
-    std::uint32_t running = 0;
-    for (std::size_t i = 0; i < bins.size(); ++i)
-        cdf[i] = running += bins[i];
-    return cdf;
-}
-
 /// The reference's exposure after every frame of the scenario under `settings`.
 std::vector<double> referenceTrajectory(const post::EnginePreset& preset,
                                         const post::PercentileSettings& settings,
@@ -35,8 +27,8 @@ std::vector<double> referenceTrajectory(const post::EnginePreset& preset,
     std::vector<double> out;
     ref::PercentileState state;
     for (const auto& frame : frames) {
-        state = ref::stepPercentile(state, cdfOf(frame.bins), preset.histogram.logMin, preset.histogram.logMax,
-                                    frame.model.dtSeconds, settings);
+        state = ref::stepPercentile(state, ref::inclusiveScan(frame.bins), preset.histogram.logMin,
+                                    preset.histogram.logMax, frame.model.dtSeconds, settings);
         out.push_back(state.exposureEv);
     }
     return out;

@@ -7,6 +7,7 @@
 #include "post/histogram/HistogramRegistry.h"
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneShaders.h"
+#include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneReference.h"
 
@@ -15,15 +16,6 @@
 namespace ts = testing_support;
 
 namespace {
-
-std::vector<std::uint32_t> cdfOf(const std::vector<std::uint32_t>& bins)
-{
-    std::vector<std::uint32_t> cdf(bins.size());
-    std::uint32_t running = 0;
-    for (std::size_t i = 0; i < bins.size(); ++i)
-        cdf[i] = running += bins[i];
-    return cdf;
-}
 
 struct PullCase
 {
@@ -96,7 +88,7 @@ TEST_F(PercentileHighlightPullGl, BoundLimitAndKeyCasesMatchTheReferenceInBothSh
             rig.setHistogram(c.bins, -10.0f, 10.0f);
             const std::vector<float> words = runFrame(op, fused);
             const auto state = op.stateBuffer().readAll<float>(post::percentile_state::kWords);
-            const ref::PercentileTarget target = ref::percentileExposure(cdfOf(c.bins), -10.0, 10.0, s);
+            const ref::PercentileTarget target = ref::percentileExposure(ref::inclusiveScan(c.bins), -10.0, 10.0, s);
             ASSERT_TRUE(target.valid);
             EXPECT_NEAR(target.targetEv, c.expectedEv, 1e-6);
             EXPECT_NEAR(state[post::percentile_state::kTarget], target.targetEv, 2e-4);

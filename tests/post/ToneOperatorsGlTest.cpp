@@ -10,6 +10,7 @@
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneRegistry.h"
 #include "post/tonemap/ToneShaders.h"
+#include "reference/Scan.h"
 #include "reference/ToneEqualizeRef.h"
 #include "reference/ToneExposureRef.h"
 #include "reference/TonePercentileRef.h"
@@ -32,15 +33,6 @@ std::vector<std::uint32_t> randomBins(std::mt19937& random, std::uint32_t n, std
         b = random() % 4 == 0 ? 0u : std::uint32_t(random() % maxCount);
     bins[random() % n] += 1;  // never empty
     return bins;
-}
-
-std::vector<std::uint32_t> cdfOf(const std::vector<std::uint32_t>& bins)
-{
-    std::vector<std::uint32_t> cdf(bins.size());
-    std::uint32_t running = 0;
-    for (std::size_t i = 0; i < bins.size(); ++i)
-        cdf[i] = running += bins[i];
-    return cdf;
 }
 
 class ToneOperatorsGl : public ts::GlTest
@@ -143,7 +135,7 @@ TEST_F(ToneOperatorsGl, EqualizePerChannelBuildsThreeHistogramsWithTheSelectedMe
         for (std::size_t p = 0; p < picture.pixelCount(); ++p)
             positive += picture.rgba[p * 4 + std::size_t(c)] > 0.0f ? 1u : 0u;
         EXPECT_EQ(total, positive) << "channel " << c;
-        EXPECT_EQ(op.channelCdf(c).readAll<std::uint32_t>(64), cdfOf(bins));
+        EXPECT_EQ(op.channelCdf(c).readAll<std::uint32_t>(64), ref::inclusiveScan(bins));
     }
 }
 
@@ -166,7 +158,7 @@ TEST_F(ToneOperatorsGl, PercentileFirstFrameMatchesTheReference)
             rig.setHistogram(bins, -12.0f, 18.0f);
             const auto words = rig.run(op, *method);
             const auto state = op.stateBuffer().readAll<float>(post::percentile_state::kWords);
-            const ref::PercentileTarget target = ref::percentileExposure(cdfOf(bins), -12.0, 18.0, s);
+            const ref::PercentileTarget target = ref::percentileExposure(ref::inclusiveScan(bins), -12.0, 18.0, s);
             ASSERT_TRUE(target.valid);
             EXPECT_NEAR(state[post::percentile_state::kExposure], target.targetEv, 2e-4) << n;
             EXPECT_NEAR(state[post::percentile_state::kMetered], target.meteredLog2, 2e-4) << n;
@@ -202,7 +194,7 @@ TEST_F(ToneOperatorsGl, PercentileAdaptsLikeTheReferenceOverSimulatedFrames)
         const auto& bins = frame < 8 ? dark : bright;
         rig.setHistogram(bins, -16.0f, 16.0f);
         rig.run(op, *method, dts[frame]);
-        expected = ref::stepPercentile(expected, cdfOf(bins), -16.0, 16.0, dts[frame], s);
+        expected = ref::stepPercentile(expected, ref::inclusiveScan(bins), -16.0, 16.0, dts[frame], s);
         const auto state = op.stateBuffer().readAll<float>(post::percentile_state::kWords);
         EXPECT_NEAR(state[post::percentile_state::kExposure], expected.exposureEv, 2e-4) << "frame " << frame;
         if (frame == 7)

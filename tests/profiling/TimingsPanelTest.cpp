@@ -7,6 +7,7 @@
 #include "profiling/Profiler.h"
 #include "profiling/TimingRows.h"
 #include "support/GlTestEnvironment.h"
+#include "support/ImGuiTestContext.h"
 #include "ui/ImGuiLayer.h"
 #include "ui/TimingsPanel.h"
 
@@ -21,25 +22,7 @@ namespace {
 
 using profiling::Profiler;
 
-/// A bare ImGui context with the app's style and font at `scale`.
-class ImGuiContextAtScale
-{
-public:
-    explicit ImGuiContextAtScale(float scale)
-    {
-        mContext = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DeltaTime = 1.0f / 60.0f;
-        ui::applyUiScale(scale, 1.0f);
-    }
-    ~ImGuiContextAtScale() { ImGui::DestroyContext(mContext); }
-    ImGuiContextAtScale(const ImGuiContextAtScale&) = delete;
-    ImGuiContextAtScale& operator=(const ImGuiContextAtScale&) = delete;
-
-private:
-    ImGuiContext* mContext = nullptr;
-};
+using testing_support::ImGuiContextAtScale;
 
 /// Frames of the default pipeline's passes (the scene's shadow map reused), until statistics show.
 void runDefaultPipeline(Profiler& profiler, const std::string& histogramId)
@@ -96,8 +79,7 @@ Drawn drawPanel(const Profiler& profiler, float scale, float width)
     ui::TimingsPanel panel;
     Drawn drawn;
     for (int frame = 0; frame < 3; ++frame) {
-        ImGui::GetIO().DisplaySize = ImVec2(1280.0f * scale, 720.0f * scale);
-        ImGui::NewFrame();
+        context.newFrame({1280.0f * scale, 720.0f * scale});
         ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
         ImGui::SetNextWindowSize(ImVec2(width, 600.0f * scale));
         ImGui::Begin("Timings", nullptr, ImGuiWindowFlags_HorizontalScrollbar);

@@ -1,6 +1,7 @@
 // CPU reference of percentile auto-exposure: percentiles on known distributions (uniform, two
 // spikes, interpolation inside a bin), band means, targets, the adaptation at its set speeds
 // (fixed, zero, negative, NaN, variable and huge dt; linear far, exponential near) and NaN frames.
+#include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 
 #include <gtest/gtest.h>
@@ -11,18 +12,9 @@
 
 namespace {
 
-std::vector<std::uint32_t> cdfOf(const std::vector<std::uint32_t>& bins)
-{
-    std::vector<std::uint32_t> cdf(bins.size());
-    std::uint32_t running = 0;
-    for (std::size_t i = 0; i < bins.size(); ++i)
-        cdf[i] = running += bins[i];
-    return cdf;
-}
-
 TEST(TonePercentileRef, UniformDistribution)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(10, 10u));  // [0, 10] log2, 10 bins
+    const auto cdf = ref::inclusiveScan(std::vector<std::uint32_t>(10, 10u));  // [0, 10] log2, 10 bins
     EXPECT_NEAR(*ref::percentile(cdf, 50.0, 0.0, 10.0), 5.0, 1e-12);
     EXPECT_NEAR(*ref::percentile(cdf, 25.0, 0.0, 10.0), 2.5, 1e-12);
     EXPECT_NEAR(*ref::percentile(cdf, 99.0, 0.0, 10.0), 9.9, 1e-12);
@@ -35,20 +27,20 @@ TEST(TonePercentileRef, TwoSpikesAndInterpolationInsideABin)
     std::vector<std::uint32_t> bins(10, 0u);
     bins[2] = 100;
     bins[7] = 300;
-    const auto cdf = cdfOf(bins);                                      // range [-5, 5]: bin i spans [-5 + i, -4 + i]
+    const auto cdf = ref::inclusiveScan(bins);                         // range [-5, 5]: bin i spans [-5 + i, -4 + i]
     EXPECT_NEAR(*ref::percentile(cdf, 25.0, -5.0, 5.0), -2.0, 1e-12);  // top of bin 2
     EXPECT_NEAR(*ref::percentile(cdf, 50.0, -5.0, 5.0), 2.0 + 1.0 / 3.0, 1e-12);  // a third into bin 7
     EXPECT_NEAR(*ref::percentile(cdf, 0.0, -5.0, 5.0), -3.0, 1e-12);   // lower edge of the first occupied bin
     EXPECT_NEAR(*ref::percentile(cdf, 12.5, -5.0, 5.0), -2.5, 1e-12);  // middle of bin 2
     std::vector<std::uint32_t> one(8, 0u);
     one[3] = 40;
-    EXPECT_NEAR(*ref::percentile(cdfOf(one), 50.0, 0.0, 8.0), 3.5, 1e-12);
-    EXPECT_NEAR(*ref::percentile(cdfOf(one), 90.0, 0.0, 8.0), 3.9, 1e-12);
+    EXPECT_NEAR(*ref::percentile(ref::inclusiveScan(one), 50.0, 0.0, 8.0), 3.5, 1e-12);
+    EXPECT_NEAR(*ref::percentile(ref::inclusiveScan(one), 90.0, 0.0, 8.0), 3.9, 1e-12);
 }
 
 TEST(TonePercentileRef, EmptyHistogramHasNoPercentile)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(16, 0u));
+    const auto cdf = ref::inclusiveScan(std::vector<std::uint32_t>(16, 0u));
     EXPECT_FALSE(ref::percentile(cdf, 50.0, 0.0, 1.0));
     EXPECT_FALSE(ref::bandMeanLog2(cdf, 50.0, 95.0, 0.0, 1.0));
     EXPECT_FALSE(ref::percentileExposure(cdf, 0.0, 1.0, {}).valid);
@@ -56,10 +48,10 @@ TEST(TonePercentileRef, EmptyHistogramHasNoPercentile)
 
 TEST(TonePercentileRef, BandMean)
 {
-    const auto uniform = cdfOf(std::vector<std::uint32_t>(10, 10u));
+    const auto uniform = ref::inclusiveScan(std::vector<std::uint32_t>(10, 10u));
     EXPECT_NEAR(*ref::bandMeanLog2(uniform, 50.0, 95.0, 0.0, 10.0), (5.0 + 9.5) / 2.0, 1e-12);
     // h = [10, 20, 30, 40] over [-8, 4], 20 %..90 %: shares 10 @ 1.75, 30 @ 2.5, 30 @ 3.375 (bins).
-    const auto cdf = cdfOf({10, 20, 30, 40});
+    const auto cdf = ref::inclusiveScan({10, 20, 30, 40});
     const double position = (10 * 1.75 + 30 * 2.5 + 30 * 3.375) / 70.0;
     EXPECT_NEAR(*ref::bandMeanLog2(cdf, 20.0, 90.0, -8.0, 4.0), -8.0 + 3.0 * position, 1e-12);
     // A band of zero width is the percentile.
@@ -68,7 +60,7 @@ TEST(TonePercentileRef, BandMean)
 
 TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u));  // uniform over [-10, 10]
+    const auto cdf = ref::inclusiveScan(std::vector<std::uint32_t>(20, 5u));  // uniform over [-10, 10]
     post::PercentileSettings s;
     s.limitHighlights = false;
     ref::PercentileTarget t = ref::percentileExposure(cdf, -10.0, 10.0, s);
@@ -93,7 +85,7 @@ TEST(TonePercentileRef, KeyTargetWithHighlightLimitCompensationAndLimits)
 TEST(TonePercentileRef, HighlightLimitPullsTheKeyDownByAtMostTheBound)
 {
     // Uniform over [-10, 10]: median 0 (key exposure log2 0.18 = -2.474), p99 at 9.8 (white: -9.8).
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u));
+    const auto cdf = ref::inclusiveScan(std::vector<std::uint32_t>(20, 5u));
     const double keyEv = std::log2(0.18);
     post::PercentileSettings s;
     EXPECT_NEAR(s.maxHighlightPullEv, std::log2(0.18 / 0.03), 1e-6);  // Valve's median floor 0.03 vs the key
@@ -118,13 +110,13 @@ TEST(TonePercentileRef, HighlightLimitPullsTheKeyDownByAtMostTheBound)
     // The bound never brightens: with highlights already below white the key decides. Uniform over
     // [-2, 1] in 3 bins: median -0.5, p99 0.97, white target -0.97 > key target -1.974.
     s = {};
-    const auto narrow = cdfOf({10, 10, 10});
+    const auto narrow = ref::inclusiveScan({10, 10, 10});
     t = ref::percentileExposure(narrow, -2.0, 1.0, s);
     EXPECT_NEAR(t.meteredLog2, -0.5, 1e-12);
     EXPECT_NEAR(t.targetEv, keyEv + 0.5, 1e-6);
     // The limit pulls less than the bound: uniform over [5, 10] (median 7.5, p99 9.95), white 0.25: the
     // white target -2 - 9.95 = -11.95 is 1.976 EV below the key target -9.974, so the limit decides.
-    const auto high = cdfOf({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5});
+    const auto high = ref::inclusiveScan({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5, 5});
     s.whitePoint = 0.25f;
     t = ref::percentileExposure(high, -10.0, 10.0, s);
     EXPECT_NEAR(t.meteredLog2, 7.5, 1e-12);
@@ -200,14 +192,14 @@ TEST(TonePercentileRef, AdaptationDtCases)
 
 TEST(TonePercentileRef, FirstFrameSnapsAndNanFramesKeepTheState)
 {
-    const auto cdf = cdfOf(std::vector<std::uint32_t>(20, 5u));
+    const auto cdf = ref::inclusiveScan(std::vector<std::uint32_t>(20, 5u));
     post::PercentileSettings s;
     s.limitHighlights = false;
     ref::PercentileState state;
     state = ref::stepPercentile(state, cdf, -10.0, 10.0, 1.0 / 60.0, s);
     ASSERT_TRUE(state.valid);
     EXPECT_NEAR(state.exposureEv, std::log2(0.18), 1e-6);  // snapped, no flash
-    const auto empty = cdfOf(std::vector<std::uint32_t>(20, 0u));
+    const auto empty = ref::inclusiveScan(std::vector<std::uint32_t>(20, 0u));
     const ref::PercentileState held = ref::stepPercentile(state, empty, -10.0, 10.0, 1.0 / 60.0, s);
     EXPECT_EQ(held.exposureEv, state.exposureEv);
     const ref::PercentileState nanRange = ref::stepPercentile(state, cdf, std::nan(""), 10.0, 1.0 / 60.0, s);
