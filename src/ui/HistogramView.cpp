@@ -126,7 +126,9 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
     // its neighbour.
     const float span = axisMax - axisMin;
     const float numberWidth = ImGui::CalcTextSize("-00").x;
-    const int maxTicks = ticksThatFit(width, numberWidth, 2.0f * kLabelGap);
+    // A digit's width between two numbers: "-10 -9", never "-10-9" (the first number is held inside the plot).
+    const float numberGap = ImGui::CalcTextSize("0").x;
+    const int maxTicks = ticksThatFit(width, numberWidth, numberGap);
     const double step = niceStep(span, maxTicks);
     float lastRight = -std::numeric_limits<float>::infinity();
     const ImVec2 numbersMin(plotMin.x, plotMax.y);
@@ -137,7 +139,7 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
         const std::string label = formatTick(tick, step);
         const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
         const float left = std::clamp(x - labelWidth * 0.5f, plotMin.x, plotMax.x - labelWidth);
-        if (left < lastRight + kLabelGap)
+        if (left < lastRight + numberGap)
             continue;
         drawTextIn(draw, ImVec2(left, plotMax.y + 1.0f), kAxisColor, label, numbersMin, numbersMax);
         lastRight = left + labelWidth;
