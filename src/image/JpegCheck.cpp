@@ -1,5 +1,5 @@
 // JpegCheck.cpp: the marker walk of JpegCheck.h. Like stb, bytes between segments that are not a
-// marker are skipped until the next 0xFF, so every segment stb could read as a DHT is checked.
+// marker are skipped until the next 0xFF, so every segment stb could read as a DHT or DQT is checked.
 #include "image/JpegCheck.h"
 
 #include "image/FormatError.h"
@@ -8,6 +8,8 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace image::detail {
 namespace {
@@ -16,7 +18,11 @@ constexpr std::uint8_t kMarkerPrefix = 0xff;
 constexpr std::uint8_t kEndOfImage = 0xd9;
 constexpr std::uint8_t kStartOfScan = 0xda;
 constexpr std::uint8_t kDefineHuffmanTables = 0xc4;
+constexpr std::uint8_t kDefineQuantizationTables = 0xdb;
+constexpr std::uint8_t kStartOfFrameBaseline = 0xc0;
+constexpr std::uint8_t kStartOfFrameExtended = 0xc1;
 constexpr std::uint8_t kStartOfFrameProgressive = 0xc2;
+constexpr int kQuantizationTables = 4;
 constexpr int kHuffmanCodeLengths = 16;
 constexpr int kTablesPerClass = 4;  // DC tables 0..3, AC tables 0..3
 constexpr int kMaxHuffmanSymbols = 256;
@@ -82,6 +88,68 @@ void checkScanTables(std::span<const std::uint8_t> payload, bool progressive, co
     }
 }
 
+/// Which quantization tables the file has defined so far, and each frame component's id and table.
+struct QuantizationState
+{
+    std::array<bool, kQuantizationTables> defined{};
+    std::vector<std::pair<std::uint8_t, std::uint8_t>> components;  ///< (component id, table) of the frame
+};
+
+/// Marks the tables of one DQT segment as stb reads it: a table per header byte while its length
+/// field says bytes are left (values past the end of the file read as 0, still defined).
+void noteQuantizationSegment(std::span<const std::uint8_t> rest, long long declaredBytes, QuantizationState& state)
+{
+    std::size_t at = 0;
+    while (declaredBytes > 0 && at < rest.size()) {
+        const std::uint8_t precisionAndId = rest[at++];
+        if ((precisionAndId >> 4) > 1 || (precisionAndId & 15) >= kQuantizationTables)
+            return;  // stb: "bad DQT type" / "bad DQT table"
+        const std::size_t bytes = (precisionAndId >> 4) ? 128 : 64;
+        state.defined[std::size_t(precisionAndId & 15)] = true;
+        at += bytes;
+        declaredBytes -= static_cast<long long>(bytes) + 1;
+    }
+}
+
+/// Notes each frame component's quantization table (SOF: precision, height, width, count, then id,
+/// sampling, table per component).
+void noteFrameComponents(std::span<const std::uint8_t> payload, QuantizationState& state)
+{
+    state.components.clear();
+    if (payload.size() < 6)
+        return;  // stb refuses it
+    const std::size_t count = payload[5];
+    for (std::size_t c = 0; c < count && 6 + 3 * c + 2 < payload.size(); ++c)
+        state.components.emplace_back(payload[6 + 3 * c], payload[6 + 3 * c + 2]);
+}
+
+/// A component decoded with a quantization table the file has not defined: stb 2.27 dequantizes with
+/// uninitialised memory (found by fuzzing: signed overflows in its IDCT, and a non-deterministic
+/// picture). `componentIds` empty: every frame component (a progressive frame is dequantized whole).
+void checkQuantizationTables(const QuantizationState& state, std::span<const std::uint8_t> componentIds)
+{
+    for (const auto& [id, table] : state.components) {
+        if (!componentIds.empty() && std::find(componentIds.begin(), componentIds.end(), id) == componentIds.end())
+            continue;
+        if (table >= kQuantizationTables)
+            return;  // stb refuses it ("bad TQ")
+        if (!state.defined[table])
+            throw FormatError("damaged JPEG file: component " + std::to_string(id) + " uses quantization table " +
+                              std::to_string(table) + ", which the file has not defined");
+    }
+}
+
+/// The component ids a scan header (SOS payload) names.
+std::vector<std::uint8_t> scanComponentIds(std::span<const std::uint8_t> payload)
+{
+    std::vector<std::uint8_t> ids;
+    if (payload.empty())
+        return ids;
+    for (std::size_t c = 0; c < payload[0] && 1 + 2 * c < payload.size(); ++c)
+        ids.push_back(payload[1 + 2 * c]);
+    return ids;
+}
+
 }  // namespace
 
 void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
@@ -90,6 +158,13 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
     bool inEntropyData = false;
     bool progressive = false;
     DefinedTables defined{};
+    QuantizationState quantization;
+    bool scanned = false;
+    // A progressive frame is dequantized whole once its scans are read: every component's table.
+    auto checkProgressiveFrame = [&] {
+        if (progressive && scanned)
+            checkQuantizationTables(quantization, {});
+    };
     while (at + 1 < bytes.size()) {
         if (bytes[at] != kMarkerPrefix) {
             ++at;
@@ -106,8 +181,10 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
         }
         inEntropyData = false;
         at += 2;
-        if (marker == kEndOfImage)
+        if (marker == kEndOfImage) {
+            checkProgressiveFrame();
             return;  // stb stops here; whatever follows is not decoded
+        }
         if (isStandalone(marker))
             continue;
         if (at + 2 > bytes.size())
@@ -118,13 +195,23 @@ void checkJpegHuffmanTables(std::span<const std::uint8_t> bytes)
         const std::size_t end = std::min(at + length, bytes.size());
         if (marker == kDefineHuffmanTables)
             checkHuffmanSegment(bytes.subspan(std::min(at + 2, bytes.size())), (long long)(length)-2, defined);
+        const std::span<const std::uint8_t> payload = bytes.subspan(std::min(at + 2, end), end - std::min(at + 2, end));
+        if (marker == kDefineQuantizationTables)
+            noteQuantizationSegment(bytes.subspan(std::min(at + 2, bytes.size())), (long long)(length)-2, quantization);
         if (marker == kStartOfFrameProgressive)
             progressive = true;
-        if (marker == kStartOfScan)
-            checkScanTables(bytes.subspan(std::min(at + 2, end), end - std::min(at + 2, end)), progressive, defined);
+        if (marker == kStartOfFrameBaseline || marker == kStartOfFrameExtended || marker == kStartOfFrameProgressive)
+            noteFrameComponents(payload, quantization);
+        if (marker == kStartOfScan) {
+            checkScanTables(payload, progressive, defined);
+            if (!progressive)
+                checkQuantizationTables(quantization, scanComponentIds(payload));
+            scanned = true;
+        }
         at = end;
         inEntropyData = marker == kStartOfScan;
     }
+    checkProgressiveFrame();
 }
 
 }  // namespace image::detail

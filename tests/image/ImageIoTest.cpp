@@ -349,6 +349,37 @@ TEST(ImageIo, JpegScanUsingAnUndefinedHuffmanTableIsRefused)
     EXPECT_EQ(image::loadImage8(dir / "intact.jpg").width, image::loadImage8(corpus / "gen-jpeg.jpg").width);
 }
 
+// Found by fuzzing: stb 2.27 dequantizes a component whose quantization table the file never
+// defined with uninitialised memory (a signed overflow in its IDCT under UBSan); the file is refused.
+TEST(ImageIo, JpegComponentUsingAnUndefinedQuantizationTableIsRefused)
+{
+    const fs::path corpus = testing_support::sourceDir() / "tests/fuzz/corpus/png";
+    auto expectRefused = [](const fs::path& path) {
+        try {
+            image::loadImage8(path);
+            ADD_FAILURE() << path << " loaded";
+        } catch (const image::ImageError& error) {
+            EXPECT_NE(std::string(error.what()).find("which the file has not defined"), std::string::npos)
+                << error.what();
+            EXPECT_NE(std::string(error.what()).find("quantization table"), std::string::npos) << error.what();
+        }
+    };
+    expectRefused(corpus / "regress-jpeg-undefined-quantization-table.jpg");
+
+    // The valid JPEG with its first frame component pointed at table 3, which it does not define.
+    std::string file = readBytes(corpus / "gen-jpeg.jpg");
+    const std::size_t frame = file.find("\xff\xc0");
+    ASSERT_NE(frame, std::string::npos);
+    ASSERT_EQ(file.find("\xff\xdb") < frame, true) << "the tables come before the frame";
+    fs::path dir = scratchDir("image-jpeg-undefined-quantization");
+    std::string damaged = file;
+    damaged[frame + 4 + 6 + 2] = char(3);  // marker, length, precision, height, width, count; id, sampling, table
+    writeBytes(dir / "damaged.jpg", damaged);
+    expectRefused(dir / "damaged.jpg");
+    writeBytes(dir / "intact.jpg", file);
+    EXPECT_EQ(image::loadImage8(dir / "intact.jpg").width, image::loadImage8(corpus / "gen-jpeg.jpg").width);
+}
+
 // Found by fuzzing: stb sizes its IDAT buffer from the chunk's length field before reading it, so
 // a 96-byte PNG reserved 1.1 GB; chunks running past the end are refused first.
 TEST(ImageIo, PngChunkLongerThanTheFileIsRefused)
