@@ -30,7 +30,7 @@ REQUIRED = [
     "size", "bins", "operator", "path", "histogram_method", "scan_method", "stage", "time_source",
     "median_us", "floor_us", "time_over_floor",
 ]
-FLOOR_TOLERANCE = 0.95  # app/BenchFloors.h kFloorTolerance
+FLOOR_TOLERANCE = 0.95  # commands/bench/BenchFloors.h kFloorTolerance
 
 
 class InputError(Exception):

@@ -1,8 +1,8 @@
 // main.cpp: parses the command line and runs the app or a subcommand. Every failure ends with one line
 // "hdrlab: error: ..." on stderr and a nonzero exit code.
 #include "app/App.h"
-#include "app/Cli.h"
-#include "app/Commands.h"
+#include "cli/Cli.h"
+#include "cli/Commands.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 

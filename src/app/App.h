@@ -1,5 +1,5 @@
 // App.h: the live/headless application. It owns the GL context, the frame source (the scene
-// renderer, or a still image for `hdrlab view`: app/FrameSource.h), the post pipeline, the profiler
+// renderer, or a still image for `hdrlab view`: frames/FrameSource.h), the post pipeline, the profiler
 // and the UI, and runs the frame loop:
 //
 //   poll -> profiler.beginFrame -> ImGui NewFrame -> "scene" -> pipeline.run (histogram/<id>,
@@ -13,7 +13,7 @@
 #pragma once
 
 #include "app/AppOptions.h"
-#include "app/FrameStoreStatus.h"
+#include "frames/FrameStoreStatus.h"
 
 #include <memory>
 #include <optional>
@@ -80,7 +80,7 @@ public:
     /// The internal format of the frame the pipeline reads (GL_RGBA16F for the default pre-exposed
     /// scene frame, GL_RGBA32F under --frame-format rgba32f or auto's choice, or for an image).
     unsigned frameFormat() const;
-    /// A scene's frame storage so far (pre-exposure, clip counts: app/SceneFrameSource.h); nothing
+    /// A scene's frame storage so far (pre-exposure, clip counts: frames/SceneFrameSource.h); nothing
     /// for an image or a sequence.
     std::optional<FrameStoreStatus> frameStore();
 

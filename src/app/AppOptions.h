@@ -1,5 +1,5 @@
 // AppOptions.h: what the live/headless application was asked to do, as parsed from the command line
-// (app/Cli.cpp). Values are already validated; absent optionals mean "the default".
+// (cli/Cli.cpp). Values are already validated; absent optionals mean "the default".
 #pragma once
 
 #include <glm/vec2.hpp>
@@ -65,7 +65,7 @@ struct AppOptions
     std::optional<float> splitGain;                      ///< --split-gain G: the difference view's gain
     std::optional<std::filesystem::path> settingsFileB;  ///< --settings-b FILE.json (on top of A's settings)
     std::vector<std::string> settingAssignmentsB;        ///< --set-b KEY=VALUE, in command-line order
-    // sequences (app/SequenceSource.h): `view IMAGE` where IMAGE is a folder, glob or %d pattern of frames
+    // sequences (frames/SequenceSource.h): `view IMAGE` where IMAGE is a folder, glob or %d pattern of frames
     std::optional<double> sequenceFps;                        ///< --fps F (default kDefaultSequenceFps)
     std::optional<std::string> badFramePolicy;                ///< --on-bad-frame stop|skip (default stop)
     std::optional<std::filesystem::path> hdrSequenceOut;      ///< --hdr-sequence-out F.%04d.exr: each HDR frame

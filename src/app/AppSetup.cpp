@@ -1,6 +1,6 @@
 #include "app/AppSetup.h"
 
-#include "app/TonemapCore.h"
+#include "commands/tonemap/TonemapCore.h"
 #include "gl/Gl.h"
 #include "image/ImageIo.h"
 #include "post/CudaProbe.h"

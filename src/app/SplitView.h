@@ -10,7 +10,7 @@
 #pragma once
 
 #include "app/AppOptions.h"
-#include "app/PanZoom.h"
+#include "frames/PanZoom.h"
 #include "post/HistogramDifference.h"
 #include "post/PostPipeline.h"
 #include "post/SplitCompose.h"

@@ -1,37 +1,8 @@
-# Application shell: command line, frame loop. One file per line; other areas append their own lines.
-target_sources(hdrlab_core PRIVATE app/Cli.cpp)
-target_sources(hdrlab_core PRIVATE app/App.cpp)
-target_sources(hdrlab_core PRIVATE app/SceneFrameSource.cpp app/FrameStoreStatus.cpp)
-target_sources(hdrlab_core PRIVATE app/StillImageSource.cpp)
-target_sources(hdrlab_core PRIVATE app/PanZoom.cpp)
-target_sources(hdrlab_core PRIVATE app/WindowEvents.cpp)
-target_sources(hdrlab_core PRIVATE app/AppSetup.cpp)
-target_sources(hdrlab_core PRIVATE app/TonemapCommand.cpp)
-target_sources(hdrlab_core PRIVATE app/CompareMethods.cpp)
-target_sources(hdrlab_core PRIVATE app/CompareCommand.cpp)
-target_sources(hdrlab_core PRIVATE app/CompareScans.cpp)
-target_sources(hdrlab_core PRIVATE app/BenchPipelineCommand.cpp)
-target_sources(hdrlab_core PRIVATE app/BenchFloors.cpp app/BenchBandwidthGl.cpp)
-target_sources(hdrlab_core PRIVATE app/BenchFlickerCommand.cpp)
-# The CUDA-only commands (equalize8, the CUDA bench suites, bench pipeline's CUDA streaming rates);
-# without the CUDA backend, stand-ins that say it is not built.
-if(HDRLAB_HAS_CUDA)
-  target_sources(hdrlab_core PRIVATE app/Equalize8Command.cpp)
-  target_sources(hdrlab_core PRIVATE app/BenchCommand.cpp)
-  target_sources(hdrlab_core PRIVATE app/BenchBandwidthCuda.cpp)
-else()
-  target_sources(hdrlab_core PRIVATE app/CudaCommandsFallback.cpp)
-endif()
-target_sources(hdrlab_core PRIVATE app/ResourceReport.cpp)
-target_sources(hdrlab_core PRIVATE app/ResizeStorm.cpp)
-target_sources(hdrlab_core PRIVATE app/SplitView.cpp)
-target_sources(hdrlab_core PRIVATE app/BenchLatency.cpp)
-target_sources(hdrlab_core PRIVATE app/TonemapAll.cpp)
-target_sources(hdrlab_core PRIVATE app/ContactSheet.cpp)
-target_sources(hdrlab_core PRIVATE app/ImageViewControls.cpp)
-# HDR sequences (view / tonemap / bench flicker on a folder, glob or %d pattern of frames).
-target_sources(hdrlab_core PRIVATE app/FrameSequence.cpp)
-target_sources(hdrlab_core PRIVATE app/SequenceDecoder.cpp)
-target_sources(hdrlab_core PRIVATE app/SequenceSource.cpp)
-target_sources(hdrlab_core PRIVATE app/FrameSequenceWriter.cpp)
-target_sources(hdrlab_core PRIVATE app/TonemapSequence.cpp)
+# The live window app: context, frame loop, window events, the split view, the robustness modes.
+target_sources(hdrlab_core PRIVATE
+  app/App.cpp
+  app/AppSetup.cpp
+  app/WindowEvents.cpp
+  app/SplitView.cpp
+  app/ResizeStorm.cpp
+  app/ResourceReport.cpp)

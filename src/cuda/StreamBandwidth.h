@@ -1,5 +1,5 @@
 // StreamBandwidth.h: host launchers of the streaming kernels behind `hdrlab bench pipeline`'s memory
-// floor (app/BenchBandwidth.h): one only reads a buffer, one only writes it, 16-byte uint4 accesses,
+// floor (commands/bench/BenchBandwidth.h): one only reads a buffer, one only writes it, 16-byte uint4 accesses,
 // `itemsPerThread` of them issued per thread per grid-stride step before any is used, each step's
 // accesses coalesced across the block. The read kernel folds what it reads with XOR and stores it only
 // when it equals `sentinel`, which the caller makes impossible (a buffer of one repeated byte folds to

@@ -1,6 +1,6 @@
 // CudaFallback.cpp: the post layer's CUDA entry points for builds without the CUDA backend (compiled
 // only when HDRLAB_HAS_CUDA is off). The CUDA methods are still listed, with the reason they cannot
-// run; the probe says CUDA is not built. (The CUDA commands' stand-ins are app/CudaCommandsFallback.cpp.)
+// run; the probe says CUDA is not built. (The CUDA commands' stand-ins are commands/CudaCommandsFallback.cpp.)
 #include "post/CudaInterop.h"
 #include "post/CudaProbe.h"
 #include "post/LocalAdaptationSource.h"

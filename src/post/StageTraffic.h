@@ -1,7 +1,7 @@
 // StageTraffic.h: the least device-memory traffic each stage of the post chain must cause, whatever
 // method runs it, as bytes read and bytes written. `hdrlab bench pipeline` turns them into each
 // stage's floor with the measured rates (read bytes / read rate + written bytes / write rate,
-// app/BenchFloors.h) and reports time / floor. A model, not a measurement: update it when a stage's
+// commands/bench/BenchFloors.h) and reports time / floor. A model, not a measurement: update it when a stage's
 // work changes (e.g. the histogram pass also producing the operators' inputs). The tone curve's
 // traffic depends on the operator and lives with it: ToneOperator::curveMinimumTraffic.
 //

@@ -91,7 +91,7 @@ public:
     /// and loads and prefilters its environment map if it has one (relative paths under the data
     /// root, the parent of the shader library's root); a bad map throws SceneError.
     /// `format`: how frames are stored. The default is Auto, the one format that needs no choice of k:
-    /// a pre-exposed frame's k comes from frames read back (app/SceneFrameSource.h), which a renderer
+    /// a pre-exposed frame's k comes from frames read back (frames/SceneFrameSource.h), which a renderer
     /// used on its own (tests, `compare`) does not have.
     SceneRenderer(gl::ShaderLibrary& shaders, const Scene& scene, FrameFormat format = FrameFormat::Auto);
 

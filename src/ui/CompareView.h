@@ -5,7 +5,7 @@
 // several bin counts), and one selected method's histogram beside the CPU reference.
 #pragma once
 
-#include "app/CompareMethods.h"
+#include "compare/CompareMethods.h"
 
 namespace ui {
 

@@ -4,7 +4,7 @@
 // the end, the read kernel reads every element (zeros but for one element at the first, a middle and
 // the last position: only the invocation that reads it sees the sentinel and stores it into the sink).
 // And measureGlBandwidth returns a read, a write and a copy sample for every size it is given.
-#include "app/BenchBandwidth.h"
+#include "commands/bench/BenchBandwidth.h"
 #include "support/GlTestEnvironment.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
-// BenchFloorsTest.cpp: `bench pipeline`'s memory floor (app/BenchFloors.h): a floor prices the bytes
+// BenchFloorsTest.cpp: `bench pipeline`'s memory floor (commands/bench/BenchFloors.h): a floor prices the bytes
 // read at the read rate and the bytes written at the write rate, takes the best sample of each
 // direction at the frame's size, and the floor check fails a (fake) stage faster than its floor, passes
 // one at 0.96x, and never judges CPU-fallback numbers.
-#include "app/BenchFloors.h"
+#include "commands/bench/BenchFloors.h"
 
 #include <gtest/gtest.h>
 

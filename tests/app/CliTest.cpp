@@ -1,6 +1,6 @@
 // CliTest.cpp: command-line parsing: every flag documented, values filled in, and absurd or malformed
 // values refused with a clear message and exit code 2.
-#include "app/Cli.h"
+#include "cli/Cli.h"
 
 #include <gtest/gtest.h>
 

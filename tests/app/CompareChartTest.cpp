@@ -1,7 +1,7 @@
 // CompareChartTest.cpp: app::compareTimeChart, the data behind `compare --chart` and the Compare
 // panel's plot, on hand-made reports: one series per method that ran, one point per bin count at
 // its median, methods that never ran left out and counted in the note, CPU wall times said.
-#include "app/CompareMethods.h"
+#include "compare/CompareMethods.h"
 
 #include <gtest/gtest.h>
 

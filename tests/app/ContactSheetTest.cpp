@@ -1,10 +1,10 @@
-// The contact sheet of `tonemap --operator all|--preset all` without GL (app/ContactSheet.h,
-// app/TonemapAll.h, ui/CpuText.h): the layout (one tile per run, nothing overlapping, inside the
+// The contact sheet of `tonemap --operator all|--preset all` without GL (commands/tonemap/ContactSheet.h,
+// commands/tonemap/TonemapAll.h, ui/CpuText.h): the layout (one tile per run, nothing overlapping, inside the
 // sheet), the drawing (each picture copied exactly, every caption line drawn, the same bytes twice),
 // the box-filter downscale, the text of ImGui's font on the CPU, the combined curve CSV, the key value
 // text, and the runs a selection stands for with its refusals.
-#include "app/ContactSheet.h"
-#include "app/TonemapAll.h"
+#include "commands/tonemap/ContactSheet.h"
+#include "commands/tonemap/TonemapAll.h"
 #include "post/tonemap/EnginePresets.h"
 #include "post/tonemap/ToneOperator.h"
 #include "shared/HostDevice.h"

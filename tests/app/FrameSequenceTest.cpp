@@ -1,8 +1,8 @@
-// FrameSequenceTest.cpp: naming a sequence of frames (app/FrameSequence.h) without GL and without
+// FrameSequenceTest.cpp: naming a sequence of frames (frames/FrameSequence.h) without GL and without
 // decoding: printf patterns (strict %04d matching, %%), globs, folders, natural and numeric order,
 // gaps in the numbering (one entry per run, named like their neighbours), the errors for a missing
 // folder, no match and mixed formats, and the numbered output names.
-#include "app/FrameSequence.h"
+#include "frames/FrameSequence.h"
 #include "support/TestPaths.h"
 
 #include <gtest/gtest.h>

@@ -13,7 +13,7 @@
 //  - availability: refused without the deferred lighting pass, with the reason; dropped when it goes;
 //  - the picture: the fused variant's frame is the plain one's within its rounding.
 // 4K: one frame of the pre-exposed RGBA16F frame (the lighting pass takes about 6 s per 4K frame on llvmpipe).
-#include "app/SceneFrameSource.h"
+#include "frames/SceneFrameSource.h"
 #include "post/AutoRange.h"
 #include "post/PostPipeline.h"
 #include "post/histogram/HistogramFusedLighting.h"

@@ -1,6 +1,6 @@
 // PanZoom maths of `hdrlab view`: the fit view, clamping of zoom and position, zoom about the
 // cursor, and the visible rectangles the window blit uses.
-#include "app/PanZoom.h"
+#include "frames/PanZoom.h"
 
 #include <gtest/gtest.h>
 

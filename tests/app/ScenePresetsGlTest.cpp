@@ -4,7 +4,7 @@
 // preset's injected texels reach the pipeline's counters exactly and leave the exposure as it is
 // without them; the scene combo's switch (SceneFrameSource::replaceWith) replaces the scene and a
 // bad file keeps the old one.
-#include "app/SceneFrameSource.h"
+#include "frames/SceneFrameSource.h"
 #include "post/PostPipeline.h"
 #include "scene/PixelInjection.h"
 #include "scene/Scene.h"

@@ -1,12 +1,12 @@
-// SequenceDecoderTest.cpp: the decode-ahead worker of sequences (app/SequenceDecoder.h) without GL:
+// SequenceDecoderTest.cpp: the decode-ahead worker of sequences (frames/SequenceDecoder.h) without GL:
 // frames come out in playback order however long each takes to decode, once through or looping,
 // from another position after seek(); a decoder that throws (std::exception or anything else) gives
 // that frame an error and the others still come; the destructor stops a worker that waits on a full
 // queue. Then the real file decoder on tiny EXR and PNG files: rows bottom-up, the layout that
 // tells frames apart, and one error line naming the file for a damaged file and a gap; and the
-// mismatch check (other size, other channels) of app/SequenceSource.h.
-#include "app/SequenceDecoder.h"
-#include "app/SequenceSource.h"
+// mismatch check (other size, other channels) of frames/SequenceSource.h.
+#include "frames/SequenceDecoder.h"
+#include "frames/SequenceSource.h"
 #include "image/ImageIo.h"
 #include "image/ImageLayout.h"
 #include "support/TestPaths.h"

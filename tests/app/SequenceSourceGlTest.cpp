@@ -3,7 +3,7 @@
 // the last frame or loops; a bad frame (a decode error, another size, another channel layout) is left
 // out under skip and stops the source with its name under stop, before or after frames were shown;
 // the frame numbers follow the sequence's. The frames come from a stand-in decoder (no files).
-#include "app/SequenceSource.h"
+#include "frames/SequenceSource.h"
 #include "profiling/Profiler.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"

@@ -2,7 +2,7 @@
 // bottom-up, the pipeline's histogram of it equals the CPU reference of the file's pixels, a
 // dropped file replaces the image (what the window's drop callback calls), and bad files, empty
 // images and images beyond the texture limit are refused with a message while the old image stays.
-#include "app/StillImageSource.h"
+#include "frames/StillImageSource.h"
 #include "image/ImageIo.h"
 #include "post/PostPipeline.h"
 #include "reference/Histogram.h"

@@ -1,10 +1,10 @@
-// `hdrlab tonemap --operator all|--preset all` (app/TonemapAll.h) in the shared test context on a small
+// `hdrlab tonemap --operator all|--preset all` (commands/tonemap/TonemapAll.h) in the shared test context on a small
 // synthetic EXR: the printed layout (one tile per operator or preset, both caption labels present),
 // each tile's picture equal to the single `tonemap --operator ID` (or `--preset ID`) PNG downscaled the
 // same way, the one histogram and the combined curve CSV against the single runs' CSVs, and the same
 // sheet bytes on a second run; a --settings file naming an operator does not replace the tiles' own.
-#include "app/ContactSheet.h"
-#include "app/TonemapCore.h"
+#include "commands/tonemap/ContactSheet.h"
+#include "commands/tonemap/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/EnginePresets.h"
 #include "post/tonemap/ToneOperator.h"

@@ -1,6 +1,6 @@
 // ViewOptionsTest.cpp: --view and --probe parsing, and the false-colour ramp's definition on the CPU
 // (bands over the histogram range, colours at the ends, special colours, EV vs EV100).
-#include "app/Cli.h"
+#include "cli/Cli.h"
 #include "post/FalseColour.h"
 #include "shared/HostDevice.h"
 

@@ -134,7 +134,7 @@ TEST(BadInput, ImageFiles)
     expectError(tonemap("truncated.exr"), 1, "damaged OpenEXR file", prefix);
     expectError(tonemap("truncated.png"), 1, "damaged PNG file", prefix);
     expectError(tonemap("flat.hdr"), 1, "damaged Radiance HDR file: truncated in scanline 4 of 4", prefix);
-    // A folder is a sequence of frames (app/FrameSequence.h), however it is named.
+    // A folder is a sequence of frames (frames/FrameSequence.h), however it is named.
     expectError(tonemap("folder.exr"), 1, "sequence 'folder.exr': the folder holds no image files", "hdrlab tonemap: ");
     expectError(tonemap("missing.exr"), 1, "no such file", prefix);
     EXPECT_FALSE(fs::exists(dir / "o.png")) << "a failed tonemap wrote its output";

@@ -1,4 +1,4 @@
-// SequenceCliTest.cpp: HDR sequences end to end (app/SequenceSource.h): `tonemap` on a %d pattern
+// SequenceCliTest.cpp: HDR sequences end to end (frames/SequenceSource.h): `tonemap` on a %d pattern
 // writes one PNG per frame, numbered like the input, and gives the same PNGs and flicker figure on
 // two runs; a constant sequence reads exactly 0 EV/s for every operator; a damaged frame, a gap and
 // a frame of another size stop the run with the file's name (what came before is written) or are

@@ -3,8 +3,8 @@
 // methods carry their reason; the table and CSV list every method. On a scene frame the fused method
 // (binned by the frame's deferred lighting pass, rendered again) is exact too, and the methods after
 // it still see the frame compare started with.
-#include "app/CompareMethods.h"
-#include "app/SceneFrameSource.h"
+#include "compare/CompareMethods.h"
+#include "frames/SceneFrameSource.h"
 #include "post/histogram/HistogramFusedLighting.h"
 #include "scene/Scene.h"
 #include "scene/SceneRenderer.h"

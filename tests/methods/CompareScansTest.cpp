@@ -1,7 +1,7 @@
 // compareScanMethods (the scan part of `hdrlab compare`): every registered scan method has a row,
 // every available one is exact with the asked number of timings, unavailable ones carry their
 // reason, a method shorter than the input is listed as unavailable; the table and CSV list them all.
-#include "app/CompareScans.h"
+#include "compare/CompareScans.h"
 #include "post/scan/ScanMethod.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"

@@ -3,7 +3,7 @@
 // the picture's effective weights; the pipeline's probe reports 179 Y / EXPOSURE cd/m^2 and
 // input.units=plain gives 1 unit = 1 cd/m^2 back; Ward's operator sees cd/m^2 without
 // ward.scene_scale; `tonemap` says which units it used.
-#include "app/TonemapCore.h"
+#include "commands/tonemap/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "image/RadianceColour.h"
 #include "methods/MethodTestSupport.h"

@@ -1,7 +1,7 @@
 // `hdrlab tonemap`'s core (app::tonemapImage) in the shared test context: the real EXRs with every
 // registered operator (or the placeholder curve when none is registered), every damaged EXR (error
 // line, exit code 1, no crash), the 8-bit grey PNG equalization path, CSV outputs and --range parsing.
-#include "app/TonemapCore.h"
+#include "commands/tonemap/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/ToneOperator.h"
 #include "reference/WardPcondRef.h"

@@ -1,6 +1,6 @@
 #include "support/HistogramTestSupport.h"
 
-#include "app/TonemapCore.h"
+#include "commands/tonemap/TonemapCore.h"
 #include "post/AutoRange.h"
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"

@@ -1,2 +1,2 @@
-// Fixture: the post layer calling up into a command (rule 2). Never compiled.
-#include "app/Commands.h"
+// Fixture: the post layer calling up into a command (folder ranks). Never compiled.
+#include "cli/Commands.h"

@@ -1,3 +1,3 @@
-// Fixture: the base layer reaching up into the pipeline (rule 4). Never compiled.
+// Fixture: the base layer reaching up into the pipeline (folder ranks). Never compiled.
 #pragma once
 #include "post/PostPipeline.h"

@@ -1,0 +1,133 @@
+// BenchFlickerCommand.cpp: `hdrlab bench flicker`: the flicker figure (post/ExposureHistory.h: RMS of
+// the key value's change per second between consecutive frames, EV/s) of each tone operator, and of
+// the percentile operator with the app's settings and with each engine preset (percentile.preset),
+// over the default scene's camera path, or over a sequence of HDR frames (--sequence: real footage,
+// frames/SequenceSource.h). Each case runs in a fresh headless app from frame 0 with a fixed step (1/60 s
+// on the path, 1/fps on a sequence), so the figure is the same on every run on the same GPU and driver.
+// Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
+// measures the key value, not the displayed picture (a display curve's own changes are not seen).
+#include "app/App.h"
+#include "cli/Commands.h"
+#include "frames/FrameSequence.h"
+#include "post/PostPipeline.h"
+#include "post/tonemap/EnginePresets.h"
+#include "post/tonemap/ToneOperator.h"
+#include "util/Log.h"
+#include "util/OutputFile.h"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace app {
+
+namespace {
+
+constexpr std::string_view kPrefix = "hdrlab bench flicker: ";
+
+struct FlickerCase
+{
+    std::string toneOperator;
+    std::string preset;  ///< "app" (the app's settings) or an engine preset id; "-" for other operators
+};
+
+std::vector<FlickerCase> flickerCases(const BenchOptions& options)
+{
+    std::vector<FlickerCase> cases;
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry()) {
+        const std::string id(entry.id);
+        if (options.toneOperator && *options.toneOperator != "all" && *options.toneOperator != id)
+            continue;
+        if (id != "percentile") {
+            cases.push_back({id, "-"});
+            continue;
+        }
+        cases.push_back({id, "app"});
+        for (const post::EnginePreset& preset : post::enginePresets())
+            cases.push_back({id, std::string(preset.id)});
+    }
+    return cases;
+}
+
+/// The headless app of one case: the camera path at the first --size, or the sequence.
+AppOptions caseAppOptions(const CommonOptions& common, const BenchOptions& options, const FlickerCase& c)
+{
+    AppOptions app = benchAppOptions(common, options);
+    if (options.sequence) {
+        app.size.reset();  // a sequence plays at its frames' size
+        app.viewImage = options.sequence;
+        app.sequenceFps = options.fps;
+        app.badFramePolicy = options.onBadFrame;
+        if (options.framesGiven)
+            app.frames = int(options.frames);  // loops when the sequence is shorter
+        else
+            app.frames.reset();  // once through
+    }
+    app.toneOperator = c.toneOperator;
+    if (c.preset != "-" && c.preset != "app")
+        app.settingAssignments.push_back("percentile.preset=" + c.preset);
+    return app;
+}
+
+std::string fixed6(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", value);
+    return text;
+}
+
+}  // namespace
+
+int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
+{
+    try {
+        if (options.frames < 2 || options.frames > 100000)
+            throw std::invalid_argument(util::format("--frames {}: must be 2..100000", options.frames));
+        if (options.toneOperator && *options.toneOperator != "all" && !post::createToneOperator(*options.toneOperator))
+            throw std::invalid_argument("--operator: unknown tone operator '" + *options.toneOperator +
+                                        "' (see hdrlab --list, or use all)");
+        const glm::ivec2 size = options.sizes.front();
+        if (options.sequence) {
+            const FrameSequence sequence = listFrameSequence(*options.sequence);  // a bad name fails before any case
+            const double fps = options.fps.value_or(kDefaultSequenceFps);
+            const std::string frames = options.framesGiven ? util::format("{} frames (looping)", options.frames)
+                                                           : util::format("its {} frames", sequence.fileCount());
+            std::printf("hdrlab bench flicker: sequence %s, %s per case at %g fps (fixed 1/%g s)\n",
+                        options.sequence->string().c_str(), frames.c_str(), fps, fps);
+        } else {
+            std::printf("hdrlab bench flicker: %d x %d, %u frames of the camera path per case (fixed 1/60 s)\n", size.x,
+                        size.y, options.frames);
+        }
+        std::printf("%-12s %-12s %14s %8s  %s\n", "operator", "preset", "flicker EV/s", "frames", "key value");
+        std::ostringstream csv;
+        csv << "operator,preset,flicker_ev_per_s,frames,key_value\n";
+        for (const FlickerCase& c : flickerCases(options)) {
+            App runner(caseAppOptions(common, options, c));
+            if (options.sequence && !options.framesGiven)
+                runner.renderToEnd();
+            else
+                runner.renderFrames(int(options.frames));
+            runner.waitForTimings();
+            const App::Flicker flicker = runner.flicker();
+            const std::string keyName(runner.pipeline().toneOperator().keyValueName());
+            const std::string value = flicker.evPerSecond ? fixed6(*flicker.evPerSecond) : std::string("none");
+            std::printf("%-12s %-12s %14s %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(), value.c_str(),
+                        flicker.framesWithKeyValue, keyName.empty() ? "none" : keyName.c_str());
+            csv << c.toneOperator << ',' << c.preset << ',' << (flicker.evPerSecond ? value : std::string()) << ','
+                << flicker.framesWithKeyValue << ',' << (keyName.empty() ? "none" : keyName) << '\n';
+        }
+        if (options.csv) {
+            util::writeFileAtomically(*options.csv, csv.str());
+            std::printf("\nwrote %s\n", options.csv->string().c_str());
+        }
+        return 0;
+    } catch (const std::exception& error) {
+        std::cerr << kPrefix << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,57 @@
+#include "frames/ImageViewControls.h"
+
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+
+namespace app {
+
+void ImageViewControls::update(const FrameSourceInput& input, glm::ivec2 image)
+{
+    mViewportSize = input.viewportSize;
+    if (!input.window) {
+        mView = fitView(image, mViewportSize);
+        return;
+    }
+    mView = mView.fitted ? fitView(image, mViewportSize) : clampView(mView, image, mViewportSize);
+
+    const glm::dvec2 cursor = input.cursor;  // viewport pixels from its bottom-left corner
+    const bool pressed = glfwGetMouseButton(input.window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+    if (pressed && (mDragging || input.mouseFree)) {
+        if (mDragging && cursor != mLastCursor)
+            mView = panBy(mView, cursor - mLastCursor, image, mViewportSize);
+        mDragging = true;
+    } else {
+        mDragging = false;
+    }
+    mLastCursor = cursor;
+    if (input.mouseFree && input.scrollY != 0.0)
+        mView = zoomAbout(mView, cursor, std::pow(1.25, input.scrollY), image, mViewportSize);
+
+    if (!input.keyboardFree)
+        return;
+    auto down = [&](int key) { return glfwGetKey(input.window, key) == GLFW_PRESS; };
+    const glm::dvec2 centre = glm::dvec2(mViewportSize) * 0.5;
+    const double step = std::pow(4.0, input.dt);  // held: x4 a second
+    if (down(GLFW_KEY_EQUAL) || down(GLFW_KEY_KP_ADD))
+        mView = zoomAbout(mView, centre, step, image, mViewportSize);
+    if (down(GLFW_KEY_MINUS) || down(GLFW_KEY_KP_SUBTRACT))
+        mView = zoomAbout(mView, centre, 1.0 / step, image, mViewportSize);
+    if (down(GLFW_KEY_1))
+        mView = zoomAbout(mView, centre, 1.0 / mView.zoom, image, mViewportSize);
+    if (down(GLFW_KEY_F) || down(GLFW_KEY_0))
+        mView = fitView(image, mViewportSize);
+}
+
+BlitRects ImageViewControls::placement(glm::ivec2 viewportSize, glm::ivec2 image) const
+{
+    const PanZoom view = mView.fitted ? fitView(image, viewportSize) : clampView(mView, image, viewportSize);
+    return visibleRects(view, image, viewportSize);
+}
+
+std::string ImageViewControls::describe(glm::ivec2 image) const
+{
+    return describeView(mView, image, mViewportSize);
+}
+
+}  // namespace app
