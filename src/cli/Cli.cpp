@@ -719,9 +719,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     bench
         ->add_option("suite", result.bench.suite,
                      "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
-                     "operator and engine preset over the camera path), or the CUDA suites cuda, scan, "
-                     "integral, equalize8, all (default all: every CUDA suite)")
-        ->check(CLI::IsMember({"pipeline", "flicker", "cuda", "scan", "integral", "equalize8", "all"}));
+                     "operator and engine preset over the camera path), histogram-factors (what the default GL "
+                     "histogram spends its time on, one factor at a time; --repeat runs), or the CUDA suites cuda, "
+                     "scan, integral, equalize8, all (default all: every CUDA suite)")
+        ->check(CLI::IsMember(
+            {"pipeline", "flicker", "histogram-factors", "cuda", "scan", "integral", "equalize8", "all"}));
     auto* benchCsvOpt = bench->add_option("--csv", benchCsv, "Also write the results as CSV")->type_name("OUT.csv");
     std::string benchChart;
     bench->add_option("--repeat", benchRepeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");

@@ -24,10 +24,11 @@
 // time of the pass (the profiler's fallback) and the rates are CPU-clock numbers, which the output
 // says.
 #include "app/App.h"
+#include "cli/Commands.h"
 #include "commands/bench/BenchBandwidth.h"
 #include "commands/bench/BenchFloors.h"
 #include "commands/bench/BenchLatency.h"
-#include "cli/Commands.h"
+#include "commands/bench/HistogramFactors.h"
 #include "gl/Gl.h"
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
@@ -651,6 +652,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
         return runBenchPipeline(common, options);
     if (options.suite == "flicker")
         return runBenchFlicker(common, options);
+    if (options.suite == "histogram-factors")
+        return runHistogramFactorsCommand(common.dataDir, int(options.repeat), options.csv);
     return runCudaBenchSuites(common, options);
 }
 
