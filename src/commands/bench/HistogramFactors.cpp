@@ -76,6 +76,8 @@ std::vector<HistogramFactorVariant> histogramFactorVariants()
     add("read only, imageLoad", "reading the frame", [](auto& v) { v.work = 1, v.source = 1; });
     add("read only, storage buffer", "reading the frame", [](auto& v) { v.work = 1, v.source = 2; });
     add("clears and merge only", "fixed cost", [](auto& v) { v.work = 2; });
+    add("read and bin, no atomics", "binning", [](auto& v) { v.work = 3; });
+    add("read and bin with hardware log2, no atomics", "binning", [](auto& v) { v.work = 3, v.fastLog2 = true; });
     add("source: imageLoad", "source", [](auto& v) { v.source = 1; });
     add("source: storage buffer", "source", [](auto& v) { v.source = 2; });
     add("hardware log2", "binning", [](auto& v) { v.fastLog2 = true; });
@@ -127,88 +129,120 @@ std::vector<HistogramFactorRow> measureHistogramFactors(post::PassContext& ctx,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
 
+    // Every variant's program and grid first; then the timed runs in rounds, each round running
+    // every variant in turn, so a change of the GPU's clocks during the run (seen on the H200: the
+    // same dispatch 45 us at the start and 63 us a few seconds later) reaches every variant alike.
+    struct Prepared
+    {
+        gl::Program program;
+        std::vector<double> dispatchUs, withClearUs;
+    };
     std::vector<HistogramFactorRow> rows;
-    std::vector<std::uint32_t> reference;  // the pipeline variant's histogram
-    for (const HistogramFactorVariant& v : variants) {
+    std::vector<Prepared> prepared(variants.size());
+    for (std::size_t index = 0; index < variants.size(); ++index) {
+        const HistogramFactorVariant& v = variants[index];
         HistogramFactorRow& row = rows.emplace_back();
         row.variant = v;
         row.capacity = v.capacity ? std::max(v.capacity, methodCapacity(bins)) : methodCapacity(bins);
         row.sharedBytes = (row.capacity + hd::kCounterCount) * 4u;
+        row.binned = v.work == 0;
         if (v.source == 2 && !halfFrame) {
             row.error = "the storage-buffer source needs an RGBA16F frame";
             continue;
         }
-        gl::Program program = ctx.shaders.buildCompute("factors." + v.name, "histogram/SharedAtomic.comp",
-                                                       {{"PIXELS", std::to_string(v.pixels)},
-                                                        {"STRIP", v.strip ? "1" : "0"},
-                                                        {"BIN_CAPACITY", std::to_string(row.capacity)},
-                                                        {"REPLICAS", "1"},
-                                                        {"SOURCE", std::to_string(v.source)},
-                                                        {"FAST_LOG2", v.fastLog2 ? "1" : "0"},
-                                                        {"RUN_MERGE", v.runMerge ? "1" : "0"},
-                                                        {"WORK", std::to_string(v.work)}});
+        prepared[index].program = ctx.shaders.buildCompute("factors." + v.name, "histogram/SharedAtomic.comp",
+                                                           {{"PIXELS", std::to_string(v.pixels)},
+                                                            {"STRIP", v.strip ? "1" : "0"},
+                                                            {"BIN_CAPACITY", std::to_string(row.capacity)},
+                                                            {"REPLICAS", "1"},
+                                                            {"SOURCE", std::to_string(v.source)},
+                                                            {"FAST_LOG2", v.fastLog2 ? "1" : "0"},
+                                                            {"RUN_MERGE", v.runMerge ? "1" : "0"},
+                                                            {"WORK", std::to_string(v.work)}});
         const std::uint64_t tileWidth = v.strip ? kTileWidth * v.pixels : kTileWidth;
         const std::uint64_t tileHeight = v.strip ? kGroupRows : kGroupRows * v.pixels;
         const std::uint64_t tiles = ((std::uint64_t(size.x) + tileWidth - 1) / tileWidth) *
                                     ((std::uint64_t(size.y) + tileHeight - 1) / tileHeight);
         row.groups = std::uint32_t(std::min<std::uint64_t>({tiles, v.maxGroups, 65535u}));
+    }
 
-        auto dispatch = [&] {
-            program.use();
-            glProgramUniform2i(program.id(), 0, size.x, size.y);
-            image.texture.bindUnit(hd::kTextureUnitInput);
-            glBindSampler(hd::kTextureUnitInput, 0);
-            if (v.source == 1)
-                image.texture.bindImage(hd::kImageUnitInput, GL_READ_ONLY, GL_RGBA16F, 0);
-            if (v.source == 2)
-                frameTexels.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-            histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-            params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-            glDispatchCompute(row.groups, 1, 1);
-            glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-        };
-        gl::DebugGroup group("factors/" + v.name);
-        for (int i = 0; i < settings.warmup; ++i) {
-            histogram.clearUint(0u);
-            dispatch();
+    auto dispatch = [&](std::size_t index) {
+        const HistogramFactorVariant& v = variants[index];
+        const gl::Program& program = prepared[index].program;
+        program.use();
+        glProgramUniform2i(program.id(), 0, size.x, size.y);
+        image.texture.bindUnit(hd::kTextureUnitInput);
+        glBindSampler(hd::kTextureUnitInput, 0);
+        if (v.source == 1)
+            image.texture.bindImage(hd::kImageUnitInput, GL_READ_ONLY, GL_RGBA16F, 0);
+        if (v.source == 2)
+            frameTexels.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+        histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+        params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        glDispatchCompute(rows[index].groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    };
+
+    // The queries exist before the timed runs, and each variant's warm-up runs are queued (flushed,
+    // not waited for) right before its timed ones, so the GPU is still busy while the CPU queues
+    // them: the timed runs execute back to back, and no timestamp pair spans a wait for the CPU.
+    const int rounds = std::clamp(settings.runs / 20, 1, 10);
+    const int perRound = std::max(1, settings.runs / rounds);
+    std::vector<gl::Query> stamps;
+    for (int i = 0; i < perRound * 3; ++i)
+        stamps.emplace_back("factors/stamp", GL_TIMESTAMP);
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t index = 0; index < variants.size(); ++index) {
+            if (!rows[index].error.empty())
+                continue;
+            gl::DebugGroup group("factors/" + variants[index].name);
+            for (int i = 0; i < settings.warmup; ++i) {
+                histogram.clearUint(0u);
+                dispatch(index);
+            }
+            glFlush();
+            for (int i = 0; i < perRound; ++i) {
+                stamps[std::size_t(i) * 3].timestamp();
+                histogram.clearUint(0u);
+                stamps[std::size_t(i) * 3 + 1].timestamp();
+                dispatch(index);
+                stamps[std::size_t(i) * 3 + 2].timestamp();
+            }
+            for (std::size_t i = 0; i + 2 < stamps.size(); i += 3) {
+                const std::uint64_t start = stamps[i].waitResult();
+                const std::uint64_t cleared = stamps[i + 1].waitResult();
+                const std::uint64_t end = stamps[i + 2].waitResult();
+                prepared[index].dispatchUs.push_back(double(end - cleared) * 1e-3);
+                prepared[index].withClearUs.push_back(double(end - start) * 1e-3);
+            }
         }
-        std::vector<gl::Query> stamps;
-        stamps.reserve(std::size_t(settings.runs) * 3);
-        for (int i = 0; i < settings.runs; ++i) {
-            stamps.emplace_back("factors/start", GL_TIMESTAMP).timestamp();
-            histogram.clearUint(0u);
-            stamps.emplace_back("factors/cleared", GL_TIMESTAMP).timestamp();
-            dispatch();
-            stamps.emplace_back("factors/end", GL_TIMESTAMP).timestamp();
-        }
-        std::vector<double> dispatchUs, withClearUs;
-        for (std::size_t i = 0; i + 2 < stamps.size(); i += 3) {
-            const std::uint64_t start = stamps[i].waitResult();
-            const std::uint64_t cleared = stamps[i + 1].waitResult();
-            const std::uint64_t end = stamps[i + 2].waitResult();
-            dispatchUs.push_back(double(end - cleared) * 1e-3);
-            withClearUs.push_back(double(end - start) * 1e-3);
-        }
+
+    std::vector<std::uint32_t> reference;  // the pipeline variant's histogram
+    for (std::size_t index = 0; index < variants.size(); ++index) {
+        HistogramFactorRow& row = rows[index];
+        if (!row.error.empty())
+            continue;
+        const std::vector<double>& dispatchUs = prepared[index].dispatchUs;
         row.dispatchMedianUs = medianOf(dispatchUs);
-        row.dispatchMinUs = dispatchUs.empty() ? 0.0 : *std::min_element(dispatchUs.begin(), dispatchUs.end());
-        row.withClearMedianUs = medianOf(withClearUs);
-
-        row.binned = v.work == 0;
-        if (row.binned) {
-            std::vector<std::uint32_t> words = histogram.readAll<std::uint32_t>(hd::kHistogramBufferWords);
-            words.resize(bins);  // the bins; the counters follow at kHistogramCountersOffset
-            const std::vector<std::uint32_t> counters = histogram.readAll<std::uint32_t>(
-                hd::kCounterCount, hd::kHistogramCountersOffset * sizeof(std::uint32_t));
-            words.insert(words.end(), counters.begin(), counters.end());
-            if (reference.empty())
-                reference = words;
-            row.exact = words == reference;
-            std::uint64_t difference = 0;
-            for (std::size_t i = 0; i < words.size(); ++i)
-                difference += words[i] > reference[i] ? words[i] - reference[i] : reference[i] - words[i];
-            row.movedPixels = difference / 2;
-            row.histogram = std::move(words);
-        }
+        row.dispatchMinUs = *std::min_element(dispatchUs.begin(), dispatchUs.end());
+        row.withClearMedianUs = medianOf(prepared[index].withClearUs);
+        if (!row.binned)
+            continue;
+        histogram.clearUint(0u);  // one more run, read back: its histogram
+        dispatch(index);
+        std::vector<std::uint32_t> words = histogram.readAll<std::uint32_t>(hd::kHistogramBufferWords);
+        words.resize(bins);  // the bins; the counters follow at kHistogramCountersOffset
+        const std::vector<std::uint32_t> counters =
+            histogram.readAll<std::uint32_t>(hd::kCounterCount, hd::kHistogramCountersOffset * sizeof(std::uint32_t));
+        words.insert(words.end(), counters.begin(), counters.end());
+        if (reference.empty())
+            reference = words;
+        row.exact = words == reference;
+        std::uint64_t difference = 0;
+        for (std::size_t i = 0; i < words.size(); ++i)
+            difference += words[i] > reference[i] ? words[i] - reference[i] : reference[i] - words[i];
+        row.movedPixels = difference / 2;
+        row.histogram = std::move(words);
     }
     return rows;
 }

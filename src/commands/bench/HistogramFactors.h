@@ -60,8 +60,8 @@ struct HistogramFactorSettings
     std::uint32_t bins = 256;
     float logMin = -10.0f;
     float logMax = 20.0f;
-    int runs = 200;   ///< timed dispatches per variant
-    int warmup = 20;  ///< untimed dispatches first
+    int runs = 200;   ///< timed dispatches per variant, in up to 10 rounds over every variant
+    int warmup = 10;  ///< untimed dispatches before each variant's runs of a round, still running while they are queued
 };
 
 /// Runs every variant on `image` (timestamps waited for at the end: a benchmark, not a frame).
