@@ -127,8 +127,7 @@ int SceneFrameSource::choosePreExposure(std::optional<int> fixed)
         mRenderOptions.preExposure = mControl.k();
         mPreExposureChosen = true;
     }
-    return mRenderer->preExposed() ? std::clamp(*mRenderOptions.preExposure, hd::kMinPreExposure, hd::kMaxPreExposure)
-                                   : 0;
+    return mRenderer->preExposed() ? *mRenderOptions.preExposure : 0;
 }
 
 void SceneFrameSource::render(profiling::Profiler& profiler)

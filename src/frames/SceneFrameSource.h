@@ -68,7 +68,9 @@ public:
     void setFusedHistogram(post::FusedHistogramTarget* target);
     /// The pre-exposure k the next render stores with (0 unless the frame is pre-exposed), decided now
     /// from the statistics read back so far and kept for that render, so the fused histogram's params
-    /// can carry its 2^-k; `fixed` sets it instead (the compare panel's second render of a frame).
+    /// can carry its 2^-k; `fixed` sets it instead (the compare panel's second render of a frame: a k
+    /// read from this source, so in range). k's owner and its path through a frame:
+    /// scene::PreExposureControl (scene/PreExposure.h).
     int choosePreExposure(std::optional<int> fixed = std::nullopt);
     /// How frames are stored from the next frame on (the Frame panel's "frame" combo); k and the clip
     /// counts start over.

@@ -89,6 +89,22 @@ std::optional<int> preExposureFor(double peak);
 int initialPreExposure(const Scene& scene);
 
 /// The pre-exposure k over frames (the rule in the header comment). Pure: no GL.
+///
+/// The owner of k: it decides k and is the one place that keeps it in [hd::kMinPreExposure,
+/// hd::kMaxPreExposure] (its start and every move come through preExposureFor's range); everyone
+/// else reads k, nobody clamps it again. One frame of the live app (frames/SceneFrameSource owns the
+/// control):
+///   1. SceneFrameSource::choosePreExposure takes the statistics read back so far (observe) and
+///      fixes this frame's k = k() in its RenderOptions; it returns k (0 unless the frame is
+///      pre-exposed);
+///   2. the app gives that k to PostPipeline::prepareFusedHistogram, whose params carry 2^-k for a
+///      histogram binned while the scene renders;
+///   3. SceneFrameSource::render stores the frame with it (SceneRenderer::render only checks the
+///      range) and queues the frame's statistics, tagged with k, for a later observe;
+///   4. the app reads the stored k back with the frame (FrameSource::preExposure, the renderer's)
+///      into post::ImageInput::preExposure, where the pipeline folds 2^-k into its weights.
+/// Renderers used without a control (tests, `compare`) store with initialPreExposure or a k they
+/// set in RenderOptions, which must be in range.
 class PreExposureControl
 {
 public:

@@ -17,6 +17,8 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 namespace scene {
 namespace {
@@ -500,6 +502,12 @@ void SceneRenderer::uploadFrameBlock(const Camera& camera, const RenderOptions& 
 
 void SceneRenderer::render(const Camera& camera, const RenderOptions& options, profiling::Profiler* profiler)
 {
+    // k is decided (and kept in range) by its owner, PreExposureControl; here it is only checked.
+    const int k = preExposed() ? options.preExposure.value_or(initialPreExposure(mScene)) : 0;
+    if (k < hd::kMinPreExposure || k > hd::kMaxPreExposure)
+        throw std::invalid_argument("scene renderer: pre-exposure k = " + std::to_string(k) + " is outside [" +
+                                    std::to_string(hd::kMinPreExposure) + ", " + std::to_string(hd::kMaxPreExposure) +
+                                    "]");
     if (!mColor.valid())
         resize({1, 1});
     if (!mShadowMapsValid) {
@@ -522,10 +530,7 @@ void SceneRenderer::render(const Camera& camera, const RenderOptions& options, p
             profiler->markCached("scene/shadowNear");  // the camera's snapped fit did not move
         }
     }
-    mPreExposure = mFrameFormat == FrameFormat::Rgba16f
-                       ? std::clamp(options.preExposure.value_or(initialPreExposure(mScene)), hd::kMinPreExposure,
-                                    hd::kMaxPreExposure)
-                       : 0;
+    mPreExposure = k;
     mFrameStats.clearUint(0u);  // 16 bytes
     uploadFrameBlock(camera, options);
     if (options.lighting == LightingPath::Deferred) {

@@ -78,9 +78,10 @@ struct RenderOptions
     /// The deferred lighting pass also bins the frame into these (DeferredLighting.h); ignored by the
     /// forward path, which leaves `written` false.
     const FusedHistogramOutputs* fusedHistogram = nullptr;
-    /// The pre-exposure k of an rgba16f frame (the target holds radiance x 2^k), clamped to
-    /// [hd::kMinPreExposure, hd::kMaxPreExposure]; nothing: initialPreExposure of the scene. Other
-    /// formats ignore it (k = 0).
+    /// The pre-exposure k of an rgba16f frame (the target holds radiance x 2^k), in
+    /// [hd::kMinPreExposure, hd::kMaxPreExposure] (its owner, PreExposureControl, keeps it there;
+    /// render() throws std::invalid_argument for a k outside); nothing: initialPreExposure of the
+    /// scene. Other formats ignore it (k = 0).
     std::optional<int> preExposure;
 };
 

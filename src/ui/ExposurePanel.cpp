@@ -125,7 +125,7 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
     if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
         history.setWindowSeconds(mWindowSeconds);
     checkFieldFits("window", "60 s");
-    HelpMarker(
+    helpMarker(
         "The plots show the last N seconds. Flicker: the RMS over consecutive frames of the key value's change per "
         "second, (EV[i+1] - EV[i]) / dt, "
         "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0. The plots' "

@@ -27,7 +27,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     FramePanelActions actions;
     const TextFitPanel scope("Frame");
     textWrapped(info.gl.renderer);
-    HelpMarker(("Vendor: " + info.gl.vendor + "\nGL: " + info.gl.version + "\nGLSL: " + info.gl.glslVersion).c_str());
+    helpMarker(("Vendor: " + info.gl.vendor + "\nGL: " + info.gl.version + "\nGLSL: " + info.gl.glslVersion).c_str());
     TextDisabledWrapped(info.gl.vendor + " | " + info.gl.platform);
     TextDisabledWrapped("GL " + info.gl.version);
     if (info.gl.isSoftwareRenderer())
@@ -47,7 +47,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     if (info.isWindow) {
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
         checkItemFits("vsync");
-        HelpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
+        helpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
     }
     if (info.presets && !info.presets->empty()) {
         // The combo names the scene (its path in the tooltip) in place of the "Scene:" line.
@@ -73,7 +73,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
             ImGui::SetTooltip("%s", info.sceneName.c_str());
         }
         checkItemFits("scene");
-        HelpMarker(
+        helpMarker(
             "The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
             "between frames; a file that does not load leaves the current scene and says why.");
     } else {
@@ -92,7 +92,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         if (ImGui::Combo("lighting", &current, kLightingPathLabels.data(), int(kLightingPathLabels.size())))
             actions.lightingRequested = current == 0 ? scene::LightingPath::Forward : scene::LightingPath::Deferred;
         checkItemFits("lighting");
-        HelpMarker(
+        helpMarker(
             "forward: each fragment is shaded as it is drawn. deferred: the rasteriser only writes a thin "
             "G-buffer and a compute pass shades every pixel, which suits GPUs with few graphics units "
             "(the H200's fragment shading runs on two TPCs). Same picture within one sRGB step; the "
@@ -104,7 +104,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         if (ImGui::Combo("frame", &current, kFrameFormatLabels.data(), int(kFrameFormatLabels.size())))
             actions.frameFormatRequested = scene::FrameFormat(current);
         checkItemFits("frame");
-        HelpMarker(
+        helpMarker(
             "How the scene frame is stored. rgba16f: half floats holding the scene times 2^k, k chosen from "
             "the frames read back so that the brightest part stays below 65504 (the sun and a dark interior "
             "fit where they can); every pass undoes 2^-k exactly, and pixels that clip are counted here. "
@@ -123,7 +123,7 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
     if (!info.cameraHint.empty())
         TextDisabledWrapped(info.cameraHint);
     if (!info.controlsHelp.empty())
-        HelpMarker(info.controlsHelp.c_str());
+        helpMarker(info.controlsHelp.c_str());
     if (!info.sourceStatus.empty())
         TextColouredWrapped(kWarningColor, info.sourceStatus);
     return actions;

@@ -242,7 +242,7 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     sameLineIfRoom(checkboxWidth);
     ImGui::Checkbox("log counts", &mLogCounts);
     checkItemFits("log counts");
-    HelpMarker(
+    helpMarker(
         "Red: pixel counts per log2-luminance bin (EV: log2 of cd/m^2). Green: the tone curve (display luminance "
         "0..1 on the same axis). Yellow: the operator's markers; a marker whose label has no room above the plot "
         "is listed below it. The data are read back asynchronously, a few frames late.");

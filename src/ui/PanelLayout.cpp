@@ -60,8 +60,9 @@ std::string numberText(float value)
     return ec == std::errc() ? std::string(text, end) : std::string("0");
 }
 
-const char* const kSectionKeys[int(SettingsSection::Count)] = {"pipeline_open", "frame_open", "view_open", "split_open",
-                                                               "pipeline_b_open"};
+/// The settings-file key of each section's open state, in SettingsSection order.
+constexpr std::array kSectionKeys{"pipeline_open", "frame_open", "view_open", "split_open", "pipeline_b_open"};
+static_assert(kSectionKeys.size() == std::size_t(SettingsSection::Count), "one layout key per settings section");
 
 }  // namespace
 

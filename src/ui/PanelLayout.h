@@ -31,6 +31,8 @@
 #include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
+#include <array>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <utility>
@@ -70,7 +72,12 @@ struct PanelLayoutState
     float exposureWidth = 0.0f;
     bool settingsOpen = true;
     bool stripOpen = true;
-    bool sectionOpen[int(SettingsSection::Count)] = {true, true, true, true, true};
+    /// Every section starts open.
+    std::array<bool, std::size_t(SettingsSection::Count)> sectionOpen = [] {
+        std::array<bool, std::size_t(SettingsSection::Count)> open{};
+        open.fill(true);
+        return open;
+    }();
 
     bool operator==(const PanelLayoutState&) const = default;
 };

@@ -60,7 +60,7 @@ bool drawMethodCombo(const char* label,
     const PipelinePanel::Entry* selected = findEntry(list, current);
     bool changed = false;
     textUnformatted(label);
-    HelpMarker(std::string(description).c_str());
+    helpMarker(std::string(description).c_str());
     ImGui::SetNextItemWidth(-FLT_MIN);
     std::vector<std::string> names;
     for (const PipelinePanel::Entry& entry : list)
@@ -155,7 +155,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         ImGui::SameLine();
         changed |= ImGui::RadioButton("auto", &rangeMode, 1);
         checkItemFits("auto");
-        HelpMarker(
+        helpMarker(
             "Manual: a fixed log2-luminance range. Auto: the frame's min/max log2 luminance, found by a GPU "
             "reduction and smoothed over time; it never leaves the GPU.");
         wanted.rangeMode = rangeMode == 1 ? post::RangeMode::Auto : post::RangeMode::Manual;
@@ -172,7 +172,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         } else {
             changed |= ImGui::SliderFloat("smoothing 1/s", &wanted.autoRangeSpeed, 0.0f, 20.0f, "%.1f");
             checkFieldFits("smoothing 1/s", "20.0");
-            HelpMarker("How fast the automatic range follows the frame (0: at once).");
+            helpMarker("How fast the automatic range follows the frame (0: at once).");
         }
         int policy = wanted.spec.outOfRange == post::OutOfRange::Separate ? 1 : 0;
         const char* policies[] = {"clamp", "apart"};
@@ -182,7 +182,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed = true;
         }
         checkItemFits("outside");
-        HelpMarker(
+        helpMarker(
             "Pixels outside the range: clamp counts them in the end bins; apart counts them separately (the "
             "counters 'below' and 'above' under the histogram).");
         const int factors[] = {1, 2, 4, 8};
@@ -195,7 +195,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed = true;
         }
         checkItemFits("downsample");
-        HelpMarker("Build the histogram from a box-downsampled copy of the frame (cheaper, smoother).");
+        helpMarker("Build the histogram from a box-downsampled copy of the frame (cheaper, smoother).");
         drawMethodUi(method, profiler);
         drawCudaInteropLine(method, pipeline.caps());
     }
@@ -204,7 +204,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         post::ScanMethod* scan = pipeline.scanMethod();
         if (!scan) {
             textUnformatted("method");
-            HelpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
+            helpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
             ImGui::BeginDisabled();
             ImGui::SetNextItemWidth(-FLT_MIN);
             if (ImGui::BeginCombo("##scan-method", "built in", ImGuiComboFlags_NoArrowButton))
@@ -234,7 +234,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         changed |= ImGui::Checkbox("view local mean (SAT)", &wanted.viewLocalMean);
         ImGui::EndDisabled();
         checkItemFits("view local mean (SAT)");
-        HelpMarker(cudaAvailable ? "Shows the mean log2 luminance around each pixel, from the CUDA summed-area table "
+        helpMarker(cudaAvailable ? "Shows the mean log2 luminance around each pixel, from the CUDA summed-area table "
                                    "(Bilgic et al. 2010), as grey over the histogram range."
                                  : ("Unavailable: needs CUDA (" + pipeline.caps().cudaReason + ").").c_str());
 
@@ -245,7 +245,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed = true;
         }
         checkItemFits("anti-aliasing");
-        HelpMarker(
+        helpMarker(
             "FXAA-style edge smoothing of the tone-mapped display image of a rendered scene (display/aa, "
             "display.aa). The HDR frame, the histogram and --verify are untouched; photos are never smoothed.");
     }
@@ -262,7 +262,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     if (ImGui::Button("Verify"))
         actions.verifyRequested = true;
     checkItemFits("Verify");
-    HelpMarker("Reads the last frame back and compares histogram, CDF and curve with the CPU reference (stalls).");
+    helpMarker("Reads the last frame back and compares histogram, CDF and curve with the CPU reference (stalls).");
     ImGui::SameLine();
     if (ImGui::Button("Compare all"))
         actions.compareRequested = true;

@@ -1,6 +1,6 @@
 // PipelinePanel.h: the "Pipeline" panel. The host frames each stage the way Falcor's render-graph UI
 // does: a collapsing header, a combo over the stage's registry (methods that cannot run here are
-// greyed out with the reason as tooltip), a HelpMarker with the method's description, an ID scope,
+// greyed out with the reason as tooltip), a help marker with the method's description, an ID scope,
 // then the method's own ui(). Any change goes through PostPipeline::applySettings and restarts the
 // timing statistics. Also the histogram input settings (bins, range, out-of-range policy,
 // downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and the

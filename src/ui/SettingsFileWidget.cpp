@@ -64,7 +64,7 @@ void SettingsFileWidget::draw(post::PostPipeline& pipeline, profiling::Profiler&
 {
     ImGui::InputText("path##settings", mPath.data(), mPath.size());
     checkItemFits("path");
-    HelpMarker(
+    helpMarker(
         "Every setting of the pipeline, the methods and the operators as JSON: hdrlab --settings FILE (and "
         "tonemap, bench pipeline) reads the same file; hdrlab settings --list prints every key.");
     if (ImGui::Button("Save settings"))

@@ -24,7 +24,7 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
         modes[current] != input.mode)
         actions.mode = modes[current];
     checkItemFits("mode");
-    HelpMarker(
+    helpMarker(
         "A second pipeline (B) on the same HDR frame, with its own settings (panel \"Pipeline B\"; B starts as a "
         "copy of A). Side by side: A left of the divider, B right (drag the divider on the image). Difference: "
         "|A-B| of the 8-bit display values times the gain. Each side is timed apart: B's passes are \"B/...\" in "
@@ -64,7 +64,7 @@ SplitPanelActions drawSplitPanel(const SplitPanelInput& input)
             const float scale = std::max(1.0f, float(difference.maxAbs));
             ImGui::PlotHistogram("##a-minus-b", values.data(), int(values.size()), 0, nullptr, -scale, scale,
                                  ImVec2(ImGui::CalcItemWidth(), 4.0f * ImGui::GetFrameHeight()));
-            HelpMarker(
+            helpMarker(
                 "A's bin count minus B's, per bin, on one frame (both read back asynchronously; "
                 "only snapshots of the same frame, bins and range are compared).");
         }

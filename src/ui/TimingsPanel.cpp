@@ -43,7 +43,7 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
     ImGui::InputInt("frames", &mCaptureFrames, 10, 100);
     mCaptureFrames = std::clamp(mCaptureFrames, 1, ringFrames);
     ImGui::EndDisabled();
-    HelpMarker(
+    helpMarker(
         "Records the next N frames' pass timings and writes hdrlab-capture-<time>.json (Chrome trace events: "
         "open in ui.perfetto.dev) and .csv into the working directory.");
 
@@ -63,7 +63,7 @@ void TimingsPanel::drawCaptureControls(const profiling::Profiler& profiler,
         if (ring != ringFrames)
             actions.ringFrames = std::size_t(ring);
     }
-    HelpMarker(
+    helpMarker(
         "Record keeps recording until stopped, then writes the frames like Capture. Recording keeps a ring of "
         "the last N frames (--capture-frames sets it at start): older frames are dropped and counted in the "
         "capture's dropped_frames, so memory stays bounded however long the window records.");
@@ -82,7 +82,7 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
     ImGui::TextDisabled("%s", title.c_str());
     ImGui::SameLine();
     ImGui::Checkbox("last, std", &mShowLastAndStd);
-    HelpMarker(
+    helpMarker(
         "The passes that ran in the last few frames, in the order they ran, each under the pass that encloses "
         "it. mean, min, max (and last, std dev) are over the frames since the last change, in the unit the "
         "header says; the statistics restart after any change and skip the first frames. Timer results "

@@ -118,7 +118,7 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
     if (ImGui::Combo("view", &current, kViewModeLabels.data(), int(kViewModeLabels.size())))
         chosen = post::ViewMode(current);
     checkItemFits("view");
-    HelpMarker(
+    helpMarker(
         "False colour: each pixel's luminance coloured by its whole-EV band over the histogram's range. EV = log2 "
         "of luminance in cd/m^2 (the histogram's axis); EV100 (ISO 100, K = 12.5) = EV + 3. The probe reads the "
         "pixel under the mouse: its values, its histogram bin and its value through the tone curve (yellow "

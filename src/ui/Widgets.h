@@ -1,6 +1,7 @@
 // Widgets.h: small ImGui helpers shared by the panels.
 #pragma once
 
+#include "post/HelpMarker.h"
 #include "ui/TextFit.h"
 
 #include <imgui.h>
@@ -9,23 +10,8 @@
 
 namespace ui {
 
-/// A greyed "(?)" that shows `text` as a wrapped tooltip on hover (instead of long labels), after the
-/// last item on its line where it fits.
-inline void HelpMarker(const char* text)
-{
-    // Beside the last item where it fits, else under it (never cut at the column's edge).
-    sameLineIfRoom(ImGui::CalcTextSize("(?)").x);
-    ImGui::TextDisabled("(?)");
-    if (ImGui::GetItemRectMax().x > ImGui::GetWindowDrawList()->GetClipRectMax().x)  // name it by its help
-        checkItemFits("(?) " + std::string(text).substr(0, 24) + "...");
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-}
+/// The "(?)" help marker (one implementation for the panels and the methods' ui(): post/HelpMarker.h).
+using post::helpMarker;
 
 /// Shows `text` as a tooltip when the previous item (possibly disabled) is hovered.
 inline void showTooltipOnHover(const char* text)

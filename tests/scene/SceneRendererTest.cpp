@@ -1,5 +1,6 @@
 // Scene renderer tests: the default scene renders headless with a real dynamic range (99.9th over
-// 0.1th luminance percentile >= 1e5 without the sun disc), no NaN/Inf, and tiny/odd sizes work.
+// 0.1th luminance percentile >= 1e5 without the sun disc), no NaN/Inf, tiny/odd sizes work, and a
+// pre-exposure k outside its range is refused.
 // Set HDRLAB_SCENE_TEST_DUMP=<folder> to also write each frame as a PFM image for inspection.
 #include "gl/Debug.h"
 #include "scene/Scene.h"
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -199,3 +201,34 @@ TEST_F(SceneRendererTest, EveryShippedSceneRenders)
 }
 
 }  // namespace
+
+// k is kept in range by its owner (scene::PreExposureControl); the renderer only checks it, and a k
+// outside [kMinPreExposure, kMaxPreExposure] is refused with a message instead of stored clamped.
+TEST_F(SceneRendererTest, PreExposureOutsideItsRangeIsRefused)
+{
+    const scene::Scene s = scene::defaultScene();
+    scene::SceneRenderer renderer(testing_support::shaderLibrary(), s, scene::FrameFormat::Rgba16f);
+    renderer.resize({8, 8});
+    scene::RenderOptions options;
+    for (int k : {hd::kMinPreExposure, hd::kMaxPreExposure}) {
+        options.preExposure = k;
+        EXPECT_NO_THROW(renderer.render(s.cameraAt(0.0), options));
+        EXPECT_EQ(renderer.preExposure(), k);
+    }
+    for (int k : {hd::kMinPreExposure - 1, hd::kMaxPreExposure + 1}) {
+        options.preExposure = k;
+        try {
+            renderer.render(s.cameraAt(0.0), options);
+            ADD_FAILURE() << "k = " << k << " was stored";
+        } catch (const std::invalid_argument& error) {
+            EXPECT_NE(std::string(error.what()).find("k = " + std::to_string(k)), std::string::npos) << error.what();
+        }
+        EXPECT_EQ(renderer.preExposure(), hd::kMaxPreExposure);  // the last frame's k stays
+    }
+    // A frame that is not pre-exposed ignores k.
+    scene::SceneRenderer plain(testing_support::shaderLibrary(), s, scene::FrameFormat::Rgba32f);
+    plain.resize({8, 8});
+    options.preExposure = hd::kMaxPreExposure + 1;
+    EXPECT_NO_THROW(plain.render(s.cameraAt(0.0), options));
+    EXPECT_EQ(plain.preExposure(), 0);
+}

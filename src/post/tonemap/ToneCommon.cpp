@@ -88,23 +88,6 @@ bool StateReadback::poll()
     return arrived;
 }
 
-void helpMarker(const char* text)
-{
-    // Beside the last item where it fits, else under it (never cut at the column's edge).
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (right - ImGui::GetItemRectMax().x >= style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x)
-        ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
-    if (ImGui::IsItemHovered()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-        ImGui::TextUnformatted(text);
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
-}
-
 bool displayCurveUi(DisplayCurveSettings& settings)
 {
     bool changed = false;

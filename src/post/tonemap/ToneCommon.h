@@ -1,10 +1,11 @@
 // ToneCommon.h: small pieces the tone operators share: an asynchronous readback of an operator's
-// state words (status line and markers, frames late, never stalling), the ImGui help marker and the
-// display-curve widgets.
+// state words (status line and markers, frames late, never stalling) and the display-curve widgets
+// (the help marker the operators draw is post/HelpMarker.h).
 #pragma once
 
 #include "gl/Buffer.h"
 #include "gl/Fence.h"
+#include "post/HelpMarker.h"
 #include "post/Parameter.h"
 #include "post/tonemap/ToneSettings.h"
 
@@ -84,9 +85,6 @@ private:
 
     void captureParts(std::span<const Part> parts, std::uint64_t frameIndex);
 };
-
-/// "(?)" with a tooltip, placed on the same line as the previous widget.
-void helpMarker(const char* text);
 
 /// Widgets for a display curve; true on change.
 bool displayCurveUi(DisplayCurveSettings& settings);

@@ -1,0 +1,180 @@
+// AppImpl.h: the state of the live app (App::Impl) shared by its source files, one per role:
+//   App.cpp        construction from the options, the public API, `--list`;
+//   FrameLoop.cpp  the frame loop: events, layout, the frame source, the pipeline, presenting;
+//   AppPanels.cpp  the panels' context and what only the app does for them (ui::PanelHost);
+//   RunOutputs.cpp the run's end and the captures: files, summary, flicker line, metadata.
+// Private to src/app/.
+#pragma once
+
+#include "app/App.h"
+#include "app/AppSetup.h"
+#include "app/ResizeStorm.h"
+#include "app/SplitView.h"
+#include "app/WindowEvents.h"
+#include "frames/FrameSequenceWriter.h"
+#include "frames/FrameSource.h"
+#include "frames/SceneFrameSource.h"
+#include "frames/SequenceSource.h"
+#include "frames/StillImageSource.h"
+#include "gl/FramePacer.h"
+#include "gl/Framebuffer.h"
+#include "gl/Gl.h"
+#include "post/CudaInterop.h"
+#include "post/ExposureHistory.h"
+#include "post/PostPipeline.h"
+#include "profiling/Capture.h"
+#include "profiling/Profiler.h"
+#include "scene/ScenePresets.h"
+#include "ui/ImGuiLayer.h"
+#include "ui/Panel.h"
+#include "ui/PanelSet.h"
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+inline constexpr double kFixedDt = 1.0 / 60.0;               ///< headless: time step of the camera path and adaptation
+inline constexpr int kRecordFromFrame = 10;                  ///< recording for --capture starts after this warm-up
+inline constexpr double kExposurePlotSeconds = 10.0;         ///< the Exposure panel's window
+inline constexpr std::size_t kRunExposureFrames = 1u << 18;  ///< the whole run's key values (flicker line, --capture)
+inline constexpr glm::ivec2 kDefaultSize{1280, 720};
+inline constexpr double kMaxWindowDt = 0.25;  ///< a stalled window frame must not jump the camera
+
+struct App::Impl final : ui::PanelHost
+{
+    AppOptions options;
+    std::unique_ptr<platform::GlContext> context;
+    post::GpuCaps caps;
+    std::unique_ptr<gl::ShaderLibrary> shaders;
+    std::unique_ptr<profiling::Profiler> profiler;
+    std::unique_ptr<gl::FramePacer> pacer;    ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;            ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<FrameSource> source;      ///< the scene renderer, or the image of `hdrlab view`
+    StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
+    SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
+    SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
+    double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
+    std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
+    int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
+    std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
+    std::unique_ptr<post::PostPipeline> pipeline;
+    std::unique_ptr<ui::ImGuiLayer> imgui;
+    std::unique_ptr<WindowEvents> windowEvents;  ///< after imgui: chains to, and restores, its callbacks
+    std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
+
+    std::unique_ptr<SplitView> split;          ///< pipeline B and the composite (--split, Split view panel)
+    bool draggingDivider = false;              ///< the left button holds the split view's divider
+    bool leftButtonWasDown = false;            ///< the left button on the previous frame (window)
+    const gl::Texture* lastDisplay = nullptr;  ///< what the last frame showed (the split composite too)
+
+    gl::Framebuffer displayFramebuffer;  ///< reads the display image for blits
+    gl::Texture uiTarget;                ///< headless --ui: the panels and, in their viewport, the display image
+    gl::Framebuffer uiFramebuffer;
+    std::unique_ptr<ui::PanelSet> panels;  ///< the panels and their layout (what they leave to the picture)
+    glm::ivec2 canvas{0};                  ///< this frame's window framebuffer (headless --ui: uiTarget's size), pixels
+    glm::ivec4 viewport{0};   ///< this frame's viewport in the canvas: x, y (GL's bottom-left origin), width, height
+    glm::ivec2 frameSize{0};  ///< the size a source that follows the window renders at this frame
+    bool uiDrawn = false;     ///< this frame drew the panels
+    bool isWindow = false;
+    bool showUi = true;
+    bool vsync = true;
+    int frameCount = -1;  ///< frames to render; -1 = until the window closes
+    int recordFrom = kRecordFromFrame;
+    int uiCaptureFrames = 0;        ///< > 0 while a "Capture N frames" from the UI runs
+    int frame = 0;                  ///< frames rendered (headless: the camera path's frame index)
+    bool recordForOutputs = false;  ///< run(): start recording at recordFrom (captures, summary)
+    bool uiRecording = false;       ///< "Record" from the UI runs until "Stop and write"
+    std::string captureStatus;
+    std::unique_ptr<ResizeStorm> storm;  ///< --resize-storm
+    std::size_t stormIteration = 0;      ///< resize-storm steps applied (window loop iterations)
+    std::uint64_t lastResourceReport = ~std::uint64_t(0);
+    std::vector<std::string> probeNames;  ///< this frame's pixel probes in record order: "mouse" (window), "1"...
+    glm::ivec2 mouseTexel{-1, 0};         ///< the mouse probe, bottom-up texel (kept while over the panels)
+    post::ExposureHistory exposurePlot{kExposurePlotSeconds};  ///< the Exposure panel's last N seconds
+    post::ExposureHistory runExposure{std::numeric_limits<double>::infinity(), kRunExposureFrames};  ///< the run
+    std::string keyValueOperator;  ///< the operator whose key values the two histories hold
+    double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
+    std::optional<std::chrono::steady_clock::time_point> lastExposureFrame;  ///< wall clock of the last one
+
+    /// Numbered per-frame outputs: --hdr-sequence-out (the HDR frame) and a sequence's PNGs (tonemap).
+    std::unique_ptr<FrameSequenceWriter> hdrSequenceOut;
+    std::unique_ptr<FrameSequenceWriter> displaySequenceOut;
+
+    /// The frame the pipeline reads: the source's HDR texture, its size and pre-exposure.
+    post::ImageInput frameInput() const;
+    /// Adds this frame to the exposure histories (before it renders).
+    void noteExposureFrame(double dt);
+    /// Attaches the key values whose readbacks arrived; a new operator starts the series over.
+    void collectKeyValues();
+    /// "flicker: X EV/s over N frames (operator ID, key value NAME)", or why there is none.
+    std::string flickerLine() const;
+
+    void reportResources(std::uint64_t frame);
+    /// Sets the pipeline's probe points: the pixel under the mouse (window) and the --probe points.
+    void updateProbes(bool mouseFree);
+    /// Window: a left drag that starts on the divider moves it; returns true while it does.
+    bool updateDividerDrag(bool mouseFree);
+    /// The split view's side labels over the picture.
+    void drawSplitLabels();
+    ui::SplitPanelInput splitPanelInput();
+    void openDroppedFiles();
+    void switchToRequestedPreset();
+    /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
+    profiling::CaptureMetadata frameMetadata() const;
+    /// `view SEQUENCE`: the sequence source, its time step and (headless) its frame count.
+    void createSequenceSource();
+    /// Queues this frame's per-frame output files (--hdr-sequence-out, a sequence's PNGs).
+    void writeSequenceOutputs();
+
+    /// Follows the monitor's content scale (or --ui-scale); between frames.
+    void updateUiScale();
+    /// Lays this frame's panels out (after ImGui's new frame) and sets `viewport` (the whole canvas
+    /// when no panels are drawn) and `frameSize`: the viewport's size, or with the panels hidden in a
+    /// window the aspect of the viewport they would leave, fitted into the window (the camera's
+    /// framing, and so the exposure, do not change when the panels are toggled: ui/PanelLayout.h).
+    void layOutFrame(bool drawUi);
+    /// The canvas in ImGui units (a window's size in screen units; headless, the canvas).
+    glm::vec2 displayUnits() const;
+    /// Where the source's frame goes in the canvas: its placement in the viewport, moved there.
+    BlitRects placementInCanvas() const;
+    /// The mouse in canvas pixels from the bottom-left corner (window).
+    glm::dvec2 cursorInCanvas() const;
+    /// "viewport 328,0 952x546 of 1280x720 (pixels from the top-left); picture 952x546, 56.4 % of the
+    /// window; combos visible without scrolling: method, scan, operator; no name cut short": tests
+    /// crop screenshots with it; the picture is the frame's rectangle as placed in the viewport; the
+    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); then the
+    /// combos' names found too narrow since the last call (ui::checkNamesFit).
+    std::string describeLayout() const;
+    /// "combos visible without scrolling: method, scan, operator", or which are not, or drawn nowhere.
+    std::string describeCombos() const;
+
+    /// Draws the panels (ui/PanelSet.h) with this frame's context, then the split view's labels.
+    void drawPanels(double pathSeconds);
+    /// What the Timings panel shows the recording doing; sets the status of a run's recording.
+    ui::CaptureMode captureMode();
+
+    // ui::PanelHost: what only the app does for the panels (app/AppPanels.cpp).
+    post::PostPipeline* pipelineB() override;
+    void applySplit(const ui::SplitPanelActions& actions) override;
+    void applyCapture(const ui::TimingsPanelActions& actions) override;
+    void requestScenePreset(int index) override;
+
+    void renderFrame(double dt, double pathSeconds, bool drawUi);
+    /// Clears the canvas of `target` (0: the window) and blits the display image into the viewport.
+    void presentInViewport(const gl::Texture& display, GLuint target);
+    void updateUiCapture();
+    /// The frame loop: renders until `count` frames are done (count < 0: until the window closes).
+    /// Returns the frames rendered by this call.
+    int runFrames(int count);
+    void waitForTimings();
+    void writeUiCapture();
+    int finish(int renderedFrames);
+};
+
+}  // namespace app
