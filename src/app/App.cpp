@@ -1,17 +1,17 @@
 #include "app/App.h"
 
 #include "app/AppSetup.h"
+#include "app/ResizeStorm.h"
+#include "app/ResourceReport.h"
+#include "app/SplitView.h"
+#include "app/WindowEvents.h"
 #include "compare/CompareMethods.h"
 #include "frames/FrameSequence.h"
 #include "frames/FrameSequenceWriter.h"
 #include "frames/FrameSource.h"
-#include "app/ResizeStorm.h"
-#include "app/ResourceReport.h"
 #include "frames/SceneFrameSource.h"
 #include "frames/SequenceSource.h"
-#include "app/SplitView.h"
 #include "frames/StillImageSource.h"
-#include "app/WindowEvents.h"
 #include "gl/Debug.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
@@ -40,6 +40,7 @@
 #include "util/OutputFile.h"
 #include "util/Paths.h"
 #include "util/Stats.h"
+#include "verify/PipelineVerify.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -597,7 +598,7 @@ void App::Impl::drawPanels(double pathSeconds)
         if (layout.beginSection(Section::Pipeline, "Pipeline")) {
             ui::PipelinePanelActions actions = pipelinePanel->draw(*pipeline, *profiler);
             if (actions.verifyRequested)
-                pipelinePanel->setVerifyReport(pipeline->verify());
+                pipelinePanel->setVerifyReport(verify::verifyPipeline(*pipeline));
             if (actions.compareRequested) {
                 // A fused method bins this frame rendered again by the scene's deferred lighting pass.
                 std::function<void(post::FusedHistogramTarget&)> renderFused;
@@ -630,7 +631,7 @@ void App::Impl::drawPanels(double pathSeconds)
         if (split->active() && layout.beginSection(Section::PipelineB, "Pipeline B")) {
             post::PostPipeline& b = *split->pipelineB();
             if (pipelinePanelB->draw(b, *profiler).verifyRequested)
-                pipelinePanelB->setVerifyReport(b.verify());
+                pipelinePanelB->setVerifyReport(verify::verifyPipeline(b));
             ui::endPanel();
         }
         layout.endRegion();
@@ -1224,7 +1225,7 @@ int App::Impl::finish(int renderedFrames)
 
     int exitCode = 0;
     if (options.verify) {
-        post::VerifyReport report = pipeline->verify();
+        verify::VerifyReport report = verify::verifyPipeline(*pipeline);
         std::cout << "verify (" << pipeline->settings().histogramMethod << ", "
                   << (pipeline->scanMethod() ? pipeline->settings().scanMethod : std::string("built-in CDF")) << ", "
                   << pipeline->settings().toneOperator << "): " << (report.ok ? "ok" : "MISMATCH") << "\n"

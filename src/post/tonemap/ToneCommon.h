@@ -6,7 +6,7 @@
 #include "gl/Buffer.h"
 #include "gl/Fence.h"
 #include "post/Parameter.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <array>
 #include <cstdint>
