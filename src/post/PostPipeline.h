@@ -9,6 +9,11 @@
 // count, and wraps every stage in a profiler scope and debug group, so a method only does its own
 // work. Nothing in run() reads back synchronously; the histogram view gets its data through an
 // asynchronous readback a few frames late.
+//
+// Sources: PostPipeline.cpp owns the stages and outputs, PostPipelineRun.cpp runs a frame (and
+// prepares the fused histogram), PostPipelineSettings.cpp applies settings; the plain structs are in
+// post/PipelineSettings.h. The check of a frame against the CPU references (--verify) sits above
+// post/ and reference/: verify/PipelineVerify.h.
 #pragma once
 
 #include "post/DisplayAntiAliasing.h"

@@ -83,7 +83,8 @@ struct PostPipeline::Impl
     int fusedPreparedPreExposure = 0;
     gl::Buffer fusedRangeState = createHistogramParamsBuffer("post.fused-auto-range");
 
-    // What verify() needs from the last run (the caller's frame must still be alive).
+    // What the checks against the CPU references need from the last run (PostPipeline::lastRun;
+    // verify/PipelineVerify). The caller's frame must still be alive.
     const gl::Texture* lastHdr = nullptr;
     glm::ivec2 lastHdrSize{0};
     const gl::Texture* lastHistogramInput = nullptr;
