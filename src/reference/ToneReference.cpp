@@ -198,6 +198,17 @@ void registerToneReference(ToneReference reference)
     registry().push_back(std::move(reference));
 }
 
+bool unregisterToneReference(std::string_view operatorId)
+{
+    auto& rows = registry();
+    const auto found =
+        std::find_if(rows.begin(), rows.end(), [&](const ToneReference& row) { return row.id == operatorId; });
+    if (found == rows.end())
+        return false;
+    rows.erase(found);
+    return true;
+}
+
 const ToneReference* findToneReference(std::string_view operatorId)
 {
     for (const ToneReference& row : registry())

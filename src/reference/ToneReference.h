@@ -30,6 +30,8 @@ const std::vector<ToneReference>& toneReferenceRegistry();
 /// Adds a reference at run time (tests, tools; explicit, no static initialisation); replaces a row of
 /// the same id. `reference.id` must outlive the registry (a string literal).
 void registerToneReference(ToneReference reference);
+/// Removes a row registered at run time (tests clean up after themselves); false for an unknown id.
+bool unregisterToneReference(std::string_view operatorId);
 /// nullptr for an unknown id.
 const ToneReference* findToneReference(std::string_view operatorId);
 

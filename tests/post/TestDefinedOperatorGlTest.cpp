@@ -83,7 +83,7 @@ std::vector<float> sqrtReference(const ref::CurveInputs& inputs, double bias)
     return words;
 }
 
-// ---- the registrations (explicit, at run time) -----------------------------------------------------
+// ---- the registrations (explicit, at run time; the test's TearDown takes them out again) ----------
 void registerTestSqrt(double referenceBias = 0.0)
 {
     post::registerToneOperator(post::toneEntry<ToneTestSqrt>());
@@ -102,7 +102,13 @@ protected:
         image = ts::randomHdrImage(61, 37, -6.0f, 9.0f, 27);
         texture = ts::uploadImage(image);
     }
-    void TearDown() override { registerTestSqrt(); }  // leave the true reference for the next test
+    void TearDown() override
+    {
+        // Leave the registries as the program had them (other tests list the operators).
+        EXPECT_TRUE(post::unregisterToneOperator(ToneTestSqrt::kId));
+        EXPECT_TRUE(ref::unregisterToneReference(ToneTestSqrt::kId));
+        EXPECT_EQ(post::findParameter("test-sqrt.gain"), nullptr);
+    }
 
     std::unique_ptr<post::PostPipeline> pipeline;
     ts::TestImage image;

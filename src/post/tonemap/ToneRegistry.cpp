@@ -5,6 +5,8 @@
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneWard.h"
 
+#include <algorithm>
+
 namespace post {
 
 namespace {
@@ -44,6 +46,17 @@ void registerToneOperator(ToneOperatorEntry entry)
             return;
         }
     entries().push_back(std::move(entry));
+}
+
+bool unregisterToneOperator(std::string_view id)
+{
+    auto& table = entries();
+    const auto found = std::find_if(table.begin(), table.end(), [&](const auto& entry) { return entry.id == id; });
+    if (found == table.end())
+        return false;
+    ++registryVersion;
+    table.erase(found);
+    return true;
 }
 
 std::unique_ptr<ToneOperator> createToneOperator(std::string_view id)
