@@ -7,6 +7,7 @@
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Stats.h"
+#include "verify/PipelineVerify.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -194,7 +195,7 @@ int App::Impl::finish(int renderedFrames)
 
     int exitCode = 0;
     if (options.verify) {
-        post::VerifyReport report = pipeline->verify();
+        verify::VerifyReport report = verify::verifyPipeline(*pipeline);
         std::cout << "verify (" << pipeline->settings().histogramMethod << ", "
                   << (pipeline->scanMethod() ? pipeline->settings().scanMethod : std::string("built-in CDF")) << ", "
                   << pipeline->settings().toneOperator << "): " << (report.ok ? "ok" : "MISMATCH") << "\n"

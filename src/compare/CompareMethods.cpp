@@ -2,8 +2,6 @@
 
 #include "gl/Query.h"
 #include "post/AutoRange.h"
-#include "post/histogram/HistogramCpuReadback.h"
-#include "post/histogram/HistogramFusedLighting.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -287,13 +285,13 @@ CompareReport compareMethods(post::PassContext& ctx, const post::ImageInput& ima
             row.reason = availability.reason;
             continue;
         }
-        auto* fused = dynamic_cast<post::HistogramFusedLighting*>(method.get());
+        post::FusedHistogramOutputs* fused = method->fusedOutputs();
         if (method->needsFusedProducer() && (!fused || !settings.renderFused)) {
             row.available = false;
             row.reason = std::string(post::kNeedsFusedProducer);
             continue;
         }
-        if (auto* readback = dynamic_cast<post::HistogramCpuReadback*>(method.get()))
+        if (post::ReadbackLatency* readback = method->readbackLatency())
             readback->setSynchronous(true);  // compare the frame's own histogram, not one from frames ago
         row.bins = std::min(report.bins, method->maxBins(ctx.caps));
         post::HistogramSpec spec{row.bins, settings.outOfRange};

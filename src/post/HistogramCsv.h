@@ -14,8 +14,8 @@
 // through pcond's -I rule (ref::pcondHistogramFromBins).
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
-#include "reference/WardPcondRef.h"
+#include "tone/PcondView.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 #include <filesystem>

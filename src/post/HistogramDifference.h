@@ -5,7 +5,7 @@
 // positions do not count the same luminances). Identical methods give 0.
 #pragma once
 
-#include "post/PostPipeline.h"
+#include "post/PipelineSettings.h"
 
 #include <cstdint>
 #include <string>

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "post/AsyncReadback.h"
-#include "post/PostPipeline.h"
+#include "post/PipelineSettings.h"
 
 #include <array>
 #include <optional>

@@ -3,7 +3,7 @@
 // the options pcond uses (-vt? type, -vh, -vv; the others are skipped with their arguments; later
 // options override earlier ones; Radiance's default view is 45 x 45 degrees perspective), and its
 // PIXASPECT. Files without a VIEW (every OpenEXR, most photographs) have none: pcond then assumes a
-// 40-degree view on the longer axis (reference/WardPcondRef.h).
+// 40-degree view on the longer axis (tone/PcondView.h).
 #pragma once
 
 #include "image/Image.h"

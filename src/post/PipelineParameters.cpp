@@ -49,9 +49,16 @@ ParameterInfo numberInfo(std::string key,
     return {std::move(key), std::move(label), type, min, max, {}, std::move(d)};
 }
 
-const std::vector<PipelineKey>& pipelineKeys()
+/// The registries' versions a table was built for: it is built again when a method or operator has
+/// been registered at run time since (the enum choices and the method keys come from the registries).
+std::pair<std::uint64_t, std::uint64_t> registryVersions()
 {
-    static const std::vector<PipelineKey> keys = [] {
+    return {toneOperatorRegistryVersion(), histogramMethodRegistryVersion()};
+}
+
+std::vector<PipelineKey> makePipelineKeys()
+{
+    return [] {
         const PipelineSettings d;
         const std::vector<std::string> downsampleChoices{"1", "2", "4", "8"};
         std::vector<PipelineKey> k;
@@ -130,6 +137,16 @@ const std::vector<PipelineKey>& pipelineKeys()
              }});
         return k;
     }();
+}
+
+const std::vector<PipelineKey>& pipelineKeys()
+{
+    static std::vector<PipelineKey> keys;
+    static std::optional<std::pair<std::uint64_t, std::uint64_t>> builtFor;
+    if (builtFor != registryVersions()) {
+        keys = makePipelineKeys();
+        builtFor = registryVersions();
+    }
     return keys;
 }
 
@@ -162,7 +179,12 @@ std::runtime_error keyError(const std::string& origin, std::string_view key, con
 
 const std::vector<ParameterInfo>& listParameters()
 {
-    static const std::vector<ParameterInfo> list = [] {
+    static std::vector<ParameterInfo> list;
+    static std::optional<std::pair<std::uint64_t, std::uint64_t>> builtFor;
+    if (builtFor == registryVersions())
+        return list;
+    builtFor = registryVersions();
+    list = [] {
         std::vector<ParameterInfo> out;
         for (const PipelineKey& k : pipelineKeys())
             out.push_back(k.info);

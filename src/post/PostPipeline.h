@@ -9,6 +9,11 @@
 // count, and wraps every stage in a profiler scope and debug group, so a method only does its own
 // work. Nothing in run() reads back synchronously; the histogram view gets its data through an
 // asynchronous readback a few frames late.
+//
+// Sources: PostPipeline.cpp owns the stages and outputs, PostPipelineRun.cpp runs a frame (and
+// prepares the fused histogram), PostPipelineSettings.cpp applies settings; the plain structs are in
+// post/PipelineSettings.h. The check of a frame against the CPU references (--verify) sits above
+// post/ and reference/: verify/PipelineVerify.h.
 #pragma once
 
 #include "post/DisplayAntiAliasing.h"
@@ -16,6 +21,7 @@
 #include "post/HistogramCsv.h"
 #include "post/LuminanceUnits.h"
 #include "post/ParkedParameters.h"
+#include "post/PipelineSettings.h"
 #include "post/PixelProbe.h"
 #include "post/PostTypes.h"
 #include "post/histogram/HistogramMethod.h"
@@ -33,57 +39,6 @@ class SharedAllocator;
 }
 
 namespace post {
-
-enum class RangeMode { Manual, Auto };
-
-struct PipelineSettings
-{
-    std::string histogramMethod = "compute-shared-atomic";
-    std::string scanMethod = "in-curve";
-    std::string toneOperator = "ward";
-    HistogramSpec spec;
-    RangeMode rangeMode = RangeMode::Manual;
-    float logMin = -10.0f;  ///< manual range, log2 of scene-linear luminance (EV)
-    float logMax = 20.0f;
-    float autoRangeSpeed = 4.0f;  ///< smoothing of the automatic range, 1/s (0 = no smoothing)
-    int downsample = 1;           ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
-    bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
-    UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
-    double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's
-    /// display.aa: anti-aliasing of the display image. It runs only on frames that come with a scene
-    /// depth (setSceneDepth: a rendered scene, whose geometry edges alias); still images are shown as
-    /// they are. The tone-mapped image before it stays toneMappedTexture() (--verify compares that).
-    AntiAliasing antiAliasing = AntiAliasing::Fxaa;
-};
-
-/// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
-struct HistogramSnapshot
-{
-    std::uint64_t frame = 0;
-    std::uint32_t binCount = 0;
-    float logMin = 0.0f;
-    float logMax = 0.0f;
-    std::vector<std::uint32_t> bins;
-    std::array<std::uint32_t, hd::kCounterCount> counters{};
-    bool countersValid = true;
-    float curveLogMin = 0.0f;
-    float curveLogMax = 0.0f;
-    std::vector<float> curve;                            ///< display luminance per curve sample (luminance channel)
-    std::vector<std::uint32_t> displayBins;              ///< histogram of the displayed image's luma (64 bins)
-    std::vector<std::pair<std::string, float>> markers;  ///< named positions on the log2 axis (percentiles...)
-};
-
-/// GPU vs CPU reference on the current frame (--verify, the compare tool, tests).
-struct VerifyReport
-{
-    bool ok = true;
-    std::uint64_t gpuTotal = 0;
-    std::uint64_t cpuTotal = 0;
-    std::uint64_t maxBinDifference = 0;
-    std::uint64_t l1Difference = 0;
-    double curveMaxDifference = 0.0;
-    std::string text;  ///< human-readable summary, one finding per line
-};
 
 class PostPipeline
 {
@@ -111,8 +66,29 @@ public:
     const std::string& notice() const;
 
     std::optional<HistogramSnapshot> latestSnapshot() const;
-    /// Synchronous GPU-vs-CPU comparison of the last run (tools and tests only; stalls).
-    VerifyReport verify();
+
+    /// What the last run() read and made, for the checks against the CPU references
+    /// (verify/PipelineVerify.h, tools and tests); the caller's frame must still be alive.
+    struct LastRun
+    {
+        const gl::Texture* hdr = nullptr;  ///< the frame (nullptr: the pipeline has not run yet)
+        glm::ivec2 hdrSize{0};
+        const gl::Texture* histogramInput = nullptr;  ///< the (possibly downsampled) image binned
+        glm::ivec2 histogramInputSize{0};
+        bool usedLocalMean = false;  ///< the apply pass used the local mean (or showed it)
+        float fovYDegrees = 60.0f;
+        double dtSeconds = 1.0 / 60.0;
+        bool fedHistogram = false;  ///< the histogram came from setFedHistogram: nothing was measured
+        bool cdfFresh = true;       ///< the CDF buffer holds this frame's CDF (false: scan in-curve, none needed)
+    };
+    LastRun lastRun() const;
+    /// float[w*h]: the mean log2 L around each pixel of the last run (when LastRun::usedLocalMean).
+    const gl::Buffer& localMeanBuffer() const;
+    const gl::Texture* sceneDepth() const;
+    bool topDownRows() const;
+    /// Runs the scan method's stand-alone scan of the histogram into the CDF buffer now (for the check
+    /// of a frame whose scan in-curve made no CDF); does nothing when the method builds the CDF.
+    void scanHistogramNow();
 
     // Stage outputs, for tests and tools.
     const gl::Buffer& histogramBuffer() const;

@@ -1,6 +1,8 @@
 target_sources(hdrlab_core PRIVATE post/PostTypes.cpp)
 target_sources(hdrlab_core PRIVATE post/CudaInterop.cpp)
 target_sources(hdrlab_core PRIVATE post/PostPipeline.cpp)
+target_sources(hdrlab_core PRIVATE post/PostPipelineRun.cpp)
+target_sources(hdrlab_core PRIVATE post/PostPipelineSettings.cpp)
 target_sources(hdrlab_core PRIVATE post/AutoRange.cpp)
 target_sources(hdrlab_core PRIVATE post/LuminanceUnits.cpp)
 target_sources(hdrlab_core PRIVATE post/Downsample.cpp)

@@ -6,8 +6,8 @@
 // 1/65535 step of a weight at most).
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
 #include "shared/HostDevice.h"
+#include "tone/ToneSettings.h"
 
 #include <array>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // image) and N == 0 give kEqualizeDegenerateValue everywhere.
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 #include <span>

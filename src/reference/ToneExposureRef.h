@@ -3,7 +3,7 @@
 // formulas (see docs/TONE_OPERATORS.md), not from the shaders.
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <vector>
 

@@ -1,9 +1,13 @@
 #include "reference/TonePercentileRef.h"
 
+#include "reference/Metering.h"
+#include "reference/Scan.h"
 #include "reference/ToneExposureRef.h"
+#include "util/Log.h"
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace ref {
 
@@ -191,6 +195,73 @@ std::vector<float> percentileCurveValues(double exposureEv,
         values[i] = float(exposureDisplay(x, exposureEv, s.display));
     }
     return values;
+}
+
+namespace {
+
+/// EV tolerance of the GPU percentile target against the CPU reference (float vs double metering).
+constexpr double kTargetToleranceEv = 1e-3;
+
+}  // namespace
+
+std::vector<ToneCheckResult> percentileChecks(const ToneCheckInputs& in)
+{
+    std::vector<ToneCheckResult> lines;
+    const post::PercentileSettings settings = settingsOr<post::PercentileSettings>(in.curve);
+    const CurveInputs& curve = in.curve;
+    const auto gpuCdf = in.words.find("metering-cdf");
+    const bool masked = gpuCdf != in.words.end();
+    const std::uint32_t bins = std::uint32_t(curve.bins.size());
+    if (masked && in.histogramImage) {
+        const post::MeteringSettings& m = settings.meteringMask;
+        MeteringScene scene;
+        scene.luminance = curve.luminance;
+        scene.width = in.histogramWidth;
+        scene.height = in.histogramHeight;
+        scene.topDownRows = in.topDownRows;
+        if (const auto mask = in.floats.find("metering-mask"); mask != in.floats.end()) {
+            scene.maskValues = mask->second.data();
+            scene.maskWidth = int(in.numbers.at("mask-width"));
+            scene.maskHeight = int(in.numbers.at("mask-height"));
+        }
+        if (const auto depth = in.floats.find("depth"); depth != in.floats.end()) {
+            scene.depth = depth->second.data();
+            scene.depthWidth = int(in.numbers.at("depth-width"));
+            scene.depthHeight = int(in.numbers.at("depth-height"));
+        }
+        const WeightedHistogram cpu =
+            weightedHistogram(in.histogramImage, m, scene, curve.logMin, curve.logMax, bins, in.outOfRangePolicy);
+        // sqrt and pow may move a weight by one 1/65535 step (MeteringMask.h); 1 for the double division.
+        std::uint64_t pixelsInBins = 0;
+        for (std::uint32_t count : cpu.pixels)
+            pixelsInBins += count;
+        const bool exact = m.mask == post::MeteringMaskType::Average || m.mask == post::MeteringMaskType::Texture;
+        const double tolerance =
+            1.0 + (exact || cpu.total == 0
+                       ? 0.0
+                       : std::ceil(double(hd::kMeteringCdfTotal) * double(pixelsInBins) / double(cpu.total)));
+        double maxDifference = 0.0;
+        for (std::uint32_t i = 0; i < bins; ++i)
+            maxDifference = std::max(maxDifference, std::abs(double(gpuCdf->second[i]) - double(cpu.cdf[i])));
+        const bool ok = maxDifference <= tolerance;
+        std::ostringstream text;
+        text << "metering mask: weighted CDF vs CPU reference: max difference " << maxDifference << " of 2^30"
+             << (ok ? "" : util::format(" (ABOVE {})", tolerance));
+        lines.push_back({text.str(), ok});
+    }
+    // With a metering mask the meter read the weighted CDF (its own CPU reference: ref::weightedHistogram).
+    const auto target = in.numbers.find("target-ev");
+    const std::vector<std::uint32_t> cdf = masked ? gpuCdf->second : inclusiveScan(curve.bins);
+    const PercentileTarget expected = percentileExposure(cdf, curve.logMin, curve.logMax, settings);
+    if (expected.valid && target != in.numbers.end()) {
+        const double gpu = target->second;
+        const bool ok = std::abs(gpu - expected.targetEv) <= kTargetToleranceEv;
+        std::ostringstream text;
+        text << "percentile target exposure: gpu " << gpu << " EV, cpu " << expected.targetEv << " EV"
+             << (ok ? "" : util::format(" (DIFFERS BY MORE THAN {} EV)", kTargetToleranceEv));
+        lines.push_back({text.str(), ok});
+    }
+    return lines;
 }
 
 }  // namespace ref

@@ -5,7 +5,8 @@
 // target, exponential within the transition distance, integrated exactly over dt).
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneCurveInputs.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 #include <optional>
@@ -69,5 +70,13 @@ std::vector<float> percentileCurveValues(double exposureEv,
                                          double logMin,
                                          double logMax,
                                          const post::PercentileSettings& settings);
+
+/// --verify's further checks of the percentile operator (its row in reference/ToneReference.cpp):
+/// with a metering mask, the GPU's weighted CDF (words "metering-cdf") against ref::weightedHistogram
+/// of the histogram image (the mask's values: floats "metering-mask" with numbers "mask-width/height";
+/// the depth: floats "depth" with numbers "depth-width/height"); then the GPU's target exposure
+/// (numbers "target-ev", absent while the GPU state is not valid) against percentileExposure of that
+/// CDF (or of the pipeline's bins without a mask).
+std::vector<ToneCheckResult> percentileChecks(const ToneCheckInputs& inputs);
 
 }  // namespace ref

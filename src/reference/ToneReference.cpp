@@ -5,7 +5,9 @@
 #include "reference/ToneEqualizeRef.h"
 #include "reference/ToneExposureRef.h"
 #include "reference/TonePercentileRef.h"
+#include "reference/ToneWardExact.h"
 #include "reference/ToneWardRef.h"
+#include "reference/WardPcondRef.h"
 #include "shared/HostDevice.h"
 
 #include <algorithm>
@@ -50,10 +52,11 @@ std::vector<std::uint32_t> cumulative(const std::vector<std::uint32_t>& bins)
 
 std::vector<float> equalizeWords(const CurveInputs& in)
 {
+    const post::EqualizeSettings equalize = settingsOr<post::EqualizeSettings>(in);
     const std::uint32_t n = std::uint32_t(in.bins.size());
-    if (!in.equalize.perChannel) {
+    if (!equalize.perChannel) {
         std::vector<float> words = makeCurveWords(in.logMin, in.logMax, n, 1);
-        putLut(words, 0, equalizeCurve(in.bins, in.equalize.encodedOutput));
+        putLut(words, 0, equalizeCurve(in.bins, equalize.encodedOutput));
         return words;
     }
     std::vector<float> words = makeCurveWords(in.logMin, in.logMax, n, 3);
@@ -74,7 +77,7 @@ std::vector<float> equalizeWords(const CurveInputs& in)
                        .bins;
         }
         bins.resize(n, 0u);
-        putLut(words, c, equalizeCurve(bins, in.equalize.encodedOutput));
+        putLut(words, c, equalizeCurve(bins, equalize.encodedOutput));
     }
     return words;
 }
@@ -87,9 +90,10 @@ std::vector<float> percentileWords(const CurveInputs& in)
         previous.valid = true;
         previous.exposureEv = *in.previousExposureEv;
     }
-    const PercentileState state = stepPercentile(previous, cdf, in.logMin, in.logMax, in.dtSeconds, in.percentile);
+    const post::PercentileSettings settings = settingsOr<post::PercentileSettings>(in);
+    const PercentileState state = stepPercentile(previous, cdf, in.logMin, in.logMax, in.dtSeconds, settings);
     const double exposureEv = state.valid ? state.exposureEv : 0.0;
-    const post::PercentileSettings s = post::sanitize(in.percentile);
+    const post::PercentileSettings s = post::sanitize(settings);
     const bool linear = s.display.curve == post::DisplayCurve::Clamp;
     std::vector<float> words =
         makeCurveWords(in.logMin, in.logMax, post::kPercentileCurveSamples, 1, linear, std::exp2(exposureEv));
@@ -98,10 +102,10 @@ std::vector<float> percentileWords(const CurveInputs& in)
 }
 
 /// Ward with pcond sampling: reference/WardPcondRef's mapping sampled as WardPcondFit.comp fills the LUT.
-std::vector<float> wardPcondWords(const CurveInputs& in)
+std::vector<float> wardPcondWords(const CurveInputs& in, const WardPcondInputs& pcond)
 {
-    const post::WardSettings s = post::sanitize(in.ward);
-    PcondPicture picture = *in.wardPcond;
+    const post::WardSettings s = post::sanitize(pcond.ward);
+    PcondPicture picture = pcond.picture;
     if (picture.rgba == nullptr) {
         picture.rgba = in.rgba;
         picture.width = in.width;
@@ -130,9 +134,9 @@ std::vector<float> wardPcondWords(const CurveInputs& in)
 
 std::vector<float> wardWords(const CurveInputs& in)
 {
-    if (in.wardPcond)
-        return wardPcondWords(in);
-    const post::WardSettings s = post::sanitize(in.ward);
+    if (const auto* pcond = std::any_cast<WardPcondInputs>(&in.settings))
+        return wardPcondWords(in, *pcond);
+    const post::WardSettings s = post::sanitize(settingsOr<post::WardSettings>(in));
     std::vector<double> samples;
     if (in.rgba != nullptr && in.width > 0 && in.height > 0) {
         const FovealGrid grid = fovealGridSize(in.width, in.height, in.fovYDegrees);
@@ -158,26 +162,65 @@ std::vector<float> wardWords(const CurveInputs& in)
 
 std::vector<float> exposureWords(const CurveInputs& in)
 {
-    const ExposureCurve curve = exposureCurve(in.exposure);
+    const ExposureCurve curve = exposureCurve(settingsOr<post::ExposureSettings>(in));
     std::vector<float> words =
         makeCurveWords(curve.logMin, curve.logMax, post::kExposureCurveSamples, 1, curve.linearScale, curve.scale);
     putLut(words, 0, curve.values);
     return words;
 }
 
+std::vector<ToneReference>& registry()
+{
+    // One row per operator: its id, its reference curve, its further checks of the GPU's state.
+    static std::vector<ToneReference> rows = {
+        {"equalize", equalizeWords, {}},
+        {"percentile", percentileWords, percentileChecks},
+        {"ward", wardWords, wardChecks},
+        {"exposure", exposureWords, {}},
+    };
+    return rows;
+}
+
 }  // namespace
+
+const std::vector<ToneReference>& toneReferenceRegistry()
+{
+    return registry();
+}
+
+void registerToneReference(ToneReference reference)
+{
+    for (ToneReference& row : registry())
+        if (row.id == reference.id) {
+            row = std::move(reference);
+            return;
+        }
+    registry().push_back(std::move(reference));
+}
+
+bool unregisterToneReference(std::string_view operatorId)
+{
+    auto& rows = registry();
+    const auto found =
+        std::find_if(rows.begin(), rows.end(), [&](const ToneReference& row) { return row.id == operatorId; });
+    if (found == rows.end())
+        return false;
+    rows.erase(found);
+    return true;
+}
+
+const ToneReference* findToneReference(std::string_view operatorId)
+{
+    for (const ToneReference& row : registry())
+        if (row.id == operatorId)
+            return &row;
+    return nullptr;
+}
 
 std::vector<float> referenceCurve(std::string_view operatorId, const CurveInputs& inputs)
 {
-    if (operatorId == "equalize")
-        return equalizeWords(inputs);
-    if (operatorId == "percentile")
-        return percentileWords(inputs);
-    if (operatorId == "ward")
-        return wardWords(inputs);
-    if (operatorId == "exposure")
-        return exposureWords(inputs);
-    return {};
+    const ToneReference* reference = findToneReference(operatorId);
+    return reference && reference->curve ? reference->curve(inputs) : std::vector<float>{};
 }
 
 double curveMaxDifference(std::span<const float> a,

@@ -1,15 +1,14 @@
-// ToneReference.h: one entry point to the CPU references of the four tone operators, producing a
-// curve buffer laid out exactly as the GPU's (hd::kCurve*), so --verify, tools and tests can compare
-// a GPU curve with its reference through ref::evaluateCurve (reference/Image.h, the apply pass's
-// semantics).
+// ToneReference.h: the CPU references of the tone operators, one table row per operator (its id, its
+// curve, its further checks), producing a curve buffer laid out exactly as the GPU's (hd::kCurve*),
+// so --verify (verify/PipelineVerify), tools and tests can compare a GPU curve with its reference
+// through ref::evaluateCurve (reference/Image.h, the apply pass's semantics).
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
-#include "reference/WardPcondRef.h"
 #include "shared/HostDevice.h"
+#include "tone/ToneCurveInputs.h"
 
-#include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -17,34 +16,27 @@
 
 namespace ref {
 
-struct CurveInputs
+/// An operator's CPU reference: its curve, and its further checks of the GPU's state (empty: none).
+struct ToneReference
 {
-    std::vector<std::uint32_t> bins;  ///< the pipeline's histogram (binCount bins, counters excluded)
-    float logMin = 0.0f;              ///< its range, log2 of scene-linear luminance
-    float logMax = 0.0f;
-    /// The frame (RGBA float, row-major): Ward builds its foveal samples from it (the full frame),
-    /// per-channel equalization its R, G, B histograms (the histogram image) when channelBins is empty.
-    const float* rgba = nullptr;
-    int width = 0;
-    int height = 0;
-    float fovYDegrees = 60.0f;
-    double dtSeconds = 1.0 / 60.0;
-    /// Percentile: the exposure before this frame; nullopt = first frame (snaps to the target).
-    std::optional<double> previousExposureEv;
-    std::array<std::vector<std::uint32_t>, 3> channelBins;  ///< per-channel equalization, optional
-    hd::LuminanceWeights luminance{};  ///< the luminance definition (the params' hd::kParamLuma* words)
-
-    post::EqualizeSettings equalize;
-    post::PercentileSettings percentile;
-    post::WardSettings ward;
-    /// Ward with pcond sampling: the picture as pcond sees it (rows top first; its rgba is `rgba` when
-    /// null); nullopt for the frame sampling.
-    std::optional<PcondPicture> wardPcond;
-    post::ExposureSettings exposure;
+    std::string_view id;  ///< the operator's id (post::ToneOperator::id)
+    std::function<std::vector<float>(const CurveInputs&)> curve;
+    std::function<std::vector<ToneCheckResult>(const ToneCheckInputs&)> checks;
 };
 
+/// Every operator's reference, one row per operator (the table in ToneReference.cpp), and those
+/// registered at run time.
+const std::vector<ToneReference>& toneReferenceRegistry();
+/// Adds a reference at run time (tests, tools; explicit, no static initialisation); replaces a row of
+/// the same id. `reference.id` must outlive the registry (a string literal).
+void registerToneReference(ToneReference reference);
+/// Removes a row registered at run time (tests clean up after themselves); false for an unknown id.
+bool unregisterToneReference(std::string_view operatorId);
+/// nullptr for an unknown id.
+const ToneReference* findToneReference(std::string_view operatorId);
+
 /// The reference curve buffer (hd::kCurveBufferWords floats) of operator `operatorId` ("equalize",
-/// "percentile", "ward", "exposure"); empty for an unknown id.
+/// "percentile", "ward", "exposure", or one registered); empty for an unknown id.
 std::vector<float> referenceCurve(std::string_view operatorId, const CurveInputs& inputs);
 
 /// A zeroed curve buffer with its header filled in.

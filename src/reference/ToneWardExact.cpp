@@ -1,5 +1,7 @@
 #include "reference/ToneWardExact.h"
 
+#include "util/Log.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -289,6 +291,61 @@ WardExactFit wardCeilingFitExact(std::span<const std::uint32_t> bins,
     std::copy_n(bins.begin(), std::min<std::size_t>(bins.size(), n), fit.bins.begin());
     ceilingFit(fit, s, c, curveSamples);
     return fit;
+}
+
+std::vector<ToneCheckResult> wardChecks(const ToneCheckInputs& in)
+{
+    const auto& numbers = in.numbers;
+    if (!numbers.count("bins"))
+        return {};
+    const auto number = [&](const char* name) { return float(numbers.at(name)); };
+    const post::WardSettings s = settingsOr<post::WardSettings>(in.curve);
+    const std::uint32_t n = std::uint32_t(numbers.at("bins"));
+    const hd::LuminanceWeights weights{number("luma-r"), number("luma-g"), number("luma-b")};
+    const std::vector<std::uint32_t>& bins = in.words.at("histogram");
+    WardExactFit expected;
+    if (numbers.at("exact-bins") != 0.0) {  // the same bins either way
+        expected = wardFrameFitExact(in.floats.at("foveal"), int(numbers.at("foveal-width")),
+                                     int(numbers.at("foveal-height")), s, n, weights, post::kWardCurveSamples);
+    } else {  // a method that may move samples between bins: the ceiling stage on its bins
+        WardExactRange range;
+        range.bwmin = number("bwmin");
+        range.bwmax = number("bwmax");
+        range.bwavg = number("bwavg");
+        range.samples = number("samples");
+        range.valid = number("range-valid") != 0.0f;
+        range.duplicated = number("duplicated") != 0.0f;
+        expected = wardCeilingFitExact(bins, range, s, post::kWardCurveSamples);
+    }
+    const std::vector<float>& curve = in.gpuCurve;
+    const auto differs = [](float a, float b) {
+        return std::bit_cast<std::uint32_t>(a) != std::bit_cast<std::uint32_t>(b);
+    };
+    const std::pair<const char*, std::pair<float, float>> words[] = {
+        {"outcome", {number("outcome"), float(expected.outcome)}},
+        {"passes", {number("passes"), float(expected.passes)}},
+        {"bwmin", {number("bwmin"), expected.range.bwmin}},
+        {"bwmax", {number("bwmax"), expected.range.bwmax}},
+        {"bwavg", {number("bwavg"), expected.range.bwavg}},
+        {"final total", {number("final-total"), expected.finalTotal}},
+        {"linear scale", {number("linear-scale"), expected.linearScale}},
+        {"curve log min", {curve[hd::kCurveLogMin], expected.curveLogMin}},
+        {"curve log max", {curve[hd::kCurveLogMax], expected.curveLogMax}},
+        {"curve scale", {curve[hd::kCurveScale], expected.curveScale}},
+    };
+    std::string difference;
+    for (const auto& [name, pair] : words)
+        if (difference.empty() && differs(pair.first, pair.second))
+            difference = util::format("{} {} vs {}", name, pair.first, pair.second);
+    if (difference.empty() && bins != expected.bins)
+        difference = "histogram";
+    for (std::size_t i = 0; difference.empty() && i < expected.curve.size(); ++i)
+        if (differs(curve[hd::kCurveHeaderWords + i], expected.curve[i]))
+            difference =
+                util::format("LUT sample {}: {} vs {}", i, curve[hd::kCurveHeaderWords + i], expected.curve[i]);
+    return {{"ward frame fit vs its serial CPU model (reference/ToneWardExact): " +
+                 (difference.empty() ? std::string("bit-exact") : "DIFFERENT (" + difference + ")"),
+             difference.empty()}};
 }
 
 }  // namespace ref

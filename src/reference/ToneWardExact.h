@@ -11,8 +11,9 @@
 // less than one count per bin and pass.
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
 #include "shared/HostDevice.h"
+#include "tone/ToneCurveInputs.h"
+#include "tone/ToneSettings.h"
 
 #include <array>
 #include <cstdint>
@@ -69,5 +70,14 @@ WardExactFit wardCeilingFitExact(std::span<const std::uint32_t> bins,
                                  const WardExactRange& range,
                                  const post::WardSettings& settings,
                                  std::uint32_t curveSamples);
+
+/// --verify's further check of Ward's frame fit (its row in reference/ToneReference.cpp): the GPU's
+/// fit against this serial model, bit for bit: the fit's state words and the curve. Reads from
+/// `inputs` (filled by post::ToneWard's verification): numbers "bins", "luma-r/g/b", "exact-bins"
+/// (1: refit from the foveal image; 0: the ceiling stage on the GPU's bins), "foveal-width/height",
+/// the state words by name ("outcome", "passes", "bwmin", "bwmax", "bwavg", "samples", "range-valid",
+/// "duplicated", "final-total", "linear-scale"); words "histogram"; floats "foveal". No line when
+/// "bins" is absent (no frame fit ran).
+std::vector<ToneCheckResult> wardChecks(const ToneCheckInputs& inputs);
 
 }  // namespace ref

@@ -7,8 +7,8 @@
 // operator, and the piecewise-linear CDF mapping. pcond's random point samples are not modelled.
 #pragma once
 
-#include "post/tonemap/ToneSettings.h"
 #include "shared/HostDevice.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 #include <span>

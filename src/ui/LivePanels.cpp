@@ -4,6 +4,7 @@
 #include "ui/CompareView.h"
 #include "ui/FramePanel.h"
 #include "ui/ViewPanel.h"
+#include "verify/PipelineVerify.h"
 
 #include <functional>
 #include <utility>
@@ -31,12 +32,12 @@ void PipelineSection::draw(const PanelContext& context)
     if (mSide == Side::B) {
         post::PostPipeline& b = *context.host.pipelineB();
         if (mPanel->draw(b, context.profiler).verifyRequested)
-            mPanel->setVerifyReport(b.verify());
+            mPanel->setVerifyReport(verify::verifyPipeline(b));
         return;
     }
     const PipelinePanelActions actions = mPanel->draw(context.pipeline, context.profiler);
     if (actions.verifyRequested)
-        mPanel->setVerifyReport(context.pipeline.verify());
+        mPanel->setVerifyReport(verify::verifyPipeline(context.pipeline));
     if (actions.compareRequested) {
         // A fused method bins this frame rendered again by the scene's deferred lighting pass.
         std::function<void(post::FusedHistogramTarget&)> renderFused;

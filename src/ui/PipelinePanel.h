@@ -10,6 +10,7 @@
 #include "post/PostPipeline.h"
 #include "profiling/Profiler.h"
 #include "ui/SettingsFileWidget.h"
+#include "verify/PipelineVerify.h"
 
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ public:
     /// ui/PanelLayout.h sizes the column for the longest).
     std::vector<std::string> comboNames() const;
     /// Shown under the Verify button until the next verification.
-    void setVerifyReport(post::VerifyReport report) { mVerify = std::move(report); }
+    void setVerifyReport(verify::VerifyReport report) { mVerify = std::move(report); }
     /// The "Settings file" row (Save / Load of every key).
     SettingsFileWidget& settingsFile() { return mSettingsFile; }
 
@@ -53,7 +54,7 @@ private:
     std::vector<Entry> mHistogramMethods;
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;
-    std::optional<post::VerifyReport> mVerify;
+    std::optional<verify::VerifyReport> mVerify;
     SettingsFileWidget mSettingsFile;
 };
 

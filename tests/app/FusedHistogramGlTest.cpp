@@ -25,6 +25,7 @@
 #include "scene/SceneRenderer.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
 
 #include <gtest/gtest.h>
 
@@ -233,7 +234,7 @@ TEST_F(FusedHistogramGl, BinsAHalfFloatFrameWithInjectedTexelsExactly)
     EXPECT_EQ(words[hd::kHistogramCountersOffset + hd::kCounterNaN], 5u);
     EXPECT_EQ(words[hd::kHistogramCountersOffset + hd::kCounterInf], 7u);
     EXPECT_GE(words[hd::kHistogramCountersOffset + hd::kCounterNonPositive], 9u);
-    const post::VerifyReport report = rig.pipeline->verify();
+    const verify::VerifyReport report = verify::verifyPipeline(*rig.pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_NE(report.text.find("bins: exact"), std::string::npos) << report.text;
 }
@@ -260,7 +261,7 @@ TEST_F(FusedHistogramGl, ExactAt1080pWithWardsFovealImageFromTheFusedSums)
         const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
         ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
     }
-    const post::VerifyReport report = rig.pipeline->verify();
+    const verify::VerifyReport report = verify::verifyPipeline(*rig.pipeline);
     EXPECT_TRUE(report.ok) << report.text;
 
     rig.settle(256, post::OutOfRange::Clamp, 2.0f, 16.0f, "ward");
@@ -307,7 +308,7 @@ TEST_F(FusedHistogramGl, BinsAPreExposedHalfFrameWithItsOwnK)
     EXPECT_EQ(std::count(words.begin(), words.end(), 0u), 64);
     EXPECT_NE(rig.pipeline->histogramMethod().status().find("k = -3, but it is stored with k = -4"), std::string::npos)
         << rig.pipeline->histogramMethod().status();
-    EXPECT_FALSE(rig.pipeline->verify().ok);
+    EXPECT_FALSE(verify::verifyPipeline(*rig.pipeline).ok);
 }
 
 // 4K in the app's frame (RGBA16F pre-exposed by the default scene's k): one frame, exact. (About 10 s on
@@ -320,7 +321,7 @@ TEST_F(FusedHistogramGl, ExactAt4KOnThePreExposedFrame)
     const std::vector<float> pixels = rig.frame();
     ASSERT_EQ(rig.renderer->hdrTarget().format(), GLenum(GL_RGBA16F));
     rig.expectExact(pixels, "3840x2160 256 separate, k -17");
-    const post::VerifyReport report = rig.pipeline->verify();
+    const verify::VerifyReport report = verify::verifyPipeline(*rig.pipeline);
     EXPECT_TRUE(report.ok) << report.text;
 }
 
@@ -473,7 +474,7 @@ TEST_F(FusedHistogramGl, AFrameTheLightingPassDidNotBinIsReportedNotFaked)
     const auto words = rig.pipeline->histogramBuffer().readAll<std::uint32_t>(64);
     EXPECT_EQ(std::count(words.begin(), words.end(), 0u), 64);
     EXPECT_NE(rig.pipeline->histogramMethod().status().find("no deferred lighting pass"), std::string::npos);
-    EXPECT_FALSE(rig.pipeline->verify().ok);
+    EXPECT_FALSE(verify::verifyPipeline(*rig.pipeline).ok);
 }
 
 // The fused variant changes the picture by its rounding only: RGBA32F within 1e-4 relative (the

@@ -13,7 +13,7 @@ namespace ts = testing_support;
 std::unique_ptr<post::HistogramMethod> createForTest(const std::string& id)
 {
     std::unique_ptr<post::HistogramMethod> method = post::createHistogramMethod(id);
-    if (auto* readback = dynamic_cast<post::HistogramCpuReadback*>(method.get()))
+    if (post::ReadbackLatency* readback = method->readbackLatency())
         readback->setSynchronous(true);
     return method;
 }

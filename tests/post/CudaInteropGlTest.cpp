@@ -14,6 +14,7 @@
 #include "scene/SceneRenderer.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -80,7 +81,7 @@ TEST_F(CudaInteropGl, PipelineCreatesWhatCudaTouchesThroughTheAllocator)
     gl::Texture texture = ts::uploadImage(image);
     pipeline.run({texture, {91, 47}}, 1.0 / 60.0, 60.0f);
     EXPECT_TRUE(allocator.madeTexture("histogram-input.downsampled"));
-    const post::VerifyReport report = pipeline.verify();
+    const verify::VerifyReport report = verify::verifyPipeline(pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_EQ(report.gpuTotal, 46u * 24u);
 
@@ -89,7 +90,7 @@ TEST_F(CudaInteropGl, PipelineCreatesWhatCudaTouchesThroughTheAllocator)
     pipeline.setSharedAllocator(nullptr);
     pipeline.run({texture, {91, 47}}, 1.0 / 60.0, 60.0f);
     EXPECT_EQ(allocator.buffers.size() + allocator.textures.size(), before);
-    EXPECT_TRUE(pipeline.verify().ok);
+    EXPECT_TRUE(verify::verifyPipeline(pipeline).ok);
 }
 
 TEST_F(CudaInteropGl, SceneRendererHdrTargetComesFromTheAllocator)

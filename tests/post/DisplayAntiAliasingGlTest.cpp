@@ -9,6 +9,7 @@
 #include "reference/FxaaRef.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -198,7 +199,7 @@ TEST_F(DisplayAntiAliasing, RunsInThePipelineOnSceneFramesOnly)
     const Rgba8 display = shown->readRgba8();
     EXPECT_NE(display, toneMapped) << "the disc's rim was not smoothed";
     EXPECT_EQ(display, ref::fxaa(toneMapped, size.x, size.y));
-    post::VerifyReport report = pipeline.verify();  // compares the tone-mapped image: still exact
+    verify::VerifyReport report = verify::verifyPipeline(pipeline);  // compares the tone-mapped image: still exact
     EXPECT_TRUE(report.ok) << report.text;
 
     // Off on request.

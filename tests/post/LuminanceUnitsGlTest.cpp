@@ -15,6 +15,7 @@
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
 #include "support/TestPaths.h"
+#include "verify/PipelineVerify.h"
 
 #include <bit>
 #include <cmath>
@@ -149,7 +150,7 @@ TEST_F(LuminanceUnitsGl, ProbeReportsCdPerM2OfARadiancePictureAndPlainUnitsResto
                                                           : " cd/m^2 (1 unit = 1 cd/m^2, input.units=plain), EV "),
                   std::string::npos)
             << post::describeProbeSample(probe->samples[1], units.probeNote());
-        const post::VerifyReport report = pipeline.verify();
+        const verify::VerifyReport report = verify::verifyPipeline(pipeline);
         EXPECT_TRUE(report.ok) << report.text;
         EXPECT_EQ(report.l1Difference, 0u) << report.text;
         EXPECT_NE(report.text.find("units: " + units.describe()), std::string::npos) << report.text;
@@ -195,7 +196,7 @@ TEST_F(LuminanceUnitsGl, WardSeesCdPerM2WithoutItsSceneScale)
         parameters.set("ward.scene_scale", sceneScale);
         pipeline.toneOperator().resetState();
         const gl::Texture& display = pipeline.run({texture, {picture.width, picture.height}}, 1.0 / 60.0, 60.0f);
-        const post::VerifyReport report = pipeline.verify();
+        const verify::VerifyReport report = verify::verifyPipeline(pipeline);
         EXPECT_TRUE(report.ok) << report.text;
         return display.readRgba8();
     };

@@ -15,6 +15,7 @@
 #include "reference/Scan.h"
 #include "reference/TonePercentileRef.h"
 #include "support/TestPaths.h"
+#include "verify/PipelineVerify.h"
 
 #include <gtest/gtest.h>
 
@@ -579,7 +580,7 @@ TEST_F(MeteringMaskGl, PipelineKeysViewAndVerify)
     EXPECT_NE(percentile.meteringCdf(), nullptr);
     EXPECT_NE(view.id(), pipeline.toneMappedTexture().id());
     EXPECT_NE(view.readRgba8(), pipeline.toneMappedTexture().readRgba8());
-    const post::VerifyReport report = pipeline.verify();
+    const verify::VerifyReport report = verify::verifyPipeline(pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_NE(report.text.find("percentile target exposure"), std::string::npos) << report.text;
     EXPECT_NE(report.text.find("metering mask: weighted CDF vs CPU reference"), std::string::npos) << report.text;

@@ -97,7 +97,7 @@ TEST_F(PercentileHighlightPullGl, BoundLimitAndKeyCasesMatchTheReferenceInBothSh
             in.bins = c.bins;
             in.logMin = -10.0f;
             in.logMax = 10.0f;
-            in.percentile = s;
+            in.settings = s;
             const auto expected = ref::referenceCurve("percentile", in);
             EXPECT_LE(ref::lutMaxDifference(words, expected), 2e-4);
         }

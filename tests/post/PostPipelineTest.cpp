@@ -8,6 +8,7 @@
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
 
 #include <bit>
 #include <cmath>
@@ -91,7 +92,7 @@ TEST_F(Pipeline, StageOutputsMatchTheCpuReferences)
         worst = std::max(worst, std::abs(int(actual[i]) - int(expected[i])));
     EXPECT_LE(worst, 1);
 
-    post::VerifyReport report = pipeline->verify();
+    verify::VerifyReport report = verify::verifyPipeline(*pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_EQ(report.l1Difference, 0u) << report.text;
     EXPECT_EQ(report.gpuTotal, 97u * 55u);
@@ -116,7 +117,7 @@ TEST_F(Pipeline, DownsampledInputAndAutomaticRange)
     EXPECT_NEAR(std::bit_cast<float>(params[hd::kParamLogMax]), range->logMax, 1e-5);
     EXPECT_EQ(params[hd::kParamWidth], 51u);
     EXPECT_EQ(params[hd::kParamHeight], 26u);
-    post::VerifyReport report = pipeline->verify();
+    verify::VerifyReport report = verify::verifyPipeline(*pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     EXPECT_EQ(report.gpuTotal, 51u * 26u);
 }
@@ -201,7 +202,7 @@ TEST_F(Pipeline, EveryRegisteredToneOperatorRunsAndVerifies)
         ASSERT_EQ(pipeline->toneOperator().id(), entry.id) << message;
         for (int frame = 0; frame < 3; ++frame)
             pipeline->run({texture, {64, 48}}, 1.0 / 60.0, 60.0f);
-        post::VerifyReport report = pipeline->verify();
+        verify::VerifyReport report = verify::verifyPipeline(*pipeline);
         EXPECT_TRUE(report.ok) << entry.id << "\n" << report.text;
     }
 }

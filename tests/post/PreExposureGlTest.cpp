@@ -27,6 +27,7 @@
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
 #include "support/TestPaths.h"
+#include "verify/PipelineVerify.h"
 
 #include <algorithm>
 #include <bit>
@@ -242,7 +243,7 @@ PipelineOutputs runPipeline(const gl::Texture& texture, glm::ivec2 size, int k, 
     out.view = pipeline.outputTexture().readRgba8();
     if (const auto probe = pipeline.latestProbe())
         out.probes = probe->samples;
-    const post::VerifyReport report = pipeline.verify();
+    const verify::VerifyReport report = verify::verifyPipeline(pipeline);
     out.verify = report.ok ? "ok" : report.text;
     return out;
 }

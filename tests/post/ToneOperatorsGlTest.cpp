@@ -122,7 +122,7 @@ TEST_F(ToneOperatorsGl, EqualizePerChannelBuildsThreeHistogramsWithTheSelectedMe
     in.rgba = picture.rgba.data();
     in.width = picture.width;
     in.height = picture.height;
-    in.equalize.perChannel = true;
+    in.settings = post::EqualizeSettings{.perChannel = true};
     const auto expected = ref::referenceCurve("equalize", in);
     // The CPU bins its own log2: a pixel on a bin edge may land in the neighbour (1/851 per pixel).
     EXPECT_LE(ref::lutMaxDifference(words, expected), 2.5e-3);
@@ -167,7 +167,7 @@ TEST_F(ToneOperatorsGl, PercentileFirstFrameMatchesTheReference)
             in.bins = bins;
             in.logMin = -12.0f;
             in.logMax = 18.0f;
-            in.percentile = s;
+            in.settings = s;
             const auto expected = ref::referenceCurve("percentile", in);
             EXPECT_EQ(words[hd::kCurveMode], expected[hd::kCurveMode]);
             EXPECT_LE(ref::lutMaxDifference(words, expected), 2e-4) << n << " bins";
@@ -269,7 +269,7 @@ TEST_F(ToneOperatorsGl, ExposureMatchesTheReferenceForEveryDisplayCurve)
             op.setSettings(s);
             const auto words = rig.run(op, *method);
             ref::CurveInputs in;
-            in.exposure = s;
+            in.settings = s;
             const auto expected = ref::referenceCurve("exposure", in);
             EXPECT_EQ(words[hd::kCurveMode], expected[hd::kCurveMode]);
             EXPECT_NEAR(words[hd::kCurveLogMin], expected[hd::kCurveLogMin], 1e-6);

@@ -261,7 +261,7 @@ TEST_F(ToneWardGl, EndToEndWithARealHistogramMethodMatchesTheIndependentReferenc
         in.width = picture.width;
         in.height = picture.height;
         in.fovYDegrees = 60.0f;
-        in.ward = s;
+        in.settings = s;
         const auto independent = ref::referenceCurve("ward", in);
         EXPECT_LE(ref::curveMaxDifference(r.curve, independent, 0, -10.0, 14.0), 2e-3) << "human " << human;
     }

@@ -8,6 +8,7 @@
 #include "reference/Image.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
 
 #include <algorithm>
 #include <bit>
@@ -169,7 +170,7 @@ TEST_F(ViewProbe, FalseColourMatchesTheCpuRampIncludingSpecialPixels)
         EXPECT_EQ(magenta, invalid);
         // The tone-mapped image is still there, and different.
         EXPECT_NE(pipeline->toneMappedTexture().readRgba8(), actual);
-        EXPECT_TRUE(pipeline->verify().ok);
+        EXPECT_TRUE(verify::verifyPipeline(*pipeline).ok);
         pipeline->setViewMode(post::ViewMode::ToneMapped);
         const gl::Texture& toneMapped = pipeline->run({texture, size}, 1.0 / 60.0, 60.0f);
         EXPECT_EQ(&toneMapped, &pipeline->toneMappedTexture());

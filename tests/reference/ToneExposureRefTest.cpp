@@ -46,7 +46,7 @@ TEST(ToneExposureRef, ExposureCurveBufferEvaluatesTheCurve)
     post::ExposureSettings s;
     s.exposureEv = 2.5f;
     ref::CurveInputs in;
-    in.exposure = s;
+    in.settings = s;
     const std::vector<float> words = ref::referenceCurve("exposure", in);
     ASSERT_EQ(words.size(), hd::kCurveBufferWords);
     EXPECT_EQ(words[hd::kCurveMode], hd::kCurveModeLut);
@@ -55,7 +55,7 @@ TEST(ToneExposureRef, ExposureCurveBufferEvaluatesTheCurve)
         EXPECT_NEAR(ref::evaluateCurve(words.data(), 0, std::exp2(log2Lw)), expected, 2e-4) << log2Lw;
     }
     s.display.curve = post::DisplayCurve::Clamp;
-    in.exposure = s;
+    in.settings = s;
     const std::vector<float> linear = ref::referenceCurve("exposure", in);
     EXPECT_EQ(linear[hd::kCurveMode], hd::kCurveModeLinearScale);
     EXPECT_NEAR(linear[hd::kCurveScale], std::exp2(2.5), 1e-5);

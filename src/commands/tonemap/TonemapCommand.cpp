@@ -12,14 +12,12 @@
 #include "post/SettingsFile.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneShaders.h"
-#include "post/tonemap/ToneWard.h"
 #include "profiling/Profiler.h"
-#include "reference/WardPcondRef.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
+#include "verify/PipelineVerify.h"
 
 #include <algorithm>
 #include <bit>
@@ -91,28 +89,6 @@ std::string curveCsv(const std::vector<float>& curve, float histogramLogMin, flo
         for (int c = 0; c < channels; ++c)
             csv << "," << curve[hd::kCurveHeaderWords + std::size_t(c) * hd::kMaxCurveSamples + std::size_t(i)];
         csv << "\n";
-    }
-    return csv.str();
-}
-
-/// Ward with pcond sampling: the (world, display) cd/m^2 pairs pcond -x prints, one per bin centre,
-/// with the curve's usual columns in front (log2 of the world luminance in scene units, display value).
-/// In the linear outcomes pcond prints 179 x the output value as the display luminance (its own
-/// convention, kept so the files compare): the display value column is what hdrlab shows.
-std::string wardPcondCurveCsv(const post::ToneWard& ward)
-{
-    const auto printed = ward.readPcondPrintedMapping();
-    const std::vector<double> words = ward.pcondBuffer().readAll<double>(post::ward_pcond::kHeaderWords);
-    const post::WardSettings& s = post::sanitize(ward.settings());
-    const bool linear = words[post::ward_pcond::kOutcome] != 0.0;
-    const double scalef = words[post::ward_pcond::kScalef];
-    std::ostringstream csv;
-    csv.precision(17);
-    csv << "log2_Lw,Ld,world_cd_m2,display_cd_m2\n";
-    for (const auto& [world, display] : printed) {
-        const double value = linear ? std::min(scalef * world / s.displayMax, 1.0)
-                                    : (display - s.displayMin) / (double(s.displayMax) - s.displayMin);
-        csv << std::log2(world / double(s.sceneScale)) << "," << value << "," << world << "," << display << "\n";
     }
     return csv.str();
 }
@@ -290,17 +266,8 @@ int tonemapHdr(const TonemapOptions& options,
         if (fed->histogram.scaleLog2 != 0)
             err << kPrefix << "note: --histogram-in: counts scaled by 2^" << fed->histogram.scaleLog2
                 << " and rounded to whole numbers for the GPU histogram\n";
-        if (auto* ward = dynamic_cast<post::ToneWard*>(&pipeline.toneOperator())) {
-            if (fed->ward) {
-                ward->feedHistogram(*fed->ward);  // the histogram its curve was made from, exactly
-            } else {  // another tool's table: pcond's -I rule on the lower edges, in ln cd/m^2
-                const post::WardSettings settings = ward->settings();
-                std::vector<std::pair<double, double>> lnEdges;
-                for (const auto& [log2Lower, count] : fed->lowerEdges)
-                    lnEdges.emplace_back(log2Lower * std::numbers::ln2 + std::log(double(settings.sceneScale)), count);
-                ward->feedHistogram(post::wardFedHistogramOf(ref::pcondHistogramFromBins(lnEdges, settings)));
-            }
-        }
+        if (post::ToneFileHooks* hooks = pipeline.toneOperator().fileHooks())
+            hooks->feedHistogramFile(*fed);  // e.g. Ward: the histogram its curve was made from
     }
     pipeline.setInputRadiance(hdr.radiance);                     // a Radiance picture's units (post/LuminanceUnits.h)
     pipeline.setPictureInfo(post::pictureInfoOf(hdr.radiance));  // a still picture: its view (Ward's pcond sampling)
@@ -315,9 +282,9 @@ int tonemapHdr(const TonemapOptions& options,
     profiler.beginFrame();
     const gl::Texture& display = pipeline.run(post::ImageInput{texture, {hdr.width, hdr.height}}, 1.0 / 60.0, 60.0f);
     profiler.endFrame();
-    if (const auto* percentile = dynamic_cast<const post::TonePercentile*>(&pipeline.toneOperator()))
-        if (!percentile->meteringProblem().empty())
-            err << kPrefix << "note: metering: " << percentile->meteringProblem() << "\n";
+    if (const post::ToneFileHooks* hooks = pipeline.toneOperator().fileHooks())
+        if (const std::string note = hooks->runNote(); !note.empty())
+            err << kPrefix << "note: " << note << "\n";
 
     const std::vector<unsigned char> rgba = display.readRgba8();
     image::Image8 png(hdr.width, hdr.height, 3);
@@ -332,9 +299,9 @@ int tonemapHdr(const TonemapOptions& options,
 
     const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
     if (options.curveOut) {
-        const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator());
-        if (ward && ward->pcondActive()) {
-            writeText(*options.curveOut, wardPcondCurveCsv(*ward));
+        const post::ToneFileHooks* hooks = pipeline.toneOperator().fileHooks();
+        if (const std::optional<std::string> own = hooks ? hooks->curveCsv() : std::nullopt) {
+            writeText(*options.curveOut, *own);  // e.g. Ward's pcond sampling: pcond -x's pairs
         } else {
             const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
             writeText(*options.curveOut, curveCsv(curve, std::bit_cast<float>(params[hd::kParamLogMin]),
@@ -345,9 +312,8 @@ int tonemapHdr(const TonemapOptions& options,
         const auto words = pipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
         std::string csv = histogramCsv(words, params, pipeline.histogramMethod().fillsCounters() && !fed);
         // Ward's curve comes from its own adaptation histogram: appended, so --histogram-in gives it back.
-        if (const auto* ward = dynamic_cast<const post::ToneWard*>(&pipeline.toneOperator()))
-            if (const auto adaptation = ward->readAdaptationHistogram())
-                csv += post::wardHistogramCsvSection(*adaptation, post::sanitize(ward->settings()).sceneScale);
+        if (const post::ToneFileHooks* hooks = pipeline.toneOperator().fileHooks())
+            csv += hooks->histogramCsvSection();
         writeText(*options.histogramOut, csv);
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
@@ -368,7 +334,7 @@ int tonemapHdr(const TonemapOptions& options,
                     << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote()) << "\n";
     }
     if (options.verify) {
-        post::VerifyReport report = pipeline.verify();
+        verify::VerifyReport report = verify::verifyPipeline(pipeline);
         out << report.text;
         if (!report.ok) {
             err << kPrefix << "verification failed\n";

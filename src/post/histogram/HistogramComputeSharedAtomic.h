@@ -41,7 +41,7 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "1..4096 bins, up to 16 KB shared memory per workgroup"; }
     std::string status() const override;
-    bool fillsFovealImage() const override { return true; }
+    HistogramTraits traits() const override { return {.fillsFovealImage = true}; }
 
     void build(PassContext& ctx,
                const ImageInput& image,

@@ -24,7 +24,7 @@
 
 namespace post {
 
-class HistogramCpuReadback : public HistogramMethod
+class HistogramCpuReadback : public HistogramMethod, public ReadbackLatency
 {
 public:
     static constexpr std::string_view kId = "cpu-readback";
@@ -49,7 +49,8 @@ public:
     std::string status() const override;
 
     /// Waits for each build's own readback (tests and the compare tool); off in the per-frame path.
-    void setSynchronous(bool synchronous) { mSynchronous = synchronous; }
+    void setSynchronous(bool synchronous) override { mSynchronous = synchronous; }
+    ReadbackLatency* readbackLatency() override { return this; }
     bool synchronous() const { return mSynchronous; }
 
 private:

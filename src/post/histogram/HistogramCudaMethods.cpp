@@ -196,8 +196,10 @@ public:
                "also scans the CDF in the same launch. Options: __match_any_sync warp aggregation (off: slower "
                "on Hopper), hardware __log2f binning (off: not bit-exact).";
     }
-    bool producesCumulative() const override { return mFusedCdf; }
-    bool exactBinning() const override { return !mOptions.fastMath; }
+    post::HistogramTraits traits() const override
+    {
+        return {.producesCumulative = mFusedCdf, .exactBinning = !mOptions.fastMath};
+    }
     bool ui() override
     {
         bool changed = ImGui::Checkbox("CDF in the same launch", &mFusedCdf);

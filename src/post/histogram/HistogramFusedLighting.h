@@ -27,7 +27,7 @@
 
 namespace post {
 
-class HistogramFusedLighting final : public HistogramMethod
+class HistogramFusedLighting final : public HistogramMethod, public FusedHistogramOutputs
 {
 public:
     static constexpr std::string_view kId = "fused-lighting";
@@ -37,27 +37,27 @@ public:
     std::string_view description() const override;
     std::string limits() const override;
     std::string status() const override { return mStatus; }
-    bool fillsFovealImage() const override { return true; }
-    bool needsFusedProducer() const override { return true; }
+    HistogramTraits traits() const override { return {.fillsFovealImage = true, .needsFusedProducer = true}; }
+    FusedHistogramOutputs* fusedOutputs() override { return this; }
 
     /// Before the frame renders: clears the outputs for a frame of `frameSize` that will be binned with
     /// `params`, with Ward's foveal sums for `foveal`'s grid (nullptr: none), and returns what the
     /// producer fills (`produced` false until it has).
-    FusedHistogramTarget& prepare(const gl::Buffer& params, glm::ivec2 frameSize, const FovealTarget* foveal);
+    FusedHistogramTarget& prepare(const gl::Buffer& params, glm::ivec2 frameSize, const FovealTarget* foveal) override;
     /// Whether the producer filled this frame's outputs for a frame of `frameSize`.
     bool produced(glm::ivec2 frameSize) const;
     /// After the frame's histogram stage: the outputs belong to the past frame now.
-    void endFrame() { mTarget.produced = false; }
+    void endFrame() override { mTarget.produced = false; }
     /// The pipeline's guard: the producer's outputs do not belong to the frame being run (`reason`);
     /// build() then leaves the histogram empty and status() gives the reason.
-    void discardFrame(std::string reason)
+    void discardFrame(std::string reason) override
     {
         mTarget.produced = false;
         mDiscardReason = std::move(reason);
     }
     /// The fused outputs (after prepare()): words hd::kFusedMinBits and hd::kFusedMaxBits hold the float
     /// bits of the frame's least and largest finite positive luminance (the auto range of the next frame).
-    const gl::Buffer& outputs() const { return mOutputs; }
+    const gl::Buffer& outputs() const override { return mOutputs; }
 
     /// Copies the producer's bins and counters into `targets.histogram` and, with a foveal target of the
     /// prepared grid, finishes Ward's foveal image. Without this frame's producer results the histogram

@@ -40,7 +40,7 @@ public:
     std::string_view description() const override;
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "bins + 1 full-screen passes per frame"; }
-    bool producesCumulative() const override { return true; }
+    HistogramTraits traits() const override { return {.producesCumulative = true}; }
 
     void build(PassContext& ctx,
                const ImageInput& image,

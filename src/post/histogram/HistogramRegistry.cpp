@@ -2,16 +2,43 @@
 
 namespace post {
 
-const std::vector<HistogramMethodEntry>& histogramMethodRegistry()
+namespace {
+
+std::uint64_t registryVersion = 0;
+
+std::vector<HistogramMethodEntry>& entries()
 {
-    static const std::vector<HistogramMethodEntry> entries = [] {
+    static std::vector<HistogramMethodEntry> table = [] {
         std::vector<HistogramMethodEntry> list;
         appendComputeHistogramMethods(list);
         appendPaperHistogramMethods(list);
         appendCudaHistogramMethods(list);
         return list;
     }();
-    return entries;
+    return table;
+}
+
+}  // namespace
+
+const std::vector<HistogramMethodEntry>& histogramMethodRegistry()
+{
+    return entries();
+}
+
+std::uint64_t histogramMethodRegistryVersion()
+{
+    return registryVersion;
+}
+
+void registerHistogramMethod(HistogramMethodEntry entry)
+{
+    ++registryVersion;
+    for (HistogramMethodEntry& existing : entries())
+        if (existing.id == entry.id) {
+            existing = std::move(entry);
+            return;
+        }
+    entries().push_back(std::move(entry));
 }
 
 std::unique_ptr<HistogramMethod> createHistogramMethod(std::string_view id)

@@ -1,6 +1,6 @@
 #include "post/tonemap/EnginePresets.h"
 
-#include "post/PostPipeline.h"
+#include "post/PipelineSettings.h"
 
 #include <array>
 #include <cmath>

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 #include <span>

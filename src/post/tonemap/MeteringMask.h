@@ -23,7 +23,7 @@
 #pragma once
 
 #include "post/PostTypes.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <filesystem>
 #include <string>

@@ -7,7 +7,7 @@
 #include "gl/Fence.h"
 #include "post/HelpMarker.h"
 #include "post/Parameter.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <array>
 #include <cstdint>

@@ -203,4 +203,13 @@ ParameterList ToneEqualize::parameters()
     return list;
 }
 
+bool ToneEqualize::describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const
+{
+    check.curve.settings = mSettings;
+    check.curve.rgba = frame.histogramImage.data();  // per-channel histograms come from the histogram image
+    check.curve.width = frame.histogramSize.x;
+    check.curve.height = frame.histogramSize.y;
+    return true;
+}
+
 }  // namespace post

@@ -16,7 +16,7 @@
 
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <array>
 #include <cstdint>
@@ -31,7 +31,7 @@ namespace post {
 /// density model); nullopt for an empty histogram.
 std::optional<float> cdfMedianLog2(std::span<const std::uint32_t> inclusiveCdf, float logMin, float logMax);
 
-class ToneEqualize final : public ToneOperator
+class ToneEqualize final : public ToneOperator, public ToneState, public ToneVerification
 {
 public:
     static constexpr std::string_view kId = "equalize";
@@ -40,7 +40,7 @@ public:
     std::string_view label() const override { return "Histogram equalization"; }
     std::string_view description() const override;
 
-    bool scansInCurve() const override { return true; }  ///< scan in-curve: *Fused.comp
+    ToneTraits traits() const override { return {.scansInCurve = true}; }  ///< scan in-curve: *Fused.comp
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
@@ -54,6 +54,10 @@ public:
             mReadback->flush();
     }
     std::string_view keyValueName() const override { return "median"; }
+    ToneState* state() override { return this; }
+    const ToneVerification* verification() const override { return this; }
+    /// Its settings; per-channel histograms come from the histogram image.
+    bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
 
     const EqualizeSettings& settings() const { return mSettings; }
     void setSettings(const EqualizeSettings& settings) { mSettings = settings; }

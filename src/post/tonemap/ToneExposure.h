@@ -6,14 +6,14 @@
 #pragma once
 
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <utility>
 #include <vector>
 
 namespace post {
 
-class ToneExposure final : public ToneOperator
+class ToneExposure final : public ToneOperator, public ToneState, public ToneVerification
 {
 public:
     static constexpr std::string_view kId = "exposure";
@@ -21,7 +21,7 @@ public:
     std::string_view id() const override { return kId; }
     std::string_view label() const override { return "Fixed exposure"; }
     std::string_view description() const override;
-    bool usesHistogram() const override { return false; }
+    ToneTraits traits() const override { return {.usesHistogram = false, .usesPipelineCdf = false}; }
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     /// No histogram read: only the curve (one float per bin) is written.
@@ -35,6 +35,13 @@ public:
     /// The set EV of each frame computed since the last call (known on the CPU: no readback).
     std::vector<KeyValueSample> takeKeyValues() override { return std::exchange(mKeyValues, {}); }
     std::string_view keyValueName() const override { return "exposure"; }
+    ToneState* state() override { return this; }
+    const ToneVerification* verification() const override { return this; }
+    bool describeForReference(const ToneVerifyFrame&, ref::ToneCheckInputs& check) const override
+    {
+        check.curve.settings = mSettings;
+        return true;
+    }
 
     const ExposureSettings& settings() const { return mSettings; }
     void setSettings(const ExposureSettings& settings) { mSettings = sanitize(settings); }

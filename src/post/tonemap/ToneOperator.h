@@ -11,6 +11,8 @@
 #include "post/Parameter.h"
 #include "post/PostTypes.h"
 #include "post/StageTraffic.h"
+#include "post/tonemap/ToneCapabilities.h"
+#include "tone/ToneSettings.h"
 
 #include <functional>
 #include <memory>
@@ -55,13 +57,26 @@ struct HistogramRequest
     float logMax = 0.0f;
 };
 
-/// An operator's key value for one frame (ToneOperator::takeKeyValues).
-struct KeyValueSample
+/// What the pipeline plans a frame around (asked every frame; settings may change them).
+struct ToneTraits
 {
-    std::uint64_t frameIndex = 0;  ///< PassContext::frameIndex of the frame it was computed in
-    float ev = 0.0f;               ///< in EV (log2); its meaning per operator: keyValueName()
+    bool usesHistogram = true;    ///< false for operators that ignore the histogram (the fixed exposure)
+    bool usesPipelineCdf = true;  ///< computeCurve reads ToneInputs::cdf (Ward makes its own histogram)
+    /// The operator scans the histogram itself when handed ToneInputs::fusedCdf (scan "in-curve");
+    /// otherwise the pipeline runs the scan method's stand-alone scan first.
+    bool scansInCurve = false;
+    /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its
+    /// apply pass (percentile's local adaptation, built by the CUDA summed-area table), or -1.
+    int localAdaptationRadius = -1;
+    /// Which pixels the operator meters and how much each counts (the metering view draws it);
+    /// the default meters every pixel equally.
+    MeteringSettings meteringMask{};
 };
 
+/// A histogram-driven tone operator. The core is its identity, one work verb (computeCurve) and its
+/// UI (ui, parameters, takeHistogramRequest); what only some operators have comes through one
+/// accessor per capability (post/tonemap/ToneCapabilities.h), nullptr when absent. The non-virtual
+/// helpers below forward to the capabilities, so callers need not test for them.
 class ToneOperator
 {
 public:
@@ -70,22 +85,18 @@ public:
     virtual std::string_view id() const = 0;
     virtual std::string_view label() const = 0;
     virtual std::string_view description() const = 0;
-    /// False for operators that ignore the histogram (the fixed-exposure reference).
-    virtual bool usesHistogram() const { return true; }
-    /// Whether computeCurve reads the pipeline's CDF (ToneInputs::cdf); Ward makes its own histogram.
-    virtual bool usesPipelineCdf() const { return usesHistogram(); }
-    /// Whether the operator scans the histogram itself when handed ToneInputs::fusedCdf (scan
-    /// "in-curve"); otherwise the pipeline runs the scan method's stand-alone scan first.
-    virtual bool scansInCurve() const { return false; }
+    virtual ToneTraits traits() const { return {}; }
 
     /// Writes the tone curve into `curve` (float[hd::kCurveBufferWords]) on the GPU.
     virtual void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) = 0;
-    /// Forgets temporal state (adaptation), e.g. when the scene or method changes.
-    virtual void resetState() {}
-    /// Copies what the operator asked to read back this frame (its state: the key value for the
-    /// Exposure panel, the flicker figure and captures; StateReadback::request). The pipeline calls it
-    /// in its view/readback scope after the frame's passes: presentation, timed apart from the curve.
-    virtual void flushStateReadback() {}
+
+    virtual bool ui() { return false; }
+    /// Every setting ui() edits, keyed "<id>.<name>" and bound to this object (settings as data:
+    /// post/Parameter.h, post/PipelineParameters.h); empty when the operator has none.
+    virtual ParameterList parameters() { return {}; }
+    /// Asked by the pipeline panel after ui(): the histogram the last UI action needs (percentile's
+    /// engine presets set bins and range too), returned once; empty when none.
+    virtual std::optional<HistogramRequest> takeHistogramRequest() { return std::nullopt; }
 
     /// The least device-memory bytes computeCurve must read and write (post/StageTraffic.h; the floor
     /// of `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.
@@ -95,33 +106,29 @@ public:
         return {std::uint64_t(shape.bins) * kBinBytes, std::uint64_t(shape.bins) * kBinBytes};
     }
 
-    /// The window half-size (pixels) of the local mean log-luminance map the operator wants in its
-    /// apply pass (percentile's local adaptation, built by the CUDA summed-area table), or -1.
-    virtual int localAdaptationRadius() const { return -1; }
+    // Capabilities, nullptr when absent.
+    /// State kept over frames and read back late (adaptation, key value, markers, status).
+    virtual ToneState* state() { return nullptr; }
+    const ToneState* state() const { return const_cast<ToneOperator*>(this)->state(); }
     /// A foveal image this operator would take from the histogram pass for a frame of this size, so
     /// that it does not read the frame again (nullptr: none wanted). Asked before every histogram pass.
     virtual FovealTarget* fovealTarget(glm::ivec2 /*imageSize*/, float /*fovYDegrees*/) { return nullptr; }
+    /// Its side of --verify: what its CPU reference (reference/ToneReference.h, by id) is given.
+    virtual const ToneVerification* verification() const { return nullptr; }
+    /// What `hdrlab tonemap` asks of it beyond the pipeline (a fed histogram, its own tables).
+    virtual ToneFileHooks* fileHooks() { return nullptr; }
 
-    virtual bool ui() { return false; }
-    /// Asked by the pipeline panel after ui(): the histogram the last UI action needs (percentile's
-    /// engine presets set bins and range too), returned once; empty when none.
-    virtual std::optional<HistogramRequest> takeHistogramRequest() { return std::nullopt; }
-    /// Every setting ui() edits, keyed "<id>.<name>" and bound to this object (settings as data:
-    /// post/Parameter.h, post/PipelineParameters.h); empty when the operator has none.
-    virtual ParameterList parameters() { return {}; }
-    virtual std::string status() const { return {}; }
-    /// Named positions on the log2 luminance axis for the histogram view (percentiles, Ward's range),
-    /// from an asynchronous readback a few frames late; empty when none.
-    virtual std::vector<std::pair<std::string, float>> markers() const { return {}; }
-
-    /// The key value of every frame whose state readback completed since the last call, oldest first
-    /// (frames late; polls without waiting; a frame whose readback was skipped is missing). In EV:
-    /// percentile and exposure give the exposure applied (log2 of the scale, Lw * 2^E), Ward the log2
-    /// of the log-average luminance of its foveal samples and equalize the log2 of the histogram's
-    /// median luminance (both in scene units, the histogram's axis). Empty when the operator has none.
-    virtual std::vector<KeyValueSample> takeKeyValues() { return {}; }
-    /// What takeKeyValues() measures, for labels ("exposure", "log-average", "median"); empty: none.
-    virtual std::string_view keyValueName() const { return {}; }
+    // Forwarders to the traits and the state capability.
+    bool usesHistogram() const { return traits().usesHistogram; }
+    bool usesPipelineCdf() const { return traits().usesPipelineCdf; }
+    bool scansInCurve() const { return traits().scansInCurve; }
+    int localAdaptationRadius() const { return traits().localAdaptationRadius; }
+    void resetState();
+    void flushStateReadback();
+    std::string status() const;
+    std::vector<std::pair<std::string, float>> markers() const;
+    std::vector<KeyValueSample> takeKeyValues();
+    std::string_view keyValueName() const;
 };
 
 struct ToneOperatorEntry
@@ -130,7 +137,14 @@ struct ToneOperatorEntry
     std::function<std::unique_ptr<ToneOperator>()> create;
 };
 
+/// Every tone operator, in display order (the table in ToneRegistry.cpp), then those registered at run time.
 const std::vector<ToneOperatorEntry>& toneOperatorRegistry();
+/// Adds an operator at run time (tests, tools; explicit, no static initialisation); replaces an entry
+/// of the same id. `entry.id` must outlive the registry (a string literal).
+void registerToneOperator(ToneOperatorEntry entry);
+/// nullptr when the id is unknown.
 std::unique_ptr<ToneOperator> createToneOperator(std::string_view id);
+/// Counts registerToneOperator calls: tables built from the registry (the settings keys) rebuild when it moves.
+std::uint64_t toneOperatorRegistryVersion();
 
 }  // namespace post

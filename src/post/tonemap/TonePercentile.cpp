@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 namespace post {
@@ -451,6 +452,55 @@ ParameterList TonePercentile::parameters()
         boolParameter("percentile.exclude_sky", "Exclude sky (depth at the far plane)", m.excludeSky, dm.excludeSky));
     list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
     return list;
+}
+
+ToneTraits TonePercentile::traits() const
+{
+    ToneTraits traits;
+    traits.scansInCurve = true;
+    traits.localAdaptationRadius = localAdaptationRadius();
+    traits.meteringMask = mSettings.meteringMask;
+    return traits;
+}
+
+bool TonePercentile::describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const
+{
+    check.curve.settings = mSettings;
+    const std::vector<float> state = mState.readAll<float>(percentile_state::kWords);
+    if (state[percentile_state::kValid] != 0.0f) {
+        check.curve.previousExposureEv = state[percentile_state::kExposure];
+        check.curve.dtSeconds = 0.0;  // no adaptation step: the curve at the current exposure
+        check.numbers["target-ev"] = state[percentile_state::kTarget];
+    }
+    const gl::Buffer* cdf = meteringCdf();
+    if (!cdf)
+        return true;
+    check.words["metering-cdf"] = cdf->readAll<std::uint32_t>(check.curve.bins.size());
+    const MeteringSettings& m = mSettings.meteringMask;
+    if (m.mask == MeteringMaskType::Texture) {
+        try {
+            MeteringWeights weights = loadMeteringWeights(m.texturePath);
+            check.numbers["mask-width"] = weights.width;
+            check.numbers["mask-height"] = weights.height;
+            check.floats["metering-mask"] = std::move(weights.values);
+        } catch (const std::exception&) {
+            // the operator meters the whole frame then, as the reference does without values
+        }
+    }
+    if (m.excludeSky && frame.depth && frame.depth->size() == frame.frameSize) {
+        std::vector<float> depth(std::size_t(frame.frameSize.x) * std::size_t(frame.frameSize.y));
+        glGetTextureImage(frame.depth->id(), 0, GL_DEPTH_COMPONENT, GL_FLOAT, GLsizei(depth.size() * sizeof(float)),
+                          depth.data());
+        check.numbers["depth-width"] = frame.frameSize.x;
+        check.numbers["depth-height"] = frame.frameSize.y;
+        check.floats["depth"] = std::move(depth);
+    }
+    return true;
+}
+
+std::string TonePercentile::runNote() const
+{
+    return mMeteringProblem.empty() ? std::string() : "metering: " + mMeteringProblem;
 }
 
 }  // namespace post

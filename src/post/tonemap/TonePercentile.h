@@ -24,13 +24,13 @@
 #include "post/tonemap/MeteringMask.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <memory>
 
 namespace post {
 
-class TonePercentile final : public ToneOperator
+class TonePercentile final : public ToneOperator, public ToneState, public ToneVerification, public ToneFileHooks
 {
 public:
     static constexpr std::string_view kId = "percentile";
@@ -42,14 +42,14 @@ public:
     std::string_view label() const override { return "Percentile auto-exposure"; }
     std::string_view description() const override;
 
-    bool scansInCurve() const override { return true; }  ///< scan in-curve: *Fused.comp
+    ToneTraits traits() const override;  ///< scan in-curve (*Fused.comp), its local adaptation and mask
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     void resetState() override { mResetPending = true; }
     bool ui() override;
     ParameterList parameters() override;
     std::string status() const override;
     std::vector<std::pair<std::string, float>> markers() const override;
-    int localAdaptationRadius() const override;
+    int localAdaptationRadius() const;
     std::vector<KeyValueSample> takeKeyValues() override;
     void flushStateReadback() override
     {
@@ -60,6 +60,13 @@ public:
     /// The default floor, plus one read of the histogram image and the weighted bins when a
     /// metering mask runs its pass.
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
+    ToneState* state() override { return this; }
+    const ToneVerification* verification() const override { return this; }
+    ToneFileHooks* fileHooks() override { return this; }
+    /// Its settings, the exposure it holds (the curve is checked there, without an adaptation step),
+    /// its target and, with a metering mask, the weighted CDF, the mask's values and the depth.
+    bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
+    std::string runNote() const override;  ///< "metering: <problem>" when the mask could not apply
 
     const PercentileSettings& settings() const { return mSettings; }
     void setSettings(const PercentileSettings& settings)

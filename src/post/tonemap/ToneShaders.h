@@ -5,7 +5,7 @@
 
 #include "gl/Buffer.h"
 #include "gl/Program.h"
-#include "post/tonemap/ToneSettings.h"
+#include "tone/ToneSettings.h"
 
 #include <cstdint>
 

@@ -9,10 +9,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 #include <span>
+#include <sstream>
 
 namespace post {
 
@@ -555,6 +557,114 @@ ParameterList ToneWard::parameters()
     };
     list.commit = [this] { mSettings = sanitize(mSettings); };  // as ui() does after a change
     return list;
+}
+
+bool ToneWard::describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const
+{
+    if (hasFedHistogram())
+        return false;     // a fed histogram has no picture to compare with
+    if (pcondActive()) {  // pcond sampling: the reference reads the picture top row first
+        const glm::ivec2 size = frame.frameSize;
+        check.pixels = frame.frame;
+        if (!frame.topDownRows)
+            for (int y = 0; y < size.y; ++y)
+                std::copy_n(frame.frame.begin() + std::ptrdiff_t(y) * size.x * 4, std::size_t(size.x) * 4,
+                            check.pixels.begin() + std::ptrdiff_t(size.y - 1 - y) * size.x * 4);
+        ref::WardPcondInputs pcond;
+        pcond.ward = mSettings;
+        pcond.picture.rgba = check.pixels.data();
+        pcond.picture.width = size.x;
+        pcond.picture.height = size.y;
+        const PictureInfo live;
+        const PictureInfo& info = frame.picture ? *frame.picture : live;
+        pcond.picture.weights = frame.units.weights;
+        pcond.picture.efficacy = frame.units.efficacy;
+        pcond.picture.exposure = frame.units.storedExposure();
+        pcond.picture.pixelAspect = info.pixelAspect;
+        if (frame.picture && frame.picture->view) {
+            pcond.picture.view = {true, frame.picture->view->type, frame.picture->view->horizontalDegrees,
+                                  frame.picture->view->verticalDegrees};
+        } else if (!frame.picture) {
+            const double degree = std::numbers::pi / 180.0;
+            const double aspect = double(size.x) / double(std::max(size.y, 1));
+            const double fovY = check.curve.fovYDegrees;
+            pcond.picture.view = {true, 'v', 2.0 * std::atan(std::tan(fovY * degree / 2.0) * aspect) / degree, fovY};
+        }
+        check.curve.settings = pcond;
+        return true;
+    }
+    check.curve.settings = mSettings;
+    if (!fovealImage())
+        return true;
+    // The frame fit, for its bit-exact serial model (ref::wardChecks).
+    using namespace ward_state;
+    const auto params = mParams.readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    const std::uint32_t n = std::clamp(params[hd::kParamBinCount], 2u, kWardMaxBins);
+    const auto state = mState.readAll<float>(kWords);
+    auto& numbers = check.numbers;
+    numbers["bins"] = n;
+    numbers["luma-r"] = std::bit_cast<float>(params[hd::kParamLumaR]);
+    numbers["luma-g"] = std::bit_cast<float>(params[hd::kParamLumaG]);
+    numbers["luma-b"] = std::bit_cast<float>(params[hd::kParamLumaB]);
+    numbers["exact-bins"] = !mSettings.histogramBySelectedMethod || frame.methodExactBinning ? 1.0 : 0.0;
+    numbers["foveal-width"] = mFoveal.size().x;
+    numbers["foveal-height"] = mFoveal.size().y;
+    const std::pair<const char*, std::uint32_t> words[] = {
+        {"outcome", kOutcome},
+        {"passes", kPasses},
+        {"bwmin", kBwmin},
+        {"bwmax", kBwmax},
+        {"bwavg", kBwavg},
+        {"samples", kSamples},
+        {"range-valid", kRangeValid},
+        {"duplicated", kDuplicated},
+        {"final-total", kFinalTotal},
+        {"linear-scale", kLinearScale},
+    };
+    for (const auto& [name, index] : words)
+        numbers[name] = state[index];
+    check.words["histogram"] = mHistogram.readAll<std::uint32_t>(n);
+    check.floats["foveal"] = mFoveal.readRgbaFloat();
+    return true;
+}
+
+void ToneWard::feedHistogramFile(const HistogramFile& file)
+{
+    if (file.ward) {
+        feedHistogram(*file.ward);  // the histogram its curve was made from, exactly
+        return;
+    }
+    // Another tool's table: pcond's -I rule on the lower edges, in ln cd/m^2.
+    std::vector<std::pair<double, double>> lnEdges;
+    for (const auto& [log2Lower, count] : file.lowerEdges)
+        lnEdges.emplace_back(log2Lower * std::numbers::ln2 + std::log(double(mSettings.sceneScale)), count);
+    feedHistogram(wardFedHistogramOf(ref::pcondHistogramFromBins(lnEdges, mSettings)));
+}
+
+std::optional<std::string> ToneWard::curveCsv() const
+{
+    if (!pcondActive())
+        return std::nullopt;
+    const auto printed = readPcondPrintedMapping();
+    const std::vector<double> words = mPcond.readAll<double>(ward_pcond::kHeaderWords);
+    const WardSettings& s = sanitize(mSettings);
+    const bool linear = words[ward_pcond::kOutcome] != 0.0;
+    const double scalef = words[ward_pcond::kScalef];
+    std::ostringstream csv;
+    csv.precision(17);
+    csv << "log2_Lw,Ld,world_cd_m2,display_cd_m2\n";
+    for (const auto& [world, display] : printed) {
+        const double value = linear ? std::min(scalef * world / s.displayMax, 1.0)
+                                    : (display - s.displayMin) / (double(s.displayMax) - s.displayMin);
+        csv << std::log2(world / double(s.sceneScale)) << "," << value << "," << world << "," << display << "\n";
+    }
+    return csv.str();
+}
+
+std::string ToneWard::histogramCsvSection() const
+{
+    const auto adaptation = readAdaptationHistogram();
+    return adaptation ? wardHistogramCsvSection(*adaptation, sanitize(mSettings).sceneScale) : std::string();
 }
 
 }  // namespace post

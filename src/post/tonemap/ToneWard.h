@@ -38,8 +38,8 @@
 #include "post/HistogramCsv.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/ToneSettings.h"
 #include "post/tonemap/WardPcondPlan.h"
+#include "tone/ToneSettings.h"
 
 #include <memory>
 #include <optional>
@@ -48,7 +48,7 @@
 
 namespace post {
 
-class ToneWard final : public ToneOperator
+class ToneWard final : public ToneOperator, public ToneState, public ToneVerification, public ToneFileHooks
 {
 public:
     static constexpr std::string_view kId = "ward";
@@ -60,7 +60,7 @@ public:
     std::string_view label() const override { return "Ward 1997 histogram adjustment"; }
     std::string_view description() const override;
 
-    bool usesPipelineCdf() const override { return false; }  ///< its own adaptation histogram
+    ToneTraits traits() const override { return {.usesPipelineCdf = false}; }  ///< its own adaptation histogram
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
@@ -75,6 +75,23 @@ public:
             mReadback->flush();
     }
     std::string_view keyValueName() const override { return "log-average"; }
+    ToneState* state() override { return this; }
+    const ToneVerification* verification() const override { return this; }
+    ToneFileHooks* fileHooks() override { return this; }
+    /// Its settings; with pcond sampling the picture as pcond reads it (top row first); with the frame
+    /// fit, the fit's state, histogram and foveal image for its bit-exact model (ref::wardChecks).
+    /// False with a fed histogram: there is no picture to compare with.
+    bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
+    /// --histogram-in: the Ward section of a table written by --histogram-out, exactly; another tool's
+    /// table through pcond's -I rule on the lower edges (ref::pcondHistogramFromBins, in ln cd/m^2).
+    void feedHistogramFile(const HistogramFile& file) override;
+    /// With pcond sampling: the (world, display) cd/m^2 pairs pcond -x prints, one per bin centre,
+    /// with the curve's usual columns in front (log2 of the world luminance in scene units, display
+    /// value). In the linear outcomes pcond prints 179 x the output value as the display luminance
+    /// (its own convention, kept so the files compare): the display value column is what hdrlab shows.
+    std::optional<std::string> curveCsv() const override;
+    /// Its adaptation histogram (the curve comes from it), so --histogram-in gives it back.
+    std::string histogramCsvSection() const override;
 
     const WardSettings& settings() const { return mSettings; }
     void setSettings(const WardSettings& settings) { mSettings = sanitize(settings); }

@@ -7,10 +7,10 @@
 //
 // The box ranges and the draw are computed here from pfilt's and pcond's rules directly, not through
 // reference/WardPcondRef (the CPU reference the tests compare the GPU path against); only the view
-// and grid formula is shared (ref::pcondFovealGrid).
+// and grid formula is shared (tone/PcondView.h: ref::pcondFovealGrid).
 #pragma once
 
-#include "reference/WardPcondRef.h"
+#include "tone/PcondView.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,0 +1,57 @@
+// PipelineSettings.h: the plain structs of the post pipeline that its helpers share without the
+// pipeline itself: what the pipeline is set to (PipelineSettings; the settings keys map onto it in
+// post/PipelineParameters) and what the histogram view reads back (HistogramSnapshot).
+#pragma once
+
+#include "post/DisplayAntiAliasing.h"
+#include "post/LuminanceUnits.h"
+#include "post/PostTypes.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace post {
+
+enum class RangeMode { Manual, Auto };
+
+struct PipelineSettings
+{
+    std::string histogramMethod = "compute-shared-atomic";
+    std::string scanMethod = "in-curve";
+    std::string toneOperator = "ward";
+    HistogramSpec spec;
+    RangeMode rangeMode = RangeMode::Manual;
+    float logMin = -10.0f;  ///< manual range, log2 of scene-linear luminance (EV)
+    float logMax = 20.0f;
+    float autoRangeSpeed = 4.0f;  ///< smoothing of the automatic range, 1/s (0 = no smoothing)
+    int downsample = 1;           ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
+    bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
+    UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
+    double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's
+    /// display.aa: anti-aliasing of the display image. It runs only on frames that come with a scene
+    /// depth (setSceneDepth: a rendered scene, whose geometry edges alias); still images are shown as
+    /// they are. The tone-mapped image before it stays toneMappedTexture() (--verify compares that).
+    AntiAliasing antiAliasing = AntiAliasing::Fxaa;
+};
+
+/// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
+struct HistogramSnapshot
+{
+    std::uint64_t frame = 0;
+    std::uint32_t binCount = 0;
+    float logMin = 0.0f;
+    float logMax = 0.0f;
+    std::vector<std::uint32_t> bins;
+    std::array<std::uint32_t, hd::kCounterCount> counters{};
+    bool countersValid = true;
+    float curveLogMin = 0.0f;
+    float curveLogMax = 0.0f;
+    std::vector<float> curve;                            ///< display luminance per curve sample (luminance channel)
+    std::vector<std::uint32_t> displayBins;              ///< histogram of the displayed image's luma (64 bins)
+    std::vector<std::pair<std::string, float>> markers;  ///< named positions on the log2 axis (percentiles...)
+};
+
+}  // namespace post

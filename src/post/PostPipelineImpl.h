@@ -1,0 +1,102 @@
+// PostPipelineImpl.h: the pipeline's state, shared by its three source files (private to post/):
+// PostPipeline.cpp owns the stages and outputs, PostPipelineRun.cpp runs a frame,
+// PostPipelineSettings.cpp applies settings.
+#pragma once
+
+#include "post/AutoRange.h"
+#include "post/Downsample.h"
+#include "post/HistogramReadback.h"
+#include "post/LocalAdaptationSource.h"
+#include "post/PostPipeline.h"
+#include "post/TonemapApply.h"
+#include "post/tonemap/MeteringMask.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace post {
+
+struct PostPipeline::Impl
+{
+    Impl(gl::ShaderLibrary& shaderLibrary, profiling::Profiler& timing, const GpuCaps& gpuCaps)
+        : shaders(shaderLibrary), profiler(timing), caps(gpuCaps)
+    {
+    }
+
+    gl::ShaderLibrary& shaders;
+    profiling::Profiler& profiler;
+    const GpuCaps& caps;
+    PipelineSettings settings;
+    std::unique_ptr<HistogramMethod> histogram;
+    std::unique_ptr<ScanMethod> scan;
+    std::unique_ptr<ToneOperator> tone;
+    std::string notice;
+    ParkedParameters parked;                   ///< settings of the methods and operators not in use
+    gl::SharedAllocator* allocator = nullptr;  ///< shared GL/CUDA storage for the CUDA-touched outputs
+
+    gl::Buffer histogramBuffer{"post.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t)};
+    gl::Buffer cdfBuffer{"post.cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t)};
+    gl::Buffer paramsBuffer = createHistogramParamsBuffer("post.histogram-params");
+    gl::Buffer curveBuffer = createCurveBuffer("post.curve");
+    gl::Buffer displayBins{"post.display-histogram", TonemapApply::kDisplayBins * sizeof(std::uint32_t)};
+    gl::Texture output;
+    Downsample downsample;
+    AutoRange autoRange;
+    TonemapApply apply;
+    HistogramReadback readback;
+    ViewMode viewMode = ViewMode::ToneMapped;
+    bool legendStrip = false;
+    FalseColour falseColour;
+    gl::Texture falseColourOutput;  ///< the false-colour view, same size as output
+    gl::Texture meteringOutput;     ///< the metering view, same size as output
+    DisplayAntiAliasing antiAliasing;
+    gl::Texture antiAliasedOutput;  ///< the anti-aliased display image, same size as output
+    bool lastAntiAliased = false;   ///< the last run returned antiAliasedOutput
+    MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
+    const gl::Texture* sceneDepth = nullptr;
+    std::optional<PictureInfo> picture;
+    std::optional<FedHistogram> fed;
+    bool cdfFresh = true;  ///< the CDF buffer holds this frame's CDF (false: scan in-curve, and no operator needed one)
+    PixelProbe probe;
+    std::vector<glm::ivec2> probePoints;  ///< from the picture's top-left
+    bool topDownRows = false;
+    std::optional<ProbeSnapshot> latestProbe;
+    std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
+    gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
+    std::optional<HistogramSnapshot> latest;
+    bool resetRange = true;
+    std::optional<image::RadianceHeader> inputRadiance;  ///< the input file's units (setInputRadiance)
+    LuminanceUnits units;                                ///< resolved from it and the input.* settings
+    LuminanceUnits frameUnits;  ///< `units` with the last run's frame pre-exposure (ImageInput::preExposure)
+
+    /// Resolves the luminance definition again; a new one restarts the automatic range.
+    void updateUnits();
+
+    // The fused histogram: whether the source has a producer, what was prepared for this frame, and the
+    // auto range's smoothed state (params-shaped: only the range words are used) for the next frame.
+    bool fusedProducer = false;
+    bool fusedPrepared = false;
+    bool fusedResetFrame = false;  ///< this frame binned with the manual range after a reset
+    glm::ivec2 fusedPreparedSize{0};
+    int fusedPreparedPreExposure = 0;
+    gl::Buffer fusedRangeState = createHistogramParamsBuffer("post.fused-auto-range");
+
+    // What the checks against the CPU references need from the last run (PostPipeline::lastRun;
+    // verify/PipelineVerify). The caller's frame must still be alive.
+    const gl::Texture* lastHdr = nullptr;
+    glm::ivec2 lastHdrSize{0};
+    const gl::Texture* lastHistogramInput = nullptr;
+    glm::ivec2 lastHistogramInputSize{0};
+    bool lastLocalMean = false;  ///< the last run's apply pass used the local mean (or showed it)
+    float lastFovYDegrees = 60.0f;
+    double lastDtSeconds = 1.0 / 60.0;
+
+    std::uint32_t effectiveBins(const HistogramMethod& method,
+                                const ScanMethod* scanMethod,
+                                std::uint32_t wanted,
+                                std::string& why) const;
+};
+
+}  // namespace post

@@ -1,0 +1,237 @@
+#include "post/PostPipeline.h"
+
+#include "gl/Debug.h"
+#include "gl/ExternalObjects.h"
+#include "post/PostPipelineImpl.h"
+#include "profiling/Profiler.h"
+#include "util/Log.h"
+
+#include <algorithm>
+#include <span>
+#include <stdexcept>
+
+namespace post {
+
+namespace {
+
+/// Window half-size of the local-mean view when no operator asks for local adaptation.
+constexpr int kLocalMeanViewRadius = 48;
+
+}  // namespace
+
+FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure)
+{
+    Impl& p = *mImpl;
+    p.fusedPrepared = false;
+    FusedHistogramOutputs* fused = p.histogram->fusedOutputs();
+    if (!fused || !p.fusedProducer || p.fed || frameSize.x <= 0 || frameSize.y <= 0)
+        return nullptr;
+    LuminanceUnits units = p.units;  // as run() bins every other method, with this frame's k
+    units.preExposure = preExposure;
+    HistogramSpec spec = p.settings.spec;
+    spec.luminance = units.effectiveWeights();
+    spec.cdPerUnit = float(units.cdPerUnit());
+    spec.storedScale = units.storedScale();
+    p.fusedResetFrame = false;
+    if (p.settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+    } else if (p.resetRange) {  // no smoothed range yet: this frame bins with the manual range
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, frameSize);
+        p.paramsBuffer.copyTo(p.fusedRangeState, 0, 0, hd::kHistogramParamsWords * sizeof(std::uint32_t));
+        p.fusedResetFrame = true;
+        p.resetRange = false;
+    } else {  // the range smoothed up to the previous frame
+        writeHistogramShape(p.paramsBuffer, spec, frameSize);
+        static_assert(hd::kParamLogMax == hd::kParamLogMin + 1);
+        p.fusedRangeState.copyTo(p.paramsBuffer, hd::kParamLogMin * sizeof(std::uint32_t),
+                                 hd::kParamLogMin * sizeof(std::uint32_t), 2 * sizeof(std::uint32_t));
+    }
+    p.fusedPrepared = true;
+    p.fusedPreparedSize = frameSize;
+    p.fusedPreparedPreExposure = preExposure;
+    return &fused->prepare(p.paramsBuffer, frameSize, p.tone->fovealTarget(frameSize, fovYDegrees));
+}
+
+const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, float fovYDegrees)
+{
+    Impl& p = *mImpl;
+    if (hdr.size.x <= 0 || hdr.size.y <= 0)
+        throw std::invalid_argument(util::format("post pipeline: empty input image ({}x{})", hdr.size.x, hdr.size.y));
+    if (auto snapshot = p.readback.poll()) {
+        p.latest = std::move(*snapshot);
+        p.latest->markers = p.tone->markers();
+    }
+    pollProbe();
+
+    PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
+    if (!p.output || p.output.size() != hdr.size)
+        p.output = gl::Texture("post.display", GL_RGBA8, hdr.size);
+    p.lastAntiAliased = false;
+
+    // The fused method's histogram was binned by the frame's producer with the params written before it.
+    FusedHistogramOutputs* fused = p.histogram->fusedOutputs();
+    const bool fusedFrame = fused && p.fusedPrepared && p.fusedPreparedSize == hdr.size &&
+                            p.fusedPreparedPreExposure == hdr.preExposure && !p.fed;
+    if (fused && p.fusedPrepared && p.fusedPreparedPreExposure != hdr.preExposure)  // weights of another 2^-k
+        fused->discardFrame(
+            util::format("the lighting pass binned this frame for pre-exposure k = {}, but it is "
+                         "stored with k = {}: the histogram is empty",
+                         p.fusedPreparedPreExposure, hdr.preExposure));
+    p.fusedPrepared = false;
+
+    if (p.settings.downsample > 1) {
+        auto scope = p.profiler.scope("downsample");
+        const ImageInput reduced = p.downsample.run(ctx, hdr, p.settings.downsample);
+        p.lastHistogramInput = &p.downsample.texture();
+        p.lastHistogramInputSize = reduced.size;
+    } else {
+        p.lastHistogramInput = &hdr.texture;
+        p.lastHistogramInputSize = hdr.size;
+    }
+    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize, hdr.preExposure};
+    p.lastHdr = &hdr.texture;
+    p.lastHdrSize = hdr.size;
+    p.lastFovYDegrees = fovYDegrees;
+    p.lastDtSeconds = dtSeconds;
+
+    // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
+    // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
+    p.frameUnits = p.units;
+    p.frameUnits.preExposure = hdr.preExposure;
+    HistogramSpec spec = p.settings.spec;
+    spec.luminance = p.frameUnits.effectiveWeights();
+    spec.cdPerUnit = float(p.frameUnits.cdPerUnit());
+    spec.storedScale = p.frameUnits.storedScale();
+    if (p.fed) {  // a histogram from a file: its range and counts, no measurement
+        spec.binCount = std::uint32_t(p.fed->counts.size());
+        spec.outOfRange = OutOfRange::Clamp;
+        writeHistogramParams(p.paramsBuffer, p.fed->logMin, p.fed->logMax, spec, histogramImage.size);
+        std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+        std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
+        p.histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (fusedFrame) {
+        // Written by prepareFusedHistogram; the auto range's next step follows the histogram stage.
+    } else if (p.settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
+    } else {
+        auto scope = p.profiler.scope("range/auto");
+        writeHistogramShape(p.paramsBuffer, spec, histogramImage.size);
+        p.autoRange.update(ctx, histogramImage, p.paramsBuffer, dtSeconds, p.settings.autoRangeSpeed, p.resetRange,
+                           p.settings.logMin, p.settings.logMax);
+        p.resetRange = false;
+    }
+
+    const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
+    if (!p.fed) {
+        auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
+        HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
+        // One read of the frame for all metering: the operator's foveal image comes out of this pass
+        // where the method can make it and the histogram reads the full frame.
+        if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
+            targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
+        p.histogram->build(ctx, histogramImage, spec, targets);
+    }
+    if (fused) {
+        if (fusedFrame && p.settings.rangeMode == RangeMode::Auto) {
+            // The next frame's range from this frame's min/max, which the lighting pass reduced.
+            auto scope = p.profiler.scope("range/auto");
+            p.autoRange.updateFromBits(ctx, fused->outputs(), hd::kFusedMinBits * sizeof(std::uint32_t),
+                                       p.fusedRangeState, dtSeconds, p.settings.autoRangeSpeed, p.fusedResetFrame,
+                                       p.settings.logMin, p.settings.logMax);
+        }
+        fused->endFrame();
+    }
+    // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
+    // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.
+    const bool scanInCurve =
+        !builtInCdf && p.scan->fusedIntoCurve() && (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
+    p.cdfFresh = !scanInCurve;
+    if (!builtInCdf && !scanInCurve) {
+        auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
+        p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
+    }
+    // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
+    std::optional<LocalMeanInput> local;
+    const int localRadius = p.tone->localAdaptationRadius();
+    if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
+        if (!p.localSource)
+            p.localSource = createLocalAdaptationSource();
+        if (p.localSource) {
+            const std::size_t bytes = std::size_t(hdr.size.x) * std::size_t(hdr.size.y) * sizeof(float);
+            if (p.localMean.size() < bytes)
+                p.localMean = gl::createBuffer(p.allocator, "post.local-mean", bytes);
+            auto scope = p.profiler.scope("local-adaptation/cuda-sat", p.localSource->timerBackend());
+            p.localSource->run(hdr.texture, hdr.size, p.paramsBuffer, p.localMean,
+                               localRadius >= 0 ? localRadius : kLocalMeanViewRadius);
+            local.emplace(LocalMeanInput{p.localMean, p.settings.viewLocalMean});
+        }
+    }
+    p.lastLocalMean = local.has_value();
+    {
+        const std::string stage = "tonemap/" + std::string(p.tone->id());
+        auto scope = p.profiler.scope(stage);
+        ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
+                          spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
+        inputs.depth = p.sceneDepth;
+        inputs.topDownRows = p.topDownRows;
+        inputs.picture = p.picture ? &*p.picture : nullptr;
+        inputs.units = &p.frameUnits;
+        bool cdfWritten = false;
+        if (scanInCurve && p.tone->scansInCurve()) {
+            inputs.fusedCdf = &p.cdfBuffer;
+            inputs.fusedCdfWritten = &cdfWritten;
+        }
+        {
+            auto curveScope = p.profiler.scope(stage + "/curve");
+            p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+            if (cdfWritten)
+                p.cdfFresh = true;
+        }
+        auto applyScope = p.profiler.scope(stage + "/apply");
+        p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
+    }
+    {
+        auto scope = p.profiler.scope("view/readback");
+        p.tone->flushStateReadback();  // the operator's key value, asked for while it built the curve
+        p.apply.buildDisplayHistogram(ctx, p.output, p.displayBins);
+        ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
+                                TonemapApply::kDisplayBins};
+        p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
+    }
+    if (!p.probePoints.empty()) {
+        auto scope = p.profiler.scope("view/probe");
+        std::vector<glm::ivec2> texels;
+        for (const glm::ivec2 point : p.probePoints)
+            texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, texels, p.topDownRows);
+    }
+    if (p.viewMode == ViewMode::FalseColour) {
+        auto scope = p.profiler.scope("view/false-colour");
+        if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
+            p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
+        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        return p.falseColourOutput;
+    }
+    if (p.viewMode == ViewMode::Metering) {
+        auto scope = p.profiler.scope("view/metering");
+        if (!p.meteringOutput || p.meteringOutput.size() != hdr.size)
+            p.meteringOutput = gl::Texture("post.metering-view", GL_RGBA8, hdr.size);
+        // Other operators meter every pixel equally: their view is the image at full weight.
+        const MeteringSettings mask = p.tone->traits().meteringMask;
+        const MeteringFrame frame{hdr, histogramImage, p.paramsBuffer, p.sceneDepth, p.topDownRows};
+        p.meteringView.active(mask, frame);
+        p.meteringView.overlay(ctx, mask, frame, p.output, p.meteringOutput);
+        return p.meteringOutput;
+    }
+    if (p.settings.antiAliasing == AntiAliasing::Fxaa && p.sceneDepth) {
+        auto scope = p.profiler.scope("display/aa");
+        if (!p.antiAliasedOutput || p.antiAliasedOutput.size() != hdr.size)
+            p.antiAliasedOutput = gl::Texture("post.display-aa", GL_RGBA8, hdr.size);
+        p.antiAliasing.run(ctx, p.output, p.antiAliasedOutput);
+        p.lastAntiAliased = true;
+        return p.antiAliasedOutput;
+    }
+    return p.output;
+}
+
+}  // namespace post

@@ -1,0 +1,2 @@
+# verify/: the pipeline's last frame against the CPU references (--verify); above post/ and reference/.
+target_sources(hdrlab_core PRIVATE verify/PipelineVerify.cpp)
