@@ -2,7 +2,8 @@
 //
 // Every object in the file is read through a FieldReader (SceneFieldReader.h) that knows the keys
 // its context allows, so a typo is reported as an unknown field with the list of valid ones, and
-// every value is type- and range-checked where it is read. The format itself is documented in docs/SCENE_FORMAT.md.
+// every value is type- and range-checked where it is read. The format itself is documented in
+// docs/SCENE_FORMAT.md.
 #include "scene/GltfLoader.h"
 #include "scene/JsonReader.h"
 #include "scene/Scene.h"
