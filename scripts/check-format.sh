@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-format.sh: fails when a C++/CUDA source differs from .clang-format (clang-format 14, Debian).
 # Checked: src/, tests/, tools/ (*.cpp, *.h, *.cu, *.cuh). Not checked: shaders/ (GLSL, and
-# shaders/shared/HostDevice.h, which the GLSL compiler reads too and whose macro layout is kept by
+# the headers of shaders/shared/, which the GLSL compiler reads too and whose macro layout is kept by
 # hand). `scripts/check-format.sh --fix` formats those files in place.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

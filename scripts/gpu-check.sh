@@ -8,20 +8,10 @@
 #   BENCH_REPEAT (timed runs per benchmark case, default 30), SKIP_GL_TESTS=1, SKIP_BENCH=1.
 # On the GPU machine (see docs/CUDA.md): source .devrt/on-device.sh first (GL loaders, libraries).
 # Budget: about 6 minutes on an H100 (tests ~1-2 min, bench ~2-3 min); each step has a time limit.
-set -uo pipefail
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-if [[ -z "$bin" ]]; then
-  if [[ -x .devrt/bin/hdrlab ]]; then bin=.devrt/bin; else bin=build; fi
-fi
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-export HDRLAB_SOURCE_DIR="$root" HDRLAB_BINARY="$bin/hdrlab" HDRLAB_DATA_DIR="$root"
-status=0
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build "" "$@"
+export HDRLAB_SOURCE_DIR="$root" HDRLAB_BINARY="$bin/hdrlab"
 
 step() { # step NAME SECONDS COMMAND...: runs with a time limit, tees into $OUT/NAME.log
   local name=$1 seconds=$2

@@ -7,18 +7,11 @@
 #
 # Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-histogram.sh [BIN_DIR]
 # HDRLAB_SECTIONS="tests compare tune frames" picks sections (default all).
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT/histogram"
-OUT=$(cd "$OUT" && pwd)
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build histogram "$@"
 log="$OUT/histogram"
-export HDRLAB_DATA_DIR="$root" HDRLAB_SOURCE_DIR="$root"
-status=0
+export HDRLAB_SOURCE_DIR="$root"
 sections=${HDRLAB_SECTIONS:-tests compare tune frames} # a subset keeps one device call under its limit
 want() { [[ " $sections " == *" $1 "* ]]; }
 

@@ -9,19 +9,11 @@
 # Usage (repository root): scripts/gpu-interop.sh [BIN_DIR]   (default .devrt/bin, else build-io)
 # Environment: OUT, FRAMES (default 400), SIZES (default "1920x1080 3840x2160"), SKIP_TESTS=1.
 # On the GPU machine: source .devrt/on-device.sh first. About 2 minutes on an H200.
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build-io; }
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build-io "" "$@"
 FRAMES=${FRAMES:-400}
 SIZES=${SIZES:-"1920x1080 3840x2160"}
-export HDRLAB_DATA_DIR="$root"
-status=0
 
 echo "date: $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 || true

@@ -6,19 +6,11 @@
 #
 # Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-perf.sh [BIN_DIR]
 # Environment: OUT (default ./gpu-out), FRAMES (default 300), REPEAT (compare repeats, default 10).
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT/perf"
-OUT=$(cd "$OUT" && pwd)
-export HDRLAB_DATA_DIR="$root"
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build perf "$@"
 frames=${FRAMES:-300}
 repeat=${REPEAT:-10}
-status=0
 
 run() { # run NAME SECONDS COMMAND...
   local name=$1 seconds=$2
@@ -31,11 +23,7 @@ run() { # run NAME SECONDS COMMAND...
   [[ $rc -eq 0 ]] || status=1
 }
 
-{
-  date -u +%FT%TZ
-  git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true
-  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1 || true
-} >"$OUT/perf/environment.txt"
+gpu_environment name,driver_version,clocks.sm,clocks.mem >"$OUT/perf/environment.txt"
 
 for size in 1920x1080 3840x2160; do
   for op in percentile equalize ward exposure; do

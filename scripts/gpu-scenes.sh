@@ -7,30 +7,14 @@
 #
 # Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-scenes.sh [BIN_DIR]
 # Environment: OUT (default ./gpu-out), FRAMES (default 120), SIZES (default "1920x1080 3840x2160").
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT/scenes"
-OUT=$(cd "$OUT" && pwd)
-export HDRLAB_DATA_DIR="$root"
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build scenes "$@"
 frames=${FRAMES:-120}
 sizes=${SIZES:-"1920x1080 3840x2160"}
 table="$OUT/scenes/scene-times.txt"
-status=0
 
-median_of() { # median_of LOG PASS: the median ms column of PASS in the per-pass table
-  awk -v pass="$2" '$1 == pass && $2 ~ /^[0-9]+$/ { print $4; exit }' "$1"
-}
-
-{
-  date -u +%FT%TZ
-  git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 || true
-} >"$table"
+gpu_environment name,driver_version >"$table"
 for sceneFile in scenes/*.json; do
   name=$(basename "$sceneFile" .json)
   for size in $sizes; do

@@ -8,25 +8,13 @@
 #
 # Usage (repository root, GPU machine): source .devrt/on-device.sh; scripts/gpu-views.sh [BIN_DIR]
 # Environment: OUT (default ./gpu-out), FRAMES (default 300), SIZES (default "1920x1080 3840x2160").
-set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-bin=${1:-}
-[[ -n "$bin" ]] || { [[ -x .devrt/bin/hdrlab ]] && bin=.devrt/bin || bin=build; }
-bin=$(cd "$bin" && pwd)
-OUT=${OUT:-./gpu-out}
-mkdir -p "$OUT/views"
-OUT=$(cd "$OUT" && pwd)
-export HDRLAB_DATA_DIR="$root"
+# shellcheck source=scripts/lib/gpu-preamble.sh
+source "$(dirname "$0")/lib/gpu-preamble.sh"
+gpu_preamble build views "$@"
 frames=${FRAMES:-300}
 sizes=${SIZES:-"1920x1080 3840x2160"}
 table="$OUT/views/view-times.txt"
 maskImage="$root/docs/images/false-colour.png" # any picture: its red channel becomes the weights
-status=0
-
-median_of() { # median_of LOG PASS: the median ms column of PASS in the per-pass table
-  awk -v pass="$2" '$1 == pass && $2 ~ /^[0-9]+$/ { print $4; exit }' "$1"
-}
 
 percentile="--set tonemap.operator=percentile"
 declare -a names=(
@@ -60,11 +48,7 @@ passes="tonemap/percentile/metering tonemap/percentile/metering/weights tonemap/
   B/histogram/compute-global-atomic B/tonemap/equalize/curve B/tonemap/equalize/apply B/tonemap/ward/apply
   view/readback B/view/readback view/split"
 
-{
-  date -u +%FT%TZ
-  git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 || true
-} >"$table"
+gpu_environment name,driver_version >"$table"
 for size in $sizes; do
   for i in "${!names[@]}"; do
     log="$OUT/views/${names[$i]}-$size.log"

@@ -20,7 +20,7 @@ namespace cuda {
 namespace {
 
 template <typename T>
-void cubInclusiveSumImpl(const T* in, T* out, ::std::size_t n, cudaStream_t stream, ScanWorkspace& workspace)
+void cubInclusiveSumImpl(const T* in, T* out, ::std::size_t n, cudaStream_t stream, DeviceScratch& workspace)
 {
     if (n == 0)
         return;
@@ -89,12 +89,12 @@ void cubInclusiveSum(const ::std::uint32_t* in,
                      ::std::uint32_t* out,
                      ::std::size_t n,
                      cudaStream_t stream,
-                     ScanWorkspace& workspace)
+                     DeviceScratch& workspace)
 {
     cubInclusiveSumImpl(in, out, n, stream, workspace);
 }
 
-void cubInclusiveSum(const float* in, float* out, ::std::size_t n, cudaStream_t stream, ScanWorkspace& workspace)
+void cubInclusiveSum(const float* in, float* out, ::std::size_t n, cudaStream_t stream, DeviceScratch& workspace)
 {
     cubInclusiveSumImpl(in, out, n, stream, workspace);
 }

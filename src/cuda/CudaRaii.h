@@ -1,4 +1,4 @@
-// CudaRaii.h: small move-only owners of CUDA runtime objects (device memory, streams, events,
+// CudaRaii.h: small move-only owners of CUDA runtime objects (device memory and scratch, streams, events,
 // arrays, texture objects, GL interop registrations). Each frees its object in the destructor and
 // never throws there; creation failures throw through CUDA_CHECK. Device allocations (DeviceBuffer,
 // CudaArray) are counted while alive, so a soak can prove that a long run allocates nothing new.
@@ -88,6 +88,25 @@ private:
     }
     T* mData = nullptr;
     std::size_t mCount = 0;
+};
+
+/// Device scratch memory that grows on demand and never shrinks: the workspace of the multi-tile
+/// scans (tile totals per level, CUB temporary storage) and of the integral images (scratch images,
+/// segment totals). Growing calls cudaMalloc, which synchronises: keep one per caller and reuse it,
+/// so steady-state calls allocate nothing.
+class DeviceScratch
+{
+public:
+    /// At least `bytes` bytes of device scratch, 256-byte aligned (cudaMalloc's alignment); the
+    /// contents are undefined after a call that grows it.
+    void* reserve(std::size_t bytes)
+    {
+        mBytes.reserve(bytes);
+        return mBytes.data();
+    }
+
+private:
+    DeviceBuffer<unsigned char> mBytes;
 };
 
 class Stream

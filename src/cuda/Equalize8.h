@@ -54,7 +54,7 @@ private:
     DeviceBuffer<std::uint8_t> mOutput;
     DeviceBuffer<std::uint32_t> mHistogram;
     DeviceBuffer<std::uint32_t> mCdf;
-    ScanWorkspace mWorkspace;
+    DeviceScratch mWorkspace;
     Event mMarks[5];
 };
 

@@ -189,7 +189,7 @@ void integralImageImpl(IntegralMethod method,
                        int height,
                        IntegralLayout layout,
                        cudaStream_t stream,
-                       IntegralWorkspace& workspace)
+                       DeviceScratch& workspace)
 {
     if (width <= 0 || height <= 0)
         return;
@@ -251,7 +251,7 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace)
+                   DeviceScratch& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }
@@ -263,7 +263,7 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace)
+                   DeviceScratch& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }
@@ -275,7 +275,7 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace)
+                   DeviceScratch& workspace)
 {
     integralImageImpl(method, in, out, width, height, layout, stream, workspace);
 }

@@ -26,20 +26,6 @@ enum class IntegralLayout { Inclusive, ExclusivePadded };
 
 std::string_view integralMethodName(IntegralMethod method);
 
-/// Scratch images and segment totals; grows on demand (cudaMalloc), reuse it across calls.
-class IntegralWorkspace
-{
-public:
-    void* reserve(std::size_t bytes)
-    {
-        mBytes.reserve(bytes);
-        return mBytes.data();
-    }
-
-private:
-    DeviceBuffer<unsigned char> mBytes;
-};
-
 /// `out` (w*h elements, row-major) = integral image of `in`; enqueued on `stream`. in != out.
 void integralImage(IntegralMethod method,
                    const float* in,
@@ -48,7 +34,7 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace);
+                   DeviceScratch& workspace);
 void integralImage(IntegralMethod method,
                    const float4* in,
                    float4* out,
@@ -56,7 +42,7 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace);
+                   DeviceScratch& workspace);
 void integralImage(IntegralMethod method,
                    const double* in,
                    double* out,
@@ -64,6 +50,6 @@ void integralImage(IntegralMethod method,
                    int height,
                    IntegralLayout layout,
                    cudaStream_t stream,
-                   IntegralWorkspace& workspace);
+                   DeviceScratch& workspace);
 
 }  // namespace cuda

@@ -46,7 +46,7 @@ private:
     cudaArray_t mTextureArray = nullptr;
     DeviceBuffer<double> mLogLuminance;
     DeviceBuffer<double> mSat;
-    IntegralWorkspace mWorkspace;
+    DeviceScratch mWorkspace;
 };
 
 }  // namespace cuda

@@ -129,9 +129,9 @@ void scanTiled(ScanAlgorithm algorithm,
     CUDA_CHECK_LAUNCH("addTileOffsetsKernel");
 }
 
-ScanWorkspace& threadWorkspace()
+DeviceScratch& threadWorkspace()
 {
-    thread_local ScanWorkspace workspace;
+    thread_local DeviceScratch workspace;
     return workspace;
 }
 
@@ -147,7 +147,7 @@ void scanInclusiveImpl(ScanAlgorithm algorithm,
         return;
     if (in == nullptr || out == nullptr)
         throw std::invalid_argument("scanInclusive: null pointer");
-    ScanWorkspace& workspace = options.workspace ? *options.workspace : threadWorkspace();
+    DeviceScratch& workspace = options.workspace ? *options.workspace : threadWorkspace();
     if (algorithm == ScanAlgorithm::Cub) {
         cubInclusiveSum(in, out, n, stream, workspace);
         return;

@@ -31,26 +31,10 @@ std::string_view scanAlgorithmId(ScanAlgorithm algorithm);
 std::string_view scanAlgorithmLabel(ScanAlgorithm algorithm);
 std::optional<ScanAlgorithm> scanAlgorithmFromId(std::string_view id);
 
-/// Scratch memory for multi-tile scans (tile totals per level, CUB temporary storage). Grows on
-/// demand (cudaMalloc, which synchronises): keep one per caller so steady-state calls allocate nothing.
-class ScanWorkspace
-{
-public:
-    /// At least `bytes` bytes of device scratch, 256-byte aligned.
-    void* reserve(std::size_t bytes)
-    {
-        mBytes.reserve(bytes);
-        return mBytes.data();
-    }
-
-private:
-    DeviceBuffer<unsigned char> mBytes;
-};
-
 struct ScanOptions
 {
     int blockSize = 1024;                ///< threads per block for the tile kernel: 256, 512 or 1024
-    ScanWorkspace* workspace = nullptr;  ///< nullptr: a workspace private to this thread
+    DeviceScratch* workspace = nullptr;  ///< nullptr: a workspace private to this thread
     /// Test only (kogge-stone-db): copy out the buffer the published listing copies out after the
     /// last swap (the stale one), to show that the listing is wrong.
     bool reproduceListingBug = false;
@@ -76,7 +60,7 @@ void cubInclusiveSum(const std::uint32_t* in,
                      std::uint32_t* out,
                      std::size_t n,
                      cudaStream_t stream,
-                     ScanWorkspace& workspace);
-void cubInclusiveSum(const float* in, float* out, std::size_t n, cudaStream_t stream, ScanWorkspace& workspace);
+                     DeviceScratch& workspace);
+void cubInclusiveSum(const float* in, float* out, std::size_t n, cudaStream_t stream, DeviceScratch& workspace);
 
 }  // namespace cuda

@@ -1,11 +1,13 @@
 // SceneParser.cpp: JSON scene text -> scene::Scene, with file:line error messages.
 //
-// Every object in the file is read through a FieldReader that knows the keys its context allows, so
-// a typo is reported as an unknown field with the list of valid ones, and every value is type- and
-// range-checked where it is read. The format itself is documented in docs/SCENE_FORMAT.md.
+// Every object in the file is read through a FieldReader (SceneFieldReader.h) that knows the keys
+// its context allows, so a typo is reported as an unknown field with the list of valid ones, and
+// every value is type- and range-checked where it is read. The format itself is documented in
+// docs/SCENE_FORMAT.md.
 #include "scene/GltfLoader.h"
 #include "scene/JsonReader.h"
 #include "scene/Scene.h"
+#include "scene/SceneFieldReader.h"
 #include "util/PrintableText.h"
 
 #include <glm/ext/matrix_transform.hpp>
@@ -26,200 +28,15 @@ extern const char kDefaultSceneJson[];
 
 namespace scene {
 namespace {
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-// Longest part of an error message taken from the file (names, strings): enough to recognise it.
-constexpr std::size_t kMaxEchoedBytes = 400;
-
-std::string formatNumber(double value)
-{
-    std::ostringstream out;
-    out << value;
-    return out.str();
-}
-
-/// The allowed interval of a number; `lowOpen` excludes `low` (e.g. a size must be > 0).
-struct Range
-{
-    double low = -kInf;
-    double high = kInf;
-    bool lowOpen = false;
-
-    bool contains(double v) const { return (lowOpen ? v > low : v >= low) && v <= high; }
-    std::string describe() const
-    {
-        if (high == kInf)
-            return std::string("must be ") + (lowOpen ? "> " : ">= ") + formatNumber(low);
-        return "must be in " + std::string(lowOpen ? "(" : "[") + formatNumber(low) + ", " + formatNumber(high) + "]";
-    }
-};
-
-constexpr Range kAny{};
-constexpr Range kPositive{0.0, kInf, true};
-constexpr Range kNonNegative{0.0, kInf, false};
-constexpr Range kUnit{0.0, 1.0, false};
-
-class FieldReader
-{
-public:
-    FieldReader(const std::string& source,
-                const JsonValue& value,
-                std::string context,
-                std::initializer_list<const char*> allowed)
-        : mSource(source), mValue(value), mContext(std::move(context))
-    {
-        if (value.kind != JsonValue::Kind::Object)
-            fail(value, mContext + " must be an object, got " + std::string(jsonKindName(value.kind)));
-        // An empty list accepts every key (used to peek at an object's "type" first).
-        for (const JsonMember& member : value.members) {
-            if (allowed.size() == 0)
-                break;
-            bool known = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return member.key == k; });
-            if (!known) {
-                std::string list;
-                for (const char* k : allowed)
-                    list += (list.empty() ? "" : ", ") + std::string(k);
-                fail(member.keyPosition,
-                     "unknown field \"" + member.key + "\" in " + mContext + " (expected one of: " + list + ")");
-            }
-        }
-    }
-
-    const std::string& context() const { return mContext; }
-    const JsonValue& value() const { return mValue; }
-    bool has(const char* key) const { return mValue.find(key) != nullptr; }
-    const JsonValue* find(const char* key) const { return mValue.find(key); }
-
-    const JsonValue& require(const char* key) const
-    {
-        const JsonValue* v = mValue.find(key);
-        if (!v)
-            fail(mValue, mContext + " is missing required field \"" + key + "\"");
-        return *v;
-    }
-
-    [[noreturn]] void fail(const JsonValue& at, const std::string& what) const { fail(at.position, what); }
-    [[noreturn]] void fail(JsonPosition at, const std::string& what) const
-    {
-        throw SceneError(util::escapeControlCharacters(mSource) + ":" + std::to_string(at.line) + ": " +
-                         util::escapeControlCharacters(what, false, kMaxEchoedBytes));
-    }
-
-    std::string field(const char* key) const { return "\"" + std::string(key) + "\" in " + mContext; }
-
-    void expectKind(const JsonValue& v, JsonValue::Kind kind, const std::string& what) const
-    {
-        if (v.kind != kind)
-            fail(v, what + " must be a" +
-                        (kind == JsonValue::Kind::Array || kind == JsonValue::Kind::Object ? "n " : " ") +
-                        std::string(jsonKindName(kind)) + ", got " + std::string(jsonKindName(v.kind)));
-    }
-
-    double checkedNumber(const JsonValue& v, const std::string& what, Range range) const
-    {
-        expectKind(v, JsonValue::Kind::Number, what);
-        if (!std::isfinite(v.number) || !range.contains(v.number))
-            fail(v, what + " " + range.describe() + ", got " + formatNumber(v.number));
-        if (std::abs(v.number) > double(std::numeric_limits<float>::max()))
-            fail(v, what + " is too large for a float, got " + formatNumber(v.number));
-        return v.number;
-    }
-
-    float number(const char* key, float fallback, Range range = kAny) const
-    {
-        const JsonValue* v = mValue.find(key);
-        return v ? float(checkedNumber(*v, field(key), range)) : fallback;
-    }
-
-    double number64(const char* key, double fallback, Range range = kAny) const
-    {
-        const JsonValue* v = mValue.find(key);
-        return v ? checkedNumber(*v, field(key), range) : fallback;
-    }
-
-    int integer(const char* key, int fallback, Range range) const
-    {
-        const JsonValue* v = mValue.find(key);
-        if (!v)
-            return fallback;
-        double d = checkedNumber(*v, field(key), range);
-        if (d != std::floor(d))
-            fail(*v, field(key) + " must be a whole number, got " + formatNumber(d));
-        return int(d);
-    }
-
-    bool boolean(const char* key, bool fallback) const
-    {
-        const JsonValue* v = mValue.find(key);
-        if (!v)
-            return fallback;
-        expectKind(*v, JsonValue::Kind::Bool, field(key));
-        return v->boolean;
-    }
-
-    std::string string(const char* key, const std::string& fallback) const
-    {
-        const JsonValue* v = mValue.find(key);
-        if (!v)
-            return fallback;
-        expectKind(*v, JsonValue::Kind::String, field(key));
-        return v->string;
-    }
-
-    glm::vec3 vec3(const JsonValue& v, const std::string& what, Range range) const
-    {
-        expectKind(v, JsonValue::Kind::Array, what);
-        if (v.items.size() != 3)
-            fail(v, what + " must be an array of 3 numbers, got " + std::to_string(v.items.size()) + " elements");
-        glm::vec3 out;
-        for (int i = 0; i < 3; ++i)
-            out[i] = float(checkedNumber(v.items[std::size_t(i)], what + "[" + std::to_string(i) + "]", range));
-        return out;
-    }
-
-    glm::vec3 vec3(const char* key, glm::vec3 fallback, Range range = kAny) const
-    {
-        const JsonValue* v = mValue.find(key);
-        return v ? vec3(*v, field(key), range) : fallback;
-    }
-
-    /// A colour that carries only a hue: non-negative, not black, normalised to luminance 1.
-    glm::vec3 hue(const char* key, glm::vec3 fallback) const
-    {
-        const JsonValue* v = mValue.find(key);
-        glm::vec3 c = v ? vec3(*v, field(key), kNonNegative) : fallback;
-        float luminance = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
-        if (luminance <= 0.0f)
-            fail(v ? *v : mValue, field(key) + " must not be black (it is normalised to luminance 1)");
-        return c / luminance;
-    }
-
-    template <typename Enum>
-    Enum choice(const char* key, Enum fallback, std::initializer_list<std::pair<const char*, Enum>> options) const
-    {
-        const JsonValue* v = mValue.find(key);
-        if (!v)
-            return fallback;
-        expectKind(*v, JsonValue::Kind::String, field(key));
-        std::string list;
-        for (const auto& [name, value] : options) {
-            if (v->string == name)
-                return value;
-            list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-        }
-        fail(*v, field(key) + " must be one of " + list + ", got \"" + v->string + "\"");
-    }
-
-private:
-    const std::string& mSource;
-    const JsonValue& mValue;
-    std::string mContext;
-};
-
-std::string quotedName(const std::string& name)
-{
-    return "\"" + name + "\"";
-}
+using fields::FieldReader;
+using fields::formatNumber;
+using fields::kAny;
+using fields::kMaxEchoedBytes;
+using fields::kNonNegative;
+using fields::kPositive;
+using fields::kUnit;
+using fields::quotedName;
+using fields::Range;
 
 class SceneParser
 {

@@ -1,6 +1,6 @@
 // TinyGltf.h: includes tinygltf (Debian's libtinygltf-dev header) configured the one way hdrlab uses
-// it: no stb_image (images decode through image::decodeImage8, see GltfLoader.cpp), no image
-// writing and no built-in file system access (GltfLoader supplies callbacks that read only files
+// it: no stb_image (images decode through image::decodeImage8, see GltfFileAccess.cpp), no image
+// writing and no built-in file system access (GltfFileAccess supplies callbacks that read only files
 // inside the glTF's folder). Every file that includes tinygltf includes it through this header, so
 // the class layout is the same everywhere; TinyGltfImplementation.cpp compiles the implementation.
 #pragma once

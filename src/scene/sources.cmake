@@ -2,7 +2,13 @@
 target_sources(hdrlab_core PRIVATE
   scene/JsonReader.cpp
   scene/SceneParser.cpp
+  scene/SceneFieldReader.cpp
   scene/GltfLoader.cpp
+  scene/GltfFileAccess.cpp
+  scene/GltfMaterials.cpp
+  scene/GltfAccessors.cpp
+  scene/GltfMeshes.cpp
+  scene/GltfLightsCamera.cpp
   scene/TinyGltfImplementation.cpp
   scene/Camera.cpp
   scene/FreeFlyController.cpp

@@ -28,7 +28,7 @@ std::vector<T> gpuIntegral(IntegralMethod method,
 {
     auto input = cuda_testing::upload(image);
     cuda::DeviceBuffer<T> output(image.size());
-    cuda::IntegralWorkspace workspace;
+    cuda::DeviceScratch workspace;
     cuda::integralImage(method, input.data(), output.data(), width, height, layout, cuda_testing::stream(), workspace);
     return cuda_testing::download(output.data(), image.size());
 }

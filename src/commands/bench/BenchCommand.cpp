@@ -224,7 +224,7 @@ public:
         cuda::DeviceBuffer<std::uint32_t> input(lengths[7]);
         cuda::DeviceBuffer<std::uint32_t> output(lengths[7]);
         cuda::fillUint32(input.data(), input.size(), 1000, 3, mStream);
-        cuda::ScanWorkspace workspace;
+        cuda::DeviceScratch workspace;
         Timer timer(mStream, mRepeat);
         for (std::size_t n : lengths) {
             for (cuda::ScanAlgorithm algorithm : cuda::kAllScanAlgorithms) {
@@ -243,7 +243,7 @@ public:
     void integralImages()
     {
         const int sizes[][2] = {{1024, 1024}, {2048, 2048}, {3840, 2160}, {4096, 4096}};
-        cuda::IntegralWorkspace workspace;
+        cuda::DeviceScratch workspace;
         Timer timer(mStream, std::max(5, mRepeat / 4));
         for (const auto& size : sizes) {
             const int width = size[0], height = size[1];
@@ -379,7 +379,7 @@ private:
                        int height,
                        std::size_t pixels,
                        const std::string& size,
-                       cuda::IntegralWorkspace& workspace,
+                       cuda::DeviceScratch& workspace,
                        Timer& timer)
     {
         constexpr int kChannels = sizeof(T) == sizeof(float4) ? 4 : 1;

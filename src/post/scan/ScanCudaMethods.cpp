@@ -84,7 +84,7 @@ private:
     ScanAlgorithm mAlgorithm;
     GlRegistration mInput;
     GlRegistration mOutput;
-    ScanWorkspace mWorkspace;
+    DeviceScratch mWorkspace;
 };
 
 }  // namespace
