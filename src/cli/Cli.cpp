@@ -25,11 +25,18 @@ std::string explainParseError(const CLI::ParseError& error)
     return message.substr(0, at) + " is given " + message.substr(at + marker.size()) + " times; give it once";
 }
 
+/// Before the commands: option defaults and --version (which the subcommands copy when added).
 void setupTopLevel(CLI::App& cli)
 {
     cli.option_defaults()->always_capture_default(false);
     cli.set_version_flag("--version",
                          std::string(HDRLAB_VERSION) + " (" + util::gitRevision() + ", " + HDRLAB_BUILD_TYPE + ")");
+}
+
+/// After the commands: at most one subcommand, and the footer of the top help only (a subcommand
+/// added after it would copy it).
+void finishTopLevel(CLI::App& cli)
+{
     cli.require_subcommand(0, 1);
     cli.footer(
         "Subcommands take their own --help, e.g. hdrlab tonemap --help. Every setting has a key for --set "
@@ -65,6 +72,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     Equalize8Parser equalize8(cli, common);
     BenchParser bench(cli, common);
     SettingsParser settings(cli);
+    finishTopLevel(cli);
 
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     try {

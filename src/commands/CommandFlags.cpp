@@ -1,3 +1,4 @@
+// CommandFlags.cpp: the flag conversions and flag groups the subcommands share (commands/CommandFlags.h).
 #include "commands/CommandFlags.h"
 
 #include "frames/FrameSequence.h"

@@ -26,6 +26,14 @@ namespace {
 
 using Flags = BenchParser::Flags;
 
+/// Every suite: the GL benches, then the CUDA suites.
+std::vector<std::string> suiteNames()
+{
+    std::vector<std::string> names{"pipeline", "flicker"};
+    names.insert(names.end(), kCudaBenchSuites.begin(), kCudaBenchSuites.end());
+    return names;
+}
+
 /// The flags of `bench pipeline`, some of which `bench flicker` takes too.
 void addPipelineFlags(CLI::App& bench, Flags& f)
 {
@@ -108,7 +116,7 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
                     "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
                     "operator and engine preset over the camera path), or the CUDA suites cuda, scan, "
                     "integral, equalize8, all (default all: every CUDA suite)")
-        ->check(CLI::IsMember({"pipeline", "flicker", "cuda", "scan", "integral", "equalize8", "all"}));
+        ->check(CLI::IsMember(suiteNames()));
     f.csvOption = bench.add_option("--csv", f.csv, "Also write the results as CSV")->type_name("OUT.csv");
     bench.add_option("--repeat", f.repeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
     addPipelineFlags(bench, f);

@@ -11,6 +11,7 @@
 
 #include <glm/vec2.hpp>
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -18,6 +19,10 @@
 #include <vector>
 
 namespace app {
+
+/// The CUDA suites of `bench`, in the order its help names them ("all": every one of them); the
+/// GL benches `pipeline` and `flicker` come before them.
+inline constexpr std::array<const char*, 5> kCudaBenchSuites{"cuda", "scan", "integral", "equalize8", "all"};
 
 /// `hdrlab bench [pipeline|flicker|cuda|scan|integral|equalize8|all] [--csv OUT.csv]`: GPU benchmarks.
 /// `pipeline` times the app's own frame stage by stage against the memory floor (every build, llvmpipe

@@ -425,8 +425,11 @@ private:
 int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
 {
     const std::string& suite = options.suite;
-    if (suite != "cuda" && suite != "scan" && suite != "integral" && suite != "equalize8" && suite != "all") {
-        std::cerr << "hdrlab bench: unknown suite '" << suite << "' (cuda, scan, integral, equalize8, all)\n";
+    if (std::find(kCudaBenchSuites.begin(), kCudaBenchSuites.end(), suite) == kCudaBenchSuites.end()) {
+        std::string names;
+        for (const char* name : kCudaBenchSuites)
+            names += (names.empty() ? "" : ", ") + std::string(name);
+        std::cerr << "hdrlab bench: unknown suite '" << suite << "' (" << names << ")\n";
         return 2;
     }
     if (const auto& reason = cuda::deviceUnavailableReason()) {

@@ -5,6 +5,7 @@
 
 #include "cuda/CudaContext.h"
 #include "cuda/Equalize8.h"
+#include "cuda/Scan.h"
 #include "image/ImageIo.h"
 #include "util/Stats.h"
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 #include <vector>
 
 namespace app {
@@ -20,9 +22,10 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
 {
     const auto scan = cuda::scanAlgorithmFromId(options.scan);
     if (!scan) {
-        std::cerr << "hdrlab equalize8: unknown scan '" << options.scan
-                  << "' (cuda-kogge-stone, cuda-kogge-stone-db, cuda-brent-kung, cuda-blelloch, cuda-warp-shuffle, "
-                     "cuda-cub)\n";
+        std::string ids;
+        for (cuda::ScanAlgorithm algorithm : cuda::kAllScanAlgorithms)
+            ids += (ids.empty() ? "" : ", ") + std::string(cuda::scanAlgorithmId(algorithm));
+        std::cerr << "hdrlab equalize8: unknown scan '" << options.scan << "' (" << ids << ")\n";
         return 2;
     }
     if (options.block != 256 && options.block != 512) {

@@ -3,7 +3,9 @@
 
 #include "app/App.h"
 #include "frames/FrameSequence.h"
+#include "post/SplitCompose.h"
 #include "profiling/Profiler.h"
+#include "scene/SceneRenderer.h"
 
 #include <CLI/CLI.hpp>
 
@@ -39,6 +41,17 @@ using Flags = ViewParser::Flags;
 
 constexpr long long kMaxCaptureFrames = profiling::Profiler::kMaxRecordingCapacity;
 constexpr long long kDefaultCaptureFrames = profiling::Profiler::kDefaultRecordingCapacity;
+
+/// The values of a flag that names an enumeration, in the order its help lists them, each as the
+/// enumeration's own name function spells it.
+template <typename Enum, typename NameOf>
+std::vector<std::string> namesOf(std::initializer_list<Enum> values, NameOf nameOf)
+{
+    std::vector<std::string> names;
+    for (Enum value : values)
+        names.emplace_back(nameOf(value));
+    return names;
+}
 
 /// What runs and what it writes: the scene, the size, the frames, the screenshots, the captures.
 void addOutputFlags(CLI::App& cli, Flags& f)
@@ -145,7 +158,8 @@ void addPipelineFlags(CLI::App& cli, Flags& f)
     f.lightingOption = cli.add_option("--lighting", f.lighting,
                                       "Scene lighting: deferred (a thin G-buffer, then a compute pass; the "
                                       "default) or forward (shaded in the fragment shader); same picture")
-                           ->check(CLI::IsMember({"forward", "deferred"}));
+                           ->check(CLI::IsMember(namesOf({scene::LightingPath::Forward, scene::LightingPath::Deferred},
+                                                         scene::lightingPathName)));
     f.frameFormatOption =
         cli.add_option("--frame-format", f.frameFormat,
                        "How the scene frame is stored: rgba16f (half floats pre-exposed by 2^k, k from earlier "
@@ -167,7 +181,9 @@ void addSplitFlags(CLI::App& cli, Flags& f)
                                    "Split view: a second pipeline (B) on the same frame, side by side with a "
                                    "divider or as the amplified difference |A-B| (default off; docs/USAGE.md)")
                         ->type_name("side-by-side|difference|off")
-                        ->check(CLI::IsMember({"side-by-side", "difference", "off"}));
+                        ->check(CLI::IsMember(
+                            namesOf({post::SplitMode::SideBySide, post::SplitMode::Difference, post::SplitMode::Off},
+                                    post::splitModeName)));
     f.splitAtOption =
         cli.add_option("--split-at", f.splitAt, "Split view: the divider, 0..1 of the frame width (default 0.5)")
             ->type_name("F");
@@ -301,7 +317,7 @@ void readSplitFlags(const Flags& f, AppOptions& o)
     if (f.splitAtOption->count())
         o.splitPosition = float(parseNumberInRange("--split-at", f.splitAt, 0.0, 1.0));
     if (f.splitGainOption->count())
-        o.splitGain = float(parseNumberInRange("--split-gain", f.splitGain, 0.0, 255.0));
+        o.splitGain = float(parseNumberInRange("--split-gain", f.splitGain, 0.0, post::kMaxSplitGain));
     o.settingsFileB = settingsFile(f.splitSettings, "--settings-b");
     o.settingAssignmentsB = checkedAssignments(f.splitSettings, "--set-b");
     const bool splitOn = o.split && *o.split != "off";
