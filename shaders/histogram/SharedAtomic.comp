@@ -16,6 +16,12 @@
 //    flight; the finite pixels' RGB sums meet in a shared-memory tree and the block's mean goes to
 //    uFoveal. Only for blocks of at least a workgroup's worth of pixels (the host checks).
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
+// Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
+// with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
+// texels (row-major, 8 bytes each); FAST_LOG2 1 bins with the hardware log2 (not bit-exact);
+// RUN_MERGE 0 adds every pixel with its own shared atomic; WORK 1 only reads the texels (no
+// binning), WORK 2 skips the pixels (the clears and the merge into the global bins alone), WORK 3
+// reads and bins but adds nothing (no shared atomics).
 #ifndef FOVEAL
 #define FOVEAL 0
 #endif
@@ -34,6 +40,18 @@
 
 #ifndef PIXELS
 #define PIXELS 4
+#endif
+#ifndef SOURCE
+#define SOURCE 0
+#endif
+#ifndef FAST_LOG2
+#define FAST_LOG2 0
+#endif
+#ifndef RUN_MERGE
+#define RUN_MERGE 1
+#endif
+#ifndef WORK
+#define WORK 0
 #endif
 #ifndef STRIP
 #define STRIP 0
@@ -55,6 +73,11 @@ const uint kStride = REPLICAS > 1 ? BIN_CAPACITY + kCounterCount + 1u : BIN_CAPA
 const int kNoPixel = -100; // outside the image: no bin, no counter
 layout(local_size_x = 32, local_size_y = 8) in;
 
+#if SOURCE == 1
+layout(binding = kImageUnitInput, rgba16f) readonly uniform image2D uInputImage;
+#elif SOURCE == 2
+layout(std430, binding = kBindingScratch0) readonly buffer FrameTexels { uvec2 frameTexels[]; };
+#endif
 layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(std430, binding = kBindingHistogram) buffer HistogramBuffer { uint histogram[]; };
 layout(std430, binding = kBindingHistogramParams) readonly buffer ParamsBuffer { uint params[]; };
@@ -78,6 +101,40 @@ void addRun(uint copy, int code, uint count)
 {
     if (count != 0u && code != kNoPixel)
         atomicAdd(sHistogram[copy + slotOf(code)], count);
+}
+
+// One texel of the frame through the source under study (SOURCE).
+vec3 frameTexel(uvec2 pixel)
+{
+#if SOURCE == 1
+    return imageLoad(uInputImage, ivec2(pixel)).rgb;
+#elif SOURCE == 2
+    const uvec2 halves = frameTexels[pixel.y * uint(uSize.x) + pixel.x];
+    return vec3(unpackHalf2x16(halves.x), unpackHalf2x16(halves.y).x);
+#else
+    return texelFetch(uInput, ivec2(pixel), 0).rgb;
+#endif
+}
+
+// The bin of luminance L: bit-exact (hdBinOfScaled), or with the hardware log2 (FAST_LOG2).
+int binOf(float L, float logMin, float logMax, float scale, uint binCount, uint policy)
+{
+#if FAST_LOG2
+    if (isnan(L))
+        return kBinNaN;
+    if (isinf(L))
+        return kBinInf;
+    if (!(L >= kMinLuminance))
+        return kBinNonPositive;
+    const float position = (log2(L) - logMin) * scale;
+    if (position < 0.0)
+        return policy == kOutOfRangeSeparate ? kBinBelow : 0;
+    if (position > float(binCount))
+        return policy == kOutOfRangeSeparate ? kBinAbove : int(binCount) - 1;
+    return min(int(position), int(binCount) - 1);
+#else
+    return hdBinOfScaled(L, logMin, logMax, scale, binCount, policy);
+#endif
 }
 
 void main()
@@ -148,7 +205,12 @@ void main()
     const uvec2 size = uvec2(uSize);
     const uint tilesX = (size.x + kTile.x - 1u) / kTile.x;
     const uint tileCount = tilesX * ((size.y + kTile.y - 1u) / kTile.y);
-    for (uint tile = gl_WorkGroupID.x; tile < tileCount; tile += gl_NumWorkGroups.x) {
+#if WORK == 1
+    float readSum = 0.0;
+#elif WORK == 3
+    int codeSum = 0;
+#endif
+    for (uint tile = WORK == 2 ? tileCount : gl_WorkGroupID.x; tile < tileCount; tile += gl_NumWorkGroups.x) {
         const uvec2 origin = uvec2(tile % tilesX, tile / tilesX) * kTile;
 #if STRIP
         const uvec2 first = origin + uvec2(gl_LocalInvocationID.x * PIXELS, gl_LocalInvocationID.y);
@@ -160,15 +222,24 @@ void main()
         vec3 texel[PIXELS];
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
-            texel[k] = all(lessThan(pixel, size)) ? texelFetch(uInput, ivec2(pixel), 0).rgb : vec3(0.0);
+            texel[k] = all(lessThan(pixel, size)) ? frameTexel(pixel) : vec3(0.0);
         }
+#if WORK == 1
+        for (uint k = 0u; k < PIXELS; ++k)
+            readSum += texel[k].r + texel[k].g + texel[k].b;
+        continue;
+#endif
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
             const int code = all(lessThan(pixel, size))
-                                 ? hdBinOfScaled(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x,
-                                                                     weights.y, weights.z),
-                                                 logMin, logMax, scale, binCount, policy)
+                                 ? binOf(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y,
+                                                             weights.z),
+                                         logMin, logMax, scale, binCount, policy)
                                  : kNoPixel;
+#if WORK == 3
+            codeSum += code;
+            continue;
+#endif
 #if SUBGROUP_VOTE
             // Uniform control flow here: the whole subgroup votes. Full subgroups only (the
             // workgroup is a multiple of every NVIDIA/AMD/Intel subgroup size).
@@ -178,6 +249,7 @@ void main()
                 continue;
             }
 #endif
+#if RUN_MERGE
             if (runLength != 0u && code == runCode) {
                 ++runLength;
             } else {
@@ -185,8 +257,18 @@ void main()
                 runCode = code;
                 runLength = 1u;
             }
+#else
+            addRun(copy, code, 1u);
+#endif
         }
     }
+#if WORK == 1
+    if (readSum == -1234.5) // never true for a frame of the bench; keeps the reads alive
+        atomicAdd(sHistogram[0], 1u);
+#elif WORK == 3
+    if (codeSum == -123456789) // as above: keeps the binning alive
+        atomicAdd(sHistogram[0], 1u);
+#endif
 #endif
     addRun(copy, runCode, runLength);
     barrier();

@@ -674,6 +674,7 @@ HD_CONST(HD_UINT, kBindingLocalAdaptation, 8u) // SSBO float[w*h]: local mean lo
 HD_CONST(HD_UINT, kTextureUnitInput, 0u)        // sampler2D scene-linear input
 HD_CONST(HD_UINT, kTextureUnitAux, 1u)
 HD_CONST(HD_UINT, kImageUnitOutput, 0u)
+HD_CONST(HD_UINT, kImageUnitInput, 1u)         // image2D input (the histogram factor experiments)
 
 // Apply-pass modes.
 HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone

@@ -18,7 +18,8 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/BenchFloors.cpp
   commands/bench/BenchBandwidthGl.cpp
   commands/bench/BenchLatency.cpp
-  commands/bench/BenchFlickerCommand.cpp)
+  commands/bench/BenchFlickerCommand.cpp
+  commands/bench/HistogramFactors.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp

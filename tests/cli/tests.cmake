@@ -30,6 +30,11 @@ if(HDRLAB_PYTHON3)
   add_test(NAME soak_check COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/soak_check_test.py)
   set_tests_properties(soak_check PROPERTIES LABELS cpu TIMEOUT 60)
 endif()
+# Every relative link between the documents resolves (scripts/check_doc_links.py; it must be able to fail).
+if(HDRLAB_PYTHON3)
+  add_test(NAME doc_links COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_doc_links_test.py)
+  set_tests_properties(doc_links PROPERTIES LABELS cpu TIMEOUT 60)
+endif()
 # The PERF.md table (scripts/perf_table.py) on made-up and stored CSVs, and scripts/perf-table.sh end to
 # end on a tiny frame with the built hdrlab.
 if(HDRLAB_PYTHON3)

@@ -2,6 +2,7 @@
 // and the hand-over to the suite's bench.
 #include "commands/bench/BenchCommand.h"
 
+#include "commands/bench/HistogramFactors.h"
 #include "post/tonemap/ToneOperator.h"
 
 #include <CLI/CLI.hpp>
@@ -29,7 +30,7 @@ using Flags = BenchParser::Flags;
 /// Every suite: the GL benches, then the CUDA suites.
 std::vector<std::string> suiteNames()
 {
-    std::vector<std::string> names{"pipeline", "flicker"};
+    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors"};
     names.insert(names.end(), kCudaBenchSuites.begin(), kCudaBenchSuites.end());
     return names;
 }
@@ -114,8 +115,9 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
     bench
         .add_option("suite", f.bound.suite,
                     "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
-                    "operator and engine preset over the camera path), or the CUDA suites cuda, scan, "
-                    "integral, equalize8, all (default all: every CUDA suite)")
+                    "operator and engine preset over the camera path), histogram-factors (what the default GL "
+                    "histogram spends its time on, one factor at a time; --repeat runs), or the CUDA suites cuda, "
+                    "scan, integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember(suiteNames()));
     f.csvOption = bench.add_option("--csv", f.csv, "Also write the results as CSV")->type_name("OUT.csv");
     bench.add_option("--repeat", f.repeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
@@ -191,6 +193,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
         return runBenchPipeline(common, options);
     if (options.suite == "flicker")
         return runBenchFlicker(common, options);
+    if (options.suite == "histogram-factors")
+        return runHistogramFactorsCommand(common.dataDir, int(options.repeat), options.csv);
     return runCudaBenchSuites(common, options);
 }
 
