@@ -39,18 +39,7 @@ endfunction()
 
 # Known upward includes, each "file|target" with the move that removes it. They are printed, not
 # counted; keep this list short and empty it.
-set(known_exceptions
-  # issue 27, in progress: command options move into each command's folder.
-  "src/app/AppSetup.cpp|commands/tonemap/TonemapCore.h"
-  "src/commands/CudaCommandsFallback.cpp|cli/Commands.h"
-  "src/commands/bench/BenchCommand.cpp|cli/Commands.h"
-  "src/commands/bench/BenchFlickerCommand.cpp|cli/Commands.h"
-  "src/commands/bench/BenchPipelineCommand.cpp|cli/Commands.h"
-  "src/commands/compare/CompareCommand.cpp|cli/Commands.h"
-  "src/commands/equalize8/Equalize8Command.cpp|cli/Commands.h"
-  "src/commands/tonemap/TonemapAll.h|cli/Commands.h"
-  "src/commands/tonemap/TonemapCore.h|cli/Commands.h"
-  "src/commands/tonemap/TonemapSequence.cpp|cli/Commands.h")
+set(known_exceptions)
 
 macro(report text)
   message("layering: ${text}")

@@ -1,6 +1,5 @@
 #include "app/AppSetup.h"
 
-#include "commands/tonemap/TonemapCore.h"
 #include "gl/Gl.h"
 #include "image/ImageIo.h"
 #include "post/CudaProbe.h"
@@ -76,7 +75,7 @@ bool windowCanRender(glm::ivec2 framebufferSize, bool minimised)
 
 post::GpuCaps probeGpuCaps(const platform::GlContext& context)
 {
-    post::GpuCaps caps = queryGpuCaps(context.info());
+    post::GpuCaps caps = post::queryGpuCaps(context.info());
     caps.cudaReason.clear();
     cuda::probeCudaForGl(caps);
     return caps;

@@ -1,34 +1,22 @@
-// Cli.h: hdrlab's command line (CLI11): the live/headless application's flags and the subcommands
-// tonemap, compare, equalize8 and bench. Parsing never exits the process and never prints: it returns
-// what to run, or the text to print and the exit code, so tests can drive it.
+// Cli.h: hdrlab's command line (CLI11). It only dispatches: each subcommand adds its own flags and
+// checks them (commands/<name>/<Name>Command.h: tonemap, compare, equalize8, bench, settings, and
+// commands/view/ViewCommand.h for the live mode and `view`). Parsing never exits the process and never
+// prints: it returns what to run, or the text to print and the exit code, so tests can drive it.
 #pragma once
 
 #include "app/AppOptions.h"
-#include "cli/Commands.h"
+#include "commands/CommandFlags.h"
+#include "commands/CommonOptions.h"
+#include "commands/bench/BenchCommand.h"
+#include "commands/compare/CompareCommand.h"
+#include "commands/equalize8/Equalize8Command.h"
+#include "commands/tonemap/TonemapCommand.h"
 #include "util/Log.h"
 
-#include <glm/vec2.hpp>
-
-#include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace app {
-
-/// A bad value on the command line; what() is the message without the "hdrlab: error: " prefix.
-class CliError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
-
-/// "WxH" with 1 <= W, H <= kMaxFrameSize; throws CliError naming --size and the problem.
-glm::ivec2 parseSize(std::string_view text);
-/// "MIN:MAX" (log2 luminance, -128 <= MIN < MAX <= 128) or "auto"; throws CliError naming --range.
-RangeOption parseRange(std::string_view text);
-/// 1..hd::kMaxHistogramBins; throws CliError naming --bins.
-unsigned validateBins(long long bins);
 
 enum class CommandKind { Run, Tonemap, Compare, Equalize8, Bench, Exit };
 
@@ -51,5 +39,13 @@ struct ParsedCommandLine
 
 /// Parses the arguments after the program name.
 ParsedCommandLine parseCommandLine(const std::vector<std::string>& args);
+
+/// Runs what `parsed` says: the subcommand or the live mode, or prints the help, version or error of
+/// CommandKind::Exit. Returns the process's exit code; a command's failure may throw.
+int runParsedCommandLine(const ParsedCommandLine& parsed);
+
+/// `text` on one line: trailing blanks dropped, line breaks as "; " (messages from deeper layers may
+/// span lines, e.g. the places searched for data).
+std::string oneLine(std::string text);
 
 }  // namespace app

@@ -3,7 +3,8 @@
 // built and exits with 2. `bench pipeline`'s CUDA streaming rates (commands/bench/BenchBandwidth.h) are only
 // the reason.
 #include "commands/bench/BenchBandwidth.h"
-#include "cli/Commands.h"
+#include "commands/bench/BenchCommand.h"
+#include "commands/equalize8/Equalize8Command.h"
 
 #include <iostream>
 

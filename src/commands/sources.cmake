@@ -1,11 +1,19 @@
-# The subcommands, one folder each. The CUDA-only commands (equalize8, the CUDA bench suites, bench
-# pipeline's CUDA streaming rates) have stand-ins that say CUDA is not built.
+# The subcommands, one folder each: <Name>Command.h holds the options, the parser (the subcommand and
+# its flags) and the run; the flag helpers they share are commands/CommandFlags. The CUDA-only runs
+# (equalize8, the CUDA bench suites, bench pipeline's CUDA streaming rates) have stand-ins that say
+# CUDA is not built.
 target_sources(hdrlab_core PRIVATE
+  commands/CommandFlags.cpp
+  commands/view/ViewCommand.cpp
+  commands/settings/SettingsCommand.cpp
+  commands/tonemap/TonemapParser.cpp
   commands/tonemap/TonemapCommand.cpp
   commands/tonemap/TonemapAll.cpp
   commands/tonemap/ContactSheet.cpp
   commands/tonemap/TonemapSequence.cpp
   commands/compare/CompareCommand.cpp
+  commands/equalize8/Equalize8Command.cpp
+  commands/bench/BenchCommand.cpp
   commands/bench/BenchPipelineCommand.cpp
   commands/bench/BenchFloors.cpp
   commands/bench/BenchBandwidthGl.cpp
@@ -14,8 +22,8 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/HistogramFactors.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
-    commands/equalize8/Equalize8Command.cpp
-    commands/bench/BenchCommand.cpp
+    commands/equalize8/Equalize8Cuda.cpp
+    commands/bench/BenchCudaSuites.cpp
     commands/bench/BenchBandwidthCuda.cpp)
 else()
   target_sources(hdrlab_core PRIVATE commands/CudaCommandsFallback.cpp)

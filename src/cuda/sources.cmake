@@ -2,7 +2,7 @@
 # behind plain C++ launchers, the CUDA runtime owners (context, stream, event timer) and the GL
 # interop primitives. Host code that touches GL is .cpp, so glad and ImGui never go through nvcc.
 # Nothing here includes post/ or app/: the post:: adapters (post/histogram/HistogramCudaMethods.cpp,
-# post/scan/ScanCudaMethods.cpp, ...) and the commands (commands/bench/BenchCommand.cpp, ...) sit above it and
+# post/scan/ScanCudaMethods.cpp, ...) and the commands (commands/bench/BenchCudaSuites.cpp, ...) sit above it and
 # are listed by their own areas (ctest `layering` checks it). CUB is used in CubBaseline.cu only
 # (slow to compile).
 target_sources(hdrlab_core PRIVATE

@@ -15,4 +15,19 @@ std::string_view toString(Backend backend)
     return "?";
 }
 
+GpuCaps queryGpuCaps(const platform::GlInfo& info)
+{
+    GpuCaps caps;
+    caps.gl = info;
+    caps.glTimersUseful = !info.isSoftwareRenderer();
+    GLint value = 0;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &value);
+    caps.maxComputeSharedBytes = value;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &value);
+    caps.maxTextureSize = value;
+    caps.cudaAvailable = false;
+    caps.cudaReason = "CUDA not probed for this context";
+    return caps;
+}
+
 }  // namespace post

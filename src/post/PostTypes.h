@@ -44,6 +44,9 @@ struct GpuCaps
     int maxComputeSharedBytes = 32768;
     int maxTextureSize = 16384;
 };
+/// The limits of the current GL context (queried once, at start); CUDA is left unprobed
+/// (cuda::probeCudaForGl, post/CudaProbe.h, decides it).
+GpuCaps queryGpuCaps(const platform::GlInfo& info);
 
 enum class OutOfRange : std::uint32_t { Clamp = hd::kOutOfRangeClamp, Separate = hd::kOutOfRangeSeparate };
 

@@ -10,22 +10,14 @@ namespace scene {
 
 const char* frameFormatName(FrameFormat format)
 {
-    switch (format) {
-        case FrameFormat::Rgba32f:
-            return "rgba32f";
-        case FrameFormat::Rgba16f:
-            return "rgba16f";
-        case FrameFormat::Auto:
-            break;
-    }
-    return "auto";
+    return kFrameFormats[std::size_t(format)].name;
 }
 
 std::optional<FrameFormat> parseFrameFormat(std::string_view name)
 {
-    for (FrameFormat format : {FrameFormat::Auto, FrameFormat::Rgba32f, FrameFormat::Rgba16f})
-        if (name == frameFormatName(format))
-            return format;
+    for (const FrameFormatInfo& info : kFrameFormats)
+        if (name == info.name)
+            return info.format;
     return std::nullopt;
 }
 

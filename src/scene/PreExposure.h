@@ -40,6 +40,8 @@
 #include "scene/Scene.h"
 #include "shared/HostDevice.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -56,6 +58,31 @@ enum class FrameFormat {
 /// The format a scene renders in unless told otherwise (the app, `bench pipeline`, `compare`): the
 /// half-float pre-exposed frame, which moves half the bytes (docs/PERF.md says what it saves).
 inline constexpr FrameFormat kDefaultFrameFormat = FrameFormat::Rgba16f;
+/// One row of the frame formats' table: the name the command line, the captures and the CSVs use, and
+/// the label of the Frame panel's combo.
+struct FrameFormatInfo
+{
+    FrameFormat format;
+    const char* name;
+    const char* label;
+};
+/// Every frame format, in FrameFormat order (the panel's combo index is the enum's value).
+inline constexpr std::array<FrameFormatInfo, 3> kFrameFormats{{
+    {FrameFormat::Auto, "auto", "auto"},
+    {FrameFormat::Rgba32f, "rgba32f", "rgba32f"},
+    {FrameFormat::Rgba16f, "rgba16f", "rgba16f (pre-exposed)"},
+}};
+static_assert(kFrameFormats[std::size_t(FrameFormat::Auto)].format == FrameFormat::Auto &&
+              kFrameFormats[std::size_t(FrameFormat::Rgba32f)].format == FrameFormat::Rgba32f &&
+              kFrameFormats[std::size_t(FrameFormat::Rgba16f)].format == FrameFormat::Rgba16f);
+/// The panel's labels, in FrameFormat order.
+inline constexpr std::array<const char*, kFrameFormats.size()> frameFormatLabels()
+{
+    std::array<const char*, kFrameFormats.size()> labels{};
+    for (std::size_t i = 0; i < kFrameFormats.size(); ++i)
+        labels[i] = kFrameFormats[i].label;
+    return labels;
+}
 /// "auto", "rgba32f" or "rgba16f".
 const char* frameFormatName(FrameFormat format);
 /// The format named `name`; nothing for any other text.

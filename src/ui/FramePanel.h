@@ -53,8 +53,8 @@ struct FramePanelActions
 
 /// The lighting combo's entries, in scene::LightingPath order (forward, deferred).
 inline constexpr std::array<const char*, 2> kLightingPathLabels{"forward", "deferred (compute)"};
-/// The frame combo's entries, in scene::FrameFormat order (auto, rgba32f, rgba16f).
-inline constexpr std::array<const char*, 3> kFrameFormatLabels{"auto", "rgba32f", "rgba16f (pre-exposed)"};
+/// The frame combo's entries: scene::kFrameFormats' labels, in scene::FrameFormat order.
+inline constexpr std::array<const char*, scene::kFrameFormats.size()> kFrameFormatLabels = scene::frameFormatLabels();
 
 /// Draws the panel into the current window (a section of a panel column); `vsync` is edited in
 /// place when the context is a window.

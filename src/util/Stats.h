@@ -36,7 +36,15 @@ private:
     std::size_t mCount = 0;
 };
 
-/// Summary of a whole sample set (used by benchmarks and compare).
+/// Summary of a whole sample set (used by benchmarks and compare); its median is median()'s.
 Summary summarize(std::vector<double> values);
+
+/// The median: the middle value of the sorted values, the mean of the two middle ones for an even
+/// count; 0 for no values.
+double median(std::vector<double> values);
+/// The upper median: the sorted values' element n/2, for an even count the upper of the two middle
+/// ones, so always a value that was measured (the CUDA bench suites report it: their tables kept
+/// this choice); 0 for no values.
+double upperMedian(std::vector<double> values);
 
 }  // namespace util

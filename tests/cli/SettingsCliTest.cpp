@@ -4,6 +4,7 @@
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 #include "post/PipelineParameters.h"
+#include "post/PostPipeline.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -152,6 +153,35 @@ TEST(SettingsCli, TonemapAndBenchPipelineTakeSettings)
     expectOneLineError(cli_test::runIn(dir, hdrlab("bench pipeline --size 64x36 --frames 2 --warmup 1 "
                                                    "--set ward.display_max=0")),
                        "ward.display_max");
+    fs::remove_all(dir);
+}
+
+TEST(SettingsCli, TonemapHistogramMethodIsThePipelinesDefaultAndItsFlagWinsOverTheFile)
+{
+    const fs::path dir = testing_support::scratchDir("cli-settings-histogram-method");
+    image::ImageF hdr(16, 8);
+    for (int y = 0; y < hdr.height; ++y)
+        for (int x = 0; x < hdr.width; ++x)
+            for (int c = 0; c < 4; ++c)
+                hdr.at(x, y)[c] = c == 3 ? 1.0f : 0.02f * float(1 + x + y);
+    image::writeExr(dir / "in.exr", hdr);
+    std::ofstream(dir / "method.json") << "{\"histogram.method\": \"compute-global-atomic\"}";
+    // tonemap's line: "tone-mapped WxH with OPERATOR (METHOD, N bins, ...".
+    const auto method = [](const testing_support::CommandResult& result) {
+        const std::size_t open = result.output.find(" (");
+        return open == std::string::npos ? std::string()
+                                         : result.output.substr(open + 2, result.output.find(',', open) - open - 2);
+    };
+    auto plain = cli_test::runIn(dir, hdrlab("tonemap in.exr -o plain.png"));
+    auto file = cli_test::runIn(dir, hdrlab("tonemap in.exr -o file.png --settings method.json"));
+    auto flag = cli_test::runIn(
+        dir, hdrlab("tonemap in.exr -o flag.png --settings method.json --histogram-method compute-replicated"));
+    ASSERT_EQ(plain.exitCode, 0) << plain.output;
+    ASSERT_EQ(file.exitCode, 0) << file.output;
+    ASSERT_EQ(flag.exitCode, 0) << flag.output;
+    EXPECT_EQ(method(plain), post::PipelineSettings{}.histogramMethod) << plain.output;
+    EXPECT_EQ(method(file), "compute-global-atomic") << file.output;
+    EXPECT_EQ(method(flag), "compute-replicated") << flag.output;  // the flag over the file
     fs::remove_all(dir);
 }
 

@@ -1,7 +1,7 @@
 #include "support/HistogramTestSupport.h"
 
-#include "commands/tonemap/TonemapCore.h"
 #include "post/AutoRange.h"
+#include "post/PostTypes.h"
 #include "reference/Scan.h"
 #include "support/GlTestEnvironment.h"
 
@@ -129,7 +129,7 @@ gl::Texture uploadImage(const TestImage& image, const char* label)
 
 const post::GpuCaps& testGpuCaps()
 {
-    static const post::GpuCaps caps = app::queryGpuCaps(glContext().info());
+    static const post::GpuCaps caps = post::queryGpuCaps(glContext().info());
     return caps;
 }
 

@@ -7,6 +7,7 @@
 #include "cuda/CudaRaii.h"
 #include "cuda/StreamBandwidth.h"
 #include "util/Log.h"
+#include "util/Stats.h"
 
 #include <algorithm>
 #include <functional>
@@ -19,13 +20,6 @@ namespace {
 
 /// A non-zero sentinel: the read kernel's fold of a buffer of one repeated byte is 0 (StreamBandwidth.h).
 constexpr unsigned kSentinel = 1u;
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
 
 class EventTimer
 {
@@ -53,7 +47,7 @@ public:
                                             mEvents[std::size_t(2 * i + 1)].get()));
             ms.push_back(double(elapsed));
         }
-        return median(ms);
+        return util::median(ms);
     }
 
 private:

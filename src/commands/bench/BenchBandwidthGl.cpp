@@ -7,6 +7,7 @@
 #include "gl/Program.h"
 #include "gl/Query.h"
 #include "util/Log.h"
+#include "util/Stats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,15 +23,6 @@ namespace {
 constexpr unsigned kSentinel = 1u;
 /// The least GL_MAX_COMPUTE_WORK_GROUP_COUNT[0] every GL 4.3+ implementation offers.
 constexpr std::uint64_t kMaxGroups = 65535;
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
 
 struct Timing
 {
@@ -51,8 +43,8 @@ Timing timeRuns(const std::function<void()>& dispatch, std::vector<gl::Query>& q
         }
         for (const gl::Query& query : queries)  // a tool's one wait, after every run is queued
             ms.push_back(double(query.waitResult()) * 1e-6);
-        if (median(ms) > 0.0)
-            return {median(ms), true};
+        if (util::median(ms) > 0.0)
+            return {util::median(ms), true};
         ms.clear();
     }
     for (int run = 0; run < runs; ++run) {  // no GPU timer (llvmpipe): the CPU clock
@@ -62,7 +54,7 @@ Timing timeRuns(const std::function<void()>& dispatch, std::vector<gl::Query>& q
         glFinish();
         ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
-    return {median(ms), false};
+    return {util::median(ms), false};
 }
 
 struct KernelShape

@@ -7,7 +7,7 @@
 // Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
 // measures the key value, not the displayed picture (a display curve's own changes are not seen).
 #include "app/App.h"
-#include "cli/Commands.h"
+#include "commands/bench/BenchCommand.h"
 #include "frames/FrameSequence.h"
 #include "post/PostPipeline.h"
 #include "post/tonemap/EnginePresets.h"

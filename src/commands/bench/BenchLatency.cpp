@@ -3,6 +3,7 @@
 #include "gl/Buffer.h"
 #include "gl/Fence.h"
 #include "gl/Query.h"
+#include "util/Stats.h"
 
 #include <algorithm>
 #include <functional>
@@ -36,8 +37,7 @@ std::vector<LatencySample> measureDispatchLatency(const gl::ShaderLibrary& shade
             us.push_back(
                 double(queries[std::size_t(2 * run + 1)].waitResult() - queries[std::size_t(2 * run)].waitResult()) *
                 1e-3);
-        std::sort(us.begin(), us.end());
-        out.push_back({what, us[us.size() / 2]});
+        out.push_back({what, util::upperMedian(std::move(us))});
     };
     const auto dispatch = [&](const gl::Program& program, unsigned barriers) {
         sink.bindBase(GL_SHADER_STORAGE_BUFFER, 1);

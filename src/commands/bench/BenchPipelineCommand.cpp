@@ -24,11 +24,10 @@
 // time of the pass (the profiler's fallback) and the rates are CPU-clock numbers, which the output
 // says.
 #include "app/App.h"
-#include "cli/Commands.h"
 #include "commands/bench/BenchBandwidth.h"
+#include "commands/bench/BenchCommand.h"
 #include "commands/bench/BenchFloors.h"
 #include "commands/bench/BenchLatency.h"
-#include "commands/bench/HistogramFactors.h"
 #include "gl/Gl.h"
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
@@ -38,10 +37,12 @@
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "profiling/Profiler.h"
+#include "scene/PreExposure.h"
 #include "shared/HostDevice.h"
 #include "util/BuildInfo.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/Stats.h"
 #include "util/SvgChart.h"
 
 #include <algorithm>
@@ -83,15 +84,6 @@ std::string significant(double value)
     return text;
 }
 
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
-
 /// One measured configuration of the chain.
 struct Path
 {
@@ -108,10 +100,13 @@ struct StageRow
     post::Traffic traffic;  ///< empty: no traffic model (sub-stages)
 };
 
-/// "rgba32f", "rgba16f": the frame format as the CSV and `--frame-format` name it.
+/// "rgba32f", "rgba16f": the stored frame's GL format as the CSV and `--frame-format` name it
+/// (scene::kFrameFormats).
 std::string frameFormatName(unsigned internalFormat)
 {
-    return internalFormat == GL_RGBA32F ? "rgba32f" : internalFormat == GL_RGBA16F ? "rgba16f" : "other";
+    if (internalFormat == GL_RGBA32F)
+        return scene::frameFormatName(scene::FrameFormat::Rgba32f);
+    return internalFormat == GL_RGBA16F ? scene::frameFormatName(scene::FrameFormat::Rgba16f) : "other";
 }
 
 std::string rateText(const std::optional<BandwidthSample>& sample)
@@ -464,7 +459,7 @@ private:
             ScopeTimes times = collect(frames, scopes);
             if (!times.found)
                 return false;
-            rows.push_back({stage, timeSourceName(times.source), median(times.perFrameMs) * 1e3, traffic});
+            rows.push_back({stage, timeSourceName(times.source), util::median(times.perFrameMs) * 1e3, traffic});
             return true;
         };
         auto addChildren = [&](const std::string& stage, const std::string& scope) {
@@ -607,21 +602,6 @@ void validate(const BenchOptions& options)
 
 }  // namespace
 
-AppOptions benchAppOptions(const CommonOptions& common, const BenchOptions& options)
-{
-    AppOptions app;
-    app.headless = true;
-    app.size = options.sizes.front();
-    app.frames = 0;
-    app.vsync = false;
-    app.dataDir = common.dataDir;
-    app.range = options.range;
-    app.frameFormat = options.frameFormat;
-    app.settingsFile = options.settingsFile;
-    app.settingAssignments = options.settingAssignments;
-    return app;
-}
-
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
 {
     try {
@@ -644,17 +624,6 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
         std::cerr << kPrefix << error.what() << "\n";
         return 1;
     }
-}
-
-int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
-{
-    if (options.suite == "pipeline")
-        return runBenchPipeline(common, options);
-    if (options.suite == "flicker")
-        return runBenchFlicker(common, options);
-    if (options.suite == "histogram-factors")
-        return runHistogramFactorsCommand(common.dataDir, int(options.repeat), options.csv);
-    return runCudaBenchSuites(common, options);
 }
 
 }  // namespace app

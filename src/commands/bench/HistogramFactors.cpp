@@ -19,6 +19,7 @@
 #include "scene/SceneRenderer.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
+#include "util/Stats.h"
 
 #include <algorithm>
 #include <array>
@@ -41,15 +42,6 @@ std::uint32_t methodCapacity(std::uint32_t bins)
         if (capacity >= bins)
             return capacity;
     return kMethodCapacities.back();
-}
-
-double medianOf(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
 HistogramFactorVariant variant(std::string name, std::string factor)
@@ -223,9 +215,9 @@ std::vector<HistogramFactorRow> measureHistogramFactors(post::PassContext& ctx,
         if (!row.error.empty())
             continue;
         const std::vector<double>& dispatchUs = prepared[index].dispatchUs;
-        row.dispatchMedianUs = medianOf(dispatchUs);
+        row.dispatchMedianUs = util::median(dispatchUs);
         row.dispatchMinUs = *std::min_element(dispatchUs.begin(), dispatchUs.end());
-        row.withClearMedianUs = medianOf(prepared[index].withClearUs);
+        row.withClearMedianUs = util::median(prepared[index].withClearUs);
         if (!row.binned)
             continue;
         histogram.clearUint(0u);  // one more run, read back: its histogram

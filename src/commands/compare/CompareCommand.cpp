@@ -2,14 +2,15 @@
 // headless context and prints compareMethods' table (and CSV), once per bin count of --bins, each
 // followed by the scan methods on the CPU histogram of that frame (compareScanMethods); --chart
 // draws the median build times against bins, one line per method (util::SvgChart).
-#include "cli/Commands.h"
+#include "commands/compare/CompareCommand.h"
+
 #include "compare/CompareMethods.h"
 #include "compare/CompareScans.h"
 #include "frames/SceneFrameSource.h"
-#include "commands/tonemap/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
+#include "post/histogram/HistogramMethod.h"
 #include "profiling/Profiler.h"
 #include "scene/PreExposure.h"
 #include "scene/Scene.h"
@@ -18,6 +19,8 @@
 #include "util/OutputFile.h"
 #include "util/Paths.h"
 #include "util/SvgChart.h"
+
+#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <optional>
@@ -29,7 +32,7 @@ namespace {
 
 constexpr std::string_view kPrefix = "hdrlab compare: ";
 
-glm::ivec2 parseSize(const std::string& text, int maxTextureSize)
+glm::ivec2 frameSizeOnThisGpu(const std::string& text, int maxTextureSize)
 {
     int width = 0;
     int height = 0;
@@ -45,6 +48,100 @@ glm::ivec2 parseSize(const std::string& text, int maxTextureSize)
 }
 
 }  // namespace
+
+/// What CLI11 fills: the options it binds directly, and the flags read() checks.
+struct CompareParser::Flags
+{
+    CLI::App* command = nullptr;
+    CompareOptions bound;
+    std::string scene, size = CompareOptions{}.size, csv, scanCsv, image, chart, frameFormat;
+    std::string bins = std::to_string(hd::kDefaultHistogramBins), repeat = std::to_string(CompareOptions{}.repeat);
+    std::vector<std::string> methods;
+    CLI::Option *sceneOption = nullptr, *csvOption = nullptr, *chartOption = nullptr, *scanCsvOption = nullptr,
+                *imageOption = nullptr, *frameFormatOption = nullptr;
+};
+
+CompareParser::CompareParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_unique<Flags>())
+{
+    Flags& f = *mFlags;
+    CLI::App& compare = *(f.command = cli.add_subcommand("compare",
+                                                         "Run every available histogram method and scan on one "
+                                                         "frame: correctness against the CPU reference and timings"));
+    f.sceneOption =
+        compare.add_option("--scene", f.scene, "Scene file (default: the built-in scene)")->type_name("FILE");
+    compare.add_option("--size", f.size, "Frame size (default 1280x720)")->type_name("WxH");
+    compare
+        .add_option("--bins", f.bins,
+                    "Histogram bins, 1..4096, or a list to sweep, or all = 64,256,1024,4096 (default 256)")
+        ->type_name("N[,N...]|all");
+    compare.add_option("--repeat", f.repeat, "Timed repetitions per method (default 10)")->type_name("K");
+    f.csvOption = compare.add_option("--csv", f.csv, "Also write the results as CSV ('-': standard output)")
+                      ->type_name("OUT.csv");
+    f.chartOption =
+        compare.add_option("--chart", f.chart, "Also draw median build time against bins, per method (log axes)")
+            ->type_name("OUT.svg");
+    compare.add_option("--methods", f.methods, "Only these histogram methods (comma-separated ids; default all)")
+        ->delimiter(',')
+        ->type_name("ID,...");
+    f.scanCsvOption =
+        compare
+            .add_option("--scan-csv", f.scanCsv, "Also write the scan methods' results as CSV ('-': standard output)")
+            ->type_name("OUT.csv");
+    f.imageOption =
+        compare.add_option("--image", f.image, "Compare on an image file instead of a scene frame")->type_name("IN");
+    f.frameFormatOption =
+        compare
+            .add_option("--frame-format", f.frameFormat,
+                        "How the scene frame is stored (rgba16f|rgba32f|auto; default: the app's, rgba16f)")
+            ->type_name("F")
+            ->check(CLI::IsMember(frameFormatChoices()));
+    compare
+        .add_option("--part", f.bound.exrPart, "With --image IN.exr: the part (index or name), view or layer to read")
+        ->type_name("NAME|INDEX");
+    addCommonOptions(compare, common);
+}
+
+CompareParser::~CompareParser() = default;
+
+bool CompareParser::parsed() const
+{
+    return mFlags->command->parsed();
+}
+
+CompareOptions CompareParser::read(bool& standardOutputIsData) const
+{
+    const Flags& f = *mFlags;
+    CompareOptions options = f.bound;
+    parseSize(f.size);
+    options.size = f.size;
+    options.bins = parseBinList(f.bins);
+    options.repeat = unsigned(parseWholeNumber("--repeat", f.repeat, 1, kMaxRepeat));
+    for (const std::string& id : f.methods)
+        if (!post::createHistogramMethod(id))
+            throw CliError("--methods: unknown histogram method '" + id + "' (see hdrlab --list)");
+    options.methods = f.methods;
+    if (f.sceneOption->count())
+        options.scene = f.scene;
+    if (f.csvOption->count())
+        options.csv = f.csv;
+    if (f.scanCsvOption->count())
+        options.scanCsv = f.scanCsv;
+    if (f.chartOption->count())
+        options.chart = f.chart;
+    if (f.imageOption->count())
+        options.image = f.image;
+    if (f.frameFormatOption->count()) {
+        if (options.image)
+            throw CliError("--frame-format applies to the scene, not to --image, which stays RGBA32F");
+        options.frameFormat = f.frameFormat;
+    }
+    if (!options.exrPart.empty() && !options.image)
+        throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
+    standardOutputIsData = checkOutputFlags({{f.csvOption, &f.csv, kStreamsText},
+                                             {f.scanCsvOption, &f.scanCsv, kStreamsText},
+                                             {f.chartOption, &f.chart, kStreamsText}});
+    return options;
+}
 
 int runCompareCommand(const CommonOptions& common, const CompareOptions& options)
 {
@@ -63,7 +160,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
         contextOptions.debug = common.verbose;
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(dataRoot / "shaders");
-        post::GpuCaps caps = queryGpuCaps(context->info());
+        post::GpuCaps caps = post::queryGpuCaps(context->info());
         cuda::probeCudaForGl(caps);  // the CUDA methods join the comparison where a CUDA GPU drives GL
         profiling::Profiler profiler(caps.glTimersUseful);
         post::PassContext ctx{shaders, profiler, caps, 0};
@@ -89,7 +186,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             input.emplace(post::ImageInput{*imageTexture, {hdr.width, hdr.height}});
             source = "image '" + *options.image + "'";
         } else {
-            const glm::ivec2 size = parseSize(options.size, caps.maxTextureSize);
+            const glm::ivec2 size = frameSizeOnThisGpu(options.size, caps.maxTextureSize);
             const scene::Scene scene = options.scene ? scene::loadSceneFile(*options.scene) : scene::defaultScene();
             // The frame as the app stores it (pre-exposed RGBA16F by default, k from the scene's brightest
             // source as in the app's first frames), or the format asked for.

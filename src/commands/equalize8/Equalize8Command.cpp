@@ -1,85 +1,53 @@
-// Equalize8Command.cpp: `hdrlab equalize8 IN.png -o OUT.png --scan ID --block 256|512`, Bugetti's
-// CUDA histogram equalization of an 8-bit grey image (colour inputs are converted to grey by the
-// loader), with the per-kernel times of his Table 1 (CUDA events; median of 5 runs after a warm-up).
-#include "cli/Commands.h"
+// Equalize8Command.cpp: `hdrlab equalize8`'s flags (commands/equalize8/Equalize8Command.h); its run is
+// CUDA's (Equalize8Cuda.cpp), so this file builds without the CUDA backend too.
+#include "commands/equalize8/Equalize8Command.h"
 
-#include "cuda/CudaContext.h"
-#include "cuda/Equalize8.h"
-#include "image/ImageIo.h"
-
-#include <algorithm>
-#include <cstdio>
-#include <exception>
-#include <iostream>
-#include <vector>
+#include <CLI/CLI.hpp>
 
 namespace app {
 
-namespace {
-
-double median(std::vector<double> values)
+/// What CLI11 fills: the options it binds directly, and the flags read() checks.
+struct Equalize8Parser::Flags
 {
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0.0 : values[values.size() / 2];
+    CLI::App* command = nullptr;
+    Equalize8Options bound;
+    std::string input, output;
+    std::string block = std::to_string(Equalize8Options{}.block);
+    CLI::Option* outputOption = nullptr;
+};
+
+Equalize8Parser::Equalize8Parser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_unique<Flags>())
+{
+    Flags& f = *mFlags;
+    CLI::App& equalize8 = *(f.command = cli.add_subcommand("equalize8",
+                                                           "Histogram-equalize an 8-bit image with CUDA (Bugetti's "
+                                                           "program): histogram, scan, remap"));
+    equalize8.add_option("input", f.input, "Input 8-bit image (PNG, JPEG...)")->required()->type_name("IN.png");
+    f.outputOption = equalize8.add_option("-o,--output", f.output, "Output PNG")->required()->type_name("OUT.png");
+    equalize8.add_option("--scan", f.bound.scan, "CUDA scan id (default cuda-kogge-stone)")->type_name("ID");
+    equalize8.add_option("--block", f.block, "CUDA block size: 256 or 512 (default 256)")->type_name("N");
+    addCommonOptions(equalize8, common);
 }
 
-}  // namespace
+Equalize8Parser::~Equalize8Parser() = default;
 
-int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
+bool Equalize8Parser::parsed() const
 {
-    const auto scan = cuda::scanAlgorithmFromId(options.scan);
-    if (!scan) {
-        std::cerr << "hdrlab equalize8: unknown scan '" << options.scan
-                  << "' (cuda-kogge-stone, cuda-kogge-stone-db, cuda-brent-kung, cuda-blelloch, cuda-warp-shuffle, "
-                     "cuda-cub)\n";
-        return 2;
-    }
-    if (options.block != 256 && options.block != 512) {
-        std::cerr << "hdrlab equalize8: --block must be 256 or 512, not " << options.block << "\n";
-        return 2;
-    }
-    if (const auto& reason = cuda::deviceUnavailableReason()) {
-        std::cerr << "hdrlab equalize8: " << *reason << "\n";
-        return 1;
-    }
-    try {
-        const image::Image8 input = image::loadImage8(options.input, 1);
-        if (input.empty()) {
-            std::cerr << "hdrlab equalize8: '" << options.input.string() << "' is empty\n";
-            return 1;
-        }
-        cuda::Equalize8Program program(*scan, int(options.block));
-        const std::size_t count = input.pixels.size();
-        std::vector<std::uint8_t> result = program.run(input.pixels.data(), count);  // warm-up (module load)
-        constexpr int kRuns = 5;
-        std::vector<double> histogram, scanMs, normalize, equalize, total;
-        for (int run = 0; run < kRuns; ++run) {
-            cuda::Equalize8Timings timings;
-            result = program.run(input.pixels.data(), count, &timings);
-            histogram.push_back(timings.histogramMs);
-            scanMs.push_back(timings.scanMs);
-            normalize.push_back(timings.normalizeMs);
-            equalize.push_back(timings.equalizeMs);
-            total.push_back(timings.totalMs());
-        }
-        image::Image8 output(input.width, input.height, 1);
-        output.pixels = std::move(result);
-        image::writePng(options.output, output);
+    return mFlags->command->parsed();
+}
 
-        std::printf("equalize8 %dx%d, scan %s, block %u on %s\n", input.width, input.height, options.scan.c_str(),
-                    options.block, cuda::CudaContext::instance().describe().c_str());
-        std::printf("| kernel | median ms (%d runs) |\n|---|---|\n", kRuns);
-        std::printf(
-            "| CalculateHistogram | %.4f |\n| scan (%s) | %.4f |\n| NormalizeCdf | %.4f |\n"
-            "| EqualizeHistogram | %.4f |\n| total | %.4f |\n",
-            median(histogram), options.scan.c_str(), median(scanMs), median(normalize), median(equalize),
-            median(total));
-        std::printf("wrote %s\n", options.output.string().c_str());
-        return 0;
-    } catch (const std::exception& error) {
-        std::cerr << "hdrlab equalize8: " << error.what() << "\n";
-        return 1;
-    }
+Equalize8Options Equalize8Parser::read() const
+{
+    const Flags& f = *mFlags;
+    Equalize8Options options = f.bound;
+    options.input = f.input;
+    options.output = f.output;
+    const long long block = parseWholeNumber("--block", f.block, 256, 512);
+    if (block != 256 && block != 512)
+        throw CliError("--block " + f.block + " is neither 256 nor 512");
+    options.block = unsigned(block);
+    checkOutputFlags({{f.outputOption, &f.output, kBinaryImage}});
+    return options;
 }
 
 }  // namespace app

@@ -11,7 +11,7 @@
 // options that concern one operator's pipeline (--probe, --view, --verify) are refused.
 #pragma once
 
-#include "cli/Commands.h"
+#include "commands/tonemap/TonemapCommand.h"
 #include "gl/Program.h"
 #include "post/PostTypes.h"
 

@@ -177,6 +177,11 @@ void applySettingsOptions(post::PostPipeline& pipeline, const TonemapOptions& op
     std::vector<std::string> warnings;
     if (options.settingsFile) {
         warnings = post::loadSettingsFile(*options.settingsFile, parameters);
+        if (options.histogramMethod) {  // --histogram-method, typed; it was applied (and checked) before the file
+            post::PipelineSettings wanted = pipeline.settings();
+            wanted.histogramMethod = *options.histogramMethod;
+            pipeline.applySettings(wanted);
+        }
         std::vector<post::SettingAssignment> flags;
         for (const std::string& text : options.flagAssignments)
             flags.push_back(post::parseAssignment(text, "command line"));
@@ -231,7 +236,8 @@ int tonemapHdr(const TonemapOptions& options,
     profiling::Profiler profiler(caps.glTimersUseful);
     post::PostPipeline pipeline(shaders, profiler, caps);
     post::PipelineSettings settings = pipeline.settings();
-    settings.histogramMethod = options.histogramMethod;
+    if (options.histogramMethod)
+        settings.histogramMethod = *options.histogramMethod;
     settings.scanMethod = options.scanMethod;
     if (!post::toneOperatorRegistry().empty())
         settings.toneOperator = options.toneOperator;
@@ -360,21 +366,6 @@ std::optional<std::pair<float, float>> parseTonemapRange(std::string_view text)
     return std::make_pair(logMin, logMax);
 }
 
-post::GpuCaps queryGpuCaps(const platform::GlInfo& info)
-{
-    post::GpuCaps caps;
-    caps.gl = info;
-    caps.glTimersUseful = !info.isSoftwareRenderer();
-    GLint value = 0;
-    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &value);
-    caps.maxComputeSharedBytes = value;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &value);
-    caps.maxTextureSize = value;
-    caps.cudaAvailable = false;
-    caps.cudaReason = "CUDA not probed for this context";
-    return caps;
-}
-
 int tonemapImage(const TonemapOptions& options,
                  gl::ShaderLibrary& shaders,
                  const post::GpuCaps& caps,
@@ -434,7 +425,7 @@ int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options
         contextOptions.debug = common.verbose;
         std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(contextOptions);
         gl::ShaderLibrary shaders(shaderRoot);
-        post::GpuCaps caps = queryGpuCaps(context->info());
+        post::GpuCaps caps = post::queryGpuCaps(context->info());
         cuda::probeCudaForGl(caps);  // CUDA methods run in the tonemap pipeline too, where a CUDA GPU drives GL
         return tonemapImage(options, shaders, caps, std::cout, std::cerr);
     } catch (const std::exception& error) {

@@ -7,7 +7,7 @@
 // cdf_min formula) and is written as an 8-bit grey PNG.
 #pragma once
 
-#include "cli/Commands.h"
+#include "commands/tonemap/TonemapCommand.h"
 #include "gl/Program.h"
 #include "image/Image.h"
 #include "post/PostTypes.h"
@@ -24,9 +24,6 @@ namespace app {
 /// Parses "MIN:MAX" (log2 units, finite, MIN < MAX); nullopt for "auto". Throws std::invalid_argument
 /// with a one-line message.
 std::optional<std::pair<float, float>> parseTonemapRange(std::string_view text);
-
-/// GPU capabilities of the current GL context (limits queried once).
-post::GpuCaps queryGpuCaps(const platform::GlInfo& info);
 
 /// Runs the tonemap command on the current context. Progress and --verify reports go to `out`;
 /// failures print one line to `err` and return 1 (never throw).

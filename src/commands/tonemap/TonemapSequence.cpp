@@ -7,9 +7,8 @@
 // (the automatic histogram range) comes first, then --settings, the flags given and --set, in
 // tonemap's order. Limits: --curve-out and --histogram-out describe one image and are refused.
 #include "app/App.h"
-#include "cli/Commands.h"
-#include "frames/FrameSequence.h"
 #include "commands/tonemap/TonemapCore.h"
+#include "frames/FrameSequence.h"
 
 #include <iostream>
 #include <stdexcept>
@@ -51,8 +50,7 @@ AppOptions sequenceAppOptions(const CommonOptions& common, const TonemapOptions&
     // The flags given, as the app's dedicated flags (after --settings, before --set, as tonemap applies them).
     if (flagGiven(options, "tonemap.operator"))
         app.toneOperator = options.toneOperator;
-    if (flagGiven(options, "histogram.method"))
-        app.histogramMethod = options.histogramMethod;
+    app.histogramMethod = options.histogramMethod;
     if (flagGiven(options, "scan.method"))
         app.scanMethod = options.scanMethod;
     if (flagGiven(options, "histogram.bins"))
