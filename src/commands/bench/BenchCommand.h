@@ -9,6 +9,7 @@
 #include "app/AppOptions.h"
 #include "commands/CommandFlags.h"
 #include "commands/CommonOptions.h"
+#include "shared/HostDevice.h"
 
 #include <glm/vec2.hpp>
 
@@ -35,13 +36,13 @@ struct BenchOptions
     std::optional<std::filesystem::path> chart;  ///< pipeline: SVG of the chain's time against bins, per path
     unsigned repeat = 50;                        ///< CUDA suites: timed runs per case
     // bench pipeline
-    std::vector<glm::ivec2> sizes{{1920, 1080}};  ///< --size WxH[,WxH...]
-    std::vector<unsigned> bins{256};              ///< --bins N[,N...]
-    std::optional<std::string> toneOperator;      ///< --operator ID (default: every operator)
-    std::optional<RangeOption> range;             ///< --range MIN:MAX|auto (default: the app's range)
-    unsigned frames = 60;                         ///< --frames: timed frames per configuration
-    unsigned warmup = 20;                         ///< --warmup: frames rendered before the timed ones
-    std::optional<std::string> frameFormat;       ///< --frame-format auto|rgba32f|rgba16f (default: the app's)
+    std::vector<glm::ivec2> sizes{{1920, 1080}};            ///< --size WxH[,WxH...]
+    std::vector<unsigned> bins{hd::kDefaultHistogramBins};  ///< --bins N[,N...]
+    std::optional<std::string> toneOperator;                ///< --operator ID (default: every operator)
+    std::optional<RangeOption> range;                       ///< --range MIN:MAX|auto (default: the app's range)
+    unsigned frames = 60;                                   ///< --frames: timed frames per configuration
+    unsigned warmup = 20;                                   ///< --warmup: frames rendered before the timed ones
+    std::optional<std::string> frameFormat;  ///< --frame-format auto|rgba32f|rgba16f (default: the app's)
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)

@@ -57,7 +57,7 @@ struct HistogramFactorRow
 
 struct HistogramFactorSettings
 {
-    std::uint32_t bins = 256;
+    std::uint32_t bins = hd::kDefaultHistogramBins;
     float logMin = -10.0f;
     float logMax = 20.0f;
     int runs = 200;   ///< timed dispatches per variant, in up to 10 rounds over every variant

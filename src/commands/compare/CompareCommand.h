@@ -5,6 +5,7 @@
 
 #include "commands/CommandFlags.h"
 #include "commands/CommonOptions.h"
+#include "shared/HostDevice.h"
 
 #include <filesystem>
 #include <memory>
@@ -20,7 +21,7 @@ struct CompareOptions
 {
     std::optional<std::filesystem::path> scene;
     std::string size = "1280x720";
-    std::vector<unsigned> bins{256};  ///< one comparison per bin count, in this order
+    std::vector<unsigned> bins{hd::kDefaultHistogramBins};  ///< one comparison per bin count, in this order
     unsigned repeat = 10;
     std::optional<std::filesystem::path> csv;
     std::optional<std::filesystem::path> scanCsv;  ///< the scan methods' table as CSV

@@ -7,6 +7,8 @@
 
 #include "commands/CommandFlags.h"
 #include "commands/CommonOptions.h"
+#include "post/PipelineSettings.h"
+#include "shared/HostDevice.h"
 
 #include <glm/vec2.hpp>
 
@@ -25,12 +27,12 @@ struct TonemapOptions
     std::filesystem::path input;
     std::string exrPart;  ///< OpenEXR part, view or layer; "" = the first with colour channels
     std::filesystem::path output;
-    std::string toneOperator = "ward";
+    std::string toneOperator = post::PipelineSettings{}.toneOperator;  ///< the pipeline's default
     /// --histogram-method ID; absent: the pipeline's default (post::PipelineSettings). Applied after
     /// --settings too, so that it wins over the file.
     std::optional<std::string> histogramMethod;
     std::string scanMethod = "compute-scan";
-    unsigned bins = 256;
+    unsigned bins = hd::kDefaultHistogramBins;
     std::optional<std::string> range;  ///< "MIN:MAX" in log2 units (EV); automatic when absent
     std::optional<std::filesystem::path> curveOut;
     std::optional<std::filesystem::path> histogramOut;
