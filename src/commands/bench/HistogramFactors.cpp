@@ -9,6 +9,7 @@
 #include "gl/Texture.h"
 #include "post/AutoRange.h"
 #include "post/LuminanceUnits.h"
+#include "post/histogram/HistogramComputeSharedAtomic.h"
 #include "util/Log.h"
 
 #include "platform/GlContext.h"
@@ -32,16 +33,17 @@ namespace app {
 
 namespace {
 
-constexpr std::array<std::uint32_t, 3> kMethodCapacities{256u, 1024u, 4096u};  // the method's BIN_CAPACITY steps
-constexpr std::uint32_t kTileWidth = 32;
-constexpr std::uint32_t kGroupRows = 8;
+// The method's own launch constants, so that the "pipeline" variant stays the method.
+using Method = post::HistogramComputeSharedAtomic;
+constexpr std::uint32_t kTileWidth = Method::kTileWidth;
+constexpr std::uint32_t kGroupRows = Method::kGroupRows;
 
 std::uint32_t methodCapacity(std::uint32_t bins)
 {
-    for (std::uint32_t capacity : kMethodCapacities)
+    for (std::uint32_t capacity : Method::kBinCapacities)
         if (capacity >= bins)
             return capacity;
-    return kMethodCapacities.back();
+    return Method::kBinCapacities.back();
 }
 
 HistogramFactorVariant variant(std::string name, std::string factor)
@@ -267,7 +269,7 @@ int runHistogramFactorsCommand(const std::optional<std::filesystem::path>& dataD
             settings.warmup = std::min(settings.warmup, runs);
             if (auto range = ref::autoRange(pixels.data(), size.x, size.y, units.effectiveWeights())) {
                 settings.logMin = range->logMin;
-                settings.logMax = std::max(range->logMax, range->logMin + 0.125f);
+                settings.logMax = std::max(range->logMax, range->logMin + post::AutoRange::kMinimumSpan);
             }
             const std::vector<HistogramFactorRow> rows =
                 measureHistogramFactors(ctx, image, settings, histogramFactorVariants());

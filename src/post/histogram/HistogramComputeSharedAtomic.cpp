@@ -12,10 +12,6 @@ namespace post {
 
 namespace {
 
-constexpr std::array<std::uint32_t, 3> kBinCapacities{256u, 1024u, 4096u};
-constexpr std::uint32_t kTileWidth = 32;
-constexpr std::uint32_t kGroupRows = 8;
-
 /// Reads "key=value" pairs of HDRLAB_SHARED_ATOMIC (benchmark tuning), keeping defaults on errors.
 HistogramComputeSharedAtomic::Tuning readTuning()
 {

@@ -24,6 +24,11 @@ class HistogramComputeSharedAtomic final : public HistogramMethod
 {
 public:
     static constexpr std::string_view kId = "compute-shared-atomic";
+    /// The shared array's sizes (BIN_CAPACITY), smallest first: a build uses the first that holds the bins.
+    static constexpr std::array<std::uint32_t, 3> kBinCapacities{256u, 1024u, 4096u};
+    /// A workgroup is kTileWidth x kGroupRows invocations (SharedAtomic.comp's 32x8).
+    static constexpr std::uint32_t kTileWidth = 32;
+    static constexpr std::uint32_t kGroupRows = 8;
     /// The kernel's shape; defaults from the H200 sweep in docs/PERF.md.
     struct Tuning
     {
