@@ -5,21 +5,28 @@
 //    layout: an invocation's pixels are neighbours in a row, so runs of equal bins are longer). A
 //    pixel's position is the tile origin plus the invocation's offset: no per-pixel division.
 //  - PIXELS texel loads issued before any of them is binned, so several reads are in flight.
-//  - Bit-exact binning (hdBinOfScaled, scale computed once per invocation); runs of equal bins go
-//    in with one shared atomic (Bugetti's aggregation); with SUBGROUP_VOTE, a subgroup whose pixels
+//  - Bit-exact binning at the hardware log2's speed (hdBinOfFast: the polynomial only for pixels
+//    next to a bin edge; scale and margin computed once per invocation); with RUN_MERGE, runs of
+//    equal bins go in with one shared atomic (Bugetti's aggregation); with SUBGROUP_VOTE, a subgroup whose pixels
 //    all share one bin adds them with one atomic; REPLICAS copies of the shared histogram (one per
 //    warp modulo REPLICAS, odd stride) spread same-bin atomics of different warps.
-//  - Each workgroup adds its non-zero bins to the global buffer once.
+//  - Each workgroup adds its non-zero bins to the global buffer once. SELF_CLEAR 1 (the method):
+//    they add into an accumulator instead, and the last group to finish (a ticket) moves the sums
+//    into the histogram and zeroes the accumulator, which saves the histogram's clear (a dispatch).
 //  - FOVEAL 1: the same histogram, and in the same read of the frame Ward's foveal image (the box
 //    filter of WardFoveal.comp): the tiles are then the foveal blocks ([x w/gw, (x+1) w/gw) x ...,
 //    so they partition the frame), each walked by the whole workgroup, PIXELS rows of loads in
 //    flight; the finite pixels' RGB sums meet in a shared-memory tree and the block's mean goes to
-//    uFoveal. Only for blocks of at least a workgroup's worth of pixels (the host checks).
+//    uFoveal. For blocks of at least a tile (32 x 8*PIXELS pixels; the host picks).
+//  - FOVEAL 2: the same for small blocks (1080p: about 16x16 pixels): each row of 32 invocations
+//    walks one block by its pixel index (all 32 busy whatever the block's width), 8 blocks per
+//    workgroup at a time, and the 32 sums of each row meet in a shared-memory tree.
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
 // Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
 // with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
-// texels (row-major, 8 bytes each); FAST_LOG2 1 bins with the hardware log2 (not bit-exact);
-// RUN_MERGE 0 adds every pixel with its own shared atomic; WORK 1 only reads the texels (no
+// texels (row-major, 8 bytes each); BINNING 0 bins with the polynomial log2 for every pixel
+// (hdBinOfScaled), 2 with the hardware log2 alone (not bit-exact); RUN_MERGE 0 adds every pixel
+// with its own shared atomic; WORK 1 only reads the texels (no
 // binning), WORK 2 skips the pixels (the clears and the merge into the global bins alone), WORK 3
 // reads and bins but adds nothing (no shared atomics).
 #ifndef FOVEAL
@@ -44,8 +51,8 @@
 #ifndef SOURCE
 #define SOURCE 0
 #endif
-#ifndef FAST_LOG2
-#define FAST_LOG2 0
+#ifndef BINNING
+#define BINNING 1 // 0 hdBinOfScaled, 1 hdBinOfFast (the method), 2 hardware log2 (experiment)
 #endif
 #ifndef RUN_MERGE
 #define RUN_MERGE 1
@@ -61,6 +68,9 @@
 #endif
 #ifndef REPLICAS
 #define REPLICAS 1
+#endif
+#ifndef SELF_CLEAR
+#define SELF_CLEAR 0
 #endif
 
 #if STRIP
@@ -87,6 +97,20 @@ layout(binding = kImageUnitOutput, rgba32f) writeonly uniform image2D uFoveal;
 layout(location = 1) uniform ivec2 uFovealGrid;
 layout(location = 2) uniform float uSceneScale;
 shared vec4 sFovealSum[kGroupSize]; // rgb sum, finite pixel count
+
+// A foveal sample: the block's mean of finite pixels in cd/m^2, NaN where it has none.
+void storeFovealMean(ivec2 cell, vec4 total)
+{
+    imageStore(uFoveal, cell,
+               total.w > 0.0 ? vec4(total.rgb / total.w * uSceneScale, 1.0) : vec4(uintBitsToFloat(0x7fc00000u)));
+}
+#endif
+
+#if SELF_CLEAR
+// The groups' sums meet here instead of in the histogram (kHistogramBufferWords words, then the
+// ticket), so the histogram needs no clear before the dispatch; zero between dispatches.
+layout(std430, binding = kBindingScratch1) coherent buffer Accumulator { uint accumulated[]; };
+shared uint sTicket;
 #endif
 
 // Per copy: bins [0, BIN_CAPACITY), then the no-bin counters.
@@ -116,10 +140,10 @@ vec3 frameTexel(uvec2 pixel)
 #endif
 }
 
-// The bin of luminance L: bit-exact (hdBinOfScaled), or with the hardware log2 (FAST_LOG2).
-int binOf(float L, float logMin, float logMax, float scale, uint binCount, uint policy)
+// The bin of luminance L: bit-exact (hdBinOfFast, hdBinOfScaled), or with the hardware log2 alone.
+int binOf(float L, float logMin, float logMax, float scale, uint binCount, uint policy, float margin)
 {
-#if FAST_LOG2
+#if BINNING == 2
     if (isnan(L))
         return kBinNaN;
     if (isinf(L))
@@ -132,6 +156,8 @@ int binOf(float L, float logMin, float logMax, float scale, uint binCount, uint 
     if (position > float(binCount))
         return policy == kOutOfRangeSeparate ? kBinAbove : int(binCount) - 1;
     return min(int(position), int(binCount) - 1);
+#elif BINNING == 1
+    return hdBinOfFast(L, logMin, logMax, scale, binCount, policy, margin);
 #else
     return hdBinOfScaled(L, logMin, logMax, scale, binCount, policy);
 #endif
@@ -144,6 +170,7 @@ void main()
     const uint binCount = clamp(params[kParamBinCount], 1u, uint(BIN_CAPACITY));
     const uint policy = params[kParamOutOfRange];
     const float scale = hdBinScale(logMin, logMax, binCount);
+    const float margin = hdBinFastMargin(logMin, logMax, scale, binCount);
     const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
                               uintBitsToFloat(params[kParamLumaB]));
     const uint local = gl_LocalInvocationIndex;
@@ -155,7 +182,7 @@ void main()
 
     int runCode = kNoPixel;
     uint runLength = 0u;
-#if FOVEAL
+#if FOVEAL == 1
     const uint blockCount = uint(uFovealGrid.x * uFovealGrid.y);
     for (uint block = gl_WorkGroupID.x; block < blockCount; block += gl_NumWorkGroups.x) {
         const ivec2 cell = ivec2(int(block % uint(uFovealGrid.x)), int(block / uint(uFovealGrid.x)));
@@ -174,8 +201,8 @@ void main()
                         const vec3 rgb = texel[k];
                         if (!(any(isnan(rgb)) || any(isinf(rgb))))
                             sum += vec4(rgb, 1.0);
-                        code = hdBinOfScaled(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
-                                             logMin, logMax, scale, binCount, policy);
+                        code = binOf(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
+                                     logMin, logMax, scale, binCount, policy, margin);
                     }
                     if (runLength != 0u && code == runCode) {
                         ++runLength;
@@ -194,12 +221,60 @@ void main()
                 sFovealSum[local] += sFovealSum[local + stride];
             barrier();
         }
-        if (local == 0u) {
-            const vec4 total = sFovealSum[0];
-            imageStore(uFoveal, cell,
-                       total.w > 0.0 ? vec4(total.rgb / total.w * uSceneScale, 1.0) : vec4(uintBitsToFloat(0x7fc00000u)));
-        }
+        if (local == 0u)
+            storeFovealMean(cell, sFovealSum[0]);
         barrier(); // sFovealSum is reused by the next block
+    }
+#elif FOVEAL == 2
+    const uint blockCount = uint(uFovealGrid.x * uFovealGrid.y);
+    const uint lane = gl_LocalInvocationID.x;
+    const uint row = gl_LocalInvocationID.y; // this row's block: the first of the 8 plus row
+    for (uint first = gl_WorkGroupID.x * 8u; first < blockCount; first += gl_NumWorkGroups.x * 8u) {
+        const uint block = first + row;
+        vec4 sum = vec4(0.0);
+        ivec2 cell = ivec2(0);
+        if (block < blockCount) {
+            cell = ivec2(int(block % uint(uFovealGrid.x)), int(block / uint(uFovealGrid.x)));
+            const ivec2 lo = cell * uSize / uFovealGrid;
+            const ivec2 extent = (cell + 1) * uSize / uFovealGrid - lo;
+            const uint pixels = uint(extent.x * extent.y);
+            for (uint index = lane; index < pixels; index += 32u * PIXELS) {
+                vec3 texel[PIXELS];
+                for (uint k = 0u; k < PIXELS; ++k) {
+                    const uint p = index + 32u * k;
+                    const uint y = p / uint(extent.x);
+                    texel[k] = p < pixels ? texelFetch(uInput, lo + ivec2(int(p - y * uint(extent.x)), int(y)), 0).rgb
+                                          : vec3(0.0);
+                }
+                for (uint k = 0u; k < PIXELS; ++k) {
+                    int code = kNoPixel;
+                    if (index + 32u * k < pixels) {
+                        const vec3 rgb = texel[k];
+                        if (!(any(isnan(rgb)) || any(isinf(rgb))))
+                            sum += vec4(rgb, 1.0);
+                        code = binOf(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
+                                     logMin, logMax, scale, binCount, policy, margin);
+                    }
+                    if (runLength != 0u && code == runCode) {
+                        ++runLength;
+                    } else {
+                        addRun(copy, runCode, runLength);
+                        runCode = code;
+                        runLength = 1u;
+                    }
+                }
+            }
+        }
+        sFovealSum[local] = sum;
+        barrier();
+        for (uint stride = 16u; stride > 0u; stride >>= 1u) {
+            if (lane < stride)
+                sFovealSum[local] += sFovealSum[local + stride];
+            barrier();
+        }
+        if (lane == 0u && block < blockCount)
+            storeFovealMean(cell, sFovealSum[local]);
+        barrier(); // sFovealSum is reused by the next blocks
     }
 #else
     const uvec2 size = uvec2(uSize);
@@ -234,7 +309,7 @@ void main()
             const int code = all(lessThan(pixel, size))
                                  ? binOf(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y,
                                                              weights.z),
-                                         logMin, logMax, scale, binCount, policy)
+                                         logMin, logMax, scale, binCount, policy, margin)
                                  : kNoPixel;
 #if WORK == 3
             codeSum += code;
@@ -281,7 +356,29 @@ void main()
         uint count = 0u;
         for (uint r = 0u; r < uint(REPLICAS); ++r)
             count += sHistogram[r * kStride + slot];
-        if (count != 0u)
-            atomicAdd(histogram[isBin ? slot : kHistogramCountersOffset + (slot - BIN_CAPACITY)], count);
+        if (count != 0u) {
+            const uint word = isBin ? slot : kHistogramCountersOffset + (slot - BIN_CAPACITY);
+#if SELF_CLEAR
+            atomicAdd(accumulated[word], count);
+#else
+            atomicAdd(histogram[word], count);
+#endif
+        }
     }
+#if SELF_CLEAR
+    // The last workgroup to finish publishes the sums and leaves the accumulator zero for the next
+    // dispatch: every group's additions are done before it takes its ticket (barrier, memory barrier).
+    memoryBarrierBuffer();
+    barrier();
+    if (local == 0u)
+        sTicket = atomicAdd(accumulated[kHistogramBufferWords], 1u);
+    barrier();
+    if (sTicket == gl_NumWorkGroups.x - 1u) {
+        for (uint word = local; word < kHistogramBufferWords; word += kGroupSize)
+            histogram[word] = word < binCount || word >= kHistogramCountersOffset ? atomicExchange(accumulated[word], 0u)
+                                                                                 : 0u;
+        if (local == 0u)
+            atomicExchange(accumulated[kHistogramBufferWords], 0u);
+    }
+#endif
 }

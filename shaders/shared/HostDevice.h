@@ -152,6 +152,43 @@ HD_FUNC int hdBinOf(float L, float logMin, float logMax, HD_UINT binCount, HD_UI
     return hdBinOfScaled(L, logMin, logMax, hdBinScale(logMin, logMax, binCount), binCount, outOfRange);
 }
 
+// ---- Exact binning at the speed of the hardware log2 ---------------------------------------------
+// hdBinOfFast gives hdBinOfScaled's bin, bit for bit, for most pixels without its polynomial: it
+// bins with the platform's fast log2 (HD_LOG2_FAST) and keeps that bin only where the position is
+// further than `margin` from every bin edge and from both ends of the range; the few pixels nearer
+// (about 2 x margin of them) take the exact path. The margin bounds the difference between the two
+// positions: the fast log2 within 2^-21 + 3 ulp of log2 L (the GLSL 4.6 and CUDA precision of
+// log2), hdLog2 within 1.5e-7 + 1/2 ulp, each then rounded by the subtraction and the scaling, all
+// doubled. hdBinFastMargin returns 2 (never fast) where the margin would not be small. Uniform per
+// dispatch, so kernels compute it once, as the scale.
+HD_FUNC float hdBinFastMargin(float logMin, float logMax, float scale, HD_UINT binCount)
+{
+    if (!(scale > 0.0f))
+        return 2.0f;
+    const float largestLog = (logMin < 0.0f ? -logMin : logMin) > (logMax < 0.0f ? -logMax : logMax)
+                                 ? (logMin < 0.0f ? -logMin : logMin)
+                                 : (logMax < 0.0f ? -logMax : logMax);
+    // 2^-19 = 2 x (2^-21 + 2^-22 + 4 x 2^-23 per unit of |log2 L|, rounded up); 2^-22 per bin: the
+    // position's own rounding, doubled.
+    const float margin = scale * (2.0f + largestLog) * 1.9073486e-06f + float(binCount) * 2.3841858e-07f;
+    return margin < 0.25f ? margin : 2.0f;
+}
+
+HD_FUNC int hdBinOfFast(float L, float logMin, float logMax, float scale, HD_UINT binCount, HD_UINT outOfRange,
+                        float margin)
+{
+    if (L >= kMinLuminance && !HD_IS_INF(L)) { // NaN fails the first test
+        const float position = (HD_LOG2_FAST(L) - logMin) * scale;
+        if (position >= margin && position <= float(binCount) - margin) {
+            const float below = HD_FLOOR(position);
+            const float fraction = position - below;
+            if (fraction >= margin && fraction <= 1.0f - margin)
+                return int(below);
+        }
+    }
+    return hdBinOfScaled(L, logMin, logMax, scale, binCount, outOfRange);
+}
+
 // ---- Ward's threshold contrast (tonemap/WardCurve.comp, reference/ToneWardExact) -----------------
 // Ward's threshold contrast dLt(La) in cd/m^2 (pcond htcontrs, after Ferwerda et al. 1996) with the
 // exact float functions of ExactFloat.h, for the frame fit and its exact reference.

@@ -2,7 +2,8 @@
 // test can compare them bit for bit with the CPU (tests/post/BinningExactnessTest.cpp).
 // Input per case (8 words): r, g, b, logMin, logMax (float bits), binCount, policy, unused; the
 // luminance weights (run-time, as the params buffer gives them to every pass) in uWeights.
-// Output per case (4 words): luminance bits, hdLog2(luminance) bits, hdBinScale bits, hdBinOf code.
+// Output per case (5 words): luminance bits, hdLog2(luminance) bits, hdBinScale bits, hdBinOf code,
+// hdBinOfFast code (with this GPU's log2: must be hdBinOf's).
 #include "shared/HostDevice.h"
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Cases { uint cases[]; };
@@ -22,8 +23,10 @@ void main()
     uint bins = cases[8u * i + 5u];
     uint policy = cases[8u * i + 6u];
     float L = hdLuminanceWeighted(r, g, b, uWeights.x, uWeights.y, uWeights.z);
-    results[4u * i + 0u] = floatBitsToUint(L);
-    results[4u * i + 1u] = (L >= kMinLuminance && !isinf(L)) ? floatBitsToUint(hdLog2(L)) : 0u;
-    results[4u * i + 2u] = floatBitsToUint(hdBinScale(logMin, logMax, bins));
-    results[4u * i + 3u] = uint(hdBinOf(L, logMin, logMax, bins, policy));
+    results[5u * i + 0u] = floatBitsToUint(L);
+    results[5u * i + 1u] = (L >= kMinLuminance && !isinf(L)) ? floatBitsToUint(hdLog2(L)) : 0u;
+    results[5u * i + 2u] = floatBitsToUint(hdBinScale(logMin, logMax, bins));
+    results[5u * i + 3u] = uint(hdBinOf(L, logMin, logMax, bins, policy));
+    const float scale = hdBinScale(logMin, logMax, bins);
+    results[5u * i + 4u] = uint(hdBinOfFast(L, logMin, logMax, scale, bins, policy, hdBinFastMargin(logMin, logMax, scale, bins)));
 }

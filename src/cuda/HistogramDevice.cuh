@@ -19,8 +19,9 @@ struct Params
     float logMax;
     unsigned binCount;  ///< clamped to [1, capacity]
     unsigned outOfRange;
-    float scale;  ///< hd::hdBinScale of the range, once per thread instead of per pixel
-    float lumaR;  ///< the luminance weights (hd::kParamLuma*)
+    float scale;   ///< hd::hdBinScale of the range, once per thread instead of per pixel
+    float margin;  ///< hd::hdBinFastMargin of the range
+    float lumaR;   ///< the luminance weights (hd::kParamLuma*)
     float lumaG;
     float lumaB;
 };
@@ -35,6 +36,7 @@ __device__ __forceinline__ Params loadParams(const std::uint32_t* words, unsigne
     params.binCount = bins < 1u ? 1u : (bins > capacity ? capacity : bins);
     params.outOfRange = words[hd::kParamOutOfRange];
     params.scale = hd::hdBinScale(params.logMin, params.logMax, params.binCount);
+    params.margin = hd::hdBinFastMargin(params.logMin, params.logMax, params.scale, params.binCount);
     params.lumaR = __uint_as_float(words[hd::kParamLumaR]);
     params.lumaG = __uint_as_float(words[hd::kParamLumaG]);
     params.lumaB = __uint_as_float(words[hd::kParamLumaB]);
@@ -53,11 +55,11 @@ __device__ __forceinline__ unsigned extendedSlots(const Params& params)
     return params.binCount + hd::kCounterCount;
 }
 
-/// The extended slot of one pixel (hdBinOf on its luminance; counters follow the bins).
+/// The extended slot of one pixel (hdBinOfFast, hdBinOf's bin, on its luminance; counters follow the bins).
 __device__ __forceinline__ unsigned extendedSlotOf(float r, float g, float b, const Params& params)
 {
-    const int bin = hd::hdBinOfScaled(luminanceOf(r, g, b, params), params.logMin, params.logMax, params.scale,
-                                      params.binCount, params.outOfRange);
+    const int bin = hd::hdBinOfFast(luminanceOf(r, g, b, params), params.logMin, params.logMax, params.scale,
+                                    params.binCount, params.outOfRange, params.margin);
     return bin >= 0 ? unsigned(bin) : params.binCount + hd::hdCounterOfCode(bin);
 }
 

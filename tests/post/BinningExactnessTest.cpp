@@ -1,7 +1,8 @@
 // Bit-exact binning on the GPU (issue: GPU log2 used to move pixels near bin edges):
 //  - the GLSL copy of shared/HostDevice.h's hdLuminanceWeighted, hdLog2, hdBinScale and hdBinOf
 //    against the C++ one, bit for bit, on random colours over 250 EV, special values, tiny channels
-//    and random ranges and bin counts (test/Binning.comp), with the default weights and with a
+//    and random ranges and bin counts (test/Binning.comp), and hdBinOfFast with this GPU's log2
+//    against the C++ hdBinOf, with the default weights and with a
 //    Radiance picture's run-time weights (post::LuminanceUnits);
 //  - every OpenGL histogram method on images made of the values exactly on, one ulp below and one
 //    ulp above every bin edge, for bin counts 1..4096 and odd ranges, against the CPU reference.
@@ -85,7 +86,7 @@ TEST_F(BinningExactness, GlslFunctionsMatchTheCppOnesBitForBit)
             words.push_back(word);
     gl::Buffer input("test.binning.cases", words.size() * sizeof(std::uint32_t));
     input.update<std::uint32_t>(words);
-    gl::Buffer output("test.binning.results", cases.size() * 4 * sizeof(std::uint32_t));
+    gl::Buffer output("test.binning.results", cases.size() * 5 * sizeof(std::uint32_t));
     gl::Program program = ts::shaderLibrary().buildCompute("test.binning", "test/Binning.comp");
     image::RadianceHeader radiance;  // a Radiance picture with EXPOSURE=2 and Rec. 709 primaries, D65 white
     radiance.exposure = 2.0;
@@ -102,25 +103,26 @@ TEST_F(BinningExactness, GlslFunctionsMatchTheCppOnesBitForBit)
         glProgramUniform3f(program.id(), 1, weights.r, weights.g, weights.b);
         glDispatchCompute(GLuint((cases.size() + 63) / 64), 1, 1);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        const auto results = output.readAll<std::uint32_t>(cases.size() * 4);
+        const auto results = output.readAll<std::uint32_t>(cases.size() * 5);
 
         for (std::size_t i = 0; i < cases.size() && failures < 5; ++i) {
             const Case& c = cases[i];
             const float L = hd::hdLuminance(c.r, c.g, c.b, weights);
             const std::uint32_t log2Bits =
                 (L >= hd::kMinLuminance && !std::isinf(L)) ? std::bit_cast<std::uint32_t>(hd::hdLog2(L)) : 0u;
-            const std::uint32_t expected[4] = {std::bit_cast<std::uint32_t>(L), log2Bits,
+            const std::uint32_t code = std::uint32_t(hd::hdBinOf(L, c.logMin, c.logMax, c.bins, c.policy));
+            const std::uint32_t expected[5] = {std::bit_cast<std::uint32_t>(L), log2Bits,
                                                std::bit_cast<std::uint32_t>(hd::hdBinScale(c.logMin, c.logMax, c.bins)),
-                                               std::uint32_t(hd::hdBinOf(L, c.logMin, c.logMax, c.bins, c.policy))};
-            const char* names[4] = {"hdLuminance", "hdLog2", "hdBinScale", "hdBinOf"};
-            for (int k = 0; k < 4; ++k) {
+                                               code, code};
+            const char* names[5] = {"hdLuminance", "hdLog2", "hdBinScale", "hdBinOf", "hdBinOfFast"};
+            for (int k = 0; k < 5; ++k) {
                 // NaN luminances may differ in payload; the code (hdBinOf) still has to agree.
-                if (k == 0 && std::isnan(L) && std::isnan(std::bit_cast<float>(results[4 * i])))
+                if (k == 0 && std::isnan(L) && std::isnan(std::bit_cast<float>(results[5 * i])))
                     continue;
-                if (results[4 * i + k] != expected[k]) {
+                if (results[5 * i + k] != expected[k]) {
                     ADD_FAILURE() << names[k] << " case " << i << ": rgb " << c.r << " " << c.g << " " << c.b
                                   << " range [" << c.logMin << ", " << c.logMax << "] bins " << c.bins << ": gpu 0x"
-                                  << std::hex << results[4 * i + k] << " cpu 0x" << expected[k] << std::dec;
+                                  << std::hex << results[5 * i + k] << " cpu 0x" << expected[k] << std::dec;
                     ++failures;
                 }
             }

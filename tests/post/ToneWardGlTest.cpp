@@ -5,6 +5,7 @@
 #include "post/histogram/HistogramRegistry.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
+#include "reference/Histogram.h"
 #include "reference/ToneReference.h"
 #include "reference/ToneWardExact.h"
 #include "reference/ToneWardRef.h"
@@ -352,6 +353,38 @@ TEST_F(ToneWardGl, FovealImageWithAWorkgroupPerSampleMatchesTheBoxFilter)
     for (std::size_t i = 0; i < expected.size(); ++i) {
         const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
         ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+    }
+}
+
+// The histogram pass's foveal image against the CPU box filter, and its histogram against the CPU
+// reference, bit for bit, in both of its shapes: a workgroup per block (blocks of a tile or more:
+// 1021 x 767 at 20 degrees, about 38 x 38 pixels) and a row of 32 invocations per block (smaller
+// blocks: at 60 degrees about 11 x 11, at 90 degrees about 7 x 7 and partly empty rows).
+TEST_F(ToneWardGl, FovealImageOfTheHistogramPassMatchesTheBoxFilterInBothShapes)
+{
+    ts::TestImage picture = ts::randomHdrImage(1021, 767, -8.0f, 12.0f, 5);
+    ts::addSpecialPixels(picture, 97);
+    rig.setImage(picture);
+    const ref::Histogram cpu =
+        ref::buildHistogram(picture.rgba.data(), 1021, 767, -12.0f, 14.0f, 256, ref::OutOfRange::Clamp);
+    for (float degrees : {20.0f, 60.0f, 90.0f}) {
+        SCOPED_TRACE(testing::Message() << degrees << " degrees");
+        post::ToneWard op;
+        post::FovealTarget* target = op.fovealTarget(rig.size, degrees);
+        ASSERT_NE(target, nullptr);
+        post::HistogramSpec spec{256, post::OutOfRange::Clamp};
+        const ts::GpuHistogram gpu =
+            ts::runHistogramMethodOnTexture(*method, rig.image, rig.size, -12.0f, 14.0f, spec, target);
+        ASSERT_TRUE(target->written);
+        EXPECT_EQ(gpu.bins, cpu.bins);
+        const ref::FovealGrid grid = ref::fovealGridSize(1021, 767, double(degrees));
+        ASSERT_EQ(target->image->size(), glm::ivec2(grid.width, grid.height));
+        const auto foveal = target->image->readRgbaFloat();
+        const auto expected = ref::wardFovealLuminance(picture.rgba.data(), 1021, 767, grid, 1.0);
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
+            ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+        }
     }
 }
 

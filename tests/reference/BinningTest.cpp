@@ -132,4 +132,51 @@ TEST(Binning, EdgesFoundBySearchSplitBinsWhereTheRealNumbersSay)
     }
 }
 
+// hdBinOfFast must be hdBinOf wherever it answers: a few ulps on both sides of every edge (where
+// the fast log2 and the polynomial disagree most often), random luminances over 250 EV, and both
+// out-of-range policies; its margin is small for real ranges and "never fast" for degenerate ones.
+TEST(Binning, FastBinningGivesTheExactBinAroundEveryEdgeAndElsewhere)
+{
+    std::mt19937 random(77);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::size_t checked = 0;
+    for (RangeCase c : {RangeCase{-10.0f, 20.0f, 256},
+                        {-6.49f, 15.51f, 256},
+                        {-3.3f, 7.77f, 100},
+                        {0.1f, 0.35f, 7},
+                        {-6.0f, 9.0f, 1},
+                        {-12.0f, 13.0f, 4096},
+                        {-90.5f, 120.25f, 1000}}) {
+        const float scale = hd::hdBinScale(c.logMin, c.logMax, c.bins);
+        const float margin = hd::hdBinFastMargin(c.logMin, c.logMax, scale, c.bins);
+        EXPECT_LT(margin, 0.01f) << "[" << c.logMin << ", " << c.logMax << "] " << c.bins << " bins";
+        std::vector<float> values;
+        for (float edge : testing_support::greyBinEdges(c.logMin, c.logMax, c.bins)) {
+            float below = edge, above = edge;
+            for (int step = 0; step < 8; ++step) {
+                values.push_back(hd::hdLuminance(below, below, below));
+                values.push_back(hd::hdLuminance(above, above, above));
+                below = std::nextafter(below, 0.0f);
+                above = std::nextafter(above, std::numeric_limits<float>::infinity());
+            }
+        }
+        for (int i = 0; i < 20000; ++i)
+            values.push_back(std::ldexp(unit(random) + 0.5f, int(random() % 250) - 125));
+        for (float special : {0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min()})
+            values.push_back(special);
+        for (std::uint32_t policy : {hd::kOutOfRangeClamp, hd::kOutOfRangeSeparate})
+            for (float L : values) {
+                ASSERT_EQ(hd::hdBinOfFast(L, c.logMin, c.logMax, scale, c.bins, policy, margin),
+                          hd::hdBinOfScaled(L, c.logMin, c.logMax, scale, c.bins, policy))
+                    << "L " << L << " in [" << c.logMin << ", " << c.logMax << "] " << c.bins << " bins";
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 100000u);
+    EXPECT_EQ(hd::hdBinFastMargin(1.0f, 1.0f, 0.0f, 256), 2.0f);  // degenerate range
+    // 4096 bins over 1/8 EV far from 0 EV: a bin is narrower than the two log2s' possible difference.
+    EXPECT_EQ(hd::hdBinFastMargin(100.0f, 100.125f, hd::hdBinScale(100.0f, 100.125f, 4096), 4096), 2.0f);
+}
+
 }  // namespace

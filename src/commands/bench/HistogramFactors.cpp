@@ -70,11 +70,15 @@ std::vector<HistogramFactorVariant> histogramFactorVariants()
     add("read only, imageLoad", "reading the frame", [](auto& v) { v.work = 1, v.source = 1; });
     add("read only, storage buffer", "reading the frame", [](auto& v) { v.work = 1, v.source = 2; });
     add("clears and merge only", "fixed cost", [](auto& v) { v.work = 2; });
+    add("groups add into the histogram (needs the global clear)", "fixed cost", [](auto& v) { v.selfClear = false; });
     add("read and bin, no atomics", "binning", [](auto& v) { v.work = 3; });
-    add("read and bin with hardware log2, no atomics", "binning", [](auto& v) { v.work = 3, v.fastLog2 = true; });
+    add("read and bin with the polynomial log2, no atomics", "binning", [](auto& v) { v.work = 3, v.binning = 0; });
+    add("read and bin with hardware log2, no atomics", "binning", [](auto& v) { v.work = 3, v.binning = 2; });
     add("source: imageLoad", "source", [](auto& v) { v.source = 1; });
     add("source: storage buffer", "source", [](auto& v) { v.source = 2; });
-    add("hardware log2", "binning", [](auto& v) { v.fastLog2 = true; });
+    add("polynomial log2 for every pixel", "binning", [](auto& v) { v.binning = 0; });
+    add("hardware log2", "binning", [](auto& v) { v.binning = 2; });
+    add("run-length merge on", "atomics", [](auto& v) { v.runMerge = true; });
     add("run-length merge off", "atomics", [](auto& v) { v.runMerge = false; });
     add("capacity 4096", "shared array", [](auto& v) { v.capacity = 4096; });
     add("capacity 1024", "shared array", [](auto& v) { v.capacity = 1024; });
@@ -86,9 +90,9 @@ std::vector<HistogramFactorVariant> histogramFactorVariants()
     add("grid 528 groups", "grid", [](auto& v) { v.maxGroups = 528; });
     add("grid 4096 groups", "grid", [](auto& v) { v.maxGroups = 4096; });
     add("grid: one group per tile", "grid", [](auto& v) { v.maxGroups = 1u << 30; });
-    add("buffer + hardware log2", "combined", [](auto& v) { v.source = 2, v.fastLog2 = true; });
+    add("buffer + hardware log2", "combined", [](auto& v) { v.source = 2, v.binning = 2; });
     add("buffer + hardware log2, 8 px, tile grid", "combined",
-        [](auto& v) { v.source = 2, v.fastLog2 = true, v.pixels = 8, v.maxGroups = 1u << 30; });
+        [](auto& v) { v.source = 2, v.binning = 2, v.pixels = 8, v.maxGroups = 1u << 30; });
     add("texelFetch, 8 px, tile grid", "combined", [](auto& v) { v.pixels = 8, v.maxGroups = 1u << 30; });
     return list;
 }
@@ -109,6 +113,8 @@ std::vector<HistogramFactorRow> measureHistogramFactors(post::PassContext& ctx,
     spec.storedScale = units.storedScale();
     post::writeHistogramParams(params, settings.logMin, settings.logMax, spec, size);
     gl::Buffer histogram("factors/histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    gl::Buffer accumulator("factors/accumulator", (hd::kHistogramBufferWords + 1) * sizeof(std::uint32_t));
+    accumulator.clearUint(0u);  // SELF_CLEAR variants leave it zero after each dispatch
 
     // The storage-buffer source: the frame's texels copied once, row-major RGBA16F (8 bytes each).
     gl::Buffer frameTexels;
@@ -150,9 +156,10 @@ std::vector<HistogramFactorRow> measureHistogramFactors(post::PassContext& ctx,
                                                             {"BIN_CAPACITY", std::to_string(row.capacity)},
                                                             {"REPLICAS", "1"},
                                                             {"SOURCE", std::to_string(v.source)},
-                                                            {"FAST_LOG2", v.fastLog2 ? "1" : "0"},
+                                                            {"BINNING", std::to_string(v.binning)},
                                                             {"RUN_MERGE", v.runMerge ? "1" : "0"},
-                                                            {"WORK", std::to_string(v.work)}});
+                                                            {"WORK", std::to_string(v.work)},
+                                                            {"SELF_CLEAR", v.selfClear ? "1" : "0"}});
         const std::uint64_t tileWidth = v.strip ? kTileWidth * v.pixels : kTileWidth;
         const std::uint64_t tileHeight = v.strip ? kGroupRows : kGroupRows * v.pixels;
         const std::uint64_t tiles = ((std::uint64_t(size.x) + tileWidth - 1) / tileWidth) *
@@ -173,6 +180,7 @@ std::vector<HistogramFactorRow> measureHistogramFactors(post::PassContext& ctx,
             frameTexels.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
         params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+        accumulator.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
         glDispatchCompute(rows[index].groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     };
@@ -301,7 +309,9 @@ std::string formatHistogramFactorTable(const std::vector<HistogramFactorRow>& ro
 {
     const double pipeline = rows.empty() ? 0.0 : rows.front().dispatchMedianUs;
     std::ostringstream out;
-    out << "| factor | variant | groups | shared B | dispatch us (median) | min | with clear | vs pipeline | "
+    // "stage": what the histogram stage costs with this variant: the dispatch alone where the last
+    // workgroup publishes (SELF_CLEAR), else the global clear and the dispatch.
+    out << "| factor | variant | groups | shared B | dispatch us (median) | min | stage | vs pipeline | "
            "histogram |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n";
     char line[512];
     for (const HistogramFactorRow& row : rows) {
@@ -315,7 +325,8 @@ std::string formatHistogramFactorTable(const std::vector<HistogramFactorRow>& ro
                                                   : util::format("{} pixels moved", row.movedPixels);
         std::snprintf(line, sizeof line, "| %s | %s | %u | %u | %.1f | %.1f | %.1f | %.2fx | %s |\n",
                       row.variant.factor.c_str(), row.variant.name.c_str(), row.groups, row.sharedBytes,
-                      row.dispatchMedianUs, row.dispatchMinUs, row.withClearMedianUs,
+                      row.dispatchMedianUs, row.dispatchMinUs,
+                      row.variant.selfClear ? row.dispatchMedianUs : row.withClearMedianUs,
                       pipeline > 0.0 ? row.dispatchMedianUs / pipeline : 0.0, histogram.c_str());
         out << line;
     }
@@ -325,12 +336,12 @@ std::string formatHistogramFactorTable(const std::vector<HistogramFactorRow>& ro
 std::string formatHistogramFactorCsv(const std::vector<HistogramFactorRow>& rows)
 {
     std::ostringstream out;
-    out << "factor,variant,source,fast_log2,run_merge,work,capacity,pixels,strip,groups,shared_bytes,"
+    out << "factor,variant,source,binning,run_merge,work,capacity,pixels,strip,groups,shared_bytes,"
            "dispatch_median_us,dispatch_min_us,with_clear_median_us,binned,exact,moved_pixels,error\n";
     for (const HistogramFactorRow& row : rows) {
         const HistogramFactorVariant& v = row.variant;
-        out << '"' << v.factor << "\",\"" << v.name << "\"," << v.source << ',' << v.fastLog2 << ',' << v.runMerge
-            << ',' << v.work << ',' << row.capacity << ',' << v.pixels << ',' << v.strip << ',' << row.groups << ','
+        out << '"' << v.factor << "\",\"" << v.name << "\"," << v.source << ',' << v.binning << ',' << v.runMerge << ','
+            << v.work << ',' << row.capacity << ',' << v.pixels << ',' << v.strip << ',' << row.groups << ','
             << row.sharedBytes << ',' << row.dispatchMedianUs << ',' << row.dispatchMinUs << ','
             << row.withClearMedianUs << ',' << row.binned << ',' << row.exact << ',' << row.movedPixels << ",\""
             << row.error << "\"\n";

@@ -12,6 +12,7 @@
 
 #include "gl/Buffer.h"
 #include "post/PostTypes.h"
+#include "post/histogram/HistogramComputeSharedAtomic.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -27,13 +28,14 @@ struct HistogramFactorVariant
     std::string name;    ///< short, unique: "pipeline", "source: imageLoad", ...
     std::string factor;  ///< the factor it isolates (the table's group)
     int source = 0;      ///< SOURCE: 0 texelFetch, 1 imageLoad, 2 storage buffer (RGBA16F frames only)
-    bool fastLog2 = false;
-    bool runMerge = true;
-    int work = 0;                    ///< WORK: 0 bin, 1 read only, 2 clear and merge only
-    std::uint32_t capacity = 0;      ///< BIN_CAPACITY; 0: as the method picks it for the bin count
-    std::uint32_t pixels = 4;        ///< PIXELS
-    bool strip = false;              ///< STRIP
-    std::uint32_t maxGroups = 1024;  ///< persistent grid size limit (the method's default)
+    int binning = 1;     ///< BINNING: 0 polynomial log2 for every pixel, 1 hdBinOfFast (the method), 2 hardware log2
+    bool runMerge = post::HistogramComputeSharedAtomic::Tuning{}.runMerge;  ///< RUN_MERGE
+    bool selfClear = true;       ///< SELF_CLEAR (the method): the last workgroup publishes, no clear needed
+    int work = 0;                ///< WORK: 0 bin, 1 read only, 2 clear and merge only
+    std::uint32_t capacity = 0;  ///< BIN_CAPACITY; 0: as the method picks it for the bin count
+    std::uint32_t pixels = post::HistogramComputeSharedAtomic::Tuning{}.pixels;        ///< PIXELS
+    bool strip = false;                                                                ///< STRIP
+    std::uint32_t maxGroups = post::HistogramComputeSharedAtomic::Tuning{}.maxGroups;  ///< persistent grid size limit
 };
 
 /// The variants in table order, first "pipeline" (the method as the pipeline builds it).

@@ -39,9 +39,13 @@ HistogramComputeSharedAtomic::Tuning readTuning()
             tuning.replicas = value;
         else if (key == "subgroup")
             tuning.subgroupVote = value != 0;
+        else if (key == "merge")
+            tuning.runMerge = value != 0;
     }
-    util::logInfo("compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={}",
-                  tuning.pixels, tuning.maxGroups, int(tuning.strip), tuning.replicas, int(tuning.subgroupVote));
+    util::logInfo(
+        "compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={} merge={}",
+        tuning.pixels, tuning.maxGroups, int(tuning.strip), tuning.replicas, int(tuning.subgroupVote),
+        int(tuning.runMerge));
     return tuning;
 }
 
@@ -102,7 +106,16 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                    targets.foveal->grid.y <= image.size.y
                                ? targets.foveal
                                : nullptr;
-    gl::Program& program = mPrograms[foveal ? 1 : 0][variant];
+    // Blocks of at least a tile: the workgroup walks each (FOVEAL 1); smaller ones (1080p): a row of
+    // 32 invocations per block (FOVEAL 2).
+    const std::uint64_t tilePixels = std::uint64_t(kTileWidth) * kGroupRows * mTuning.pixels;
+    const int fovealVariant = !foveal
+                                  ? 0
+                                  : (std::uint64_t(image.size.x) * std::uint64_t(image.size.y) >=
+                                             tilePixels * std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y)
+                                         ? 1
+                                         : 2);
+    gl::Program& program = mPrograms[std::size_t(fovealVariant)][variant];
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -110,26 +123,38 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
     if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
-        program = ctx.shaders.buildCompute(
-            "histogram.compute-shared-atomic." + std::string(foveal ? "foveal." : "") + std::to_string(capacity),
-            "histogram/SharedAtomic.comp",
-            {{"FOVEAL", foveal ? "1" : "0"},
-             {"PIXELS", std::to_string(mTuning.pixels)},
-             {"STRIP", mTuning.strip ? "1" : "0"},
-             {"BIN_CAPACITY", std::to_string(capacity)},
-             {"REPLICAS", std::to_string(replicas)},
-             {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"}});
+        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." +
+                                               (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
+                                               std::to_string(capacity),
+                                           "histogram/SharedAtomic.comp",
+                                           {{"FOVEAL", std::to_string(fovealVariant)},
+                                            {"PIXELS", std::to_string(mTuning.pixels)},
+                                            {"STRIP", mTuning.strip ? "1" : "0"},
+                                            {"BIN_CAPACITY", std::to_string(capacity)},
+                                            {"REPLICAS", std::to_string(replicas)},
+                                            {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"},
+                                            {"RUN_MERGE", mTuning.runMerge ? "1" : "0"},
+                                            {"SELF_CLEAR", "1"}});
         mLastReplicas = replicas;
         mLastSubgroupVote = subgroupVote;
     }
-    targets.histogram.clearUint(0u);
-    if (image.size.x <= 0 || image.size.y <= 0)
+    if (image.size.x <= 0 || image.size.y <= 0) {
+        targets.histogram.clearUint(0u);
         return;
+    }
+    if (!mAccumulator) {  // zero between dispatches: the last workgroup of each leaves it so
+        mAccumulator = gl::Buffer("histogram/compute-shared-atomic/accumulator",
+                                  (hd::kHistogramBufferWords + 1) * sizeof(std::uint32_t));
+        mAccumulator.clearUint(0u);
+    }
     const std::uint64_t tileWidth = mTuning.strip ? kTileWidth * mTuning.pixels : kTileWidth;
     const std::uint64_t tileHeight = mTuning.strip ? kGroupRows : kGroupRows * mTuning.pixels;
     const std::uint64_t tiles = ((std::uint64_t(image.size.x) + tileWidth - 1) / tileWidth) *
                                 ((std::uint64_t(image.size.y) + tileHeight - 1) / tileHeight);
-    const std::uint64_t blocks = foveal ? std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y) : tiles;
+    const std::uint64_t fovealBlocks = foveal ? std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y) : 0;
+    const std::uint64_t blocks = fovealVariant == 1   ? fovealBlocks
+                                 : fovealVariant == 2 ? (fovealBlocks + 7) / 8
+                                                      : tiles;
     mLastGroups = std::uint32_t(std::min<std::uint64_t>(blocks, mTuning.maxGroups));
     mLastFoveal = foveal != nullptr;
 
@@ -140,6 +165,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     glBindSampler(hd::kTextureUnitInput, 0);
     targets.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
     targets.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    mAccumulator.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
     if (foveal) {
         glProgramUniform2i(program.id(), 1, foveal->grid.x, foveal->grid.y);
         program.set(2, foveal->sceneScale);

@@ -4,14 +4,15 @@
 // walks 2-D tiles of the frame (32 x 8*ROWS pixels, a warp reading 32 neighbouring texels of a
 // row), each thread issues ROWS texel loads before binning them, and runs of equal bins go in with
 // one shared atomic (Bugetti, "Histogram Equalization", 2.2: aggregation + thread coarsening). Each
-// workgroup then adds its non-zero bins to the global buffer once. Binning is bit-exact
-// (shared/HostDevice.h). The first version, with a linear pixel index and one workgroup per 4096
-// pixels, is kept as compute-shared-atomic-linear.
-// Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
-// any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
-// foveal image (FOVEAL variant of the shader: the foveal blocks are the tiles). Tunables (for benchmarks):
-// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1, replicas=N,subgroup=0|1" (see SharedAtomic.comp and docs/PERF.md
-// section 0).
+// workgroup then adds its non-zero bins to an accumulator once, and the last one to finish moves the
+// sums into the histogram (no clear dispatch before it). Binning is bit-exact
+// (shared/HostDevice.h's hdBinOfFast: the hardware log2, the polynomial next to bin edges). The first version, with a
+// linear pixel index and one workgroup per 4096 pixels, is kept as compute-shared-atomic-linear. Limits: 1..4096 bins
+// (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB); any input size. With a foveal target
+// (Ward), the same pass also box-filters the frame into Ward's foveal image (FOVEAL variants of the shader: the foveal
+// blocks are the tiles; a block per workgroup for large blocks, per row of 32 invocations for small ones). Tunables
+// (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1" (see
+// SharedAtomic.comp and docs/PERF.md section 0).
 #pragma once
 
 #include "post/histogram/HistogramMethod.h"
@@ -37,6 +38,7 @@ public:
         bool strip = false;              ///< an invocation's pixels in a row (true) or 8 rows apart
         std::uint32_t replicas = 1;      ///< shared histogram copies (bin counts up to 1024 only)
         bool subgroupVote = false;       ///< subgroupAllEqual fast path (where GL_KHR_shader_subgroup exists)
+        bool runMerge = true;            ///< runs of equal bins added with one shared atomic
     };
 
     HistogramComputeSharedAtomic();
@@ -59,8 +61,9 @@ private:
     std::uint32_t mLastReplicas = 1;
     bool mLastSubgroupVote = false;
     bool mLastFoveal = false;
-    /// [foveal][bin capacity 256, 1024, 4096]
-    std::array<std::array<gl::Program, 3>, 2> mPrograms;
+    gl::Buffer mAccumulator;  ///< the workgroups' sums and the ticket (SELF_CLEAR), zero between dispatches
+    /// [FOVEAL variant: none, block per workgroup, block per 32 invocations][bin capacity 256, 1024, 4096]
+    std::array<std::array<gl::Program, 3>, 3> mPrograms;
 };
 
 }  // namespace post

@@ -20,6 +20,7 @@ namespace post {
 
 namespace {
 constexpr int kFovealGroupPixels = 256;  ///< WardFoveal.comp's workgroup size
+constexpr int kFovealRowPixels = 32;     ///< the smallest block a histogram pass fills (a row of 32 invocations)
 // WardCurve.comp's uStage values.
 constexpr std::uint32_t kStageAll = 0;
 constexpr std::uint32_t kStageRange = 1;
@@ -93,8 +94,8 @@ FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
     if (imageSize.x <= 0 || imageSize.y <= 0 || mPcondActive || mSettings.sampling == WardSampling::Pcond || mFed)
         return nullptr;  // pcond's foveal image is pfilt's, which no histogram pass makes
     const glm::ivec2 grid = fovealGridSize(imageSize, fovYDegrees);
-    if (!blocksFillAWorkgroup(imageSize, grid))
-        return nullptr;  // small blocks: WardFoveal.comp's invocation per sample is the better shape
+    if (std::int64_t(imageSize.x) * imageSize.y < std::int64_t(kFovealRowPixels) * grid.x * grid.y)
+        return nullptr;  // blocks under 32 pixels: a histogram pass's row of 32 invocations per block would idle
     ensureFovealImage(grid);
     mFovealTarget = FovealTarget{&mFoveal, grid, mSettings.sceneScale, false};
     return &mFovealTarget;
