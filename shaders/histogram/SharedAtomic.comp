@@ -28,7 +28,7 @@
 // (hdBinOfScaled), 2 with the hardware log2 alone (not bit-exact); RUN_MERGE 0 adds every pixel
 // with its own shared atomic; WORK 1 only reads the texels (no
 // binning), WORK 2 skips the pixels (the clears and the merge into the global bins alone), WORK 3
-// reads and bins but adds nothing (no shared atomics).
+// reads and bins but adds nothing (no shared atomics), WORK 4 reads and computes the luminance only.
 #ifndef FOVEAL
 #define FOVEAL 0
 #endif
@@ -127,6 +127,25 @@ void addRun(uint copy, int code, uint count)
         atomicAdd(sHistogram[copy + slotOf(code)], count);
 }
 
+// The invocation's current run of equal bins (RUN_MERGE), flushed when the bin changes and at the end.
+int gRunCode = kNoPixel;
+uint gRunLength = 0u;
+
+void addPixel(uint copy, int code)
+{
+#if RUN_MERGE
+    if (gRunLength != 0u && code == gRunCode) {
+        ++gRunLength;
+    } else {
+        addRun(copy, gRunCode, gRunLength);
+        gRunCode = code;
+        gRunLength = 1u;
+    }
+#else
+    addRun(copy, code, 1u);
+#endif
+}
+
 // One texel of the frame through the source under study (SOURCE).
 vec3 frameTexel(uvec2 pixel)
 {
@@ -180,8 +199,6 @@ void main()
         sHistogram[i] = 0u;
     barrier();
 
-    int runCode = kNoPixel;
-    uint runLength = 0u;
 #if FOVEAL == 1
     const uint blockCount = uint(uFovealGrid.x * uFovealGrid.y);
     for (uint block = gl_WorkGroupID.x; block < blockCount; block += gl_NumWorkGroups.x) {
@@ -204,13 +221,7 @@ void main()
                         code = binOf(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
                                      logMin, logMax, scale, binCount, policy, margin);
                     }
-                    if (runLength != 0u && code == runCode) {
-                        ++runLength;
-                    } else {
-                        addRun(copy, runCode, runLength);
-                        runCode = code;
-                        runLength = 1u;
-                    }
+                    addPixel(copy, code);
                 }
             }
         }
@@ -255,13 +266,7 @@ void main()
                         code = binOf(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
                                      logMin, logMax, scale, binCount, policy, margin);
                     }
-                    if (runLength != 0u && code == runCode) {
-                        ++runLength;
-                    } else {
-                        addRun(copy, runCode, runLength);
-                        runCode = code;
-                        runLength = 1u;
-                    }
+                    addPixel(copy, code);
                 }
             }
         }
@@ -280,7 +285,7 @@ void main()
     const uvec2 size = uvec2(uSize);
     const uint tilesX = (size.x + kTile.x - 1u) / kTile.x;
     const uint tileCount = tilesX * ((size.y + kTile.y - 1u) / kTile.y);
-#if WORK == 1
+#if WORK == 1 || WORK == 4
     float readSum = 0.0;
 #elif WORK == 3
     int codeSum = 0;
@@ -303,6 +308,10 @@ void main()
         for (uint k = 0u; k < PIXELS; ++k)
             readSum += texel[k].r + texel[k].g + texel[k].b;
         continue;
+#elif WORK == 4
+        for (uint k = 0u; k < PIXELS; ++k)
+            readSum += hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y, weights.z);
+        continue;
 #endif
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
@@ -324,20 +333,10 @@ void main()
                 continue;
             }
 #endif
-#if RUN_MERGE
-            if (runLength != 0u && code == runCode) {
-                ++runLength;
-            } else {
-                addRun(copy, runCode, runLength);
-                runCode = code;
-                runLength = 1u;
-            }
-#else
-            addRun(copy, code, 1u);
-#endif
+            addPixel(copy, code);
         }
     }
-#if WORK == 1
+#if WORK == 1 || WORK == 4
     if (readSum == -1234.5) // never true for a frame of the bench; keeps the reads alive
         atomicAdd(sHistogram[0], 1u);
 #elif WORK == 3
@@ -345,7 +344,7 @@ void main()
         atomicAdd(sHistogram[0], 1u);
 #endif
 #endif
-    addRun(copy, runCode, runLength);
+    addRun(copy, gRunCode, gRunLength);
     barrier();
 
     for (uint slot = local; slot < BIN_CAPACITY + kCounterCount; slot += kGroupSize) {

@@ -71,6 +71,7 @@ std::vector<HistogramFactorVariant> histogramFactorVariants()
     add("read only, storage buffer", "reading the frame", [](auto& v) { v.work = 1, v.source = 2; });
     add("clears and merge only", "fixed cost", [](auto& v) { v.work = 2; });
     add("groups add into the histogram (needs the global clear)", "fixed cost", [](auto& v) { v.selfClear = false; });
+    add("read and compute the luminance only", "binning", [](auto& v) { v.work = 4; });
     add("read and bin, no atomics", "binning", [](auto& v) { v.work = 3; });
     add("read and bin with the polynomial log2, no atomics", "binning", [](auto& v) { v.work = 3, v.binning = 0; });
     add("read and bin with hardware log2, no atomics", "binning", [](auto& v) { v.work = 3, v.binning = 2; });

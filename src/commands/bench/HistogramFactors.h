@@ -30,8 +30,8 @@ struct HistogramFactorVariant
     int source = 0;      ///< SOURCE: 0 texelFetch, 1 imageLoad, 2 storage buffer (RGBA16F frames only)
     int binning = 1;     ///< BINNING: 0 polynomial log2 for every pixel, 1 hdBinOfFast (the method), 2 hardware log2
     bool runMerge = post::HistogramComputeSharedAtomic::Tuning{}.runMerge;  ///< RUN_MERGE
-    bool selfClear = true;       ///< SELF_CLEAR (the method): the last workgroup publishes, no clear needed
-    int work = 0;                ///< WORK: 0 bin, 1 read only, 2 clear and merge only
+    bool selfClear = true;  ///< SELF_CLEAR (the method): the last workgroup publishes, no clear needed
+    int work = 0;  ///< WORK: 0 bin, 1 read only, 2 clear and merge only, 3 bin without atomics, 4 luminance only
     std::uint32_t capacity = 0;  ///< BIN_CAPACITY; 0: as the method picks it for the bin count
     std::uint32_t pixels = post::HistogramComputeSharedAtomic::Tuning{}.pixels;        ///< PIXELS
     bool strip = false;                                                                ///< STRIP

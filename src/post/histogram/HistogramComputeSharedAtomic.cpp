@@ -41,11 +41,14 @@ HistogramComputeSharedAtomic::Tuning readTuning()
             tuning.subgroupVote = value != 0;
         else if (key == "merge")
             tuning.runMerge = value != 0;
+        else if (key == "foveal" && value <= 2)
+            tuning.fovealShape = value;
     }
     util::logInfo(
-        "compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={} merge={}",
+        "compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={} merge={} "
+        "foveal={}",
         tuning.pixels, tuning.maxGroups, int(tuning.strip), tuning.replicas, int(tuning.subgroupVote),
-        int(tuning.runMerge));
+        int(tuning.runMerge), tuning.fovealShape);
     return tuning;
 }
 
@@ -69,9 +72,9 @@ HistogramComputeSharedAtomic::HistogramComputeSharedAtomic() : mTuning(readTunin
 std::string_view HistogramComputeSharedAtomic::description() const
 {
     return "GL compute: a persistent grid of workgroups walks 32x32 tiles (a warp reads 32 neighbouring texels, "
-           "4 loads in flight per thread), bins bit-exactly into a private shared-memory histogram with runs "
-           "of equal bins added by one atomic (Bugetti's aggregation), then each workgroup adds its non-zero "
-           "bins to the global buffer once.";
+           "4 loads in flight per thread), bins bit-exactly at the hardware log2's speed (the exact polynomial only "
+           "next to bin edges) into a private shared-memory histogram, one shared atomic per pixel, then each "
+           "workgroup adds its non-zero bins to an accumulator and the last one to finish publishes them.";
 }
 
 Availability HistogramComputeSharedAtomic::availability(const GpuCaps& caps) const
@@ -109,8 +112,9 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     // Blocks of at least a tile: the workgroup walks each (FOVEAL 1); smaller ones (1080p): a row of
     // 32 invocations per block (FOVEAL 2).
     const std::uint64_t tilePixels = std::uint64_t(kTileWidth) * kGroupRows * mTuning.pixels;
-    const int fovealVariant = !foveal
-                                  ? 0
+    const int fovealVariant = !foveal ? 0
+                              : mTuning.fovealShape > 0
+                                  ? int(mTuning.fovealShape)
                                   : (std::uint64_t(image.size.x) * std::uint64_t(image.size.y) >=
                                              tilePixels * std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y)
                                          ? 1

@@ -2,17 +2,18 @@
 //
 // Technique: one private histogram per workgroup in shared memory; a persistent grid of workgroups
 // walks 2-D tiles of the frame (32 x 8*ROWS pixels, a warp reading 32 neighbouring texels of a
-// row), each thread issues ROWS texel loads before binning them, and runs of equal bins go in with
-// one shared atomic (Bugetti, "Histogram Equalization", 2.2: aggregation + thread coarsening). Each
-// workgroup then adds its non-zero bins to an accumulator once, and the last one to finish moves the
-// sums into the histogram (no clear dispatch before it). Binning is bit-exact
-// (shared/HostDevice.h's hdBinOfFast: the hardware log2, the polynomial next to bin edges). The first version, with a
-// linear pixel index and one workgroup per 4096 pixels, is kept as compute-shared-atomic-linear. Limits: 1..4096 bins
-// (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB); any input size. With a foveal target
-// (Ward), the same pass also box-filters the frame into Ward's foveal image (FOVEAL variants of the shader: the foveal
-// blocks are the tiles; a block per workgroup for large blocks, per row of 32 invocations for small ones). Tunables
-// (for benchmarks): HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1" (see
-// SharedAtomic.comp and docs/PERF.md section 0).
+// row), each thread issues ROWS texel loads before binning them (Bugetti, "Histogram Equalization",
+// 2.2: thread coarsening; his run aggregation is an option, measured slower on the H200). Binning is
+// bit-exact at the hardware log2's speed (shared/HostDevice.h's hdBinOfFast: the polynomial only
+// next to bin edges). Each workgroup adds its non-zero bins to an accumulator once, and the last one
+// to finish moves the sums into the histogram (no clear dispatch before it). The first version, with
+// a linear pixel index and one workgroup per 4096 pixels, is kept as compute-shared-atomic-linear.
+// Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
+// any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
+// foveal image (FOVEAL variants of the shader: a block per workgroup for blocks of a tile or more, a
+// block per row of 32 invocations for smaller ones). Tunables (for benchmarks):
+// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2"
+// (see SharedAtomic.comp and docs/PERF.md).
 #pragma once
 
 #include "post/histogram/HistogramMethod.h"
@@ -38,7 +39,10 @@ public:
         bool strip = false;              ///< an invocation's pixels in a row (true) or 8 rows apart
         std::uint32_t replicas = 1;      ///< shared histogram copies (bin counts up to 1024 only)
         bool subgroupVote = false;       ///< subgroupAllEqual fast path (where GL_KHR_shader_subgroup exists)
-        bool runMerge = true;            ///< runs of equal bins added with one shared atomic
+        /// Runs of equal bins added with one shared atomic: off, as measured on the H200 (every pixel's own
+        /// shared atomic is faster there, even on one-bin frames; docs/PERF.md).
+        bool runMerge = false;
+        std::uint32_t fovealShape = 0;  ///< 0: by block size; 1: a block per workgroup; 2: per 32 invocations
     };
 
     HistogramComputeSharedAtomic();
