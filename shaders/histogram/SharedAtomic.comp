@@ -17,8 +17,8 @@
 //    filter of WardFoveal.comp): the tiles are then the foveal blocks ([x w/gw, (x+1) w/gw) x ...,
 //    so they partition the frame), each walked by the whole workgroup, PIXELS rows of loads in
 //    flight; the finite pixels' RGB sums meet in a shared-memory tree and the block's mean goes to
-//    uFoveal. For blocks of at least a tile (32 x 8*PIXELS pixels; the host picks).
-//  - FOVEAL 2: the same for small blocks (1080p: about 16x16 pixels): each row of 32 invocations
+//    uFoveal (an option for benchmarks: slower than FOVEAL 2 on the H200 at 1080p and 4K).
+//  - FOVEAL 2 (the method): each row of 32 invocations
 //    walks one block by its pixel index (all 32 busy whatever the block's width), 8 blocks per
 //    workgroup at a time, and the 32 sums of each row meet in a shared-memory tree.
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
@@ -248,14 +248,17 @@ void main()
             cell = ivec2(int(block % uint(uFovealGrid.x)), int(block / uint(uFovealGrid.x)));
             const ivec2 lo = cell * uSize / uFovealGrid;
             const ivec2 extent = (cell + 1) * uSize / uFovealGrid - lo;
-            const uint pixels = uint(extent.x * extent.y);
+            const uint width = uint(extent.x);
+            const uint pixels = width * uint(extent.y);
+            const float inverseWidth = 1.0 / float(width);
             for (uint index = lane; index < pixels; index += 32u * PIXELS) {
                 vec3 texel[PIXELS];
                 for (uint k = 0u; k < PIXELS; ++k) {
                     const uint p = index + 32u * k;
-                    const uint y = p / uint(extent.x);
-                    texel[k] = p < pixels ? texelFetch(uInput, lo + ivec2(int(p - y * uint(extent.x)), int(y)), 0).rgb
-                                          : vec3(0.0);
+                    // p / width by a float reciprocal (no integer division per pixel), corrected to the exact quotient.
+                    uint y = uint(float(p) * inverseWidth);
+                    y = y * width > p ? y - 1u : ((y + 1u) * width <= p ? y + 1u : y);
+                    texel[k] = p < pixels ? texelFetch(uInput, lo + ivec2(int(p - y * width), int(y)), 0).rgb : vec3(0.0);
                 }
                 for (uint k = 0u; k < PIXELS; ++k) {
                     int code = kNoPixel;

@@ -11,6 +11,7 @@
 #include "reference/ToneWardRef.h"
 
 #include <array>
+#include <cstdlib>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -357,9 +358,9 @@ TEST_F(ToneWardGl, FovealImageWithAWorkgroupPerSampleMatchesTheBoxFilter)
 }
 
 // The histogram pass's foveal image against the CPU box filter, and its histogram against the CPU
-// reference, bit for bit, in both of its shapes: a workgroup per block (blocks of a tile or more:
-// 1021 x 767 at 20 degrees, about 38 x 38 pixels) and a row of 32 invocations per block (smaller
-// blocks: at 60 degrees about 11 x 11, at 90 degrees about 7 x 7 and partly empty rows).
+// reference, bit for bit, in both of its shapes (a row of 32 invocations per block, the method's;
+// a workgroup per block, the benchmark option foveal=1), with blocks of about 38 x 38 pixels
+// (1021 x 767 at 20 degrees), 11 x 11 (60 degrees) and 7 x 7 (90 degrees: partly empty rows).
 TEST_F(ToneWardGl, FovealImageOfTheHistogramPassMatchesTheBoxFilterInBothShapes)
 {
     ts::TestImage picture = ts::randomHdrImage(1021, 767, -8.0f, 12.0f, 5);
@@ -367,25 +368,29 @@ TEST_F(ToneWardGl, FovealImageOfTheHistogramPassMatchesTheBoxFilterInBothShapes)
     rig.setImage(picture);
     const ref::Histogram cpu =
         ref::buildHistogram(picture.rgba.data(), 1021, 767, -12.0f, 14.0f, 256, ref::OutOfRange::Clamp);
-    for (float degrees : {20.0f, 60.0f, 90.0f}) {
-        SCOPED_TRACE(testing::Message() << degrees << " degrees");
-        post::ToneWard op;
-        post::FovealTarget* target = op.fovealTarget(rig.size, degrees);
-        ASSERT_NE(target, nullptr);
-        post::HistogramSpec spec{256, post::OutOfRange::Clamp};
-        const ts::GpuHistogram gpu =
-            ts::runHistogramMethodOnTexture(*method, rig.image, rig.size, -12.0f, 14.0f, spec, target);
-        ASSERT_TRUE(target->written);
-        EXPECT_EQ(gpu.bins, cpu.bins);
-        const ref::FovealGrid grid = ref::fovealGridSize(1021, 767, double(degrees));
-        ASSERT_EQ(target->image->size(), glm::ivec2(grid.width, grid.height));
-        const auto foveal = target->image->readRgbaFloat();
-        const auto expected = ref::wardFovealLuminance(picture.rgba.data(), 1021, 767, grid, 1.0);
-        for (std::size_t i = 0; i < expected.size(); ++i) {
-            const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
-            ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+    for (const char* shape : {"foveal=2", "foveal=1"})
+        for (float degrees : {20.0f, 60.0f, 90.0f}) {
+            SCOPED_TRACE(testing::Message() << shape << ", " << degrees << " degrees");
+            ::setenv("HDRLAB_SHARED_ATOMIC", shape, 1);  // read when the method is made
+            std::unique_ptr<post::HistogramMethod> method = post::createHistogramMethod("compute-shared-atomic");
+            ::unsetenv("HDRLAB_SHARED_ATOMIC");
+            post::ToneWard op;
+            post::FovealTarget* target = op.fovealTarget(rig.size, degrees);
+            ASSERT_NE(target, nullptr);
+            post::HistogramSpec spec{256, post::OutOfRange::Clamp};
+            const ts::GpuHistogram gpu =
+                ts::runHistogramMethodOnTexture(*method, rig.image, rig.size, -12.0f, 14.0f, spec, target);
+            ASSERT_TRUE(target->written);
+            EXPECT_EQ(gpu.bins, cpu.bins);
+            const ref::FovealGrid grid = ref::fovealGridSize(1021, 767, double(degrees));
+            ASSERT_EQ(target->image->size(), glm::ivec2(grid.width, grid.height));
+            const auto foveal = target->image->readRgbaFloat();
+            const auto expected = ref::wardFovealLuminance(picture.rgba.data(), 1021, 767, grid, 1.0);
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+                const double L = hd::hdLuminance(foveal[i * 4], foveal[i * 4 + 1], foveal[i * 4 + 2]);
+                ASSERT_NEAR(L, expected[i], 1e-5 * expected[i]) << "sample " << i;
+            }
         }
-    }
 }
 
 /// Word-by-word comparison of float arrays by their bits; "" when equal, else the first difference.

@@ -41,7 +41,7 @@ HistogramComputeSharedAtomic::Tuning readTuning()
             tuning.subgroupVote = value != 0;
         else if (key == "merge")
             tuning.runMerge = value != 0;
-        else if (key == "foveal" && value <= 2)
+        else if (key == "foveal" && value >= 1 && value <= 2)
             tuning.fovealShape = value;
     }
     util::logInfo(
@@ -109,16 +109,9 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                    targets.foveal->grid.y <= image.size.y
                                ? targets.foveal
                                : nullptr;
-    // Blocks of at least a tile: the workgroup walks each (FOVEAL 1); smaller ones (1080p): a row of
-    // 32 invocations per block (FOVEAL 2).
-    const std::uint64_t tilePixels = std::uint64_t(kTileWidth) * kGroupRows * mTuning.pixels;
-    const int fovealVariant = !foveal ? 0
-                              : mTuning.fovealShape > 0
-                                  ? int(mTuning.fovealShape)
-                                  : (std::uint64_t(image.size.x) * std::uint64_t(image.size.y) >=
-                                             tilePixels * std::uint64_t(foveal->grid.x) * std::uint64_t(foveal->grid.y)
-                                         ? 1
-                                         : 2);
+    // Ward's foveal blocks: a row of 32 invocations per block (FOVEAL 2) unless a benchmark asks for a
+    // workgroup per block (FOVEAL 1: 71 against 55 us at 4K on the H200, docs/PERF.md).
+    const int fovealVariant = !foveal ? 0 : mTuning.fovealShape == 1 ? 1 : 2;
     gl::Program& program = mPrograms[std::size_t(fovealVariant)][variant];
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).

@@ -10,8 +10,8 @@
 // a linear pixel index and one workgroup per 4096 pixels, is kept as compute-shared-atomic-linear.
 // Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
 // any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
-// foveal image (FOVEAL variants of the shader: a block per workgroup for blocks of a tile or more, a
-// block per row of 32 invocations for smaller ones). Tunables (for benchmarks):
+// foveal image (FOVEAL 2 of the shader: a block per row of 32 invocations; FOVEAL 1, a block per
+// workgroup, is a benchmark option). Tunables (for benchmarks):
 // HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2"
 // (see SharedAtomic.comp and docs/PERF.md).
 #pragma once
@@ -42,7 +42,7 @@ public:
         /// Runs of equal bins added with one shared atomic: off, as measured on the H200 (every pixel's own
         /// shared atomic is faster there, even on one-bin frames; docs/PERF.md).
         bool runMerge = false;
-        std::uint32_t fovealShape = 0;  ///< 0: by block size; 1: a block per workgroup; 2: per 32 invocations
+        std::uint32_t fovealShape = 2;  ///< Ward's foveal blocks: 1 a block per workgroup, 2 per 32 invocations
     };
 
     HistogramComputeSharedAtomic();
