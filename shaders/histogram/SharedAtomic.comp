@@ -10,6 +10,9 @@
 //    equal bins go in with one shared atomic (Bugetti's aggregation); with SUBGROUP_VOTE, a subgroup whose pixels
 //    all share one bin adds them with one atomic; REPLICAS copies of the shared histogram (one per
 //    warp modulo REPLICAS, odd stride) spread same-bin atomics of different warps.
+//  - APPLY 1 (the pipeline's one-pass mode): the same read of each pixel also maps it through the
+//    curve buffer as it stands (the previous frame's curve) and stores the display pixel
+//    (tonemap/ApplyPixel.glsl, the apply pass's own arithmetic) to uApplyOutput.
 //  - Each workgroup adds its non-zero bins to the global buffer once. SELF_CLEAR 1 (the method):
 //    they add into an accumulator instead, and the last group to finish (a ticket) moves the sums
 //    into the histogram and zeroes the accumulator, which saves the histogram's clear (a dispatch).
@@ -72,6 +75,12 @@
 #ifndef SELF_CLEAR
 #define SELF_CLEAR 0
 #endif
+#ifndef APPLY
+#define APPLY 0
+#endif
+#if APPLY && FOVEAL == 1
+#error "APPLY runs with the tiles or FOVEAL 2"
+#endif
 
 #if STRIP
 const uvec2 kTile = uvec2(32u * PIXELS, 8u);
@@ -103,6 +112,20 @@ void storeFovealMean(ivec2 cell, vec4 total)
 {
     imageStore(uFoveal, cell,
                total.w > 0.0 ? vec4(total.rgb / total.w * uSceneScale, 1.0) : vec4(uintBitsToFloat(0x7fc00000u)));
+}
+#endif
+
+#if APPLY
+layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
+layout(binding = kImageUnitApplyOutput, rgba8) writeonly uniform image2D uApplyOutput;
+#include "tonemap/CurveLookup.glsl"
+#include "tonemap/ApplyPixel.glsl"
+Curve gCurve;       // the curve's header, read once per invocation
+float gCdPerUnit;   // the params' cd/m^2 per channel unit
+
+void applyPixel(uvec2 pixel, vec3 rgb, vec3 weights)
+{
+    imageStore(uApplyOutput, ivec2(pixel), displayPixel(gCurve, rgb, weights, gCdPerUnit, 1.0));
 }
 #endif
 
@@ -193,6 +216,10 @@ void main()
     const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
                               uintBitsToFloat(params[kParamLumaB]));
     const uint local = gl_LocalInvocationIndex;
+#if APPLY
+    gCurve = loadCurve();
+    gCdPerUnit = uintBitsToFloat(params[kParamCdPerUnit]);
+#endif
     const uint copy = ((local >> 5u) % uint(REPLICAS)) * kStride;
 
     for (uint i = local; i < REPLICAS * kStride; i += kGroupSize)
@@ -253,17 +280,22 @@ void main()
             const float inverseWidth = 1.0 / float(width);
             for (uint index = lane; index < pixels; index += 32u * PIXELS) {
                 vec3 texel[PIXELS];
+                ivec2 at[PIXELS];
                 for (uint k = 0u; k < PIXELS; ++k) {
                     const uint p = index + 32u * k;
                     // p / width by a float reciprocal (no integer division per pixel), corrected to the exact quotient.
                     uint y = uint(float(p) * inverseWidth);
                     y = y * width > p ? y - 1u : ((y + 1u) * width <= p ? y + 1u : y);
-                    texel[k] = p < pixels ? texelFetch(uInput, lo + ivec2(int(p - y * width), int(y)), 0).rgb : vec3(0.0);
+                    at[k] = lo + ivec2(int(p - y * width), int(y));
+                    texel[k] = p < pixels ? texelFetch(uInput, at[k], 0).rgb : vec3(0.0);
                 }
                 for (uint k = 0u; k < PIXELS; ++k) {
                     int code = kNoPixel;
                     if (index + 32u * k < pixels) {
                         const vec3 rgb = texel[k];
+#if APPLY
+                        applyPixel(uvec2(at[k]), rgb, weights);
+#endif
                         if (!(any(isnan(rgb)) || any(isinf(rgb))))
                             sum += vec4(rgb, 1.0);
                         code = binOf(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z),
@@ -326,6 +358,10 @@ void main()
 #if WORK == 3
             codeSum += code;
             continue;
+#endif
+#if APPLY
+            if (code != kNoPixel)
+                applyPixel(pixel, texel[k], weights);
 #endif
 #if SUBGROUP_VOTE
             // Uniform control flow here: the whole subgroup votes. Full subgroups only (the

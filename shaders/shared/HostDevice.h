@@ -447,6 +447,7 @@ HD_CONST(HD_UINT, kTextureUnitInput, 0u)        // sampler2D scene-linear input
 HD_CONST(HD_UINT, kTextureUnitAux, 1u)
 HD_CONST(HD_UINT, kImageUnitOutput, 0u)
 HD_CONST(HD_UINT, kImageUnitInput, 1u)         // image2D input (the histogram factor experiments)
+HD_CONST(HD_UINT, kImageUnitApplyOutput, 2u)   // the one-pass histogram's display output (SharedAtomic.comp APPLY)
 
 // Apply-pass modes.
 HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone

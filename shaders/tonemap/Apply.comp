@@ -30,26 +30,13 @@ layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
 
 #include "tonemap/CurveLookup.glsl"
+#include "tonemap/ApplyPixel.glsl"
 
 vec3 gWeights;     // the params' luminance weights, read once per invocation in main()
 float gCdPerUnit;  // the params' cd/m^2 per channel unit (per-channel curves)
 
-bool isUsable(float value)
-{
-    return !isnan(value) && value > 0.0;
-}
-
-float encodeSrgb(float linear)
-{
-    if (!(linear > 0.0))
-        return 0.0; // also NaN
-    linear = min(linear, 1.0);
-    return linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1.0 / 2.4) - 0.055;
-}
-
 void applyPixel(Curve c, ivec2 texel, vec3 rgb)
 {
-    vec3 display = vec3(0.0);
     float localShift = 1.0; // factor applied to Lw before the curve lookup
     if (uMode != kApplyGlobal) {
         float mean = localMean[uint(texel.y) * uint(uSize.x) + uint(texel.x)];
@@ -65,19 +52,7 @@ void applyPixel(Curve c, ivec2 texel, vec3 rgb)
         if (!isnan(shiftEv))
             localShift = exp2(clamp(shiftEv, -kLocalAdaptationMaxShiftEv, kLocalAdaptationMaxShiftEv));
     }
-    bool perChannel = int(curve[kCurveChannels]) == 3 && !c.linearScale;
-    if (perChannel) {
-        for (uint ch = 0u; ch < 3u; ++ch)
-            display[ch] = isUsable(rgb[ch]) ? evaluateCurve(c, ch, rgb[ch] * gCdPerUnit * localShift) : 0.0;
-    } else {
-        float Lw = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, gWeights.x, gWeights.y, gWeights.z);
-        if (isUsable(Lw)) {
-            float Ld = evaluateCurve(c, 0u, Lw * localShift);
-            // Lw is in cd/m^2, rgb in the input's units: the ratio takes Lw back to those (x cd/m^2 per unit).
-            display = isinf(Lw) ? vec3(Ld) : rgb * (Ld * gCdPerUnit / Lw);
-        }
-    }
-    vec4 encoded = vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0);
+    vec4 encoded = displayPixel(c, rgb, gWeights, gCdPerUnit, localShift);
     imageStore(uOutput, texel, encoded);
 }
 

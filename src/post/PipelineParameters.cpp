@@ -114,6 +114,12 @@ std::vector<PipelineKey> makePipelineKeys()
                       std::to_string(d.downsample)),
              [](const PipelineSettings& s) { return ParameterValue(std::to_string(s.downsample)); },
              [](PipelineSettings& s, const ParameterValue& v) { s.downsample = std::stoi(std::get<std::string>(v)); }});
+        k.push_back(
+            {numberInfo("tonemap.one_pass",
+                        "One pass: the histogram pass applies the previous frame's curve (one read of the frame)",
+                        ParameterType::Bool, 0.0, 1.0, d.onePass),
+             [](const PipelineSettings& s) { return ParameterValue(s.onePass); },
+             [](PipelineSettings& s, const ParameterValue& v) { s.onePass = std::get<bool>(v); }});
         k.push_back({numberInfo("tonemap.view_local_mean", "View local mean (CUDA SAT)", ParameterType::Bool, 0.0, 1.0,
                                 d.viewLocalMean),
                      [](const PipelineSettings& s) { return ParameterValue(s.viewLocalMean); },

@@ -28,7 +28,11 @@ struct PipelineSettings
     float logMax = 20.0f;
     float autoRangeSpeed = 4.0f;  ///< smoothing of the automatic range, 1/s (0 = no smoothing)
     int downsample = 1;           ///< histogram input: full frame (1) or box-downsampled 1/2, 1/4, 1/8
-    bool viewLocalMean = false;   ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
+    /// tonemap.one_pass: the histogram pass also applies the previous frame's curve (one read of the
+    /// frame, a frame of curve latency, as engines run it); where the method cannot (it does not
+    /// appliesCurve(), a downsampled histogram, local adaptation, no curve yet) the frame runs two passes.
+    bool onePass = false;
+    bool viewLocalMean = false;  ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
     UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
     double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's
     /// display.aa: anti-aliasing of the display image. It runs only on frames that come with a scene

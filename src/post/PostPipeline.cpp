@@ -29,6 +29,7 @@ PostPipeline::PostPipeline(gl::ShaderLibrary& shaders, profiling::Profiler& prof
     p.cdfBuffer.clearUint(0u);
     p.paramsBuffer.clearUint(0u);
     p.curveBuffer.clearUint(0u);
+    p.appliedCurve.clearUint(0u);
     p.displayBins.clearUint(0u);
 
     p.histogram = createHistogramMethod(p.settings.histogramMethod);
@@ -109,6 +110,14 @@ const gl::Buffer& PostPipeline::paramsBuffer() const
 const gl::Buffer& PostPipeline::curveBuffer() const
 {
     return mImpl->curveBuffer;
+}
+const gl::Buffer& PostPipeline::appliedCurveBuffer() const
+{
+    return mImpl->lastOnePass ? mImpl->appliedCurve : mImpl->curveBuffer;
+}
+bool PostPipeline::lastFrameOnePass() const
+{
+    return mImpl->lastOnePass;
 }
 const gl::Texture& PostPipeline::outputTexture() const
 {
@@ -224,6 +233,7 @@ void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
     if (!op)
         return;
     mImpl->tone = std::move(op);
+    mImpl->curveReady = false;
     mImpl->settings.toneOperator = std::string(mImpl->tone->id());
     mImpl->profiler.resetStats();
 }

@@ -94,7 +94,13 @@ public:
     const gl::Buffer& histogramBuffer() const;
     const gl::Buffer& cdfBuffer() const;
     const gl::Buffer& paramsBuffer() const;
+    /// The tone curve of the last run (from its histogram).
     const gl::Buffer& curveBuffer() const;
+    /// The curve the last run's picture was made with: curveBuffer(), or in a one-pass frame the
+    /// previous frame's curve.
+    const gl::Buffer& appliedCurveBuffer() const;
+    /// The last run's picture came out of the histogram pass (tonemap.one_pass).
+    bool lastFrameOnePass() const;
     /// The display image of the last run (GL_RGBA8, sRGB-encoded; anti-aliased when display.aa ran).
     const gl::Texture& outputTexture() const;
 

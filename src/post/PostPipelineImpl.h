@@ -40,6 +40,11 @@ struct PostPipeline::Impl
     gl::Buffer cdfBuffer{"post.cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t)};
     gl::Buffer paramsBuffer = createHistogramParamsBuffer("post.histogram-params");
     gl::Buffer curveBuffer = createCurveBuffer("post.curve");
+    /// One-pass mode: the curve the picture was made with (the previous frame's), swapped with
+    /// curveBuffer at the start of a one-pass frame, so no copy is made and both stay readable.
+    gl::Buffer appliedCurve = createCurveBuffer("post.curve.applied");
+    bool curveReady = false;   ///< a curve has been computed (the one-pass mode has one to apply)
+    bool lastOnePass = false;  ///< the last run's picture came out of the histogram pass
     gl::Buffer displayBins{"post.display-histogram", TonemapApply::kDisplayBins * sizeof(std::uint32_t)};
     gl::Texture output;
     Downsample downsample;

@@ -122,9 +122,20 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     }
 
     const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
+    // One pass: the histogram pass maps the frame through the previous frame's curve as it reads it.
+    const int localRadius = p.tone->localAdaptationRadius();
+    ApplyTarget applyTarget;
+    const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
+                         p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean;
+    if (onePass) {
+        std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
+        applyTarget = ApplyTarget{&p.appliedCurve, &p.output};
+    }
     if (!p.fed) {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
+        if (onePass)
+            targets.apply = &applyTarget;
         // One read of the frame for all metering: the operator's foveal image comes out of this pass
         // where the method can make it and the histogram reads the full frame.
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
@@ -150,9 +161,9 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
+    p.lastOnePass = applyTarget.written;
     // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
     std::optional<LocalMeanInput> local;
-    const int localRadius = p.tone->localAdaptationRadius();
     if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
         if (!p.localSource)
             p.localSource = createLocalAdaptationSource();
@@ -184,11 +195,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
+            p.curveReady = true;
             if (cdfWritten)
                 p.cdfFresh = true;
         }
-        auto applyScope = p.profiler.scope(stage + "/apply");
-        p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
+        if (!p.lastOnePass) {
+            auto applyScope = p.profiler.scope(stage + "/apply");
+            p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
+        }
     }
     {
         auto scope = p.profiler.scope("view/readback");
@@ -203,7 +217,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         std::vector<glm::ivec2> texels;
         for (const glm::ivec2 point : p.probePoints)
             texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
-        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.curveBuffer, texels, p.topDownRows);
+        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
+                    p.topDownRows);
     }
     if (p.viewMode == ViewMode::FalseColour) {
         auto scope = p.profiler.scope("view/false-colour");

@@ -149,6 +149,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         next.antiAliasing = wanted.antiAliasing;
     else
         refusals.push_back("unknown anti-aliasing mode");
+    next.onePass = wanted.onePass;  // a frame the histogram method cannot apply runs two passes
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;
@@ -176,6 +177,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         p.scan = p.parked.swapIn(p.scan, std::move(newScan));
     if (newTone)
         p.tone = p.parked.swapIn(p.tone, std::move(newTone));
+        p.curveReady = false;  // the one-pass mode applies only a curve of this operator
     p.settings = next;
     p.updateUnits();
 

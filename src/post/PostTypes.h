@@ -134,12 +134,23 @@ struct PictureInfo
 
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
 /// so switching methods never reallocates.
+/// The one-pass mode's output (PipelineSettings::onePass): a method that appliesCurve() maps every
+/// pixel it reads through `curve` (the previous frame's curve) into `output` (RGBA8, the frame's
+/// size) in the same pass, and sets `written`.
+struct ApplyTarget
+{
+    const gl::Buffer* curve = nullptr;
+    gl::Texture* output = nullptr;
+    bool written = false;
+};
+
 struct HistogramTargets
 {
     gl::Buffer& histogram;             ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
     const gl::Buffer& params;          ///< uint[hd::kHistogramParamsWords]: range, bin count, policy, size
     gl::Buffer* cumulative = nullptr;  ///< uint[hd::kMaxHistogramBins], for methods that count H directly
     FovealTarget* foveal = nullptr;    ///< filled too where the method fillsFovealImage()
+    ApplyTarget* apply = nullptr;      ///< filled too where the method appliesCurve()
 };
 
 }  // namespace post

@@ -121,7 +121,10 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
          << (pipeline.histogramMethod().producesCumulative() ? "built in" : std::string(pipeline.scanMethod()->id()))
          << ") vs CPU scan of the GPU histogram: " << (cdfOk ? "exact" : "DIFFERENT") << "\n";
 
-    // The apply pass against ref::applyCurve, both through the GPU's curve.
+    // The apply pass against ref::applyCurve, both through the GPU's curve: the one the picture was
+    // made with (in a one-pass frame the previous frame's, applied by the histogram pass).
+    const bool onePass = pipeline.lastFrameOnePass();
+    const auto appliedCurve = pipeline.appliedCurveBuffer().readAll<float>(hd::kCurveBufferWords);
     const auto curve = pipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords);
     const std::vector<float> hdrPixels = last.hdr->readRgbaFloat();
     // With local adaptation the reference uses the same local mean map (checked against its CPU
@@ -133,14 +136,15 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     const std::vector<std::uint8_t> expected =
         pipeline.settings().viewLocalMean && last.usedLocalMean
             ? pipeline.toneMappedTexture().readRgba8()
-            : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, curve.data(),
+            : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
                               last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit);
     const std::vector<std::uint8_t> actual = pipeline.toneMappedTexture().readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
         worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
-    text << "apply pass vs CPU reference (same curve): max difference " << worst << " LSB"
-         << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
+    text << (onePass ? "one pass: the histogram pass's picture vs CPU reference (the previous frame's curve): "
+                     : "apply pass vs CPU reference (same curve): ")
+         << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
     // The operator's curve against its CPU reference (reference/ToneReference.h, the row of its id),
     // from the same histogram and settings, then the reference's further checks of the operator's GPU
     // state. The operator fills in what its reference is given (post::ToneVerification).

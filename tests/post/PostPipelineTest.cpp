@@ -1,7 +1,8 @@
 // PostPipeline end to end on the test context: the stage outputs against the CPU references
 // (histogram, CDF, apply pass), downsampled input, automatic range, settings refusals and clamps,
-// the asynchronous snapshot, verify(), and every registered tone operator.
+// the asynchronous snapshot, verify(), every registered tone operator, and the one-pass mode.
 #include "post/PostPipeline.h"
+#include "post/TonemapApply.h"
 #include "post/tonemap/ToneOperator.h"
 #include "reference/Histogram.h"
 #include "reference/Image.h"
@@ -205,6 +206,59 @@ TEST_F(Pipeline, EveryRegisteredToneOperatorRunsAndVerifies)
         verify::VerifyReport report = verify::verifyPipeline(*pipeline);
         EXPECT_TRUE(report.ok) << entry.id << "\n" << report.text;
     }
+}
+
+// The one-pass mode (tonemap.one_pass): from the second frame on, the histogram pass makes the
+// picture with the previous frame's curve while it bins the frame: the histogram is the frame's own
+// (exact), the picture is the apply pass's bytes for that earlier curve, and verify checks both. A
+// frame that cannot go in one pass (the first, a downsampled histogram) runs two passes. Every
+// operator, at an odd size, with the frame changing between the two frames.
+TEST_F(Pipeline, OnePassAppliesThePreviousFramesCurveAndBinsTheFrameExactly)
+{
+    ts::TestImage first = ts::randomHdrImage(83, 47, -6.0f, 10.0f, 31);
+    ts::TestImage second = ts::randomHdrImage(83, 47, -3.0f, 13.0f, 32);
+    ts::addSpecialPixels(second, 23);
+    gl::Texture firstTexture = ts::uploadImage(first);
+    gl::Texture secondTexture = ts::uploadImage(second);
+    for (const post::ToneOperatorEntry& entry : post::toneOperatorRegistry()) {
+        SCOPED_TRACE(std::string(entry.id));
+        post::PipelineSettings settings = manual(256, -8.0f, 15.0f);
+        settings.toneOperator = std::string(entry.id);
+        settings.onePass = true;
+        std::string message;
+        ASSERT_TRUE(pipeline->applySettings(settings, &message)) << message;
+        pipeline->run({firstTexture, {83, 47}}, 1.0 / 60.0, 60.0f);
+        EXPECT_FALSE(pipeline->lastFrameOnePass()) << "no curve yet: two passes";
+        const auto firstCurve = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
+
+        const gl::Texture& display = pipeline->run({secondTexture, {83, 47}}, 1.0 / 60.0, 60.0f);
+        ASSERT_TRUE(pipeline->lastFrameOnePass());
+        EXPECT_EQ(pipeline->appliedCurveBuffer().readAll<float>(hd::kCurveBufferWords), firstCurve);
+        const ref::Histogram cpu =
+            ref::buildHistogram(second.rgba.data(), 83, 47, -8.0f, 15.0f, 256, ref::OutOfRange::Clamp);
+        const auto words = pipeline->histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
+        EXPECT_EQ(std::vector<std::uint32_t>(words.begin(), words.begin() + 256), cpu.bins);
+        // The same bytes as the apply pass makes from that curve.
+        gl::Buffer curve = post::createCurveBuffer("test.first-curve");
+        curve.update<float>(firstCurve);
+        gl::Texture applied("test.applied", GL_RGBA8, {83, 47});
+        post::TonemapApply apply;
+        post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
+        apply.apply(ctx, {secondTexture, {83, 47}}, pipeline->paramsBuffer(), curve, applied, nullptr);
+        EXPECT_EQ(pipeline->toneMappedTexture().readRgba8(), applied.readRgba8());
+        (void)display;
+        verify::VerifyReport report = verify::verifyPipeline(*pipeline);
+        EXPECT_TRUE(report.ok) << report.text;
+        EXPECT_NE(report.text.find("one pass"), std::string::npos) << report.text;
+    }
+    // A downsampled histogram reads another image: two passes.
+    post::PipelineSettings settings = manual(256, -8.0f, 15.0f);
+    settings.onePass = true;
+    settings.downsample = 2;
+    ASSERT_TRUE(pipeline->applySettings(settings));
+    pipeline->run({firstTexture, {83, 47}}, 1.0 / 60.0, 60.0f);
+    pipeline->run({secondTexture, {83, 47}}, 1.0 / 60.0, 60.0f);
+    EXPECT_FALSE(pipeline->lastFrameOnePass());
 }
 
 }  // namespace

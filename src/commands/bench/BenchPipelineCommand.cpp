@@ -475,9 +475,14 @@ private:
             if (add("range", {"range/auto"}, post::autoRangeMinimumTraffic(shape)))
                 chainTraffic += post::autoRangeMinimumTraffic(shape);
         }
-        add("histogram", {histogramScope}, post::histogramMinimumTraffic(shape));
+        // One pass (tonemap.one_pass): the histogram pass also writes the picture, so its floor is the
+        // apply pass's (read the frame, write the display image) and no apply row follows.
+        const bool onePass = pipeline.lastFrameOnePass();
+        const post::Traffic histogramTraffic =
+            onePass ? post::applyMinimumTraffic(shape) : post::histogramMinimumTraffic(shape);
+        add("histogram", {histogramScope}, histogramTraffic);
         addChildren("histogram", histogramScope);
-        chainTraffic += post::histogramMinimumTraffic(shape);
+        chainTraffic += histogramTraffic;
         if (!builtInCdf) {
             chainScopes.push_back(scanScope);
             add("scan", {scanScope}, post::scanMinimumTraffic(shape));
@@ -489,8 +494,11 @@ private:
         const post::Traffic curveTraffic = pipeline.toneOperator().curveMinimumTraffic(shape);
         add("curve", {tonemap + "/curve"}, curveTraffic);
         addChildren("curve", tonemap + "/curve");
-        add("apply", {tonemap + "/apply"}, post::applyMinimumTraffic(shape));
-        chainTraffic += curveTraffic + post::applyMinimumTraffic(shape);
+        chainTraffic += curveTraffic;
+        if (!onePass) {
+            add("apply", {tonemap + "/apply"}, post::applyMinimumTraffic(shape));
+            chainTraffic += post::applyMinimumTraffic(shape);
+        }
         add("chain", chainScopes, chainTraffic);
         const double frameUs = frames.empty() ? 0.0 : wallMs * 1e3 / double(mOptions.frames);
         rows.push_back({"frame", "wall-clock", frameUs, sceneTraffic + chainTraffic});
@@ -511,8 +519,9 @@ private:
         const std::optional<BandwidthSample> copy = bestSample(mSamples, StreamDirection::Copy, frameStreamBytes(size));
         const std::string sizeText = util::format("{}x{}", size.x, size.y);
         const std::string scanText = builtInCdf ? "built-in" : got.scanMethod;
-        const std::string configuration = util::format("{}, {} bins, {}, {} path (histogram {}, scan {})", sizeText,
-                                                       bins, op, path.kind, got.histogramMethod, scanText);
+        const std::string configuration =
+            util::format("{}, {} bins, {}, {} path (histogram {}, scan {}{})", sizeText, bins, op, path.kind,
+                         got.histogramMethod, scanText, got.onePass ? ", one pass" : "");
         std::printf("\n### %s, %zu frames\n\n", configuration.c_str(), frameCount);
         std::printf("| stage | timer | median us | MB read | MB written | floor us | time / floor |\n");
         std::printf("|---|---|---:|---:|---:|---:|---:|\n");

@@ -112,7 +112,12 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     // Ward's foveal blocks: a row of 32 invocations per block (FOVEAL 2) unless a benchmark asks for a
     // workgroup per block (FOVEAL 1: 71 against 55 us at 4K on the H200, docs/PERF.md).
     const int fovealVariant = !foveal ? 0 : mTuning.fovealShape == 1 ? 1 : 2;
-    gl::Program& program = mPrograms[std::size_t(fovealVariant)][variant];
+    ApplyTarget* apply = targets.apply && targets.apply->curve && targets.apply->output &&
+                                 targets.apply->output->size() == image.size &&
+                                 targets.apply->output->format() == GL_RGBA8 && fovealVariant != 1
+                             ? targets.apply
+                             : nullptr;
+    gl::Program& program = mPrograms[apply ? 1 : 0][std::size_t(fovealVariant)][variant];
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -120,7 +125,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
     if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
-        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." +
+        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
                                                std::to_string(capacity),
                                            "histogram/SharedAtomic.comp",
@@ -131,7 +136,8 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                             {"REPLICAS", std::to_string(replicas)},
                                             {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"},
                                             {"RUN_MERGE", mTuning.runMerge ? "1" : "0"},
-                                            {"SELF_CLEAR", "1"}});
+                                            {"SELF_CLEAR", "1"},
+                                            {"APPLY", apply ? "1" : "0"}});
         mLastReplicas = replicas;
         mLastSubgroupVote = subgroupVote;
     }
@@ -168,7 +174,16 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         program.set(2, foveal->sceneScale);
         foveal->image->bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     }
+    if (apply) {
+        apply->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+        apply->output->bindImage(hd::kImageUnitApplyOutput, GL_WRITE_ONLY);
+    }
     glDispatchCompute(mLastGroups, 1, 1);
+    if (apply) {
+        glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+        apply->written = true;
+    }
     if (foveal) {
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
         foveal->written = true;

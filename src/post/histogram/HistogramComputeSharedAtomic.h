@@ -52,7 +52,7 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "1..4096 bins, up to 16 KB shared memory per workgroup"; }
     std::string status() const override;
-    HistogramTraits traits() const override { return {.fillsFovealImage = true}; }
+    HistogramTraits traits() const override { return {.fillsFovealImage = true, .appliesCurve = true}; }
 
     void build(PassContext& ctx,
                const ImageInput& image,
@@ -66,8 +66,8 @@ private:
     bool mLastSubgroupVote = false;
     bool mLastFoveal = false;
     gl::Buffer mAccumulator;  ///< the workgroups' sums and the ticket (SELF_CLEAR), zero between dispatches
-    /// [FOVEAL variant: none, block per workgroup, block per 32 invocations][bin capacity 256, 1024, 4096]
-    std::array<std::array<gl::Program, 3>, 3> mPrograms;
+    /// [APPLY][FOVEAL variant: none, block per workgroup, block per 32 invocations][bin capacity 256, 1024, 4096]
+    std::array<std::array<std::array<gl::Program, 3>, 3>, 2> mPrograms;
 };
 
 }  // namespace post

@@ -28,6 +28,7 @@ struct HistogramTraits
     /// compare accept exactly that. Every method is exact with its default options.
     bool exactBinning = true;
     bool fillsFovealImage = false;  ///< build() also fills HistogramTargets::foveal (same read of the frame)
+    bool appliesCurve = false;      ///< build() also fills HistogramTargets::apply (the one-pass mode)
     /// build() cannot run on just any image: it finishes what the frame's producer binned while
     /// writing the frame (fused-lighting: the scene's deferred lighting pass). The pipeline offers such a
     /// method only where the app declares a producer (PostPipeline::setFusedHistogramProducer); tools and
@@ -109,6 +110,7 @@ public:
     bool fillsCounters() const { return traits().fillsCounters; }
     bool exactBinning() const { return traits().exactBinning; }
     bool fillsFovealImage() const { return traits().fillsFovealImage; }
+    bool appliesCurve() const { return traits().appliesCurve; }
     bool needsFusedProducer() const { return traits().needsFusedProducer; }
 };
 
