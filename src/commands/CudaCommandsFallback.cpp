@@ -1,9 +1,10 @@
 // CudaCommandsFallback.cpp: the CUDA-only commands (equalize8, the CUDA bench suites) for builds
 // without the CUDA backend (compiled only when HDRLAB_HAS_CUDA is off): each says that CUDA is not
-// built and exits with 2. `bench pipeline`'s CUDA streaming rates (commands/bench/BenchBandwidth.h) are only
-// the reason.
+// built and exits with 2. `bench pipeline`'s CUDA streaming rates (commands/bench/BenchBandwidth.h) and CUDA
+// reference chain (commands/bench/ReferenceChain.h) are only the reason.
 #include "commands/bench/BenchBandwidth.h"
 #include "commands/bench/BenchCommand.h"
+#include "commands/bench/ReferenceChain.h"
 #include "commands/equalize8/Equalize8Command.h"
 
 #include <iostream>
@@ -36,6 +37,19 @@ CudaBandwidth measureCudaBandwidth(const BandwidthPlan&)
     CudaBandwidth result;
     result.unavailableReason = "this build has no CUDA backend";
     return result;
+}
+
+ReferenceTimes measureCudaReferenceChain(const std::vector<std::uint8_t>&,
+                                         std::uint64_t,
+                                         bool,
+                                         const std::vector<std::uint32_t>&,
+                                         int,
+                                         int)
+{
+    ReferenceTimes times;
+    times.api = "cuda";
+    times.unavailableReason = "this build has no CUDA backend";
+    return times;
 }
 
 }  // namespace app

@@ -19,12 +19,16 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/BenchBandwidthGl.cpp
   commands/bench/BenchLatency.cpp
   commands/bench/BenchFlickerCommand.cpp
-  commands/bench/HistogramFactors.cpp)
+  commands/bench/HistogramFactors.cpp
+  commands/bench/ReferenceChain.cpp
+  commands/bench/ReferenceChainCpu.cpp
+  commands/bench/ReferenceBench.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp
     commands/bench/BenchCudaSuites.cpp
-    commands/bench/BenchBandwidthCuda.cpp)
+    commands/bench/BenchBandwidthCuda.cpp
+    commands/bench/ReferenceChainCuda.cpp)
 else()
   target_sources(hdrlab_core PRIVATE commands/CudaCommandsFallback.cpp)
 endif()

@@ -20,7 +20,8 @@ target_sources(hdrlab_core PRIVATE
   cuda/LocalAdaptation.cpp
   cuda/Equalize8.cu
   cuda/BenchData.cu
-  cuda/StreamBandwidth.cu)
+  cuda/StreamBandwidth.cu
+  cuda/ReferenceChain.cu)
 target_link_libraries(hdrlab_core PUBLIC CUDA::cudart_static)
 # CMake 3.25 has no CUDA20 dialect for nvcc (CMAKE_CUDA_STANDARD 20 fails at generate time); the
 # .cu files need only C++17.

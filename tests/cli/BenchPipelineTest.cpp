@@ -2,7 +2,8 @@
 // llvmpipe its times are CPU fallbacks, which it must say, and its floor check is off): the header
 // names the rates the floors use, the CSV has its columns, one block of stage rows per (bins,
 // operator) of `--bins all --operator all` (the gl and gl-fused paths), finite positive floors and ratios wherever a
-// stage has a traffic model, and read + written bytes that add up to the bytes; bad options fail with one line.
+// stage has a traffic model, and read + written bytes that add up to the bytes; the reference chain's rows beside
+// each configuration and its "x ref" on the histogram, curve, apply and chain rows; bad options fail with one line.
 #include "cli/CliTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -21,9 +22,10 @@ namespace fs = std::filesystem;
 using cli_test::hdrlab;
 
 const std::vector<std::string> kColumns = {
-    "size",        "bins",        "operator",      "path",           "histogram_method", "scan_method",   "stage",
-    "time_source", "median_us",   "bytes",         "floor_us",       "time_over_floor",  "copy_gb_per_s", "frames",
-    "read_bytes",  "write_bytes", "read_gb_per_s", "write_gb_per_s", "frame_format"};
+    "size",          "bins",        "operator",      "path",        "histogram_method", "scan_method",
+    "stage",         "time_source", "median_us",     "bytes",       "floor_us",         "time_over_floor",
+    "copy_gb_per_s", "frames",      "read_bytes",    "write_bytes", "read_gb_per_s",    "write_gb_per_s",
+    "frame_format",  "ref_us",      "time_over_ref", "ref_api"};
 
 std::vector<std::string> splitCsv(const std::string& line)
 {
@@ -45,7 +47,9 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     // The default frame: RGBA16F pre-exposed, 8 bytes per pixel (--frame-format: FrameFormatFlagSetsTheFrame).
     for (const char* line : {"memory floors: a stage's floor = bytes it must read / read rate + bytes it must write",
                              "| 0.02 MB (64x36 frame) | read |", "| 0.02 MB (64x36 frame) | write |",
-                             "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "\ndevice peak: ", "\nfloor check: "})
+                             "scene frame: rgba16f (RGBA16F pre-exposed), k = ", "\ndevice peak: ", "\nfloor check: ",
+                             "| ref us | x ref |", "reference chain (GL compute, 3 runs, ",
+                             "### reference chain: every round's runs pooled"})
         EXPECT_NE(result.output.find(line), std::string::npos) << line << " in\n" << result.output;
     if (result.output.find("llvmpipe") != std::string::npos) {
         EXPECT_NE(result.output.find("CPU fallback"), std::string::npos) << result.output;
@@ -61,6 +65,7 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
     // (bins, operator) of the gl path -> its stages; the same for the gl-fused path.
     std::map<std::pair<std::string, std::string>, std::set<std::string>> stages;
     std::map<std::pair<std::string, std::string>, std::set<std::string>> fusedStages;
+    std::map<std::pair<std::string, std::string>, std::set<std::string>> referenceStages;
     std::size_t rows = 0;
     while (std::getline(file, line)) {
         ++rows;
@@ -88,6 +93,19 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
             EXPECT_TRUE(std::isfinite(ratio) && ratio >= 0.0) << line;
             EXPECT_NEAR(ratio, medianUs / floorUs, 1e-3 * ratio + 1e-3) << line;
         }
+        // "x ref": the histogram, curve, apply and chain rows of the paths, against the GL reference here.
+        const bool referenced = f[3].rfind("reference-", 0) != 0 &&
+                                (f[6] == "histogram" || f[6] == "curve" || f[6] == "apply" || f[6] == "chain");
+        EXPECT_EQ(!f[19].empty(), referenced) << line;
+        if (referenced) {
+            EXPECT_GT(std::stod(f[19]), 0.0) << line;
+            EXPECT_NEAR(std::stod(f[20]), medianUs / std::stod(f[19]), 1e-3 * std::stod(f[20]) + 1e-3) << line;
+            EXPECT_EQ(f[21], "gl") << line;
+        }
+        if (f[3] == "reference-gl") {
+            EXPECT_EQ(f[4], "reference") << line;
+            referenceStages[{f[1], f[2]}].insert(f[6]);
+        }
         if (f[3] == "gl")
             stages[{f[1], f[2]}].insert(f[6]);
         if (f[3] == "gl-fused") {
@@ -105,6 +123,9 @@ TEST(BenchPipelineTest, EveryBinCountAndOperatorHasStageRowsWithFiniteRatios)
             // The default scan is in-curve: no scan dispatch (percentile and equalize scan in their curve
             // dispatch, ward and exposure use no CDF), so no scan row.
             EXPECT_FALSE(found->second.count("scan")) << bins << " bins, " << op << ": a scan row";
+            const std::set<std::string> expectedReference{"copy", "histogram", "curve", "apply", "chain"};
+            const std::set<std::string>& referenceRows = referenceStages[{bins, op}];
+            EXPECT_EQ(referenceRows, expectedReference) << bins << " bins, " << op << ": the reference chain's rows";
         }
     // Ward's curve sub-stages are reported under the curve, the scene's passes under the scene.
     const std::pair<std::string, std::string> ward256{"256", "ward"};
@@ -135,7 +156,8 @@ TEST(BenchPipelineTest, FrameFormatFlagSetsTheFrame)
         std::string line;
         ASSERT_TRUE(std::getline(file, line));
         ASSERT_TRUE(std::getline(file, line));
-        EXPECT_EQ(splitCsv(line).back(), std::string(format) == "rgba16f" ? "rgba16f" : "rgba32f") << line;
+        ASSERT_EQ(splitCsv(line).size(), kColumns.size()) << line;
+        EXPECT_EQ(splitCsv(line)[18], std::string(format) == "rgba16f" ? "rgba16f" : "rgba32f") << line;
     }
 }
 

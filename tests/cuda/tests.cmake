@@ -9,6 +9,7 @@ add_executable(hdrlab_tests_cuda
   cuda/Equalize8CudaTest.cpp
   cuda/InteropCudaTest.cpp
   cuda/SharedInteropCudaTest.cpp
-  cuda/StreamBandwidthCudaTest.cpp)
+  cuda/StreamBandwidthCudaTest.cpp
+  cuda/ReferenceChainCudaTest.cpp)
 target_link_libraries(hdrlab_tests_cuda PRIVATE hdrlab_test_support)
 gtest_discover_tests(hdrlab_tests_cuda DISCOVERY_TIMEOUT 60 PROPERTIES LABELS cuda TIMEOUT 600)

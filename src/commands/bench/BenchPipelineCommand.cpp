@@ -10,7 +10,12 @@
 //                 CUDA, several configurations each, at the frame's size (commands/bench/BenchBandwidth.h), the
 //                 best of them; the header prints every rate, how it was measured, and the device's
 //                 physical peak where it is known;
-//   time / floor  how far the stage is from moving its bytes once at the device's streaming rates.
+//   time / floor  how far the stage is from moving its bytes once at the device's streaming rates;
+//   x ref         time / the same stage of a minimal reference chain (a plain histogram with the
+//                 hardware log2 on a linear copy of the frame, a one-dispatch curve, a plain apply; GL,
+//                 and CUDA where present) timed right after the configuration's frames on its last
+//                 frame (commands/bench/ReferenceBench.h): how far the stage is from a pass that
+//                 simply streams; the reference's own rows follow each table, pooled at the end.
 // A stage under 0.95x its floor means the floor is wrong: the bench says so loudly after the tables
 // and exits with 3 (tables, CSV and chart are still written). CPU fallback times are never checked.
 // The frame row is wall-clock time per frame over the timed frames (one glFinish at each end), so
@@ -28,6 +33,7 @@
 #include "commands/bench/BenchCommand.h"
 #include "commands/bench/BenchFloors.h"
 #include "commands/bench/BenchLatency.h"
+#include "commands/bench/ReferenceBench.h"
 #include "gl/Gl.h"
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
@@ -269,12 +275,15 @@ public:
         std::ostringstream out;
         out << "size,bins,operator,path,histogram_method,scan_method,stage,time_source,median_us,bytes,floor_us,"
                "time_over_floor,copy_gb_per_s,frames,read_bytes,write_bytes,read_gb_per_s,write_gb_per_s,"
-               "frame_format\n";
+               "frame_format,ref_us,time_over_ref,ref_api\n";
         out << mCsv.str();
         return out.str();
     }
 
     const std::vector<FloorCheckRow>& floorRows() const { return mFloorRows; }
+
+    /// The reference chain's rounds pooled per (size, bins, API).
+    void printReferenceTable() const { std::printf("%s", mReferenceRounds.table().c_str()); }
 
     /// The floor check's summary line, or why it did not run.
     void printFloorCheck(const std::vector<FloorViolation>& violations) const
@@ -441,6 +450,14 @@ private:
             if (!frame.passes.empty())
                 frames.push_back(frame);
         profiler.clearRecording();
+        // The reference chain on the frame just rendered, with the params the pipeline used for it.
+        ReferenceRound reference;
+        if (const post::PostPipeline::LastRun last = pipeline.lastRun(); last.hdr) {
+            reference = measureReferenceRound(mReferenceChain, *last.hdr, pipeline.paramsBuffer(), got.spec.binCount,
+                                              int(mOptions.frames), int(std::min(mOptions.warmup, 10u)),
+                                              mApp.caps().glTimersUseful, mApp.caps().cudaAvailable);
+            mReferenceRounds.add(util::format("{}x{}", size.x, size.y), got.spec.binCount, reference);
+        }
 
         post::TrafficShape shape;
         shape.frame = size;
@@ -503,7 +520,9 @@ private:
         const double frameUs = frames.empty() ? 0.0 : wallMs * 1e3 / double(mOptions.frames);
         rows.push_back({"frame", "wall-clock", frameUs, sceneTraffic + chainTraffic});
 
-        report(size, got.spec.binCount, op, path, got, builtInCdf, rows, frames.size());
+        post::TrafficShape referenceShape = shape;  // the reference reads the frame (never binned in the scene)
+        referenceShape.histogramInScene = false;
+        report(size, got.spec.binCount, op, path, got, builtInCdf, rows, frames.size(), reference, referenceShape);
     }
 
     void report(glm::ivec2 size,
@@ -513,7 +532,9 @@ private:
                 const post::PipelineSettings& got,
                 bool builtInCdf,
                 const std::vector<StageRow>& rows,
-                std::size_t frameCount)
+                std::size_t frameCount,
+                const ReferenceRound& reference,
+                const post::TrafficShape& referenceShape)
     {
         const FloorRates rates = floorRatesAt(mSamples, frameStreamBytes(size));
         const std::optional<BandwidthSample> copy = bestSample(mSamples, StreamDirection::Copy, frameStreamBytes(size));
@@ -523,24 +544,13 @@ private:
             util::format("{}, {} bins, {}, {} path (histogram {}, scan {}{})", sizeText, bins, op, path.kind,
                          got.histogramMethod, scanText, got.onePass ? ", one pass" : "");
         std::printf("\n### %s, %zu frames\n\n", configuration.c_str(), frameCount);
-        std::printf("| stage | timer | median us | MB read | MB written | floor us | time / floor |\n");
-        std::printf("|---|---|---:|---:|---:|---:|---:|\n");
-        for (const StageRow& row : rows) {
-            const double floorUs = floorMicroseconds(row.traffic, rates);
-            std::string floorText = "-", ratioText = "-", readText = "-", writeText = "-";
-            if (floorUs > 0.0) {
-                readText = fixed(double(row.traffic.readBytes) * 1e-6, 2);
-                writeText = fixed(double(row.traffic.writeBytes) * 1e-6, 2);
-                floorText = fixed(floorUs, 2);
-                ratioText = fixed(row.medianUs / floorUs, 2);
-                mFloorRows.push_back({configuration, row.stage, row.source, row.medianUs, row.traffic, rates});
-            }
-            std::printf("| %s | %s | %.2f | %s | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(), row.medianUs,
-                        readText.c_str(), writeText.c_str(), floorText.c_str(), ratioText.c_str());
-            if (row.stage == "chain")
-                addChartPoint(sizeText, op, path, got.histogramMethod + " + " + scanText, bins, row);
-            mCsv << sizeText << ',' << bins << ',' << op << ',' << path.kind << ',' << got.histogramMethod << ','
-                 << scanText << ',' << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3) << ',';
+        std::printf(
+            "| stage | timer | median us | MB read | MB written | floor us | time / floor | ref us | x ref |\n");
+        std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        const auto csvRow = [&](const std::string& kind, const std::string& histogram, const std::string& scan,
+                                const StageRow& row, double floorUs, double refUs, const std::string& refApi) {
+            mCsv << sizeText << ',' << bins << ',' << op << ',' << kind << ',' << histogram << ',' << scan << ','
+                 << row.stage << ',' << row.source << ',' << fixed(row.medianUs, 3) << ',';
             if (floorUs > 0.0)
                 mCsv << row.traffic.total() << ',' << significant(floorUs) << ','
                      << significant(row.medianUs / floorUs);
@@ -552,7 +562,52 @@ private:
             else
                 mCsv << ',';
             mCsv << ',' << significant(rates.readBytesPerSecond * 1e-9) << ','
-                 << significant(rates.writeBytesPerSecond * 1e-9) << ',' << frameFormatName(mApp.frameFormat()) << '\n';
+                 << significant(rates.writeBytesPerSecond * 1e-9) << ',' << frameFormatName(mApp.frameFormat()) << ',';
+            if (refUs > 0.0)
+                mCsv << significant(refUs) << ',' << significant(row.medianUs / refUs) << ',' << refApi;
+            else
+                mCsv << ",,";
+            mCsv << '\n';
+        };
+        for (const StageRow& row : rows) {
+            const double floorUs = floorMicroseconds(row.traffic, rates);
+            std::string floorText = "-", ratioText = "-", readText = "-", writeText = "-", refText = "-",
+                        refRatioText = "-";
+            if (floorUs > 0.0) {
+                readText = fixed(double(row.traffic.readBytes) * 1e-6, 2);
+                writeText = fixed(double(row.traffic.writeBytes) * 1e-6, 2);
+                floorText = fixed(floorUs, 2);
+                ratioText = fixed(row.medianUs / floorUs, 2);
+                mFloorRows.push_back({configuration, row.stage, row.source, row.medianUs, row.traffic, rates});
+            }
+            const double refUs = reference.stageUs(row.stage, row.source);
+            const ReferenceTimes* refTimes = reference.forTimeSource(row.source);
+            if (refUs > 0.0) {
+                refText = fixed(refUs, 2) + (refTimes->api == "cuda" ? " (cuda)" : "");
+                refRatioText = fixed(row.medianUs / refUs, 2);
+            }
+            std::printf("| %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n", row.stage.c_str(), row.source.c_str(),
+                        row.medianUs, readText.c_str(), writeText.c_str(), floorText.c_str(), ratioText.c_str(),
+                        refText.c_str(), refRatioText.c_str());
+            if (row.stage == "chain")
+                addChartPoint(sizeText, op, path, got.histogramMethod + " + " + scanText, bins, row);
+            csvRow(path.kind, got.histogramMethod, scanText, row, floorUs, refUs, refUs > 0.0 ? refTimes->api : "");
+        }
+        // The reference's own rows: its stages against the same floors (the copy only for reference:
+        // it is no stage of the chain, so it stays out of the floor check).
+        std::printf("\n%s", describeReferenceRound(reference).c_str());
+        for (const ReferenceTimes* times : {&reference.gl, &reference.cuda}) {
+            if (!times->measured())
+                continue;
+            for (const std::string& stage : kReferenceStages) {
+                const post::Traffic traffic = referenceTraffic(stage, referenceShape);
+                const StageRow row{stage, times->source, times->medianUs(stage), traffic};
+                const double floorUs = floorMicroseconds(traffic, rates);
+                if (floorUs > 0.0 && stage != "copy")
+                    mFloorRows.push_back({configuration + ", reference chain (" + times->api + ")", stage,
+                                          times->source, row.medianUs, traffic, rates});
+                csvRow("reference-" + times->api, "reference", "in-curve", row, floorUs, 0.0, "");
+            }
         }
     }
 
@@ -591,6 +646,8 @@ private:
     bool mSeveralOperators = false;
     std::string mGlPath;  ///< the default GL methods, "histogram + scan"
     bool mCpuFallback = false;
+    GlReferenceChain mReferenceChain{mApp.shaders()};  ///< after mApp: built on its context
+    ReferenceRounds mReferenceRounds;
 };
 
 void validate(const BenchOptions& options)
@@ -618,6 +675,7 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
         PipelineBench bench(common, options);
         bench.printHeader();
         bench.run();
+        bench.printReferenceTable();
         if (options.csv) {
             util::writeFileAtomically(*options.csv, bench.csv());
             std::printf("\nwrote %s\n", options.csv->string().c_str());
