@@ -241,7 +241,7 @@ App::Flicker App::flicker()
 {
     Impl& a = *mImpl;
     a.collectKeyValues();
-    Flicker out{a.runExposure.flickerEvPerSecond(), 0};
+    Flicker out{a.runExposure.flickerEvPerSecond(), 0, a.cuts.size()};
     for (const post::ExposureHistory::Frame& f : a.runExposure.frames())
         out.framesWithKeyValue += f.keyEv ? 1 : 0;
     return out;

@@ -66,8 +66,9 @@ public:
     /// so that every frame's key value has arrived. No figure for an operator without a key value.
     struct Flicker
     {
-        std::optional<double> evPerSecond;
+        std::optional<double> evPerSecond;  ///< within shots (post/ExposureHistory.h)
         std::size_t framesWithKeyValue = 0;
+        std::size_t cuts = 0;  ///< cuts the tone operator found (percentile.cut_threshold_ev)
     };
     Flicker flicker();
     post::PostPipeline& pipeline();
