@@ -52,7 +52,7 @@ import sys
 from PIL import Image
 tmp, out = sys.argv[1], sys.argv[2]
 Image.open(tmp + "/settings.png").crop((0, 0, 360, 660)).save(out + "/settings-pipeline-panel.png")
-Image.open(tmp + "/exposure.png").crop((1300, 630, 1600, 1200)).save(out + "/exposure-plot.png")
+Image.open(tmp + "/exposure.png").crop((1300, 632, 1600, 1050)).save(out + "/exposure-plot.png")
 PY
   rm -rf "$tmp"
 else

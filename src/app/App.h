@@ -68,7 +68,8 @@ public:
     {
         std::optional<double> evPerSecond;  ///< within shots (post/ExposureHistory.h)
         std::size_t framesWithKeyValue = 0;
-        std::size_t cuts = 0;  ///< cuts the tone operator found (percentile.cut_threshold_ev)
+        std::size_t cuts = 0;              ///< cuts the tone operator found (percentile.cut_threshold_ev) or was given
+        std::vector<long long> cutFrames;  ///< their frame numbers (a sequence's)
     };
     Flicker flicker();
     post::PostPipeline& pipeline();

@@ -351,7 +351,13 @@ void App::Impl::noteExposureFrame(double dt)
     const std::uint64_t index = profiler->frameIndex();
     exposurePlot.addFrame(index, clockSeconds, frameMs);
     runExposure.addFrame(index, clockSeconds, frameMs);
-    recentSourceFrames.emplace_back(index, source->frameNumber().value_or(frame));
+    const long long number = source->frameNumber().value_or(frame);
+    recentSourceFrames.emplace_back(index, number);
+    if (std::find(options.knownCuts.begin(), options.knownCuts.end(), number) != options.knownCuts.end()) {
+        cuts.push_back({index, number, 0.0f, false});  // found by another run: the shots, not this operator's
+        exposurePlot.markCut(index);
+        runExposure.markCut(index);
+    }
     while (recentSourceFrames.size() > 256)  // key values arrive a few frames late
         recentSourceFrames.pop_front();
 }

@@ -169,7 +169,8 @@ PercentileState stepPercentile(const PercentileState& previous,
                                double logMin,
                                double logMax,
                                double dtSeconds,
-                               const post::PercentileSettings& settings)
+                               const post::PercentileSettings& settings,
+                               bool footage)
 {
     const post::PercentileSettings s = post::sanitize(settings);
     const PercentileTarget target = percentileExposure(cdf, logMin, logMax, s);
@@ -181,7 +182,8 @@ PercentileState stepPercentile(const PercentileState& previous,
     PercentileState next;
     next.valid = true;
     next.cutCount = previous.cutCount;
-    const std::optional<double> mean = s.cutThresholdEv > 0.0f ? histogramMeanLog2(cdf, logMin, logMax) : std::nullopt;
+    const bool detect = footage && s.cutThresholdEv > 0.0f;
+    const std::optional<double> mean = detect ? histogramMeanLog2(cdf, logMin, logMax) : std::nullopt;
     if (mean && std::isfinite(*mean)) {
         if (previous.meanLog2) {
             next.cutDistanceEv = std::abs(*mean - *previous.meanLog2);

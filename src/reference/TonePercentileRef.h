@@ -68,14 +68,16 @@ struct PercentileState
     std::uint64_t cutCount = 0;
 };
 
-/// One frame: meter the CDF, detect a cut (settings.cutThresholdEv > 0), then snap (first frame, or
-/// a cut with snapAtCuts) or adapt; an unusable frame keeps the state (and is no cut).
+/// One frame: meter the CDF, detect a cut (on footage, settings.cutThresholdEv > 0: the operator's
+/// ToneInputs::footage), then snap (first frame, or a cut with snapAtCuts) or adapt; an unusable
+/// frame keeps the state (and is no cut).
 PercentileState stepPercentile(const PercentileState& previous,
                                std::span<const std::uint32_t> cdf,
                                double logMin,
                                double logMax,
                                double dtSeconds,
-                               const post::PercentileSettings& settings);
+                               const post::PercentileSettings& settings,
+                               bool footage = false);
 
 /// The curve LUT: kPercentileCurveSamples samples over [logMin, logMax] of displayCurve(Lw * 2^E).
 std::vector<float> percentileCurveValues(double exposureEv,

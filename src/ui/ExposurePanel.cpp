@@ -269,11 +269,11 @@ void ExposurePanel::draw(post::ExposureHistory& history,
     }
     if (compensation) {
         // The caption names the axes; the metered point's numbers go on their own line.
-        textWrapped("compensation curve, EV over metered log2 L");
+        textWrapped("compensation curve, EV");
         if (compensation->curve.points.empty())
             TextDisabledWrapped("no points: flat 0 (percentile.compensation_curve)");
         else if (compensation->meteredEv)
-            textWrapped("now " + formatValue("%+.2f", *compensation->meteredEv) + " -> " +
+            textWrapped("metered " + formatValue("%+.2f", *compensation->meteredEv) + ": " +
                         formatValue("%+.2f", compensation->compensationEv) + " EV");
         drawCompensationCurve("##compensation", *compensation, plotHeight);
     }

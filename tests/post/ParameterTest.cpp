@@ -78,7 +78,7 @@ TEST(Parameter, TheCompensationCurveKeyWorksInSetAndInSettingsFiles)
     ASSERT_TRUE(info);
     EXPECT_EQ(info->type, post::ParameterType::Points);
     EXPECT_EQ(post::formatParameterValue(*info, info->defaultValue), "none");
-    EXPECT_EQ(post::parseAssignment("percentile.compensation_curve=-6:-1, 4:0.5", "--set").value, "-6:-1,4:0.5");
+    EXPECT_EQ(post::parseAssignment("percentile.compensation_curve=-6:-1, 4:0.5", "--set").value, "-6:-1, 4:0.5");
     const std::string refused =
         errorOf([] { post::parseAssignment("percentile.compensation_curve=4:0,-6:1", "--set"); });
     EXPECT_TRUE(contains(refused, "--set: percentile.compensation_curve: point 2")) << refused;

@@ -131,17 +131,14 @@ TEST_F(PercentileCompensationGl, CutsOnFootageMatchTheReferenceAndSnap)
                 post::PercentileSettings s;
                 s.limitHighlights = false;
                 s.snapAtCuts = snap;
-                post::PercentileSettings reference = s;
-                if (!footage)
-                    reference.cutThresholdEv = 0.0f;  // what the operator does away from footage
                 post::TonePercentile op;
                 op.setSettings(s);
                 ref::PercentileState expected;
                 for (std::size_t f = 0; f < frames.size(); ++f) {
                     rig.setHistogram(frames[f], -16.0f, 16.0f);
                     runFrame(op, fused, footage, 1.0 / 24.0, 100 + f);
-                    expected = ref::stepPercentile(expected, ref::inclusiveScan(frames[f]), -16.0, 16.0, 1.0 / 24.0,
-                                                   reference);
+                    expected = ref::stepPercentile(expected, ref::inclusiveScan(frames[f]), -16.0, 16.0, 1.0 / 24.0, s,
+                                                   footage);
                     const auto gpu = op.stateBuffer().readAll<float>(state::kWords);
                     EXPECT_NEAR(gpu[state::kExposure], expected.exposureEv, 2e-4) << "frame " << f;
                     EXPECT_EQ(gpu[state::kCut] != 0.0f, expected.cut) << "frame " << f;

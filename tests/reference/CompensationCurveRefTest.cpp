@@ -124,7 +124,7 @@ TEST(CompensationCurveRef, ACutIsFoundWhereTheMeanJumpsAndTheExposureSnapsThere)
     std::vector<std::size_t> cuts;
     const auto frames = twoShots();
     for (std::size_t i = 0; i < frames.size(); ++i) {
-        state = ref::stepPercentile(state, frames[i], -16.0, 16.0, 1.0 / 24.0, s);
+        state = ref::stepPercentile(state, frames[i], -16.0, 16.0, 1.0 / 24.0, s, true);
         if (state.cut) {
             cuts.push_back(i);
             EXPECT_NEAR(state.cutDistanceEv, 9.0, 1.0 + 1e-9) << "the bins moved from -4.5 to 4.5 or so";
@@ -149,36 +149,39 @@ TEST(CompensationCurveRef, WithoutTheSnapTheExposureAdaptsAcrossTheCut)
     for (std::size_t i = 0; i <= 20; ++i) {
         if (i == 20)
             before = state.exposureEv;
-        state = ref::stepPercentile(state, frames[i], -16.0, 16.0, 1.0 / 24.0, s);
+        state = ref::stepPercentile(state, frames[i], -16.0, 16.0, 1.0 / 24.0, s, true);
     }
     EXPECT_TRUE(state.cut) << "still found and counted";
     EXPECT_NEAR(state.exposureEv, before - s.speedUpEv / 24.0, 1e-9) << "one linear step at the up speed";
 }
 
-TEST(CompensationCurveRef, ZeroThresholdFindsNoCut)
+TEST(CompensationCurveRef, ZeroThresholdOrNoFootageFindsNoCut)
 {
-    post::PercentileSettings s;
-    s.cutThresholdEv = 0.0f;
-    ref::PercentileState state;
-    for (const auto& frame : twoShots()) {
-        state = ref::stepPercentile(state, frame, -16.0, 16.0, 1.0 / 24.0, s);
-        EXPECT_FALSE(state.cut);
-        EXPECT_FALSE(state.meanLog2);
+    for (bool footage : {true, false}) {
+        post::PercentileSettings s;
+        if (footage)
+            s.cutThresholdEv = 0.0f;
+        ref::PercentileState state;
+        for (const auto& frame : twoShots()) {
+            state = ref::stepPercentile(state, frame, -16.0, 16.0, 1.0 / 24.0, s, footage);
+            EXPECT_FALSE(state.cut);
+            EXPECT_FALSE(state.meanLog2);
+        }
+        EXPECT_EQ(state.cutCount, 0u);
     }
-    EXPECT_EQ(state.cutCount, 0u);
 }
 
 TEST(CompensationCurveRef, AnEmptyFrameIsNoCutAndKeepsTheMean)
 {
     post::PercentileSettings s;
-    ref::PercentileState state = ref::stepPercentile({}, shotFrame(-3.0), -16.0, 16.0, 1.0 / 24.0, s);
+    ref::PercentileState state = ref::stepPercentile({}, shotFrame(-3.0), -16.0, 16.0, 1.0 / 24.0, s, true);
     ASSERT_TRUE(state.meanLog2);
     const double mean = *state.meanLog2;
-    state =
-        ref::stepPercentile(state, ref::inclusiveScan(std::vector<std::uint32_t>(32, 0u)), -16.0, 16.0, 1.0 / 24.0, s);
+    state = ref::stepPercentile(state, ref::inclusiveScan(std::vector<std::uint32_t>(32, 0u)), -16.0, 16.0, 1.0 / 24.0,
+                                s, true);
     EXPECT_FALSE(state.cut);
     EXPECT_EQ(*state.meanLog2, mean);
-    state = ref::stepPercentile(state, shotFrame(-2.5), -16.0, 16.0, 1.0 / 24.0, s);
+    state = ref::stepPercentile(state, shotFrame(-2.5), -16.0, 16.0, 1.0 / 24.0, s, true);
     EXPECT_FALSE(state.cut) << "compared with the last usable frame";
 }
 

@@ -5,8 +5,9 @@
 // frames/SequenceSource.h). Each case runs in a fresh headless app from frame 0 with a fixed step (1/60 s
 // on the path, 1/fps on a sequence), so the figure is the same on every run on the same GPU and driver.
 // On a sequence the figure is taken within shots (the cuts the percentile operator finds,
-// percentile.cut_threshold_ev), and each percentile case runs twice: with the exposure snapping at
-// cuts and without (percentile.snap_at_cuts), so the table shows what the snap saves.
+// percentile.cut_threshold_ev; a first run with the app's settings finds them for the operators that
+// do not look for cuts), and each percentile case runs twice: with the exposure snapping at cuts and
+// without (percentile.snap_at_cuts), so the table shows what the snap saves.
 // Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
 // measures the key value, not the displayed picture (a display curve's own changes are not seen).
 #include "app/App.h"
@@ -60,7 +61,8 @@ std::vector<FlickerCase> flickerCases(const BenchOptions& options)
 AppOptions caseAppOptions(const CommonOptions& common,
                           const BenchOptions& options,
                           const FlickerCase& c,
-                          std::optional<bool> snapAtCuts)
+                          std::optional<bool> snapAtCuts,
+                          const std::vector<long long>& cuts)
 {
     AppOptions app = benchAppOptions(common, options);
     if (options.sequence) {
@@ -76,7 +78,9 @@ AppOptions caseAppOptions(const CommonOptions& common,
     app.toneOperator = c.toneOperator;
     if (c.preset != "-" && c.preset != "app")
         app.settingAssignments.push_back("percentile.preset=" + c.preset);
-    if (snapAtCuts)  // after the preset, which sets every percentile key
+    if (options.sequence && c.toneOperator != "percentile")
+        app.knownCuts = cuts;  // the shots the percentile operator found: every figure within shots
+    if (snapAtCuts)            // after the preset, which sets every percentile key
         app.settingAssignments.push_back(std::string("percentile.snap_at_cuts=") + (*snapAtCuts ? "true" : "false"));
     return app;
 }
@@ -120,8 +124,9 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
         std::ostringstream csv;
         csv << "operator,preset,flicker_ev_per_s,frames,key_value" << (shots ? ",cuts,flicker_no_snap_ev_per_s" : "")
             << "\n";
+        std::vector<long long> cuts;  // on a sequence: where the percentile operator (app settings) finds cuts
         const auto runCase = [&](const FlickerCase& c, std::optional<bool> snap, std::string& keyName) {
-            App runner(caseAppOptions(common, options, c, snap));
+            App runner(caseAppOptions(common, options, c, snap, cuts));
             if (options.sequence && !options.framesGiven)
                 runner.renderToEnd();
             else
@@ -130,6 +135,10 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
             keyName = std::string(runner.pipeline().toneOperator().keyValueName());
             return runner.flicker();
         };
+        if (shots) {
+            std::string ignored;
+            cuts = runCase({"percentile", "app"}, std::nullopt, ignored).cutFrames;
+        }
         for (const FlickerCase& c : flickerCases(options)) {
             const bool percentile = c.toneOperator == "percentile";
             std::string keyName;

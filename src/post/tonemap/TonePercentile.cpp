@@ -390,6 +390,8 @@ std::string_view TonePercentile::matchingPresetId() const
     for (const EnginePreset& preset : enginePresets()) {
         PercentileSettings withPreset = mSettings;
         applyEnginePreset(preset.id, withPreset);
+        withPreset.cutThresholdEv = mSettings.cutThresholdEv;  // cuts are footage's, not an engine's
+        withPreset.snapAtCuts = mSettings.snapAtCuts;
         if (withPreset == mSettings)
             return preset.id;
     }

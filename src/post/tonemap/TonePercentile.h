@@ -88,8 +88,8 @@ public:
     /// Applies an engine preset (EnginePresets.h) to the settings and queues its histogram for
     /// takeHistogramRequest(); an unknown id changes nothing and returns the error.
     EnginePresetResult applyPreset(std::string_view presetId);
-    /// The id of the engine preset the settings equal (display curve and local adaptation aside),
-    /// or "custom".
+    /// The id of the engine preset the settings equal (display curve, local adaptation and the cut
+    /// settings aside), or "custom".
     std::string_view matchingPresetId() const;
     std::optional<HistogramRequest> takeHistogramRequest() override;
     /// The GPU state (float[percentile_state::kWords]), for tests and tools.
