@@ -450,7 +450,7 @@ bool TonePercentile::compensationCurveUi()
     char text[512] = {};
     mCurveDraft.copy(text, sizeof(text) - 1);
     bool changed = false;
-    if (ImGui::InputText("Compensation curve", text, sizeof(text), ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (ImGui::InputText("Comp. curve", text, sizeof(text), ImGuiInputTextFlags_EnterReturnsTrue)) {
         const Parameter p = compensationCurveParameter();
         std::string error;
         if (const auto points = parsePoints(p.info, text, error)) {
