@@ -39,20 +39,20 @@ xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24
 # Close-ups of the panels (at --ui-scale 1 the regions' places are fixed): the Pipeline panel at the
 # top of the settings column with a value set by --set, and the Exposure panel (right end of the
 # strip below the picture, the strip made taller by a settings file's layout key) after 150 frames of
-# the percentile operator.
+# the percentile operator with an exposure compensation curve (its plot below the key value's).
 if /usr/bin/python3 -c 'import PIL' 2>/dev/null; then
   tmp=$(mktemp -d)
   "$bin/hdrlab" --headless --size 1600x1200 --frames 12 --ui --operator exposure --set exposure.exposure_ev=-2 \
     --screenshot "$tmp/settings.png"
-  echo '{"layout.strip_height": 360}' > "$tmp/tall-strip.json"
+  echo '{"layout.strip_height": 560}' > "$tmp/tall-strip.json"
   "$bin/hdrlab" --headless --size 1600x1200 --frames 150 --ui --operator percentile --settings "$tmp/tall-strip.json" \
-    --screenshot "$tmp/exposure.png"
+    --set percentile.compensation_curve=-6:-1.5,-2:0,4:0.5 --screenshot "$tmp/exposure.png"
   /usr/bin/python3 - "$tmp" "$out" <<'PY'
 import sys
 from PIL import Image
 tmp, out = sys.argv[1], sys.argv[2]
 Image.open(tmp + "/settings.png").crop((0, 0, 360, 660)).save(out + "/settings-pipeline-panel.png")
-Image.open(tmp + "/exposure.png").crop((1300, 830, 1600, 1200)).save(out + "/exposure-plot.png")
+Image.open(tmp + "/exposure.png").crop((1300, 632, 1600, 1050)).save(out + "/exposure-plot.png")
 PY
   rm -rf "$tmp"
 else

@@ -1,8 +1,8 @@
 // PercentileFused.comp: the percentile operator's whole curve in one dispatch (scan "in-curve",
 // post/scan/ScanInCurve.h): one workgroup scans the histogram into the CDF in shared memory
 // (scan/WorkgroupScanCore.glsl, compute-scan's scan, so the CDF is the same words), writes it to the
-// pipeline's CDF buffer for the view and --verify, meters it and adapts (PercentileMeterCore.glsl, one
-// invocation, reading shared memory), then fills the exposure curve (ExposureCurve.glsl, an invocation
+// pipeline's CDF buffer for the view and --verify, sums its mean for the cut detection (HistogramMean.glsl,
+// the workgroup), meters it and adapts (PercentileMeterCore.glsl, one invocation, reading shared memory), then fills the exposure curve (ExposureCurve.glsl, an invocation
 // per sample). Replaces the scan dispatch, the meter dispatch and the curve dispatch.
 #include "shared/HostDevice.h"
 
@@ -33,7 +33,9 @@ uint cdfAt(uint i)
     return sCdf[i];
 }
 
+#define MEAN_GROUP_SIZE kScanGroupSize
 #include "scan/WorkgroupScanCore.glsl"
+#include "tonemap/HistogramMean.glsl"
 #include "tonemap/PercentileMeterCore.glsl"
 #include "tonemap/ExposureCurve.glsl"
 
@@ -54,6 +56,10 @@ void main()
     }
     memoryBarrierShared();
     barrier();
+    if (uCutThreshold > 0.0) { // uniform: the whole workgroup sums the mean for the cut detection
+        float centreSum = histogramCentreSum(thread, bins);
+        gMeanLog2 = logMin + centreSum / float(sCdf[bins - 1u]) * ((logMax - logMin) / float(bins));
+    }
     if (thread == 0u) {
         percentileMeter(bins, logMin, logMax);
         float exposureEv = state[STATE_EXPOSURE];

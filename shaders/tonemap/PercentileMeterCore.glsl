@@ -6,8 +6,12 @@
 // key's exposure (a median floor, as Valve's); band mode: E = log2(key) - mean log2 L between two
 // percentiles. Then compensation and the min/max limits, then adaptation (linear beyond the transition
 // distance, exponential within it, integrated exactly over dt; or an engine's own per-frame step,
-// uAdaptationCurve). An empty histogram or a non-finite target keeps the previous exposure; the first
-// usable frame snaps. State layout: STATE_* (TonePercentile.h).
+// uAdaptationCurve). The target also gets the compensation curve's value at the metered log2 L
+// (linear between points, the end values beyond them; tone/CompensationCurve.h). Cuts: when the
+// histogram's mean log2 L (gMeanLog2, HistogramMean.glsl, set by the includer) moved more than
+// uCutThreshold EV since the previous usable frame, the frame is a cut: it is counted and, with
+// uSnapAtCuts, the exposure snaps to the target. An empty histogram or a non-finite target keeps the
+// previous exposure; the first usable frame snaps. State layout: STATE_* (ToneShaders.h).
 // The includer declares the state buffer `state[]` and defines `uint cdfAt(uint i)` (the inclusive
 // CDF) before including this.
 
@@ -30,6 +34,13 @@ layout(location = 15) uniform float uDt;          // already clamped to [0, kMax
 layout(location = 16) uniform uint uReset;
 layout(location = 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
 layout(location = 18) uniform float uMaxHighlightPull; // EV the highlight limit may lower the key's exposure
+layout(location = 19) uniform float uCutThreshold;     // EV; 0: no cut detection
+layout(location = 24) uniform uint uSnapAtCuts;
+layout(location = 25) uniform uint uFrameIndex;        // recorded at a cut
+layout(location = 26) uniform uint uCompensationPointCount;
+layout(location = 27) uniform vec2 uCompensationPoints[COMPENSATION_POINTS]; // (metered EV, compensation EV)
+
+float gMeanLog2 = 0.0; // this frame's histogram mean log2 L, when uCutThreshold > 0
 
 uint gBins;
 float gLogMin;
@@ -129,6 +140,25 @@ bool isUsable(float v)
     return !isnan(v) && !isinf(v);
 }
 
+// tone/CompensationCurve.h's compensationAt, operation for operation.
+float compensationAt(float metered)
+{
+    uint n = min(uCompensationPointCount, uint(COMPENSATION_POINTS));
+    if (n == 0u || !isUsable(metered))
+        return 0.0;
+    if (metered <= uCompensationPoints[0].x)
+        return uCompensationPoints[0].y;
+    if (metered >= uCompensationPoints[n - 1u].x)
+        return uCompensationPoints[n - 1u].y;
+    uint i = 1u;
+    while (uCompensationPoints[i].x < metered)
+        ++i;
+    vec2 a = uCompensationPoints[i - 1u];
+    vec2 b = uCompensationPoints[i];
+    float t = (metered - a.x) / (b.x - a.x);
+    return a.y + t * (b.y - a.y);
+}
+
 /// Meters the CDF of `bins` bins over [logMin, logMax] and updates the state.
 void percentileMeter(uint bins, float logMin, float logMax)
 {
@@ -159,15 +189,39 @@ void percentileMeter(uint bins, float logMin, float logMax)
         }
         if (uMetering != 0u)
             target = uLog2Key - metered;
-        target = clamp(target + uCompensationEv, uMinEv, uMaxEv);
+        float curveEv = compensationAt(metered);
+        state[STATE_COMPENSATION] = curveEv;
+        target = clamp(target + uCompensationEv + curveEv, uMinEv, uMaxEv);
         ok = isUsable(target);
     }
     state[STATE_FRAME_OK] = ok ? 1.0 : 0.0;
+    state[STATE_CUT] = 0.0;
     if (!ok)
-        return; // keep the previous exposure, target and markers
+        return; // keep the previous exposure, target, markers and mean
+
+    bool cut = false;
+    float distance = 0.0;
+    if (uCutThreshold > 0.0 && isUsable(gMeanLog2)) {
+        if (state[STATE_MEAN_VALID] != 0.0) {
+            distance = abs(gMeanLog2 - state[STATE_MEAN_LOG2]);
+            cut = distance > uCutThreshold;
+        }
+        state[STATE_MEAN_LOG2] = gMeanLog2;
+        state[STATE_MEAN_VALID] = 1.0;
+    } else {
+        state[STATE_MEAN_VALID] = 0.0; // detection off: never compare with a stale mean later
+    }
+    state[STATE_CUT] = cut ? 1.0 : 0.0;
+    state[STATE_CUT_DISTANCE] = distance;
+    if (cut) {
+        state[STATE_CUT_COUNT] += 1.0;
+        state[STATE_LAST_CUT_FRAME] = float(uFrameIndex);
+        state[STATE_LAST_CUT_DISTANCE] = distance;
+    }
 
     float current = state[STATE_EXPOSURE];
-    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isUsable(current) || uAdapt == 0u;
+    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isUsable(current) || uAdapt == 0u ||
+                (cut && uSnapAtCuts != 0u);
     state[STATE_EXPOSURE] = snap ? target : adapt(current, target, uDt);
     state[STATE_TARGET] = target;
     state[STATE_METERED] = metered;

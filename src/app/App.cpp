@@ -241,7 +241,9 @@ App::Flicker App::flicker()
 {
     Impl& a = *mImpl;
     a.collectKeyValues();
-    Flicker out{a.runExposure.flickerEvPerSecond(), 0};
+    Flicker out{a.runExposure.flickerEvPerSecond(), 0, a.cuts.size(), {}};
+    for (const Impl::CutRecord& cut : a.cuts)
+        out.cutFrames.push_back(cut.sourceFrame);
     for (const post::ExposureHistory::Frame& f : a.runExposure.frames())
         out.framesWithKeyValue += f.keyEv ? 1 : 0;
     return out;

@@ -66,8 +66,10 @@ public:
     /// so that every frame's key value has arrived. No figure for an operator without a key value.
     struct Flicker
     {
-        std::optional<double> evPerSecond;
+        std::optional<double> evPerSecond;  ///< within shots (post/ExposureHistory.h)
         std::size_t framesWithKeyValue = 0;
+        std::size_t cuts = 0;              ///< cuts the tone operator found (percentile.cut_threshold_ev) or was given
+        std::vector<long long> cutFrames;  ///< their frame numbers (a sequence's)
     };
     Flicker flicker();
     post::PostPipeline& pipeline();

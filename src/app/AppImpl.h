@@ -31,6 +31,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -101,6 +102,17 @@ struct App::Impl final : ui::PanelHost
     std::string keyValueOperator;  ///< the operator whose key values the two histories hold
     double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
     std::optional<std::chrono::steady_clock::time_point> lastExposureFrame;  ///< wall clock of the last one
+    /// A cut the tone operator found (a frame that starts a new shot), as printed and recorded.
+    struct CutRecord
+    {
+        std::uint64_t frameIndex = 0;  ///< the profiler's frame index
+        long long sourceFrame = 0;     ///< the sequence's frame number (or the run's frame)
+        float distanceEv = 0.0f;       ///< how far the histogram's mean log2 L moved
+        bool snapped = false;          ///< the exposure snapped there
+    };
+    std::vector<CutRecord> cuts;     ///< this run's, in order (capture metadata, the flicker line)
+    std::uint64_t cutCountSeen = 0;  ///< the operator's cut count as of the last key value taken
+    std::deque<std::pair<std::uint64_t, long long>> recentSourceFrames;  ///< frame index -> source frame
 
     /// Numbered per-frame outputs: --hdr-sequence-out (the HDR frame) and a sequence's PNGs (tonemap).
     std::unique_ptr<FrameSequenceWriter> hdrSequenceOut;
@@ -110,8 +122,11 @@ struct App::Impl final : ui::PanelHost
     post::ImageInput frameInput() const;
     /// Adds this frame to the exposure histories (before it renders).
     void noteExposureFrame(double dt);
-    /// Attaches the key values whose readbacks arrived; a new operator starts the series over.
+    /// Attaches the key values whose readbacks arrived, and the cuts they report (printed, recorded,
+    /// marked in the histories); a new operator starts the series over.
     void collectKeyValues();
+    /// "cut at frame N: histogram mean log2 L moved X EV (exposure snapped)" for one cut.
+    std::string describeCut(const CutRecord& cut) const;
     /// "flicker: X EV/s over N frames (operator ID, key value NAME)", or why there is none.
     std::string flickerLine() const;
 

@@ -66,8 +66,11 @@ struct AppOptions
     std::optional<std::filesystem::path> settingsFileB;  ///< --settings-b FILE.json (on top of A's settings)
     std::vector<std::string> settingAssignmentsB;        ///< --set-b KEY=VALUE, in command-line order
     // sequences (frames/SequenceSource.h): `view IMAGE` where IMAGE is a folder, glob or %d pattern of frames
-    std::optional<double> sequenceFps;                        ///< --fps F (default kDefaultSequenceFps)
-    std::optional<std::string> badFramePolicy;                ///< --on-bad-frame stop|skip (default stop)
+    std::optional<double> sequenceFps;          ///< --fps F (default kDefaultSequenceFps)
+    std::optional<std::string> badFramePolicy;  ///< --on-bad-frame stop|skip (default stop)
+    /// A sequence's cuts found by another run (bench flicker: the percentile operator's), as frame
+    /// numbers: an operator that finds none itself still gets its flicker figure within shots.
+    std::vector<long long> knownCuts;
     std::optional<std::filesystem::path> hdrSequenceOut;      ///< --hdr-sequence-out F.%04d.exr: each HDR frame
     std::optional<std::filesystem::path> displaySequenceOut;  ///< each display image as PNG (tonemap on a sequence)
     std::vector<std::string> settingDefaults;  ///< KEY=VALUE applied before --settings (a command's own defaults)

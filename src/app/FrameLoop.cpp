@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <thread>
 #include <utility>
@@ -172,6 +173,7 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
     }
     source->render(*profiler);
     pipeline->setSceneDepth(source->depth());
+    pipeline->setFootage(sequence != nullptr);       // cut detection (TonePercentile.h)
     pipeline->setInputRadiance(source->radiance());  // what one unit is (idempotent: unchanged, no work)
     pipeline->setPictureInfo(source->pictureInfo());
     const post::ImageInput hdr = frameInput();
@@ -349,6 +351,15 @@ void App::Impl::noteExposureFrame(double dt)
     const std::uint64_t index = profiler->frameIndex();
     exposurePlot.addFrame(index, clockSeconds, frameMs);
     runExposure.addFrame(index, clockSeconds, frameMs);
+    const long long number = source->frameNumber().value_or(frame);
+    recentSourceFrames.emplace_back(index, number);
+    if (std::find(options.knownCuts.begin(), options.knownCuts.end(), number) != options.knownCuts.end()) {
+        cuts.push_back({index, number, 0.0f, false});  // found by another run: the shots, not this operator's
+        exposurePlot.markCut(index);
+        runExposure.markCut(index);
+    }
+    while (recentSourceFrames.size() > 256)  // key values arrive a few frames late
+        recentSourceFrames.pop_front();
 }
 
 void App::Impl::collectKeyValues()
@@ -358,11 +369,39 @@ void App::Impl::collectKeyValues()
         keyValueOperator = std::string(op.id());
         exposurePlot.clear();
         runExposure.clear();
+        cuts.clear();
+        cutCountSeen = 0;
     }
     for (const post::KeyValueSample& sample : op.takeKeyValues()) {
         exposurePlot.setKeyValue(sample.frameIndex, sample.ev);
         runExposure.setKeyValue(sample.frameIndex, sample.ev);
+        if (sample.cutCount < cutCountSeen)  // the operator's state was reset
+            cutCountSeen = sample.cutCount;
+        if (sample.cutCount == cutCountSeen)
+            continue;
+        // The count says how many; the state keeps the last one's frame (an earlier one whose readback
+        // was skipped is counted but has no frame).
+        if (sample.cutCount > cutCountSeen + 1)
+            util::logWarning("{} cut(s) before frame index {} were not read back", sample.cutCount - cutCountSeen - 1,
+                             sample.lastCutFrame);
+        cutCountSeen = sample.cutCount;
+        CutRecord cut{sample.lastCutFrame, (long long)sample.lastCutFrame, sample.lastCutDistanceEv, sample.cutSnaps};
+        for (const auto& [index, number] : recentSourceFrames)
+            if (index == sample.lastCutFrame)
+                cut.sourceFrame = number;
+        cuts.push_back(cut);
+        exposurePlot.markCut(cut.frameIndex);
+        runExposure.markCut(cut.frameIndex);
+        std::cout << describeCut(cut) << std::endl;
     }
+}
+
+std::string App::Impl::describeCut(const CutRecord& cut) const
+{
+    char distance[32];
+    std::snprintf(distance, sizeof distance, "%.2f", double(cut.distanceEv));
+    return util::format("cut at frame {}: histogram mean log2 L moved {} EV ({})", cut.sourceFrame, distance,
+                        cut.snapped ? "exposure snapped to the new target" : "no snap: adapting");
 }
 
 }  // namespace app

@@ -134,6 +134,15 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
         metadata.emplace_back("flicker_ev_per_s", formatFlicker(*flicker));
         metadata.emplace_back("flicker_pairs", std::to_string(runExposure.flickerPairs()));
     }
+    if (!cuts.empty()) {  // "12 (4.13 EV), 40 (2.50 EV)": the frames that start a new shot
+        std::string text;
+        for (const CutRecord& cut : cuts) {
+            char distance[32];
+            std::snprintf(distance, sizeof distance, "%.2f", double(cut.distanceEv));
+            text += util::format("{}{} ({} EV)", text.empty() ? "" : ", ", cut.sourceFrame, distance);
+        }
+        metadata.emplace_back("cuts", text);
+    }
     return metadata;
 }
 
@@ -169,8 +178,14 @@ std::string App::Impl::flickerLine() const
     std::size_t withKey = 0;
     for (const post::ExposureHistory::Frame& f : runExposure.frames())
         withKey += f.keyEv ? 1 : 0;  // as App::flicker
-    return util::format("flicker: {} EV/s over {} frames (operator {}, key value {})", formatFlicker(*flicker), withKey,
-                        op.id(), op.keyValueName());
+    std::string shots;
+    if (!cuts.empty()) {  // the figure is taken within shots (post/ExposureHistory.h)
+        shots = util::format("; within {} shots, cuts at frames", cuts.size() + 1);
+        for (const CutRecord& cut : cuts)
+            shots += util::format(" {}", cut.sourceFrame);
+    }
+    return util::format("flicker: {} EV/s over {} frames (operator {}, key value {}){}", formatFlicker(*flicker),
+                        withKey, op.id(), op.keyValueName(), shots);
 }
 
 void App::Impl::waitForTimings()

@@ -7,7 +7,7 @@ namespace post {
 
 namespace {
 
-/// Calls `visit(rate)` for every pair of consecutive frames that both have a key value.
+/// Calls `visit(rate)` for every pair of consecutive frames of one shot that both have a key value.
 template <typename Visit>
 void forEachRate(const std::deque<ExposureHistory::Frame>& frames, Visit visit)
 {
@@ -15,7 +15,7 @@ void forEachRate(const std::deque<ExposureHistory::Frame>& frames, Visit visit)
         const ExposureHistory::Frame& a = frames[i - 1];
         const ExposureHistory::Frame& b = frames[i];
         const double dt = b.timeSeconds - a.timeSeconds;
-        if (b.frameIndex != a.frameIndex + 1 || !a.keyEv || !b.keyEv || !(dt > 0.0))
+        if (b.frameIndex != a.frameIndex + 1 || !a.keyEv || !b.keyEv || !(dt > 0.0) || b.cut)
             continue;
         visit((double(*b.keyEv) - double(*a.keyEv)) / dt);
     }
@@ -36,14 +36,30 @@ void ExposureHistory::addFrame(std::uint64_t frameIndex, double timeSeconds, dou
     trim();
 }
 
-void ExposureHistory::setKeyValue(std::uint64_t frameIndex, float ev)
+ExposureHistory::Frame* ExposureHistory::find(std::uint64_t frameIndex)
 {
     if (mFrames.empty() || frameIndex < mFrames.front().frameIndex || frameIndex > mFrames.back().frameIndex)
-        return;
+        return nullptr;
     const auto it = std::lower_bound(mFrames.begin(), mFrames.end(), frameIndex,
                                      [](const Frame& f, std::uint64_t index) { return f.frameIndex < index; });
-    if (it != mFrames.end() && it->frameIndex == frameIndex)
-        it->keyEv = ev;
+    return it != mFrames.end() && it->frameIndex == frameIndex ? &*it : nullptr;
+}
+
+void ExposureHistory::setKeyValue(std::uint64_t frameIndex, float ev)
+{
+    if (Frame* frame = find(frameIndex))
+        frame->keyEv = ev;
+}
+
+void ExposureHistory::markCut(std::uint64_t frameIndex)
+{
+    if (Frame* frame = find(frameIndex))
+        frame->cut = true;
+}
+
+std::size_t ExposureHistory::cutCount() const
+{
+    return std::size_t(std::count_if(mFrames.begin(), mFrames.end(), [](const Frame& f) { return f.cut; }));
 }
 
 void ExposureHistory::setWindowSeconds(double seconds)

@@ -8,7 +8,9 @@
 // Flicker figure (EV/s): the RMS of the rate of change of the key value between consecutive frames,
 //   flicker = sqrt( mean_i ( (ev[i+1] - ev[i]) / (t[i+1] - t[i]) )^2 ),
 // over every pair of frames i, i+1 (consecutive frame indices, t[i+1] > t[i]) that both have a key
-// value. Why a rate and not the per-frame step: a steady ramp of r EV/s reads r at any frame rate, so
+// value, within shots: a pair whose second frame is a cut (markCut: the operator found one there,
+// TonePercentile.h) is left out, so a cut's jump, and the ramp across it, do not count as flicker. Why
+// a rate and not the per-frame step: a steady ramp of r EV/s reads r at any frame rate, so
 // window runs at different rates and headless runs (fixed 1/60 s) compare; a constant key value reads
 // 0. Limits: a frame whose key value never arrived (readback skipped) breaks its two pairs, which are
 // left out; in a window run t is the wall clock, so the figure also follows frame-time jitter.
@@ -31,6 +33,7 @@ public:
         double timeSeconds = 0.0;
         double frameMs = 0.0;
         std::optional<float> keyEv;  ///< empty until the operator's readback for this frame arrived
+        bool cut = false;            ///< a cut: the first frame of a new shot
     };
 
     /// Keeps frames whose time is within `windowSeconds` of the newest, and at most `maxFrames`.
@@ -40,6 +43,10 @@ public:
     void addFrame(std::uint64_t frameIndex, double timeSeconds, double frameMs);
     /// The key value of a frame added before; ignored when that frame is no longer kept.
     void setKeyValue(std::uint64_t frameIndex, float ev);
+    /// Marks a frame added before as the first of a new shot; ignored when it is no longer kept.
+    void markCut(std::uint64_t frameIndex);
+    /// Cuts among the kept frames.
+    std::size_t cutCount() const;
     void clear() { mFrames.clear(); }
 
     void setWindowSeconds(double seconds);
@@ -56,6 +63,7 @@ public:
 
 private:
     void trim();
+    Frame* find(std::uint64_t frameIndex);
 
     double mWindowSeconds;
     std::size_t mMaxFrames;

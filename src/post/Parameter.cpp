@@ -1,5 +1,6 @@
 #include "post/Parameter.h"
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -40,6 +41,8 @@ std::string_view toString(ParameterType type)
             return "enum";
         case ParameterType::Text:
             return "text";
+        case ParameterType::Points:
+            return "points";
     }
     return "?";
 }
@@ -60,6 +63,10 @@ std::string domainText(const ParameterInfo& info)
         }
         case ParameterType::Text:
             return "text";
+        case ParameterType::Points:
+            return "X:Y,... (x in " + shortestFloat(info.min) + ".." + shortestFloat(info.max) + " increasing, y in " +
+                   shortestFloat(info.yMin) + ".." + shortestFloat(info.yMax) + ", at most " +
+                   std::to_string(info.maxPoints) + " points; none)";
     }
     return {};
 }
@@ -130,9 +137,125 @@ std::optional<ParameterValue> parseParameterValue(const ParameterInfo& info, std
                     return std::nullopt;
                 }
             return ParameterValue(std::string(text));
+        case ParameterType::Points: {
+            const std::optional<std::vector<ParameterPoint>> points = parsePoints(info, text, error);
+            if (!points)
+                return std::nullopt;
+            return ParameterValue(formatPoints(*points));
+        }
     }
     error = "has an unknown type";
     return std::nullopt;
+}
+
+namespace {
+
+std::string_view trimmed(std::string_view text)
+{
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    return text;
+}
+
+/// A finite float's value from the whole of `text`, or nullopt.
+std::optional<double> finiteFloat(std::string_view text)
+{
+    const std::string copy(trimmed(text));
+    char* end = nullptr;
+    errno = 0;
+    const double parsed = std::strtod(copy.c_str(), &end);
+    if (copy.empty() || end != copy.c_str() + copy.size() || errno == ERANGE || !std::isfinite(parsed))
+        return std::nullopt;
+    return double(float(parsed));
+}
+
+}  // namespace
+
+std::optional<std::vector<ParameterPoint>> parsePoints(const ParameterInfo& info,
+                                                       std::string_view text,
+                                                       std::string& error)
+{
+    std::vector<ParameterPoint> points;
+    text = trimmed(text);
+    if (text.empty() || text == "none")
+        return points;
+    std::size_t number = 0;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = trimmed(text.substr(0, comma));
+        ++number;
+        const std::string where = "point " + std::to_string(number) + " " + quoted(item);
+        const std::size_t colon = item.find(':');
+        const std::optional<double> x =
+            colon == std::string_view::npos ? std::nullopt : finiteFloat(item.substr(0, colon));
+        const std::optional<double> y =
+            colon == std::string_view::npos ? std::nullopt : finiteFloat(item.substr(colon + 1));
+        if (!x || !y) {
+            error = where + ": expects X:Y with two finite numbers (points separated by commas, e.g. -8:1,0:0)";
+            return std::nullopt;
+        }
+        if (*x < double(float(info.min)) || *x > double(float(info.max))) {
+            error = where + ": x " + shortestFloat(*x) + " is outside " + shortestFloat(info.min) + ".." +
+                    shortestFloat(info.max);
+            return std::nullopt;
+        }
+        if (*y < double(float(info.yMin)) || *y > double(float(info.yMax))) {
+            error = where + ": y " + shortestFloat(*y) + " is outside " + shortestFloat(info.yMin) + ".." +
+                    shortestFloat(info.yMax);
+            return std::nullopt;
+        }
+        if (!points.empty() && !(*x > points.back().x)) {
+            error = where + ": x " + shortestFloat(*x) + " must be above the previous point's " +
+                    shortestFloat(points.back().x) + " (points sorted by x, no x twice)";
+            return std::nullopt;
+        }
+        points.push_back({*x, *y});
+        if (points.size() > info.maxPoints) {
+            error = "has more than " + std::to_string(info.maxPoints) + " points";
+            return std::nullopt;
+        }
+        if (comma == std::string_view::npos)
+            break;
+        text.remove_prefix(comma + 1);
+    }
+    return points;
+}
+
+std::string formatPoints(const std::vector<ParameterPoint>& points)
+{
+    if (points.empty())
+        return "none";
+    std::string text;
+    for (const ParameterPoint& p : points)
+        text += (text.empty() ? "" : ",") + shortestFloat(p.x) + ":" + shortestFloat(p.y);
+    return text;
+}
+
+Parameter pointsParameter(std::string key,
+                          std::string label,
+                          double xMin,
+                          double xMax,
+                          double yMin,
+                          double yMax,
+                          std::size_t maxPoints,
+                          std::function<std::vector<ParameterPoint>()> get,
+                          std::function<void(std::vector<ParameterPoint>)> set)
+{
+    Parameter p;
+    p.info = {std::move(key), std::move(label), ParameterType::Points, xMin, xMax, {}, std::string("none")};
+    p.info.yMin = yMin;
+    p.info.yMax = yMax;
+    p.info.maxPoints = maxPoints;
+    const ParameterInfo info = p.info;
+    p.get = [get] { return ParameterValue(formatPoints(get())); };
+    p.set = [set, info](const ParameterValue& value) {
+        std::string error;
+        if (const auto points = parsePoints(info, std::get<std::string>(value), error))
+            set(*points);
+    };
+    return p;
 }
 
 Parameter boolParameter(std::string key, std::string label, bool& field, bool defaultValue)

@@ -154,6 +154,10 @@ void PostPipeline::setSceneDepth(const gl::Texture* depth)
 {
     mImpl->sceneDepth = depth;
 }
+void PostPipeline::setFootage(bool footage)
+{
+    mImpl->footage = footage;
+}
 void PostPipeline::setFedHistogram(std::optional<FedHistogram> histogram)
 {
     mImpl->fed = std::move(histogram);

@@ -132,6 +132,9 @@ public:
     /// The scene's depth for this frame (the percentile operator's sky exclusion), the frame's size;
     /// nullptr (the default) when the frame has none (a still image). Must outlive the next run().
     void setSceneDepth(const gl::Texture* depth);
+    /// Whether the frames are footage (a sequence of files: shots with cuts between them); the
+    /// percentile operator detects cuts only there (ToneInputs::footage). Default false.
+    void setFootage(bool footage);
     /// The newest probe records read back (a few frames late); nullopt until the first arrives.
     std::optional<ProbeSnapshot> latestProbe() const;
     /// Takes the probe records that have arrived (never waits; after a glFinish, the last run's).

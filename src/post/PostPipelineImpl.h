@@ -61,6 +61,7 @@ struct PostPipeline::Impl
     bool lastAntiAliased = false;   ///< the last run returned antiAliasedOutput
     MeteringMask meteringView;      ///< draws the metering view (the percentile operator's mask settings)
     const gl::Texture* sceneDepth = nullptr;
+    bool footage = false;  ///< setFootage: cuts may occur between frames
     std::optional<PictureInfo> picture;
     std::optional<FedHistogram> fed;
     bool cdfFresh = true;  ///< the CDF buffer holds this frame's CDF (false: scan in-curve, and no operator needed one)

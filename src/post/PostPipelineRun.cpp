@@ -187,6 +187,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         inputs.topDownRows = p.topDownRows;
         inputs.picture = p.picture ? &*p.picture : nullptr;
         inputs.units = &p.frameUnits;
+        inputs.footage = p.footage;
         bool cdfWritten = false;
         if (scanInCurve && p.tone->scansInCurve()) {
             inputs.fusedCdf = &p.cdfBuffer;

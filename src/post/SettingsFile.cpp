@@ -36,6 +36,34 @@ std::string numberText(double number)
     return ec == std::errc() ? std::string(text, end) : std::to_string(number);
 }
 
+/// A Points key's JSON array [[x, y], ...] as the text --set takes ("x:y,..."); throws naming `where`.
+std::string pointsText(const scene::JsonValue& array, const std::string& where)
+{
+    std::string text;
+    for (const scene::JsonValue& item : array.items) {
+        const bool pair = item.kind == scene::JsonValue::Kind::Array && item.items.size() == 2 &&
+                          item.items[0].kind == scene::JsonValue::Kind::Number &&
+                          item.items[1].kind == scene::JsonValue::Kind::Number;
+        if (!pair)
+            throw std::runtime_error(where +
+                                     ": each point must be an array of two numbers [x, y], as [[-8, 1], [0, 0]]");
+        text += (text.empty() ? "" : ",") + numberText(item.items[0].number) + ":" + numberText(item.items[1].number);
+    }
+    return text.empty() ? "none" : text;
+}
+
+/// A Points value ("x:y,...") as a JSON array of [x, y] pairs.
+std::string pointsJson(const ParameterInfo& info, const std::string& text)
+{
+    std::string error;
+    const auto points = parsePoints(info, text, error);
+    std::string out = "[";
+    for (const ParameterPoint& p : points.value_or(std::vector<ParameterPoint>{}))
+        out += (out.size() > 1 ? ", [" : "[") + formatParameterValue({"", "", ParameterType::Float}, p.x) + ", " +
+               formatParameterValue({"", "", ParameterType::Float}, p.y) + "]";
+    return out + "]";
+}
+
 scene::JsonValue parseObject(const std::string& text, const std::string& source)
 {
     scene::JsonValue root;
@@ -91,6 +119,13 @@ std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const 
             case scene::JsonValue::Kind::String:
                 valueText = value.string;
                 break;
+            case scene::JsonValue::Kind::Array:
+                if (const ParameterInfo* info = findParameter(member.key);
+                    info && info->type == ParameterType::Points) {
+                    valueText = pointsText(value, origin + ": " + member.key);
+                    break;
+                }
+                [[fallthrough]];
             default:
                 if (!findParameter(member.key))
                     break;  // the unknown key is the clearer message
@@ -153,7 +188,9 @@ std::string settingsToJson(const PipelineParameters& parameters, const ExtraSett
     for (const auto& [key, text] : parameters.values()) {
         const ParameterInfo& info = *findParameter(key);
         const bool bare = info.type != ParameterType::Enum && info.type != ParameterType::Text;  // booleans and numbers
-        lines.emplace_back(key, bare ? text : jsonString(text));
+        lines.emplace_back(key, info.type == ParameterType::Points ? pointsJson(info, text)
+                                : bare                             ? text
+                                                                   : jsonString(text));
     }
     lines.insert(lines.end(), extraKeys.begin(), extraKeys.end());
     std::string out = "{\n";

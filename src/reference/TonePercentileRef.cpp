@@ -103,7 +103,8 @@ PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
         result.meteredLog2 = *mean;
         target = std::log2(double(s.key)) - *mean;
     }
-    target = std::clamp(target + s.compensationEv, double(s.minEv), double(s.maxEv));
+    result.curveEv = double(post::compensationAt(s.compensationCurve, float(result.meteredLog2)));
+    target = std::clamp(target + s.compensationEv + result.curveEv, double(s.minEv), double(s.maxEv));
     if (!std::isfinite(target))
         return result;
     result.valid = true;
@@ -168,18 +169,46 @@ PercentileState stepPercentile(const PercentileState& previous,
                                double logMin,
                                double logMax,
                                double dtSeconds,
-                               const post::PercentileSettings& settings)
+                               const post::PercentileSettings& settings,
+                               bool footage)
 {
-    const PercentileTarget target = percentileExposure(cdf, logMin, logMax, settings);
-    if (!target.valid)
-        return previous;
+    const post::PercentileSettings s = post::sanitize(settings);
+    const PercentileTarget target = percentileExposure(cdf, logMin, logMax, s);
+    if (!target.valid) {
+        PercentileState kept = previous;
+        kept.cut = false;
+        return kept;
+    }
     PercentileState next;
     next.valid = true;
-    if (!previous.valid || !std::isfinite(previous.exposureEv) || !post::sanitize(settings).adapt)
+    next.cutCount = previous.cutCount;
+    const bool detect = footage && s.cutThresholdEv > 0.0f;
+    const std::optional<double> mean = detect ? histogramMeanLog2(cdf, logMin, logMax) : std::nullopt;
+    if (mean && std::isfinite(*mean)) {
+        if (previous.meanLog2) {
+            next.cutDistanceEv = std::abs(*mean - *previous.meanLog2);
+            next.cut = next.cutDistanceEv > double(s.cutThresholdEv);
+        }
+        next.meanLog2 = mean;
+    }
+    next.cutCount += next.cut ? 1u : 0u;
+    if (!previous.valid || !std::isfinite(previous.exposureEv) || !s.adapt || (next.cut && s.snapAtCuts))
         next.exposureEv = target.targetEv;
     else
         next.exposureEv = adaptExposure(previous.exposureEv, target.targetEv, dtSeconds, settings);
     return next;
+}
+
+std::optional<double> histogramMeanLog2(std::span<const std::uint32_t> cdf, double logMin, double logMax)
+{
+    if (cdf.empty() || cdf.back() == 0u)
+        return std::nullopt;
+    double centreSum = 0.0;
+    for (std::size_t i = 0; i < cdf.size(); ++i) {
+        const double count = double(cdf[i]) - (i > 0 ? double(cdf[i - 1]) : 0.0);
+        centreSum += count * (double(i) + 0.5);
+    }
+    return logMin + centreSum / double(cdf.back()) * (logMax - logMin) / double(cdf.size());
 }
 
 std::vector<float> percentileCurveValues(double exposureEv,
@@ -253,6 +282,15 @@ std::vector<ToneCheckResult> percentileChecks(const ToneCheckInputs& in)
     const auto target = in.numbers.find("target-ev");
     const std::vector<std::uint32_t> cdf = masked ? gpuCdf->second : inclusiveScan(curve.bins);
     const PercentileTarget expected = percentileExposure(cdf, curve.logMin, curve.logMax, settings);
+    const auto gpuMean = in.numbers.find("mean-log2");
+    if (const std::optional<double> mean = histogramMeanLog2(cdf, curve.logMin, curve.logMax);
+        mean && gpuMean != in.numbers.end()) {
+        const bool ok = std::abs(gpuMean->second - *mean) <= kTargetToleranceEv;
+        std::ostringstream text;
+        text << "percentile cut detection: histogram mean log2 L gpu " << gpuMean->second << ", cpu " << *mean
+             << (ok ? "" : util::format(" (DIFFERS BY MORE THAN {} EV)", kTargetToleranceEv));
+        lines.push_back({text.str(), ok});
+    }
     if (expected.valid && target != in.numbers.end()) {
         const double gpu = target->second;
         const bool ok = std::abs(gpu - expected.targetEv) <= kTargetToleranceEv;

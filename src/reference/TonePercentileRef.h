@@ -1,8 +1,10 @@
 // TonePercentileRef.h: CPU reference of percentile auto-exposure: percentiles of a histogram's CDF
 // (linear interpolation inside a bin, i.e. a uniform density within each bin), the band mean of
 // log2 L between two percentiles, the target exposure (Key: the percentile to the key, lowered by the
-// highlight limit by at most maxHighlightPullEv), and the temporal adaptation (linear far from the
-// target, exponential within the transition distance, integrated exactly over dt).
+// highlight limit by at most maxHighlightPullEv, plus the compensation and the compensation curve's
+// value at the metered log2 L), the temporal adaptation (linear far from the target, exponential
+// within the transition distance, integrated exactly over dt) and the cut detection (the histogram's
+// mean log2 L against the previous usable frame's; a cut counts and, with snapAtCuts, snaps).
 #pragma once
 
 #include "tone/ToneCurveInputs.h"
@@ -38,6 +40,7 @@ struct PercentileTarget
     double targetEv = 0.0;     ///< after compensation and the min/max limits
     double meteredLog2 = 0.0;  ///< the percentile (Key) or the band mean (BandAverage)
     double highLog2 = 0.0;     ///< the high percentile (Key)
+    double curveEv = 0.0;      ///< the compensation curve's value at meteredLog2
 };
 PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
                                     double logMin,
@@ -50,20 +53,31 @@ PercentileTarget percentileExposure(std::span<const std::uint32_t> cdf,
 /// exponential zone; the other curves take the engine's per-frame step (post::AdaptationCurve).
 double adaptExposure(double currentEv, double targetEv, double dtSeconds, const post::PercentileSettings& settings);
 
+/// Mean log2 L of the histogram given as its inclusive CDF, each bin's mass at the bin's centre (the cut
+/// detection's measure); nullopt when the CDF is empty.
+std::optional<double> histogramMeanLog2(std::span<const std::uint32_t> cdf, double logMin, double logMax);
+
 /// The operator's state between frames.
 struct PercentileState
 {
     bool valid = false;  ///< false until the first usable frame (which snaps to the target)
     double exposureEv = 0.0;
+    std::optional<double> meanLog2;  ///< the last usable frame's histogram mean, while cut detection is on
+    bool cut = false;                ///< this frame was a cut
+    double cutDistanceEv = 0.0;      ///< |mean - the previous frame's mean| (0 without a previous mean)
+    std::uint64_t cutCount = 0;
 };
 
-/// One frame: meter the CDF, then snap (first frame) or adapt; an unusable frame keeps the state.
+/// One frame: meter the CDF, detect a cut (on footage, settings.cutThresholdEv > 0: the operator's
+/// ToneInputs::footage), then snap (first frame, or a cut with snapAtCuts) or adapt; an unusable
+/// frame keeps the state (and is no cut).
 PercentileState stepPercentile(const PercentileState& previous,
                                std::span<const std::uint32_t> cdf,
                                double logMin,
                                double logMax,
                                double dtSeconds,
-                               const post::PercentileSettings& settings);
+                               const post::PercentileSettings& settings,
+                               bool footage = false);
 
 /// The curve LUT: kPercentileCurveSamples samples over [logMin, logMax] of displayCurve(Lw * 2^E).
 std::vector<float> percentileCurveValues(double exposureEv,

@@ -4,6 +4,8 @@
 // ranges) so that bad input never reaches a shader.
 #pragma once
 
+#include "tone/CompensationCurve.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -103,6 +105,10 @@ inline constexpr float kDefaultMaxHighlightPullEv = 2.5849625f;
 /// A bound this large (and +Inf, sanitised to it) means none: the highlight limit alone decides.
 inline constexpr float kMaxHighlightPullUnbounded = 64.0f;
 
+/// Between two frames of one shot the mean log2 L of a histogram moves far less than 2 EV (a 1 EV/s
+/// pan moves it 1/60 EV per frame at 60 Hz); between shots it often moves more (docs/TONE_OPERATORS.md).
+inline constexpr float kDefaultCutThresholdEv = 2.0f;
+
 struct PercentileSettings
 {
     PercentileMetering metering = PercentileMetering::Key;
@@ -117,7 +123,13 @@ struct PercentileSettings
     float bandLow = 50.0f;  ///< (BandAverage) percentiles bounding the averaged band
     float bandHigh = 95.0f;
     float compensationEv = 0.0f;  ///< added to the target exposure
-    float minEv = -16.0f;         ///< exposure limits (EV, the log2 of the scale applied to Lw)
+    /// Also added to the target: its value at the metered log2 L (tone/CompensationCurve.h); empty: 0.
+    CompensationCurve compensationCurve;
+    /// On footage (a sequence), a cut: the histogram's mean log2 L moved more than this many EV since
+    /// the previous frame (TonePercentile.h); 0: no cut detection.
+    float cutThresholdEv = kDefaultCutThresholdEv;
+    bool snapAtCuts = true;  ///< at a cut the exposure jumps to the new target instead of adapting
+    float minEv = -16.0f;    ///< exposure limits (EV, the log2 of the scale applied to Lw)
     float maxEv = 16.0f;
     bool adapt = true;          ///< temporal adaptation (off: the exposure follows the target at once)
     float speedUpEv = 3.0f;     ///< EV/s when the scene brightens (exposure falls), UE SpeedUp / Bevy brighten
@@ -239,6 +251,8 @@ inline PercentileSettings sanitize(PercentileSettings s)
     if (s.bandHigh < s.bandLow)
         std::swap(s.bandLow, s.bandHigh);
     s.compensationEv = detail::clampFinite(s.compensationEv, -32.0f, 32.0f, 0.0f);
+    s.compensationCurve = sanitize(s.compensationCurve);
+    s.cutThresholdEv = detail::clampFinite(s.cutThresholdEv, 0.0f, 64.0f, d.cutThresholdEv);
     s.minEv = detail::clampFinite(s.minEv, -64.0f, 64.0f, d.minEv);
     s.maxEv = detail::clampFinite(s.maxEv, -64.0f, 64.0f, d.maxEv);
     if (s.maxEv < s.minEv)

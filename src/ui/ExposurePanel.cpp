@@ -20,6 +20,8 @@ constexpr ImU32 kBackgroundColor = IM_COL32(20, 20, 24, 255);
 constexpr ImU32 kAxisColor = IM_COL32(140, 140, 140, 255);
 constexpr ImU32 kGridColor = IM_COL32(50, 50, 56, 255);
 constexpr ImU32 kLineColor = IM_COL32(230, 230, 230, 255);
+constexpr ImU32 kMarkerColor = IM_COL32(255, 170, 60, 255);
+constexpr ImU32 kCutColor = IM_COL32(220, 90, 90, 255);
 constexpr float kGap = 4.0f;  ///< pixels between a number and the plot or the next number
 
 std::string formatValue(const char* format, double value)
@@ -37,7 +39,8 @@ void drawTimePlot(const char* id,
                   float low,
                   float high,
                   float height,
-                  const char* unit)
+                  const char* unit,
+                  std::span<const float> cutsSecondsAgo)
 {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -103,6 +106,9 @@ void drawTimePlot(const char* id,
         if (sample.secondsAgo >= -windowSeconds && std::isfinite(sample.value))
             points.emplace_back(toX(sample.secondsAgo), std::clamp(toY(sample.value), plotMin.y, plotMax.y));
     draw->PushClipRect(plotMin, plotMax, true);
+    for (float cut : cutsSecondsAgo)
+        if (cut >= -windowSeconds)
+            draw->AddLine(ImVec2(toX(cut), plotMin.y), ImVec2(toX(cut), plotMax.y), kCutColor, 1.5f);
     if (points.size() > 1)
         draw->AddPolyline(points.data(), int(points.size()), kLineColor, 0, 1.5f);
     else if (points.size() == 1)
@@ -119,7 +125,101 @@ void drawTimePlot(const char* id,
     }
 }
 
-void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operatorId, std::string_view keyValueName)
+void drawCompensationCurve(const char* id, const post::CompensationCurveView& view, float height)
+{
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, 1.0f), height);
+    ImGui::InvisibleButton(id, size);
+    const bool hovered = ImGui::IsItemHovered();
+    const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
+    const float line = ImGui::GetTextLineHeight();
+    const std::vector<post::CompensationPoint>& points = view.curve.points;
+
+    // x: the points and the metered value with 2 EV around; y: the compensations and 0, 1 EV around.
+    float xLow = -8.0f, xHigh = 8.0f, yLow = -1.0f, yHigh = 1.0f;
+    if (!points.empty()) {
+        xLow = std::min(xLow, points.front().meteredEv - 2.0f);
+        xHigh = std::max(xHigh, points.back().meteredEv + 2.0f);
+    }
+    if (view.meteredEv && std::isfinite(*view.meteredEv)) {
+        xLow = std::min(xLow, *view.meteredEv - 2.0f);
+        xHigh = std::max(xHigh, *view.meteredEv + 2.0f);
+    }
+    for (const post::CompensationPoint& p : points) {
+        yLow = std::min(yLow, p.compensationEv - 1.0f);
+        yHigh = std::max(yHigh, p.compensationEv + 1.0f);
+    }
+
+    const float plotTop = origin.y + 0.5f * line;
+    const float plotBottom = origin.y + size.y - line - 2.0f;
+    const int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
+    const std::vector<double> yTicks = niceTicks(yLow, yHigh, yCount);
+    const double yStep = niceStep(yHigh - yLow, yCount);
+    float margin = 0.0f;
+    for (double tick : yTicks)
+        margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, yStep).c_str()).x);
+    const ImVec2 plotMin(origin.x + margin + kGap, plotTop);
+    const ImVec2 plotMax(itemMax.x - 1.0f, plotBottom);
+    if (plotMax.x - plotMin.x < 4.0f || plotMax.y - plotMin.y < 4.0f)
+        return;
+    auto toX = [&](float ev) { return plotMin.x + (ev - xLow) / (xHigh - xLow) * (plotMax.x - plotMin.x); };
+    auto toY = [&](float ev) { return plotMax.y - (ev - yLow) / (yHigh - yLow) * (plotMax.y - plotMin.y); };
+
+    draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
+    for (double tick : yTicks) {
+        const float y = toY(float(tick));
+        draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kGridColor);
+        const std::string label = formatTick(tick, yStep);
+        const float top = std::clamp(y - 0.5f * line, origin.y, itemMax.y - line);
+        drawTextIn(draw, ImVec2(plotMin.x - kGap - ImGui::CalcTextSize(label.c_str()).x, top), kAxisColor, label,
+                   origin, itemMax);
+    }
+    const float xGap = ImGui::CalcTextSize("00").x;
+    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00").x, xGap);
+    const double xStep = niceStep(xHigh - xLow, xCount);
+    float lastRight = -std::numeric_limits<float>::infinity();
+    for (double tick : niceTicks(xLow, xHigh, xCount)) {
+        const float x = toX(float(tick));
+        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
+        const std::string label = formatTick(tick, xStep);
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
+        if (left < lastRight + xGap)
+            continue;
+        drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
+        lastRight = left + labelWidth;
+    }
+    draw->AddRect(plotMin, plotMax, kAxisColor);
+
+    // The curve: flat from the left edge to the first point, through the points, flat to the right edge.
+    std::vector<ImVec2> polyline;
+    const float first = points.empty() ? 0.0f : points.front().compensationEv;
+    const float last = points.empty() ? 0.0f : points.back().compensationEv;
+    polyline.emplace_back(toX(xLow), toY(first));
+    for (const post::CompensationPoint& p : points)
+        polyline.emplace_back(toX(p.meteredEv), toY(p.compensationEv));
+    polyline.emplace_back(toX(xHigh), toY(last));
+    draw->PushClipRect(plotMin, plotMax, true);
+    draw->AddPolyline(polyline.data(), int(polyline.size()), kLineColor, 0, 1.5f);
+    for (const post::CompensationPoint& p : points)
+        draw->AddCircleFilled(ImVec2(toX(p.meteredEv), toY(p.compensationEv)), 2.5f, kLineColor);
+    if (view.meteredEv && std::isfinite(*view.meteredEv)) {
+        const ImVec2 at(toX(*view.meteredEv), toY(view.compensationEv));
+        draw->AddLine(ImVec2(at.x, plotMin.y), ImVec2(at.x, plotMax.y), kMarkerColor);
+        draw->AddCircleFilled(at, 4.0f, kMarkerColor);
+    }
+    draw->PopClipRect();
+    if (hovered) {
+        const float metered = xLow + (ImGui::GetIO().MousePos.x - plotMin.x) / (plotMax.x - plotMin.x) * (xHigh - xLow);
+        ImGui::SetTooltip("metered %+.2f: compensation %+.2f EV", metered, post::compensationAt(view.curve, metered));
+    }
+}
+
+void ExposurePanel::draw(post::ExposureHistory& history,
+                         std::string_view operatorId,
+                         std::string_view keyValueName,
+                         const std::optional<post::CompensationCurveView>& compensation)
 {
     const TextFitPanel scope("Exposure");
     if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
@@ -133,12 +233,15 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
 
     std::vector<TimeSample> keyEv;
     std::vector<TimeSample> frameMs;
+    std::vector<float> cuts;
     const double newest = history.frames().empty() ? 0.0 : history.frames().back().timeSeconds;
     for (const post::ExposureHistory::Frame& frame : history.frames()) {
         const float ago = float(frame.timeSeconds - newest);
         frameMs.push_back({ago, float(frame.frameMs)});
         if (frame.keyEv)
             keyEv.push_back({ago, *frame.keyEv});
+        if (frame.cut)
+            cuts.push_back(ago);
     }
     const float plotHeight = 4.0f * ImGui::GetFrameHeight();
     if (keyValueName.empty()) {
@@ -159,7 +262,20 @@ void ExposurePanel::draw(post::ExposureHistory& history, std::string_view operat
             low = lo->value - 0.5f;  // half an EV of margin: a flat line stays visible
             high = hi->value + 0.5f;
         }
-        drawTimePlot("##keyev", keyEv, float(history.windowSeconds()), low, high, plotHeight, "EV");
+        drawTimePlot("##keyev", keyEv, float(history.windowSeconds()), low, high, plotHeight, "EV", cuts);
+        if (!cuts.empty())
+            textWrapped(std::to_string(cuts.size()) + (cuts.size() == 1 ? " cut" : " cuts") +
+                        " (red): flicker within shots");
+    }
+    if (compensation) {
+        // The caption names the axes; the metered point's numbers go on their own line.
+        textWrapped("compensation curve, EV");
+        if (compensation->curve.points.empty())
+            TextDisabledWrapped("no points: flat 0 (percentile.compensation_curve)");
+        else if (compensation->meteredEv)
+            textWrapped("metered " + formatValue("%+.2f", *compensation->meteredEv) + ": " +
+                        formatValue("%+.2f", compensation->compensationEv) + " EV");
+        drawCompensationCurve("##compensation", *compensation, plotHeight);
     }
     float maxMs = 1.0f;
     for (const TimeSample& sample : frameMs)

@@ -130,7 +130,8 @@ void TimingsSection::draw(const PanelContext& context)
 void ExposureSection::draw(const PanelContext& context)
 {
     const post::ToneOperator& op = context.pipeline.toneOperator();
-    mPanel.draw(context.exposurePlot, op.id(), op.keyValueName());
+    const post::ToneState* state = op.state();
+    mPanel.draw(context.exposurePlot, op.id(), op.keyValueName(), state ? state->compensationCurve() : std::nullopt);
 }
 
 void CompareSection::draw(const PanelContext&)

@@ -4,7 +4,10 @@
 // a frame of another size stop the run with the file's name (what came before is written) or are
 // skipped with a warning; `view` plays a folder and a glob headless, looping with --frames; a scene
 // run's --hdr-sequence-out is a sequence tonemap takes back; `bench flicker --sequence` tables every
-// operator and engine preset on it. Frames are 32x18 EXRs written here.
+// operator and engine preset on it, with the cuts and the figure without the snap; two shots of the
+// same size give one cut at the first frame of the second, printed and recorded, where the exposure
+// snaps (or, with percentile.snap_at_cuts=false, ramps), and no false cut within the slowly brightening
+// shots. Frames are 32x18 EXRs written here.
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 namespace {
 
@@ -273,7 +277,7 @@ TEST(SequenceCliTest, BenchFlickerTablesEveryCaseOnASequence)
     for (std::string line; std::getline(in, line);)
         rows.push_back(line);
     ASSERT_GE(rows.size(), 8u) << "header, 4 operators, 3 engine presets";
-    EXPECT_EQ(rows[0], "operator,preset,flicker_ev_per_s,frames,key_value");
+    EXPECT_EQ(rows[0], "operator,preset,flicker_ev_per_s,frames,key_value,cuts,flicker_no_snap_ev_per_s");
     for (const char* row : {"percentile,app,", "percentile,unreal,", "percentile,unity-hdrp,", "percentile,bevy,",
                             "ward,-,", "equalize,-,", "exposure,-,"}) {
         bool found = false;
@@ -284,6 +288,79 @@ TEST(SequenceCliTest, BenchFlickerTablesEveryCaseOnASequence)
             }
         EXPECT_TRUE(found) << row;
     }
+    fs::remove_all(dir);
+}
+
+/// Two shots of 16 frames each, numbered 1..32: dark (-4 EV) then bright (+4 EV), each brightening
+/// slowly (0.05 EV a frame).
+void writeTwoShots(const fs::path& dir)
+{
+    fs::create_directories(dir);
+    for (int i = 1; i <= 32; ++i) {
+        const float ev = (i <= 16 ? -4.0f : 4.0f) + 0.05f * float((i - 1) % 16);
+        image::writeExr(dir / numbered("s.%04d.exr", i), frame(ev), image::ExrPixelType::Float);
+    }
+}
+
+/// The largest change of the key value between consecutive recorded frames of a capture.
+double largestKeyValueStep(const fs::path& capture)
+{
+    std::ifstream in(capture);
+    const auto root = nlohmann::json::parse(in);
+    std::vector<double> ev;
+    for (const auto& event : root["traceEvents"])
+        if (event["ph"] == "C" && event["name"] == "key value (EV)")
+            ev.push_back(event["args"]["ev"].get<double>());
+    double largest = 0.0;
+    for (std::size_t i = 1; i < ev.size(); ++i)
+        largest = std::max(largest, std::abs(ev[i] - ev[i - 1]));
+    return largest;
+}
+
+TEST(SequenceCliTest, ACutBetweenTwoShotsIsFoundRecordedAndSnapsTheExposure)
+{
+    const fs::path dir = testing_support::scratchDir("cli-sequence-cut");
+    writeTwoShots(dir);
+    // A fixed range that holds both shots and the key metering alone, so the numbers are known: the mean
+    // moves by 7.25 EV at the cut (-3.25 -> +4), the target by as much.
+    const std::string run =
+        "tonemap s.%04d.exr -o o.%04d.png --operator percentile --fps 24 --set histogram.range=manual "
+        "--set histogram.log_min=-10 --set histogram.log_max=24 "
+        "--set percentile.limit_highlights=false --capture ";
+    const auto snapped = cli_test::runIn(dir, hdrlab(run + "snap.json"));
+    ASSERT_EQ(snapped.exitCode, 0) << snapped.output;
+    const auto cutLine = [](const std::string& output) {
+        std::vector<std::string> lines;
+        std::istringstream in(output);
+        for (std::string line; std::getline(in, line);)
+            if (line.rfind("cut at frame", 0) == 0)
+                lines.push_back(line);
+        return lines;
+    };
+    const std::vector<std::string> cuts = cutLine(snapped.output);
+    ASSERT_EQ(cuts.size(), 1u) << "one cut, none within the slowly brightening shots:\n" << snapped.output;
+    EXPECT_EQ(cuts[0].rfind("cut at frame 17: histogram mean log2 L moved 7.", 0), 0u) << cuts[0];
+    EXPECT_NE(cuts[0].find("exposure snapped to the new target"), std::string::npos) << cuts[0];
+    const std::string line = flickerLine(snapped.output);
+    EXPECT_NE(line.find("; within 2 shots, cuts at frames 17"), std::string::npos) << line;
+    EXPECT_LT(flickerValue(line), 2.0) << "within shots the exposure follows 0.05 EV a frame (1.2 EV/s): " << line;
+    {
+        std::ifstream in(dir / "snap.json");
+        const auto root = nlohmann::json::parse(in);
+        EXPECT_EQ(root["otherData"]["cuts"].get<std::string>().rfind("17 (7.", 0), 0u) << root["otherData"].dump();
+    }
+    EXPECT_GT(largestKeyValueStep(dir / "snap.json"), 6.0) << "the exposure jumps to the bright shot's target";
+
+    const auto ramped = cli_test::runIn(dir, hdrlab(run + "ramp.json --set percentile.snap_at_cuts=false"));
+    ASSERT_EQ(ramped.exitCode, 0) << ramped.output;
+    ASSERT_EQ(cutLine(ramped.output).size(), 1u) << ramped.output;
+    EXPECT_NE(cutLine(ramped.output)[0].find("no snap: adapting"), std::string::npos);
+    EXPECT_LT(largestKeyValueStep(dir / "ramp.json"), 0.5) << "adapting at 3 EV/s: 0.125 EV a frame at 24 fps";
+    EXPECT_GT(flickerValue(flickerLine(ramped.output)), flickerValue(line)) << "the ramp counts within the shot";
+
+    const auto off = cli_test::runIn(dir, hdrlab(run + "off.json --set percentile.cut_threshold_ev=0"));
+    ASSERT_EQ(off.exitCode, 0) << off.output;
+    EXPECT_TRUE(cutLine(off.output).empty()) << off.output;
     fs::remove_all(dir);
 }
 

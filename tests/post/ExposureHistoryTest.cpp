@@ -82,6 +82,24 @@ TEST(ExposureHistory, KeepsOnlyTheWindowAndRestartsOnRewind)
     EXPECT_EQ(history.frames().front().frameIndex, 3u);
 }
 
+TEST(ExposureHistory, FlickerIsTakenWithinShots)
+{
+    // Two shots, steady within each (0 EV/s), a 5 EV jump at frame 10: only the pair across the cut
+    // would flicker, and it is left out once the frame is marked a cut.
+    post::ExposureHistory history;
+    for (std::uint64_t i = 0; i < 20; ++i) {
+        history.addFrame(i, double(i) * kDt, 16.0);
+        history.setKeyValue(i, i < 10 ? 1.0f : -4.0f);
+    }
+    ASSERT_EQ(history.flickerPairs(), 19u);
+    EXPECT_GT(*history.flickerEvPerSecond(), 60.0);
+    history.markCut(10);
+    history.markCut(500);  // not kept: ignored
+    EXPECT_EQ(history.cutCount(), 1u);
+    EXPECT_EQ(history.flickerPairs(), 18u);
+    EXPECT_EQ(*history.flickerEvPerSecond(), 0.0);
+}
+
 TEST(CdfMedian, InterpolatesInsideTheBin)
 {
     // 4 bins over [-2, 2]: counts 0, 4, 4, 0 -> the median is the edge between bins 1 and 2, log2 0.

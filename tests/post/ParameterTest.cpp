@@ -34,6 +34,72 @@ bool contains(const std::string& text, const std::string& part)
     return text.find(part) != std::string::npos;
 }
 
+TEST(Parameter, PointsParseToACanonicalListOrSayWhichPointIsWrong)
+{
+    post::ParameterInfo info;
+    info.type = post::ParameterType::Points;
+    info.min = -64.0;
+    info.max = 64.0;
+    info.yMin = -32.0;
+    info.yMax = 32.0;
+    info.maxPoints = 4;
+    std::string error;
+    const auto parse = [&](std::string_view text) { return post::parseParameterValue(info, text, error); };
+    EXPECT_EQ(std::get<std::string>(*parse("-8:1.5, 0:0 ,6:-1")), "-8:1.5,0:0,6:-1");
+    EXPECT_EQ(std::get<std::string>(*parse("2:-0.5")), "2:-0.5");
+    EXPECT_EQ(std::get<std::string>(*parse("none")), "none");
+    EXPECT_EQ(std::get<std::string>(*parse("")), "none");
+    struct Bad
+    {
+        const char* text;
+        const char* message;
+    };
+    for (const Bad& bad : {
+             Bad{"0:0,-1:2", "point 2 '-1:2': x -1 must be above the previous point's 0"},
+             Bad{"0:0,0:1", "point 2 '0:1': x 0 must be above"},
+             Bad{"1:nan", "point 1 '1:nan': expects X:Y with two finite numbers"},
+             Bad{"1:2:3", "point 1 '1:2:3': expects X:Y"},
+             Bad{"1", "point 1 '1': expects X:Y"},
+             Bad{"1:2,", "point 2 '': expects X:Y"},
+             Bad{"inf:0", "expects X:Y with two finite numbers"},
+             Bad{"100:0", "point 1 '100:0': x 100 is outside -64..64"},
+             Bad{"0:40", "point 1 '0:40': y 40 is outside -32..32"},
+             Bad{"0:0,1:0,2:0,3:0,4:0", "has more than 4 points"},
+         }) {
+        error.clear();
+        EXPECT_FALSE(parse(bad.text)) << bad.text;
+        EXPECT_TRUE(contains(error, bad.message)) << bad.text << ": " << error;
+    }
+}
+
+TEST(Parameter, TheCompensationCurveKeyWorksInSetAndInSettingsFiles)
+{
+    const post::ParameterInfo* info = post::findParameter("percentile.compensation_curve");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->type, post::ParameterType::Points);
+    EXPECT_EQ(post::formatParameterValue(*info, info->defaultValue), "none");
+    EXPECT_EQ(post::parseAssignment("percentile.compensation_curve=-6:-1, 4:0.5", "--set").value, "-6:-1, 4:0.5");
+    const std::string refused =
+        errorOf([] { post::parseAssignment("percentile.compensation_curve=4:0,-6:1", "--set"); });
+    EXPECT_TRUE(contains(refused, "--set: percentile.compensation_curve: point 2")) << refused;
+    // A settings file may give the points as an array of pairs or as the --set text.
+    const auto fromArray =
+        post::parseSettingsJson(R"({"percentile.compensation_curve": [[-6, -1], [4, 0.5]]})", "s.json");
+    ASSERT_EQ(fromArray.size(), 1u);
+    EXPECT_EQ(fromArray[0].value, "-6:-1,4:0.5");
+    EXPECT_EQ(post::parseSettingsJson(R"({"percentile.compensation_curve": "none"})", "s.json")[0].value, "none");
+    const std::string badPair =
+        errorOf([] { post::parseSettingsJson(R"({"percentile.compensation_curve": [[1, 2, 3]]})", "s.json"); });
+    EXPECT_TRUE(contains(badPair, "s.json:1: percentile.compensation_curve: each point must be an array of two"))
+        << badPair;
+    const std::string unsorted =
+        errorOf([] { post::parseSettingsJson(R"({"percentile.compensation_curve": [[1, 0], [0, 0]]})", "s.json"); });
+    EXPECT_TRUE(contains(unsorted, "s.json:1: percentile.compensation_curve: point 2")) << unsorted;
+    for (const char* key : {"percentile.cut_threshold_ev", "percentile.snap_at_cuts"})
+        EXPECT_TRUE(post::findParameter(key)) << key;
+    EXPECT_FALSE(errorOf([] { post::parseAssignment("percentile.cut_threshold_ev=-1", "--set"); }).empty());
+}
+
 TEST(Parameter, ValuesParseAndFormatBack)
 {
     float f = 0.0f;

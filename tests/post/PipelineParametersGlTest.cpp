@@ -67,6 +67,10 @@ std::vector<std::string> otherValues(const post::ParameterInfo& info)
             out.push_back(path.string());
             break;
         }
+        case post::ParameterType::Points:  // one point, then two (the canonical text each parses to)
+            out.push_back("-4:1");
+            out.push_back("-6:-1.5,2:0.5");
+            break;
     }
     return out;
 }

@@ -4,6 +4,10 @@
 // over the default scene's camera path, or over a sequence of HDR frames (--sequence: real footage,
 // frames/SequenceSource.h). Each case runs in a fresh headless app from frame 0 with a fixed step (1/60 s
 // on the path, 1/fps on a sequence), so the figure is the same on every run on the same GPU and driver.
+// On a sequence the figure is taken within shots (the cuts the percentile operator finds,
+// percentile.cut_threshold_ev; a first run with the app's settings finds them for the operators that
+// do not look for cuts), and each percentile case runs twice: with the exposure snapping at cuts and
+// without (percentile.snap_at_cuts), so the table shows what the snap saves.
 // Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
 // measures the key value, not the displayed picture (a display curve's own changes are not seen).
 #include "app/App.h"
@@ -17,6 +21,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -53,7 +58,11 @@ std::vector<FlickerCase> flickerCases(const BenchOptions& options)
 }
 
 /// The headless app of one case: the camera path at the first --size, or the sequence.
-AppOptions caseAppOptions(const CommonOptions& common, const BenchOptions& options, const FlickerCase& c)
+AppOptions caseAppOptions(const CommonOptions& common,
+                          const BenchOptions& options,
+                          const FlickerCase& c,
+                          std::optional<bool> snapAtCuts,
+                          const std::vector<long long>& cuts)
 {
     AppOptions app = benchAppOptions(common, options);
     if (options.sequence) {
@@ -69,6 +78,10 @@ AppOptions caseAppOptions(const CommonOptions& common, const BenchOptions& optio
     app.toneOperator = c.toneOperator;
     if (c.preset != "-" && c.preset != "app")
         app.settingAssignments.push_back("percentile.preset=" + c.preset);
+    if (options.sequence && c.toneOperator != "percentile")
+        app.knownCuts = cuts;  // the shots the percentile operator found: every figure within shots
+    if (snapAtCuts)            // after the preset, which sets every percentile key
+        app.settingAssignments.push_back(std::string("percentile.snap_at_cuts=") + (*snapAtCuts ? "true" : "false"));
     return app;
 }
 
@@ -101,23 +114,55 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
             std::printf("hdrlab bench flicker: %d x %d, %u frames of the camera path per case (fixed 1/60 s)\n", size.x,
                         size.y, options.frames);
         }
-        std::printf("%-12s %-12s %14s %8s  %s\n", "operator", "preset", "flicker EV/s", "frames", "key value");
+        // On a sequence: the cuts found and, for the percentile operator, the figure without the snap.
+        const bool shots = options.sequence.has_value();
+        if (shots)
+            std::printf("%-12s %-12s %14s %14s %5s %8s  %s\n", "operator", "preset", "flicker EV/s", "no snap EV/s",
+                        "cuts", "frames", "key value");
+        else
+            std::printf("%-12s %-12s %14s %8s  %s\n", "operator", "preset", "flicker EV/s", "frames", "key value");
         std::ostringstream csv;
-        csv << "operator,preset,flicker_ev_per_s,frames,key_value\n";
-        for (const FlickerCase& c : flickerCases(options)) {
-            App runner(caseAppOptions(common, options, c));
+        csv << "operator,preset,flicker_ev_per_s,frames,key_value" << (shots ? ",cuts,flicker_no_snap_ev_per_s" : "")
+            << "\n";
+        std::vector<long long> cuts;  // on a sequence: where the percentile operator (app settings) finds cuts
+        const auto runCase = [&](const FlickerCase& c, std::optional<bool> snap, std::string& keyName) {
+            App runner(caseAppOptions(common, options, c, snap, cuts));
             if (options.sequence && !options.framesGiven)
                 runner.renderToEnd();
             else
                 runner.renderFrames(int(options.frames));
             runner.waitForTimings();
-            const App::Flicker flicker = runner.flicker();
-            const std::string keyName(runner.pipeline().toneOperator().keyValueName());
+            keyName = std::string(runner.pipeline().toneOperator().keyValueName());
+            return runner.flicker();
+        };
+        if (shots) {
+            std::string ignored;
+            cuts = runCase({"percentile", "app"}, std::nullopt, ignored).cutFrames;
+        }
+        for (const FlickerCase& c : flickerCases(options)) {
+            const bool percentile = c.toneOperator == "percentile";
+            std::string keyName;
+            const App::Flicker flicker =
+                runCase(c, shots && percentile ? std::optional<bool>(true) : std::nullopt, keyName);
             const std::string value = flicker.evPerSecond ? fixed6(*flicker.evPerSecond) : std::string("none");
-            std::printf("%-12s %-12s %14s %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(), value.c_str(),
-                        flicker.framesWithKeyValue, keyName.empty() ? "none" : keyName.c_str());
+            const std::string key = keyName.empty() ? "none" : keyName;
             csv << c.toneOperator << ',' << c.preset << ',' << (flicker.evPerSecond ? value : std::string()) << ','
-                << flicker.framesWithKeyValue << ',' << (keyName.empty() ? "none" : keyName) << '\n';
+                << flicker.framesWithKeyValue << ',' << key;
+            if (!shots) {
+                std::printf("%-12s %-12s %14s %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(), value.c_str(),
+                            flicker.framesWithKeyValue, key.c_str());
+                csv << '\n';
+                continue;
+            }
+            std::string noSnap = "-";
+            if (percentile) {
+                std::string ignored;
+                const App::Flicker without = runCase(c, false, ignored);
+                noSnap = without.evPerSecond ? fixed6(*without.evPerSecond) : std::string("none");
+            }
+            std::printf("%-12s %-12s %14s %14s %5zu %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(),
+                        value.c_str(), noSnap.c_str(), flicker.cuts, flicker.framesWithKeyValue, key.c_str());
+            csv << ',' << flicker.cuts << ',' << (noSnap == "-" || noSnap == "none" ? std::string() : noSnap) << '\n';
         }
         if (options.csv) {
             util::writeFileAtomically(*options.csv, csv.str());

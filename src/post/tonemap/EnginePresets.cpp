@@ -41,6 +41,7 @@ std::array<EnginePreset, 3> makePresets()
     ue.settings.speedDownEv = 1.0f;
     ue.settings.transitionEv = 1.5f;
     ue.settings.adaptationCurve = AdaptationCurve::UnrealSteps;
+    ue.settings.compensationCurve = {};  // AutoExposureBiasCurve is unset by default: no compensation curve
 
     // Unity HDRP (engines.md b): 128 bins (HISTOGRAM_BINS) over the exposure limits -1..14 EV100, the
     // 40th..90th percentile band (histogramPercentages), exposure 1 / (1.2 2^EV100) with K = 12.5, so
@@ -68,6 +69,7 @@ std::array<EnginePreset, 3> makePresets()
     hdrp.settings.speedUpEv = 3.0f;
     hdrp.settings.speedDownEv = 1.0f;
     hdrp.settings.adaptationCurve = AdaptationCurve::Exponential;
+    hdrp.settings.compensationCurve = {};  // histogramUseCurveRemapping is off by default: no curve
     hdrp.settings.meteringMask.mask = MeteringMaskType::CentreWeighted;  // HDRP's default meteringMode
 
     // Bevy 0.14+ (engines.md b): 64 bins over log2 L -8..8 (settings.rs), filter 10..90 %, target =
@@ -94,6 +96,7 @@ std::array<EnginePreset, 3> makePresets()
     bevy.settings.speedDownEv = 1.0f;
     bevy.settings.transitionEv = 1.5f;
     bevy.settings.adaptationCurve = AdaptationCurve::BevySteps;
+    bevy.settings.compensationCurve = {};  // AutoExposureCompensationCurve::default(): flat 0
 
     for (EnginePreset& preset : presets)
         preset.settings = sanitize(preset.settings);

@@ -7,6 +7,7 @@
 
 #include "post/LuminanceUnits.h"
 #include "post/PostTypes.h"
+#include "tone/CompensationCurve.h"
 #include "tone/ToneCurveInputs.h"
 
 #include <cstdint>
@@ -25,6 +26,20 @@ struct KeyValueSample
 {
     std::uint64_t frameIndex = 0;  ///< PassContext::frameIndex of the frame it was computed in
     float ev = 0.0f;               ///< in EV (log2); its meaning per operator: keyValueName()
+    /// Cuts the operator found since its last reset, as of this frame (an operator that detects cuts:
+    /// percentile), the frame index of the last one and how far its histogram moved there (EV).
+    std::uint64_t cutCount = 0;
+    std::uint64_t lastCutFrame = 0;
+    float lastCutDistanceEv = 0.0f;
+    bool cutSnaps = false;  ///< the operator snaps its adaptation at a cut
+};
+
+/// An exposure compensation curve and where the newest frame read back sits on it (the Exposure panel).
+struct CompensationCurveView
+{
+    CompensationCurve curve;
+    std::optional<float> meteredEv;  ///< the newest metered log2 L read back; empty: none yet
+    float compensationEv = 0.0f;     ///< the curve's value there
 };
 
 /// State an operator keeps over frames (adaptation) and reads back a few frames late.
@@ -51,6 +66,8 @@ public:
     virtual std::vector<KeyValueSample> takeKeyValues() { return {}; }
     /// What takeKeyValues() measures, for labels ("exposure", "log-average", "median"); empty: none.
     virtual std::string_view keyValueName() const { return {}; }
+    /// The exposure compensation curve it applies to its metered value; nullopt: it has none.
+    virtual std::optional<CompensationCurveView> compensationCurve() const { return std::nullopt; }
 };
 
 /// The pipeline's last frame as --verify read it back (verify/PipelineVerify), for an operator's

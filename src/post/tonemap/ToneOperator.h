@@ -42,6 +42,7 @@ struct ToneInputs
     bool topDownRows = false;               ///< texel row 0 of the images is the picture's top
     const PictureInfo* picture = nullptr;   ///< a still image's view and pixel aspect, or nullptr: a live frame
     const LuminanceUnits* units = nullptr;  ///< what one unit of the input is (nullptr: 1 cd/m^2, Rec. 709)
+    bool footage = false;                   ///< the frames are footage (a sequence), where cuts between shots occur
     /// Scan "in-curve" (post/scan/ScanInCurve.h): no scan ran; the operator fills this CDF from
     /// `histogram` where it needs one (in its own curve dispatch, or with scanMethod's stand-alone
     /// scan) and sets *fusedCdfWritten. nullptr: `cdf` holds this frame's CDF already.

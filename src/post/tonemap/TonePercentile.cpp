@@ -68,6 +68,16 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         program.set(16, 0u);
         program.set(17, unsigned(s.adaptationCurve));
         program.set(18, s.maxHighlightPullEv);
+        program.set(19, inputs.footage ? s.cutThresholdEv : 0.0f);
+        program.set(24, s.snapAtCuts ? 1u : 0u);
+        program.set(25, unsigned(ctx.frameIndex));
+        const std::vector<CompensationPoint>& points = s.compensationCurve.points;
+        program.set(26, unsigned(points.size()));
+        std::vector<float> pairs;
+        for (const CompensationPoint& p : points)
+            pairs.insert(pairs.end(), {p.meteredEv, p.compensationEv});
+        if (!pairs.empty())
+            glProgramUniform2fv(program.id(), 27, GLsizei(points.size()), pairs.data());
     };
     if (inputs.fusedCdf && !mMeteringUsed) {  // scan in-curve: scan, meter and curve in one dispatch
         if (!mFused)
@@ -117,8 +127,14 @@ std::vector<KeyValueSample> TonePercentile::takeKeyValues()
     if (!mReadback)
         return out;
     for (const StateReadback::Arrival& arrival : mReadback->takeArrived())
-        if (arrival.words[kValid] != 0.0f && std::isfinite(arrival.words[kExposure]))
-            out.push_back({arrival.frameIndex, arrival.words[kExposure]});
+        if (arrival.words[kValid] != 0.0f && std::isfinite(arrival.words[kExposure])) {
+            KeyValueSample sample{arrival.frameIndex, arrival.words[kExposure]};
+            sample.cutCount = std::uint64_t(arrival.words[kCutCount]);
+            sample.lastCutFrame = std::uint64_t(arrival.words[kLastCutFrame]);
+            sample.lastCutDistanceEv = arrival.words[kLastCutDistance];
+            sample.cutSnaps = mSettings.snapAtCuts;
+            out.push_back(sample);
+        }
     return out;
 }
 
@@ -207,6 +223,7 @@ bool TonePercentile::ui()
     }
     changed |= ImGui::SliderFloat("Compensation", &s.compensationEv, -8.0f, 8.0f, "%+.2f EV");
     helpMarker("Added to the target exposure.");
+    changed |= compensationCurveUi();
     changed |= ImGui::DragFloatRange2("EV limits", &s.minEv, &s.maxEv, 0.1f, -32.0f, 32.0f, "%+.1f");
     changed |= ImGui::Checkbox("Adapt over time", &s.adapt);
     helpMarker("Off: the exposure follows the target at once.");
@@ -230,6 +247,12 @@ bool TonePercentile::ui()
             helpMarker("Linear adaptation beyond this distance from the target, exponential within it.");
         }
     }
+    changed |= ImGui::SliderFloat("Cut threshold", &s.cutThresholdEv, 0.0f, 8.0f, "%.2f EV");
+    helpMarker(
+        "A cut (footage): the metered histogram's mean log2 luminance moved more than this since the previous frame. "
+        "Cuts are printed and recorded, the flicker figure is taken within shots, and with 'Snap at cuts' the "
+        "exposure jumps to the new target instead of adapting. 0: no cut detection.");
+    changed |= ImGui::Checkbox("Snap at cuts", &s.snapAtCuts);
     changed |= displayCurveUi(s.display);
 
     // Local adaptation needs the CUDA summed-area table; without it the option is shown disabled.
@@ -329,6 +352,10 @@ std::string TonePercentile::status() const
     if (w[kValid] == 0.0f)
         return "percentile: no usable histogram yet";
     std::string text = "exposure " + formatEv(w[kExposure]) + " EV, target " + formatEv(w[kTarget]) + " EV";
+    if (!mSettings.compensationCurve.points.empty())
+        text += " (curve " + formatEv(w[kCompensation]) + " EV)";
+    if (w[kCutCount] > 0.0f)
+        text += ", cuts " + std::to_string(std::uint64_t(w[kCutCount]));
     if (w[kFrameOk] == 0.0f)
         text += mMeteringUsed ? " (nothing metered: held)" : " (empty/NaN frame: held)";
     if (!mMeteringProblem.empty())
@@ -363,10 +390,91 @@ std::string_view TonePercentile::matchingPresetId() const
     for (const EnginePreset& preset : enginePresets()) {
         PercentileSettings withPreset = mSettings;
         applyEnginePreset(preset.id, withPreset);
+        withPreset.cutThresholdEv = mSettings.cutThresholdEv;  // cuts are footage's, not an engine's
+        withPreset.snapAtCuts = mSettings.snapAtCuts;
         if (withPreset == mSettings)
             return preset.id;
     }
     return "custom";
+}
+
+namespace {
+
+std::vector<ParameterPoint> toParameterPoints(const CompensationCurve& curve)
+{
+    std::vector<ParameterPoint> points;
+    for (const CompensationPoint& p : curve.points)
+        points.push_back({double(p.meteredEv), double(p.compensationEv)});
+    return points;
+}
+
+CompensationCurve fromParameterPoints(const std::vector<ParameterPoint>& points)
+{
+    CompensationCurve curve;
+    for (const ParameterPoint& p : points)
+        curve.points.push_back({float(p.x), float(p.y)});
+    return curve;
+}
+
+}  // namespace
+
+Parameter TonePercentile::compensationCurveParameter()
+{
+    return pointsParameter(
+        "percentile.compensation_curve", "Compensation curve (metered log2 L : EV)", -kCompensationCurveMeteredLimit,
+        kCompensationCurveMeteredLimit, -kCompensationCurveValueLimit, kCompensationCurveValueLimit,
+        kMaxCompensationPoints, [this] { return toParameterPoints(mSettings.compensationCurve); },
+        [this](std::vector<ParameterPoint> points) { mSettings.compensationCurve = fromParameterPoints(points); });
+}
+
+std::optional<CompensationCurveView> TonePercentile::compensationCurve() const
+{
+    using namespace percentile_state;
+    CompensationCurveView view;
+    view.curve = mSettings.compensationCurve;
+    if (mReadback && mReadback->hasData() && mReadback->latest()[kValid] != 0.0f) {
+        view.meteredEv = mReadback->latest()[kMetered];
+        view.compensationEv = mReadback->latest()[kCompensation];
+    }
+    return view;
+}
+
+bool TonePercentile::compensationCurveUi()
+{
+    // The points as text (the --set form), applied on Enter; a refused list keeps the curve and says why.
+    const std::string current = formatPoints(toParameterPoints(mSettings.compensationCurve));
+    if (current != mCurveDraftOf) {  // set elsewhere (--set, a preset, a settings file): show it
+        mCurveDraft = mCurveDraftOf = current;
+        mCurveError.clear();
+    }
+    char text[512] = {};
+    mCurveDraft.copy(text, sizeof(text) - 1);
+    bool changed = false;
+    if (ImGui::InputText("Comp. curve", text, sizeof(text), ImGuiInputTextFlags_EnterReturnsTrue)) {
+        const Parameter p = compensationCurveParameter();
+        std::string error;
+        if (const auto points = parsePoints(p.info, text, error)) {
+            mSettings.compensationCurve = fromParameterPoints(*points);
+            mCurveDraftOf = formatPoints(*points);
+            mCurveError.clear();
+            changed = true;
+        } else {
+            mCurveError = error;
+        }
+    }
+    mCurveDraft = text;
+    helpMarker(
+        "Compensation as a function of the metered value, as Unreal's Exposure Compensation Curve and Bevy's "
+        "compensation_curve: points METERED:EV (metered log2 luminance, the histogram's axis; EV100 = log2 L + 3), "
+        "sorted by the metered value, at most 16, linear between points and held beyond the ends; 'none' for "
+        "none. E.g. -6:-1.5,-2:0,4:0.5 keeps dark scenes darker. Added to the constant compensation before the "
+        "limits. The Exposure panel plots it. Press Enter to apply.");
+    if (!mCurveError.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", mCurveError.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    return changed;
 }
 
 Parameter TonePercentile::presetParameter()
@@ -412,6 +520,7 @@ ParameterList TonePercentile::parameters()
         floatParameter("percentile.band_high", "Band high", s.bandHigh, 0.0f, 100.0f, d.bandHigh),
         floatParameter("percentile.compensation_ev", "Compensation (EV)", s.compensationEv, -32.0f, 32.0f,
                        d.compensationEv),
+        compensationCurveParameter(),
         floatParameter("percentile.min_ev", "Exposure limit min (EV)", s.minEv, -64.0f, 64.0f, d.minEv),
         floatParameter("percentile.max_ev", "Exposure limit max (EV)", s.maxEv, -64.0f, 64.0f, d.maxEv),
         boolParameter("percentile.adapt", "Adapt over time", s.adapt, d.adapt),
@@ -420,6 +529,9 @@ ParameterList TonePercentile::parameters()
         floatParameter("percentile.transition_ev", "Transition (EV)", s.transitionEv, 0.0f, 64.0f, d.transitionEv),
         enumParameter("percentile.adaptation_curve", "Adaptation curve", s.adaptationCurve,
                       {"linear-then-exponential", "unreal-steps", "bevy-steps", "exponential"}, d.adaptationCurve),
+        floatParameter("percentile.cut_threshold_ev", "Cut threshold (EV of mean log2 L, 0 = off)", s.cutThresholdEv,
+                       0.0f, 64.0f, d.cutThresholdEv),
+        boolParameter("percentile.snap_at_cuts", "Snap the exposure at cuts", s.snapAtCuts, d.snapAtCuts),
     };
     appendDisplayCurveParameters(list.items, "percentile", s.display);
     list.items.push_back(
@@ -471,6 +583,8 @@ bool TonePercentile::describeForReference(const ToneVerifyFrame& frame, ref::Ton
         check.curve.previousExposureEv = state[percentile_state::kExposure];
         check.curve.dtSeconds = 0.0;  // no adaptation step: the curve at the current exposure
         check.numbers["target-ev"] = state[percentile_state::kTarget];
+        if (state[percentile_state::kMeanValid] != 0.0f)
+            check.numbers["mean-log2"] = state[percentile_state::kMeanLog2];
     }
     const gl::Buffer* cdf = meteringCdf();
     if (!cdf)

@@ -16,8 +16,18 @@
 // display(Lw * 2^E) in a 1024-sample LUT over the histogram range (Clamp: LinearScale mode).
 // Metering masks (MeteringMask.h: centre-weighted, ellipse with a luminance gate, texture, sky
 // exclusion by depth) replace the pipeline's CDF with a weighted one before the meter.
-// Limits: percentiles resolve to the bin's uniform-density model; the status line and markers come
-// from an asynchronous readback and lag a few frames.
+// Exposure compensation curve (tone/CompensationCurve.h, as UE5's and Bevy's): compensation EV as a
+// piecewise-linear function of the metered log2 L, added with the constant compensation before the
+// limits. Cuts, on footage only (ToneInputs::footage: a sequence; a live scene or a still never cuts,
+// as an engine snaps only when told of a camera cut): the mean log2 L of the metered histogram (each bin's mass at its
+// centre) is compared with the previous usable frame's; a move of more than cutThresholdEv is a cut, counted in the
+// state (read back with the key value: the app prints and records it, and the flicker figure is taken within shots)
+// and, with snapAtCuts, the exposure snaps to the new target instead of adapting. Why the mean: a uniform exposure
+// change of s EV moves it by exactly s, it moves continuously with content (a median jumps across a gap in a two-peaked
+// histogram), it does not depend on the histogram range (auto range moves between frames) and it needs one float of
+// state; it is a lower bound of the earth mover's distance in EV, so a cut between two shots of equal mean is missed
+// (and matters little: their exposures are often close too). Limits: percentiles resolve to the bin's uniform-density
+// model; the status line and markers come from an asynchronous readback and lag a few frames.
 #pragma once
 
 #include "post/tonemap/EnginePresets.h"
@@ -57,6 +67,7 @@ public:
             mReadback->flush();
     }
     std::string_view keyValueName() const override { return "exposure"; }
+    std::optional<CompensationCurveView> compensationCurve() const override;
     /// The default floor, plus one read of the histogram image and the weighted bins when a
     /// metering mask runs its pass.
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
@@ -77,8 +88,8 @@ public:
     /// Applies an engine preset (EnginePresets.h) to the settings and queues its histogram for
     /// takeHistogramRequest(); an unknown id changes nothing and returns the error.
     EnginePresetResult applyPreset(std::string_view presetId);
-    /// The id of the engine preset the settings equal (display curve and local adaptation aside),
-    /// or "custom".
+    /// The id of the engine preset the settings equal (display curve, local adaptation and the cut
+    /// settings aside), or "custom".
     std::string_view matchingPresetId() const;
     std::optional<HistogramRequest> takeHistogramRequest() override;
     /// The GPU state (float[percentile_state::kWords]), for tests and tools.
@@ -93,6 +104,8 @@ public:
 private:
     Parameter presetParameter();
     bool meteringUi();
+    bool compensationCurveUi();
+    Parameter compensationCurveParameter();
     PercentileSettings mSettings;
     bool mResetPending = true;
     gl::Buffer mState;
@@ -108,6 +121,9 @@ private:
     std::string mMeteringProblem;  ///< what of the mask the last frame could not apply
     std::string mTextureDraft;     ///< the UI's path field, applied on Enter
     std::string mTextureDraftOf;   ///< the settings path the field last showed
+    std::string mCurveDraft;       ///< the UI's compensation curve field, applied on Enter
+    std::string mCurveDraftOf;     ///< the curve (as text) the field last showed
+    std::string mCurveError;       ///< why the last text entered was refused
 };
 
 }  // namespace post

@@ -23,10 +23,23 @@ gl::ShaderDefines percentileStateDefines()
 {
     using namespace percentile_state;
     return {
-        {"STATE_EXPOSURE", std::to_string(kExposure)},  {"STATE_TARGET", std::to_string(kTarget)},
-        {"STATE_VALID", std::to_string(kValid)},        {"STATE_METERED", std::to_string(kMetered)},
-        {"STATE_HIGH", std::to_string(kHigh)},          {"STATE_BAND_LOW", std::to_string(kBandLow)},
-        {"STATE_BAND_HIGH", std::to_string(kBandHigh)}, {"STATE_FRAME_OK", std::to_string(kFrameOk)},
+        {"STATE_EXPOSURE", std::to_string(kExposure)},
+        {"STATE_TARGET", std::to_string(kTarget)},
+        {"STATE_VALID", std::to_string(kValid)},
+        {"STATE_METERED", std::to_string(kMetered)},
+        {"STATE_HIGH", std::to_string(kHigh)},
+        {"STATE_BAND_LOW", std::to_string(kBandLow)},
+        {"STATE_BAND_HIGH", std::to_string(kBandHigh)},
+        {"STATE_FRAME_OK", std::to_string(kFrameOk)},
+        {"STATE_COMPENSATION", std::to_string(kCompensation)},
+        {"STATE_MEAN_LOG2", std::to_string(kMeanLog2)},
+        {"STATE_MEAN_VALID", std::to_string(kMeanValid)},
+        {"STATE_CUT", std::to_string(kCut)},
+        {"STATE_CUT_DISTANCE", std::to_string(kCutDistance)},
+        {"STATE_CUT_COUNT", std::to_string(kCutCount)},
+        {"STATE_LAST_CUT_FRAME", std::to_string(kLastCutFrame)},
+        {"STATE_LAST_CUT_DISTANCE", std::to_string(kLastCutDistance)},
+        {"COMPENSATION_POINTS", std::to_string(kMaxCompensationPoints)},
     };
 }
 

@@ -20,8 +20,16 @@ inline constexpr std::uint32_t kMetered = 3;   ///< log2 L of the percentile / b
 inline constexpr std::uint32_t kHigh = 4;      ///< log2 L of the high percentile
 inline constexpr std::uint32_t kBandLow = 5;   ///< log2 L of the band's low percentile (band mode)
 inline constexpr std::uint32_t kBandHigh = 6;
-inline constexpr std::uint32_t kFrameOk = 7;  ///< 1 when this frame's histogram was usable
-inline constexpr std::uint32_t kWords = 8;
+inline constexpr std::uint32_t kFrameOk = 7;           ///< 1 when this frame's histogram was usable
+inline constexpr std::uint32_t kCompensation = 8;      ///< the compensation curve's value at kMetered, EV
+inline constexpr std::uint32_t kMeanLog2 = 9;          ///< the metered histogram's mean log2 L (cut detection)
+inline constexpr std::uint32_t kMeanValid = 10;        ///< 1 when kMeanLog2 holds the last usable frame's
+inline constexpr std::uint32_t kCut = 11;              ///< 1 when this frame is a cut
+inline constexpr std::uint32_t kCutDistance = 12;      ///< |mean log2 L - the previous frame's|, EV
+inline constexpr std::uint32_t kCutCount = 13;         ///< cuts since the last reset
+inline constexpr std::uint32_t kLastCutFrame = 14;     ///< frame index of the last cut (exact below 2^24)
+inline constexpr std::uint32_t kLastCutDistance = 15;  ///< kCutDistance of the last cut, EV
+inline constexpr std::uint32_t kWords = 16;
 }  // namespace percentile_state
 
 /// Ward state buffer (float words).
