@@ -177,7 +177,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         p.scan = p.parked.swapIn(p.scan, std::move(newScan));
     if (newTone)
         p.tone = p.parked.swapIn(p.tone, std::move(newTone));
-        p.curveReady = false;  // the one-pass mode applies only a curve of this operator
+    p.curveReady = false;  // the one-pass mode applies only a curve of this operator
     p.settings = next;
     p.updateUnits();
 

@@ -11,10 +11,10 @@
 #include "reference/ToneWardRef.h"
 
 #include <array>
-#include <cstdlib>
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numbers>
 #include <random>
