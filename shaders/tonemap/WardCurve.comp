@@ -1,16 +1,16 @@
 // WardCurve.comp: Ward's histogram adjustment curve from the foveal image (frame sampling), in one
 // workgroup and one dispatch (Ward Larson, Rushmeier & Piatko 1997, as Radiance pcond comphist +
-// mkbrmap do it), with no serial loop and every result bit for bit what the CPU reference
-// (reference/ToneWardExact) computes:
+// mkbrmap do it), every result bit for bit what the CPU reference (reference/ToneWardExact) computes:
 //  - every sum is exact and order-independent: the histogram in whole counts, the trimmed histogram in
 //    fixed point (counts x 2^F, F = 24 - bit length of the histogram's total, so every sum stays
 //    below 2^24 and converts to float exactly), the log-average in 64-bit fixed point (2^-16 ln units);
-//    so shared-memory atomics and tree reductions give the CPU's loop results;
+//    so shared-memory atomics, tree reductions and subgroup sums give the CPU's loop results;
 //  - the transcendentals and divisions are HostDevice.h's exact float functions (hdLn, hdExp, hdPow,
 //    hdDivide), the constants come from the host as uniforms (post::WardFitConstants).
 //  1. Range (comphist): lwmax = min(1.01 max, LMAX); lwmin < LMIN -> LMIN; else (bottom-bin
 //     duplication on) bwmin = bwmax - (bwmax - ln lwmin) n / (n - 1); bwavg = mean ln Lw of the samples
-//     in [lwmin, lwmax). Non-finite samples are ignored.
+//     in [lwmin, lwmax). Non-finite samples are ignored. Two reads of the samples: min/max, then the
+//     log-average and (kStageAll) the histogram together.
 //  2. Histogram of the foveal samples over [bwmin, bwmax) with the pipeline's bit-exact binning
 //     (hdBinOfScaled, separate out-of-range counters: samples outside are skipped as pcond skips them),
 //     in shared memory; written out with its params for the view and the tests. uStage splits the
@@ -19,9 +19,47 @@
 //     T <= 2.5 % of the original -> failure -> linear; ceiling_i = T db clampf_i (rounded down to the
 //     fixed point), trim } while the trimmings exceed 2.5 % of T; clampf = 1 / (ln Ldmax - ln Ldmin)
 //     (linear ceiling: one value for every bin) or that times [dLt(Ld_i) / dLt(Lw_i)] [Lw_i / Ld_i] with
-//     Ld_i from the current CDF at the bin centre (pcond -s). At most WARD_MAX_PASSES passes. Each
-//     pass is a few barriers: a Kogge-Stone scan for T and the CDF, atomics for the trimmings.
+//     Ld_i from the current CDF at the bin centre (pcond -s). At most WARD_MAX_PASSES passes.
+//     CEILING_LOOP 0 (drivers without subgroup arithmetic): every pass is a workgroup Kogge-Stone scan
+//     and atomics, a dozen barriers. CEILING_LOOP 1 (WardCeilingLanes.glsl): LANES invocations hold the
+//     bins in registers, BINS_PER_LANE consecutive bins each, and a pass is one sum over the lanes (two
+//     with the TVI ceiling, whose CDF needs an exclusive scan); T of the next pass is T minus the
+//     trimmings, so the linear ceiling needs no scan inside the loop. LANE_OPS 1: the lanes are one
+//     subgroup (GL_KHR_shader_subgroup_arithmetic), no barrier in the loop; LANE_OPS 0: the same code
+//     with its sums through shared memory and barriers (for tests on drivers without subgroups).
+//     Per-bin constants of the TVI ceiling (Lw_i, dLt(Lw_i)) are computed once, in parallel, before it.
 // Writes the curve (LUT over [bwmin, bwmax], or LinearScale), the state words and the view buffer.
+//
+// Timing experiments only (bench ward-factors; the method never sets them): STOP_AFTER 1 returns
+// after the range and log-average, 2 after the histogram, 3 after the ceiling loop (state passes and
+// final total written); PASS_LIMIT caps the loop below WARD_MAX_PASSES; CONSTANT_THRESHOLD 1 replaces
+// hdWardThreshold by 1 (not exact: only to isolate its cost in the TVI ceiling).
+#ifndef CEILING_LOOP
+#define CEILING_LOOP 0
+#endif
+#ifndef LANE_OPS
+#define LANE_OPS 0
+#endif
+#ifndef LANES
+#define LANES 32
+#endif
+#ifndef BINS_PER_LANE
+#define BINS_PER_LANE 4
+#endif
+#ifndef STOP_AFTER
+#define STOP_AFTER 0
+#endif
+#ifndef PASS_LIMIT
+#define PASS_LIMIT WARD_MAX_PASSES
+#endif
+#ifndef CONSTANT_THRESHOLD
+#define CONSTANT_THRESHOLD 0
+#endif
+#if CEILING_LOOP == 1 && LANE_OPS == 1
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+
 #include "shared/HostDevice.h"
 #include "tonemap/Float64.glsl"
 
@@ -92,8 +130,18 @@ shared uint sRangeValid;
 shared uint sDuplicated;
 shared uint sTotal;
 shared uint sTrimmings;
+shared uint sOutcome; // the ceiling loop's results, for every invocation
+shared uint sPasses;
+shared uint sConverged;
 
 #define SYNC() memoryBarrierShared(); barrier()
+
+// The TVI ceiling's threshold: the exact function, or (timing experiment only) a constant.
+#if CONSTANT_THRESHOLD
+#define WARD_THRESHOLD(L) 1.0
+#else
+#define WARD_THRESHOLD(L) hdWardThreshold(L)
+#endif
 
 float luminanceAt(uint index)
 {
@@ -120,9 +168,16 @@ uint fixedBits(uint total)
     return uint(clamp(24 - (findMSB(max(total, 1u)) + 1), 0, 16));
 }
 
-// Step 1: range and log-average of the foveal samples (pcond comphist).
-void computeRange(uint tid, uint n)
+// Steps 1 and 2: range and log-average of the foveal samples (pcond comphist); with binSamples, the
+// histogram over that range in the same read as the log-average (written out by writeHistogram).
+void computeRange(uint tid, uint n, bool binSamples)
 {
+    if (binSamples) {
+        for (uint i = tid; i < n; i += 256u)
+            sBins[i] = 0u;
+        if (tid < kCounterCount)
+            sCounters[tid] = 0u;
+    }
     uint count = uint(uGridSize.x * uGridSize.y);
     float lmin = 3.0e38;
     float lmax = -3.0e38;
@@ -196,10 +251,20 @@ void computeRange(uint tid, uint n)
     // so the order of the additions does not matter.
     float lwmin = sLwmin;
     float lwmax = sLwmax;
+    float logMin = HD_MUL(sBwmin, kInvLn2f); // the same float words the params buffer holds
+    float logMax = HD_MUL(sBwmax, kInvLn2f);
+    float scale = hdBinScale(logMin, logMax, n);
     uvec2 sum = uvec2(0u);
     uint counted = 0u;
     for (uint i = tid; i < count; i += 256u) {
         float L = luminanceAt(i);
+        if (binSamples) {
+            int code = hdBinOfScaled(L, logMin, logMax, scale, n, kOutOfRangeSeparate);
+            if (code >= 0)
+                atomicAdd(sBins[uint(code)], 1u);
+            else
+                atomicAdd(sCounters[hdCounterOfCode(code)], 1u);
+        }
         if (isnan(L) || isinf(L) || L < lwmin || L >= lwmax)
             continue;
         HD_PRECISE float scaled = HD_ADD(HD_MUL(hdLn(L), 65536.0), 0.5);
@@ -228,26 +293,9 @@ void computeRange(uint tid, uint n)
     SYNC();
 }
 
-// Step 2: the histogram of the foveal samples over [bwmin, bwmax), bit-exact binning.
-void buildHistogram(uint tid, uint n)
+// Step 2's output: the histogram computeRange binned (its last barrier orders the atomics before this).
+void writeHistogram(uint tid, uint n)
 {
-    for (uint i = tid; i < n; i += 256u)
-        sBins[i] = 0u;
-    if (tid < kCounterCount)
-        sCounters[tid] = 0u;
-    SYNC();
-    float logMin = HD_MUL(sBwmin, kInvLn2f); // the same float words the params buffer holds
-    float logMax = HD_MUL(sBwmax, kInvLn2f);
-    float scale = hdBinScale(logMin, logMax, n);
-    uint count = uint(uGridSize.x * uGridSize.y);
-    for (uint i = tid; i < count; i += 256u) {
-        int code = hdBinOfScaled(luminanceAt(i), logMin, logMax, scale, n, kOutOfRangeSeparate);
-        if (code >= 0)
-            atomicAdd(sBins[uint(code)], 1u);
-        else
-            atomicAdd(sCounters[hdCounterOfCode(code)], 1u);
-    }
-    SYNC();
     for (uint i = tid; i < n; i += 256u)
         histogram[i] = sBins[i];
     if (tid < kCounterCount)
@@ -319,6 +367,71 @@ float cumfAt(float b, uint n, float bwmin, float bwmax)
     return P;
 }
 
+// The workgroup ceiling loop (CEILING_LOOP 0): a scan of the whole histogram per pass, all
+// invocations. Leaves sHist trimmed, sCumf the CDF of the last pass (from before its trimming) and the
+// results in sOutcome, sPasses, sConverged and sTotal (the last pass's T).
+void workgroupCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, float db)
+{
+    uint outcome = kOutcomeHistogram;
+    uint passes = 0u;
+    bool converged = false;
+    uint mhistot = histot;
+    for (uint pass = 0u; pass < uint(PASS_LIMIT); ++pass) {
+        scanHistogram(tid, n); // T and the CDF of this pass, before its trimming (pcond cumf)
+        mhistot = sTotal;
+        makeCumf(tid, n, mhistot);
+        if (mhistot <= histot / 40u) { // T <= 2.5 % of the original: failure
+            outcome = kOutcomeFailed;
+            converged = true;
+            break;
+        }
+        if (tid == 0u)
+            sTrimmings = 0u;
+        SYNC();
+        HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
+        uint trimmed = 0u;
+        for (uint i = tid; i < n; i += 256u) {
+            HD_PRECISE float clampf = uInvDisplayRange;
+            if (uHumanContrast != 0u) {
+                HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
+                float Lw = hdExp(b);
+                HD_PRECISE float P = HD_MUL(0.5, HD_ADD(sCumf[i], sCumf[i + 1u]));
+                HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
+                float Ld = hdExp(Bd);
+                HD_PRECISE float factor = HD_MUL(hdDivide(WARD_THRESHOLD(Ld), WARD_THRESHOLD(Lw)), hdDivide(Lw, Ld));
+                clampf = HD_MUL(factor, uInvDisplayRange);
+            }
+            HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
+            uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);
+            if (sHist[i] > ceiling) {
+                trimmed += sHist[i] - ceiling;
+                sHist[i] = ceiling;
+            }
+            view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
+        }
+        atomicAdd(sTrimmings, trimmed);
+        SYNC();
+        ++passes;
+        bool done = sTrimmings <= mhistot / 40u; // trimmings <= 2.5 % of T
+        SYNC(); // everyone has read sTotal and sTrimmings before they are rewritten
+        if (done) {
+            converged = true;
+            break;
+        }
+    }
+    if (tid == 0u) {
+        sOutcome = outcome;
+        sPasses = passes;
+        sConverged = converged ? 1u : 0u;
+        sTotal = mhistot;
+    }
+    SYNC();
+}
+
+#if CEILING_LOOP == 1
+#include "tonemap/WardCeilingLanes.glsl"
+#endif
+
 void main()
 {
     uint tid = gl_LocalInvocationID.x;
@@ -326,16 +439,18 @@ void main()
     if (uStage == kStageCeiling)
         loadRange(tid);
     else
-        computeRange(tid, n);
-    if (uStage == kStageRange)
+        computeRange(tid, n, uStage == kStageAll && STOP_AFTER != 1);
+    if (uStage == kStageRange || STOP_AFTER == 1)
         return;
     if (uStage == kStageAll) {
-        buildHistogram(tid, n);
+        writeHistogram(tid, n);
     } else {
         for (uint i = tid; i < n; i += 256u)
             sBins[i] = histogram[i];
         SYNC();
     }
+    if (STOP_AFTER == 2)
+        return;
 
     if (tid == 0u)
         sTotal = 0u;
@@ -376,63 +491,37 @@ void main()
     uint passes = 0u;
     bool converged = true;
     uint mhistot = histot;
-    bool scanned = false;
+    bool looped = false;
     if (!rangeValid || histot == 0u) {
         outcome = kOutcomeNoSamples;
     } else if (HD_SUB(bwmax, bwmin) <= uDisplayRange) {
         outcome = kOutcomeFits;
     } else {
-        converged = false;
-        for (uint pass = 0u; pass < uint(WARD_MAX_PASSES); ++pass) {
-            scanHistogram(tid, n); // T and the CDF of this pass, before its trimming (pcond cumf)
-            mhistot = sTotal;
-            makeCumf(tid, n, mhistot);
-            scanned = true;
-            if (mhistot <= histot / 40u) { // T <= 2.5 % of the original: failure
-                outcome = kOutcomeFailed;
-                converged = true;
-                break;
-            }
-            if (tid == 0u)
-                sTrimmings = 0u;
-            SYNC();
-            HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
-            uint trimmed = 0u;
-            for (uint i = tid; i < n; i += 256u) {
-                HD_PRECISE float clampf = uInvDisplayRange;
-                if (uHumanContrast != 0u) {
-                    HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
-                    float Lw = hdExp(b);
-                    HD_PRECISE float P = HD_MUL(0.5, HD_ADD(sCumf[i], sCumf[i + 1u]));
-                    HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
-                    float Ld = hdExp(Bd);
-                    HD_PRECISE float factor = HD_MUL(hdDivide(hdWardThreshold(Ld), hdWardThreshold(Lw)), hdDivide(Lw, Ld));
-                    clampf = HD_MUL(factor, uInvDisplayRange);
-                }
-                HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
-                uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);
-                if (sHist[i] > ceiling) {
-                    trimmed += sHist[i] - ceiling;
-                    sHist[i] = ceiling;
-                }
-                view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
-            }
-            atomicAdd(sTrimmings, trimmed);
-            SYNC();
-            ++passes;
-            bool done = sTrimmings <= mhistot / 40u; // trimmings <= 2.5 % of T
-            SYNC(); // everyone has read sTotal and sTrimmings before they are rewritten
-            if (done) {
-                converged = true;
-                break;
-            }
-        }
+#if CEILING_LOOP == 1
+        lanesCeilingLoop(tid, n, histot, F, bwmin, db);
+#else
+        workgroupCeilingLoop(tid, n, histot, F, bwmin, db);
+#endif
+        outcome = sOutcome;
+        passes = sPasses;
+        converged = sConverged != 0u;
+        mhistot = sTotal;
+        looped = true;
     }
+#if STOP_AFTER == 3
+    if (tid == 0u) {
+        state[WARD_PASSES] = float(passes);
+        state[WARD_FINAL_TOTAL] = ldexp(float(mhistot), -int(F));
+    }
+    return;
+#endif
     // The CDF the mapping uses is the last pass's, from before its trimming (pcond); without a pass
-    // (range fits, no samples) the histogram's, for the view.
-    if (!scanned) {
+    // (range fits, no samples) the histogram's, for the view. The lanes left the prefix sums in sPrefix.
+    if (!looped) {
         scanHistogram(tid, n);
         makeCumf(tid, n, sTotal);
+    } else if (CEILING_LOOP == 1) {
+        makeCumf(tid, n, mhistot);
     }
 
     // Linear operator (pcond mapimage): log-average world luminance -> sqrt(Ldmin Ldmax).

@@ -19,7 +19,8 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/BenchBandwidthGl.cpp
   commands/bench/BenchLatency.cpp
   commands/bench/BenchFlickerCommand.cpp
-  commands/bench/HistogramFactors.cpp)
+  commands/bench/HistogramFactors.cpp
+  commands/bench/WardFactors.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp
