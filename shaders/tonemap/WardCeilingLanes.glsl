@@ -60,9 +60,11 @@ uint laneSum(uint lane, uint v)
 }
 #endif
 
-// Lw_i and dLt(Lw_i) of every bin centre: constant over the passes, computed once by all invocations.
-shared float sBinLw[WARD_MAX_BINS];
-shared float sBinThresholdLw[WARD_MAX_BINS];
+// Lw_i and dLt(Lw_i) of every bin centre: constant over the passes, computed once by all invocations
+// into arrays free during the loop (shared memory is short at 1024 invocations): sBins (the raw
+// histogram, in sHist by now; float bits) and sCumf (made after the loop from sPrefix).
+#define BIN_LW(i) uintBitsToFloat(sBins[i])
+#define BIN_THRESHOLD_LW(i) sCumf[i]
 
 // Same contract as workgroupCeilingLoop: sHist trimmed, sPrefix the exclusive prefix sums of the last
 // pass's histogram from before its trimming (WardCurve.comp makes the CDF from them), the results in
@@ -71,11 +73,11 @@ void lanesCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, float 
 {
     const uint K = uint(BINS_PER_LANE);
     if (uHumanContrast != 0u) {
-        for (uint i = tid; i < n; i += 256u) {
+        for (uint i = tid; i < n; i += kGroup) {
             HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
             float Lw = hdExp(b);
-            sBinLw[i] = Lw;
-            sBinThresholdLw[i] = WARD_THRESHOLD(Lw);
+            sBins[i] = floatBitsToUint(Lw);
+            sCumf[i] = WARD_THRESHOLD(Lw);
         }
     }
     SYNC();
@@ -122,8 +124,8 @@ void lanesCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, float 
                         HD_PRECISE float P = HD_MUL(0.5, HD_ADD(cumfLow, cumfHigh));
                         HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
                         float Ld = hdExp(Bd);
-                        float Lw = sBinLw[i];
-                        HD_PRECISE float factor = HD_MUL(hdDivide(WARD_THRESHOLD(Ld), sBinThresholdLw[i]), hdDivide(Lw, Ld));
+                        float Lw = BIN_LW(i);
+                        HD_PRECISE float factor = HD_MUL(hdDivide(WARD_THRESHOLD(Ld), BIN_THRESHOLD_LW(i)), hdDivide(Lw, Ld));
                         HD_PRECISE float clampf = HD_MUL(factor, uInvDisplayRange);
                         HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
                         uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);

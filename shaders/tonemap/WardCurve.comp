@@ -55,6 +55,9 @@
 #ifndef CONSTANT_THRESHOLD
 #define CONSTANT_THRESHOLD 0
 #endif
+#ifndef GROUP_SIZE
+#define GROUP_SIZE 256
+#endif
 #if CEILING_LOOP == 1 && LANE_OPS == 1
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -63,7 +66,9 @@
 #include "shared/HostDevice.h"
 #include "tonemap/Float64.glsl"
 
-layout(local_size_x = 256) in;
+layout(local_size_x = GROUP_SIZE) in;
+
+const uint kGroup = uint(GROUP_SIZE); // a power of two, 64..1024
 
 layout(binding = kTextureUnitInput) uniform sampler2D uFoveal;
 layout(std430, binding = kBindingHistogramParams) writeonly buffer Params { uint params[]; };
@@ -111,16 +116,15 @@ const uint kOutcomeFits = 1u;
 const uint kOutcomeFailed = 2u;
 const uint kOutcomeNoSamples = 3u;
 
-shared float sMin[256];
-shared float sMax[256];
-shared uvec2 sLogSum[256]; // 64-bit two's complement, (low, high)
-shared uint sCount[256];
+// One scratch for the phases that need a word or three per invocation, one phase at a time (shared
+// memory is 48 KB at 1024 invocations): the range's min and max (float bits), the log-average's 64-bit
+// sums (two's complement, low and high words) and counts, the workgroup scan's two buffers.
+shared uint sScratch[3 * GROUP_SIZE];
 shared uint sBins[WARD_MAX_BINS];
 shared uint sCounters[kCounterCount];
 shared uint sHist[WARD_MAX_BINS];   // the trimmed histogram, fixed point
 shared uint sPrefix[WARD_MAX_BINS]; // exclusive prefix sums of sHist (TVI ceiling, the CDF)
 shared float sCumf[WARD_MAX_BINS + 1];
-shared uint sScan[2][256];
 shared float sLwmin;
 shared float sLwmax;
 shared float sBwmin;
@@ -173,7 +177,7 @@ uint fixedBits(uint total)
 void computeRange(uint tid, uint n, bool binSamples)
 {
     if (binSamples) {
-        for (uint i = tid; i < n; i += 256u)
+        for (uint i = tid; i < n; i += kGroup)
             sBins[i] = 0u;
         if (tid < kCounterCount)
             sCounters[tid] = 0u;
@@ -181,7 +185,7 @@ void computeRange(uint tid, uint n, bool binSamples)
     uint count = uint(uGridSize.x * uGridSize.y);
     float lmin = 3.0e38;
     float lmax = -3.0e38;
-    for (uint i = tid; i < count; i += 256u) {
+    for (uint i = tid; i < count; i += kGroup) {
         float L = luminanceAt(i);
         if (isnan(L) || isinf(L))
             continue;
@@ -189,19 +193,20 @@ void computeRange(uint tid, uint n, bool binSamples)
         lmin = min(lmin, L);
         lmax = max(lmax, L);
     }
-    sMin[tid] = lmin;
-    sMax[tid] = lmax;
+    sScratch[tid] = floatBitsToUint(lmin);
+    sScratch[kGroup + tid] = floatBitsToUint(lmax);
     SYNC();
-    for (uint s = 128u; s > 0u; s >>= 1u) {
+    for (uint s = kGroup / 2u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sMin[tid] = min(sMin[tid], sMin[tid + s]);
-            sMax[tid] = max(sMax[tid], sMax[tid + s]);
+            sScratch[tid] = floatBitsToUint(min(uintBitsToFloat(sScratch[tid]), uintBitsToFloat(sScratch[tid + s])));
+            sScratch[kGroup + tid] =
+                floatBitsToUint(max(uintBitsToFloat(sScratch[kGroup + tid]), uintBitsToFloat(sScratch[kGroup + tid + s])));
         }
         SYNC();
     }
     if (tid == 0u) {
-        float lwmin = sMin[0];
-        HD_PRECISE float grown = HD_MUL(sMax[0], uGrowth);
+        float lwmin = uintBitsToFloat(sScratch[0]);
+        HD_PRECISE float grown = HD_MUL(uintBitsToFloat(sScratch[kGroup]), uGrowth);
         float lwmax = min(grown, uLmax);
         bool valid = lwmax > uLmin;
         float bwmax = hdLn(max(lwmax, uLmin));
@@ -256,7 +261,7 @@ void computeRange(uint tid, uint n, bool binSamples)
     float scale = hdBinScale(logMin, logMax, n);
     uvec2 sum = uvec2(0u);
     uint counted = 0u;
-    for (uint i = tid; i < count; i += 256u) {
+    for (uint i = tid; i < count; i += kGroup) {
         float L = luminanceAt(i);
         if (binSamples) {
             int code = hdBinOfScaled(L, logMin, logMax, scale, n, kOutOfRangeSeparate);
@@ -271,23 +276,29 @@ void computeRange(uint tid, uint n, bool binSamples)
         sum = add64(sum, fromInt(int(floor(scaled))));
         ++counted;
     }
-    sLogSum[tid] = sum;
-    sCount[tid] = counted;
+    sScratch[tid] = sum.x;
+    sScratch[kGroup + tid] = sum.y;
+    sScratch[2u * kGroup + tid] = counted;
     SYNC();
-    for (uint s = 128u; s > 0u; s >>= 1u) {
+    for (uint s = kGroup / 2u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sLogSum[tid] = add64(sLogSum[tid], sLogSum[tid + s]);
-            sCount[tid] += sCount[tid + s];
+            uvec2 a = uvec2(sScratch[tid], sScratch[kGroup + tid]);
+            uvec2 b = uvec2(sScratch[tid + s], sScratch[kGroup + tid + s]);
+            uvec2 c = add64(a, b);
+            sScratch[tid] = c.x;
+            sScratch[kGroup + tid] = c.y;
+            sScratch[2u * kGroup + tid] += sScratch[2u * kGroup + tid + s];
         }
         SYNC();
     }
     if (tid == 0u) {
-        uvec2 total = sLogSum[0];
+        uvec2 total = uvec2(sScratch[0], sScratch[kGroup]);
+        uint samples = sScratch[2u * kGroup];
         // |sum| < 2^45 (fewer than 2^24 samples, |ln| < 2^5 scaled by 2^16): exact in a double.
         const double kTwoTo32 = packDouble2x32(uvec2(0u, 0x41f00000u)); // bits, not a literal: see Float64.glsl
         double exact = double(int(total.y)) * kTwoTo32 + double(total.x);
-        sBwavg = sCount[0] > 0u ? float(f64Divide(exact, double(sCount[0]) * 65536.0LF)) : 0.0;
-        state[WARD_SAMPLES] = float(sCount[0]);
+        sBwavg = samples > 0u ? float(f64Divide(exact, double(samples) * 65536.0LF)) : 0.0;
+        state[WARD_SAMPLES] = float(samples);
         state[WARD_BWAVG] = sBwavg;
     }
     SYNC();
@@ -296,7 +307,7 @@ void computeRange(uint tid, uint n, bool binSamples)
 // Step 2's output: the histogram computeRange binned (its last barrier orders the atomics before this).
 void writeHistogram(uint tid, uint n)
 {
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         histogram[i] = sBins[i];
     if (tid < kCounterCount)
         histogram[kHistogramCountersOffset + tid] = sCounters[tid];
@@ -316,40 +327,43 @@ void loadRange(uint tid)
 }
 
 // Exclusive prefix sums of sHist[0..n) into sPrefix and the total into sTotal (all invocations).
-// n <= 1024: each invocation scans 4 consecutive bins, Kogge-Stone over the 256 sums.
+// n <= WARD_MAX_BINS: each invocation scans kScanBins consecutive bins, Kogge-Stone over the kGroup
+// sums (double-buffered in sScratch).
+const uint kScanBins = (uint(WARD_MAX_BINS) + kGroup - 1u) / kGroup;
+
 void scanHistogram(uint tid, uint n)
 {
-    uint base = tid * 4u;
-    uint values[4];
+    uint base = tid * kScanBins;
+    uint values[kScanBins];
     uint running = 0u;
-    for (uint k = 0u; k < 4u; ++k) {
+    for (uint k = 0u; k < kScanBins; ++k) {
         values[k] = running;
         running += base + k < n ? sHist[base + k] : 0u;
     }
-    sScan[0][tid] = running;
+    sScratch[tid] = running;
     SYNC();
     uint source = 0u;
-    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
-        uint sum = sScan[source][tid];
+    for (uint offset = 1u; offset < kGroup; offset <<= 1u) {
+        uint sum = sScratch[source * kGroup + tid];
         if (tid >= offset)
-            sum += sScan[source][tid - offset];
-        sScan[1u - source][tid] = sum;
+            sum += sScratch[source * kGroup + tid - offset];
+        sScratch[(1u - source) * kGroup + tid] = sum;
         source = 1u - source;
         SYNC();
     }
-    uint prefix = tid == 0u ? 0u : sScan[source][tid - 1u];
-    for (uint k = 0u; k < 4u; ++k)
+    uint prefix = tid == 0u ? 0u : sScratch[source * kGroup + tid - 1u];
+    for (uint k = 0u; k < kScanBins; ++k)
         if (base + k < n)
             sPrefix[base + k] = prefix + values[k];
-    if (tid == 255u)
-        sTotal = sScan[source][255];
+    if (tid == kGroup - 1u)
+        sTotal = sScratch[source * kGroup + kGroup - 1u];
     SYNC();
 }
 
 // cumf[i] = prefix_i / T (the prefixes and T are whole numbers below 2^24: exact in float).
 void makeCumf(uint tid, uint n, uint total)
 {
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         sCumf[i] = total > 0u ? hdDivide(float(sPrefix[i]), float(total)) : 0.0;
     if (tid == 0u)
         sCumf[n] = 1.0;
@@ -390,7 +404,7 @@ void workgroupCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, fl
         SYNC();
         HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
         uint trimmed = 0u;
-        for (uint i = tid; i < n; i += 256u) {
+        for (uint i = tid; i < n; i += kGroup) {
             HD_PRECISE float clampf = uInvDisplayRange;
             if (uHumanContrast != 0u) {
                 HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
@@ -445,7 +459,7 @@ void main()
     if (uStage == kStageAll) {
         writeHistogram(tid, n);
     } else {
-        for (uint i = tid; i < n; i += 256u)
+        for (uint i = tid; i < n; i += kGroup)
             sBins[i] = histogram[i];
         SYNC();
     }
@@ -456,7 +470,7 @@ void main()
         sTotal = 0u;
     SYNC();
     uint counted = 0u;
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         counted += sBins[i];
     atomicAdd(sTotal, counted);
     SYNC();
@@ -468,7 +482,7 @@ void main()
     bool rangeValid = sRangeValid != 0u;
     HD_PRECISE float db = HD_MUL(HD_SUB(bwmax, bwmin), uInvBins);
 
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         sHist[i] = sBins[i] << F;
     SYNC();
     if (tid == 0u && duplicated) { // pcond: "add false samples at bottom"
@@ -479,7 +493,7 @@ void main()
         sTotal = 0u;
     SYNC();
     uint local = 0u;
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         local += sHist[i];
     atomicAdd(sTotal, local);
     SYNC();
@@ -550,7 +564,7 @@ void main()
         state[WARD_LINEAR_SCALE] = linearScale;
     }
     HD_PRECISE float span = HD_MUL(HD_SUB(bwmax, bwmin), uInvCurveSamples);
-    for (uint s = tid; s < uCurveSamples; s += 256u) {
+    for (uint s = tid; s < uCurveSamples; s += kGroup) {
         HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(s), 0.5), span)); // ln Lw, cd/m^2
         float Lw = hdExp(b);
         HD_PRECISE float value;
@@ -569,7 +583,7 @@ void main()
         }
         curve[kCurveHeaderWords + s] = value;
     }
-    for (uint i = tid; i < n; i += 256u) {
+    for (uint i = tid; i < n; i += kGroup) {
         view[i] = ldexp(float(sHist[i]), -int(F));
         HD_PRECISE float linearCeiling = HD_MUL(HD_MUL(float(histot), db), uInvDisplayRange);
         if (linear)

@@ -72,6 +72,16 @@ std::vector<WardFactorVariant> wardFactorVariants()
         add(prefix + ": + CDF, LUT, view (whole fit)", "stages", [&](auto& v) { v.loop = loop; });
     }
     add("lanes, sums through shared memory", "ceiling loop", [](auto& v) { v.loop = L::LanesShared; });
+    // The parallel parts (the samples' reads, the reductions, the LUT) on more invocations.
+    for (std::uint32_t size : {512u, 1024u}) {
+        const std::string prefix = std::to_string(size) + " invocations";
+        add(prefix + ": range + log-average + histogram", "workgroup size",
+            [&](auto& v) { v.loop = L::Workgroup, v.stopAfter = 2, v.groupSize = size; });
+        add(prefix + ": whole fit, subgroup loop", "workgroup size",
+            [&](auto& v) { v.loop = L::LanesSubgroup, v.groupSize = size; });
+        add(prefix + ": whole fit, workgroup loop", "workgroup size",
+            [&](auto& v) { v.loop = L::Workgroup, v.groupSize = size; });
+    }
     // The TVI ceiling: per-pass transcendentals (hdExp, hdWardThreshold, hdDivide) per bin.
     for (L loop : {L::Workgroup, L::LanesShared, L::LanesSubgroup}) {
         const std::string name = "TVI ceiling, " + std::string(loopName(loop));
@@ -136,6 +146,8 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
             experiment.emplace_back("PASS_LIMIT", std::to_string(v.passLimit));
         if (v.constantThreshold)
             experiment.emplace_back("CONSTANT_THRESHOLD", "1");
+        if (v.groupSize)
+            experiment.emplace_back("GROUP_SIZE", std::to_string(v.groupSize));
         p.op->setCurveExperiment(experiment);
         p.curve = gl::Buffer("ward-factors/curve", hd::kCurveBufferWords * sizeof(float));
         const post::ToneInputs inputs{image, image, histogram, cdf, params, spec, 1.0 / 60.0, fovYDegrees, *method};
@@ -216,7 +228,8 @@ std::string stageSplit(const std::vector<WardFactorRow>& rows, const std::string
 {
     std::vector<const WardFactorRow*> stages;
     for (const WardFactorRow& row : rows)
-        if (row.variant.factor == "stages" && row.variant.name.rfind(prefix, 0) == 0 && row.error.empty())
+        if (row.variant.factor == "stages" && row.variant.name.rfind(prefix, 0) == 0 && row.error.empty() &&
+            row.variant.groupSize == 0)
             stages.push_back(&row);
     if (stages.size() != 5)
         return {};
@@ -266,12 +279,13 @@ std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
 std::string formatWardFactorCsv(const std::vector<WardFactorRow>& rows)
 {
     std::ostringstream out;
-    out << "factor,variant,loop,stop_after,pass_limit,constant_threshold,human_contrast,passes,outcome,"
+    out << "factor,variant,loop,stop_after,pass_limit,constant_threshold,human_contrast,group_size,passes,outcome,"
            "fit_median_us,fit_min_us,exact,error\n";
     for (const WardFactorRow& row : rows) {
         const WardFactorVariant& v = row.variant;
         out << '"' << v.factor << "\",\"" << v.name << "\"," << loopName(row.loopUsed) << ',' << v.stopAfter << ','
-            << v.passLimit << ',' << v.constantThreshold << ',' << v.humanContrast << ',' << row.passes << ','
+            << v.passLimit << ',' << v.constantThreshold << ',' << v.humanContrast << ','
+            << (v.groupSize ? v.groupSize : post::WardCurveProgram::kGroupSize) << ',' << row.passes << ','
             << row.outcome << ',' << row.medianUs << ',' << row.minUs << ',' << row.exact << ",\"" << row.error
             << "\"\n";
     }

@@ -2,7 +2,8 @@
 // time on, one stage at a time (issue 25): the same kernel stopped after the range and log-average,
 // after the histogram, after the first ceiling pass, after every pass (before the CDF, the curve's
 // LUT and the view), with the TVI ceiling's threshold replaced by a constant, and with each ceiling
-// loop (the workgroup scan with barriers, the lanes through shared memory, the lanes in one subgroup),
+// loop (the workgroup scan with barriers, the lanes through shared memory, the lanes in one subgroup)
+// and with 512 or 1024 invocations instead of 256 (the parallel parts: fewer samples each),
 // each variant its own ToneWard on the default scene's foveal image, timed with GL timestamps around
 // the fit dispatch alone. The experiment defines (STOP_AFTER, PASS_LIMIT, CONSTANT_THRESHOLD) are the
 // bench's only: the method never sets them. Every complete variant must give the workgroup loop's
@@ -30,6 +31,7 @@ struct WardFactorVariant
     std::uint32_t passLimit = 0;     ///< PASS_LIMIT; 0: the method's cap
     bool constantThreshold = false;  ///< CONSTANT_THRESHOLD (TVI ceiling only; not exact)
     bool humanContrast = false;      ///< the TVI ceiling (pcond -s) instead of the linear one (the default)
+    std::uint32_t groupSize = 0;     ///< GROUP_SIZE; 0: the method's (post::WardCurveProgram::kGroupSize)
     /// Whether its curve and state must equal the reference (the workgroup loop with the same ceiling).
     bool complete() const { return stopAfter == 0 && passLimit == 0 && !constantThreshold; }
 };

@@ -39,6 +39,10 @@ const gl::Program& WardCurveProgram::ensure(const gl::ShaderLibrary& shaders,
     defines.emplace_back("LANE_OPS", loop == WardCeilingLoop::LanesSubgroup ? "1" : "0");
     defines.emplace_back("LANES", std::to_string(lanes));
     defines.emplace_back("BINS_PER_LANE", std::to_string(binsPerLane));
+    const bool groupSizeGiven =
+        std::any_of(extra.begin(), extra.end(), [](const auto& define) { return define.first == "GROUP_SIZE"; });
+    if (!groupSizeGiven)
+        defines.emplace_back("GROUP_SIZE", std::to_string(kGroupSize));
     defines.insert(defines.end(), extra.begin(), extra.end());
     std::string key;
     for (const auto& [name, value] : defines)

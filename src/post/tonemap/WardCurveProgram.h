@@ -25,7 +25,9 @@ enum class WardCeilingLoop : std::uint32_t {
 class WardCurveProgram
 {
 public:
-    static constexpr std::uint32_t kGroupSize = 256;   ///< WardCurve.comp's workgroup size
+    /// WardCurve.comp's workgroup size (GROUP_SIZE; a power of two, 64..1024; 1024 needs the 48 KB of
+    /// shared memory GL guarantees only as 32 KB, and leaves each invocation 64 registers).
+    static constexpr std::uint32_t kGroupSize = 256;
     static constexpr std::uint32_t kSharedLanes = 32;  ///< the lanes of WardCeilingLoop::LanesShared
 
     /// The lanes of the subgroup loop here: the subgroup size where GL_KHR_shader_subgroup offers basic
@@ -33,8 +35,8 @@ public:
     static std::uint32_t subgroupLanes(const GpuCaps& caps);
 
     /// The program for `bins` bins with the asked loop (LanesSubgroup without the caps, and Auto,
-    /// resolve as WardCeilingLoop says) and `extra` defines (bench experiments); built when its
-    /// defines change.
+    /// resolve as WardCeilingLoop says) and `extra` defines (bench experiments; a GROUP_SIZE among
+    /// them replaces kGroupSize); built when its defines change.
     const gl::Program& ensure(const gl::ShaderLibrary& shaders,
                               const GpuCaps& caps,
                               std::uint32_t bins,
