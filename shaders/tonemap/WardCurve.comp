@@ -33,7 +33,9 @@
 // Timing experiments only (bench ward-factors; the method never sets them): STOP_AFTER 1 returns
 // after the range and log-average, 2 after the histogram, 3 after the ceiling loop (state passes and
 // final total written); PASS_LIMIT caps the loop below WARD_MAX_PASSES; CONSTANT_THRESHOLD 1 replaces
-// hdWardThreshold by 1 (not exact: only to isolate its cost in the TVI ceiling).
+// hdWardThreshold by 1 (not exact: only to isolate its cost in the TVI ceiling). GROUP_SIZE (the host
+// passes post::WardCurveProgram::kGroupSize; the bench also 512 and 1024) is the workgroup's size:
+// every result is the same for any power of two from 64 to 1024.
 #ifndef CEILING_LOOP
 #define CEILING_LOOP 0
 #endif
