@@ -1,16 +1,16 @@
 // WardCurve.comp: Ward's histogram adjustment curve from the foveal image (frame sampling), in one
 // workgroup and one dispatch (Ward Larson, Rushmeier & Piatko 1997, as Radiance pcond comphist +
-// mkbrmap do it), with no serial loop and every result bit for bit what the CPU reference
-// (reference/ToneWardExact) computes:
+// mkbrmap do it), every result bit for bit what the CPU reference (reference/ToneWardExact) computes:
 //  - every sum is exact and order-independent: the histogram in whole counts, the trimmed histogram in
 //    fixed point (counts x 2^F, F = 24 - bit length of the histogram's total, so every sum stays
 //    below 2^24 and converts to float exactly), the log-average in 64-bit fixed point (2^-16 ln units);
-//    so shared-memory atomics and tree reductions give the CPU's loop results;
+//    so shared-memory atomics, tree reductions and subgroup sums give the CPU's loop results;
 //  - the transcendentals and divisions are HostDevice.h's exact float functions (hdLn, hdExp, hdPow,
 //    hdDivide), the constants come from the host as uniforms (post::WardFitConstants).
 //  1. Range (comphist): lwmax = min(1.01 max, LMAX); lwmin < LMIN -> LMIN; else (bottom-bin
 //     duplication on) bwmin = bwmax - (bwmax - ln lwmin) n / (n - 1); bwavg = mean ln Lw of the samples
-//     in [lwmin, lwmax). Non-finite samples are ignored.
+//     in [lwmin, lwmax). Non-finite samples are ignored. Two reads of the samples: min/max, then the
+//     log-average and (kStageAll) the histogram together.
 //  2. Histogram of the foveal samples over [bwmin, bwmax) with the pipeline's bit-exact binning
 //     (hdBinOfScaled, separate out-of-range counters: samples outside are skipped as pcond skips them),
 //     in shared memory; written out with its params for the view and the tests. uStage splits the
@@ -19,13 +19,58 @@
 //     T <= 2.5 % of the original -> failure -> linear; ceiling_i = T db clampf_i (rounded down to the
 //     fixed point), trim } while the trimmings exceed 2.5 % of T; clampf = 1 / (ln Ldmax - ln Ldmin)
 //     (linear ceiling: one value for every bin) or that times [dLt(Ld_i) / dLt(Lw_i)] [Lw_i / Ld_i] with
-//     Ld_i from the current CDF at the bin centre (pcond -s). At most WARD_MAX_PASSES passes. Each
-//     pass is a few barriers: a Kogge-Stone scan for T and the CDF, atomics for the trimmings.
+//     Ld_i from the current CDF at the bin centre (pcond -s). At most WARD_MAX_PASSES passes.
+//     CEILING_LOOP 0 (drivers without subgroup arithmetic): every pass is a workgroup Kogge-Stone scan
+//     and atomics, a dozen barriers. CEILING_LOOP 1 (WardCeilingLanes.glsl): LANES invocations hold the
+//     bins in registers, BINS_PER_LANE consecutive bins each, and a pass is one sum over the lanes (two
+//     with the TVI ceiling, whose CDF needs an exclusive scan); T of the next pass is T minus the
+//     trimmings, so the linear ceiling needs no scan inside the loop. LANE_OPS 1: the lanes are one
+//     subgroup (GL_KHR_shader_subgroup_arithmetic), no barrier in the loop; LANE_OPS 0: the same code
+//     with its sums through shared memory and barriers (for tests on drivers without subgroups).
+//     Per-bin constants of the TVI ceiling (Lw_i, dLt(Lw_i)) are computed once, in parallel, before it.
 // Writes the curve (LUT over [bwmin, bwmax], or LinearScale), the state words and the view buffer.
+//
+// Timing experiments only (bench ward-factors; the method never sets them): STOP_AFTER 1 returns
+// after the range and log-average, 2 after the histogram, 3 after the ceiling loop (state passes and
+// final total written); PASS_LIMIT caps the loop below WARD_MAX_PASSES; CONSTANT_THRESHOLD 1 replaces
+// hdWardThreshold by 1 (not exact: only to isolate its cost in the TVI ceiling). GROUP_SIZE (the host
+// passes post::WardCurveProgram::kGroupSize; the bench also 512 and 1024) is the workgroup's size:
+// every result is the same for any power of two from 64 to 1024.
+#ifndef CEILING_LOOP
+#define CEILING_LOOP 0
+#endif
+#ifndef LANE_OPS
+#define LANE_OPS 0
+#endif
+#ifndef LANES
+#define LANES 32
+#endif
+#ifndef BINS_PER_LANE
+#define BINS_PER_LANE 4
+#endif
+#ifndef STOP_AFTER
+#define STOP_AFTER 0
+#endif
+#ifndef PASS_LIMIT
+#define PASS_LIMIT WARD_MAX_PASSES
+#endif
+#ifndef CONSTANT_THRESHOLD
+#define CONSTANT_THRESHOLD 0
+#endif
+#ifndef GROUP_SIZE
+#define GROUP_SIZE 256
+#endif
+#if CEILING_LOOP == 1 && LANE_OPS == 1
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+
 #include "shared/HostDevice.h"
 #include "tonemap/Float64.glsl"
 
-layout(local_size_x = 256) in;
+layout(local_size_x = GROUP_SIZE) in;
+
+const uint kGroup = uint(GROUP_SIZE); // a power of two, 64..1024
 
 layout(binding = kTextureUnitInput) uniform sampler2D uFoveal;
 layout(std430, binding = kBindingHistogramParams) writeonly buffer Params { uint params[]; };
@@ -73,16 +118,15 @@ const uint kOutcomeFits = 1u;
 const uint kOutcomeFailed = 2u;
 const uint kOutcomeNoSamples = 3u;
 
-shared float sMin[256];
-shared float sMax[256];
-shared uvec2 sLogSum[256]; // 64-bit two's complement, (low, high)
-shared uint sCount[256];
+// One scratch for the phases that need a word or three per invocation, one phase at a time (shared
+// memory is 48 KB at 1024 invocations): the range's min and max (float bits), the log-average's 64-bit
+// sums (two's complement, low and high words) and counts, the workgroup scan's two buffers.
+shared uint sScratch[3 * GROUP_SIZE];
 shared uint sBins[WARD_MAX_BINS];
 shared uint sCounters[kCounterCount];
 shared uint sHist[WARD_MAX_BINS];   // the trimmed histogram, fixed point
 shared uint sPrefix[WARD_MAX_BINS]; // exclusive prefix sums of sHist (TVI ceiling, the CDF)
 shared float sCumf[WARD_MAX_BINS + 1];
-shared uint sScan[2][256];
 shared float sLwmin;
 shared float sLwmax;
 shared float sBwmin;
@@ -92,8 +136,18 @@ shared uint sRangeValid;
 shared uint sDuplicated;
 shared uint sTotal;
 shared uint sTrimmings;
+shared uint sOutcome; // the ceiling loop's results, for every invocation
+shared uint sPasses;
+shared uint sConverged;
 
 #define SYNC() memoryBarrierShared(); barrier()
+
+// The TVI ceiling's threshold: the exact function, or (timing experiment only) a constant.
+#if CONSTANT_THRESHOLD
+#define WARD_THRESHOLD(L) 1.0
+#else
+#define WARD_THRESHOLD(L) hdWardThreshold(L)
+#endif
 
 float luminanceAt(uint index)
 {
@@ -120,13 +174,20 @@ uint fixedBits(uint total)
     return uint(clamp(24 - (findMSB(max(total, 1u)) + 1), 0, 16));
 }
 
-// Step 1: range and log-average of the foveal samples (pcond comphist).
-void computeRange(uint tid, uint n)
+// Steps 1 and 2: range and log-average of the foveal samples (pcond comphist); with binSamples, the
+// histogram over that range in the same read as the log-average (written out by writeHistogram).
+void computeRange(uint tid, uint n, bool binSamples)
 {
+    if (binSamples) {
+        for (uint i = tid; i < n; i += kGroup)
+            sBins[i] = 0u;
+        if (tid < kCounterCount)
+            sCounters[tid] = 0u;
+    }
     uint count = uint(uGridSize.x * uGridSize.y);
     float lmin = 3.0e38;
     float lmax = -3.0e38;
-    for (uint i = tid; i < count; i += 256u) {
+    for (uint i = tid; i < count; i += kGroup) {
         float L = luminanceAt(i);
         if (isnan(L) || isinf(L))
             continue;
@@ -134,19 +195,20 @@ void computeRange(uint tid, uint n)
         lmin = min(lmin, L);
         lmax = max(lmax, L);
     }
-    sMin[tid] = lmin;
-    sMax[tid] = lmax;
+    sScratch[tid] = floatBitsToUint(lmin);
+    sScratch[kGroup + tid] = floatBitsToUint(lmax);
     SYNC();
-    for (uint s = 128u; s > 0u; s >>= 1u) {
+    for (uint s = kGroup / 2u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sMin[tid] = min(sMin[tid], sMin[tid + s]);
-            sMax[tid] = max(sMax[tid], sMax[tid + s]);
+            sScratch[tid] = floatBitsToUint(min(uintBitsToFloat(sScratch[tid]), uintBitsToFloat(sScratch[tid + s])));
+            sScratch[kGroup + tid] =
+                floatBitsToUint(max(uintBitsToFloat(sScratch[kGroup + tid]), uintBitsToFloat(sScratch[kGroup + tid + s])));
         }
         SYNC();
     }
     if (tid == 0u) {
-        float lwmin = sMin[0];
-        HD_PRECISE float grown = HD_MUL(sMax[0], uGrowth);
+        float lwmin = uintBitsToFloat(sScratch[0]);
+        HD_PRECISE float grown = HD_MUL(uintBitsToFloat(sScratch[kGroup]), uGrowth);
         float lwmax = min(grown, uLmax);
         bool valid = lwmax > uLmin;
         float bwmax = hdLn(max(lwmax, uLmin));
@@ -196,59 +258,58 @@ void computeRange(uint tid, uint n)
     // so the order of the additions does not matter.
     float lwmin = sLwmin;
     float lwmax = sLwmax;
+    float logMin = HD_MUL(sBwmin, kInvLn2f); // the same float words the params buffer holds
+    float logMax = HD_MUL(sBwmax, kInvLn2f);
+    float scale = hdBinScale(logMin, logMax, n);
     uvec2 sum = uvec2(0u);
     uint counted = 0u;
-    for (uint i = tid; i < count; i += 256u) {
+    for (uint i = tid; i < count; i += kGroup) {
         float L = luminanceAt(i);
+        if (binSamples) {
+            int code = hdBinOfScaled(L, logMin, logMax, scale, n, kOutOfRangeSeparate);
+            if (code >= 0)
+                atomicAdd(sBins[uint(code)], 1u);
+            else
+                atomicAdd(sCounters[hdCounterOfCode(code)], 1u);
+        }
         if (isnan(L) || isinf(L) || L < lwmin || L >= lwmax)
             continue;
         HD_PRECISE float scaled = HD_ADD(HD_MUL(hdLn(L), 65536.0), 0.5);
         sum = add64(sum, fromInt(int(floor(scaled))));
         ++counted;
     }
-    sLogSum[tid] = sum;
-    sCount[tid] = counted;
+    sScratch[tid] = sum.x;
+    sScratch[kGroup + tid] = sum.y;
+    sScratch[2u * kGroup + tid] = counted;
     SYNC();
-    for (uint s = 128u; s > 0u; s >>= 1u) {
+    for (uint s = kGroup / 2u; s > 0u; s >>= 1u) {
         if (tid < s) {
-            sLogSum[tid] = add64(sLogSum[tid], sLogSum[tid + s]);
-            sCount[tid] += sCount[tid + s];
+            uvec2 a = uvec2(sScratch[tid], sScratch[kGroup + tid]);
+            uvec2 b = uvec2(sScratch[tid + s], sScratch[kGroup + tid + s]);
+            uvec2 c = add64(a, b);
+            sScratch[tid] = c.x;
+            sScratch[kGroup + tid] = c.y;
+            sScratch[2u * kGroup + tid] += sScratch[2u * kGroup + tid + s];
         }
         SYNC();
     }
     if (tid == 0u) {
-        uvec2 total = sLogSum[0];
+        uvec2 total = uvec2(sScratch[0], sScratch[kGroup]);
+        uint samples = sScratch[2u * kGroup];
         // |sum| < 2^45 (fewer than 2^24 samples, |ln| < 2^5 scaled by 2^16): exact in a double.
         const double kTwoTo32 = packDouble2x32(uvec2(0u, 0x41f00000u)); // bits, not a literal: see Float64.glsl
         double exact = double(int(total.y)) * kTwoTo32 + double(total.x);
-        sBwavg = sCount[0] > 0u ? float(f64Divide(exact, double(sCount[0]) * 65536.0LF)) : 0.0;
-        state[WARD_SAMPLES] = float(sCount[0]);
+        sBwavg = samples > 0u ? float(f64Divide(exact, double(samples) * 65536.0LF)) : 0.0;
+        state[WARD_SAMPLES] = float(samples);
         state[WARD_BWAVG] = sBwavg;
     }
     SYNC();
 }
 
-// Step 2: the histogram of the foveal samples over [bwmin, bwmax), bit-exact binning.
-void buildHistogram(uint tid, uint n)
+// Step 2's output: the histogram computeRange binned (its last barrier orders the atomics before this).
+void writeHistogram(uint tid, uint n)
 {
-    for (uint i = tid; i < n; i += 256u)
-        sBins[i] = 0u;
-    if (tid < kCounterCount)
-        sCounters[tid] = 0u;
-    SYNC();
-    float logMin = HD_MUL(sBwmin, kInvLn2f); // the same float words the params buffer holds
-    float logMax = HD_MUL(sBwmax, kInvLn2f);
-    float scale = hdBinScale(logMin, logMax, n);
-    uint count = uint(uGridSize.x * uGridSize.y);
-    for (uint i = tid; i < count; i += 256u) {
-        int code = hdBinOfScaled(luminanceAt(i), logMin, logMax, scale, n, kOutOfRangeSeparate);
-        if (code >= 0)
-            atomicAdd(sBins[uint(code)], 1u);
-        else
-            atomicAdd(sCounters[hdCounterOfCode(code)], 1u);
-    }
-    SYNC();
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         histogram[i] = sBins[i];
     if (tid < kCounterCount)
         histogram[kHistogramCountersOffset + tid] = sCounters[tid];
@@ -268,40 +329,43 @@ void loadRange(uint tid)
 }
 
 // Exclusive prefix sums of sHist[0..n) into sPrefix and the total into sTotal (all invocations).
-// n <= 1024: each invocation scans 4 consecutive bins, Kogge-Stone over the 256 sums.
+// n <= WARD_MAX_BINS: each invocation scans kScanBins consecutive bins, Kogge-Stone over the kGroup
+// sums (double-buffered in sScratch).
+const uint kScanBins = (uint(WARD_MAX_BINS) + kGroup - 1u) / kGroup;
+
 void scanHistogram(uint tid, uint n)
 {
-    uint base = tid * 4u;
-    uint values[4];
+    uint base = tid * kScanBins;
+    uint values[kScanBins];
     uint running = 0u;
-    for (uint k = 0u; k < 4u; ++k) {
+    for (uint k = 0u; k < kScanBins; ++k) {
         values[k] = running;
         running += base + k < n ? sHist[base + k] : 0u;
     }
-    sScan[0][tid] = running;
+    sScratch[tid] = running;
     SYNC();
     uint source = 0u;
-    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
-        uint sum = sScan[source][tid];
+    for (uint offset = 1u; offset < kGroup; offset <<= 1u) {
+        uint sum = sScratch[source * kGroup + tid];
         if (tid >= offset)
-            sum += sScan[source][tid - offset];
-        sScan[1u - source][tid] = sum;
+            sum += sScratch[source * kGroup + tid - offset];
+        sScratch[(1u - source) * kGroup + tid] = sum;
         source = 1u - source;
         SYNC();
     }
-    uint prefix = tid == 0u ? 0u : sScan[source][tid - 1u];
-    for (uint k = 0u; k < 4u; ++k)
+    uint prefix = tid == 0u ? 0u : sScratch[source * kGroup + tid - 1u];
+    for (uint k = 0u; k < kScanBins; ++k)
         if (base + k < n)
             sPrefix[base + k] = prefix + values[k];
-    if (tid == 255u)
-        sTotal = sScan[source][255];
+    if (tid == kGroup - 1u)
+        sTotal = sScratch[source * kGroup + kGroup - 1u];
     SYNC();
 }
 
 // cumf[i] = prefix_i / T (the prefixes and T are whole numbers below 2^24: exact in float).
 void makeCumf(uint tid, uint n, uint total)
 {
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         sCumf[i] = total > 0u ? hdDivide(float(sPrefix[i]), float(total)) : 0.0;
     if (tid == 0u)
         sCumf[n] = 1.0;
@@ -319,6 +383,71 @@ float cumfAt(float b, uint n, float bwmin, float bwmax)
     return P;
 }
 
+// The workgroup ceiling loop (CEILING_LOOP 0): a scan of the whole histogram per pass, all
+// invocations. Leaves sHist trimmed, sCumf the CDF of the last pass (from before its trimming) and the
+// results in sOutcome, sPasses, sConverged and sTotal (the last pass's T).
+void workgroupCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, float db)
+{
+    uint outcome = kOutcomeHistogram;
+    uint passes = 0u;
+    bool converged = false;
+    uint mhistot = histot;
+    for (uint pass = 0u; pass < uint(PASS_LIMIT); ++pass) {
+        scanHistogram(tid, n); // T and the CDF of this pass, before its trimming (pcond cumf)
+        mhistot = sTotal;
+        makeCumf(tid, n, mhistot);
+        if (mhistot <= histot / 40u) { // T <= 2.5 % of the original: failure
+            outcome = kOutcomeFailed;
+            converged = true;
+            break;
+        }
+        if (tid == 0u)
+            sTrimmings = 0u;
+        SYNC();
+        HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
+        uint trimmed = 0u;
+        for (uint i = tid; i < n; i += kGroup) {
+            HD_PRECISE float clampf = uInvDisplayRange;
+            if (uHumanContrast != 0u) {
+                HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
+                float Lw = hdExp(b);
+                HD_PRECISE float P = HD_MUL(0.5, HD_ADD(sCumf[i], sCumf[i + 1u]));
+                HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
+                float Ld = hdExp(Bd);
+                HD_PRECISE float factor = HD_MUL(hdDivide(WARD_THRESHOLD(Ld), WARD_THRESHOLD(Lw)), hdDivide(Lw, Ld));
+                clampf = HD_MUL(factor, uInvDisplayRange);
+            }
+            HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
+            uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);
+            if (sHist[i] > ceiling) {
+                trimmed += sHist[i] - ceiling;
+                sHist[i] = ceiling;
+            }
+            view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
+        }
+        atomicAdd(sTrimmings, trimmed);
+        SYNC();
+        ++passes;
+        bool done = sTrimmings <= mhistot / 40u; // trimmings <= 2.5 % of T
+        SYNC(); // everyone has read sTotal and sTrimmings before they are rewritten
+        if (done) {
+            converged = true;
+            break;
+        }
+    }
+    if (tid == 0u) {
+        sOutcome = outcome;
+        sPasses = passes;
+        sConverged = converged ? 1u : 0u;
+        sTotal = mhistot;
+    }
+    SYNC();
+}
+
+#if CEILING_LOOP == 1
+#include "tonemap/WardCeilingLanes.glsl"
+#endif
+
 void main()
 {
     uint tid = gl_LocalInvocationID.x;
@@ -326,22 +455,24 @@ void main()
     if (uStage == kStageCeiling)
         loadRange(tid);
     else
-        computeRange(tid, n);
-    if (uStage == kStageRange)
+        computeRange(tid, n, uStage == kStageAll && STOP_AFTER != 1);
+    if (uStage == kStageRange || STOP_AFTER == 1)
         return;
     if (uStage == kStageAll) {
-        buildHistogram(tid, n);
+        writeHistogram(tid, n);
     } else {
-        for (uint i = tid; i < n; i += 256u)
+        for (uint i = tid; i < n; i += kGroup)
             sBins[i] = histogram[i];
         SYNC();
     }
+    if (STOP_AFTER == 2)
+        return;
 
     if (tid == 0u)
         sTotal = 0u;
     SYNC();
     uint counted = 0u;
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         counted += sBins[i];
     atomicAdd(sTotal, counted);
     SYNC();
@@ -353,7 +484,7 @@ void main()
     bool rangeValid = sRangeValid != 0u;
     HD_PRECISE float db = HD_MUL(HD_SUB(bwmax, bwmin), uInvBins);
 
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         sHist[i] = sBins[i] << F;
     SYNC();
     if (tid == 0u && duplicated) { // pcond: "add false samples at bottom"
@@ -364,7 +495,7 @@ void main()
         sTotal = 0u;
     SYNC();
     uint local = 0u;
-    for (uint i = tid; i < n; i += 256u)
+    for (uint i = tid; i < n; i += kGroup)
         local += sHist[i];
     atomicAdd(sTotal, local);
     SYNC();
@@ -376,63 +507,37 @@ void main()
     uint passes = 0u;
     bool converged = true;
     uint mhistot = histot;
-    bool scanned = false;
+    bool looped = false;
     if (!rangeValid || histot == 0u) {
         outcome = kOutcomeNoSamples;
     } else if (HD_SUB(bwmax, bwmin) <= uDisplayRange) {
         outcome = kOutcomeFits;
     } else {
-        converged = false;
-        for (uint pass = 0u; pass < uint(WARD_MAX_PASSES); ++pass) {
-            scanHistogram(tid, n); // T and the CDF of this pass, before its trimming (pcond cumf)
-            mhistot = sTotal;
-            makeCumf(tid, n, mhistot);
-            scanned = true;
-            if (mhistot <= histot / 40u) { // T <= 2.5 % of the original: failure
-                outcome = kOutcomeFailed;
-                converged = true;
-                break;
-            }
-            if (tid == 0u)
-                sTrimmings = 0u;
-            SYNC();
-            HD_PRECISE float Tdb = HD_MUL(float(mhistot), db);
-            uint trimmed = 0u;
-            for (uint i = tid; i < n; i += 256u) {
-                HD_PRECISE float clampf = uInvDisplayRange;
-                if (uHumanContrast != 0u) {
-                    HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(i), 0.5), db));
-                    float Lw = hdExp(b);
-                    HD_PRECISE float P = HD_MUL(0.5, HD_ADD(sCumf[i], sCumf[i + 1u]));
-                    HD_PRECISE float Bd = HD_ADD(uLnLdmin, HD_MUL(P, uDisplayRange));
-                    float Ld = hdExp(Bd);
-                    HD_PRECISE float factor = HD_MUL(hdDivide(hdWardThreshold(Ld), hdWardThreshold(Lw)), hdDivide(Lw, Ld));
-                    clampf = HD_MUL(factor, uInvDisplayRange);
-                }
-                HD_PRECISE float ceilingValue = HD_MUL(Tdb, clampf);
-                uint ceiling = ceilingValue >= 16777216.0 ? 16777216u : uint(ceilingValue);
-                if (sHist[i] > ceiling) {
-                    trimmed += sHist[i] - ceiling;
-                    sHist[i] = ceiling;
-                }
-                view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
-            }
-            atomicAdd(sTrimmings, trimmed);
-            SYNC();
-            ++passes;
-            bool done = sTrimmings <= mhistot / 40u; // trimmings <= 2.5 % of T
-            SYNC(); // everyone has read sTotal and sTrimmings before they are rewritten
-            if (done) {
-                converged = true;
-                break;
-            }
-        }
+#if CEILING_LOOP == 1
+        lanesCeilingLoop(tid, n, histot, F, bwmin, db);
+#else
+        workgroupCeilingLoop(tid, n, histot, F, bwmin, db);
+#endif
+        outcome = sOutcome;
+        passes = sPasses;
+        converged = sConverged != 0u;
+        mhistot = sTotal;
+        looped = true;
     }
+#if STOP_AFTER == 3
+    if (tid == 0u) {
+        state[WARD_PASSES] = float(passes);
+        state[WARD_FINAL_TOTAL] = ldexp(float(mhistot), -int(F));
+    }
+    return;
+#endif
     // The CDF the mapping uses is the last pass's, from before its trimming (pcond); without a pass
-    // (range fits, no samples) the histogram's, for the view.
-    if (!scanned) {
+    // (range fits, no samples) the histogram's, for the view. The lanes left the prefix sums in sPrefix.
+    if (!looped) {
         scanHistogram(tid, n);
         makeCumf(tid, n, sTotal);
+    } else if (CEILING_LOOP == 1) {
+        makeCumf(tid, n, mhistot);
     }
 
     // Linear operator (pcond mapimage): log-average world luminance -> sqrt(Ldmin Ldmax).
@@ -461,7 +566,7 @@ void main()
         state[WARD_LINEAR_SCALE] = linearScale;
     }
     HD_PRECISE float span = HD_MUL(HD_SUB(bwmax, bwmin), uInvCurveSamples);
-    for (uint s = tid; s < uCurveSamples; s += 256u) {
+    for (uint s = tid; s < uCurveSamples; s += kGroup) {
         HD_PRECISE float b = HD_ADD(bwmin, HD_MUL(HD_ADD(float(s), 0.5), span)); // ln Lw, cd/m^2
         float Lw = hdExp(b);
         HD_PRECISE float value;
@@ -480,7 +585,7 @@ void main()
         }
         curve[kCurveHeaderWords + s] = value;
     }
-    for (uint i = tid; i < n; i += 256u) {
+    for (uint i = tid; i < n; i += kGroup) {
         view[i] = ldexp(float(sHist[i]), -int(F));
         HD_PRECISE float linearCeiling = HD_MUL(HD_MUL(float(histot), db), uInvDisplayRange);
         if (linear)

@@ -57,6 +57,7 @@ protected:
     WardRun run(post::ToneWard& op, post::HistogramMethod& histogramMethod, float fovY = 40.0f)
     {
         WardRun r;
+        op.setCeilingLoop(loop);
         if (&histogramMethod == &prepared) {  // a prepared histogram reaches Ward only through the method path
             post::WardSettings s = op.settings();
             s.histogramBySelectedMethod = true;
@@ -100,6 +101,8 @@ protected:
         return worst;
     }
 
+    /// The ceiling loop every run() forces (Auto: the one the driver's caps choose).
+    post::WardCeilingLoop loop = post::WardCeilingLoop::Auto;
     tone_test::ToneRig rig;
     std::unique_ptr<post::HistogramMethod> method;
     tone_test::PreparedHistogram prepared;
@@ -453,7 +456,28 @@ void expectBitExact(const WardRun& r, const ref::WardExactFit& e, std::uint32_t 
 // The frame fit (range, log-average, histogram, ceiling loop, curve) is deterministic: every word it
 // writes equals the serial CPU model's, for awkward sizes, bin counts, both ceilings, with and without
 // the bottom-bin duplication, and for the outcomes fits / failed / histogram / no samples.
-TEST_F(ToneWardGl, FrameFitIsBitExactWithTheSerialReference)
+class ToneWardExactGl : public ToneWardGl
+{
+protected:
+    void frameFitIsBitExact();
+    void ceilingStageIsBitExact();
+    /// Forces `forced` for the runs that follow; false (and the test skipped) where it cannot run here.
+    bool force(post::WardCeilingLoop forced)
+    {
+        if (forced == post::WardCeilingLoop::LanesSubgroup &&
+            post::WardCurveProgram::subgroupLanes(ts::testGpuCaps()) == 0)
+            return false;
+        loop = forced;
+        return true;
+    }
+};
+
+TEST_F(ToneWardExactGl, FrameFitIsBitExactWithTheSerialReference)
+{
+    frameFitIsBitExact();
+}
+
+void ToneWardExactGl::frameFitIsBitExact()
 {
     struct Case
     {
@@ -515,7 +539,12 @@ TEST_F(ToneWardGl, FrameFitIsBitExactWithTheSerialReference)
 }
 
 // The ceiling stage alone (a selected method's bins or a fed histogram) is bit-exact too.
-TEST_F(ToneWardGl, CeilingStageIsBitExactWithTheSerialReference)
+TEST_F(ToneWardExactGl, CeilingStageIsBitExactWithTheSerialReference)
+{
+    ceilingStageIsBitExact();
+}
+
+void ToneWardExactGl::ceilingStageIsBitExact()
 {
     std::mt19937 random(5);
     for (int trial = 0; trial < 8; ++trial) {
@@ -533,6 +562,8 @@ TEST_F(ToneWardGl, CeilingStageIsBitExactWithTheSerialReference)
         post::ToneWard op;
         op.setSettings(s);
         const WardRun r = run(op, prepared);
+        if (loop != post::WardCeilingLoop::Auto)
+            EXPECT_EQ(op.ceilingLoopUsed(), loop);
         using namespace post::ward_state;
         ref::WardExactRange range;
         range.bwmin = r.state[kBwmin];
@@ -545,6 +576,93 @@ TEST_F(ToneWardGl, CeilingStageIsBitExactWithTheSerialReference)
         expectBitExact(r, e, s.bins, "trial " + std::to_string(trial));
         EXPECT_GT(r.state[kPasses], 0.0f) << "trial " << trial;
     }
+}
+
+// Each ceiling loop forced (the pipeline takes the subgroup one where the driver has subgroup
+// arithmetic, else the workgroup one): the same bits as the serial model.
+TEST_F(ToneWardExactGl, EveryCeilingLoopIsBitExactWithTheSerialReference)
+{
+    for (post::WardCeilingLoop forced :
+         {post::WardCeilingLoop::Workgroup, post::WardCeilingLoop::LanesShared, post::WardCeilingLoop::LanesSubgroup}) {
+        if (!force(forced))
+            continue;  // no subgroup arithmetic here: SubgroupLanesRunWhereTheDriverHasThem says so
+        SCOPED_TRACE("ceiling loop " + std::to_string(int(forced)));
+        frameFitIsBitExact();
+        ceilingStageIsBitExact();
+    }
+}
+
+TEST_F(ToneWardExactGl, SubgroupLanesRunWhereTheDriverHasThem)
+{
+    if (!force(post::WardCeilingLoop::LanesSubgroup))
+        GTEST_SKIP() << "no GL_KHR_shader_subgroup arithmetic in compute shaders on " << ts::testGpuCaps().gl.renderer
+                     << ": the subgroup ceiling loop is checked on a GPU that has it";
+    rig.setImage(fovealImage(1e-2f, 1e4f, 1.0f));
+    post::ToneWard op;
+    run(op, *method);
+    EXPECT_EQ(op.ceilingLoopUsed(), post::WardCeilingLoop::LanesSubgroup);
+    post::ToneWard automatic;
+    loop = post::WardCeilingLoop::Auto;
+    run(automatic, *method);
+    EXPECT_EQ(automatic.ceilingLoopUsed(), post::WardCeilingLoop::LanesSubgroup) << "the pipeline's choice here";
+}
+
+// Tall spikes over a flat floor: k bins far above the ceiling make every pass trim a little less
+// than the one before, for dozens of passes (ending in the histogram outcome or, with a wider range,
+// in failure), so the loop's carried state (T minus the trimmings, the last pass's CDF and ceilings)
+// is checked over many passes, on every ceiling loop, for both ceilings.
+TEST_F(ToneWardExactGl, ManyCeilingPassesAreBitExactOnEveryCeilingLoop)
+{
+    struct Case
+    {
+        float hi;         ///< the brightest sample (the darkest is 1e-3): the range
+        std::uint32_t k;  ///< tall bins
+        bool human;
+        int minimumPasses;  ///< what the case is for
+        int outcome;
+    };
+    const Case cases[] = {
+        {10.0f, 48, false, 60, 0},                  // 82 passes, histogram
+        {std::pow(10.0f, 1.9f), 38, false, 40, 2},  // 66 passes, then failure
+        {10.0f, 48, true, 2, -1},                   // the TVI ceiling on the same spikes
+        {std::pow(10.0f, 4.4f), 25, true, 2, -1},
+    };
+    int ran = 0;
+    for (post::WardCeilingLoop forced :
+         {post::WardCeilingLoop::Workgroup, post::WardCeilingLoop::LanesShared, post::WardCeilingLoop::LanesSubgroup}) {
+        if (!force(forced))
+            continue;
+        ++ran;
+        for (const Case& c : cases) {
+            const std::string label = "loop " + std::to_string(int(forced)) + ", hi " + std::to_string(c.hi) + ", k " +
+                                      std::to_string(c.k) + (c.human ? ", TVI" : "");
+            post::WardSettings s = coreSettings();
+            s.sampling = post::WardSampling::Frame;
+            s.humanContrast = c.human;
+            prepared.bins.assign(100, 5u);
+            for (std::uint32_t j = 0; j < c.k; ++j)
+                prepared.bins[(j * 7) % 100] = 300000u / c.k + 50u;
+            rig.setImage(fovealImage(1e-3f, c.hi, 0.5f));
+            post::ToneWard op;
+            op.setSettings(s);
+            const WardRun r = run(op, prepared);
+            EXPECT_EQ(op.ceilingLoopUsed(), forced) << label;
+            using namespace post::ward_state;
+            ref::WardExactRange range;
+            range.bwmin = r.state[kBwmin];
+            range.bwmax = r.state[kBwmax];
+            range.bwavg = r.state[kBwavg];
+            range.samples = r.state[kSamples];
+            range.valid = r.state[kRangeValid] != 0.0f;
+            range.duplicated = r.state[kDuplicated] != 0.0f;
+            const ref::WardExactFit e = ref::wardCeilingFitExact(r.bins, range, s, post::kWardCurveSamples);
+            EXPECT_GE(int(e.passes), c.minimumPasses) << label << ": the case no longer needs many passes";
+            if (c.outcome >= 0)
+                EXPECT_EQ(int(e.outcome), c.outcome) << label;
+            expectBitExact(r, e, 100, label);
+        }
+    }
+    EXPECT_GE(ran, 2);
 }
 
 TEST_F(ToneWardGl, AwkwardInputsNeverBreak)

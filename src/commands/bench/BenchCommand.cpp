@@ -3,6 +3,7 @@
 #include "commands/bench/BenchCommand.h"
 
 #include "commands/bench/HistogramFactors.h"
+#include "commands/bench/WardFactors.h"
 #include "post/tonemap/ToneOperator.h"
 
 #include <CLI/CLI.hpp>
@@ -30,7 +31,7 @@ using Flags = BenchParser::Flags;
 /// Every suite: the GL benches, then the CUDA suites.
 std::vector<std::string> suiteNames()
 {
-    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors"};
+    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors", "ward-factors"};
     names.insert(names.end(), kCudaBenchSuites.begin(), kCudaBenchSuites.end());
     return names;
 }
@@ -113,11 +114,13 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
     CLI::App& bench =
         *(f.command = cli.add_subcommand("bench", "GPU benchmarks timed with CUDA events / GL timer queries"));
     bench
-        .add_option("suite", f.bound.suite,
-                    "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
-                    "operator and engine preset over the camera path), histogram-factors (what the default GL "
-                    "histogram spends its time on, one factor at a time; --repeat runs), or the CUDA suites cuda, "
-                    "scan, integral, equalize8, all (default all: every CUDA suite)")
+        .add_option(
+            "suite", f.bound.suite,
+            "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
+            "operator and engine preset over the camera path), histogram-factors (what the default GL "
+            "histogram spends its time on, one factor at a time; --repeat runs), ward-factors (what Ward's curve "
+            "fit spends its time on, stage by stage and per ceiling loop; --repeat runs), or the CUDA suites cuda, "
+            "scan, integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember(suiteNames()));
     f.csvOption = bench.add_option("--csv", f.csv, "Also write the results as CSV")->type_name("OUT.csv");
     bench.add_option("--repeat", f.repeat, "CUDA suites: timed repetitions (default 50)")->type_name("K");
@@ -195,6 +198,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
         return runBenchFlicker(common, options);
     if (options.suite == "histogram-factors")
         return runHistogramFactorsCommand(common.dataDir, int(options.repeat), options.csv);
+    if (options.suite == "ward-factors")
+        return runWardFactorsCommand(common.dataDir, int(options.repeat), options.csv);
     return runCudaBenchSuites(common, options);
 }
 

@@ -2,7 +2,8 @@
 // and its run (commands/bench/BenchCommand.cpp), which hands the suite to its bench: `pipeline`
 // (BenchPipelineCommand.cpp: the app's frame stage by stage against the memory floor), `flicker`
 // (BenchFlickerCommand.cpp: the flicker figure per operator and preset), `histogram-factors`
-// (HistogramFactors.cpp: the default GL histogram one factor at a time) or the CUDA suites
+// (HistogramFactors.cpp: the default GL histogram one factor at a time), `ward-factors`
+// (WardFactors.cpp: Ward's curve fit stage by stage) or the CUDA suites
 // (BenchCudaSuites.cpp; without the CUDA backend commands/CudaCommandsFallback.cpp says so).
 #pragma once
 
@@ -23,11 +24,11 @@
 namespace app {
 
 /// The CUDA suites of `bench`, in the order its help names them ("all": every one of them); the
-/// GL benches `pipeline`, `flicker` and `histogram-factors` come before them.
+/// GL benches `pipeline`, `flicker`, `histogram-factors` and `ward-factors` come before them.
 inline constexpr std::array<const char*, 5> kCudaBenchSuites{"cuda", "scan", "integral", "equalize8", "all"};
 
-/// `hdrlab bench [pipeline|flicker|histogram-factors|cuda|scan|integral|equalize8|all] [--csv OUT.csv]`: GPU
-/// benchmarks. `pipeline` times the app's own frame stage by stage against the memory floor (every build, llvmpipe
+/// `hdrlab bench [pipeline|flicker|histogram-factors|ward-factors|cuda|scan|integral|equalize8|all] [--csv OUT.csv]`:
+/// GPU benchmarks. `pipeline` times the app's own frame stage by stage against the memory floor (every build, llvmpipe
 /// included); the other suites time the CUDA kernels alone with CUDA events ("all": every CUDA suite).
 struct BenchOptions
 {
@@ -74,7 +75,8 @@ private:
     std::unique_ptr<Flags> mFlags;
 };
 
-/// Runs the suite: `pipeline`, `flicker` and `histogram-factors` here, the others through runCudaBenchSuites.
+/// Runs the suite: `pipeline`, `flicker`, `histogram-factors` and `ward-factors` here, the others through
+/// runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
 /// `hdrlab bench pipeline` (commands/bench/BenchPipelineCommand.cpp).
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);

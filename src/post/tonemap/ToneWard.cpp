@@ -101,10 +101,19 @@ FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
     return &mFovealTarget;
 }
 
+bool ToneWard::refit(PassContext& ctx, gl::Buffer& curve)
+{
+    if (!mLastWasFrameFit || !mFoveal)
+        return false;
+    mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
+    dispatchWardCurve(kStageAll, curve);
+    return true;
+}
+
 void ToneWard::ensureProgramsAndBuffers(PassContext& ctx)
 {
     using namespace ward_state;
-    if (mCurveProgram)
+    if (mFovealProgram)
         return;
     const gl::ShaderDefines defines = wardDefines();
     gl::ShaderDefines perSample = defines, perInvocation = defines;
@@ -113,7 +122,6 @@ void ToneWard::ensureProgramsAndBuffers(PassContext& ctx)
     mFovealProgram = ctx.shaders.buildCompute("tonemap.ward.foveal.group", "tonemap/WardFoveal.comp", perSample);
     mFovealSmallProgram =
         ctx.shaders.buildCompute("tonemap.ward.foveal.invocation", "tonemap/WardFoveal.comp", perInvocation);
-    mCurveProgram = ctx.shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
     mParams = gl::Buffer("tonemap.ward.params", hd::kHistogramParamsWords * sizeof(std::uint32_t));
     mHistogram = gl::Buffer("tonemap.ward.histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
     mState = gl::Buffer("tonemap.ward.state", kWords * sizeof(float));
@@ -340,6 +348,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         }
         mGrid = glm::ivec2(0);
         mFovealFromHistogram = false;
+        mLastWasFrameFit = false;
+        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
         {
             auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
             dispatchWardCurve(kStageCeiling, curve);
@@ -350,6 +360,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     if (mPcondActive) {
         mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
         mFovealTarget.written = false;
+        mLastWasFrameFit = false;
         computePcondCurve(ctx, inputs, curve);
         mReadback->request(mState, 0, ctx.frameIndex);
         return;
@@ -379,6 +390,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");  // range, histogram, ceiling loop
         mGrid = grid;
+        mLastWasFrameFit = !s.histogramBySelectedMethod;
+        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
         if (!s.histogramBySelectedMethod) {
             dispatchWardCurve(kStageAll, curve);
         } else {
@@ -398,21 +411,22 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
 void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
 {
     const WardSettings& s = mSettings;
-    mCurveProgram.set(0, mBinsUsed);
-    mCurveProgram.set(3, s.sceneScale);
-    mCurveProgram.set(4, s.humanContrast ? 1u : 0u);
-    mCurveProgram.set(5, kWardCurveSamples);
-    glProgramUniform2i(mCurveProgram.id(), 6, mGrid.x, mGrid.y);
-    mCurveProgram.set(7, s.duplicateBottomBin ? 1u : 0u);
-    mCurveProgram.set(8, stage);
-    glProgramUniform4f(mCurveProgram.id(), 9, mLuminance.r, mLuminance.g, mLuminance.b, mCdPerUnit);
+    gl::Program& program = mCurve.program();
+    program.set(0, mBinsUsed);
+    program.set(3, s.sceneScale);
+    program.set(4, s.humanContrast ? 1u : 0u);
+    program.set(5, kWardCurveSamples);
+    glProgramUniform2i(program.id(), 6, mGrid.x, mGrid.y);
+    program.set(7, s.duplicateBottomBin ? 1u : 0u);
+    program.set(8, stage);
+    glProgramUniform4f(program.id(), 9, mLuminance.r, mLuminance.g, mLuminance.b, mCdPerUnit);
     const WardFitConstants c = wardFitConstants(s, mBinsUsed, kWardCurveSamples);
     const float constants[] = {
         c.lnLdmin,  c.lnLdmax,    c.displayRange, c.invDisplayRange, c.ldmin,           c.ldmax,
         c.invLdmax, c.invLdRange, c.geometric,    c.invBins,         c.duplicateFactor, c.invCurveSamples,
         c.lmin,     c.lmax,       c.ftiny,        c.growth,          c.lnScale};
     for (int i = 0; i < int(std::size(constants)); ++i)  // locations 10..26, in WardFitConstants order
-        mCurveProgram.set(10 + i, constants[i]);
+        program.set(10 + i, constants[i]);
     // Rebound every time: the histogram method binds its own buffers to the same points.
     if (mFoveal)
         mFoveal.bindUnit(hd::kTextureUnitInput);
@@ -421,7 +435,7 @@ void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
     mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
     curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
     mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-    mCurveProgram.use();
+    program.use();
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }

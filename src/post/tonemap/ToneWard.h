@@ -38,6 +38,7 @@
 #include "post/HistogramCsv.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
+#include "post/tonemap/WardCurveProgram.h"
 #include "post/tonemap/WardPcondPlan.h"
 #include "tone/ToneSettings.h"
 
@@ -108,6 +109,18 @@ public:
     /// Whether the last curve used a foveal image made by the histogram pass.
     bool fovealFromHistogramPass() const { return mFovealFromHistogram; }
 
+    /// The ceiling loop's implementation (tests and benches; Auto by default). LanesSubgroup where the
+    /// driver lacks subgroup arithmetic falls back to Workgroup (ceilingLoopUsed() tells).
+    void setCeilingLoop(WardCeilingLoop loop) { mCeilingLoop = loop; }
+    /// The implementation the last frame fit ran (Workgroup before the first).
+    WardCeilingLoop ceilingLoopUsed() const { return mCurve.loopUsed(); }
+    /// bench ward-factors only: defines added to WardCurve.comp (STOP_AFTER, PASS_LIMIT,
+    /// CONSTANT_THRESHOLD: timing experiments; the results are then not the method's).
+    void setCurveExperiment(gl::ShaderDefines defines) { mExperiment = std::move(defines); }
+    /// bench ward-factors: the fit dispatch alone again, on the foveal image of the last frame fit
+    /// (computeCurve first); false when the last curve was not a frame fit.
+    bool refit(PassContext& ctx, gl::Buffer& curve);
+
     /// pcond sampling: the double buffer of the last fit (ward_pcond:: layout; ToneShaders.h).
     const gl::Buffer& pcondBuffer() const { return mPcond; }
     /// pcond sampling: the plan of the last frame (grid, boxes, drawn pixels), or nullptr.
@@ -137,7 +150,10 @@ private:
     glm::ivec2 mGrid{0};
     gl::Program mFovealProgram;       ///< a workgroup per foveal sample
     gl::Program mFovealSmallProgram;  ///< an invocation per foveal sample (small blocks)
-    gl::Program mCurveProgram;        ///< range, histogram and ceiling loop in one workgroup
+    WardCurveProgram mCurve;          ///< range, histogram and ceiling loop in one workgroup
+    WardCeilingLoop mCeilingLoop = WardCeilingLoop::Auto;
+    gl::ShaderDefines mExperiment;
+    bool mLastWasFrameFit = false;
     gl::Texture mFoveal;
     FovealTarget mFovealTarget;         ///< offered to the histogram pass
     bool mFovealFromHistogram = false;  ///< last frame's foveal image came from the histogram pass

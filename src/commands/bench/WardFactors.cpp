@@ -1,0 +1,341 @@
+// WardFactors.cpp: see WardFactors.h. Each variant is a ToneWard of its own (its own program and
+// buffers), fitted once through computeCurve (which makes its foveal image), then timed with
+// ToneWard::refit, the fit dispatch alone, in rounds over every variant as histogram-factors does.
+#include "commands/bench/WardFactors.h"
+
+#include "gl/Debug.h"
+#include "gl/Query.h"
+#include "post/AutoRange.h"
+#include "post/LuminanceUnits.h"
+#include "post/histogram/HistogramMethod.h"
+#include "post/tonemap/ToneShaders.h"
+#include "post/tonemap/ToneWard.h"
+#include "util/Log.h"
+
+#include "platform/GlContext.h"
+#include "profiling/Profiler.h"
+#include "scene/Scene.h"
+#include "scene/SceneRenderer.h"
+#include "util/OutputFile.h"
+#include "util/Paths.h"
+#include "util/Stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace app {
+
+namespace {
+
+using post::WardCeilingLoop;
+
+std::string_view loopName(WardCeilingLoop loop)
+{
+    switch (loop) {
+        case WardCeilingLoop::Auto:
+            return "auto";
+        case WardCeilingLoop::Workgroup:
+            return "workgroup";
+        case WardCeilingLoop::LanesShared:
+            return "lanes-shared";
+        case WardCeilingLoop::LanesSubgroup:
+            return "lanes-subgroup";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::vector<WardFactorVariant> wardFactorVariants()
+{
+    std::vector<WardFactorVariant> list;
+    auto add = [&](std::string name, std::string factor, auto change) {
+        WardFactorVariant v;
+        v.name = std::move(name);
+        v.factor = std::move(factor);
+        change(v);
+        list.push_back(v);
+    };
+    using L = WardCeilingLoop;
+    add("pipeline", "as the method runs", [](auto&) {});
+    // The stages, on each loop: differences of consecutive rows are the stages' costs.
+    for (L loop : {L::Workgroup, L::LanesSubgroup}) {
+        const std::string prefix = loop == L::Workgroup ? "workgroup loop" : "subgroup loop";
+        add(prefix + ": range + log-average", "stages", [&](auto& v) { v.loop = loop, v.stopAfter = 1; });
+        add(prefix + ": + histogram", "stages", [&](auto& v) { v.loop = loop, v.stopAfter = 2; });
+        add(prefix + ": + first pass", "stages", [&](auto& v) { v.loop = loop, v.stopAfter = 3, v.passLimit = 1; });
+        add(prefix + ": + every pass", "stages", [&](auto& v) { v.loop = loop, v.stopAfter = 3; });
+        add(prefix + ": + CDF, LUT, view (whole fit)", "stages", [&](auto& v) { v.loop = loop; });
+    }
+    add("lanes, sums through shared memory", "ceiling loop", [](auto& v) { v.loop = L::LanesShared; });
+    // The parallel parts (the samples' reads, the reductions, the LUT) on more invocations.
+    for (std::uint32_t size : {512u, 1024u}) {
+        const std::string prefix = std::to_string(size) + " invocations";
+        add(prefix + ": range + log-average + histogram", "workgroup size",
+            [&](auto& v) { v.loop = L::Workgroup, v.stopAfter = 2, v.groupSize = size; });
+        add(prefix + ": whole fit, subgroup loop", "workgroup size",
+            [&](auto& v) { v.loop = L::LanesSubgroup, v.groupSize = size; });
+        add(prefix + ": whole fit, workgroup loop", "workgroup size",
+            [&](auto& v) { v.loop = L::Workgroup, v.groupSize = size; });
+    }
+    // The TVI ceiling: per-pass transcendentals (hdExp, hdWardThreshold, hdDivide) per bin.
+    for (L loop : {L::Workgroup, L::LanesShared, L::LanesSubgroup}) {
+        const std::string name = "TVI ceiling, " + std::string(loopName(loop));
+        add(name, "TVI ceiling", [&](auto& v) { v.loop = loop, v.humanContrast = true; });
+        add(name + ": first pass", "TVI ceiling",
+            [&](auto& v) { v.loop = loop, v.humanContrast = true, v.stopAfter = 3, v.passLimit = 1; });
+        add(name + ": every pass", "TVI ceiling",
+            [&](auto& v) { v.loop = loop, v.humanContrast = true, v.stopAfter = 3; });
+        add(name + ", threshold constant", "TVI ceiling",
+            [&](auto& v) { v.loop = loop, v.humanContrast = true, v.constantThreshold = true; });
+    }
+    return list;
+}
+
+std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
+                                              const post::ImageInput& image,
+                                              float fovYDegrees,
+                                              int runs,
+                                              const std::vector<WardFactorVariant>& variants)
+{
+    using namespace post::ward_state;
+    std::unique_ptr<post::HistogramMethod> method = post::createHistogramMethod("compute-shared-atomic");
+    post::HistogramSpec spec{hd::kDefaultHistogramBins, post::OutOfRange::Clamp};
+    post::LuminanceUnits units;  // a pre-exposed frame's weights times 2^-k, as the pipeline passes them
+    units.preExposure = image.preExposure;
+    spec.luminance = units.effectiveWeights();
+    spec.cdPerUnit = float(units.cdPerUnit());
+    spec.storedScale = units.storedScale();
+    // The pipeline's histogram buffers: Ward reads none of them (it bins its own foveal samples).
+    gl::Buffer histogram("ward-factors/histogram", hd::kHistogramBufferWords * sizeof(std::uint32_t));
+    gl::Buffer cdf("ward-factors/cdf", hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    gl::Buffer params = post::createHistogramParamsBuffer("ward-factors/params");
+
+    struct Prepared
+    {
+        std::unique_ptr<post::ToneWard> op;
+        gl::Buffer curve;
+        std::vector<double> us;
+    };
+    std::vector<WardFactorRow> rows;
+    std::vector<Prepared> prepared(variants.size());
+    const std::uint32_t subgroup = post::WardCurveProgram::subgroupLanes(ctx.caps);
+    for (std::size_t index = 0; index < variants.size(); ++index) {
+        const WardFactorVariant& v = variants[index];
+        WardFactorRow& row = rows.emplace_back();
+        row.variant = v;
+        if (v.loop == WardCeilingLoop::LanesSubgroup && !subgroup) {
+            row.error = "no subgroup arithmetic in compute shaders here";
+            continue;
+        }
+        Prepared& p = prepared[index];
+        p.op = std::make_unique<post::ToneWard>();
+        post::WardSettings s;
+        s.sampling = post::WardSampling::Frame;
+        s.humanContrast = v.humanContrast;
+        p.op->setSettings(s);
+        p.op->setCeilingLoop(v.loop);
+        gl::ShaderDefines experiment;
+        if (v.stopAfter)
+            experiment.emplace_back("STOP_AFTER", std::to_string(v.stopAfter));
+        if (v.passLimit)
+            experiment.emplace_back("PASS_LIMIT", std::to_string(v.passLimit));
+        if (v.constantThreshold)
+            experiment.emplace_back("CONSTANT_THRESHOLD", "1");
+        if (v.groupSize)
+            experiment.emplace_back("GROUP_SIZE", std::to_string(v.groupSize));
+        p.op->setCurveExperiment(experiment);
+        p.curve = gl::Buffer("ward-factors/curve", hd::kCurveBufferWords * sizeof(float));
+        const post::ToneInputs inputs{image, image, histogram, cdf, params, spec, 1.0 / 60.0, fovYDegrees, *method};
+        p.op->computeCurve(ctx, inputs, p.curve);  // the foveal image and a first fit
+        row.loopUsed = p.op->ceilingLoopUsed();
+    }
+
+    // Rounds over every variant, so a change of the GPU's clocks reaches every variant alike; each
+    // variant's warm-up dispatches are queued (flushed, not waited for) before its timed ones.
+    const int rounds = std::clamp(runs / 20, 1, 10);
+    const int perRound = std::max(1, runs / rounds);
+    const int warmup = std::min(10, runs);
+    std::vector<gl::Query> stamps;
+    for (int i = 0; i < perRound * 2; ++i)
+        stamps.emplace_back("ward-factors/stamp", GL_TIMESTAMP);
+    for (int round = 0; round < rounds; ++round)
+        for (std::size_t index = 0; index < variants.size(); ++index) {
+            Prepared& p = prepared[index];
+            if (!rows[index].error.empty())
+                continue;
+            gl::DebugGroup group("ward-factors/" + variants[index].name);
+            for (int i = 0; i < warmup; ++i)
+                p.op->refit(ctx, p.curve);
+            glFlush();
+            for (int i = 0; i < perRound; ++i) {
+                stamps[std::size_t(i) * 2].timestamp();
+                p.op->refit(ctx, p.curve);
+                stamps[std::size_t(i) * 2 + 1].timestamp();
+            }
+            for (std::size_t i = 0; i + 1 < stamps.size(); i += 2)
+                p.us.push_back(double(stamps[i + 1].waitResult() - stamps[i].waitResult()) * 1e-3);
+        }
+
+    // The references: each ceiling's workgroup loop, complete (the method as it was).
+    std::vector<float> referenceCurve[2], referenceState[2];
+    for (std::size_t index = 0; index < variants.size(); ++index) {
+        const WardFactorVariant& v = variants[index];
+        WardFactorRow& row = rows[index];
+        if (!row.error.empty())
+            continue;
+        Prepared& p = prepared[index];
+        row.medianUs = util::median(p.us);
+        row.minUs = *std::min_element(p.us.begin(), p.us.end());
+        p.op->refit(ctx, p.curve);
+        const std::vector<float> state = p.op->stateBuffer().readAll<float>(kWords);
+        const std::vector<float> curve = p.curve.readAll<float>(hd::kCurveBufferWords);
+        if (v.stopAfter == 0 || v.stopAfter == 3)
+            row.passes = int(state[kPasses]);
+        if (v.stopAfter == 0)
+            row.outcome = int(state[kOutcome]);
+        if (v.complete() && v.loop == WardCeilingLoop::Workgroup) {
+            referenceCurve[v.humanContrast] = curve;
+            referenceState[v.humanContrast] = state;
+        }
+    }
+    for (std::size_t index = 0; index < variants.size(); ++index) {  // again, now that the references exist
+        const WardFactorVariant& v = variants[index];
+        WardFactorRow& row = rows[index];
+        if (!row.error.empty() || !v.complete())
+            continue;
+        Prepared& p = prepared[index];
+        p.op->refit(ctx, p.curve);
+        const auto sameBits = [](const std::vector<float>& a, const std::vector<float>& b) {
+            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) {
+                       return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+                   });
+        };
+        row.exact = sameBits(p.curve.readAll<float>(hd::kCurveBufferWords), referenceCurve[v.humanContrast]) &&
+                    sameBits(p.op->stateBuffer().readAll<float>(kWords), referenceState[v.humanContrast]);
+    }
+    return rows;
+}
+
+namespace {
+
+/// The stage split the "stages" rows imply for one loop: each row minus the one before it.
+std::string stageSplit(const std::vector<WardFactorRow>& rows, const std::string& prefix)
+{
+    std::vector<const WardFactorRow*> stages;
+    for (const WardFactorRow& row : rows)
+        if (row.variant.factor == "stages" && row.variant.name.rfind(prefix, 0) == 0 && row.error.empty() &&
+            row.variant.groupSize == 0)
+            stages.push_back(&row);
+    if (stages.size() != 5)
+        return {};
+    const int passes = stages[4]->passes;
+    const double first = stages[2]->medianUs - stages[1]->medianUs;
+    const double further = stages[3]->medianUs - stages[2]->medianUs;
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "%s: read + range + log-average %.1f us, histogram %.1f us, first pass %.1f us, %d further "
+                  "passes %.1f us (%.2f us each), CDF + LUT + view %.1f us; whole fit %.1f us\n",
+                  prefix.c_str(), stages[0]->medianUs, stages[1]->medianUs - stages[0]->medianUs, first,
+                  std::max(passes - 1, 0), further, passes > 1 ? further / (passes - 1) : 0.0,
+                  stages[4]->medianUs - stages[3]->medianUs, stages[4]->medianUs);
+    out << line;
+    return out.str();
+}
+
+}  // namespace
+
+std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
+{
+    std::ostringstream out;
+    out << "| factor | variant | loop | passes | fit us (median) | min | curve |\n|---|---|---|---:|---:|---:|---|\n";
+    char line[512];
+    for (const WardFactorRow& row : rows) {
+        if (!row.error.empty()) {
+            out << "| " << row.variant.factor << " | " << row.variant.name << " | | | not run: " << row.error
+                << " | | |\n";
+            continue;
+        }
+        const std::string passes = row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3
+                                       ? std::to_string(row.passes)
+                                       : "-";
+        const std::string curve = !row.variant.complete() ? "experiment"
+                                  : row.exact             ? "exact (= workgroup loop)"
+                                                          : "DIFFERENT from the workgroup loop";
+        std::snprintf(line, sizeof line, "| %s | %s | %s | %s | %.1f | %.1f | %s |\n", row.variant.factor.c_str(),
+                      row.variant.name.c_str(), std::string(loopName(row.loopUsed)).c_str(), passes.c_str(),
+                      row.medianUs, row.minUs, curve.c_str());
+        out << line;
+    }
+    out << "\n" << stageSplit(rows, "workgroup loop") << stageSplit(rows, "subgroup loop");
+    return out.str();
+}
+
+std::string formatWardFactorCsv(const std::vector<WardFactorRow>& rows)
+{
+    std::ostringstream out;
+    out << "factor,variant,loop,stop_after,pass_limit,constant_threshold,human_contrast,group_size,passes,outcome,"
+           "fit_median_us,fit_min_us,exact,error\n";
+    for (const WardFactorRow& row : rows) {
+        const WardFactorVariant& v = row.variant;
+        out << '"' << v.factor << "\",\"" << v.name << "\"," << loopName(row.loopUsed) << ',' << v.stopAfter << ','
+            << v.passLimit << ',' << v.constantThreshold << ',' << v.humanContrast << ','
+            << (v.groupSize ? v.groupSize : post::WardCurveProgram::kGroupSize) << ',' << row.passes << ','
+            << row.outcome << ',' << row.medianUs << ',' << row.minUs << ',' << row.exact << ",\"" << row.error
+            << "\"\n";
+    }
+    return out.str();
+}
+
+int runWardFactorsCommand(const std::optional<std::filesystem::path>& dataDir,
+                          int runs,
+                          const std::optional<std::filesystem::path>& csvPath)
+{
+    try {
+        const std::filesystem::path dataRoot = util::findDataRoot(dataDir);
+        std::unique_ptr<platform::GlContext> context = platform::createHeadlessContext(platform::ContextOptions{});
+        gl::ShaderLibrary shaders(dataRoot / "shaders");
+        post::GpuCaps caps = post::queryGpuCaps(context->info());
+        profiling::Profiler profiler(true);
+        post::PassContext ctx{shaders, profiler, caps, 0};
+        const scene::Scene scene = scene::defaultScene();
+        const std::uint32_t subgroup = post::WardCurveProgram::subgroupLanes(caps);
+        std::string csv;
+        for (glm::ivec2 size : {glm::ivec2{3840, 2160}, glm::ivec2{1920, 1080}}) {
+            scene::SceneRenderer renderer(shaders, scene, scene::FrameFormat::Rgba16f);
+            renderer.resize(size);
+            renderer.render(scene.camera, scene::RenderOptions{}, nullptr);
+            const post::ImageInput image{renderer.hdrTarget(), size, renderer.preExposure()};
+            const float fovY = scene.camera.verticalFovDegrees;
+            const glm::ivec2 grid = post::ToneWard::fovealGridSize(size, fovY);
+            const std::vector<WardFactorRow> rows = measureWardFactors(ctx, image, fovY, runs, wardFactorVariants());
+            std::cout << util::format(
+                             "\n{}x{} RGBA16F (pre-exposed by 2^{}), Ward defaults (100 bins, frame sampling), "
+                             "{}x{} foveal samples, {} runs; subgroup lanes here: {}; {}\n\n",
+                             size.x, size.y, image.preExposure, grid.x, grid.y, runs, subgroup, caps.gl.renderer)
+                      << formatWardFactorTable(rows) << std::flush;
+            const std::string part = formatWardFactorCsv(rows);
+            const std::string prefix = std::to_string(size.x) + "x" + std::to_string(size.y) + ",";
+            std::istringstream lines(part);
+            bool header = true;
+            for (std::string line; std::getline(lines, line); header = false) {
+                if (header && !csv.empty())
+                    continue;
+                csv += (header ? "size," : prefix) + line + "\n";
+            }
+        }
+        if (csvPath)
+            util::writeTextOutput(*csvPath, csv);
+        return 0;
+    } catch (const std::exception& error) {
+        std::cerr << "hdrlab bench ward-factors: " << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace app

@@ -1,0 +1,72 @@
+// WardFactors.h: what Ward's frame fit (shaders/tonemap/WardCurve.comp, one workgroup) spends its
+// time on, one stage at a time (issue 25): the same kernel stopped after the range and log-average,
+// after the histogram, after the first ceiling pass, after every pass (before the CDF, the curve's
+// LUT and the view), with the TVI ceiling's threshold replaced by a constant, and with each ceiling
+// loop (the workgroup scan with barriers, the lanes through shared memory, the lanes in one subgroup)
+// and with 512 or 1024 invocations instead of 256 (the parallel parts: fewer samples each),
+// each variant its own ToneWard on the default scene's foveal image, timed with GL timestamps around
+// the fit dispatch alone. The experiment defines (STOP_AFTER, PASS_LIMIT, CONSTANT_THRESHOLD) are the
+// bench's only: the method never sets them. Every complete variant must give the workgroup loop's
+// curve and state bit for bit. `hdrlab bench ward-factors` prints the table (docs/PERF.md, Ward item).
+#pragma once
+
+#include "post/PostTypes.h"
+#include "post/tonemap/WardCurveProgram.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+/// One build of WardCurve.comp and the settings it fits with.
+struct WardFactorVariant
+{
+    std::string name;    ///< short, unique
+    std::string factor;  ///< the stage it isolates (the table's group)
+    post::WardCeilingLoop loop = post::WardCeilingLoop::Auto;
+    int stopAfter = 0;               ///< STOP_AFTER: 0 the whole fit, 1 range, 2 histogram, 3 ceiling loop
+    std::uint32_t passLimit = 0;     ///< PASS_LIMIT; 0: the method's cap
+    bool constantThreshold = false;  ///< CONSTANT_THRESHOLD (TVI ceiling only; not exact)
+    bool humanContrast = false;      ///< the TVI ceiling (pcond -s) instead of the linear one (the default)
+    std::uint32_t groupSize = 0;     ///< GROUP_SIZE; 0: the method's (post::WardCurveProgram::kGroupSize)
+    /// Whether its curve and state must equal the reference (the workgroup loop with the same ceiling).
+    bool complete() const { return stopAfter == 0 && passLimit == 0 && !constantThreshold; }
+};
+
+/// The variants in table order, first "pipeline" (the fit as the pipeline runs it here).
+std::vector<WardFactorVariant> wardFactorVariants();
+
+struct WardFactorRow
+{
+    WardFactorVariant variant;
+    post::WardCeilingLoop loopUsed = post::WardCeilingLoop::Workgroup;
+    double medianUs = 0.0;  ///< the fit dispatch alone
+    double minUs = 0.0;
+    int passes = 0;      ///< ceiling passes (state word), where the variant records them
+    int outcome = -1;    ///< state word: 0 histogram, 1 fits, 2 failed, 3 no samples
+    bool exact = false;  ///< complete variants: curve and state equal the reference's, bit for bit
+    std::string error;   ///< not run (e.g. no subgroup arithmetic here)
+};
+
+/// Runs every variant on `image` (timestamps waited for at the end: a benchmark, not a frame).
+std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
+                                              const post::ImageInput& image,
+                                              float fovYDegrees,
+                                              int runs,
+                                              const std::vector<WardFactorVariant>& variants);
+
+/// `hdrlab bench ward-factors [--repeat N] [--csv OUT]`: the default scene's first frame as the app
+/// stores it (RGBA16F, pre-exposed) at 3840x2160 and 1920x1080, Ward's default settings with frame
+/// sampling; prints a table per size with the stage split it implies, writes one CSV.
+int runWardFactorsCommand(const std::optional<std::filesystem::path>& dataDir,
+                          int runs,
+                          const std::optional<std::filesystem::path>& csv);
+
+/// The markdown table (one row per variant) with the split below it, and the CSV.
+std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows);
+std::string formatWardFactorCsv(const std::vector<WardFactorRow>& rows);
+
+}  // namespace app
