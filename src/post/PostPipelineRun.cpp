@@ -181,6 +181,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             inputs.fusedCdf = &p.cdfBuffer;
             inputs.fusedCdfWritten = &cdfWritten;
         }
+        p.tone->setDisplay(p.settings.display);  // Ward's Ld_max is the HDR10 peak
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -188,7 +189,12 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                 p.cdfFresh = true;
         }
         auto applyScope = p.profiler.scope(stage + "/apply");
-        p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
+        const ToneTraits traits = p.tone->traits();
+        p.lastDisplay = applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display);
+        if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
+            p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
+        p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
+                      p.lastDisplay.hdr ? &p.hdrOutput : nullptr);
     }
     {
         auto scope = p.profiler.scope("view/readback");
@@ -209,7 +215,17 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         auto scope = p.profiler.scope("view/false-colour");
         if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
             p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
-        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        if (p.lastDisplay.hdr) {
+            // HDR10: the display light's luminance in cd/m^2 (BT.2020 weights) over a fixed range, so
+            // the HDR picture can be judged without an HDR display.
+            HistogramSpec view;
+            view.luminance = {kBt2020LumaR, kBt2020LumaG, kBt2020LumaB};
+            writeHistogramParams(p.hdrViewParams, kHdrViewLogMin, kHdrViewLogMax, view, hdr.size);
+            p.falseColour.run(ctx, ImageInput{p.hdrOutput, hdr.size}, p.hdrViewParams, p.falseColourOutput,
+                              p.legendStrip, p.topDownRows);
+        } else {
+            p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        }
         return p.falseColourOutput;
     }
     if (p.viewMode == ViewMode::Metering) {
