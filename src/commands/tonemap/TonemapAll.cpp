@@ -296,7 +296,7 @@ int tonemapSelection(const TonemapOptions& options,
         tile.name = runs[i].name;
         const std::size_t plus = runs[i].name.find('+');
         if (!presets && plus != std::string::npos)
-            tile.description = frames[i].toneOperatorLabel + ", " + runs[i].name.substr(plus + 1);
+            tile.description = runs[i].name.substr(plus + 1) + " display transform";  // fits the caption
         else if (!presets)
             tile.description = frames[i].toneOperatorLabel;
         else if (const post::EnginePreset* preset = post::findEnginePreset(runs[i].name))
