@@ -118,14 +118,16 @@ void storeFovealMean(ivec2 cell, vec4 total)
 #if APPLY
 layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
 layout(binding = kImageUnitApplyOutput, rgba8) writeonly uniform image2D uApplyOutput;
+layout(location = 3) uniform uint uTransform; // as Apply.comp's: 0, or an RGB display transform's code
 #include "tonemap/CurveLookup.glsl"
+#include "tonemap/DisplayTransform.glsl"
 #include "tonemap/ApplyPixel.glsl"
 Curve gCurve;       // the curve's header, read once per invocation
 float gCdPerUnit;   // the params' cd/m^2 per channel unit
 
 void applyPixel(uvec2 pixel, vec3 rgb, vec3 weights)
 {
-    imageStore(uApplyOutput, ivec2(pixel), displayPixel(gCurve, rgb, weights, gCdPerUnit, 1.0));
+    imageStore(uApplyOutput, ivec2(pixel), displayPixel(gCurve, rgb, weights, gCdPerUnit, 1.0, uTransform));
 }
 #endif
 

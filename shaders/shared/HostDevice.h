@@ -447,12 +447,14 @@ HD_CONST(HD_UINT, kTextureUnitInput, 0u)        // sampler2D scene-linear input
 HD_CONST(HD_UINT, kTextureUnitAux, 1u)
 HD_CONST(HD_UINT, kImageUnitOutput, 0u)
 HD_CONST(HD_UINT, kImageUnitInput, 1u)         // image2D input (the histogram factor experiments)
-HD_CONST(HD_UINT, kImageUnitApplyOutput, 2u)   // the one-pass histogram's display output (SharedAtomic.comp APPLY)
+HD_CONST(HD_UINT, kImageUnitHdrOutput, 2u)     // image2D rgba32f: the apply pass's HDR10 output (cd/m^2)
+HD_CONST(HD_UINT, kImageUnitApplyOutput, 3u)   // the one-pass histogram's display output (SharedAtomic.comp APPLY)
 
 // Apply-pass modes.
 HD_CONST(HD_UINT, kApplyGlobal, 0u)          // the curve alone
 HD_CONST(HD_UINT, kApplyLocal, 1u)           // the curve with local adaptation
 HD_CONST(HD_UINT, kApplyViewLocalMean, 2u)   // show the local mean log2 L as grey over the histogram range
+HD_CONST(float, kHdrReferenceWhite, 203.0f)  // ITU-R BT.2408 reference white, cd/m^2 (post::kHdrReferenceWhite)
 
 // ---- Metering masks (percentile operator; src/post/tonemap/MeteringMask.h) -----------------------
 HD_CONST(HD_UINT, kMeteringAverage, 0u)         // post::MeteringMask, in order

@@ -9,6 +9,14 @@
 // <= 0 is black, Lw = +Inf shows the curve's top value as grey. Mode kApplyLocal looks the curve up
 // at Lw * 2^(blend * (reference - localMean)) with the per-pixel local mean log2 L (hd::kCurveLocal*);
 // kApplyViewLocalMean shows that local mean as grey over the histogram range.
+// Display transforms (uTransform != 0: AgX, PBR Neutral; tonemap/DisplayTransform.glsl): the pixel's
+// exposed RGB (RGB x cd/m^2 per unit x the curve's kCurveScale = 2^E x the local shift) goes through
+// the transform instead of the luminance ratio; uTransform is the same for the whole dispatch.
+// HDR10 (compiled with HDR10 defined; tone/DisplayOutput.h): the display value becomes cd/m^2
+// (x uHdr.y, + uHdr.z for lit pixels; with uHdr.x > 0 at least the lookup at Lw x uHdr.x times the
+// peak), clamped to [0, uHdr.w], converted to BT.2020 primaries and stored linear in uHdrOutput
+// (RGBA32F); uOutput then holds an SDR preview (cd/m^2 / 203: BT.2408's reference white at 1,
+// highlights clipped; Rec. 709, sRGB).
 //
 // Work split: a 32x8 workgroup covers 32 x 8*ROWS pixels (a warp reads and writes 32 neighbouring
 // pixels of a row); each invocation loads its ROWS texels before mapping any, so several reads are
@@ -28,8 +36,14 @@ layout(std430, binding = kBindingLocalAdaptation) readonly buffer LocalMean { fl
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
+layout(location = 2) uniform uint uTransform; // 0: the curve's luminance path; else a post::DisplayCurve code
+#ifdef HDR10
+layout(binding = kImageUnitHdrOutput, rgba32f) writeonly uniform image2D uHdrOutput;
+layout(location = 3) uniform vec4 uHdr; // highlights' lookup scale (0: none), cd/m^2 per display unit, offset, peak
+#endif
 
 #include "tonemap/CurveLookup.glsl"
+#include "tonemap/DisplayTransform.glsl"
 #include "tonemap/ApplyPixel.glsl"
 
 vec3 gWeights;     // the params' luminance weights, read once per invocation in main()
@@ -52,7 +66,28 @@ void applyPixel(Curve c, ivec2 texel, vec3 rgb)
         if (!isnan(shiftEv))
             localShift = exp2(clamp(shiftEv, -kLocalAdaptationMaxShiftEv, kLocalAdaptationMaxShiftEv));
     }
-    vec4 encoded = displayPixel(c, rgb, gWeights, gCdPerUnit, localShift);
+#ifdef HDR10
+    bool perChannel = isPerChannel(c);
+    vec3 display = mapColour(c, rgb, perChannel, localShift, gWeights, gCdPerUnit, uTransform);
+    bool lit = perChannel ? isUsable(rgb.r) || isUsable(rgb.g) || isUsable(rgb.b)
+                          : isUsable(hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, gWeights.x, gWeights.y, gWeights.z));
+    vec3 nits = display * uHdr.y + (lit ? uHdr.z : 0.0);
+    // Scene-referred operators: the same mapping looked up lower (x uHdr.x) and scaled to the peak
+    // carries the highlights above SDR's white; the larger of the two per channel keeps the SDR
+    // mid-tones at reference white and stays continuous and monotonic.
+    if (uHdr.x > 0.0)
+        nits = max(nits, mapColour(c, rgb, perChannel, localShift * uHdr.x, gWeights, gCdPerUnit, uTransform) * uHdr.w);
+    nits = clamp(nits, vec3(0.0), vec3(uHdr.w));
+    // Rec. 709 to BT.2020 (ITU-R BT.2087): every coefficient is positive, so clamped input stays >= 0.
+    const mat3 toBt2020 = mat3(0.627403895934699, 0.069097289358232, 0.016391438875150, 0.329283038377884,
+                               0.919540395075459, 0.088013307877226, 0.043313065687417, 0.011362315566309,
+                               0.895595253247624);
+    imageStore(uHdrOutput, texel, vec4(toBt2020 * nits, 1.0));
+    display = nits * (1.0 / kHdrReferenceWhite);
+    vec4 encoded = vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0);
+#else
+    vec4 encoded = displayPixel(c, rgb, gWeights, gCdPerUnit, localShift, uTransform);
+#endif
     imageStore(uOutput, texel, encoded);
 }
 

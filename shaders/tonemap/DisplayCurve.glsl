@@ -1,7 +1,10 @@
 // DisplayCurve.glsl: the display curves applied after an exposure (percentile and exposure
 // operators): clamp, Reinhard et al. 2002 with optional white, Hable's Uncharted 2 filmic curve
 // (white 11.2, no exposure bias) and Narkowicz's 2015 ACES fit. Input: exposed luminance x >= 0;
-// output: display luminance 0..1. The codes match post::DisplayCurve.
+// output: display luminance 0..1. The codes match post::DisplayCurve. For the RGB transforms (AgX,
+// PBR Neutral; DisplayTransform.glsl) the curve is their grey response: the Rec. 709 luminance of
+// the transform of (x, x, x); the apply pass runs the transform itself on each pixel's RGB.
+#include "tonemap/DisplayTransform.glsl"
 
 const uint kDisplayClamp = 0u;
 const uint kDisplayReinhard = 1u;
@@ -32,6 +35,10 @@ float displayCurve(float x, uint kind, float white)
         if (x >= hableWhite)
             return 1.0;
         return clamp(hableRaw(x) / hableRaw(hableWhite), 0.0, 1.0);
+    }
+    if (kind >= kDisplayAgx) {
+        vec3 grey = displayTransform(vec3(min(x, 3.0e38)), kind);
+        return clamp(dot(grey, vec3(0.2126, 0.7152, 0.0722)), 0.0, 1.0);
     }
     if (isinf(x))
         return 1.0;

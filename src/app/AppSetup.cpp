@@ -1,6 +1,7 @@
 #include "app/AppSetup.h"
 
 #include "gl/Gl.h"
+#include "image/HdrPng.h"
 #include "image/ImageIo.h"
 #include "post/CudaProbe.h"
 #include "post/PipelineParameters.h"
@@ -188,6 +189,18 @@ profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,
 void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& display)
 {
     image::writePng(path, flipToRgb(display.readRgba8(), display.size()));
+}
+
+void writeHdr10DisplayPng(const std::filesystem::path& path, const gl::Texture& nits, float peak, bool topDownRows)
+{
+    const glm::ivec2 size = nits.size();
+    const std::vector<float> rgba = nits.readRgbaFloat();
+    image::ImageF out(size.x, size.y);
+    for (int y = 0; y < size.y; ++y)
+        std::memcpy(out.at(0, y),
+                    rgba.data() + std::size_t(topDownRows ? y : size.y - 1 - y) * std::size_t(size.x) * 4u,
+                    std::size_t(size.x) * 4u * sizeof(float));
+    image::writeHdr10Png(path, out, image::contentLightLevels(out, peak));
 }
 
 void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr, std::optional<int> preExposure)

@@ -50,6 +50,9 @@ profiling::CaptureMetadata captureMetadata(const post::GpuCaps& caps,
 
 /// The display image (GL_RGBA8, sRGB-encoded, bottom-up) as an RGB PNG (top-down).
 void writeDisplayPng(const std::filesystem::path& path, const gl::Texture& display);
+/// The HDR10 output (linear BT.2020 cd/m^2, post::PostPipeline::hdrOutputTexture) as a 16-bit PQ PNG
+/// with cICP, mDCV (mastering peak `peak`) and cLLI (image/HdrPng.h); rows flipped unless `topDownRows`.
+void writeHdr10DisplayPng(const std::filesystem::path& path, const gl::Texture& nits, float peak, bool topDownRows);
 /// The scene-linear HDR frame as a half-float OpenEXR.
 /// `preExposure`: the frame is pre-exposed by 2^k (scene/PreExposure.h); it is written times 2^-k as
 /// 32-bit floats (half floats would turn the sun into +Inf). Otherwise half floats, as stored.

@@ -222,7 +222,11 @@ int App::Impl::finish(int renderedFrames)
         if (writer)
             writer->finish();
     if (renderedFrames > 0) {
-        if (options.screenshot)
+        const gl::Texture* hdr10 = pipeline->hdrOutputTexture();
+        if (options.screenshot && hdr10 && !uiTarget.valid() && pipeline->viewMode() == post::ViewMode::ToneMapped)
+            writeHdr10DisplayPng(*options.screenshot, *hdr10, pipeline->lastRun().display.peak,
+                                 pipeline->topDownRows());  // display.target hdr10: the PQ picture
+        else if (options.screenshot)
             writeDisplayPng(*options.screenshot,
                             uiTarget.valid() ? uiTarget : (lastDisplay ? *lastDisplay : pipeline->outputTexture()));
         if (options.screenshotExr)

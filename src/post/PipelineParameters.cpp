@@ -141,6 +141,17 @@ std::vector<PipelineKey> makePipelineKeys()
              [](PipelineSettings& s, const ParameterValue& v) {
                  s.antiAliasing = parseAntiAliasing(std::get<std::string>(v)).value_or(AntiAliasing::Fxaa);
              }});
+        k.push_back({enumInfo("display.target", "Display (sdr: sRGB 8-bit; hdr10: PQ, BT.2020, 16-bit files)",
+                              {"sdr", "hdr10"}, std::string(toString(d.display.target))),
+                     [](const PipelineSettings& s) { return ParameterValue(std::string(toString(s.display.target))); },
+                     [](PipelineSettings& s, const ParameterValue& v) {
+                         s.display.target = parseDisplayTarget(std::get<std::string>(v)).value_or(DisplayTarget::Sdr);
+                     }});
+        k.push_back(
+            {numberInfo("display.peak", "HDR10 display peak (cd/m^2)", ParameterType::Float, double(kMinDisplayPeak),
+                        double(kMaxDisplayPeak), double(d.display.peak)),
+             [](const PipelineSettings& s) { return ParameterValue(double(s.display.peak)); },
+             [](PipelineSettings& s, const ParameterValue& v) { s.display.peak = float(std::get<double>(v)); }});
         return k;
     }();
 }

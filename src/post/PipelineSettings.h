@@ -6,6 +6,7 @@
 #include "post/DisplayAntiAliasing.h"
 #include "post/LuminanceUnits.h"
 #include "post/PostTypes.h"
+#include "tone/DisplayOutput.h"
 
 #include <array>
 #include <cstdint>
@@ -39,6 +40,8 @@ struct PipelineSettings
     /// depth (setSceneDepth: a rendered scene, whose geometry edges alias); still images are shown as
     /// they are. The tone-mapped image before it stays toneMappedTexture() (--verify compares that).
     AntiAliasing antiAliasing = AntiAliasing::Fxaa;
+    /// display.target, display.peak: SDR (sRGB, RGBA8) or HDR10 (PQ, BT.2020) for a display of that peak.
+    DisplaySettings display;
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).

@@ -135,6 +135,10 @@ const gl::Texture& PostPipeline::toneMappedTexture() const
 {
     return mImpl->output;
 }
+const gl::Texture* PostPipeline::hdrOutputTexture() const
+{
+    return mImpl->lastDisplay.hdr && mImpl->hdrOutput ? &mImpl->hdrOutput : nullptr;
+}
 void PostPipeline::setViewMode(ViewMode mode, bool legendStrip)
 {
     mImpl->viewMode = mode;
@@ -247,7 +251,7 @@ PostPipeline::LastRun PostPipeline::lastRun() const
     const Impl& p = *mImpl;
     return {p.lastHdr,       p.lastHdrSize,     p.lastHistogramInput, p.lastHistogramInputSize,
             p.lastLocalMean, p.lastFovYDegrees, p.lastDtSeconds,      p.fed.has_value(),
-            p.cdfFresh};
+            p.cdfFresh,      p.lastDisplay};
 }
 
 const gl::Buffer& PostPipeline::localMeanBuffer() const

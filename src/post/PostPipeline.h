@@ -80,6 +80,7 @@ public:
         double dtSeconds = 1.0 / 60.0;
         bool fedHistogram = false;  ///< the histogram came from setFedHistogram: nothing was measured
         bool cdfFresh = true;       ///< the CDF buffer holds this frame's CDF (false: scan in-curve, none needed)
+        ApplyDisplay display{};     ///< the apply pass's display transform and HDR10 scaling
     };
     LastRun lastRun() const;
     /// float[w*h]: the mean log2 L around each pixel of the last run (when LastRun::usedLocalMean).
@@ -114,6 +115,9 @@ public:
     /// The tone-mapped image of the last run, whatever the view mode, before anti-aliasing (GL_RGBA8,
     /// sRGB-encoded).
     const gl::Texture& toneMappedTexture() const;
+    /// The HDR10 image of the last run (GL_RGBA32F, linear BT.2020 cd/m^2; tone/DisplayOutput.h), or
+    /// nullptr when it ran for SDR (display.target).
+    const gl::Texture* hdrOutputTexture() const;
     /// Whether the last run anti-aliased its display image (display.aa on, a scene frame, the tone-mapped view).
     bool antiAliased() const;
     /// Pixels the probe reads each run, from the picture's top-left corner (at most hd::kMaxProbes;

@@ -47,6 +47,8 @@ struct PostPipeline::Impl
     bool lastOnePass = false;  ///< the last run's picture came out of the histogram pass
     gl::Buffer displayBins{"post.display-histogram", TonemapApply::kDisplayBins * sizeof(std::uint32_t)};
     gl::Texture output;
+    gl::Texture hdrOutput;  ///< display.target hdr10: linear BT.2020 cd/m^2 (GL_RGBA32F), same size as output
+    gl::Buffer hdrViewParams = createHistogramParamsBuffer("post.hdr10-view-params");  ///< its false-colour view
     Downsample downsample;
     AutoRange autoRange;
     TonemapApply apply;
@@ -98,6 +100,7 @@ struct PostPipeline::Impl
     bool lastLocalMean = false;  ///< the last run's apply pass used the local mean (or showed it)
     float lastFovYDegrees = 60.0f;
     double lastDtSeconds = 1.0 / 60.0;
+    ApplyDisplay lastDisplay;  ///< what the last apply pass was told (transform, HDR10 scaling)
 
     std::uint32_t effectiveBins(const HistogramMethod& method,
                                 const ScanMethod* scanMethod,

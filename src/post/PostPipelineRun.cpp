@@ -126,10 +126,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     const int localRadius = p.tone->localAdaptationRadius();
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
-                         p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean;
+                         p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean &&
+                         !p.settings.display.hdr();
     if (onePass) {
         std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
-        applyTarget = ApplyTarget{&p.appliedCurve, &p.output};
+        const ToneTraits traits = p.tone->traits();
+        applyTarget =
+            ApplyTarget{&p.appliedCurve, &p.output,
+                        applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display).transform};
     }
     if (!p.fed) {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
@@ -193,6 +197,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             inputs.fusedCdf = &p.cdfBuffer;
             inputs.fusedCdfWritten = &cdfWritten;
         }
+        p.tone->setDisplay(p.settings.display);  // Ward's Ld_max is the HDR10 peak
         {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
@@ -200,9 +205,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             if (cdfWritten)
                 p.cdfFresh = true;
         }
+        const ToneTraits traits = p.tone->traits();
+        p.lastDisplay = applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display);
         if (!p.lastOnePass) {
             auto applyScope = p.profiler.scope(stage + "/apply");
-            p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr);
+            if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
+                p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
+            p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
+                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr);
         }
     }
     {
@@ -225,7 +235,17 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         auto scope = p.profiler.scope("view/false-colour");
         if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
             p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
-        p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        if (p.lastDisplay.hdr) {
+            // HDR10: the display light's luminance in cd/m^2 (BT.2020 weights) over a fixed range, so
+            // the HDR picture can be judged without an HDR display.
+            HistogramSpec view;
+            view.luminance = {kBt2020LumaR, kBt2020LumaG, kBt2020LumaB};
+            writeHistogramParams(p.hdrViewParams, kHdrViewLogMin, kHdrViewLogMax, view, hdr.size);
+            p.falseColour.run(ctx, ImageInput{p.hdrOutput, hdr.size}, p.hdrViewParams, p.falseColourOutput,
+                              p.legendStrip, p.topDownRows);
+        } else {
+            p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
+        }
         return p.falseColourOutput;
     }
     if (p.viewMode == ViewMode::Metering) {

@@ -149,6 +149,15 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
         next.antiAliasing = wanted.antiAliasing;
     else
         refusals.push_back("unknown anti-aliasing mode");
+    if (wanted.display.target == DisplayTarget::Sdr || wanted.display.target == DisplayTarget::Hdr10)
+        next.display.target = wanted.display.target;
+    else
+        refusals.push_back("unknown display target");
+    if (wanted.display.peak >= kMinDisplayPeak && wanted.display.peak <= kMaxDisplayPeak)
+        next.display.peak = wanted.display.peak;
+    else
+        refusals.push_back(util::format("display peak {} cd/m^2 is outside {}..{}", wanted.display.peak,
+                                        kMinDisplayPeak, kMaxDisplayPeak));
     next.onePass = wanted.onePass;  // a frame the histogram method cannot apply runs two passes
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
@@ -166,7 +175,8 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.logMin != p.settings.logMin || next.logMax != p.settings.logMax ||
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
                          next.viewLocalMean != p.settings.viewLocalMean || next.inputUnits != p.settings.inputUnits ||
-                         next.cdPerUnit != p.settings.cdPerUnit || next.antiAliasing != p.settings.antiAliasing;
+                         next.cdPerUnit != p.settings.cdPerUnit || next.antiAliasing != p.settings.antiAliasing ||
+                         next.display != p.settings.display;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample ||
         (newHistogram && (newHistogram->needsFusedProducer() || p.histogram->needsFusedProducer())))
         p.resetRange = true;  // (the fused method's auto range has its own state)

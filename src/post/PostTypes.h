@@ -141,6 +141,7 @@ struct ApplyTarget
 {
     const gl::Buffer* curve = nullptr;
     gl::Texture* output = nullptr;
+    std::uint32_t transform = 0;  ///< the apply pass's: 0, or an RGB display transform's code (tone/DisplayOutput.h)
     bool written = false;
 };
 

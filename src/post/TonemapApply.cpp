@@ -19,19 +19,29 @@ void TonemapApply::apply(PassContext& ctx,
                          const gl::Buffer& params,
                          const gl::Buffer& curve,
                          gl::Texture& output,
-                         const LocalMeanInput* local)
+                         const LocalMeanInput* local,
+                         const ApplyDisplay& display,
+                         gl::Texture* hdrOutput)
 {
     if (output.size() != hdr.size || output.format() != GL_RGBA8)
         throw std::invalid_argument("tonemap apply: the output must be GL_RGBA8 of the input's size");
     if (curve.size() < hd::kCurveBufferWords * sizeof(float))
         throw std::invalid_argument("tonemap apply: the curve buffer is too small");
-    if (!mApply)
-        mApply =
-            ctx.shaders.buildCompute("tonemap.apply", "tonemap/Apply.comp", {{"ROWS", std::to_string(kApplyRows)}});
+    if (display.hdr && (!hdrOutput || hdrOutput->size() != hdr.size || hdrOutput->format() != GL_RGBA32F))
+        throw std::invalid_argument("tonemap apply: HDR10 needs a GL_RGBA32F output of the input's size");
+    // The SDR program has no HDR code at all (compiled without HDR10), so its cost is unchanged.
+    gl::Program& program = display.hdr ? mApplyHdr : mApply;
+    if (!program) {
+        gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)}};
+        if (display.hdr)
+            defines.push_back({"HDR10", "1"});
+        program = ctx.shaders.buildCompute(display.hdr ? "tonemap.apply-hdr10" : "tonemap.apply", "tonemap/Apply.comp",
+                                           defines);
+    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-    mApply.use();
-    glProgramUniform2i(mApply.id(), 0, hdr.size.x, hdr.size.y);
+    program.use();
+    glProgramUniform2i(program.id(), 0, hdr.size.x, hdr.size.y);
     hdr.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
@@ -41,7 +51,13 @@ void TonemapApply::apply(PassContext& ctx,
     // Without local adaptation the shader never reads this block; bind the curve there anyway.
     (local ? local->localMean : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-    mApply.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
+    program.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
+    program.set(2, display.transform);
+    if (display.hdr) {
+        glProgramUniform4f(program.id(), 3, display.highlightLookup, display.nitsScale, display.nitsOffset,
+                           display.peak);
+        hdrOutput->bindImage(hd::kImageUnitHdrOutput, GL_WRITE_ONLY);
+    }
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     const GLuint rowsPerGroup = 8 * kApplyRows;  // Apply.comp: 32x8 invocations, kApplyRows pixels each
     glDispatchCompute(GLuint((hdr.size.x + 31) / 32), GLuint((hdr.size.y + int(rowsPerGroup) - 1) / int(rowsPerGroup)),

@@ -7,12 +7,15 @@
 // kept), clamped to [0, 1], sRGB-encoded (IEC 61966-2-1 OETF) and stored as GL_RGBA8 UNORM (so a
 // readback gives PNG bytes). Three-channel curves map R, G, B through their own LUTs (at the channel
 // times cd/m^2 per unit). Lw NaN or <= 0 gives black, Lw = +Inf the curve's top value as grey:
-// never NaN. CPU reference: ref::applyCurve.
+// never NaN. CPU reference: ref::applyCurve. With an RGB display transform (AgX, PBR Neutral) the
+// exposed RGB goes through the transform instead of the ratio; with HDR10 the pass also writes linear
+// BT.2020 cd/m^2 into an RGBA32F image (tone/DisplayOutput.h; reference ref::applyCurveHdr).
 // Display histogram: 64 bins of the displayed image's luma (Rec. 709 weights on the encoded values:
 // the display's sRGB output, whatever the input's units).
 #pragma once
 
 #include "post/PostTypes.h"
+#include "tone/DisplayOutput.h"
 
 namespace post {
 
@@ -34,18 +37,22 @@ public:
     /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr),
     /// with the luminance definition of `params` (uint[hd::kHistogramParamsWords]); with `local`, the
     /// curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with `local->view`, the local
-    /// mean itself is shown.
+    /// mean itself is shown. `display`: the dispatch's transform and HDR10 scaling; with display.hdr,
+    /// `hdrOutput` (GL_RGBA32F, the input's size) receives linear BT.2020 cd/m^2 and `output` the SDR preview.
     void apply(PassContext& ctx,
                const ImageInput& hdr,
                const gl::Buffer& params,
                const gl::Buffer& curve,
                gl::Texture& output,
-               const LocalMeanInput* local = nullptr);
+               const LocalMeanInput* local = nullptr,
+               const ApplyDisplay& display = {},
+               gl::Texture* hdrOutput = nullptr);
     /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
 
 private:
     gl::Program mApply;
+    gl::Program mApplyHdr;  ///< Apply.comp with HDR10 defined
     gl::Program mDisplayHistogram;
 };
 

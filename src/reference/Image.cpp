@@ -1,8 +1,11 @@
 #include "reference/Image.h"
 
+#include "reference/DisplayTransformRef.h"
+#include "reference/HdrEncode.h"
 #include "shared/HostDevice.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ref {
@@ -77,6 +80,79 @@ bool isUsable(double value)
     return !std::isnan(value) && value > 0.0;
 }
 
+/// The apply pass's display value of one pixel, its lookup at Lw x `shift` (SDR: 0..1 before clamping).
+std::array<double, 3> mapColour(const float* p,
+                                const float* curveWords,
+                                double shift,
+                                const hd::LuminanceWeights& weights,
+                                float cdPerUnit,
+                                std::uint32_t transform)
+{
+    std::array<double, 3> out{0.0, 0.0, 0.0};
+    const bool perChannel =
+        int(curveWords[hd::kCurveChannels]) == 3 && curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
+    if (perChannel) {
+        for (int c = 0; c < 3; ++c)
+            out[c] = isUsable(p[c]) ? evaluateCurve(curveWords, c, double(p[c]) * cdPerUnit * shift) : 0.0;
+        return out;
+    }
+    const double Lw = hd::hdLuminance(p[0], p[1], p[2], weights);
+    if (!isUsable(Lw))
+        return out;
+    if (transform != 0 && !std::isinf(Lw)) {
+        // The exposed colour: channel x cd/m^2 per unit x 2^E (the header's scale) x the shift.
+        const double k = double(cdPerUnit) * double(curveWords[hd::kCurveScale]) * shift;
+        return displayTransform({p[0] * k, p[1] * k, p[2] * k}, post::DisplayCurve(transform));
+    }
+    const double Ld = evaluateCurve(curveWords, 0, Lw * shift);
+    // +Inf luminance has no finite colour ratio: show the curve's value as grey.
+    for (int c = 0; c < 3; ++c)
+        out[c] = std::isinf(Lw) ? Ld : double(p[c]) * (Ld * cdPerUnit / Lw);
+    return out;
+}
+
+/// One pixel through the apply pass up to (not including) the encoding: SDR: the display value;
+/// HDR10: linear Rec. 709 cd/m^2, clamped to [0, peak] (tone/DisplayOutput.h).
+std::array<double, 3> displayPixel(const float* p,
+                                   const float* curveWords,
+                                   double shift,
+                                   const hd::LuminanceWeights& weights,
+                                   float cdPerUnit,
+                                   const post::ApplyDisplay& display)
+{
+    std::array<double, 3> out = mapColour(p, curveWords, shift, weights, cdPerUnit, display.transform);
+    if (!display.hdr)
+        return out;
+    const bool perChannel =
+        int(curveWords[hd::kCurveChannels]) == 3 && curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
+    const bool lit = perChannel ? isUsable(p[0]) || isUsable(p[1]) || isUsable(p[2])
+                                : isUsable(hd::hdLuminance(p[0], p[1], p[2], weights));
+    std::array<double, 3> highlights{0.0, 0.0, 0.0};
+    if (display.highlightLookup > 0.0f)
+        highlights =
+            mapColour(p, curveWords, shift * double(display.highlightLookup), weights, cdPerUnit, display.transform);
+    for (int c = 0; c < 3; ++c) {
+        double nits = out[c] * double(display.nitsScale) + (lit ? double(display.nitsOffset) : 0.0);
+        if (display.highlightLookup > 0.0f)
+            nits = std::max(nits, highlights[c] * double(display.peak));
+        out[c] = std::clamp(nits, 0.0, double(display.peak));
+    }
+    return out;
+}
+
+double localShiftOf(const float* curveWords, const float* localMean, std::size_t i)
+{
+    if (!localMean)
+        return 1.0;
+    // Local adaptation: look the curve up at Lw * 2^(blend * (reference - local mean)).
+    const double shiftEv = double(curveWords[hd::kCurveLocalBlend]) *
+                           (double(curveWords[hd::kCurveLocalReference]) - double(localMean[i]));
+    if (std::isnan(shiftEv))
+        return 1.0;
+    return std::exp2(
+        std::clamp(shiftEv, -double(hd::kLocalAdaptationMaxShiftEv), double(hd::kLocalAdaptationMaxShiftEv)));
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> applyCurve(const float* rgba,
@@ -85,39 +161,39 @@ std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      const float* curveWords,
                                      const float* localMean,
                                      const hd::LuminanceWeights& weights,
-                                     float cdPerUnit)
+                                     float cdPerUnit,
+                                     const post::ApplyDisplay& display)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<std::uint8_t> out(pixels * 4, 0);
-    const bool perChannel =
-        int(curveWords[hd::kCurveChannels]) == 3 && curveWords[hd::kCurveMode] != hd::kCurveModeLinearScale;
     for (std::size_t i = 0; i < pixels; ++i) {
-        const float* p = rgba + i * 4;
+        const auto value =
+            displayPixel(rgba + i * 4, curveWords, localShiftOf(curveWords, localMean, i), weights, cdPerUnit, display);
         std::uint8_t* o = out.data() + i * 4;
+        for (int c = 0; c < 3; ++c)
+            o[c] = toByte(display.hdr ? value[c] / double(post::kHdrReferenceWhite) : value[c]);
         o[3] = 255;
-        // Local adaptation: look the curve up at Lw * 2^(blend * (reference - local mean)).
-        double shift = 1.0;
-        if (localMean) {
-            double shiftEv = double(curveWords[hd::kCurveLocalBlend]) *
-                             (double(curveWords[hd::kCurveLocalReference]) - double(localMean[i]));
-            if (!std::isnan(shiftEv))
-                shift = std::exp2(std::clamp(shiftEv, -double(hd::kLocalAdaptationMaxShiftEv),
-                                             double(hd::kLocalAdaptationMaxShiftEv)));
-        }
-        if (perChannel) {
-            for (int c = 0; c < 3; ++c)
-                o[c] = isUsable(p[c]) ? toByte(evaluateCurve(curveWords, c, double(p[c]) * cdPerUnit * shift)) : 0;
-            continue;
-        }
-        double Lw = hd::hdLuminance(p[0], p[1], p[2], weights);
-        if (!isUsable(Lw))
-            continue;
-        double Ld = evaluateCurve(curveWords, 0, Lw * shift);
-        for (int c = 0; c < 3; ++c) {
-            // +Inf luminance has no finite colour ratio: show the curve's value as grey.
-            double value = std::isinf(Lw) ? Ld : double(p[c]) * (Ld * cdPerUnit / Lw);
-            o[c] = toByte(value);
-        }
+    }
+    return out;
+}
+
+std::vector<float> applyCurveHdr(const float* rgba,
+                                 int width,
+                                 int height,
+                                 const float* curveWords,
+                                 const float* localMean,
+                                 const hd::LuminanceWeights& weights,
+                                 float cdPerUnit,
+                                 const post::ApplyDisplay& display)
+{
+    const std::size_t pixels = std::size_t(width) * std::size_t(height);
+    std::vector<float> out(pixels * 4, 1.0f);
+    const Matrix3 toBt2020 = rec709ToBt2020();
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const auto nits =
+            displayPixel(rgba + i * 4, curveWords, localShiftOf(curveWords, localMean, i), weights, cdPerUnit, display);
+        for (int r = 0; r < 3; ++r)
+            out[i * 4 + r] = float(toBt2020[r][0] * nits[0] + toBt2020[r][1] * nits[1] + toBt2020[r][2] * nits[2]);
     }
     return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "shared/HostDevice.h"
+#include "tone/DisplayOutput.h"
 
 #include <cstdint>
 #include <vector>
@@ -34,13 +35,29 @@ double evaluateCurve(const float* curveWords, int channel, double Lw);
 /// hd::kParamCdPerUnit). Lw (or the channel) NaN or <= 0 gives 0; +Inf gives the curve's top value. With
 /// `localMean` (float[w*h], mean log2 L around each pixel) the lookup is at Lw * 2^(blend *
 /// (reference - localMean)), blend and reference from the curve header, the shift clamped to +-8 EV.
+/// `display`: an RGB transform (display.transform, a post::DisplayCurve code) maps the exposed colour
+/// (channel x cdPerUnit x the header's kCurveScale x shifts) instead of the ratio; with display.hdr
+/// the bytes are the SDR preview (cd/m^2 / 203) of applyCurveHdr's values before the BT.2020 matrix.
 std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      int width,
                                      int height,
                                      const float* curveWords,
                                      const float* localMean = nullptr,
                                      const hd::LuminanceWeights& weights = {},
-                                     float cdPerUnit = 1.0f);
+                                     float cdPerUnit = 1.0f,
+                                     const post::ApplyDisplay& display = {});
+
+/// The apply pass's HDR10 output (display.hdr): RGBA float, linear BT.2020 cd/m^2 (alpha 1): the
+/// display value x nitsScale (+ nitsOffset where the pixel is lit), clamped to [0, peak], through
+/// the Rec. 709 to BT.2020 matrix (ref::rec709ToBt2020, derived from the primaries).
+std::vector<float> applyCurveHdr(const float* rgba,
+                                 int width,
+                                 int height,
+                                 const float* curveWords,
+                                 const float* localMean,
+                                 const hd::LuminanceWeights& weights,
+                                 float cdPerUnit,
+                                 const post::ApplyDisplay& display);
 
 /// The local adaptation map: per pixel, the mean of log2 L (L under `weights`, clamped to [logMin,
 /// logMax]; invalid pixels count as logMin, +Inf as logMax) over the (2r+1)^2 window clipped to the image.

@@ -1,5 +1,7 @@
 #include "reference/ToneExposureRef.h"
 
+#include "reference/DisplayTransformRef.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -38,6 +40,10 @@ double displayCurve(double x, const post::DisplayCurveSettings& settings)
             const double y = x * (2.51 * x + 0.03) / (x * (2.43 * x + 0.59) + 0.14);
             return std::clamp(y, 0.0, 1.0);
         }
+        case post::DisplayCurve::AgX:
+        case post::DisplayCurve::AgXPunchy:
+        case post::DisplayCurve::PbrNeutral:
+            return displayTransformGrey(x, settings.curve);
     }
     return 0.0;
 }

@@ -1,5 +1,6 @@
-// ToneExposureRef.h: CPU reference of the display curves (clamp, Reinhard, Hable filmic, ACES fit)
-// and of the fixed-exposure operator's curve. Plain double-precision code, written from the
+// ToneExposureRef.h: CPU reference of the display curves (clamp, Reinhard, Hable filmic, ACES fit;
+// the grey response of the RGB transforms, reference/DisplayTransformRef) and of the fixed-exposure
+// operator's curve. Plain double-precision code, written from the
 // formulas (see docs/TONE_OPERATORS.md), not from the shaders.
 #pragma once
 

@@ -14,14 +14,31 @@
 
 namespace post {
 
-/// The display curve applied after an exposure (percentile and exposure operators).
+/// The display curve applied after an exposure (percentile and exposure operators). Clamp to ACES fit
+/// map luminance through the curve LUT (the apply pass keeps chromaticity); AgX and PBR Neutral are
+/// per-channel RGB transforms the apply pass runs on the exposed RGB (isRgbTransform; the LUT then
+/// holds their grey response, for the curve view, the probe and --verify's curve check).
 enum class DisplayCurve : std::uint32_t {
-    Clamp = 0,     ///< Ld = min(x, 1)
-    Reinhard = 1,  ///< Ld = x (1 + x / W^2) / (1 + x), W = white (0 = infinite: x / (1 + x)), Reinhard et al. 2002
-    Hable = 2,     ///< Hable's "Uncharted 2" filmic curve, white 11.2, no exposure bias
-    AcesFit = 3,   ///< Narkowicz 2015 rational fit of the ACES RRT+ODT, clamped to [0, 1]
+    Clamp = 0,       ///< Ld = min(x, 1)
+    Reinhard = 1,    ///< Ld = x (1 + x / W^2) / (1 + x), W = white (0 = infinite: x / (1 + x)), Reinhard et al. 2002
+    Hable = 2,       ///< Hable's "Uncharted 2" filmic curve, white 11.2, no exposure bias
+    AcesFit = 3,     ///< Narkowicz 2015 rational fit of the ACES RRT+ODT, clamped to [0, 1]
+    AgX = 4,         ///< Sobotka's AgX (Blender's base look): inset, log2 over 16.5 EV, sigmoid, outset
+    AgXPunchy = 5,   ///< AgX with the punchy look (ASC CDL power 1.35, saturation 1.4)
+    PbrNeutral = 6,  ///< Khronos PBR Neutral (start of compression 0.76, desaturation 0.15)
 };
-inline constexpr int kDisplayCurveCount = 4;
+inline constexpr int kDisplayCurveCount = 7;
+/// Whether the curve is a per-channel RGB transform of the exposed colour (not a luminance curve).
+inline constexpr bool isRgbTransform(DisplayCurve curve)
+{
+    return curve == DisplayCurve::AgX || curve == DisplayCurve::AgXPunchy || curve == DisplayCurve::PbrNeutral;
+}
+/// The apply pass's transform code (ToneTraits::displayTransform): the curve's code for an RGB
+/// transform, 0 (the luminance LUT path) otherwise.
+inline constexpr std::uint32_t displayTransformCode(DisplayCurve curve)
+{
+    return isRgbTransform(curve) ? std::uint32_t(curve) : 0u;
+}
 inline std::string_view toString(DisplayCurve curve)
 {
     switch (curve) {
@@ -33,6 +50,12 @@ inline std::string_view toString(DisplayCurve curve)
             return "hable";
         case DisplayCurve::AcesFit:
             return "aces-fit";
+        case DisplayCurve::AgX:
+            return "agx";
+        case DisplayCurve::AgXPunchy:
+            return "agx-punchy";
+        case DisplayCurve::PbrNeutral:
+            return "pbr-neutral";
     }
     return "?";
 }

@@ -103,7 +103,7 @@ void ViewSection::draw(const PanelContext& context)
 {
     post::PostPipeline& pipeline = context.pipeline;
     if (auto mode = drawViewPanel({pipeline.viewMode(), &context.snapshot, &context.probe, context.probeNames,
-                                   pipeline.luminanceUnits().describe()}))
+                                   pipeline.luminanceUnits().describe(), pipeline.hdrOutputTexture() != nullptr}))
         pipeline.setViewMode(*mode, !context.isWindow);  // headless: the legend in the image
 }
 

@@ -248,6 +248,23 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
         helpMarker(
             "FXAA-style edge smoothing of the tone-mapped display image of a rendered scene (display/aa, "
             "display.aa). The HDR frame, the histogram and --verify are untouched; photos are never smoothed.");
+
+        // display.target / display.peak: HDR10 output (tone/DisplayOutput.h).
+        bool hdr10 = wanted.display.hdr();
+        if (ImGui::Checkbox("HDR10", &hdr10)) {
+            wanted.display.target = hdr10 ? post::DisplayTarget::Hdr10 : post::DisplayTarget::Sdr;
+            changed = true;
+        }
+        checkItemFits("HDR10");
+        helpMarker(
+            "Forms the picture for an HDR display of the peak below (PQ, BT.2020; screenshots and tonemap "
+            "write 16-bit PNGs). The window shows an SDR preview (203 cd/m2 as white); the false-colour "
+            "view shows the HDR luminance in cd/m2.");
+        if (hdr10) {
+            changed |= ImGui::DragFloat("peak cd/m2", &wanted.display.peak, 10.0f, post::kMinDisplayPeak,
+                                        post::kMaxDisplayPeak, "%.0f", ImGuiSliderFlags_AlwaysClamp);
+            checkItemFits("peak cd/m2");
+        }
     }
 
     if (changed) {

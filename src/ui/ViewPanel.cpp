@@ -124,8 +124,13 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
         "pixel under the mouse: its values, its histogram bin and its value through the tone curve (yellow "
         "'probe' marker on the histogram). Metering weights: the percentile operator's metering mask on the "
         "picture, darker where a pixel counts less, blue where it does not count.");
-    if (input.mode == post::ViewMode::FalseColour && input.histogram && *input.histogram)
+    if (input.mode == post::ViewMode::FalseColour && input.hdr10) {
+        // HDR10: the bands are of the display light (BT.2020 luminance of the HDR10 output), fixed range.
+        textDisabledWrappedFormat("HDR10 output: display luminance, cd/m^2");
+        drawLegend(post::kHdrViewLogMin, post::kHdrViewLogMax);
+    } else if (input.mode == post::ViewMode::FalseColour && input.histogram && *input.histogram) {
         drawLegend((*input.histogram)->logMin, (*input.histogram)->logMax);
+    }
     drawProbeReadout(input);
     return chosen;
 }

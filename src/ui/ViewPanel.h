@@ -23,6 +23,7 @@ struct ViewPanelInput
     const std::optional<post::ProbeSnapshot>* probe = nullptr;
     std::vector<std::string> probeNames;  ///< one per requested probe, in the records' order ("mouse", "1"...)
     std::string units;                    ///< what L's cd/m^2 are (post::LuminanceUnits::describe())
+    bool hdr10 = false;  ///< display.target hdr10: false colour shows the HDR output's cd/m^2 over a fixed range
 };
 
 /// The view combo's entries, in post::ViewMode order.

@@ -1,6 +1,7 @@
 #include "verify/PipelineVerify.h"
 
 #include "gl/Debug.h"
+#include "image/HdrPng.h"
 #include "post/histogram/HistogramMethod.h"
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
@@ -22,6 +23,9 @@ namespace {
 
 /// Display-value tolerance of a GPU tone curve against its CPU reference (about half an 8-bit step).
 constexpr double kCurveTolerance = 2e-3;
+/// HDR10 output tolerance against its CPU reference, in full-range 16-bit PQ codes (2 codes: about
+/// 0.1 % of the luminance at 100 cd/m^2; GPU float arithmetic against the reference's double).
+constexpr int kHdrToleranceCodes = 2;
 
 /// Largest display difference between the GPU curve and the reference curve, over the histogram's
 /// range and one EV beyond; nullopt when the reference gave no curve of the GPU's layout.
@@ -137,7 +141,7 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
         pipeline.settings().viewLocalMean && last.usedLocalMean
             ? pipeline.toneMappedTexture().readRgba8()
             : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
-                              last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit);
+                              last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display);
     const std::vector<std::uint8_t> actual = pipeline.toneMappedTexture().readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
@@ -145,6 +149,23 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     text << (onePass ? "one pass: the histogram pass's picture vs CPU reference (the previous frame's curve): "
                      : "apply pass vs CPU reference (same curve): ")
          << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
+    bool hdrOk = true;
+    if (last.display.hdr && pipeline.hdrOutputTexture()) {
+        // HDR10: the linear BT.2020 cd/m^2 against ref::applyCurveHdr, compared as the 16-bit PQ codes
+        // the files store (tolerance kHdrToleranceCodes) and as relative luminance.
+        const std::vector<float> gpuNits = pipeline.hdrOutputTexture()->readRgbaFloat();
+        const std::vector<float> cpuNits =
+            ref::applyCurveHdr(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, curve.data(),
+                               last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display);
+        int worstCode = 0;
+        for (std::size_t i = 0; i < cpuNits.size() && i < gpuNits.size(); ++i)
+            if (i % 4 != 3)
+                worstCode =
+                    std::max(worstCode, std::abs(int(image::pqCode16(gpuNits[i])) - int(image::pqCode16(cpuNits[i]))));
+        hdrOk = worstCode <= kHdrToleranceCodes;
+        text << "HDR10 output (peak " << last.display.peak << " cd/m^2) vs CPU reference: max difference " << worstCode
+             << " of 65535 PQ codes" << (hdrOk ? "" : " (TOO LARGE)") << "\n";
+    }
     // The operator's curve against its CPU reference (reference/ToneReference.h, the row of its id),
     // from the same histogram and settings, then the reference's further checks of the operator's GPU
     // state. The operator fills in what its reference is given (post::ToneVerification).
@@ -195,7 +216,7 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
             text << line.text << "\n";
         }
 
-    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 && curveOk;
+    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 && hdrOk && curveOk;
     text << (report.ok ? "verify: OK\n" : "verify: FAILED\n");
     report.text = text.str();
     return report;

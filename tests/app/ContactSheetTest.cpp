@@ -287,8 +287,17 @@ TEST(ContactSheet, OperatorAllRunsEveryRegisteredOperator)
     options.curveOut = "curves.csv";
     ASSERT_TRUE(app::isTonemapSelection(options));
     const std::vector<app::TonemapRun> runs = app::tonemapRuns(options);
-    ASSERT_EQ(runs.size(), post::toneOperatorRegistry().size());
-    for (std::size_t i = 0; i < runs.size(); ++i) {
+    // Every operator, then the percentile operator with each RGB display transform.
+    const std::size_t operators = post::toneOperatorRegistry().size();
+    ASSERT_EQ(runs.size(), operators + 3);
+    const char* transforms[] = {"agx", "agx-punchy", "pbr-neutral"};
+    for (std::size_t i = operators; i < runs.size(); ++i) {
+        const std::string name = transforms[i - operators];
+        EXPECT_EQ(runs[i].name, "percentile+" + name);
+        EXPECT_EQ(runs[i].options.toneOperator, "percentile");
+        EXPECT_EQ(runs[i].options.settingAssignments.back(), "percentile.display_curve=" + name);
+    }
+    for (std::size_t i = 0; i < operators; ++i) {
         const std::string id(post::toneOperatorRegistry()[i].id);
         EXPECT_EQ(runs[i].name, id);
         EXPECT_EQ(runs[i].options.toneOperator, id);

@@ -57,13 +57,16 @@ TEST(TonemapSheetCliTest, TwoRunsWriteTheSameSheetWithATilePerOperator)
         names.push_back(m[1]);
         EXPECT_EQ(m[2], m[1]) << line;
     }
-    EXPECT_EQ(names, (std::vector<std::string>{"percentile", "equalize", "ward", "exposure"})) << first.output;
+    EXPECT_EQ(names, (std::vector<std::string>{"percentile", "equalize", "ward", "exposure", "percentile+agx",
+                                               "percentile+agx-punchy", "percentile+pbr-neutral"}))
+        << first.output;
     const image::Image8 sheet = image::loadImage8(dir / "a.png");
     EXPECT_GT(sheet.width, 2 * 96) << "two columns of 96-pixel pictures";
     std::ifstream curves(dir / "curves.csv");
     std::string header;
     std::getline(curves, header);
-    EXPECT_EQ(header, "log2_Lw,percentile,equalize,ward,exposure");
+    EXPECT_EQ(header,
+              "log2_Lw,percentile,equalize,ward,exposure,percentile+agx,percentile+agx-punchy,percentile+pbr-neutral");
     fs::remove_all(dir);
 }
 

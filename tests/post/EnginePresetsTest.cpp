@@ -105,18 +105,22 @@ TEST(EnginePresets, UnknownIdIsRefusedWithTheValidIdsAndChangesNothing)
     EXPECT_EQ(post::findEnginePreset(""), nullptr);
 }
 
-TEST(EnginePresets, KeepsTheDisplayCurveAndSetsThePipelineHistogram)
+TEST(EnginePresets, SetsTheEngineDisplayCurveAndThePipelineHistogram)
 {
     post::PercentileSettings s;
-    s.display.curve = post::DisplayCurve::AcesFit;
+    s.display.curve = post::DisplayCurve::Hable;
     s.localBlend = 0.25f;
     post::PipelineSettings pipeline;
     pipeline.rangeMode = post::RangeMode::Auto;
     pipeline.spec.outOfRange = post::OutOfRange::Separate;
     const post::EnginePresetResult result = post::applyEnginePreset("unity-hdrp", s, pipeline);
     ASSERT_TRUE(result.ok);
-    EXPECT_EQ(s.display.curve, post::DisplayCurve::AcesFit);
+    EXPECT_EQ(s.display.curve, post::DisplayCurve::AcesFit);  // HDRP's ACES mode
     EXPECT_FLOAT_EQ(s.localBlend, 0.25f);
+    ASSERT_TRUE(post::applyEnginePreset("bevy", s).ok);
+    EXPECT_EQ(s.display.curve, post::DisplayCurve::AgX);  // the stand-in for TonyMcMapface
+    ASSERT_TRUE(post::applyEnginePreset("unreal", s).ok);
+    EXPECT_EQ(s.display.curve, post::DisplayCurve::AcesFit);
     EXPECT_EQ(pipeline.spec.binCount, 128u);
     EXPECT_EQ(pipeline.rangeMode, post::RangeMode::Manual);
     EXPECT_EQ(pipeline.spec.outOfRange, post::OutOfRange::Clamp);

@@ -2,6 +2,7 @@
 // registered operator (or the placeholder curve when none is registered), every damaged EXR (error
 // line, exit code 1, no crash), the 8-bit grey PNG equalization path, CSV outputs and --range parsing.
 #include "commands/tonemap/TonemapCore.h"
+#include "image/HdrPng.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/ToneOperator.h"
 #include "reference/WardPcondRef.h"
@@ -347,6 +348,56 @@ TEST_F(TonemapCommand, HistogramFromAnotherToolGivesEveryOperatorACurve)
     bad.histogramIn = scratch / "missing.csv";
     EXPECT_EQ(run(bad), 1);
     EXPECT_NE(err.str().find("cannot be read"), std::string::npos) << err.str();
+}
+
+// display.target=hdr10: the PNG is 16-bit PQ with cICP/mDCV/cLLI before IDAT, its pixels are the PQ
+// codes of --hdr-exr's linear BT.2020 cd/m^2, mDCV's peak is display.peak, cLLI's MaxCLL the brightest
+// channel, and --verify passes (its HDR10 check).
+TEST_F(TonemapCommand, Hdr10WritesAPqPngWithItsChunksAndTheNitsExr)
+{
+    const auto scratch = ts::scratchDir("tonemap-hdr10");
+    ts::TestImage picture = ts::randomHdrImage(40, 24, -6.0f, 10.0f, 3);
+    image::ImageF input(picture.width, picture.height);
+    input.pixels = picture.rgba;
+    image::writeExr(scratch / "in.exr", input, image::ExrPixelType::Float);
+    app::TonemapOptions options;
+    options.input = scratch / "in.exr";
+    options.output = scratch / "out.png";
+    options.toneOperator = "exposure";
+    options.hdrExr = scratch / "nits.exr";
+    options.verify = true;
+    options.settingAssignments = {"exposure.display_curve=agx", "display.target=hdr10", "display.peak=2000"};
+    ASSERT_EQ(run(options), 0) << err.str() << out.str();
+    EXPECT_NE(out.str().find("HDR10 output (peak 2000 cd/m^2) vs CPU reference"), std::string::npos) << out.str();
+    const image::ImageF nits = image::loadHdrImage(*options.hdrExr);
+    const image::Image16 png = image::loadPng16(options.output);
+    ASSERT_EQ(png.width, 40);
+    ASSERT_EQ(png.height, 24);
+    float brightest = 0.0f;
+    for (std::size_t i = 0; i < std::size_t(40 * 24); ++i)
+        for (int c = 0; c < 3; ++c) {
+            const float value = nits.pixels[i * 4 + std::size_t(c)];
+            brightest = std::max(brightest, value);
+            EXPECT_EQ(png.samples[i * 3 + std::size_t(c)], image::pqCode16(value)) << i << "," << c;
+        }
+    EXPECT_GT(brightest, 203.0f) << "the highlights go above SDR white";
+    EXPECT_LE(brightest, 2000.0f);
+    bool mdcv = false, clli = false, cicp = false;
+    for (const image::PngChunk& chunk : image::readPngChunks(options.output)) {
+        if (chunk.type == "IDAT")
+            break;
+        cicp |= chunk.type == "cICP" && chunk.data == std::vector<std::uint8_t>{9, 16, 0, 1};
+        mdcv |= chunk.type == "mDCV" && chunk.data.size() == 24 && chunk.data[16] == 0x01 && chunk.data[17] == 0x31 &&
+                chunk.data[18] == 0x2d && chunk.data[19] == 0x00;  // 2000 cd/m^2 = 20000000 x 0.0001
+        if (chunk.type == "cLLI" && chunk.data.size() == 8) {
+            const std::uint32_t maxCll = std::uint32_t(chunk.data[0]) << 24 | std::uint32_t(chunk.data[1]) << 16 |
+                                         std::uint32_t(chunk.data[2]) << 8 | chunk.data[3];
+            clli = std::abs(double(maxCll) * 1e-4 - double(brightest)) < 1e-3 * brightest;
+        }
+    }
+    EXPECT_TRUE(cicp);
+    EXPECT_TRUE(mdcv);
+    EXPECT_TRUE(clli);
 }
 
 }  // namespace

@@ -172,6 +172,17 @@ std::vector<TonemapRun> tonemapRuns(const TonemapOptions& options)
             runs.push_back({std::string(entry.id), runOptions(options, std::string(entry.id))});
         if (runs.empty())
             throw std::invalid_argument("--operator all: no tone operator is registered");
+        // The RGB display transforms, each after the percentile operator (its display curve set last,
+        // so it wins over the settings): "percentile+agx" ...
+        const auto& registry = post::toneOperatorRegistry();
+        if (std::any_of(registry.begin(), registry.end(), [](const auto& e) { return e.id == "percentile"; }))
+            for (int curve = 0; curve < post::kDisplayCurveCount; ++curve)
+                if (post::isRgbTransform(post::DisplayCurve(curve))) {
+                    const std::string name(post::toString(post::DisplayCurve(curve)));
+                    TonemapRun run{"percentile+" + name, runOptions(options, "percentile")};
+                    run.options.settingAssignments.push_back("percentile.display_curve=" + name);
+                    runs.push_back(std::move(run));
+                }
     } else if (options.preset == kAll) {
         runs.push_back({std::string(kNoPreset), presetOptions(options, std::string(kNoPreset))});
         for (const post::EnginePreset& preset : post::enginePresets())
@@ -283,10 +294,14 @@ int tonemapSelection(const TonemapOptions& options,
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SheetTile tile;
         tile.name = runs[i].name;
-        if (!presets)
+        const std::size_t plus = runs[i].name.find('+');
+        if (!presets && plus != std::string::npos)
+            tile.description = runs[i].name.substr(plus + 1) + " display transform";  // fits the caption
+        else if (!presets)
             tile.description = frames[i].toneOperatorLabel;
         else if (const post::EnginePreset* preset = post::findEnginePreset(runs[i].name))
-            tile.description = "percentile, " + std::string(preset->label);
+            tile.description = "percentile, " + std::string(preset->label) + ", " +
+                               std::string(post::toString(preset->settings.display.curve));
         else
             tile.description = "percentile, its own settings";
         tile.keyValue = describeKeyValue(frames[i].keyValueName, frames[i].keyValueEv);

@@ -1,14 +1,14 @@
 // TonemapAll.h: `hdrlab tonemap IN --operator all` and `--preset ID|none|all`: every tone operator (or
 // the percentile operator under every engine preset) on one image, each run exactly as the single
-// `tonemap --operator ID` (or `--preset ID`) runs it (tonemapToFrame: the same settings, one frame from
-// a reset state), composed into one contact sheet (commands/tonemap/ContactSheet.h) with --curve-out writing every
-// curve into one CSV, a column per run. `--preset ID|none` alone is one run: the plain tonemap of the
-// percentile operator with that preset.
-// A preset is applied as the first --set (after --settings and the dedicated flags), so later --set
-// keys refine it, as in a settings file; `none` is the percentile operator with its own settings.
-// Limits: an 8-bit grey PNG goes through the HDR pipeline for every operator (no exact 8-bit
-// equalize tile); the histogram panel shows the first run's histogram (with --preset all, `none`'s);
-// options that concern one operator's pipeline (--probe, --view, --verify) are refused.
+// `tonemap --operator ID` (or `--preset ID`) runs it; `--operator all` adds the percentile operator
+// with each RGB display transform ("percentile+agx", "percentile+agx-punchy", "percentile+pbr-neutral")
+// (tonemapToFrame: the same settings, one frame from a reset state), composed into one contact sheet
+// (commands/tonemap/ContactSheet.h) with --curve-out writing every curve into one CSV, a column per run. `--preset
+// ID|none` alone is one run: the plain tonemap of the percentile operator with that preset. A preset is applied as the
+// first --set (after --settings and the dedicated flags), so later --set keys refine it, as in a settings file; `none`
+// is the percentile operator with its own settings. Limits: an 8-bit grey PNG goes through the HDR pipeline for every
+// operator (no exact 8-bit equalize tile); the histogram panel shows the first run's histogram (with --preset all,
+// `none`'s); options that concern one operator's pipeline (--probe, --view, --verify) are refused.
 #pragma once
 
 #include "commands/tonemap/TonemapCommand.h"

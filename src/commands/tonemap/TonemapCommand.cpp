@@ -1,6 +1,7 @@
 #include "commands/tonemap/TonemapAll.h"
 #include "commands/tonemap/TonemapCore.h"
 
+#include "image/HdrPng.h"
 #include "image/ImageIo.h"
 #include "platform/GlContext.h"
 #include "post/CudaProbe.h"
@@ -301,7 +302,22 @@ int tonemapHdr(const TonemapOptions& options,
         keepFrame(pipeline, std::move(png), *frame);
         return 0;
     }
-    image::writePng(options.output, png);
+    const gl::Texture* hdrOut = pipeline.hdrOutputTexture();
+    if (hdrOut && pipeline.viewMode() == post::ViewMode::ToneMapped) {
+        // HDR10: the 16-bit PQ PNG (cICP, mDCV, cLLI) of the display light; row 0 is the top.
+        image::ImageF nits(hdr.width, hdr.height);
+        nits.pixels = hdrOut->readRgbaFloat();
+        const image::Hdr10Metadata metadata = image::contentLightLevels(nits, pipeline.lastRun().display.peak);
+        image::writeHdr10Png(options.output, nits, metadata);
+        if (options.hdrExr)
+            image::writeExr(*options.hdrExr, nits, image::ExrPixelType::Float);
+        out << "HDR10 (PQ, BT.2020, peak " << pipeline.lastRun().display.peak << " cd/m^2): MaxCLL "
+            << metadata.maxContentLightLevel << ", MaxFALL " << metadata.maxFrameAverageLightLevel << " cd/m^2\n";
+    } else {
+        if (options.hdrExr)
+            throw std::invalid_argument("--hdr-exr needs --set display.target=hdr10");
+        image::writePng(options.output, png);
+    }
 
     const auto params = pipeline.paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
     if (options.curveOut) {

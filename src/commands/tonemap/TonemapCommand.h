@@ -38,6 +38,8 @@ struct TonemapOptions
     std::optional<std::filesystem::path> histogramOut;
     /// A histogram CSV that replaces the measured one for every operator (post/HistogramCsv.h).
     std::optional<std::filesystem::path> histogramIn;
+    /// --hdr-exr OUT.exr: with display.target hdr10, the display light (linear BT.2020 cd/m^2) as float EXR.
+    std::optional<std::filesystem::path> hdrExr;
     bool verify = false;
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json, applied after the defaults

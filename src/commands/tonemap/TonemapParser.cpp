@@ -18,11 +18,13 @@ struct TonemapParser::Flags
     std::string bins = std::to_string(hd::kDefaultHistogramBins);
     std::vector<std::string> probes;
     std::filesystem::path histogramIn;
+    std::filesystem::path hdrExr;
     std::string capture, captureCsv;
     SettingsFlags settings;
     SequenceFlags sequence;
     CLI::Option *outputOption = nullptr, *rangeOption = nullptr, *curveOption = nullptr, *histogramOption = nullptr,
-                *histogramInOption = nullptr, *captureOption = nullptr, *captureCsvOption = nullptr;
+                *histogramInOption = nullptr, *hdrExrOption = nullptr, *captureOption = nullptr,
+                *captureCsvOption = nullptr;
 };
 
 namespace {
@@ -83,6 +85,11 @@ void addOutputFlags(CLI::App& tonemap, Flags& f)
                         "Use this histogram CSV (as --histogram-out writes it, or log2_lower,log2_upper,count) "
                         "instead of measuring one, for every operator")
             ->type_name("HIST.csv");
+    f.hdrExrOption = tonemap
+                         .add_option("--hdr-exr", f.hdrExr,
+                                     "With --set display.target=hdr10: also write the display light, linear BT.2020 "
+                                     "cd/m^2, as a float OpenEXR")
+                         ->type_name("OUT.exr");
     tonemap.add_flag("--verify", f.bound.verify, "Check the GPU result against the CPU reference");
     addSettingsOptions(tonemap, f.settings);
     tonemap
@@ -162,6 +169,8 @@ TonemapOptions TonemapParser::read(bool& standardOutputIsData) const
         options.histogramOut = f.histogram;
     if (f.histogramInOption->count())
         options.histogramIn = f.histogramIn;
+    if (f.hdrExrOption->count())
+        options.hdrExr = f.hdrExr;
     options.settingsFile = settingsFile(f.settings);
     options.settingAssignments = checkedAssignments(f.settings);
     if (f.command->get_option("--histogram-method")->count())

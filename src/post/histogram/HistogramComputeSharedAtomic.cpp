@@ -177,6 +177,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     if (apply) {
         apply->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
         apply->output->bindImage(hd::kImageUnitApplyOutput, GL_WRITE_ONLY);
+        program.set(3, apply->transform);
     }
     glDispatchCompute(mLastGroups, 1, 1);
     if (apply) {

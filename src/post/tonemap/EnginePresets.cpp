@@ -42,6 +42,8 @@ std::array<EnginePreset, 3> makePresets()
     ue.settings.transitionEv = 1.5f;
     ue.settings.adaptationCurve = AdaptationCurve::UnrealSteps;
     ue.settings.compensationCurve = {};  // AutoExposureBiasCurve is unset by default: no compensation curve
+    // UE's default tonemapper is its ACES-fitted filmic curve (per channel in AP1): the ACES fit stands in.
+    ue.settings.display.curve = DisplayCurve::AcesFit;
 
     // Unity HDRP (engines.md b): 128 bins (HISTOGRAM_BINS) over the exposure limits -1..14 EV100, the
     // 40th..90th percentile band (histogramPercentages), exposure 1 / (1.2 2^EV100) with K = 12.5, so
@@ -71,6 +73,8 @@ std::array<EnginePreset, 3> makePresets()
     hdrp.settings.adaptationCurve = AdaptationCurve::Exponential;
     hdrp.settings.compensationCurve = {};  // histogramUseCurveRemapping is off by default: no curve
     hdrp.settings.meteringMask.mask = MeteringMaskType::CentreWeighted;  // HDRP's default meteringMode
+    // HDRP's Tonemapping override in ACES mode, as its default volume profile sets it: the ACES fit stands in.
+    hdrp.settings.display.curve = DisplayCurve::AcesFit;
 
     // Bevy 0.14+ (engines.md b): 64 bins over log2 L -8..8 (settings.rs), filter 10..90 %, target =
     // -average log2 L (key 1), speed brighten 3 / darken 1 EV/s, linear beyond 1.5 EV with one Euler
@@ -97,6 +101,9 @@ std::array<EnginePreset, 3> makePresets()
     bevy.settings.transitionEv = 1.5f;
     bevy.settings.adaptationCurve = AdaptationCurve::BevySteps;
     bevy.settings.compensationCurve = {};  // AutoExposureCompensationCurve::default(): flat 0
+    // Bevy's default is TonyMcMapface, a 3D LUT hdrlab does not ship; AgX (which Bevy also offers) stands
+    // in: like it, neutral, with bright colours desaturating toward white rather than skewing in hue.
+    bevy.settings.display.curve = DisplayCurve::AgX;
 
     for (EnginePreset& preset : presets)
         preset.settings = sanitize(preset.settings);
@@ -135,9 +142,9 @@ EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& se
         result.error = "unknown engine preset '" + std::string(id) + "' (valid: " + enginePresetIds() + ")";
         return result;
     }
-    // Everything that meters and adapts comes from the preset; how the result is displayed stays.
+    // Everything that meters and adapts comes from the preset, and its engine's default display
+    // transform (or hdrlab's stand-in, docs/TONE_OPERATORS.md); local adaptation stays.
     PercentileSettings next = preset->settings;
-    next.display = settings.display;
     next.localAdaptation = settings.localAdaptation;
     next.localBlend = settings.localBlend;
     next.localRadius = settings.localRadius;

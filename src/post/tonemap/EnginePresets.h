@@ -39,7 +39,8 @@ struct EnginePreset
     std::string_view label;        ///< shown in the UI
     std::string_view description;  ///< the sources and what is not reproduced, shown as a tooltip
     EngineHistogram histogram;
-    PercentileSettings settings;  ///< display curve and local adaptation at their defaults (not applied)
+    PercentileSettings
+        settings;  ///< with the engine's default display curve; local adaptation at its default (not applied)
 };
 
 /// The presets, in UI order.
@@ -56,9 +57,9 @@ struct EnginePresetResult
     EngineHistogram histogram;
 };
 
-/// Sets the preset's metering, percentiles, key, compensation, limits and adaptation in `settings`
-/// (its display curve and local adaptation are kept) and returns the histogram the caller must set
-/// too. An unknown id changes nothing and returns the error.
+/// Sets the preset's metering, percentiles, key, compensation, limits, adaptation and display curve
+/// (the engine's default transform or its stand-in) in `settings` (local adaptation is kept) and returns the histogram
+/// the caller must set too. An unknown id changes nothing and returns the error.
 EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& settings);
 
 /// Sets `pipeline` to a histogram an operator asked for (ToneOperator::takeHistogramRequest): bins,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 namespace post {
@@ -91,7 +92,8 @@ bool StateReadback::poll()
 bool displayCurveUi(DisplayCurveSettings& settings)
 {
     bool changed = false;
-    const char* names[] = {"Clamp", "Reinhard", "Hable", "ACES fit"};
+    const char* names[] = {"Clamp", "Reinhard", "Hable", "ACES fit", "AgX", "AgX punchy", "PBR Neutral"};
+    static_assert(std::size(names) == kDisplayCurveCount);
     int current = int(settings.curve);
     if (ImGui::Combo("Display curve", &current, names, kDisplayCurveCount)) {
         settings.curve = DisplayCurve(current);
@@ -100,7 +102,9 @@ bool displayCurveUi(DisplayCurveSettings& settings)
     helpMarker(
         "Maps exposed luminance x to display luminance. Clamp: min(x, 1). Reinhard 2002: x / (1 + x), "
         "or x (1 + x/W^2) / (1 + x) with a white W. Hable: John Hable's Uncharted 2 curve, white 11.2. "
-        "ACES fit: Krzysztof Narkowicz's 2015 rational fit of the ACES RRT + ODT.");
+        "ACES fit: Krzysztof Narkowicz's 2015 rational fit of the ACES RRT + ODT. AgX (Troy Sobotka, Blender's "
+        "default; punchy: its CDL look) and Khronos PBR Neutral act on each pixel's exposed RGB, not on "
+        "luminance alone.");
     if (settings.curve == DisplayCurve::Reinhard) {
         changed |= ImGui::DragFloat("Reinhard white", &settings.reinhardWhite, 0.05f, 0.0f, 1000.0f, "%.2f");
         helpMarker("Exposed luminance shown as white; 0 = none (plain x / (1 + x)).");
@@ -121,7 +125,8 @@ void appendDisplayCurveParameters(std::vector<Parameter>& out,
 {
     const DisplayCurveSettings d;
     out.push_back(enumParameter(prefix + ".display_curve", "Display curve", settings.curve,
-                                {"clamp", "reinhard", "hable", "aces-fit"}, d.curve));
+                                {"clamp", "reinhard", "hable", "aces-fit", "agx", "agx-punchy", "pbr-neutral"},
+                                d.curve));
     out.push_back(floatParameter(prefix + ".reinhard_white", "Reinhard white", settings.reinhardWhite, 0.0f, 1e6f,
                                  d.reinhardWhite));
 }

@@ -40,7 +40,8 @@ public:
     std::string_view label() const override { return "Histogram equalization"; }
     std::string_view description() const override;
 
-    ToneTraits traits() const override { return {.scansInCurve = true}; }  ///< scan in-curve: *Fused.comp
+    /// Scan in-curve (*Fused.comp); for HDR10 its display values span [0, peak].
+    ToneTraits traits() const override { return {.scansInCurve = true, .hdrScaling = {.sceneReferred = false}}; }
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;

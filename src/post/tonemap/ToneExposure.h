@@ -21,7 +21,12 @@ public:
     std::string_view id() const override { return kId; }
     std::string_view label() const override { return "Fixed exposure"; }
     std::string_view description() const override;
-    ToneTraits traits() const override { return {.usesHistogram = false, .usesPipelineCdf = false}; }
+    ToneTraits traits() const override
+    {
+        return {.usesHistogram = false,
+                .usesPipelineCdf = false,
+                .displayTransform = displayTransformCode(mSettings.display.curve)};
+    }
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     /// No histogram read: only the curve (one float per bin) is written.

@@ -12,6 +12,7 @@
 #include "post/PostTypes.h"
 #include "post/StageTraffic.h"
 #include "post/tonemap/ToneCapabilities.h"
+#include "tone/DisplayOutput.h"
 #include "tone/ToneSettings.h"
 
 #include <functional>
@@ -72,6 +73,11 @@ struct ToneTraits
     /// Which pixels the operator meters and how much each counts (the metering view draws it);
     /// the default meters every pixel equally.
     MeteringSettings meteringMask{};
+    /// The RGB display transform the apply pass runs on the exposed colour (post::displayTransformCode
+    /// of the operator's display curve; 0: the curve's luminance path).
+    std::uint32_t displayTransform = 0;
+    /// How the operator's display values reach cd/m^2 for display.target hdr10 (tone/DisplayOutput.h).
+    HdrScaling hdrScaling{};
 };
 
 /// A histogram-driven tone operator. The core is its identity, one work verb (computeCurve) and its
@@ -98,6 +104,9 @@ public:
     /// Asked by the pipeline panel after ui(): the histogram the last UI action needs (percentile's
     /// engine presets set bins and range too), returned once; empty when none.
     virtual std::optional<HistogramRequest> takeHistogramRequest() { return std::nullopt; }
+    /// The display the picture is formed for (display.target, display.peak), told before each
+    /// computeCurve; display-referred operators follow its peak (Ward: Ld_max). Default: ignored.
+    virtual void setDisplay(const DisplaySettings& /*display*/) {}
 
     /// The least device-memory bytes computeCurve must read and write (post/StageTraffic.h; the floor
     /// of `hdrlab bench pipeline`). Default: the CDF read and a curve of one float per bin written.

@@ -572,6 +572,7 @@ ToneTraits TonePercentile::traits() const
     traits.scansInCurve = true;
     traits.localAdaptationRadius = localAdaptationRadius();
     traits.meteringMask = mSettings.meteringMask;
+    traits.displayTransform = displayTransformCode(mSettings.display.curve);
     return traits;
 }
 

@@ -186,7 +186,7 @@ std::vector<std::pair<double, double>> ToneWard::readPcondPrintedMapping() const
 
 void ToneWard::computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
-    const WardSettings& s = mSettings;
+    const WardSettings& s = activeSettings();
     const glm::ivec2 size = inputs.image.size;
     if (!mPcondFitProgram) {
         const gl::ShaderDefines defines = wardDefines();
@@ -320,7 +320,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         curve.clearUint(0u);  // no frame: an all-zero curve is black
         return;
     }
-    const WardSettings& s = mSettings;
+    const WardSettings& s = activeSettings();
     const std::uint32_t binLimit =
         s.histogramBySelectedMethod ? inputs.histogramMethod.maxBins(ctx.caps) : kWardMaxBins;
     mBinsUsed = std::clamp(std::min(s.bins, binLimit), 2u, kWardMaxBins);
@@ -410,7 +410,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
 
 void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
 {
-    const WardSettings& s = mSettings;
+    const WardSettings& s = activeSettings();
     gl::Program& program = mCurve.program();
     program.set(0, mBinsUsed);
     program.set(3, s.sceneScale);
@@ -586,7 +586,7 @@ bool ToneWard::describeForReference(const ToneVerifyFrame& frame, ref::ToneCheck
                 std::copy_n(frame.frame.begin() + std::ptrdiff_t(y) * size.x * 4, std::size_t(size.x) * 4,
                             check.pixels.begin() + std::ptrdiff_t(size.y - 1 - y) * size.x * 4);
         ref::WardPcondInputs pcond;
-        pcond.ward = mSettings;
+        pcond.ward = activeSettings();
         pcond.picture.rgba = check.pixels.data();
         pcond.picture.width = size.x;
         pcond.picture.height = size.y;
@@ -608,7 +608,7 @@ bool ToneWard::describeForReference(const ToneVerifyFrame& frame, ref::ToneCheck
         check.curve.settings = pcond;
         return true;
     }
-    check.curve.settings = mSettings;
+    check.curve.settings = activeSettings();
     if (!fovealImage())
         return true;
     // The frame fit, for its bit-exact serial model (ref::wardChecks).
@@ -662,7 +662,7 @@ std::optional<std::string> ToneWard::curveCsv() const
         return std::nullopt;
     const auto printed = readPcondPrintedMapping();
     const std::vector<double> words = mPcond.readAll<double>(ward_pcond::kHeaderWords);
-    const WardSettings& s = sanitize(mSettings);
+    const WardSettings& s = activeSettings();
     const bool linear = words[ward_pcond::kOutcome] != 0.0;
     const double scalef = words[ward_pcond::kScalef];
     std::ostringstream csv;
@@ -680,6 +680,14 @@ std::string ToneWard::histogramCsvSection() const
 {
     const auto adaptation = readAdaptationHistogram();
     return adaptation ? wardHistogramCsvSection(*adaptation, sanitize(mSettings).sceneScale) : std::string();
+}
+
+WardSettings ToneWard::activeSettings() const
+{
+    WardSettings s = mSettings;
+    if (mDisplay.hdr())  // HDR10: the display's range is [Ld_min, peak] (docs/TONE_OPERATORS.md)
+        s.displayMax = std::clamp(mDisplay.peak, kMinDisplayPeak, kMaxDisplayPeak);
+    return sanitize(s);
 }
 
 }  // namespace post

@@ -61,7 +61,13 @@ public:
     std::string_view label() const override { return "Ward 1997 histogram adjustment"; }
     std::string_view description() const override;
 
-    ToneTraits traits() const override { return {.usesPipelineCdf = false}; }  ///< its own adaptation histogram
+    /// Its own adaptation histogram; for HDR10 its display values span [Ld_min, Ld_max = the peak].
+    ToneTraits traits() const override
+    {
+        return {.usesPipelineCdf = false,
+                .hdrScaling = {.sceneReferred = false, .displayMin = activeSettings().displayMin}};
+    }
+    void setDisplay(const DisplaySettings& display) override { mDisplay = display; }
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
@@ -146,6 +152,9 @@ private:
     void dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve);
 
     WardSettings mSettings;
+    DisplaySettings mDisplay;  ///< the pipeline's display (setDisplay): HDR10 replaces Ld_max by its peak
+    /// mSettings as the curve uses them: sanitized, Ld_max = the HDR10 peak where the display is HDR10.
+    WardSettings activeSettings() const;
     std::uint32_t mBinsUsed = 0;
     glm::ivec2 mGrid{0};
     gl::Program mFovealProgram;       ///< a workgroup per foveal sample
