@@ -271,7 +271,7 @@ void ExposurePanel::draw(post::ExposureHistory& history,
         // The caption names the axes; the metered point's numbers go on their own line.
         textWrapped("compensation curve, EV");
         if (compensation->curve.points.empty())
-            TextDisabledWrapped("no points: flat 0 (percentile.compensation_curve)");
+            TextDisabledWrapped("no points: flat 0 EV");
         else if (compensation->meteredEv)
             textWrapped("metered " + formatValue("%+.2f", *compensation->meteredEv) + ": " +
                         formatValue("%+.2f", compensation->compensationEv) + " EV");
