@@ -118,7 +118,10 @@ void storeFovealMean(ivec2 cell, vec4 total)
 #if APPLY
 layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
 layout(binding = kImageUnitApplyOutput, rgba8) writeonly uniform image2D uApplyOutput;
-layout(location = 3) uniform uint uTransform; // as Apply.comp's: 0, or an RGB display transform's code
+#ifndef DISPLAY_TRANSFORM
+#define DISPLAY_TRANSFORM 0 // as Apply.comp's: 0, or an RGB display transform's code, per build
+#endif
+const uint uTransform = uint(DISPLAY_TRANSFORM);
 #include "tonemap/CurveLookup.glsl"
 #include "tonemap/DisplayTransform.glsl"
 #include "tonemap/ApplyPixel.glsl"

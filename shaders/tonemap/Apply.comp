@@ -11,7 +11,7 @@
 // kApplyViewLocalMean shows that local mean as grey over the histogram range.
 // Display transforms (uTransform != 0: AgX, PBR Neutral; tonemap/DisplayTransform.glsl): the pixel's
 // exposed RGB (RGB x cd/m^2 per unit x the curve's kCurveScale = 2^E x the local shift) goes through
-// the transform instead of the luminance ratio; uTransform is the same for the whole dispatch.
+// the transform instead of the luminance ratio; uTransform is DISPLAY_TRANSFORM, fixed per build.
 // HDR10 (compiled with HDR10 defined; tone/DisplayOutput.h): the display value becomes cd/m^2
 // (x uHdr.y, + uHdr.z for lit pixels; with uHdr.x > 0 at least the lookup at Lw x uHdr.x times the
 // peak), clamped to [0, uHdr.w], converted to BT.2020 primaries and stored linear in uHdrOutput
@@ -36,7 +36,12 @@ layout(std430, binding = kBindingLocalAdaptation) readonly buffer LocalMean { fl
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
-layout(location = 2) uniform uint uTransform; // 0: the curve's luminance path; else a post::DisplayCurve code
+// DISPLAY_TRANSFORM: 0 the curve's luminance path, else a post::DisplayCurve code of an RGB display
+// transform, fixed per build so the default path carries none of the transforms' code (registers).
+#ifndef DISPLAY_TRANSFORM
+#define DISPLAY_TRANSFORM 0
+#endif
+const uint uTransform = uint(DISPLAY_TRANSFORM);
 #ifdef HDR10
 layout(binding = kImageUnitHdrOutput, rgba32f) writeonly uniform image2D uHdrOutput;
 layout(location = 3) uniform vec4 uHdr; // highlights' lookup scale (0: none), cd/m^2 per display unit, offset, peak

@@ -29,14 +29,18 @@ void TonemapApply::apply(PassContext& ctx,
         throw std::invalid_argument("tonemap apply: the curve buffer is too small");
     if (display.hdr && (!hdrOutput || hdrOutput->size() != hdr.size || hdrOutput->format() != GL_RGBA32F))
         throw std::invalid_argument("tonemap apply: HDR10 needs a GL_RGBA32F output of the input's size");
-    // The SDR program has no HDR code at all (compiled without HDR10), so its cost is unchanged.
-    gl::Program& program = display.hdr ? mApplyHdr : mApply;
+    // One build per (target, transform): the SDR program without a transform has no HDR or transform
+    // code at all, so its cost is the plain apply's (a uniform branch on the transform cost it 10 us at
+    // 4K on the H200: the transforms' registers).
+    gl::Program& program = mPrograms[std::pair{display.hdr, display.transform}];
     if (!program) {
-        gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)}};
+        gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)},
+                                  {"DISPLAY_TRANSFORM", std::to_string(display.transform)}};
         if (display.hdr)
             defines.push_back({"HDR10", "1"});
-        program = ctx.shaders.buildCompute(display.hdr ? "tonemap.apply-hdr10" : "tonemap.apply", "tonemap/Apply.comp",
-                                           defines);
+        program = ctx.shaders.buildCompute(
+            std::string(display.hdr ? "tonemap.apply-hdr10." : "tonemap.apply.") + std::to_string(display.transform),
+            "tonemap/Apply.comp", defines);
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
                     GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
@@ -52,7 +56,6 @@ void TonemapApply::apply(PassContext& ctx,
     (local ? local->localMean : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     program.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
-    program.set(2, display.transform);
     if (display.hdr) {
         glProgramUniform4f(program.id(), 3, display.highlightLookup, display.nitsScale, display.nitsOffset,
                            display.peak);

@@ -17,6 +17,10 @@
 #include "post/PostTypes.h"
 #include "tone/DisplayOutput.h"
 
+#include <cstdint>
+#include <map>
+#include <utility>
+
 namespace post {
 
 /// A curve buffer (float[hd::kCurveBufferWords]) labelled for debuggers.
@@ -51,8 +55,8 @@ public:
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
 
 private:
-    gl::Program mApply;
-    gl::Program mApplyHdr;  ///< Apply.comp with HDR10 defined
+    /// Apply.comp per (HDR10, DISPLAY_TRANSFORM)
+    std::map<std::pair<bool, std::uint32_t>, gl::Program> mPrograms;
     gl::Program mDisplayHistogram;
 };
 

@@ -124,7 +124,9 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
-    if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote) {
+    const std::uint32_t transform = apply ? apply->transform : 0u;
+    if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote ||
+        (apply && transform != mLastApplyTransform)) {
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
                                                std::to_string(capacity),
@@ -137,7 +139,10 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                             {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"},
                                             {"RUN_MERGE", mTuning.runMerge ? "1" : "0"},
                                             {"SELF_CLEAR", "1"},
-                                            {"APPLY", apply ? "1" : "0"}});
+                                            {"APPLY", apply ? "1" : "0"},
+                                            {"DISPLAY_TRANSFORM", std::to_string(transform)}});
+        if (apply)
+            mLastApplyTransform = transform;
         mLastReplicas = replicas;
         mLastSubgroupVote = subgroupVote;
     }
@@ -177,7 +182,6 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     if (apply) {
         apply->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
         apply->output->bindImage(hd::kImageUnitApplyOutput, GL_WRITE_ONLY);
-        program.set(3, apply->transform);
     }
     glDispatchCompute(mLastGroups, 1, 1);
     if (apply) {

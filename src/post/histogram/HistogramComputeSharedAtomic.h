@@ -65,6 +65,7 @@ private:
     std::uint32_t mLastReplicas = 1;
     bool mLastSubgroupVote = false;
     bool mLastFoveal = false;
+    std::uint32_t mLastApplyTransform = 0;  ///< the APPLY programs' DISPLAY_TRANSFORM
     gl::Buffer mAccumulator;  ///< the workgroups' sums and the ticket (SELF_CLEAR), zero between dispatches
     /// [APPLY][FOVEAL variant: none, block per workgroup, block per 32 invocations][bin capacity 256, 1024, 4096]
     std::array<std::array<std::array<gl::Program, 3>, 3>, 2> mPrograms;
