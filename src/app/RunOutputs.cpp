@@ -163,7 +163,11 @@ void App::Impl::writeSequenceOutputs()
         hdrSequenceOut->poll();
     }
     if (displaySequenceOut) {
-        displaySequenceOut->enqueue(lastDisplay ? *lastDisplay : pipeline->outputTexture(), number);
+        const gl::Texture* hdr10 = pipeline->hdrOutputTexture();  // display.target hdr10: the PQ picture
+        if (hdr10 && pipeline->viewMode() == post::ViewMode::ToneMapped)
+            displaySequenceOut->enqueue(*hdr10, number, std::nullopt, pipeline->lastRun().display.peak);
+        else
+            displaySequenceOut->enqueue(lastDisplay ? *lastDisplay : pipeline->outputTexture(), number);
         displaySequenceOut->poll();
     }
 }

@@ -2,6 +2,7 @@
 
 #include "frames/FrameSequence.h"
 #include "gl/Gl.h"
+#include "image/HdrPng.h"
 #include "image/ImageIo.h"
 #include "scene/PreExposure.h"
 #include "util/Log.h"
@@ -33,7 +34,10 @@ FrameSequenceWriter::Slot* FrameSequenceWriter::oldestPending()
     return oldest;
 }
 
-void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number, std::optional<int> preExposure)
+void FrameSequenceWriter::enqueue(const gl::Texture& texture,
+                                  long long number,
+                                  std::optional<int> preExposure,
+                                  std::optional<float> hdr10Peak)
 {
     Slot* slot = nullptr;
     for (Slot& candidate : mSlots)
@@ -45,7 +49,9 @@ void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number, 
         write(*slot);
     }
     const glm::ivec2 size = texture.size();
-    const bool isFloat = mKind == Kind::HdrExr;
+    if (mKind != Kind::DisplayPng || texture.format() != GL_RGBA32F)
+        hdr10Peak.reset();
+    const bool isFloat = mKind == Kind::HdrExr || hdr10Peak;
     const std::size_t bytes = std::size_t(size.x) * std::size_t(size.y) * 4u * (isFloat ? sizeof(float) : 1u);
     if (!slot->buffer.valid() || slot->buffer.size() < bytes)
         slot->buffer = gl::Buffer(mKind == Kind::HdrExr ? "sequence-out.exr" : "sequence-out.png", bytes);
@@ -60,6 +66,7 @@ void FrameSequenceWriter::enqueue(const gl::Texture& texture, long long number, 
     slot->size = size;
     slot->storeHalf = texture.format() != GL_RGBA32F && !preExposure;
     slot->preExposure = preExposure.value_or(0);
+    slot->hdr10Peak = hdr10Peak;
 }
 
 void FrameSequenceWriter::poll()
@@ -85,7 +92,14 @@ void FrameSequenceWriter::write(Slot& slot)
     const std::filesystem::path path = numberedPath(mPattern, slot.number);
     const std::size_t pixels = std::size_t(slot.size.x) * std::size_t(slot.size.y);
     const std::size_t row = std::size_t(slot.size.x) * 4u;
-    if (mKind == Kind::HdrExr) {
+    if (slot.hdr10Peak) {  // the HDR10 picture: cd/m^2, rows as the display PNG's
+        std::vector<float> rgba(pixels * 4u);
+        slot.buffer.read(0, rgba.size() * sizeof(float), rgba.data());
+        image::ImageF out(slot.size.x, slot.size.y);
+        for (int y = 0; y < slot.size.y; ++y)
+            std::memcpy(out.at(0, y), rgba.data() + std::size_t(slot.size.y - 1 - y) * row, row * sizeof(float));
+        image::writeHdr10Png(path, out, image::contentLightLevels(out, *slot.hdr10Peak));
+    } else if (mKind == Kind::HdrExr) {
         std::vector<float> rgba(pixels * 4u);
         slot.buffer.read(0, rgba.size() * sizeof(float), rgba.data());
         scene::unexposePixels(rgba, slot.preExposure);

@@ -12,7 +12,9 @@
 // and from a pre-exposed frame, whose values are written times 2^-k (the scene's own cd/m^2);
 // rows flipped to top-down, written through image::writePng / writeExr (atomically). Limits: the
 // files are encoded on the frame loop's thread (CPU time the frame pays); kRingSize frames of
-// pixels are held on the GPU.
+// pixels are held on the GPU. With display.target hdr10 a display PNG is the HDR10 picture instead,
+// as the screenshot is: enqueue() with the peak and the apply pass's RGBA32F cd/m^2 image, written
+// as a 16-bit PQ BT.2020 PNG with cICP, mDCV and cLLI (image/HdrPng.h).
 #pragma once
 
 #include "gl/Buffer.h"
@@ -41,7 +43,12 @@ public:
 
     /// Queues a copy of `texture` (level 0) for the file numbered `number`; `preExposure`: the frame
     /// is pre-exposed by 2^k (scene/PreExposure.h) and its EXR is written times 2^-k in 32-bit floats.
-    void enqueue(const gl::Texture& texture, long long number, std::optional<int> preExposure = {});
+    /// `hdr10Peak` (display PNGs): `texture` is the HDR10 output (RGBA32F cd/m^2, BT.2020) for a display
+    /// of that peak, written as a 16-bit PQ PNG.
+    void enqueue(const gl::Texture& texture,
+                 long long number,
+                 std::optional<int> preExposure = {},
+                 std::optional<float> hdr10Peak = {});
     /// Writes the finished copies, oldest first; never waits.
     void poll();
     /// Waits for every queued copy and writes it.
@@ -59,8 +66,9 @@ private:
         std::uint64_t sequence = 0;  ///< enqueue order
         long long number = 0;
         glm::ivec2 size{0};
-        bool storeHalf = true;  ///< EXR: half floats (an RGBA16F frame that is not pre-exposed)
-        int preExposure = 0;    ///< EXR: written times 2^-preExposure
+        bool storeHalf = true;           ///< EXR: half floats (an RGBA16F frame that is not pre-exposed)
+        int preExposure = 0;             ///< EXR: written times 2^-preExposure
+        std::optional<float> hdr10Peak;  ///< PNG: the HDR10 picture for this peak (float pixels)
     };
     Slot* oldestPending();
     void write(Slot& slot);

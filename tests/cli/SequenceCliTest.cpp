@@ -112,6 +112,30 @@ TEST(SequenceCliTest, TonemapWritesNumberedPngsAndRepeatsExactly)
     fs::remove_all(dir);
 }
 
+// display.target hdr10: every frame of a sequence is the HDR10 picture, as tonemap writes a still:
+// a 16-bit RGB PNG with its cICP chunk (BT.2020, PQ, RGB, full range) before the pixel data.
+TEST(SequenceCliTest, Hdr10SequenceFramesAreSixteenBitPqPngs)
+{
+    const fs::path dir = testing_support::scratchDir("cli-sequence-hdr10");
+    writeSequence(dir, "s.%04d.exr", 3, 1.0f);
+    fs::create_directories(dir / "h");
+    const auto result = cli_test::runIn(
+        dir, hdrlab("tonemap s.%04d.exr -o h/o.%04d.png --operator percentile --fps 30 --set display.target=hdr10"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    for (int i = 1; i <= 3; ++i) {
+        const std::string png = readBytes(dir / "h" / numbered("o.%04d.png", i));
+        ASSERT_GT(png.size(), 33u) << i;
+        EXPECT_EQ(png.substr(12, 4), "IHDR");
+        EXPECT_EQ(int(static_cast<unsigned char>(png[24])), 16) << "bit depth";
+        EXPECT_EQ(int(static_cast<unsigned char>(png[25])), 2) << "RGB";
+        const std::size_t cicp = png.find("cICP");
+        ASSERT_NE(cicp, std::string::npos) << i;
+        EXPECT_LT(cicp, png.find("IDAT"));
+        EXPECT_EQ(png.substr(cicp + 4, 4), std::string("\x09\x10\x00\x01", 4));
+    }
+    fs::remove_all(dir);
+}
+
 TEST(SequenceCliTest, AConstantSequenceHasNoFlickerWithAnyOperator)
 {
     const fs::path dir = testing_support::scratchDir("cli-sequence-constant");
