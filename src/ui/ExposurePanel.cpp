@@ -31,6 +31,61 @@ std::string formatValue(const char* format, double value)
     return text;
 }
 
+/// The y numbers left of the plot and their grid lines.
+template <typename ToY>
+void drawYAxis(ImDrawList* draw,
+               const std::vector<double>& ticks,
+               double step,
+               ToY toY,
+               ImVec2 plotMin,
+               ImVec2 plotMax,
+               ImVec2 origin,
+               ImVec2 itemMax)
+{
+    const float line = ImGui::GetTextLineHeight();
+    for (double tick : ticks) {
+        const float y = toY(float(tick));
+        draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kGridColor);
+        const std::string label = formatTick(tick, step);
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        const float top = std::clamp(y - 0.5f * line, origin.y, itemMax.y - line);
+        drawTextIn(draw, ImVec2(plotMin.x - kGap - labelWidth, top), kAxisColor, label, origin, itemMax);
+    }
+}
+
+/// The x numbers under the plot over [low, high] (each followed by `suffix`), as many as fit with two
+/// digits' room between two ("-10 s  -8 s", never "-10 s-8 s"), their grid lines, and the plot's frame.
+template <typename ToX>
+void drawXAxis(ImDrawList* draw,
+               float low,
+               float high,
+               const char* suffix,
+               ToX toX,
+               ImVec2 plotMin,
+               ImVec2 plotMax,
+               ImVec2 origin,
+               ImVec2 itemMax)
+{
+    const float xGap = ImGui::CalcTextSize("00").x;
+    const int xCount =
+        ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize((std::string("-00") + suffix).c_str()).x, xGap);
+    const double xStep = niceStep(high - low, xCount);
+    float lastRight = -std::numeric_limits<float>::infinity();
+    for (double tick : niceTicks(low, high, xCount)) {
+        const float x = toX(float(tick));
+        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
+        const std::string label = formatTick(tick, xStep) + suffix;
+        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+        // Right of the y numbers' margin, so that no x number meets the lowest y number.
+        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
+        if (left < lastRight + xGap)
+            continue;
+        drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
+        lastRight = left + labelWidth;
+    }
+    draw->AddRect(plotMin, plotMax, kAxisColor);
+}
+
 }  // namespace
 
 void drawTimePlot(const char* id,
@@ -72,33 +127,9 @@ void drawTimePlot(const char* id,
     auto toX = [&](float secondsAgo) { return plotMax.x + secondsAgo / windowSeconds * (plotMax.x - plotMin.x); };
 
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
-    for (double tick : yTicks) {
-        const float y = toY(float(tick));
-        draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kGridColor);
-        const std::string label = formatTick(tick, yStep);
-        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
-        const float top = std::clamp(y - 0.5f * line, origin.y, itemMax.y - line);
-        drawTextIn(draw, ImVec2(plotMin.x - kGap - labelWidth, top), kAxisColor, label, origin, itemMax);
-    }
-    // The x axis: seconds before the newest frame, as many numbers as fit.
-    // Two digits' room between two numbers: "-10 s  -8 s", never "-10 s-8 s".
-    const float xGap = ImGui::CalcTextSize("00").x;
-    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00 s").x, xGap);
-    const double xStep = niceStep(windowSeconds, xCount);
-    float lastRight = -std::numeric_limits<float>::infinity();
-    for (double tick : niceTicks(-windowSeconds, 0.0, xCount)) {
-        const float x = toX(float(tick));
-        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
-        const std::string label = formatTick(tick, xStep) + " s";
-        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
-        // Right of the y numbers' margin, so that no x number meets the lowest y number.
-        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
-        if (left < lastRight + xGap)
-            continue;
-        drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
-        lastRight = left + labelWidth;
-    }
-    draw->AddRect(plotMin, plotMax, kAxisColor);
+    drawYAxis(draw, yTicks, yStep, toY, plotMin, plotMax, origin, itemMax);
+    // The x axis: seconds before the newest frame.
+    drawXAxis(draw, -windowSeconds, 0.0f, " s", toX, plotMin, plotMax, origin, itemMax);
 
     std::vector<ImVec2> points;
     points.reserve(samples.size());
@@ -167,30 +198,8 @@ void drawCompensationCurve(const char* id, const post::CompensationCurveView& vi
     auto toY = [&](float ev) { return plotMax.y - (ev - yLow) / (yHigh - yLow) * (plotMax.y - plotMin.y); };
 
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
-    for (double tick : yTicks) {
-        const float y = toY(float(tick));
-        draw->AddLine(ImVec2(plotMin.x, y), ImVec2(plotMax.x, y), kGridColor);
-        const std::string label = formatTick(tick, yStep);
-        const float top = std::clamp(y - 0.5f * line, origin.y, itemMax.y - line);
-        drawTextIn(draw, ImVec2(plotMin.x - kGap - ImGui::CalcTextSize(label.c_str()).x, top), kAxisColor, label,
-                   origin, itemMax);
-    }
-    const float xGap = ImGui::CalcTextSize("00").x;
-    const int xCount = ticksThatFit(plotMax.x - plotMin.x, ImGui::CalcTextSize("-00").x, xGap);
-    const double xStep = niceStep(xHigh - xLow, xCount);
-    float lastRight = -std::numeric_limits<float>::infinity();
-    for (double tick : niceTicks(xLow, xHigh, xCount)) {
-        const float x = toX(float(tick));
-        draw->AddLine(ImVec2(x, plotMin.y), ImVec2(x, plotMax.y), kGridColor);
-        const std::string label = formatTick(tick, xStep);
-        const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
-        const float left = std::clamp(x - 0.5f * labelWidth, plotMin.x, itemMax.x - labelWidth);
-        if (left < lastRight + xGap)
-            continue;
-        drawTextIn(draw, ImVec2(left, plotMax.y + 2.0f), kAxisColor, label, origin, itemMax);
-        lastRight = left + labelWidth;
-    }
-    draw->AddRect(plotMin, plotMax, kAxisColor);
+    drawYAxis(draw, yTicks, yStep, toY, plotMin, plotMax, origin, itemMax);
+    drawXAxis(draw, xLow, xHigh, "", toX, plotMin, plotMax, origin, itemMax);
 
     // The curve: flat from the left edge to the first point, through the points, flat to the right edge.
     std::vector<ImVec2> polyline;

@@ -26,35 +26,6 @@ class HistogramFactorsGlTest : public ts::GlTest
 {
 };
 
-std::vector<float> makeFrame(glm::ivec2 size, unsigned seed)
-{
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<float> ev(-12.0f, 14.0f);
-    std::uniform_int_distribution<int> special(0, 49);
-    std::vector<float> rgba(std::size_t(size.x) * std::size_t(size.y) * 4);
-    for (std::size_t i = 0; i < rgba.size(); i += 4) {
-        const float base = std::exp2(ev(random));
-        rgba[i] = base, rgba[i + 1] = base * 0.7f, rgba[i + 2] = base * 1.3f, rgba[i + 3] = 1.0f;
-        switch (special(random)) {
-            case 0:
-                rgba[i] = std::numeric_limits<float>::quiet_NaN();
-                break;
-            case 1:
-                rgba[i + 1] = std::numeric_limits<float>::infinity();
-                break;
-            case 2:
-                rgba[i] = rgba[i + 1] = rgba[i + 2] = -1.0f;
-                break;
-            case 3:
-                rgba[i] = rgba[i + 1] = rgba[i + 2] = 0.0f;
-                break;
-            default:
-                break;
-        }
-    }
-    return rgba;
-}
-
 TEST_F(HistogramFactorsGlTest, VariantsBinLikeTheMethodAndTheReference)
 {
     post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
@@ -63,7 +34,8 @@ TEST_F(HistogramFactorsGlTest, VariantsBinLikeTheMethodAndTheReference)
     for (glm::ivec2 size : {glm::ivec2{1, 1}, glm::ivec2{37, 23}, glm::ivec2{301, 67}})
         for (std::uint32_t bins : {1u, 64u, 256u, 1000u}) {
             SCOPED_TRACE(std::to_string(size.x) + "x" + std::to_string(size.y) + ", " + std::to_string(bins) + " bins");
-            const std::vector<float> source = makeFrame(size, unsigned(size.x * 131 + bins));
+            const std::vector<float> source =
+                ts::randomFrameWithSpecials(size, unsigned(size.x * 131 + bins), -12.0f, 14.0f);
             gl::Texture frame("test.factors-frame", GL_RGBA16F, size);
             frame.upload(GL_RGBA, GL_FLOAT, source.data());
             std::vector<float> stored(source.size());  // the texels as the half-float frame holds them

@@ -35,36 +35,6 @@ class ReferenceChainGlTest : public ts::GlTest
 constexpr float kLogMin = -8.0f;
 constexpr float kLogMax = 10.0f;
 
-/// Random colours over the range and beyond, with NaN, Inf, negative and zero pixels.
-std::vector<float> randomFrame(glm::ivec2 size, unsigned seed)
-{
-    std::mt19937 random(seed);
-    std::uniform_real_distribution<float> ev(-11.0f, 13.0f);
-    std::uniform_int_distribution<int> special(0, 49);
-    std::vector<float> rgba(std::size_t(size.x) * std::size_t(size.y) * 4);
-    for (std::size_t i = 0; i < rgba.size(); i += 4) {
-        const float base = std::exp2(ev(random));
-        rgba[i] = base, rgba[i + 1] = base * 0.7f, rgba[i + 2] = base * 1.3f, rgba[i + 3] = 1.0f;
-        switch (special(random)) {
-            case 0:
-                rgba[i] = std::numeric_limits<float>::quiet_NaN();
-                break;
-            case 1:
-                rgba[i + 1] = std::numeric_limits<float>::infinity();
-                break;
-            case 2:
-                rgba[i] = rgba[i + 1] = rgba[i + 2] = -1.0f;
-                break;
-            case 3:
-                rgba[i] = rgba[i + 1] = rgba[i + 2] = 0.0f;
-                break;
-            default:
-                break;
-        }
-    }
-    return rgba;
-}
-
 /// Grey pixels whose log2 luminance is a bin's centre (every bin in turn).
 std::vector<float> binCentreFrame(glm::ivec2 size, std::uint32_t bins)
 {
@@ -122,7 +92,8 @@ TEST_F(ReferenceChainGlTest, StagesMatchTheCpuWithinTheirTolerances)
             for (std::uint32_t bins : {1u, 64u, 256u, 1000u}) {
                 SCOPED_TRACE(std::string(format == GL_RGBA16F ? "rgba16f " : "rgba32f ") + std::to_string(size.x) +
                              "x" + std::to_string(size.y) + ", " + std::to_string(bins) + " bins");
-                const Frame frame = uploadFrame(randomFrame(size, unsigned(size.x * 7 + bins)), size, format);
+                const Frame frame = uploadFrame(
+                    ts::randomFrameWithSpecials(size, unsigned(size.x * 7 + bins), -11.0f, 13.0f), size, format);
                 app::ReferenceChainParams model;
                 const gl::Buffer params = paramsFor(bins, size, model);
                 chain.prepare(size, format, bins);
@@ -241,7 +212,7 @@ TEST_F(ReferenceChainGlTest, TimingGivesEveryRunAndStage)
 {
     app::GlReferenceChain chain(ts::shaderLibrary());
     const glm::ivec2 size{64, 36};
-    const Frame frame = uploadFrame(randomFrame(size, 5u), size, GL_RGBA16F);
+    const Frame frame = uploadFrame(ts::randomFrameWithSpecials(size, 5u, -11.0f, 13.0f), size, GL_RGBA16F);
     app::ReferenceChainParams model;
     const gl::Buffer params = paramsFor(256, size, model);
     chain.prepare(size, GL_RGBA16F, 256);

@@ -69,6 +69,35 @@ TestImage binCentreImage(int width,
     return image;
 }
 
+std::vector<float> randomFrameWithSpecials(glm::ivec2 size, unsigned seed, float evMin, float evMax)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> ev(evMin, evMax);
+    std::uniform_int_distribution<int> special(0, 49);
+    std::vector<float> rgba(std::size_t(size.x) * std::size_t(size.y) * 4);
+    for (std::size_t i = 0; i < rgba.size(); i += 4) {
+        const float base = std::exp2(ev(random));
+        rgba[i] = base, rgba[i + 1] = base * 0.7f, rgba[i + 2] = base * 1.3f, rgba[i + 3] = 1.0f;
+        switch (special(random)) {
+            case 0:
+                rgba[i] = std::numeric_limits<float>::quiet_NaN();
+                break;
+            case 1:
+                rgba[i + 1] = std::numeric_limits<float>::infinity();
+                break;
+            case 2:
+                rgba[i] = rgba[i + 1] = rgba[i + 2] = -1.0f;
+                break;
+            case 3:
+                rgba[i] = rgba[i + 1] = rgba[i + 2] = 0.0f;
+                break;
+            default:
+                break;
+        }
+    }
+    return rgba;
+}
+
 TestImage randomHdrImage(int width, int height, float logMin, float logMax, std::uint32_t seed)
 {
     TestImage image = blankImage(width, height);

@@ -45,6 +45,9 @@ TestImage binCentreImage(int width,
                          int outOfRangeEvery = 0);
 /// Coloured pixels, log-uniform luminance over [logMin, logMax].
 TestImage randomHdrImage(int width, int height, float logMin, float logMax, std::uint32_t seed);
+/// RGBA floats of a frame: each pixel a colour (base, 0.7 base, 1.3 base) with log2 base uniform over
+/// [evMin, evMax], and about one in 50 replaced by NaN, +Inf, negative or zero values.
+std::vector<float> randomFrameWithSpecials(glm::ivec2 size, unsigned seed, float evMin, float evMax);
 /// Overwrites pixels at fixed positions with NaN, +Inf, -Inf, negative and zero values (in that
 /// cycle, every `every`-th pixel) and returns how many of each were written.
 struct SpecialCounts
