@@ -16,6 +16,9 @@
 //  - Each workgroup adds its non-zero bins to the global buffer once. SELF_CLEAR 1 (the method):
 //    they add into an accumulator instead, and the last group to finish (a ticket) moves the sums
 //    into the histogram and zeroes the accumulator, which saves the histogram's clear (a dispatch).
+//  - CURVE_KERNEL 1 or 2 (with SELF_CLEAR): the last group also builds the tone operator's curve from
+//    the bins it publishes (histogram/CurveInLastGroup.glsl: percentile or equalize), so no curve
+//    dispatch follows.
 //  - FOVEAL 1: the same histogram, and in the same read of the frame Ward's foveal image (the box
 //    filter of WardFoveal.comp): the tiles are then the foveal blocks ([x w/gw, (x+1) w/gw) x ...,
 //    so they partition the frame), each walked by the whole workgroup, PIXELS rows of loads in
@@ -77,6 +80,12 @@
 #endif
 #ifndef APPLY
 #define APPLY 0
+#endif
+#ifndef CURVE_KERNEL
+#define CURVE_KERNEL 0
+#endif
+#if CURVE_KERNEL && !SELF_CLEAR
+#error "CURVE_KERNEL runs in the last workgroup of SELF_CLEAR"
 #endif
 #if APPLY && FOVEAL == 1
 #error "APPLY runs with the tiles or FOVEAL 2"
@@ -143,6 +152,10 @@ shared uint sTicket;
 
 // Per copy: bins [0, BIN_CAPACITY), then the no-bin counters.
 shared uint sHistogram[REPLICAS * kStride];
+
+#if CURVE_KERNEL
+#include "histogram/CurveInLastGroup.glsl"
+#endif
 
 uint slotOf(int code)
 {
@@ -416,12 +429,23 @@ void main()
     if (local == 0u)
         sTicket = atomicAdd(accumulated[kHistogramBufferWords], 1u);
     barrier();
-    if (sTicket == gl_NumWorkGroups.x - 1u) {
-        for (uint word = local; word < kHistogramBufferWords; word += kGroupSize)
-            histogram[word] = word < binCount || word >= kHistogramCountersOffset ? atomicExchange(accumulated[word], 0u)
-                                                                                 : 0u;
+    if (sTicket == gl_NumWorkGroups.x - 1u) { // uniform in the workgroup (shared): barriers allowed
+        for (uint word = local; word < kHistogramBufferWords; word += kGroupSize) {
+            const uint count =
+                word < binCount || word >= kHistogramCountersOffset ? atomicExchange(accumulated[word], 0u) : 0u;
+            histogram[word] = count;
+#if CURVE_KERNEL
+            if (word < binCount)
+                sHistogram[word] = count; // the bins are published: the shared copy becomes the CDF
+#endif
+        }
         if (local == 0u)
             atomicExchange(accumulated[kHistogramBufferWords], 0u);
+#if CURVE_KERNEL
+        memoryBarrierShared();
+        barrier();
+        buildCurveInLastGroup(local, binCount);
+#endif
     }
 #endif
 }

@@ -9,6 +9,9 @@
 //   is below 0.76 as they are, compress the peak above it toward 1 and desaturate by the
 //   compressed amount (desaturation 0.15).
 // Codes: post::DisplayCurve (kDisplayAgx ...). CPU reference: reference/DisplayTransformRef.
+// Included once (the one-pass histogram takes it through both the apply and the curve code).
+#ifndef DISPLAY_TRANSFORM_GLSL
+#define DISPLAY_TRANSFORM_GLSL
 
 const uint kDisplayAgx = 4u;
 const uint kDisplayAgxPunchy = 5u;
@@ -71,3 +74,4 @@ vec3 displayTransform(vec3 rgb, uint kind)
         return agxTransform(rgb, kind == kDisplayAgxPunchy);
     return rgb;
 }
+#endif // DISPLAY_TRANSFORM_GLSL

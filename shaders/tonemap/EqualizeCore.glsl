@@ -2,7 +2,11 @@
 // T[i] = (cdf[i] - cdf_min) / (N - cdf_min), one sample per bin centre over the histogram range
 // (Equalize.comp on a scan's CDFs; EqualizeFused.comp after scanning in its own dispatch). N ==
 // cdf_min (one occupied bin) or N == 0 gives DEGENERATE_VALUE. Optionally the value is an
-// sRGB-encoded level (curve = sRGB EOTF of it). The includer defines `uint cdfAt(uint channel, uint i)`.
+// sRGB-encoded level (curve = sRGB EOTF of it). The includer defines `uint cdfAt(uint channel, uint i)`
+// and declares the params buffer `params[]` and the curve buffer `curve[]` (or names another in CURVE_OUT).
+#ifndef CURVE_OUT
+#define CURVE_OUT curve
+#endif
 
 float decodeSrgb(float v)
 {
@@ -33,10 +37,20 @@ float equalized(uint channel, uint i, uint bins, bool encodedOutput)
 
 void writeEqualizeHeader(uint bins, uint channels)
 {
-    curve[kCurveLogMin] = uintBitsToFloat(params[kParamLogMin]);
-    curve[kCurveLogMax] = uintBitsToFloat(params[kParamLogMax]);
-    curve[kCurveSampleCount] = float(bins);
-    curve[kCurveChannels] = float(channels);
-    curve[kCurveMode] = kCurveModeLut;
-    curve[kCurveScale] = 0.0;
+    CURVE_OUT[kCurveLogMin] = uintBitsToFloat(params[kParamLogMin]);
+    CURVE_OUT[kCurveLogMax] = uintBitsToFloat(params[kParamLogMax]);
+    CURVE_OUT[kCurveSampleCount] = float(bins);
+    CURVE_OUT[kCurveChannels] = float(channels);
+    CURVE_OUT[kCurveMode] = kCurveModeLut;
+    CURVE_OUT[kCurveScale] = 0.0;
+}
+
+/// The luminance curve from the scanned CDF (cdfAt(0, i)): the header and a sample per bin, the samples
+/// spread over the `groupSize` invocations of the workgroup (`thread` is this one's index).
+void writeEqualizeCurve(uint thread, uint groupSize, uint bins, bool encodedOutput)
+{
+    if (thread == 0u)
+        writeEqualizeHeader(bins, 1u);
+    for (uint i = thread; i < bins; i += groupSize)
+        CURVE_OUT[kCurveHeaderWords + i] = equalized(0u, i, bins, encodedOutput);
 }

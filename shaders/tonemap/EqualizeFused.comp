@@ -44,8 +44,5 @@ void main()
     }
     memoryBarrierShared();
     barrier();
-    if (thread == 0u)
-        writeEqualizeHeader(bins, 1u);
-    for (uint i = thread; i < bins; i += kScanGroupSize)
-        curve[kCurveHeaderWords + i] = equalized(0u, i, bins, uEncodedOutput != 0u);
+    writeEqualizeCurve(thread, kScanGroupSize, bins, uEncodedOutput != 0u);
 }

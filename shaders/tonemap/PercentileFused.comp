@@ -3,7 +3,8 @@
 // (scan/WorkgroupScanCore.glsl, compute-scan's scan, so the CDF is the same words), writes it to the
 // pipeline's CDF buffer for the view and --verify, sums its mean for the cut detection (HistogramMean.glsl,
 // the workgroup), meters it and adapts (PercentileMeterCore.glsl, one invocation, reading shared memory), then fills the exposure curve (ExposureCurve.glsl, an invocation
-// per sample). Replaces the scan dispatch, the meter dispatch and the curve dispatch.
+// per sample; PercentileCurveCore.glsl). Replaces the scan dispatch, the meter dispatch and the curve
+// dispatch.
 #include "shared/HostDevice.h"
 
 layout(local_size_x = kScanGroupSize) in;
@@ -14,14 +15,7 @@ layout(std430, binding = kBindingCdf) writeonly buffer Cdf { uint cdfOut[]; };
 layout(std430, binding = kBindingOperatorState) buffer State { float state[]; };
 layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; };
 
-layout(location = 20) uniform uint uSamples;
-layout(location = 21) uniform uint uDisplayCurve;
-layout(location = 22) uniform float uWhite;
-layout(location = 23) uniform float uLocalBlend;
-
 shared uint sCdf[kMaxHistogramBins];
-shared float sExposureEv;
-shared float sMetered;
 
 uint scanInput(uint index)
 {
@@ -35,9 +29,7 @@ uint cdfAt(uint i)
 
 #define MEAN_GROUP_SIZE kScanGroupSize
 #include "scan/WorkgroupScanCore.glsl"
-#include "tonemap/HistogramMean.glsl"
-#include "tonemap/PercentileMeterCore.glsl"
-#include "tonemap/ExposureCurve.glsl"
+#include "tonemap/PercentileCurveCore.glsl"
 
 void main()
 {
@@ -56,23 +48,5 @@ void main()
     }
     memoryBarrierShared();
     barrier();
-    if (uCutThreshold > 0.0) { // uniform: the whole workgroup sums the mean for the cut detection
-        float centreSum = histogramCentreSum(thread, bins);
-        gMeanLog2 = logMin + centreSum / float(sCdf[bins - 1u]) * ((logMax - logMin) / float(bins));
-    }
-    if (thread == 0u) {
-        percentileMeter(bins, logMin, logMax);
-        float exposureEv = state[STATE_EXPOSURE];
-        if (state[STATE_VALID] == 0.0 || isnan(exposureEv) || isinf(exposureEv))
-            exposureEv = 0.0;
-        sExposureEv = exposureEv;
-        sMetered = state[STATE_METERED];
-    }
-    memoryBarrierShared();
-    barrier();
-    const float exposureEv = sExposureEv;
-    if (thread == 0u)
-        writeExposureCurveHeader(logMin, logMax, uSamples, uDisplayCurve, exposureEv, uLocalBlend, sMetered);
-    for (uint i = thread; i < uSamples; i += kScanGroupSize)
-        writeExposureCurveSample(i, logMin, logMax, uSamples, uDisplayCurve, uWhite, exposureEv);
+    writePercentileCurve(thread, bins, logMin, logMax);
 }

@@ -13,32 +13,36 @@
 // uSnapAtCuts, the exposure snaps to the target. An empty histogram or a non-finite target keeps the
 // previous exposure; the first usable frame snaps. State layout: STATE_* (ToneShaders.h).
 // The includer declares the state buffer `state[]` and defines `uint cdfAt(uint i)` (the inclusive
-// CDF) before including this.
+// CDF) before including this. METER_UNIFORMS moves the uniforms' locations up by that much (the
+// histogram pass that builds the curve in its last workgroup has its own uniforms at the low ones).
+#ifndef METER_UNIFORMS
+#define METER_UNIFORMS 0
+#endif
 
-layout(location = 0) uniform uint uMetering;      // 0 key, 1 band average
-layout(location = 1) uniform float uPercentile;   // fractions 0..1
-layout(location = 2) uniform float uHighPercentile;
-layout(location = 3) uniform float uBandLow;
-layout(location = 4) uniform float uBandHigh;
-layout(location = 5) uniform float uLog2Key;
-layout(location = 6) uniform float uLog2White;
-layout(location = 7) uniform uint uLimitHighlights;
-layout(location = 8) uniform float uCompensationEv;
-layout(location = 9) uniform float uMinEv;
-layout(location = 10) uniform float uMaxEv;
-layout(location = 11) uniform uint uAdapt;
-layout(location = 12) uniform float uSpeedUp;
-layout(location = 13) uniform float uSpeedDown;
-layout(location = 14) uniform float uTransition;
-layout(location = 15) uniform float uDt;          // already clamped to [0, kMaxAdaptationDtSeconds]
-layout(location = 16) uniform uint uReset;
-layout(location = 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
-layout(location = 18) uniform float uMaxHighlightPull; // EV the highlight limit may lower the key's exposure
-layout(location = 19) uniform float uCutThreshold;     // EV; 0: no cut detection
-layout(location = 24) uniform uint uSnapAtCuts;
-layout(location = 25) uniform uint uFrameIndex;        // recorded at a cut
-layout(location = 26) uniform uint uCompensationPointCount;
-layout(location = 27) uniform vec2 uCompensationPoints[COMPENSATION_POINTS]; // (metered EV, compensation EV)
+layout(location = METER_UNIFORMS + 0) uniform uint uMetering;      // 0 key, 1 band average
+layout(location = METER_UNIFORMS + 1) uniform float uPercentile;   // fractions 0..1
+layout(location = METER_UNIFORMS + 2) uniform float uHighPercentile;
+layout(location = METER_UNIFORMS + 3) uniform float uBandLow;
+layout(location = METER_UNIFORMS + 4) uniform float uBandHigh;
+layout(location = METER_UNIFORMS + 5) uniform float uLog2Key;
+layout(location = METER_UNIFORMS + 6) uniform float uLog2White;
+layout(location = METER_UNIFORMS + 7) uniform uint uLimitHighlights;
+layout(location = METER_UNIFORMS + 8) uniform float uCompensationEv;
+layout(location = METER_UNIFORMS + 9) uniform float uMinEv;
+layout(location = METER_UNIFORMS + 10) uniform float uMaxEv;
+layout(location = METER_UNIFORMS + 11) uniform uint uAdapt;
+layout(location = METER_UNIFORMS + 12) uniform float uSpeedUp;
+layout(location = METER_UNIFORMS + 13) uniform float uSpeedDown;
+layout(location = METER_UNIFORMS + 14) uniform float uTransition;
+layout(location = METER_UNIFORMS + 15) uniform float uDt;          // already clamped to [0, kMaxAdaptationDtSeconds]
+layout(location = METER_UNIFORMS + 16) uniform uint uReset;
+layout(location = METER_UNIFORMS + 17) uniform uint uAdaptationCurve; // post::AdaptationCurve
+layout(location = METER_UNIFORMS + 18) uniform float uMaxHighlightPull; // EV the highlight limit may lower the key's exposure
+layout(location = METER_UNIFORMS + 19) uniform float uCutThreshold;     // EV; 0: no cut detection
+layout(location = METER_UNIFORMS + 24) uniform uint uSnapAtCuts;
+layout(location = METER_UNIFORMS + 25) uniform uint uFrameIndex;        // recorded at a cut
+layout(location = METER_UNIFORMS + 26) uniform uint uCompensationPointCount;
+layout(location = METER_UNIFORMS + 27) uniform vec2 uCompensationPoints[COMPENSATION_POINTS]; // (metered EV, compensation EV)
 
 float gMeanLog2 = 0.0; // this frame's histogram mean log2 L, when uCutThreshold > 0
 
@@ -135,7 +139,7 @@ float adapt(float current, float target, float dt)
     return target - direction * distance * exp(-speed * dt / uTransition);
 }
 
-bool isUsable(float v)
+bool isMeterUsable(float v)
 {
     return !isnan(v) && !isinf(v);
 }
@@ -144,7 +148,7 @@ bool isUsable(float v)
 float compensationAt(float metered)
 {
     uint n = min(uCompensationPointCount, uint(COMPENSATION_POINTS));
-    if (n == 0u || !isUsable(metered))
+    if (n == 0u || !isMeterUsable(metered))
         return 0.0;
     if (metered <= uCompensationPoints[0].x)
         return uCompensationPoints[0].y;
@@ -167,7 +171,7 @@ void percentileMeter(uint bins, float logMin, float logMax)
     gBinWidth = (logMax - gLogMin) / float(gBins);
     float total = float(cdfAt(gBins - 1u));
 
-    bool ok = total > 0.0 && isUsable(gLogMin) && isUsable(logMax);
+    bool ok = total > 0.0 && isMeterUsable(gLogMin) && isMeterUsable(logMax);
     float target = 0.0;
     float metered = 0.0;
     float high = 0.0;
@@ -192,7 +196,7 @@ void percentileMeter(uint bins, float logMin, float logMax)
         float curveEv = compensationAt(metered);
         state[STATE_COMPENSATION] = curveEv;
         target = clamp(target + uCompensationEv + curveEv, uMinEv, uMaxEv);
-        ok = isUsable(target);
+        ok = isMeterUsable(target);
     }
     state[STATE_FRAME_OK] = ok ? 1.0 : 0.0;
     state[STATE_CUT] = 0.0;
@@ -201,7 +205,7 @@ void percentileMeter(uint bins, float logMin, float logMax)
 
     bool cut = false;
     float distance = 0.0;
-    if (uCutThreshold > 0.0 && isUsable(gMeanLog2)) {
+    if (uCutThreshold > 0.0 && isMeterUsable(gMeanLog2)) {
         if (state[STATE_MEAN_VALID] != 0.0) {
             distance = abs(gMeanLog2 - state[STATE_MEAN_LOG2]);
             cut = distance > uCutThreshold;
@@ -220,7 +224,7 @@ void percentileMeter(uint bins, float logMin, float logMax)
     }
 
     float current = state[STATE_EXPOSURE];
-    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isUsable(current) || uAdapt == 0u ||
+    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isMeterUsable(current) || uAdapt == 0u ||
                 (cut && uSnapAtCuts != 0u);
     state[STATE_EXPOSURE] = snap ? target : adapt(current, target, uDt);
     state[STATE_TARGET] = target;

@@ -120,6 +120,12 @@ std::vector<PipelineKey> makePipelineKeys()
                         ParameterType::Bool, 0.0, 1.0, d.onePass),
              [](const PipelineSettings& s) { return ParameterValue(s.onePass); },
              [](PipelineSettings& s, const ParameterValue& v) { s.onePass = std::get<bool>(v); }});
+        k.push_back({numberInfo("tonemap.curve_in_histogram",
+                                "Curve in the histogram pass: its last workgroup scans and builds the curve (no "
+                                "curve dispatch)",
+                                ParameterType::Bool, 0.0, 1.0, d.curveInHistogram),
+                     [](const PipelineSettings& s) { return ParameterValue(s.curveInHistogram); },
+                     [](PipelineSettings& s, const ParameterValue& v) { s.curveInHistogram = std::get<bool>(v); }});
         k.push_back({numberInfo("tonemap.view_local_mean", "View local mean (CUDA SAT)", ParameterType::Bool, 0.0, 1.0,
                                 d.viewLocalMean),
                      [](const PipelineSettings& s) { return ParameterValue(s.viewLocalMean); },

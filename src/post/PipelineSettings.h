@@ -33,6 +33,10 @@ struct PipelineSettings
     /// frame, a frame of curve latency, as engines run it); where the method cannot (it does not
     /// appliesCurve(), a downsampled histogram, local adaptation, no curve yet) the frame runs two passes.
     bool onePass = false;
+    /// tonemap.curve_in_histogram: with the scan "in-curve", an operator that offers its curve
+    /// (percentile, equalize on luminance) has it built by the histogram pass's last workgroup where the
+    /// method buildsCurve() (the default GL method): no curve dispatch. Off: the curve's own dispatch.
+    bool curveInHistogram = true;
     bool viewLocalMean = false;  ///< show the local mean log2 L (CUDA summed-area table) instead of the frame
     UnitsMode inputUnits = UnitsMode::Auto;  ///< input.units: what one unit of the input is (post/LuminanceUnits.h)
     double cdPerUnit = 0.0;                  ///< input.cd_per_unit: > 0 overrides cd/m^2 per unit; 0 keeps the rule's

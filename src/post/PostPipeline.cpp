@@ -119,6 +119,10 @@ bool PostPipeline::lastFrameOnePass() const
 {
     return mImpl->lastOnePass;
 }
+bool PostPipeline::lastCurveInHistogram() const
+{
+    return mImpl->lastCurveInHistogram;
+}
 const gl::Texture& PostPipeline::outputTexture() const
 {
     if (mImpl->viewMode == ViewMode::Metering && mImpl->meteringOutput)

@@ -102,6 +102,8 @@ public:
     const gl::Buffer& appliedCurveBuffer() const;
     /// The last run's picture came out of the histogram pass (tonemap.one_pass).
     bool lastFrameOnePass() const;
+    /// The last run's curve was built by the histogram pass's last workgroup (tonemap.curve_in_histogram).
+    bool lastCurveInHistogram() const;
     /// The display image of the last run (GL_RGBA8, sRGB-encoded; anti-aliased when display.aa ran).
     const gl::Texture& outputTexture() const;
 

@@ -43,8 +43,9 @@ struct PostPipeline::Impl
     /// One-pass mode: the curve the picture was made with (the previous frame's), swapped with
     /// curveBuffer at the start of a one-pass frame, so no copy is made and both stay readable.
     gl::Buffer appliedCurve = createCurveBuffer("post.curve.applied");
-    bool curveReady = false;   ///< a curve has been computed (the one-pass mode has one to apply)
-    bool lastOnePass = false;  ///< the last run's picture came out of the histogram pass
+    bool curveReady = false;            ///< a curve has been computed (the one-pass mode has one to apply)
+    bool lastOnePass = false;           ///< the last run's picture came out of the histogram pass
+    bool lastCurveInHistogram = false;  ///< the last run's curve was built by the histogram pass
     gl::Buffer displayBins{"post.display-histogram", TonemapApply::kDisplayBins * sizeof(std::uint32_t)};
     gl::Texture output;
     gl::Texture hdrOutput;  ///< display.target hdr10: linear BT.2020 cd/m^2 (GL_RGBA32F), same size as output

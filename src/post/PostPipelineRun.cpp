@@ -135,11 +135,35 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             ApplyTarget{&p.appliedCurve, &p.output,
                         applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display).transform};
     }
+    // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
+    // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.
+    const bool scanInCurve =
+        !builtInCdf && p.scan->fusedIntoCurve() && (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
+    ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
+                      spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
+    inputs.depth = p.sceneDepth;
+    inputs.topDownRows = p.topDownRows;
+    inputs.picture = p.picture ? &*p.picture : nullptr;
+    inputs.units = &p.frameUnits;
+    inputs.footage = p.footage;
+    bool cdfWritten = false;
+    if (scanInCurve && p.tone->scansInCurve()) {
+        inputs.fusedCdf = &p.cdfBuffer;
+        inputs.fusedCdfWritten = &cdfWritten;
+    }
+    p.tone->setDisplay(p.settings.display);  // Ward's Ld_max is the HDR10 peak
+    // The curve in the histogram pass: its last workgroup scans and builds the operator's curve.
+    CurveTarget curveTarget;
+    const bool curveOffered = p.settings.curveInHistogram && !p.fed && inputs.fusedCdf != nullptr &&
+                              p.histogram->buildsCurve() &&
+                              p.tone->offerCurveToHistogram(ctx, inputs, p.curveBuffer, curveTarget);
     if (!p.fed) {
         auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
         if (onePass)
             targets.apply = &applyTarget;
+        if (curveOffered)
+            targets.curve = &curveTarget;
         // One read of the frame for all metering: the operator's foveal image comes out of this pass
         // where the method can make it and the histogram reads the full frame.
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
@@ -156,10 +180,6 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         }
         fused->endFrame();
     }
-    // Scan "in-curve": no dispatch here for an operator that scans in its curve dispatch (it fills the
-    // CDF) or uses no CDF (then none is made); other operators get the method's stand-alone scan.
-    const bool scanInCurve =
-        !builtInCdf && p.scan->fusedIntoCurve() && (p.tone->scansInCurve() || !p.tone->usesPipelineCdf());
     p.cdfFresh = !scanInCurve;
     if (!builtInCdf && !scanInCurve) {
         auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
@@ -185,26 +205,17 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     {
         const std::string stage = "tonemap/" + std::string(p.tone->id());
         auto scope = p.profiler.scope(stage);
-        ToneInputs inputs{hdr,  histogramImage, p.histogramBuffer, p.cdfBuffer,  p.paramsBuffer,
-                          spec, dtSeconds,      fovYDegrees,       *p.histogram, builtInCdf ? nullptr : p.scan.get()};
-        inputs.depth = p.sceneDepth;
-        inputs.topDownRows = p.topDownRows;
-        inputs.picture = p.picture ? &*p.picture : nullptr;
-        inputs.units = &p.frameUnits;
-        inputs.footage = p.footage;
-        bool cdfWritten = false;
-        if (scanInCurve && p.tone->scansInCurve()) {
-            inputs.fusedCdf = &p.cdfBuffer;
-            inputs.fusedCdfWritten = &cdfWritten;
-        }
-        p.tone->setDisplay(p.settings.display);  // Ward's Ld_max is the HDR10 peak
-        {
+        inputs.curveBuiltInHistogram = curveTarget.written;
+        if (curveTarget.written) {
+            p.tone->computeCurve(ctx, inputs, p.curveBuffer);  // its bookkeeping only: no dispatch to time
+        } else {
             auto curveScope = p.profiler.scope(stage + "/curve");
             p.tone->computeCurve(ctx, inputs, p.curveBuffer);
-            p.curveReady = true;
-            if (cdfWritten)
-                p.cdfFresh = true;
         }
+        p.curveReady = true;
+        if (cdfWritten)
+            p.cdfFresh = true;
+        p.lastCurveInHistogram = curveTarget.written;
         const ToneTraits traits = p.tone->traits();
         p.lastDisplay = applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display);
         if (!p.lastOnePass) {

@@ -158,7 +158,8 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     else
         refusals.push_back(util::format("display peak {} cd/m^2 is outside {}..{}", wanted.display.peak,
                                         kMinDisplayPeak, kMaxDisplayPeak));
-    next.onePass = wanted.onePass;  // a frame the histogram method cannot apply runs two passes
+    next.onePass = wanted.onePass;                    // a frame the histogram method cannot apply runs two passes
+    next.curveInHistogram = wanted.curveInHistogram;  // where the method or operator cannot, the curve's dispatch
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -132,8 +133,6 @@ struct PictureInfo
     double pixelAspect = 1.0;
 };
 
-/// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
-/// so switching methods never reallocates.
 /// The one-pass mode's output (PipelineSettings::onePass): a method that appliesCurve() maps every
 /// pixel it reads through `curve` (the previous frame's curve) into `output` (RGBA8, the frame's
 /// size) in the same pass, and sets `written`.
@@ -145,6 +144,24 @@ struct ApplyTarget
     bool written = false;
 };
 
+/// The tone operator's curve built by the histogram dispatch's last workgroup, in place of the curve
+/// dispatch (PipelineSettings::curveInHistogram; shaders/histogram/CurveInLastGroup.glsl): the operator
+/// fills it (ToneOperator::offerCurveToHistogram), a method that buildsCurve() dispatches it and sets
+/// `written`.
+struct CurveTarget
+{
+    std::uint32_t kernel = 0;     ///< CURVE_KERNEL: 1 percentile, 2 equalize
+    gl::ShaderDefines defines;    ///< the kernel's own (the operator's state layout)
+    gl::Buffer* curve = nullptr;  ///< this frame's curve
+    gl::Buffer* cdf = nullptr;    ///< the CDF the kernel writes (uint[hd::kMaxHistogramBins])
+    gl::Buffer* state = nullptr;  ///< the operator's state buffer, or nullptr
+    /// Sets the kernel's uniforms on the pass's program, from location `base` up (CURVE_UNIFORMS).
+    std::function<void(const gl::Program&, int base)> setUniforms;
+    bool written = false;
+};
+
+/// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
+/// so switching methods never reallocates.
 struct HistogramTargets
 {
     gl::Buffer& histogram;             ///< uint[hd::kHistogramBufferWords]: bins [0, binCount) + counters
@@ -152,6 +169,7 @@ struct HistogramTargets
     gl::Buffer* cumulative = nullptr;  ///< uint[hd::kMaxHistogramBins], for methods that count H directly
     FovealTarget* foveal = nullptr;    ///< filled too where the method fillsFovealImage()
     ApplyTarget* apply = nullptr;      ///< filled too where the method appliesCurve()
+    CurveTarget* curve = nullptr;      ///< built too where the method buildsCurve()
 };
 
 }  // namespace post

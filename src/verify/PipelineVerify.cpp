@@ -122,7 +122,10 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     const auto cpuCdf = ref::inclusiveScan(gpuBins);
     const bool cdfOk = gpuCdf == cpuCdf;
     text << "CDF ("
-         << (pipeline.histogramMethod().producesCumulative() ? "built in" : std::string(pipeline.scanMethod()->id()))
+         << (pipeline.histogramMethod().producesCumulative() ? "built in"
+             : pipeline.lastCurveInHistogram()
+                 ? std::string(pipeline.scanMethod()->id()) + ", in the histogram pass's last workgroup"
+                 : std::string(pipeline.scanMethod()->id()))
          << ") vs CPU scan of the GPU histogram: " << (cdfOk ? "exact" : "DIFFERENT") << "\n";
 
     // The apply pass against ref::applyCurve, both through the GPU's curve: the one the picture was

@@ -522,7 +522,11 @@ private:
 
         post::TrafficShape referenceShape = shape;  // the reference reads the frame (never binned in the scene)
         referenceShape.histogramInScene = false;
-        report(size, got.spec.binCount, op, path, got, builtInCdf, rows, frames.size(), reference, referenceShape);
+        const std::string scanText = builtInCdf ? std::string("built-in")
+                                     : pipeline.lastCurveInHistogram()
+                                         ? got.scanMethod + " (curve in the histogram pass)"
+                                         : got.scanMethod;
+        report(size, got.spec.binCount, op, path, got, scanText, rows, frames.size(), reference, referenceShape);
     }
 
     void report(glm::ivec2 size,
@@ -530,7 +534,7 @@ private:
                 const std::string& op,
                 const Path& path,
                 const post::PipelineSettings& got,
-                bool builtInCdf,
+                const std::string& scanText,
                 const std::vector<StageRow>& rows,
                 std::size_t frameCount,
                 const ReferenceRound& reference,
@@ -539,7 +543,6 @@ private:
         const FloorRates rates = floorRatesAt(mSamples, frameStreamBytes(size));
         const std::optional<BandwidthSample> copy = bestSample(mSamples, StreamDirection::Copy, frameStreamBytes(size));
         const std::string sizeText = util::format("{}x{}", size.x, size.y);
-        const std::string scanText = builtInCdf ? "built-in" : got.scanMethod;
         const std::string configuration =
             util::format("{}, {} bins, {}, {} path (histogram {}, scan {}{})", sizeText, bins, op, path.kind,
                          got.histogramMethod, scanText, got.onePass ? ", one pass" : "");

@@ -91,7 +91,9 @@ std::string HistogramComputeSharedAtomic::status() const
     return std::to_string(mLastGroups) + " workgroups, " + std::to_string(mTuning.pixels) + " loads in flight, " +
            (mTuning.strip ? "row strips" : "columns") +
            (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
-           (mLastSubgroupVote ? ", subgroup vote" : "") + (mLastFoveal ? ", Ward's foveal image in the same pass" : "");
+           (mLastSubgroupVote ? ", subgroup vote" : "") +
+           (mLastFoveal ? ", Ward's foveal image in the same pass" : "") +
+           (mLastCurve ? ", the curve built by the last workgroup" : "");
 }
 
 void HistogramComputeSharedAtomic::build(PassContext& ctx,
@@ -117,35 +119,41 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                  targets.apply->output->format() == GL_RGBA8 && fovealVariant != 1
                              ? targets.apply
                              : nullptr;
-    gl::Program& program = mPrograms[apply ? 1 : 0][std::size_t(fovealVariant)][variant];
+    CurveTarget* curve = targets.curve && targets.curve->kernel != 0 && targets.curve->curve && targets.curve->cdf
+                             ? targets.curve
+                             : nullptr;
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
         std::uint32_t(ctx.caps.maxComputeSharedBytes / 4) / (capacity + hd::kCounterCount + 1);
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
-    const std::uint32_t transform = apply ? apply->transform : 0u;
-    if (!program || replicas != mLastReplicas || subgroupVote != mLastSubgroupVote ||
-        (apply && transform != mLastApplyTransform)) {
+    gl::ShaderDefines defines{{"FOVEAL", std::to_string(fovealVariant)},
+                              {"PIXELS", std::to_string(mTuning.pixels)},
+                              {"STRIP", mTuning.strip ? "1" : "0"},
+                              {"BIN_CAPACITY", std::to_string(capacity)},
+                              {"REPLICAS", std::to_string(replicas)},
+                              {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"},
+                              {"RUN_MERGE", mTuning.runMerge ? "1" : "0"},
+                              {"SELF_CLEAR", "1"},
+                              {"APPLY", apply ? "1" : "0"},
+                              {"DISPLAY_TRANSFORM", std::to_string(apply ? apply->transform : 0u)},
+                              {"CURVE_KERNEL", std::to_string(curve ? curve->kernel : 0u)},
+                              {"CURVE_UNIFORMS", std::to_string(kCurveUniforms)}};
+    if (curve)
+        defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
+    std::string key;
+    for (const auto& [name, value] : defines)
+        key += name + "=" + value + " ";
+    gl::Program& program = mPrograms[key];
+    if (!program)
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
+                                               (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
                                                std::to_string(capacity),
-                                           "histogram/SharedAtomic.comp",
-                                           {{"FOVEAL", std::to_string(fovealVariant)},
-                                            {"PIXELS", std::to_string(mTuning.pixels)},
-                                            {"STRIP", mTuning.strip ? "1" : "0"},
-                                            {"BIN_CAPACITY", std::to_string(capacity)},
-                                            {"REPLICAS", std::to_string(replicas)},
-                                            {"SUBGROUP_VOTE", subgroupVote ? "1" : "0"},
-                                            {"RUN_MERGE", mTuning.runMerge ? "1" : "0"},
-                                            {"SELF_CLEAR", "1"},
-                                            {"APPLY", apply ? "1" : "0"},
-                                            {"DISPLAY_TRANSFORM", std::to_string(transform)}});
-        if (apply)
-            mLastApplyTransform = transform;
-        mLastReplicas = replicas;
-        mLastSubgroupVote = subgroupVote;
-    }
+                                           "histogram/SharedAtomic.comp", defines);
+    mLastReplicas = replicas;
+    mLastSubgroupVote = subgroupVote;
     if (image.size.x <= 0 || image.size.y <= 0) {
         targets.histogram.clearUint(0u);
         return;
@@ -165,6 +173,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                                       : tiles;
     mLastGroups = std::uint32_t(std::min<std::uint64_t>(blocks, mTuning.maxGroups));
     mLastFoveal = foveal != nullptr;
+    mLastCurve = curve != nullptr;
 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     program.use();
@@ -183,7 +192,17 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         apply->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
         apply->output->bindImage(hd::kImageUnitApplyOutput, GL_WRITE_ONLY);
     }
+    if (curve) {
+        curve->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch2);
+        curve->cdf->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        if (curve->state)
+            curve->state->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+        if (curve->setUniforms)
+            curve->setUniforms(program, kCurveUniforms);
+    }
     glDispatchCompute(mLastGroups, 1, 1);
+    if (curve)
+        curve->written = true;
     if (apply) {
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                         GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);

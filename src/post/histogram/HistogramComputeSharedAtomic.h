@@ -11,7 +11,9 @@
 // Limits: 1..4096 bins (shared memory sized to the next of 256 / 1024 / 4096 bins, at most 16 KB);
 // any input size. With a foveal target (Ward), the same pass also box-filters the frame into Ward's
 // foveal image (FOVEAL 2 of the shader: a block per row of 32 invocations; FOVEAL 1, a block per
-// workgroup, is a benchmark option). Tunables (for benchmarks):
+// workgroup, is a benchmark option). With a curve target (percentile, equalize), the last workgroup
+// also scans the bins and builds the operator's curve (histogram/CurveInLastGroup.glsl), so no curve
+// dispatch follows. Tunables (for benchmarks):
 // HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2"
 // (see SharedAtomic.comp and docs/PERF.md).
 #pragma once
@@ -19,6 +21,8 @@
 #include "post/histogram/HistogramMethod.h"
 
 #include <array>
+#include <map>
+#include <string>
 
 namespace post {
 
@@ -31,6 +35,8 @@ public:
     /// A workgroup is kTileWidth x kGroupRows invocations (SharedAtomic.comp's 32x8).
     static constexpr std::uint32_t kTileWidth = 32;
     static constexpr std::uint32_t kGroupRows = 8;
+    /// CurveInLastGroup.glsl's CURVE_UNIFORMS: the curve kernel's uniforms start at this location.
+    static constexpr int kCurveUniforms = 32;
     /// The kernel's shape; defaults from the H200 sweep in docs/PERF.md.
     struct Tuning
     {
@@ -52,7 +58,10 @@ public:
     Availability availability(const GpuCaps& caps) const override;
     std::string limits() const override { return "1..4096 bins, up to 16 KB shared memory per workgroup"; }
     std::string status() const override;
-    HistogramTraits traits() const override { return {.fillsFovealImage = true, .appliesCurve = true}; }
+    HistogramTraits traits() const override
+    {
+        return {.fillsFovealImage = true, .appliesCurve = true, .buildsCurve = true};
+    }
 
     void build(PassContext& ctx,
                const ImageInput& image,
@@ -65,10 +74,10 @@ private:
     std::uint32_t mLastReplicas = 1;
     bool mLastSubgroupVote = false;
     bool mLastFoveal = false;
-    std::uint32_t mLastApplyTransform = 0;  ///< the APPLY programs' DISPLAY_TRANSFORM
+    bool mLastCurve = false;
     gl::Buffer mAccumulator;  ///< the workgroups' sums and the ticket (SELF_CLEAR), zero between dispatches
-    /// [APPLY][FOVEAL variant: none, block per workgroup, block per 32 invocations][bin capacity 256, 1024, 4096]
-    std::array<std::array<std::array<gl::Program, 3>, 3>, 2> mPrograms;
+    /// The builds made so far, by their defines (foveal variant, capacity, APPLY, the curve kernel...).
+    std::map<std::string, gl::Program> mPrograms;
 };
 
 }  // namespace post

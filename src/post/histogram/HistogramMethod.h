@@ -29,6 +29,7 @@ struct HistogramTraits
     bool exactBinning = true;
     bool fillsFovealImage = false;  ///< build() also fills HistogramTargets::foveal (same read of the frame)
     bool appliesCurve = false;      ///< build() also fills HistogramTargets::apply (the one-pass mode)
+    bool buildsCurve = false;       ///< build() also builds HistogramTargets::curve (its last workgroup)
     /// build() cannot run on just any image: it finishes what the frame's producer binned while
     /// writing the frame (fused-lighting: the scene's deferred lighting pass). The pipeline offers such a
     /// method only where the app declares a producer (PostPipeline::setFusedHistogramProducer); tools and
@@ -111,6 +112,7 @@ public:
     bool exactBinning() const { return traits().exactBinning; }
     bool fillsFovealImage() const { return traits().fillsFovealImage; }
     bool appliesCurve() const { return traits().appliesCurve; }
+    bool buildsCurve() const { return traits().buildsCurve; }
     bool needsFusedProducer() const { return traits().needsFusedProducer; }
 };
 

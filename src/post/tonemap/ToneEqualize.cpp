@@ -83,7 +83,10 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     if (perChannel)
         buildChannelCdfs(ctx, inputs);
     const gl::Buffer& luminanceCdf = inputs.fusedCdf ? *inputs.fusedCdf : inputs.cdf;
-    if (inputs.fusedCdf && !perChannel) {  // scan in-curve: scan and curve in one dispatch
+    if (inputs.curveBuiltInHistogram) {  // the histogram pass's last workgroup scanned and built it
+        if (inputs.fusedCdfWritten)
+            *inputs.fusedCdfWritten = true;
+    } else if (inputs.fusedCdf && !perChannel) {  // scan in-curve: scan and curve in one dispatch
         if (!mFusedProgram)
             mFusedProgram = ctx.shaders.buildCompute("tonemap.equalize.fused", "tonemap/EqualizeFused.comp",
                                                      {{"DEGENERATE_VALUE", std::to_string(kEqualizeDegenerateValue)}});
@@ -115,6 +118,23 @@ void ToneEqualize::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::
     mReadback->request(
         {StateReadback::Part{inputs.params, 0, kParamsBytes}, StateReadback::Part{luminanceCdf, 0, cdfBytes}},
         ctx.frameIndex);
+}
+
+bool ToneEqualize::offerCurveToHistogram(PassContext& /*ctx*/,
+                                         const ToneInputs& inputs,
+                                         gl::Buffer& curve,
+                                         CurveTarget& target)
+{
+    if (!inputs.fusedCdf || mSettings.perChannel)
+        return false;  // per channel needs the R, G and B histograms first
+    target.kernel = 2;
+    target.defines = {{"DEGENERATE_VALUE", std::to_string(kEqualizeDegenerateValue)}};
+    target.curve = &curve;
+    target.cdf = inputs.fusedCdf;
+    target.state = nullptr;
+    const unsigned encoded = mSettings.encodedOutput ? 1u : 0u;
+    target.setUniforms = [encoded](const gl::Program& program, int base) { program.set(base + 1, encoded); };
+    return true;
 }
 
 void ToneEqualize::drawEqualizeCurve(const ToneInputs& inputs, gl::Buffer& curve, bool perChannel)

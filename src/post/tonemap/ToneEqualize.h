@@ -43,6 +43,11 @@ public:
     /// Scan in-curve (*Fused.comp); for HDR10 its display values span [0, peak].
     ToneTraits traits() const override { return {.scansInCurve = true, .hdrScaling = {.sceneReferred = false}}; }
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    /// Scan and luminance curve in the histogram pass's last workgroup (CURVE_KERNEL 2); not per channel.
+    bool offerCurveToHistogram(PassContext& ctx,
+                               const ToneInputs& inputs,
+                               gl::Buffer& curve,
+                               CurveTarget& target) override;
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override;
     bool ui() override;
     ParameterList parameters() override;

@@ -49,6 +49,9 @@ struct ToneInputs
     /// scan) and sets *fusedCdfWritten. nullptr: `cdf` holds this frame's CDF already.
     gl::Buffer* fusedCdf = nullptr;
     bool* fusedCdfWritten = nullptr;
+    /// The histogram pass built this frame's curve and CDF (offerCurveToHistogram): computeCurve does
+    /// only its bookkeeping (state readbacks), no dispatch.
+    bool curveBuiltInHistogram = false;
 };
 
 /// A histogram an operator asks the host for (an engine preset's bins and manual log2 range).
@@ -123,6 +126,17 @@ public:
     /// A foveal image this operator would take from the histogram pass for a frame of this size, so
     /// that it does not read the frame again (nullptr: none wanted). Asked before every histogram pass.
     virtual FovealTarget* fovealTarget(glm::ivec2 /*imageSize*/, float /*fovYDegrees*/) { return nullptr; }
+    /// Its curve for the histogram pass's last workgroup to build (a method that buildsCurve(); the scan
+    /// "in-curve" one step further): fills `target` for this frame's `curve` and the CDF
+    /// `inputs.fusedCdf` and returns true where it can. Asked before the histogram pass; computeCurve
+    /// follows with ToneInputs::curveBuiltInHistogram when the pass built it. Default: never.
+    virtual bool offerCurveToHistogram(PassContext& /*ctx*/,
+                                       const ToneInputs& /*inputs*/,
+                                       gl::Buffer& /*curve*/,
+                                       CurveTarget& /*target*/)
+    {
+        return false;
+    }
     /// Its side of --verify: what its CPU reference (reference/ToneReference.h, by id) is given.
     virtual const ToneVerification* verification() const { return nullptr; }
     /// What `hdrlab tonemap` asks of it beyond the pipeline (a fed histogram, its own tables).

@@ -22,15 +22,19 @@ std::string_view TonePercentile::description() const
            "Scheuermann & Hensley 2007; adaptation as Unreal/Bevy.";
 }
 
-void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
+void TonePercentile::prepareFrame(PassContext& ctx, const ToneInputs& inputs)
 {
-    using namespace percentile_state;
+    if (mPreparedFrame == ctx.frameIndex && mPrepared)
+        return;  // offerCurveToHistogram prepared this frame already
+    mPrepared = true;
+    mPreparedFrame = ctx.frameIndex;
     if (!mMeter) {
         mMeter = ctx.shaders.buildCompute("tonemap.percentile.meter", "tonemap/PercentileMeter.comp",
                                           percentileStateDefines());
         mCurve = buildExposureCurveProgram(ctx.shaders, "tonemap.percentile.curve");
-        mState = gl::Buffer("tonemap.percentile.state", kWords * sizeof(float));
-        mReadback = std::make_unique<StateReadback>("tonemap.percentile.state", kWords * sizeof(float));
+        mState = gl::Buffer("tonemap.percentile.state", percentile_state::kWords * sizeof(float));
+        mReadback =
+            std::make_unique<StateReadback>("tonemap.percentile.state", percentile_state::kWords * sizeof(float));
     }
     mReadback->poll();
     mLocalUnavailable = ctx.caps.cudaAvailable ? std::string() : "needs CUDA: " + ctx.caps.cudaReason;
@@ -38,46 +42,105 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         mState.clearUint(0u);  // all words 0.0f: not valid, the next usable frame snaps
         mResetPending = false;
     }
-    const PercentileSettings& s = mSettings;
-    double dt = inputs.dtSeconds;
-    dt = std::isfinite(dt) ? std::clamp(dt, 0.0, kMaxAdaptationDtSeconds) : 0.0;
     // A metering mask meters a weighted CDF (normalised to 2^30) instead of the pipeline's pixel counts;
     // the meter reads fractions of the last entry either way.
     const MeteringFrame meteringFrame{inputs.image, inputs.histogramImage, inputs.params, inputs.depth,
                                       inputs.topDownRows};
-    mMeteringUsed = mMetering.active(s.meteringMask, meteringFrame);
+    mMeteringUsed = mMetering.active(mSettings.meteringMask, meteringFrame);
+}
+
+void TonePercentile::setCurveUniforms(const gl::Program& program,
+                                      int base,
+                                      const ToneInputs& inputs,
+                                      double dt,
+                                      std::uint64_t frameIndex) const
+{
+    const PercentileSettings& s = mSettings;
+    program.set(base + 0, unsigned(s.metering));  // PercentileMeterCore.glsl's
+    program.set(base + 1, s.percentile / 100.0f);
+    program.set(base + 2, s.highPercentile / 100.0f);
+    program.set(base + 3, s.bandLow / 100.0f);
+    program.set(base + 4, s.bandHigh / 100.0f);
+    program.set(base + 5, std::log2(s.key));
+    program.set(base + 6, std::log2(s.whitePoint));
+    program.set(base + 7, s.limitHighlights ? 1u : 0u);
+    program.set(base + 8, s.compensationEv);
+    program.set(base + 9, s.minEv);
+    program.set(base + 10, s.maxEv);
+    program.set(base + 11, s.adapt ? 1u : 0u);
+    program.set(base + 12, s.speedUpEv);
+    program.set(base + 13, s.speedDownEv);
+    program.set(base + 14, s.transitionEv);
+    program.set(base + 15, float(dt));
+    program.set(base + 16, 0u);
+    program.set(base + 17, unsigned(s.adaptationCurve));
+    program.set(base + 18, s.maxHighlightPullEv);
+    program.set(base + 19, inputs.footage ? s.cutThresholdEv : 0.0f);
+    program.set(base + 24, s.snapAtCuts ? 1u : 0u);
+    program.set(base + 25, unsigned(frameIndex));
+    const std::vector<CompensationPoint>& points = s.compensationCurve.points;
+    program.set(base + 26, unsigned(points.size()));
+    std::vector<float> pairs;
+    for (const CompensationPoint& p : points)
+        pairs.insert(pairs.end(), {p.meteredEv, p.compensationEv});
+    if (!pairs.empty())
+        glProgramUniform2fv(program.id(), base + 27, GLsizei(points.size()), pairs.data());
+}
+
+/// The fused curve's own uniforms (PercentileCurveCore.glsl's, from `base` + 20).
+void TonePercentile::setFusedCurveUniforms(const gl::Program& program, int base) const
+{
+    const PercentileSettings& s = mSettings;
+    program.set(base + 20, kPercentileCurveSamples);
+    program.set(base + 21, unsigned(s.display.curve));
+    program.set(base + 22, s.display.reinhardWhite);
+    program.set(base + 23, s.localAdaptation ? s.localBlend : 0.0f);
+}
+
+double TonePercentile::adaptationDt(const ToneInputs& inputs)
+{
+    const double dt = inputs.dtSeconds;
+    return std::isfinite(dt) ? std::clamp(dt, 0.0, kMaxAdaptationDtSeconds) : 0.0;
+}
+
+bool TonePercentile::offerCurveToHistogram(PassContext& ctx,
+                                           const ToneInputs& inputs,
+                                           gl::Buffer& curve,
+                                           CurveTarget& target)
+{
+    prepareFrame(ctx, inputs);
+    if (!inputs.fusedCdf || mMeteringUsed)
+        return false;  // a weighted CDF is metered by its own passes
+    const double dt = adaptationDt(inputs);
+    const std::uint64_t frameIndex = ctx.frameIndex;
+    target.kernel = 1;
+    target.defines = percentileStateDefines();
+    target.curve = &curve;
+    target.cdf = inputs.fusedCdf;
+    target.state = &mState;
+    target.setUniforms = [this, inputs, dt, frameIndex](const gl::Program& program, int base) {
+        setCurveUniforms(program, base, inputs, dt, frameIndex);
+        setFusedCurveUniforms(program, base);
+    };
+    return true;
+}
+
+void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
+{
+    prepareFrame(ctx, inputs);
+    mPrepared = false;                   // the next frame prepares again
+    if (inputs.curveBuiltInHistogram) {  // the histogram pass's last workgroup built it
+        mReadback->request(mState, 0, ctx.frameIndex);
+        return;
+    }
+    const PercentileSettings& s = mSettings;
+    const double dt = adaptationDt(inputs);
+    const MeteringFrame meteringFrame{inputs.image, inputs.histogramImage, inputs.params, inputs.depth,
+                                      inputs.topDownRows};
     const gl::Buffer& cdf = mMeteringUsed ? mMetering.run(ctx, s.meteringMask, meteringFrame) : inputs.cdf;
     mMeteringProblem = mMetering.problem(s.meteringMask);
-    const auto setMeterUniforms = [&](const gl::Program& program) {  // PercentileMeterCore.glsl's
-        program.set(0, unsigned(s.metering));
-        program.set(1, s.percentile / 100.0f);
-        program.set(2, s.highPercentile / 100.0f);
-        program.set(3, s.bandLow / 100.0f);
-        program.set(4, s.bandHigh / 100.0f);
-        program.set(5, std::log2(s.key));
-        program.set(6, std::log2(s.whitePoint));
-        program.set(7, s.limitHighlights ? 1u : 0u);
-        program.set(8, s.compensationEv);
-        program.set(9, s.minEv);
-        program.set(10, s.maxEv);
-        program.set(11, s.adapt ? 1u : 0u);
-        program.set(12, s.speedUpEv);
-        program.set(13, s.speedDownEv);
-        program.set(14, s.transitionEv);
-        program.set(15, float(dt));
-        program.set(16, 0u);
-        program.set(17, unsigned(s.adaptationCurve));
-        program.set(18, s.maxHighlightPullEv);
-        program.set(19, inputs.footage ? s.cutThresholdEv : 0.0f);
-        program.set(24, s.snapAtCuts ? 1u : 0u);
-        program.set(25, unsigned(ctx.frameIndex));
-        const std::vector<CompensationPoint>& points = s.compensationCurve.points;
-        program.set(26, unsigned(points.size()));
-        std::vector<float> pairs;
-        for (const CompensationPoint& p : points)
-            pairs.insert(pairs.end(), {p.meteredEv, p.compensationEv});
-        if (!pairs.empty())
-            glProgramUniform2fv(program.id(), 27, GLsizei(points.size()), pairs.data());
+    const auto setMeterUniforms = [&](const gl::Program& program) {
+        setCurveUniforms(program, 0, inputs, dt, ctx.frameIndex);
     };
     if (inputs.fusedCdf && !mMeteringUsed) {  // scan in-curve: scan, meter and curve in one dispatch
         if (!mFused)
@@ -90,10 +153,7 @@ void TonePercentile::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl
         mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
         setMeterUniforms(mFused);
-        mFused.set(20, kPercentileCurveSamples);
-        mFused.set(21, unsigned(s.display.curve));
-        mFused.set(22, s.display.reinhardWhite);
-        mFused.set(23, s.localAdaptation ? s.localBlend : 0.0f);
+        setFusedCurveUniforms(mFused, 0);
         mFused.use();
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

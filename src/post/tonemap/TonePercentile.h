@@ -54,6 +54,12 @@ public:
 
     ToneTraits traits() const override;  ///< scan in-curve (*Fused.comp), its local adaptation and mask
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;
+    /// Scan, meter, adaptation and curve in the histogram pass's last workgroup (CURVE_KERNEL 1), unless
+    /// a metering mask weights the pixels.
+    bool offerCurveToHistogram(PassContext& ctx,
+                               const ToneInputs& inputs,
+                               gl::Buffer& curve,
+                               CurveTarget& target) override;
     void resetState() override { mResetPending = true; }
     bool ui() override;
     ParameterList parameters() override;
@@ -102,12 +108,26 @@ public:
     const MeteringMask& metering() const { return mMetering; }
 
 private:
+    /// Once per frame, before its curve: programs and state made, readback polled, reset done, whether
+    /// the metering mask meters this frame.
+    void prepareFrame(PassContext& ctx, const ToneInputs& inputs);
+    /// PercentileMeterCore.glsl's uniforms, from location `base` up.
+    void setCurveUniforms(const gl::Program& program,
+                          int base,
+                          const ToneInputs& inputs,
+                          double dt,
+                          std::uint64_t frameIndex) const;
+    /// PercentileCurveCore.glsl's own (`base` + 20..23).
+    void setFusedCurveUniforms(const gl::Program& program, int base) const;
+    static double adaptationDt(const ToneInputs& inputs);
     Parameter presetParameter();
     bool meteringUi();
     bool compensationCurveUi();
     Parameter compensationCurveParameter();
     PercentileSettings mSettings;
     bool mResetPending = true;
+    bool mPrepared = false;  ///< prepareFrame ran for mPreparedFrame and its curve is still to come
+    std::uint64_t mPreparedFrame = 0;
     gl::Buffer mState;
     gl::Program mMeter;
     gl::Program mCurve;
