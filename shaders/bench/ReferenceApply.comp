@@ -48,7 +48,8 @@ float encodeSrgb(float linear)
 uint shade(vec3 rgb)
 {
     const float Lw = dot(gWeights, rgb);
-    if (!(Lw > 0.0) || isinf(Lw))
+    // isnan explicitly: on the H200 NaN pixels got past !(Lw > 0.0) alone and came out white.
+    if (isnan(Lw) || !(Lw > 0.0) || isinf(Lw))
         return packUnorm4x8(vec4(0.0, 0.0, 0.0, 1.0));
     const float position = clamp((log2(Lw) - gLogMin) * gSamplesPerEv - 0.5, 0.0, float(gSamples - 1));
     const int below = int(position);

@@ -17,20 +17,21 @@ layout(location = METER_UNIFORMS + 23) uniform float uLocalBlend;
 shared float sExposureEv;
 shared float sMetered;
 
-/// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place.
+/// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place
+/// and invocation 0 has called loadMeterState.
 void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
 {
     if (uCutThreshold > 0.0) { // uniform: the whole workgroup sums the mean for the cut detection
         float centreSum = histogramCentreSum(thread, bins);
         gMeanLog2 = logMin + centreSum / float(cdfAt(bins - 1u)) * ((logMax - logMin) / float(bins));
     }
-    if (thread == 0u) {
+    if (thread == 0u) { // loadMeterState ran in this invocation before (the includer's, early)
         percentileMeter(bins, logMin, logMax);
-        float exposureEv = state[STATE_EXPOSURE];
-        if (state[STATE_VALID] == 0.0 || isnan(exposureEv) || isinf(exposureEv))
+        float exposureEv = gStateExposure;
+        if (gStateValid == 0.0 || isnan(exposureEv) || isinf(exposureEv))
             exposureEv = 0.0;
         sExposureEv = exposureEv;
-        sMetered = state[STATE_METERED];
+        sMetered = gStateMetered;
     }
     memoryBarrierShared();
     barrier();
