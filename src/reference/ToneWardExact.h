@@ -1,5 +1,6 @@
-// ToneWardExact.h: a bit-exact CPU model of Ward's frame-sampling fit as tonemap/WardCurve.comp runs
-// it (Ward Larson, Rushmeier & Piatko 1997 as Radiance pcond comphist + mkbrmap do it). The GPU fit
+// ToneWardExact.h: a bit-exact CPU model of Ward's frame-sampling fit as tonemap/WardCurveSpread.comp
+// and WardCurve.comp run it (Ward Larson, Rushmeier & Piatko 1997 as Radiance pcond comphist +
+// mkbrmap do it). The GPU fit
 // sums in whole or fixed-point numbers and takes every transcendental and division from HostDevice.h's
 // exact float functions, so this serial loop reproduces its every word: the histogram, the state,
 // the curve and the view. It is the oracle for that kernel's determinism (GL test, --verify); what
