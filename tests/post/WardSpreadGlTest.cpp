@@ -1,15 +1,16 @@
 // Ward's frame fit spread over many workgroups (WardCurveSpread.comp, post::WardCurveDispatch): at
 // awkward foveal grid sizes (1x1, odd, exactly one slice, a slice and a bit, dozens of workgroups,
-// the pipeline's 1080p grid; all-NaN and black frames) every word it writes (histogram and counters,
-// state, curve, view) is the CPU model's (reference/ToneWardExact) and the one-workgroup kernel's,
-// bit for bit; a second frame gives the same words and the spread buffer is zero after each frame
-// (the last workgroups clear it), also when the grid and so the workgroup count change between frames.
+// workgroup sums of both signs, the pipeline's 1080p grid; all-NaN and black frames) every word it writes (histogram
+// and counters, state, curve, view) is the CPU model's (reference/ToneWardExact) and the one-workgroup kernel's, bit
+// for bit; a second frame gives the same words and the spread buffer is zero after each frame (the last workgroups
+// clear it), also when the grid and so the workgroup count change between frames.
 #include "post/ToneGlTestSupport.h"
 #include "post/histogram/HistogramRegistry.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
 #include "reference/ToneWardExact.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <limits>
@@ -163,6 +164,16 @@ ts::TestImage picture(int width, int height, std::uint32_t seed, float fill = 1.
     return image;
 }
 
+/// Dark rows (ln L < 0) over bright ones (ln L > 0): the workgroups' log-average sums have both
+/// signs, so adding them wraps the low word (the carry must be right).
+ts::TestImage darkOverBright(int width, int height)
+{
+    ts::TestImage image = ts::randomHdrImage(width, height, 5.0f, 14.0f, 21);
+    const ts::TestImage dark = ts::randomHdrImage(width, height, -14.0f, -5.0f, 22);
+    std::copy_n(dark.rgba.begin(), dark.rgba.size() / 2, image.rgba.begin());
+    return image;
+}
+
 }  // namespace
 
 TEST(WardSpreadGroups, CoverEveryGridWithAtLeastOneGroup)
@@ -190,12 +201,13 @@ TEST_F(WardSpreadGl, AwkwardGridsAreBitExactWithTheCpuModelAndTheOneWorkgroupKer
     const std::uint32_t slice = post::WardCurveProgram::kGroupSize * post::WardCurveDispatch::kSamplesPerInvocation;
     ASSERT_EQ(slice, 1024u) << "the grids below are chosen around a 1024-sample slice";
     std::vector<Case> cases;
-    cases.push_back({1, 1, 40.0f, 100, false, true, picture(1, 1, 1)});              // G = 1, one sample
-    cases.push_back({5, 3, 170.0f, 2, true, false, picture(5, 3, 2)});               // odd, two bins
-    cases.push_back({64, 16, 170.0f, 100, false, true, picture(64, 16, 3)});         // exactly one slice
-    cases.push_back({65, 32, 170.0f, 100, true, true, picture(65, 32, 4)});          // 3 groups, the last nearly empty
-    cases.push_back({257, 131, 170.0f, 1024, false, false, picture(257, 131, 5)});   // 33 groups
-    cases.push_back({1920, 1080, 60.0f, 100, false, true, picture(1920, 1080, 6)});  // the pipeline's 1080p grid
+    cases.push_back({1, 1, 40.0f, 100, false, true, picture(1, 1, 1)});               // G = 1, one sample
+    cases.push_back({5, 3, 170.0f, 2, true, false, picture(5, 3, 2)});                // odd, two bins
+    cases.push_back({64, 16, 170.0f, 100, false, true, picture(64, 16, 3)});          // exactly one slice
+    cases.push_back({65, 32, 170.0f, 100, true, true, picture(65, 32, 4)});           // 3 groups, the last nearly empty
+    cases.push_back({257, 131, 170.0f, 1024, false, false, picture(257, 131, 5)});    // 33 groups
+    cases.push_back({200, 100, 170.0f, 100, false, true, darkOverBright(200, 100)});  // sums of both signs
+    cases.push_back({1920, 1080, 60.0f, 100, false, true, picture(1920, 1080, 6)});   // the pipeline's 1080p grid
     cases.push_back(
         {37, 19, 170.0f, 100, false, true, picture(37, 19, 0, std::numeric_limits<float>::quiet_NaN(), false)});
     cases.push_back({9, 7, 170.0f, 100, true, true, picture(9, 7, 0, 0.0f, false)});  // black: no samples
