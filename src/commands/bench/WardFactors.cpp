@@ -115,8 +115,8 @@ std::vector<WardFactorVariant> wardFactorVariants()
     add("spread: range dispatch alone", "spread", [](auto& v) { v.path = P::Spread, v.parts = Parts::RangeOnly; });
     add("spread: bin + fit dispatch alone", "spread", [](auto& v) { v.path = P::Spread, v.parts = Parts::BinAndFit; });
     for (std::uint32_t samples : {1u, 2u, 8u})
-        add("spread, " + std::to_string(samples) + " samples per invocation", "spread",
-            [&](auto& v) { v.path = P::Spread, v.samplesPerInvocation = samples; });
+        add("spread, " + std::to_string(samples) + (samples == 1 ? " sample" : " samples") + " per invocation",
+            "spread", [&](auto& v) { v.path = P::Spread, v.samplesPerInvocation = samples; });
     add("one workgroup (before)", "spread", [](auto& v) { v.path = P::OneWorkgroup; });
     // The stages, on each loop: differences of consecutive rows are the stages' costs.
     for (L loop : {L::Workgroup, L::LanesSubgroup}) {
@@ -256,7 +256,7 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         p.op->refit(ctx, p.curve);
         const std::vector<float> state = p.op->stateBuffer().readAll<float>(kWords);
         const std::vector<float> curve = p.curve.readAll<float>(hd::kCurveBufferWords);
-        if (v.stopAfter == 0 || v.stopAfter == 3)
+        if ((v.stopAfter == 0 || v.stopAfter == 3) && v.parts != post::WardSpreadParts::RangeOnly)
             row.passes = int(state[kPasses]);
         if (v.complete())
             row.outcome = int(state[kOutcome]);
@@ -350,9 +350,11 @@ std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
                 << " | | |\n";
             continue;
         }
-        const std::string passes = row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3
-                                       ? std::to_string(row.passes)
-                                       : "-";
+        const bool fitted = row.variant.parts != post::WardSpreadParts::RangeOnly;
+        const std::string passes =
+            fitted && (row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3)
+                ? std::to_string(row.passes)
+                : "-";
         std::string curve = !row.variant.complete() ? "experiment"
                             : row.exact             ? "= pipeline"
                                                     : "differs from the pipeline (information)";
