@@ -117,6 +117,9 @@ std::vector<WardFactorVariant> wardFactorVariants()
     for (std::uint32_t samples : {1u, 2u, 8u})
         add("spread, " + std::to_string(samples) + (samples == 1 ? " sample" : " samples") + " per invocation",
             "spread", [&](auto& v) { v.path = P::Spread, v.samplesPerInvocation = samples; });
+    for (std::uint32_t size : {128u, 512u})
+        add("spread, " + std::to_string(size) + " invocations", "spread",
+            [&](auto& v) { v.path = P::Spread, v.groupSize = size; });
     add("one workgroup (before)", "spread", [](auto& v) { v.path = P::OneWorkgroup; });
     // The stages, on each loop: differences of consecutive rows are the stages' costs.
     for (L loop : {L::Workgroup, L::LanesSubgroup}) {

@@ -1,18 +1,19 @@
 // WardFactors.h: what Ward's frame fit spends its time on (issue 25). The pipeline's fit spreads
 // the foveal samples over many workgroups in two dispatches (shaders/tonemap/WardCurveSpread.comp):
 // its rows time both (the pipeline), the range dispatch alone and the bin + fit dispatch alone, and
-// with 1, 2 or 8 samples per invocation instead of 4. The one-workgroup kernel it replaced
-// (WardCurve.comp, "one workgroup (before)") is timed one stage at a time: stopped after the range
-// and log-average, after the histogram, after the first ceiling pass, after every pass (before the
-// CDF, the curve's LUT and the view), with the TVI ceiling's threshold replaced by a constant, with
-// each ceiling loop (the workgroup scan with barriers, the lanes through shared memory, the lanes in
-// one subgroup) and with 512 or 1024 invocations instead of 256. Each variant is its own ToneWard on
-// the default scene's foveal image, timed with GL timestamps around the fit's dispatches alone. The
-// experiment defines (STOP_AFTER, PASS_LIMIT, CONSTANT_THRESHOLD) are the bench's only: the method
-// never sets them. The reference is the pipeline's own fit (per ceiling): it is compared with the CPU
-// model (reference/ToneWardExact) bit for bit, and every other complete variant with it; a variant
-// that differs is reported as information (the table says which), not an error.
-// `hdrlab bench ward-factors` prints the table (docs/PERF.md, Ward item).
+// with 1, 2 or 8 samples per invocation instead of 4 and 128 or 512 invocations instead of 256. The
+// one-workgroup kernel it replaced (WardCurve.comp, "one workgroup (before)") is timed one stage at
+// a time: stopped after the range and log-average, after the histogram, after the first ceiling
+// pass, after every pass (before the CDF, the curve's LUT and the view), with the TVI ceiling's
+// threshold replaced by a constant, with each ceiling loop (the workgroup scan with barriers, the
+// lanes through shared memory, the lanes in one subgroup) and with 512 or 1024 invocations instead
+// of 256. Each variant is its own ToneWard on the default scene's foveal image, timed with GL
+// timestamps around the fit's dispatches alone. The experiment defines (STOP_AFTER, PASS_LIMIT,
+// CONSTANT_THRESHOLD) are the bench's only: the method never sets them. The reference is the
+// pipeline's own fit (per ceiling): it is compared with the CPU model (reference/ToneWardExact) bit
+// for bit, and every other complete variant with it; a variant that differs is reported as
+// information (the table says which), not an error; the test requires it only of the variants with
+// the pipeline's workgroup size. `hdrlab bench ward-factors` prints the table (docs/PERF.md, Ward item).
 #pragma once
 
 #include "post/PostTypes.h"
