@@ -133,8 +133,8 @@ public:
     void setSpreadParts(WardSpreadParts parts) { mSpreadParts = parts; }
     /// The spread path's buffer (tests: zero between frames).
     const gl::Buffer& spreadBuffer() const { return mCurve.spreadBuffer(); }
-    /// bench ward-factors: the fit dispatch alone again, on the foveal image of the last frame fit
-    /// (computeCurve first); false when the last curve was not a frame fit.
+    /// bench ward-factors: the fit's dispatches alone again (by the curve path and spread parts), on the
+    /// foveal image of the last frame fit (computeCurve first); false when the last curve was not a frame fit.
     bool refit(PassContext& ctx, gl::Buffer& curve);
 
     /// pcond sampling: the double buffer of the last fit (ward_pcond:: layout; ToneShaders.h).
