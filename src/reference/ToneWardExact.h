@@ -1,10 +1,10 @@
-// ToneWardExact.h: a bit-exact CPU model of Ward's frame-sampling fit as tonemap/WardCurve.comp runs
-// it (Ward Larson, Rushmeier & Piatko 1997 as Radiance pcond comphist + mkbrmap do it). The GPU fit
-// sums in whole or fixed-point numbers and takes every transcendental and division from HostDevice.h's
-// exact float functions, so this serial loop reproduces its every word: the histogram, the state,
-// the curve and the view. It is the oracle for that kernel's determinism (GL test, --verify); what
-// the fit means is checked against the independent double-precision model (ToneWardRef), with
-// tolerances. Input: the foveal image the GPU made (RGBA float, cd/m^2), or a histogram and range
+// ToneWardExact.h: a bit-exact CPU model of Ward's frame-sampling fit as tonemap/WardCurveSpread.comp
+// and WardCurve.comp run it (Ward Larson, Rushmeier & Piatko 1997 as Radiance pcond comphist + mkbrmap
+// do it). The GPU fit sums in whole or fixed-point numbers and takes every transcendental and division
+// from HostDevice.h's exact float functions, so this serial loop reproduces its every word: the
+// histogram, the state, the curve and the view. It is the oracle for that kernel's determinism (GL test,
+// --verify); what the fit means is checked against the independent double-precision model (ToneWardRef),
+// with tolerances. Input: the foveal image the GPU made (RGBA float, cd/m^2), or a histogram and range
 // for the ceiling stage (a selected method's bins, a fed histogram).
 // Limits: histogram totals below 2^32; the fixed point keeps 2^(24 - bit length of the total) of a
 // count (a ceiling is rounded down to it), so the trimmed totals differ from pcond's float ones by

@@ -23,6 +23,7 @@ target_sources(hdrlab_tests_gl PRIVATE post/SplitComposeGlTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE post/HistogramDifferenceTest.cpp)
 target_sources(hdrlab_tests_gl PRIVATE post/MeteringMaskGlTest.cpp)
 target_sources(hdrlab_tests_gl PRIVATE post/WardPcondGlTest.cpp)
+target_sources(hdrlab_tests_gl PRIVATE post/WardSpreadGlTest.cpp)
 # Correctly rounded ln for the double-precision shader helpers' test (GCC's libquadmath).
 target_link_libraries(hdrlab_tests_gl PRIVATE quadmath)
 target_sources(hdrlab_tests_cpu PRIVATE post/HistogramCsvTest.cpp)

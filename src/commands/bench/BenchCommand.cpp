@@ -119,7 +119,8 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
             "Which: pipeline (the app's frame against the memory floor), flicker (the flicker figure per "
             "operator and engine preset over the camera path), histogram-factors (what the default GL "
             "histogram spends its time on, one factor at a time; --repeat runs), ward-factors (what Ward's curve "
-            "fit spends its time on, stage by stage and per ceiling loop; --repeat runs), or the CUDA suites cuda, "
+            "fit spends its time on: the spread dispatches against the one-workgroup kernel, stage by stage, per "
+            "ceiling loop; --repeat runs), or the CUDA suites cuda, "
             "scan, integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember(suiteNames()));
     f.csvOption = bench.add_option("--csv", f.csv, "Also write the results as CSV")->type_name("OUT.csv");

@@ -1,6 +1,6 @@
-// WardFactors.cpp: see WardFactors.h. Each variant is a ToneWard of its own (its own program and
+// WardFactors.cpp: see WardFactors.h. Each variant is a ToneWard of its own (its own programs and
 // buffers), fitted once through computeCurve (which makes its foveal image), then timed with
-// ToneWard::refit, the fit dispatch alone, in rounds over every variant as histogram-factors does.
+// ToneWard::refit, the fit's dispatches alone, in rounds over every variant as histogram-factors does.
 #include "commands/bench/WardFactors.h"
 
 #include "gl/Debug.h"
@@ -10,6 +10,7 @@
 #include "post/histogram/HistogramMethod.h"
 #include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
+#include "reference/ToneWardExact.h"
 #include "util/Log.h"
 
 #include "platform/GlContext.h"
@@ -48,6 +49,52 @@ std::string_view loopName(WardCeilingLoop loop)
     return "?";
 }
 
+/// "" when the fit `op` made (its curve and state words as read back) is the CPU model's
+/// (ref::wardFrameFitExact on its foveal image) bit for bit, else the first difference.
+std::string differenceFromCpuModel(const post::ToneWard& op,
+                                   const std::vector<float>& curve,
+                                   const std::vector<float>& state,
+                                   const hd::LuminanceWeights& weights)
+{
+    using namespace post::ward_state;
+    const glm::ivec2 grid = op.fovealImage().size();
+    const post::WardSettings& s = op.settings();
+    const ref::WardExactFit e = ref::wardFrameFitExact(op.fovealImage().readRgbaFloat(), grid.x, grid.y, s, s.bins,
+                                                       weights, post::kWardCurveSamples);
+    const std::pair<const char*, std::pair<std::uint32_t, float>> words[] = {
+        {"outcome", {kOutcome, float(e.outcome)}},
+        {"passes", {kPasses, float(e.passes)}},
+        {"bwmin", {kBwmin, e.range.bwmin}},
+        {"bwmax", {kBwmax, e.range.bwmax}},
+        {"bwavg", {kBwavg, e.range.bwavg}},
+        {"samples", {kSamples, e.range.samples}},
+        {"histot", {kHistot, e.histot}},
+        {"final total", {kFinalTotal, e.finalTotal}},
+        {"ceiling fraction", {kCeilingFraction, e.ceilingFraction}},
+        {"range valid", {kRangeValid, e.range.valid ? 1.0f : 0.0f}},
+        {"duplicated", {kDuplicated, e.range.duplicated ? 1.0f : 0.0f}},
+        {"converged", {kConverged, e.converged ? 1.0f : 0.0f}},
+        {"linear scale", {kLinearScale, e.linearScale}},
+    };
+    const auto bits = [](float x) { return std::bit_cast<std::uint32_t>(x); };
+    for (const auto& [name, word] : words)
+        if (bits(state[word.first]) != bits(word.second))
+            return std::string("state ") + name;
+    if (op.histogramBuffer().readAll<std::uint32_t>(s.bins) != e.bins)
+        return "histogram";
+    const std::pair<std::uint32_t, float> header[] = {{hd::kCurveLogMin, e.curveLogMin},
+                                                      {hd::kCurveLogMax, e.curveLogMax},
+                                                      {hd::kCurveMode, e.curveMode},
+                                                      {hd::kCurveScale, e.curveScale}};
+    for (const auto& [index, value] : header)
+        if (bits(curve[index]) != bits(value))
+            return "curve header word " + std::to_string(index);
+    for (std::size_t i = 0; i < e.curve.size(); ++i)
+        if (bits(curve[hd::kCurveHeaderWords + i]) != bits(e.curve[i]))
+            return "curve sample " + std::to_string(i);
+    return {};
+}
+
 }  // namespace
 
 std::vector<WardFactorVariant> wardFactorVariants()
@@ -61,7 +108,19 @@ std::vector<WardFactorVariant> wardFactorVariants()
         list.push_back(v);
     };
     using L = WardCeilingLoop;
-    add("pipeline", "as the method runs", [](auto&) {});
+    using P = post::WardCurvePath;
+    using Parts = post::WardSpreadParts;
+    add("pipeline", "as the method runs", [](auto& v) { v.path = P::Spread; });
+    // The spread path's two dispatches alone, its slice per invocation, and the kernel it replaced.
+    add("spread: range dispatch alone", "spread", [](auto& v) { v.path = P::Spread, v.parts = Parts::RangeOnly; });
+    add("spread: bin + fit dispatch alone", "spread", [](auto& v) { v.path = P::Spread, v.parts = Parts::BinAndFit; });
+    for (std::uint32_t samples : {1u, 2u, 8u})
+        add("spread, " + std::to_string(samples) + (samples == 1 ? " sample" : " samples") + " per invocation",
+            "spread", [&](auto& v) { v.path = P::Spread, v.samplesPerInvocation = samples; });
+    for (std::uint32_t size : {128u, 512u})
+        add("spread, " + std::to_string(size) + " invocations", "spread",
+            [&](auto& v) { v.path = P::Spread, v.groupSize = size; });
+    add("one workgroup (before)", "spread", [](auto& v) { v.path = P::OneWorkgroup; });
     // The stages, on each loop: differences of consecutive rows are the stages' costs.
     for (L loop : {L::Workgroup, L::LanesSubgroup}) {
         const std::string prefix = loop == L::Workgroup ? "workgroup loop" : "subgroup loop";
@@ -83,6 +142,7 @@ std::vector<WardFactorVariant> wardFactorVariants()
             [&](auto& v) { v.loop = L::Workgroup, v.groupSize = size; });
     }
     // The TVI ceiling: per-pass transcendentals (hdExp, hdWardThreshold, hdDivide) per bin.
+    add("TVI ceiling, pipeline", "TVI ceiling", [](auto& v) { v.path = P::Spread, v.humanContrast = true; });
     for (L loop : {L::Workgroup, L::LanesShared, L::LanesSubgroup}) {
         const std::string name = "TVI ceiling, " + std::string(loopName(loop));
         add(name, "TVI ceiling", [&](auto& v) { v.loop = loop, v.humanContrast = true; });
@@ -148,7 +208,11 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
             experiment.emplace_back("CONSTANT_THRESHOLD", "1");
         if (v.groupSize)
             experiment.emplace_back("GROUP_SIZE", std::to_string(v.groupSize));
+        if (v.samplesPerInvocation)
+            experiment.emplace_back("SAMPLES_PER_INVOCATION", std::to_string(v.samplesPerInvocation));
         p.op->setCurveExperiment(experiment);
+        p.op->setCurvePath(v.path);
+        p.op->setSpreadParts(v.parts);
         p.curve = gl::Buffer("ward-factors/curve", hd::kCurveBufferWords * sizeof(float));
         const post::ToneInputs inputs{image, image, histogram, cdf, params, spec, 1.0 / 60.0, fovYDegrees, *method};
         p.op->computeCurve(ctx, inputs, p.curve);  // the foveal image and a first fit
@@ -181,8 +245,9 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
                 p.us.push_back(double(stamps[i + 1].waitResult() - stamps[i].waitResult()) * 1e-3);
         }
 
-    // The references: each ceiling's workgroup loop, complete (the method as it was).
+    // The references: the pipeline's own fit, one per ceiling, itself checked against the CPU model.
     std::vector<float> referenceCurve[2], referenceState[2];
+    bool haveReference[2] = {false, false};
     for (std::size_t index = 0; index < variants.size(); ++index) {
         const WardFactorVariant& v = variants[index];
         WardFactorRow& row = rows[index];
@@ -194,13 +259,16 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         p.op->refit(ctx, p.curve);
         const std::vector<float> state = p.op->stateBuffer().readAll<float>(kWords);
         const std::vector<float> curve = p.curve.readAll<float>(hd::kCurveBufferWords);
-        if (v.stopAfter == 0 || v.stopAfter == 3)
+        if ((v.stopAfter == 0 || v.stopAfter == 3) && v.parts != post::WardSpreadParts::RangeOnly)
             row.passes = int(state[kPasses]);
-        if (v.stopAfter == 0)
+        if (v.complete())
             row.outcome = int(state[kOutcome]);
-        if (v.complete() && v.loop == WardCeilingLoop::Workgroup) {
+        if (v.pipeline() && !haveReference[v.humanContrast]) {
             referenceCurve[v.humanContrast] = curve;
             referenceState[v.humanContrast] = state;
+            haveReference[v.humanContrast] = true;
+            row.cpuDifference = differenceFromCpuModel(*p.op, curve, state, spec.luminance);
+            row.cpuExact = row.cpuDifference.empty();
         }
     }
     for (std::size_t index = 0; index < variants.size(); ++index) {  // again, now that the references exist
@@ -215,7 +283,8 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
                        return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
                    });
         };
-        row.exact = sameBits(p.curve.readAll<float>(hd::kCurveBufferWords), referenceCurve[v.humanContrast]) &&
+        row.exact = haveReference[v.humanContrast] &&
+                    sameBits(p.curve.readAll<float>(hd::kCurveBufferWords), referenceCurve[v.humanContrast]) &&
                     sameBits(p.op->stateBuffer().readAll<float>(kWords), referenceState[v.humanContrast]);
     }
     return rows;
@@ -248,6 +317,29 @@ std::string stageSplit(const std::vector<WardFactorRow>& rows, const std::string
     return out.str();
 }
 
+/// The spread path's dispatches against the one-workgroup kernel it replaced.
+std::string spreadSplit(const std::vector<WardFactorRow>& rows)
+{
+    const auto find = [&](std::string_view name) -> const WardFactorRow* {
+        for (const WardFactorRow& row : rows)
+            if (row.variant.name == name && row.error.empty())
+                return &row;
+        return nullptr;
+    };
+    const WardFactorRow* both = find("pipeline");
+    const WardFactorRow* range = find("spread: range dispatch alone");
+    const WardFactorRow* fit = find("spread: bin + fit dispatch alone");
+    const WardFactorRow* before = find("one workgroup (before)");
+    if (!both || !range || !fit || !before)
+        return {};
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "spread (the pipeline): range dispatch %.1f us, bin + fit dispatch %.1f us, both %.1f us; one "
+                  "workgroup (before) %.1f us\n",
+                  range->medianUs, fit->medianUs, both->medianUs, before->medianUs);
+    return line;
+}
+
 }  // namespace
 
 std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
@@ -261,18 +353,22 @@ std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
                 << " | | |\n";
             continue;
         }
-        const std::string passes = row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3
-                                       ? std::to_string(row.passes)
-                                       : "-";
-        const std::string curve = !row.variant.complete() ? "experiment"
-                                  : row.exact             ? "exact (= workgroup loop)"
-                                                          : "DIFFERENT from the workgroup loop";
+        const bool fitted = row.variant.parts != post::WardSpreadParts::RangeOnly;
+        const std::string passes =
+            fitted && (row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3)
+                ? std::to_string(row.passes)
+                : "-";
+        std::string curve = !row.variant.complete() ? "experiment"
+                            : row.exact             ? "= pipeline"
+                                                    : "differs from the pipeline (information)";
+        if (row.variant.pipeline())
+            curve = row.cpuExact ? "reference: = CPU model" : "DIFFERENT from the CPU model: " + row.cpuDifference;
         std::snprintf(line, sizeof line, "| %s | %s | %s | %s | %.1f | %.1f | %s |\n", row.variant.factor.c_str(),
                       row.variant.name.c_str(), std::string(loopName(row.loopUsed)).c_str(), passes.c_str(),
                       row.medianUs, row.minUs, curve.c_str());
         out << line;
     }
-    out << "\n" << stageSplit(rows, "workgroup loop") << stageSplit(rows, "subgroup loop");
+    out << "\n" << spreadSplit(rows) << stageSplit(rows, "workgroup loop") << stageSplit(rows, "subgroup loop");
     return out.str();
 }
 
@@ -280,14 +376,16 @@ std::string formatWardFactorCsv(const std::vector<WardFactorRow>& rows)
 {
     std::ostringstream out;
     out << "factor,variant,loop,stop_after,pass_limit,constant_threshold,human_contrast,group_size,passes,outcome,"
-           "fit_median_us,fit_min_us,exact,error\n";
+           "fit_median_us,fit_min_us,exact,cpu_exact,path,spread_parts,samples_per_invocation,error\n";
     for (const WardFactorRow& row : rows) {
         const WardFactorVariant& v = row.variant;
         out << '"' << v.factor << "\",\"" << v.name << "\"," << loopName(row.loopUsed) << ',' << v.stopAfter << ','
             << v.passLimit << ',' << v.constantThreshold << ',' << v.humanContrast << ','
             << (v.groupSize ? v.groupSize : post::WardCurveProgram::kGroupSize) << ',' << row.passes << ','
-            << row.outcome << ',' << row.medianUs << ',' << row.minUs << ',' << row.exact << ",\"" << row.error
-            << "\"\n";
+            << row.outcome << ',' << row.medianUs << ',' << row.minUs << ',' << row.exact << ',' << row.cpuExact << ','
+            << (v.path == post::WardCurvePath::Spread ? "spread" : "one-workgroup") << ',' << int(v.parts) << ','
+            << (v.samplesPerInvocation ? v.samplesPerInvocation : post::WardCurveDispatch::kSamplesPerInvocation)
+            << ",\"" << row.error << "\"\n";
     }
     return out.str();
 }

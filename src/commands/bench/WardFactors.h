@@ -1,17 +1,23 @@
-// WardFactors.h: what Ward's frame fit (shaders/tonemap/WardCurve.comp, one workgroup) spends its
-// time on, one stage at a time (issue 25): the same kernel stopped after the range and log-average,
-// after the histogram, after the first ceiling pass, after every pass (before the CDF, the curve's
-// LUT and the view), with the TVI ceiling's threshold replaced by a constant, and with each ceiling
-// loop (the workgroup scan with barriers, the lanes through shared memory, the lanes in one subgroup)
-// and with 512 or 1024 invocations instead of 256 (the parallel parts: fewer samples each),
-// each variant its own ToneWard on the default scene's foveal image, timed with GL timestamps around
-// the fit dispatch alone. The experiment defines (STOP_AFTER, PASS_LIMIT, CONSTANT_THRESHOLD) are the
-// bench's only: the method never sets them. Every complete variant must give the workgroup loop's
-// curve and state bit for bit. `hdrlab bench ward-factors` prints the table (docs/PERF.md, Ward item).
+// WardFactors.h: what Ward's frame fit spends its time on (issue 25). The pipeline's fit spreads
+// the foveal samples over many workgroups in two dispatches (shaders/tonemap/WardCurveSpread.comp):
+// its rows time both (the pipeline), the range dispatch alone and the bin + fit dispatch alone, and
+// with 1, 2 or 8 samples per invocation instead of 4 and 128 or 512 invocations instead of 256. The
+// one-workgroup kernel it replaced (WardCurve.comp, "one workgroup (before)") is timed one stage at
+// a time: stopped after the range and log-average, after the histogram, after the first ceiling
+// pass, after every pass (before the CDF, the curve's LUT and the view), with the TVI ceiling's
+// threshold replaced by a constant, with each ceiling loop (the workgroup scan with barriers, the
+// lanes through shared memory, the lanes in one subgroup) and with 512 or 1024 invocations instead
+// of 256. Each variant is its own ToneWard on the default scene's foveal image, timed with GL
+// timestamps around the fit's dispatches alone. The experiment defines (STOP_AFTER, PASS_LIMIT,
+// CONSTANT_THRESHOLD) are the bench's only: the method never sets them. The reference is the
+// pipeline's own fit (per ceiling): it is compared with the CPU model (reference/ToneWardExact) bit
+// for bit, and every other complete variant with it; a variant that differs is reported as
+// information (the table says which), not an error; the test requires it only of the variants with
+// the pipeline's workgroup size. `hdrlab bench ward-factors` prints the table (docs/PERF.md, Ward item).
 #pragma once
 
 #include "post/PostTypes.h"
-#include "post/tonemap/WardCurveProgram.h"
+#include "post/tonemap/WardCurveDispatch.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -32,11 +38,25 @@ struct WardFactorVariant
     bool constantThreshold = false;  ///< CONSTANT_THRESHOLD (TVI ceiling only; not exact)
     bool humanContrast = false;      ///< the TVI ceiling (pcond -s) instead of the linear one (the default)
     std::uint32_t groupSize = 0;     ///< GROUP_SIZE; 0: the method's (post::WardCurveProgram::kGroupSize)
-    /// Whether its curve and state must equal the reference (the workgroup loop with the same ceiling).
-    bool complete() const { return stopAfter == 0 && passLimit == 0 && !constantThreshold; }
+    /// The kernel: the spread path (the pipeline's) or the one workgroup it replaced (most rows).
+    post::WardCurvePath path = post::WardCurvePath::OneWorkgroup;
+    post::WardSpreadParts parts = post::WardSpreadParts::Both;  ///< spread path: which dispatches are timed
+    std::uint32_t samplesPerInvocation = 0;                     ///< spread path; 0: the method's
+    /// Whether it runs the whole fit (its curve and state are compared with the pipeline's).
+    bool complete() const
+    {
+        return stopAfter == 0 && passLimit == 0 && !constantThreshold && parts == post::WardSpreadParts::Both;
+    }
+    /// Whether it is the fit exactly as the pipeline runs it (the reference of its ceiling).
+    bool pipeline() const
+    {
+        return complete() && path == post::WardCurvePath::Spread && loop == post::WardCeilingLoop::Auto &&
+               groupSize == 0 && samplesPerInvocation == 0;
+    }
 };
 
-/// The variants in table order, first "pipeline" (the fit as the pipeline runs it here).
+/// The variants in table order, first "pipeline" (the fit as the pipeline runs it here); the TVI
+/// ceiling's reference is "TVI ceiling, pipeline".
 std::vector<WardFactorVariant> wardFactorVariants();
 
 struct WardFactorRow
@@ -47,8 +67,11 @@ struct WardFactorRow
     double minUs = 0.0;
     int passes = 0;      ///< ceiling passes (state word), where the variant records them
     int outcome = -1;    ///< state word: 0 histogram, 1 fits, 2 failed, 3 no samples
-    bool exact = false;  ///< complete variants: curve and state equal the reference's, bit for bit
-    std::string error;   ///< not run (e.g. no subgroup arithmetic here)
+    bool exact = false;  ///< complete variants: curve and state equal the pipeline's (same ceiling), bit for bit
+    /// The pipeline's rows: curve, state and histogram equal the CPU model's (ref::wardFrameFitExact).
+    bool cpuExact = false;
+    std::string cpuDifference;  ///< the pipeline's rows: the first word that differs from the CPU model
+    std::string error;          ///< not run (e.g. no subgroup arithmetic here)
 };
 
 /// Runs every variant on `image` (timestamps waited for at the end: a benchmark, not a frame).

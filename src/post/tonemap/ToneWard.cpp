@@ -105,8 +105,8 @@ bool ToneWard::refit(PassContext& ctx, gl::Buffer& curve)
 {
     if (!mLastWasFrameFit || !mFoveal)
         return false;
-    mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
-    dispatchWardCurve(kStageAll, curve);
+    mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment, mCurvePath);
+    dispatchFrameFit(curve, mSpreadParts);
     return true;
 }
 
@@ -349,7 +349,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         mGrid = glm::ivec2(0);
         mFovealFromHistogram = false;
         mLastWasFrameFit = false;
-        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
+        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment, WardCurvePath::OneWorkgroup);
         {
             auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");
             dispatchWardCurve(kStageCeiling, curve);
@@ -391,10 +391,11 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
         auto scope = ctx.profiler.scope("tonemap/ward/curve/fit");  // range, histogram, ceiling loop
         mGrid = grid;
         mLastWasFrameFit = !s.histogramBySelectedMethod;
-        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment);
         if (!s.histogramBySelectedMethod) {
-            dispatchWardCurve(kStageAll, curve);
+            mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment, mCurvePath);
+            dispatchFrameFit(curve, WardSpreadParts::Both);
         } else {
+            mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment, WardCurvePath::OneWorkgroup);
             dispatchWardCurve(kStageRange, curve);
             HistogramSpec spec = inputs.spec;  // its luminance definition
             spec.binCount = mBinsUsed;
@@ -408,36 +409,24 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     mReadback->request(mState, 0, ctx.frameIndex);
 }
 
+WardCurveInputs ToneWard::curveInputs() const
+{
+    return WardCurveInputs{activeSettings(), mBinsUsed, mGrid, mLuminance, mCdPerUnit, &mFoveal};
+}
+
 void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
 {
-    const WardSettings& s = activeSettings();
-    gl::Program& program = mCurve.program();
-    program.set(0, mBinsUsed);
-    program.set(3, s.sceneScale);
-    program.set(4, s.humanContrast ? 1u : 0u);
-    program.set(5, kWardCurveSamples);
-    glProgramUniform2i(program.id(), 6, mGrid.x, mGrid.y);
-    program.set(7, s.duplicateBottomBin ? 1u : 0u);
-    program.set(8, stage);
-    glProgramUniform4f(program.id(), 9, mLuminance.r, mLuminance.g, mLuminance.b, mCdPerUnit);
-    const WardFitConstants c = wardFitConstants(s, mBinsUsed, kWardCurveSamples);
-    const float constants[] = {
-        c.lnLdmin,  c.lnLdmax,    c.displayRange, c.invDisplayRange, c.ldmin,           c.ldmax,
-        c.invLdmax, c.invLdRange, c.geometric,    c.invBins,         c.duplicateFactor, c.invCurveSamples,
-        c.lmin,     c.lmax,       c.ftiny,        c.growth,          c.lnScale};
-    for (int i = 0; i < int(std::size(constants)); ++i)  // locations 10..26, in WardFitConstants order
-        program.set(10 + i, constants[i]);
-    // Rebound every time: the histogram method binds its own buffers to the same points.
-    if (mFoveal)
-        mFoveal.bindUnit(hd::kTextureUnitInput);
-    mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-    mHistogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-    mState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
-    curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-    mView.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-    program.use();
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    mCurve.dispatchOneWorkgroup(stage, curveInputs(), WardCurveOutputs{mParams, mHistogram, mState, mView, curve});
+}
+
+void ToneWard::dispatchFrameFit(gl::Buffer& curve, WardSpreadParts parts)
+{
+    const WardCurveInputs in = curveInputs();
+    const WardCurveOutputs out{mParams, mHistogram, mState, mView, curve};
+    if (mCurvePath == WardCurvePath::Spread)
+        mCurve.dispatchSpread(in, out, parts);
+    else
+        mCurve.dispatchOneWorkgroup(kStageAll, in, out);
 }
 
 std::vector<KeyValueSample> ToneWard::takeKeyValues()
@@ -495,8 +484,8 @@ bool ToneWard::ui()
         "bottom'), so the darkest samples do not map to pure black.");
     changed |= ImGui::Checkbox("Fovea by the method", &s.histogramBySelectedMethod);
     helpMarker(
-        "The foveal histogram by the selected histogram method. Off: Ward's curve kernel bins the few thousand foveal "
-        "samples itself, in one dispatch. On: the "
+        "The foveal histogram by the selected histogram method. Off: Ward's curve kernels bin the few thousand foveal "
+        "samples themselves, spread over workgroups, in the same two dispatches as the fit. On: the "
         "histogram method chosen above bins them (same bins, more dispatches; through CUDA interop for a "
         "CUDA method), to compare its cost on a small image.");
     if (changed)

@@ -5,7 +5,10 @@
 //  1. foveal image: box filter of the full frame to about one sample per degree of the camera's field
 //     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
 //     the scene scale = cd/m^2 (WardFoveal.comp);
-// Steps 2-4 run in one workgroup and one dispatch (WardCurve.comp):
+// Steps 2-4 run in two dispatches spread over many workgroups, each finished by its last workgroup
+// (WardCurveSpread.comp, WardCurveDispatch.h): the range, then the histogram and log-average with
+// the fit in the last workgroup; the one-workgroup kernel (WardCurve.comp) stays for a selected
+// method's histogram and a fed one, and as the bench's "before":
 //  2. range: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
 //     duplication (pcond's default), log-average of the counted samples;
 //  3. the natural-log histogram (100 bins) of the foveal samples with the pipeline's bit-exact
@@ -38,7 +41,7 @@
 #include "post/HistogramCsv.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
-#include "post/tonemap/WardCurveProgram.h"
+#include "post/tonemap/WardCurveDispatch.h"
 #include "post/tonemap/WardPcondPlan.h"
 #include "tone/ToneSettings.h"
 
@@ -120,11 +123,18 @@ public:
     void setCeilingLoop(WardCeilingLoop loop) { mCeilingLoop = loop; }
     /// The implementation the last frame fit ran (Workgroup before the first).
     WardCeilingLoop ceilingLoopUsed() const { return mCurve.loopUsed(); }
-    /// bench ward-factors only: defines added to WardCurve.comp (STOP_AFTER, PASS_LIMIT,
+    /// bench ward-factors only: defines added to the fit kernels (STOP_AFTER, PASS_LIMIT,
     /// CONSTANT_THRESHOLD: timing experiments; the results are then not the method's).
     void setCurveExperiment(gl::ShaderDefines defines) { mExperiment = std::move(defines); }
-    /// bench ward-factors: the fit dispatch alone again, on the foveal image of the last frame fit
-    /// (computeCurve first); false when the last curve was not a frame fit.
+    /// The frame fit's kernel (Spread by default, as the pipeline runs it; OneWorkgroup: the kernel
+    /// before it, for bench ward-factors and the tests that compare the two).
+    void setCurvePath(WardCurvePath path) { mCurvePath = path; }
+    /// bench ward-factors only: which spread dispatches refit() runs.
+    void setSpreadParts(WardSpreadParts parts) { mSpreadParts = parts; }
+    /// The spread path's buffer (tests: zero between frames).
+    const gl::Buffer& spreadBuffer() const { return mCurve.spreadBuffer(); }
+    /// bench ward-factors: the fit's dispatches alone again (by the curve path and spread parts), on the
+    /// foveal image of the last frame fit (computeCurve first); false when the last curve was not a frame fit.
     bool refit(PassContext& ctx, gl::Buffer& curve);
 
     /// pcond sampling: the double buffer of the last fit (ward_pcond:: layout; ToneShaders.h).
@@ -150,6 +160,9 @@ private:
     void computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve);
     void ensureProgramsAndBuffers(PassContext& ctx);
     void dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve);
+    /// The frame fit by mCurvePath (refit: with mSpreadParts).
+    void dispatchFrameFit(gl::Buffer& curve, WardSpreadParts parts);
+    WardCurveInputs curveInputs() const;
 
     WardSettings mSettings;
     DisplaySettings mDisplay;  ///< the pipeline's display (setDisplay): HDR10 replaces Ld_max by its peak
@@ -159,7 +172,9 @@ private:
     glm::ivec2 mGrid{0};
     gl::Program mFovealProgram;       ///< a workgroup per foveal sample
     gl::Program mFovealSmallProgram;  ///< an invocation per foveal sample (small blocks)
-    WardCurveProgram mCurve;          ///< range, histogram and ceiling loop in one workgroup
+    WardCurveDispatch mCurve;         ///< range, histogram and ceiling loop (spread or one workgroup)
+    WardCurvePath mCurvePath = WardCurvePath::Spread;
+    WardSpreadParts mSpreadParts = WardSpreadParts::Both;
     WardCeilingLoop mCeilingLoop = WardCeilingLoop::Auto;
     gl::ShaderDefines mExperiment;
     bool mLastWasFrameFit = false;

@@ -35,6 +35,7 @@ const gl::Program& WardCurveProgram::ensure(const gl::ShaderLibrary& shaders,
     const std::uint32_t lanes = loop == WardCeilingLoop::LanesSubgroup ? subgroup : kSharedLanes;
     const std::uint32_t binsPerLane = std::bit_ceil((std::clamp(bins, 2u, kWardMaxBins) + lanes - 1) / lanes);
     gl::ShaderDefines defines = wardDefines();
+    defines.insert(defines.end(), mFixed.begin(), mFixed.end());
     defines.emplace_back("CEILING_LOOP", loop == WardCeilingLoop::Workgroup ? "0" : "1");
     defines.emplace_back("LANE_OPS", loop == WardCeilingLoop::LanesSubgroup ? "1" : "0");
     defines.emplace_back("LANES", std::to_string(lanes));
@@ -48,7 +49,7 @@ const gl::Program& WardCurveProgram::ensure(const gl::ShaderLibrary& shaders,
     for (const auto& [name, value] : defines)
         key += name + "=" + value + ";";
     if (!mProgram || key != mKey) {
-        mProgram = shaders.buildCompute("tonemap.ward.curve", "tonemap/WardCurve.comp", defines);
+        mProgram = shaders.buildCompute(mLabel, mSource, defines);
         mKey = key;
         mLoopUsed = loop;
     }

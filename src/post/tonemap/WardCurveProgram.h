@@ -1,5 +1,6 @@
-// WardCurveProgram.h: the program of Ward's frame fit (shaders/tonemap/WardCurve.comp) with its
-// ceiling loop's implementation chosen from the GL caps: the bins in the registers of one subgroup
+// WardCurveProgram.h: a program of Ward's frame fit (shaders/tonemap/WardCurve.comp, one workgroup,
+// or a stage of WardCurveSpread.comp, WardCurveDispatch.h) with its ceiling loop's implementation
+// chosen from the GL caps: the bins in the registers of one subgroup
 // (GL_KHR_shader_subgroup arithmetic; no barrier inside the loop) where the driver offers it, else
 // the workgroup loop (a scan with barriers per pass). Both give the same bits (ToneWardGlTest).
 // The lanes and the bins each lane holds are compiled in (BINS_PER_LANE, a power of two, so a few
@@ -11,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace post {
 
@@ -25,7 +27,13 @@ enum class WardCeilingLoop : std::uint32_t {
 class WardCurveProgram
 {
 public:
-    /// WardCurve.comp's workgroup size (GROUP_SIZE; a power of two, 64..1024; 1024 needs the 48 KB of
+    /// `source` under shaders/, built with `fixed` defines added (e.g. the spread kernel's stage).
+    WardCurveProgram(std::string label, std::string source, gl::ShaderDefines fixed = {})
+        : mLabel(std::move(label)), mSource(std::move(source)), mFixed(std::move(fixed))
+    {
+    }
+
+    /// The fit kernels' workgroup size (GROUP_SIZE; a power of two, 64..1024; 1024 needs the 48 KB of
     /// shared memory GL guarantees only as 32 KB, and leaves each invocation 64 registers).
     static constexpr std::uint32_t kGroupSize = 256;
     static constexpr std::uint32_t kSharedLanes = 32;  ///< the lanes of WardCeilingLoop::LanesShared
@@ -47,6 +55,9 @@ public:
     WardCeilingLoop loopUsed() const { return mLoopUsed; }
 
 private:
+    std::string mLabel;
+    std::string mSource;
+    gl::ShaderDefines mFixed;
     gl::Program mProgram;
     std::string mKey;  ///< the defines mProgram was built with
     WardCeilingLoop mLoopUsed = WardCeilingLoop::Workgroup;

@@ -1,0 +1,115 @@
+#include "post/tonemap/WardCurveDispatch.h"
+
+#include "gl/Debug.h"
+
+#include <algorithm>
+#include <string>
+
+namespace post {
+
+namespace {
+
+/// A define's value in `defines` as a positive number, or `fallback`.
+std::uint32_t definedNumber(const gl::ShaderDefines& defines, std::string_view name, std::uint32_t fallback)
+{
+    for (const auto& [key, value] : defines)
+        if (key == name) {
+            const unsigned long number = std::stoul(value);
+            return number > 0 ? std::uint32_t(number) : fallback;
+        }
+    return fallback;
+}
+
+/// The uniforms WardCurve.comp and WardCurveSpread.comp share (WardFit.glsl) and the bindings.
+void prepare(gl::Program& program, std::uint32_t stage, const WardCurveInputs& in, const WardCurveOutputs& out)
+{
+    const WardSettings& s = in.settings;
+    program.set(0, in.bins);
+    program.set(3, s.sceneScale);
+    program.set(4, s.humanContrast ? 1u : 0u);
+    program.set(5, kWardCurveSamples);
+    glProgramUniform2i(program.id(), 6, in.grid.x, in.grid.y);
+    program.set(7, s.duplicateBottomBin ? 1u : 0u);
+    program.set(8, stage);
+    glProgramUniform4f(program.id(), 9, in.luminance.r, in.luminance.g, in.luminance.b, in.cdPerUnit);
+    const WardFitConstants c = wardFitConstants(s, in.bins, kWardCurveSamples);
+    const float constants[] = {
+        c.lnLdmin,  c.lnLdmax,    c.displayRange, c.invDisplayRange, c.ldmin,           c.ldmax,
+        c.invLdmax, c.invLdRange, c.geometric,    c.invBins,         c.duplicateFactor, c.invCurveSamples,
+        c.lmin,     c.lmax,       c.ftiny,        c.growth,          c.lnScale};
+    for (int i = 0; i < int(std::size(constants)); ++i)  // locations 10..26, in WardFitConstants order
+        program.set(10 + i, constants[i]);
+    // Rebound every time: the histogram method binds its own buffers to the same points.
+    if (in.foveal && *in.foveal)
+        in.foveal->bindUnit(hd::kTextureUnitInput);
+    out.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    out.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+    out.state.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+    out.curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+    out.view.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    program.use();
+}
+
+}  // namespace
+
+std::uint32_t WardCurveDispatch::spreadGroups(glm::ivec2 grid,
+                                              std::uint32_t groupSize,
+                                              std::uint32_t samplesPerInvocation)
+{
+    const std::uint64_t samples = std::uint64_t(std::max(grid.x, 0)) * std::uint64_t(std::max(grid.y, 0));
+    const std::uint64_t slice = std::uint64_t(std::max(groupSize, 1u)) * std::max(samplesPerInvocation, 1u);
+    return std::uint32_t(std::max<std::uint64_t>((samples + slice - 1) / slice, 1));
+}
+
+void WardCurveDispatch::ensure(const gl::ShaderLibrary& shaders,
+                               const GpuCaps& caps,
+                               std::uint32_t bins,
+                               WardCeilingLoop loop,
+                               const gl::ShaderDefines& extra,
+                               WardCurvePath path)
+{
+    if (path == WardCurvePath::OneWorkgroup) {
+        mOne.ensure(shaders, caps, bins, loop, extra);
+        mLoopUsed = mOne.loopUsed();
+        return;
+    }
+    mRange.ensure(shaders, caps, bins, loop, extra);
+    mFit.ensure(shaders, caps, bins, loop, extra);
+    mLoopUsed = mFit.loopUsed();
+    mGroupSize = definedNumber(extra, "GROUP_SIZE", WardCurveProgram::kGroupSize);
+    mSamplesPerInvocation = definedNumber(extra, "SAMPLES_PER_INVOCATION", kSamplesPerInvocation);
+    if (!mSpread) {
+        mSpread = gl::Buffer("tonemap.ward.spread", kSpreadWords * sizeof(std::uint32_t));
+        mSpread.clearUint(0u);  // zero at rest: the kernel's last groups leave it so after each frame
+    }
+}
+
+void WardCurveDispatch::dispatchOneWorkgroup(std::uint32_t stage,
+                                             const WardCurveInputs& in,
+                                             const WardCurveOutputs& out)
+{
+    prepare(mOne.program(), stage, in, out);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+}
+
+void WardCurveDispatch::dispatchSpread(const WardCurveInputs& in, const WardCurveOutputs& out, WardSpreadParts parts)
+{
+    const std::uint32_t groups = spreadGroups(in.grid, mGroupSize, mSamplesPerInvocation);
+    if (parts != WardSpreadParts::BinAndFit) {
+        gl::DebugGroup group("tonemap/ward/curve/spread-range");
+        prepare(mRange.program(), 0, in, out);
+        mSpread.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // stage 2 reads the range stage 1 left
+    }
+    if (parts != WardSpreadParts::RangeOnly) {
+        gl::DebugGroup group("tonemap/ward/curve/spread-bin-fit");
+        prepare(mFit.program(), 0, in, out);
+        mSpread.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    }
+}
+
+}  // namespace post

@@ -1,0 +1,104 @@
+// WardCurveDispatch.h: the dispatches of Ward's frame fit (Ward Larson, Rushmeier & Piatko 1997,
+// histogram adjustment as Radiance pcond fits it; ToneWard.h), their programs and their buffer:
+//  - the spread path (the pipeline's frame fit, WardCurveSpread.comp): the foveal samples' reads
+//    spread over G = ceil(samples / (kGroupSize x kSamplesPerInvocation)) workgroups in two
+//    dispatches, "range" then "bin + fit", each finished by its last workgroup (a ticket); the fit
+//    (ceiling loop, curve) in the last workgroup of the second. Its buffer (kSpreadWords words, the
+//    groups' keys, sums, bins and tickets) is zero between frames: the last groups leave it so.
+//  - the one-workgroup kernel (WardCurve.comp, uStage): the range for a selected histogram method,
+//    the ceiling stage on a method's or a fed histogram, and bench ward-factors' "before" rows.
+// Both give the same bits, the CPU model's (reference/ToneWardExact; ToneWardExactGl, WardSpreadGl).
+// Limits: the fit itself stays in one workgroup; the two spread dispatches must run in this order
+// within a frame (a storage barrier between them; the host issues both).
+#pragma once
+
+#include "gl/Buffer.h"
+#include "gl/Texture.h"
+#include "post/tonemap/WardCurveProgram.h"
+#include "tone/ToneSettings.h"
+
+#include <glm/vec2.hpp>
+
+#include <cstdint>
+
+namespace post {
+
+/// Which kernel makes the frame fit.
+enum class WardCurvePath : std::uint32_t {
+    Spread = 0,        ///< WardCurveSpread.comp, many workgroups, two dispatches (the pipeline)
+    OneWorkgroup = 1,  ///< WardCurve.comp kStageAll, one workgroup, one dispatch (bench: "before")
+};
+
+/// bench ward-factors only: which of the spread path's dispatches a refit runs.
+enum class WardSpreadParts : std::uint32_t {
+    Both = 0,       ///< range, then bin + fit (the pipeline)
+    RangeOnly = 1,  ///< the range dispatch alone
+    BinAndFit = 2,  ///< bin + fit alone, on the range the last range dispatch left
+};
+
+/// What a fit dispatch reads: the settings as the curve uses them and the foveal image.
+struct WardCurveInputs
+{
+    WardSettings settings;  ///< sanitized, the display's Ld_max applied (ToneWard::activeSettings)
+    std::uint32_t bins = 0;
+    glm::ivec2 grid{0};  ///< the foveal grid (0 x 0 with a fed histogram)
+    hd::LuminanceWeights luminance;
+    float cdPerUnit = 1.0f;
+    const gl::Texture* foveal = nullptr;  ///< RGBA32F, grid.x x grid.y; none with a fed histogram
+};
+
+/// What it writes (ToneWard's buffers and the pipeline's curve).
+struct WardCurveOutputs
+{
+    gl::Buffer& params;
+    gl::Buffer& histogram;
+    gl::Buffer& state;
+    gl::Buffer& view;
+    gl::Buffer& curve;
+};
+
+class WardCurveDispatch
+{
+public:
+    static constexpr std::uint32_t kSamplesPerInvocation = 4;  ///< the spread kernel's slice per invocation
+    /// The spread buffer: tickets, keys and sums (16 words), then the bins and the counters.
+    static constexpr std::uint32_t kSpreadWords = 16 + kWardMaxBins + hd::kCounterCount;
+
+    /// The spread path's workgroups for a grid: ceil(samples / (groupSize x samplesPerInvocation)), >= 1.
+    static std::uint32_t spreadGroups(glm::ivec2 grid,
+                                      std::uint32_t groupSize = WardCurveProgram::kGroupSize,
+                                      std::uint32_t samplesPerInvocation = kSamplesPerInvocation);
+
+    /// Builds (when its defines change) the one-workgroup program or the spread path's two; `extra`
+    /// as WardCurveProgram::ensure (bench experiments; GROUP_SIZE and SAMPLES_PER_INVOCATION among
+    /// them also set the spread path's group count).
+    void ensure(const gl::ShaderLibrary& shaders,
+                const GpuCaps& caps,
+                std::uint32_t bins,
+                WardCeilingLoop loop,
+                const gl::ShaderDefines& extra,
+                WardCurvePath path);
+
+    /// WardCurve.comp with `stage` (0 all, 1 range, 2 ceiling): one workgroup (ensure OneWorkgroup first).
+    void dispatchOneWorkgroup(std::uint32_t stage, const WardCurveInputs& in, const WardCurveOutputs& out);
+    /// The spread path's dispatches (ensure Spread first); `parts` other than Both: bench only.
+    void dispatchSpread(const WardCurveInputs& in,
+                        const WardCurveOutputs& out,
+                        WardSpreadParts parts = WardSpreadParts::Both);
+
+    /// The ceiling loop of the program ensured last.
+    WardCeilingLoop loopUsed() const { return mLoopUsed; }
+    /// The spread buffer (tests: zero after every frame).
+    const gl::Buffer& spreadBuffer() const { return mSpread; }
+
+private:
+    WardCurveProgram mOne{"tonemap.ward.curve", "tonemap/WardCurve.comp"};
+    WardCurveProgram mRange{"tonemap.ward.curve.spread.range", "tonemap/WardCurveSpread.comp", {{"SPREAD_STAGE", "1"}}};
+    WardCurveProgram mFit{"tonemap.ward.curve.spread.fit", "tonemap/WardCurveSpread.comp", {{"SPREAD_STAGE", "2"}}};
+    gl::Buffer mSpread;
+    WardCeilingLoop mLoopUsed = WardCeilingLoop::Workgroup;
+    std::uint32_t mGroupSize = WardCurveProgram::kGroupSize;
+    std::uint32_t mSamplesPerInvocation = kSamplesPerInvocation;
+};
+
+}  // namespace post
