@@ -84,6 +84,12 @@
 #ifndef CURVE_KERNEL
 #define CURVE_KERNEL 0
 #endif
+#ifndef CURVE_GATE
+#define CURVE_GATE 0 // 1 (an experiment): the curve code compiled in, run only where uCurveGate != 0
+#endif
+#if CURVE_GATE
+layout(location = 31) uniform uint uCurveGate;
+#endif
 #if CURVE_KERNEL && !SELF_CLEAR
 #error "CURVE_KERNEL runs in the last workgroup of SELF_CLEAR"
 #endif
@@ -447,7 +453,10 @@ void main()
 #if CURVE_KERNEL
         memoryBarrierShared();
         barrier();
-        buildCurveInLastGroup(local, binCount);
+#if CURVE_GATE
+        if (uCurveGate != 0u)
+#endif
+            buildCurveInLastGroup(local, binCount);
 #endif
     }
 #endif

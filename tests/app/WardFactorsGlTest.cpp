@@ -59,7 +59,7 @@ TEST_F(WardFactorsGlTest, CompleteVariantsAreExactAndStagesStopWhereTheySay)
         if (row.variant.complete()) {
             ++complete;
             if (row.variant.groupSize == 0)
-                EXPECT_TRUE(row.exact);
+                EXPECT_TRUE(row.exact) << row.difference << "; against the CPU model: " << row.cpuDifference;
             EXPECT_EQ(row.outcome, 0);
             EXPECT_EQ(row.passes, methodPasses[row.variant.humanContrast]);
         } else if (row.variant.stopAfter == 3 && row.variant.passLimit == 1) {

@@ -121,6 +121,11 @@ std::vector<WardFactorVariant> wardFactorVariants()
         add("spread, " + std::to_string(size) + " invocations", "spread",
             [&](auto& v) { v.path = P::Spread, v.groupSize = size; });
     add("one workgroup (before)", "spread", [](auto& v) { v.path = P::OneWorkgroup; });
+    // The fit where the pipeline runs it: right after the histogram pass that wrote the foveal image.
+    add("spread, after the histogram pass", "context",
+        [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true; });
+    add("one workgroup, after the histogram pass", "context",
+        [](auto& v) { v.path = P::OneWorkgroup, v.afterHistogramPass = true; });
     // The stages, on each loop: differences of consecutive rows are the stages' costs.
     for (L loop : {L::Workgroup, L::LanesSubgroup}) {
         const std::string prefix = loop == L::Workgroup ? "workgroup loop" : "subgroup loop";
@@ -219,6 +224,18 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         row.loopUsed = p.op->ceilingLoopUsed();
     }
 
+    // The pipeline's histogram pass with `op`'s foveal target: the frame binned, the foveal image written.
+    post::writeHistogramParams(params, -10.0f, 20.0f, spec, image.size);
+    const auto histogramPassWithFoveal = [&](post::ToneWard& op) {
+        post::FovealTarget* foveal = op.fovealTarget(image.size, fovYDegrees);
+        if (!foveal)
+            return;
+        post::HistogramTargets targets{histogram, params, nullptr};
+        targets.foveal = foveal;
+        method->build(ctx, image, spec, targets);
+        foveal->written = false;
+    };
+
     // Rounds over every variant, so a change of the GPU's clocks reaches every variant alike; each
     // variant's warm-up dispatches are queued (flushed, not waited for) before its timed ones.
     const int rounds = std::clamp(runs / 20, 1, 10);
@@ -237,6 +254,8 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
                 p.op->refit(ctx, p.curve);
             glFlush();
             for (int i = 0; i < perRound; ++i) {
+                if (variants[index].afterHistogramPass)
+                    histogramPassWithFoveal(*p.op);
                 stamps[std::size_t(i) * 2].timestamp();
                 p.op->refit(ctx, p.curve);
                 stamps[std::size_t(i) * 2 + 1].timestamp();
@@ -278,14 +297,25 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
             continue;
         Prepared& p = prepared[index];
         p.op->refit(ctx, p.curve);
-        const auto sameBits = [](const std::vector<float>& a, const std::vector<float>& b) {
-            return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](float x, float y) {
-                       return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
-                   });
+        // The first word that differs, named, so a difference can be told apart from a different input.
+        const auto firstDifference = [](const char* what, const std::vector<float>& a, const std::vector<float>& b) {
+            for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+                if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i]))
+                    return util::format("{} word {}: {} (pipeline {})", what, i, a[i], b[i]);
+            return std::string();
         };
-        row.exact = haveReference[v.humanContrast] &&
-                    sameBits(p.curve.readAll<float>(hd::kCurveBufferWords), referenceCurve[v.humanContrast]) &&
-                    sameBits(p.op->stateBuffer().readAll<float>(kWords), referenceState[v.humanContrast]);
+        const std::vector<float> curve = p.curve.readAll<float>(hd::kCurveBufferWords);
+        const std::vector<float> state = p.op->stateBuffer().readAll<float>(kWords);
+        if (haveReference[v.humanContrast]) {
+            row.difference = firstDifference("state", state, referenceState[v.humanContrast]);
+            if (row.difference.empty())
+                row.difference = firstDifference("curve", curve, referenceCurve[v.humanContrast]);
+        }
+        row.exact = haveReference[v.humanContrast] && row.difference.empty();
+        if (!row.exact && !v.pipeline()) {  // against the CPU model on its own foveal image
+            row.cpuDifference = differenceFromCpuModel(*p.op, curve, state, spec.luminance);
+            row.cpuExact = row.cpuDifference.empty();
+        }
     }
     return rows;
 }
@@ -358,9 +388,12 @@ std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
             fitted && (row.passes > 0 || row.variant.stopAfter == 0 || row.variant.stopAfter == 3)
                 ? std::to_string(row.passes)
                 : "-";
-        std::string curve = !row.variant.complete() ? "experiment"
-                            : row.exact             ? "= pipeline"
-                                                    : "differs from the pipeline (information)";
+        std::string curve =
+            !row.variant.complete() ? "experiment"
+            : row.exact
+                ? "= pipeline"
+                : "differs from the pipeline (" + row.difference + "; " +
+                      (row.cpuExact ? "= CPU model on its own foveal image" : "CPU model: " + row.cpuDifference) + ")";
         if (row.variant.pipeline())
             curve = row.cpuExact ? "reference: = CPU model" : "DIFFERENT from the CPU model: " + row.cpuDifference;
         std::snprintf(line, sizeof line, "| %s | %s | %s | %s | %.1f | %.1f | %s |\n", row.variant.factor.c_str(),

@@ -42,10 +42,15 @@ struct WardFactorVariant
     post::WardCurvePath path = post::WardCurvePath::OneWorkgroup;
     post::WardSpreadParts parts = post::WardSpreadParts::Both;  ///< spread path: which dispatches are timed
     std::uint32_t samplesPerInvocation = 0;                     ///< spread path; 0: the method's
-    /// Whether it runs the whole fit (its curve and state are compared with the pipeline's).
+    /// Each timed fit follows (outside its timestamps) the histogram pass that writes its foveal image,
+    /// as in the pipeline's frame; that image's sums may round differently from the foveal pass's.
+    bool afterHistogramPass = false;
+    /// Whether it runs the whole fit on the foveal pass's image (its curve and state are compared with
+    /// the pipeline's).
     bool complete() const
     {
-        return stopAfter == 0 && passLimit == 0 && !constantThreshold && parts == post::WardSpreadParts::Both;
+        return stopAfter == 0 && passLimit == 0 && !constantThreshold && parts == post::WardSpreadParts::Both &&
+               !afterHistogramPass;
     }
     /// Whether it is the fit exactly as the pipeline runs it (the reference of its ceiling).
     bool pipeline() const
@@ -70,8 +75,11 @@ struct WardFactorRow
     bool exact = false;  ///< complete variants: curve and state equal the pipeline's (same ceiling), bit for bit
     /// The pipeline's rows: curve, state and histogram equal the CPU model's (ref::wardFrameFitExact).
     bool cpuExact = false;
-    std::string cpuDifference;  ///< the pipeline's rows: the first word that differs from the CPU model
-    std::string error;          ///< not run (e.g. no subgroup arithmetic here)
+    /// The pipeline's rows, and complete rows that differ from the pipeline: the first word that differs
+    /// from the CPU model on the variant's own foveal image.
+    std::string cpuDifference;
+    std::string difference;  ///< complete rows: the first word that differs from the pipeline's, or empty
+    std::string error;       ///< not run (e.g. no subgroup arithmetic here)
 };
 
 /// Runs every variant on `image` (timestamps waited for at the end: a benchmark, not a frame).

@@ -14,7 +14,7 @@
 // workgroup, is a benchmark option). With a curve target (percentile, equalize), the last workgroup
 // also scans the bins and builds the operator's curve (histogram/CurveInLastGroup.glsl), so no curve
 // dispatch follows. Tunables (for benchmarks):
-// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2"
+// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2,curve=0|1"
 // (see SharedAtomic.comp and docs/PERF.md).
 #pragma once
 
@@ -37,6 +37,7 @@ public:
     static constexpr std::uint32_t kGroupRows = 8;
     /// CurveInLastGroup.glsl's CURVE_UNIFORMS: the curve kernel's uniforms start at this location.
     static constexpr int kCurveUniforms = 32;
+    static constexpr int kCurveGateUniform = 31;  ///< SharedAtomic.comp's uCurveGate (CURVE_GATE)
     /// The kernel's shape; defaults from the H200 sweep in docs/PERF.md.
     struct Tuning
     {
@@ -49,6 +50,9 @@ public:
         /// shared atomic is faster there, even on one-bin frames; docs/PERF.md).
         bool runMerge = false;
         std::uint32_t fovealShape = 2;  ///< Ward's foveal blocks: 1 a block per workgroup, 2 per 32 invocations
+        /// The last workgroup builds the curve target it is given; false (an experiment): the curve code is
+        /// compiled into the pass but skipped at run time (CURVE_GATE), so its cost to every workgroup shows.
+        bool curveRuns = true;
     };
 
     HistogramComputeSharedAtomic();
