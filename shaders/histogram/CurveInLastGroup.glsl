@@ -59,7 +59,7 @@ void prepareCurveInLastGroup(uint local)
 }
 
 /// The last workgroup, once sHistogram[0, bins) holds the published bins; every invocation calls it.
-void buildCurveInLastGroup(uint local, uint bins)
+void buildCurveInLastGroup(uint local, uint bins, bool runKernel)
 {
     const uint base = local * kScanPerInvocation;
     uint values[kScanPerInvocation];
@@ -91,6 +91,8 @@ void buildCurveInLastGroup(uint local, uint bins)
     }
     memoryBarrierShared();
     barrier();
+    if (!runKernel) // an experiment (SharedAtomic.comp CURVE_GATE): the scan alone
+        return;
 #if CURVE_KERNEL == 1
     writePercentileCurve(local, bins, uintBitsToFloat(params[kParamLogMin]), uintBitsToFloat(params[kParamLogMax]));
 #else

@@ -85,7 +85,7 @@
 #define CURVE_KERNEL 0
 #endif
 #ifndef CURVE_GATE
-#define CURVE_GATE 0 // 1 (an experiment): the curve code compiled in, run only where uCurveGate != 0
+#define CURVE_GATE 0 // 1 (an experiment): the curve code compiled in; uCurveGate 0 skips it, 2 runs the scan alone, 3 all but percentile's curve samples
 #endif
 #if CURVE_GATE
 layout(location = 31) uniform uint uCurveGate;
@@ -454,9 +454,14 @@ void main()
         memoryBarrierShared();
         barrier();
 #if CURVE_GATE
-        if (uCurveGate != 0u)
+#if CURVE_KERNEL == 1
+        gWriteSamples = uCurveGate != 3u;
 #endif
-            buildCurveInLastGroup(local, binCount);
+        if (uCurveGate != 0u)
+            buildCurveInLastGroup(local, binCount, uCurveGate != 2u);
+#else
+        buildCurveInLastGroup(local, binCount, true);
+#endif
 #endif
     }
 #endif

@@ -23,21 +23,25 @@ float encodeSrgb(float linear)
 // `transform` 0 for the curve's luminance path, else a post::DisplayCurve code of an RGB transform.
 vec3 mapColour(Curve c, vec3 rgb, bool perChannel, float shift, vec3 weights, float cdPerUnit, uint transform)
 {
+    // One exit, the luminance path's lookup nested, as before the transforms came (PERF_NOTE).
     vec3 display = vec3(0.0);
     if (perChannel) {
         for (uint ch = 0u; ch < 3u; ++ch)
             display[ch] = isUsable(rgb[ch]) ? evaluateCurve(c, ch, rgb[ch] * cdPerUnit * shift) : 0.0;
-        return display;
+    } else {
+        float Lw = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z);
+        if (isUsable(Lw)) {
+            // An RGB display transform maps the exposed colour (x cd/m^2 per unit x 2^E from the header).
+            if (transform != 0u && !isinf(Lw)) {
+                display = displayTransform(rgb * (cdPerUnit * c.scale * shift), transform);
+            } else {
+                float Ld = evaluateCurve(c, 0u, Lw * shift);
+                // Lw is in cd/m^2, rgb in the input's units: the ratio takes Lw back to those (x cd/m^2 per unit).
+                display = isinf(Lw) ? vec3(Ld) : rgb * (Ld * cdPerUnit / Lw);
+            }
+        }
     }
-    float Lw = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, weights.x, weights.y, weights.z);
-    if (!isUsable(Lw))
-        return display;
-    // An RGB display transform maps the exposed colour (x cd/m^2 per unit x 2^E from the header).
-    if (transform != 0u && !isinf(Lw))
-        return displayTransform(rgb * (cdPerUnit * c.scale * shift), transform);
-    float Ld = evaluateCurve(c, 0u, Lw * shift);
-    // Lw is in cd/m^2, rgb in the input's units: the ratio takes Lw back to those (x cd/m^2 per unit).
-    return isinf(Lw) ? vec3(Ld) : rgb * (Ld * cdPerUnit / Lw);
+    return display;
 }
 
 bool isPerChannel(Curve c)

@@ -16,6 +16,7 @@ layout(location = METER_UNIFORMS + 23) uniform float uLocalBlend;
 
 shared float sExposureEv;
 shared float sMetered;
+bool gWriteSamples = true; // false only in an experiment (SharedAtomic.comp CURVE_GATE 3): the meter alone
 
 /// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place
 /// and invocation 0 has called loadMeterState.
@@ -38,6 +39,6 @@ void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
     const float exposureEv = sExposureEv;
     if (thread == 0u)
         writeExposureCurveHeader(logMin, logMax, uSamples, uDisplayCurve, exposureEv, uLocalBlend, sMetered);
-    for (uint i = thread; i < uSamples; i += uint(MEAN_GROUP_SIZE))
+    for (uint i = thread; gWriteSamples && i < uSamples; i += uint(MEAN_GROUP_SIZE))
         writeExposureCurveSample(i, logMin, logMax, uSamples, uDisplayCurve, uWhite, exposureEv);
 }

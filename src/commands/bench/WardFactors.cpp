@@ -126,6 +126,10 @@ std::vector<WardFactorVariant> wardFactorVariants()
         [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true; });
     add("one workgroup, after the histogram pass", "context",
         [](auto& v) { v.path = P::OneWorkgroup, v.afterHistogramPass = true; });
+    add("spread, after the histogram pass and a glFinish", "context",
+        [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true, v.finishHistogramPass = true; });
+    add("spread, after a streaming read of the frame's bytes", "context",
+        [](auto& v) { v.path = P::Spread, v.afterStreamingRead = true; });
     // The stages, on each loop: differences of consecutive rows are the stages' costs.
     for (L loop : {L::Workgroup, L::LanesSubgroup}) {
         const std::string prefix = loop == L::Workgroup ? "workgroup loop" : "subgroup loop";
@@ -236,6 +240,23 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         foveal->written = false;
     };
 
+    // A plain read of as many bytes as the frame holds (the memory floor's kernel), nothing else.
+    const std::size_t frameBytes =
+        std::size_t(image.size.x) * std::size_t(image.size.y) * (image.texture.format() == GL_RGBA16F ? 8u : 16u);
+    gl::Buffer streamSource("ward-factors/stream-source", frameBytes);
+    gl::Buffer streamSink("ward-factors/stream-sink", 16);
+    streamSource.clearUint(0x5a5a5a5au);  // one repeated word: the fold is 0, never the sentinel
+    const gl::Program streamProgram = ctx.shaders.buildCompute("ward-factors.stream-read", "bench/StreamRead.comp");
+    const auto streamingRead = [&] {
+        streamProgram.use();
+        streamProgram.set(0, unsigned(frameBytes / 16));
+        streamProgram.set(1, 1u);
+        streamSource.bindBase(GL_SHADER_STORAGE_BUFFER, 0);
+        streamSink.bindBase(GL_SHADER_STORAGE_BUFFER, 1);
+        glDispatchCompute(1024, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    };
+
     // Rounds over every variant, so a change of the GPU's clocks reaches every variant alike; each
     // variant's warm-up dispatches are queued (flushed, not waited for) before its timed ones.
     const int rounds = std::clamp(runs / 20, 1, 10);
@@ -256,6 +277,10 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
             for (int i = 0; i < perRound; ++i) {
                 if (variants[index].afterHistogramPass)
                     histogramPassWithFoveal(*p.op);
+                if (variants[index].afterStreamingRead)
+                    streamingRead();
+                if (variants[index].finishHistogramPass)
+                    glFinish();  // a benchmark: the pass has ended before the fit's first timestamp
                 stamps[std::size_t(i) * 2].timestamp();
                 p.op->refit(ctx, p.curve);
                 stamps[std::size_t(i) * 2 + 1].timestamp();

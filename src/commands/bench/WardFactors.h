@@ -45,12 +45,18 @@ struct WardFactorVariant
     /// Each timed fit follows (outside its timestamps) the histogram pass that writes its foveal image,
     /// as in the pipeline's frame; that image's sums may round differently from the foveal pass's.
     bool afterHistogramPass = false;
+    /// With afterHistogramPass: the CPU waits for the histogram pass to finish (glFinish) before the
+    /// first timestamp, so no part of the pass can fall between the fit's timestamps.
+    bool finishHistogramPass = false;
+    /// Each timed fit follows (outside its timestamps) a plain streaming read of as many bytes as the
+    /// frame holds (bench/StreamRead.comp): the histogram pass's traffic without its work.
+    bool afterStreamingRead = false;
     /// Whether it runs the whole fit on the foveal pass's image (its curve and state are compared with
     /// the pipeline's).
     bool complete() const
     {
         return stopAfter == 0 && passLimit == 0 && !constantThreshold && parts == post::WardSpreadParts::Both &&
-               !afterHistogramPass;
+               !afterHistogramPass && !afterStreamingRead;
     }
     /// Whether it is the fit exactly as the pipeline runs it (the reference of its ceiling).
     bool pipeline() const

@@ -43,14 +43,14 @@ HistogramComputeSharedAtomic::Tuning readTuning()
             tuning.runMerge = value != 0;
         else if (key == "foveal" && value >= 1 && value <= 2)
             tuning.fovealShape = value;
-        else if (key == "curve")
-            tuning.curveRuns = value != 0;
+        else if (key == "curve" && value <= 3)
+            tuning.curveRuns = value;
     }
     util::logInfo(
         "compute-shared-atomic: HDRLAB_SHARED_ATOMIC pixels={} groups={} strip={} replicas={} subgroup={} merge={} "
         "foveal={} curve={}",
         tuning.pixels, tuning.maxGroups, int(tuning.strip), tuning.replicas, int(tuning.subgroupVote),
-        int(tuning.runMerge), tuning.fovealShape, int(tuning.curveRuns));
+        int(tuning.runMerge), tuning.fovealShape, tuning.curveRuns);
     return tuning;
 }
 
@@ -142,7 +142,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                               {"DISPLAY_TRANSFORM", std::to_string(apply ? apply->transform : 0u)},
                               {"CURVE_KERNEL", std::to_string(curve ? curve->kernel : 0u)},
                               {"CURVE_UNIFORMS", std::to_string(kCurveUniforms)},
-                              {"CURVE_GATE", curve && !mTuning.curveRuns ? "1" : "0"}};
+                              {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"}};
     if (curve)
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
     std::string key;
@@ -202,8 +202,9 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
             curve->state->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         if (curve->setUniforms)
             curve->setUniforms(program, kCurveUniforms);
-        if (!mTuning.curveRuns)
-            program.set(kCurveGateUniform, 0u);  // compiled in, never run: what the code alone costs
+        if (mTuning.curveRuns !=
+            1)  // compiled in, not run (0), the scan alone (2), no samples (3): what each part costs
+            program.set(kCurveGateUniform, mTuning.curveRuns);
     }
     glDispatchCompute(mLastGroups, 1, 1);
     if (curve)

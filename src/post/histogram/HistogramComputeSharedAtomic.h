@@ -14,7 +14,7 @@
 // workgroup, is a benchmark option). With a curve target (percentile, equalize), the last workgroup
 // also scans the bins and builds the operator's curve (histogram/CurveInLastGroup.glsl), so no curve
 // dispatch follows. Tunables (for benchmarks):
-// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2,curve=0|1"
+// HDRLAB_SHARED_ATOMIC="pixels=N,groups=N,strip=0|1,replicas=N,subgroup=0|1,merge=0|1,foveal=0|1|2,curve=0..3"
 // (see SharedAtomic.comp and docs/PERF.md).
 #pragma once
 
@@ -50,9 +50,10 @@ public:
         /// shared atomic is faster there, even on one-bin frames; docs/PERF.md).
         bool runMerge = false;
         std::uint32_t fovealShape = 2;  ///< Ward's foveal blocks: 1 a block per workgroup, 2 per 32 invocations
-        /// The last workgroup builds the curve target it is given; false (an experiment): the curve code is
-        /// compiled into the pass but skipped at run time (CURVE_GATE), so its cost to every workgroup shows.
-        bool curveRuns = true;
+        /// 1: the last workgroup builds the curve target it is given. Experiments (CURVE_GATE): 0 the curve
+        /// code compiled into the pass but skipped at run time (its cost to every workgroup), 2 the scan alone,
+        /// 3 percentile's meter without its curve samples.
+        std::uint32_t curveRuns = 1;
     };
 
     HistogramComputeSharedAtomic();
