@@ -223,6 +223,9 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         p.op->setCurvePath(v.path);
         p.op->setSpreadParts(v.parts);
         p.curve = gl::Buffer("ward-factors/curve", hd::kCurveBufferWords * sizeof(float));
+        // Zero: the fit writes the header and one channel's samples, and the whole buffer is compared
+        // (uninitialised words beyond them once made equal fits look different).
+        p.curve.clearUint(0u);
         const post::ToneInputs inputs{image, image, histogram, cdf, params, spec, 1.0 / 60.0, fovYDegrees, *method};
         p.op->computeCurve(ctx, inputs, p.curve);  // the foveal image and a first fit
         row.loopUsed = p.op->ceilingLoopUsed();
