@@ -214,6 +214,16 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             changed |= drawMethodCombo("method", "##scan-method", mScanMethods, wanted.scanMethod, scan->description());
             drawMethodUi(*scan, profiler);
             drawCudaInteropLine(*scan, pipeline.caps());
+            if (scan->fusedIntoCurve()) {
+                changed |= ImGui::Checkbox("curve in the histogram pass", &wanted.curveInHistogram);
+                checkItemFits("curve in the histogram pass");
+                helpMarker(
+                    "The histogram's last workgroup scans the bins and builds the curve (percentile, equalize on "
+                    "luminance with compute-shared-atomic): no curve dispatch, its time is in the histogram "
+                    "row. Off: the curve's own dispatch (tonemap.curve_in_histogram).");
+                if (pipeline.lastCurveInHistogram())
+                    TextDisabledWrapped("this frame: scan and curve in the histogram pass");
+            }
         }
     }
 
@@ -227,6 +237,16 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             post::applyHistogramRequest(*request, wanted);
             changed = true;
         }
+
+        changed |= ImGui::Checkbox("one pass", &wanted.onePass);
+        checkItemFits("one pass");
+        helpMarker(
+            "The histogram pass also makes the picture with the previous frame's curve: one read of the frame, "
+            "one frame of curve latency, as engines run it (tonemap.one_pass; compute-shared-atomic).");
+        if (wanted.onePass)
+            TextDisabledWrapped(pipeline.lastFrameOnePass()
+                                    ? "this frame: one pass"
+                                    : "this frame: two passes (the method or settings need them)");
 
         // The summed-area table behind percentile's local adaptation, shown instead of the frame.
         const bool cudaAvailable = pipeline.caps().cudaAvailable;
