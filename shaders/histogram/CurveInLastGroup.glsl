@@ -48,18 +48,13 @@ uint cdfAt(uint channel, uint i)
 const uint kScanPerInvocation = (uint(BIN_CAPACITY) + kGroupSize - 1u) / kGroupSize;
 shared uint sScanTotals[2u * kGroupSize];
 
-/// The last workgroup, as soon as it knows it is last: the loads the kernel starts with (the range, the
-/// operator's state and uniforms), in flight while it publishes and scans.
-float gCurveLogMin;
-float gCurveLogMax;
-
+/// The last workgroup, as soon as it knows it is last: the loads the kernel starts with, in flight while
+/// it publishes and scans.
 void prepareCurveInLastGroup(uint local)
 {
-    gCurveLogMin = uintBitsToFloat(params[kParamLogMin]);
-    gCurveLogMax = uintBitsToFloat(params[kParamLogMax]);
 #if CURVE_KERNEL == 1
     if (local == 0u)
-        preparePercentileCurve();
+        loadMeterState();
 #endif
 }
 
@@ -99,7 +94,7 @@ void buildCurveInLastGroup(uint local, uint bins, bool runKernel)
     if (!runKernel) // an experiment (SharedAtomic.comp CURVE_GATE): the scan alone
         return;
 #if CURVE_KERNEL == 1
-    writePercentileCurve(local, bins, gCurveLogMin, gCurveLogMax);
+    writePercentileCurve(local, bins, uintBitsToFloat(params[kParamLogMin]), uintBitsToFloat(params[kParamLogMax]));
 #else
     writeEqualizeCurve(local, kGroupSize, bins, uEncodedOutput != 0u);
 #endif

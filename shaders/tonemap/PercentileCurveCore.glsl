@@ -16,30 +16,10 @@ layout(location = METER_UNIFORMS + 23) uniform float uLocalBlend;
 
 shared float sExposureEv;
 shared float sMetered;
-shared uint sSamples;
-shared uint sDisplayCurve;
-shared float sWhite;
 bool gWriteSamples = true; // false only in an experiment (SharedAtomic.comp CURVE_GATE 3): the meter alone
 
-// The curve's own uniforms, loaded up front with the meter's (invocation 0; shared after the meter).
-uint gCurveSamples;
-uint gCurveDisplay;
-float gCurveWhite;
-float gCurveLocalBlend;
-
-/// Invocation 0, as early as the includer can: the state words and every uniform the meter and the
-/// curve read, their loads in flight together.
-void preparePercentileCurve()
-{
-    loadMeterState();
-    gCurveSamples = uSamples;
-    gCurveDisplay = uDisplayCurve;
-    gCurveWhite = uWhite;
-    gCurveLocalBlend = uLocalBlend;
-}
-
 /// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place
-/// and invocation 0 has called preparePercentileCurve.
+/// and invocation 0 has called loadMeterState.
 void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
 {
     if (uCutThreshold > 0.0) { // uniform: the whole workgroup sums the mean for the cut detection
@@ -53,16 +33,12 @@ void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
             exposureEv = 0.0;
         sExposureEv = exposureEv;
         sMetered = gStateMetered;
-        sSamples = gCurveSamples;
-        sDisplayCurve = gCurveDisplay;
-        sWhite = gCurveWhite;
-        writeExposureCurveHeader(logMin, logMax, gCurveSamples, gCurveDisplay, exposureEv, gCurveLocalBlend,
-                                 gStateMetered);
     }
     memoryBarrierShared();
     barrier();
     const float exposureEv = sExposureEv;
-    const uint samples = sSamples;
-    for (uint i = thread; gWriteSamples && i < samples; i += uint(MEAN_GROUP_SIZE))
-        writeExposureCurveSample(i, logMin, logMax, samples, sDisplayCurve, sWhite, exposureEv);
+    if (thread == 0u)
+        writeExposureCurveHeader(logMin, logMax, uSamples, uDisplayCurve, exposureEv, uLocalBlend, sMetered);
+    for (uint i = thread; gWriteSamples && i < uSamples; i += uint(MEAN_GROUP_SIZE))
+        writeExposureCurveSample(i, logMin, logMax, uSamples, uDisplayCurve, uWhite, exposureEv);
 }

@@ -38,7 +38,7 @@ void main()
     const float logMin = uintBitsToFloat(params[kParamLogMin]);
     const float logMax = uintBitsToFloat(params[kParamLogMax]);
     if (thread == 0u)
-        preparePercentileCurve(); // in flight during the scan
+        loadMeterState(); // in flight during the scan
     uint values[SCAN_ELEMENTS_PER_THREAD];
     workgroupInclusiveScan(thread, bins, values);
     for (uint k = 0u; k < SCAN_ELEMENTS_PER_THREAD; ++k) {

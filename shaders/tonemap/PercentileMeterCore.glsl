@@ -56,63 +56,9 @@ float gStateMeanValid = 0.0;
 float gStateMeanLog2 = 0.0;
 float gStateCutCount = 0.0;
 
-// The uniforms the meter reads, copied with the state words by loadMeterState: constant loads issued
-// together up front rather than one at a time along the meter's serial chain (each can be a trip to
-// memory after a frame-sized pass has gone through the caches).
-struct MeterUniforms
-{
-    uint metering;
-    float percentile;
-    float highPercentile;
-    float bandLow;
-    float bandHigh;
-    float log2Key;
-    float log2White;
-    uint limitHighlights;
-    float compensationEv;
-    float minEv;
-    float maxEv;
-    uint adapt;
-    float speedUp;
-    float speedDown;
-    float transition;
-    float dt;
-    uint reset;
-    uint adaptationCurve;
-    float maxHighlightPull;
-    float cutThreshold;
-    uint snapAtCuts;
-    uint frameIndex;
-    uint compensationPointCount;
-};
-MeterUniforms gMeter;
-
 /// Call before percentileMeter, in the invocation that meters, as early as the includer can.
 void loadMeterState()
 {
-    gMeter.metering = uMetering;
-    gMeter.percentile = uPercentile;
-    gMeter.highPercentile = uHighPercentile;
-    gMeter.bandLow = uBandLow;
-    gMeter.bandHigh = uBandHigh;
-    gMeter.log2Key = uLog2Key;
-    gMeter.log2White = uLog2White;
-    gMeter.limitHighlights = uLimitHighlights;
-    gMeter.compensationEv = uCompensationEv;
-    gMeter.minEv = uMinEv;
-    gMeter.maxEv = uMaxEv;
-    gMeter.adapt = uAdapt;
-    gMeter.speedUp = uSpeedUp;
-    gMeter.speedDown = uSpeedDown;
-    gMeter.transition = uTransition;
-    gMeter.dt = uDt;
-    gMeter.reset = uReset;
-    gMeter.adaptationCurve = uAdaptationCurve;
-    gMeter.maxHighlightPull = uMaxHighlightPull;
-    gMeter.cutThreshold = uCutThreshold;
-    gMeter.snapAtCuts = uSnapAtCuts;
-    gMeter.frameIndex = uFrameIndex;
-    gMeter.compensationPointCount = uCompensationPointCount;
     gStateExposure = state[STATE_EXPOSURE];
     gStateValid = state[STATE_VALID];
     gStateMetered = state[STATE_METERED];
@@ -156,10 +102,10 @@ float percentileLog2(float fraction, float total)
 
 float bandMeanLog2(float total)
 {
-    float lo = gMeter.bandLow * total;
-    float hi = gMeter.bandHigh * total;
+    float lo = uBandLow * total;
+    float hi = uBandHigh * total;
     if (!(hi > lo))
-        return percentileLog2(gMeter.bandLow, total);
+        return percentileLog2(uBandLow, total);
     float weighted = 0.0;
     float mass = 0.0;
     float before = 0.0;
@@ -186,32 +132,32 @@ float adapt(float current, float target, float dt)
     if (delta == 0.0)
         return current;
     float direction = delta > 0.0 ? 1.0 : -1.0;
-    float speed = delta < 0.0 ? gMeter.speedUp : gMeter.speedDown; // falling exposure: the scene brightened
+    float speed = delta < 0.0 ? uSpeedUp : uSpeedDown; // falling exposure: the scene brightened
     float distance = abs(delta);
-    if (gMeter.adaptationCurve == 3u) // HDRP: exponential only
+    if (uAdaptationCurve == 3u) // HDRP: exponential only
         return current + delta * (1.0 - exp2(-dt * speed));
-    if (gMeter.adaptationCurve == 1u) { // UE: linear step beyond the transition, scaled exp2 step within
-        if (distance > gMeter.transition || !(gMeter.transition > 0.0))
+    if (uAdaptationCurve == 1u) { // UE: linear step beyond the transition, scaled exp2 step within
+        if (distance > uTransition || !(uTransition > 0.0))
             return current + direction * min(speed * dt, distance);
         const float eps = 1.0 / 60.0;
-        float slope = eps * speed / ((1.0 - exp2(-eps * speed)) * gMeter.transition);
+        float slope = eps * speed / ((1.0 - exp2(-eps * speed)) * uTransition);
         return current + delta * (1.0 - exp2(-dt * speed)) * slope;
     }
-    if (gMeter.adaptationCurve == 2u) { // Bevy: one Euler step, the smaller of linear and exponential
-        if (!(gMeter.transition > 0.0))
+    if (uAdaptationCurve == 2u) { // Bevy: one Euler step, the smaller of linear and exponential
+        if (!(uTransition > 0.0))
             return current + direction * min(speed * dt, distance);
-        return current + direction * min(speed * dt, distance * speed * dt / gMeter.transition);
+        return current + direction * min(speed * dt, distance * speed * dt / uTransition);
     }
-    if (distance > gMeter.transition) {
-        float linearTime = (distance - gMeter.transition) / speed;
+    if (distance > uTransition) {
+        float linearTime = (distance - uTransition) / speed;
         if (dt <= linearTime)
             return current + direction * speed * dt;
         dt -= linearTime;
-        distance = gMeter.transition;
+        distance = uTransition;
     }
-    if (!(gMeter.transition > 0.0))
+    if (!(uTransition > 0.0))
         return target;
-    return target - direction * distance * exp(-speed * dt / gMeter.transition);
+    return target - direction * distance * exp(-speed * dt / uTransition);
 }
 
 bool isMeterUsable(float v)
@@ -222,7 +168,7 @@ bool isMeterUsable(float v)
 // tone/CompensationCurve.h's compensationAt, operation for operation.
 float compensationAt(float metered)
 {
-    uint n = min(gMeter.compensationPointCount, uint(COMPENSATION_POINTS));
+    uint n = min(uCompensationPointCount, uint(COMPENSATION_POINTS));
     if (n == 0u || !isMeterUsable(metered))
         return 0.0;
     if (metered <= uCompensationPoints[0].x)
@@ -251,26 +197,26 @@ void percentileMeter(uint bins, float logMin, float logMax)
     float metered = 0.0;
     float high = 0.0;
     if (ok) {
-        if (gMeter.metering == 0u) {
-            metered = percentileLog2(gMeter.percentile, total);
-            high = percentileLog2(gMeter.highPercentile, total);
-            float keyTarget = gMeter.log2Key - metered;
+        if (uMetering == 0u) {
+            metered = percentileLog2(uPercentile, total);
+            high = percentileLog2(uHighPercentile, total);
+            float keyTarget = uLog2Key - metered;
             target = keyTarget;
-            if (gMeter.limitHighlights != 0u)
-                target = max(min(target, gMeter.log2White - high), keyTarget - gMeter.maxHighlightPull);
+            if (uLimitHighlights != 0u)
+                target = max(min(target, uLog2White - high), keyTarget - uMaxHighlightPull);
             state[STATE_BAND_LOW] = 0.0;
             state[STATE_BAND_HIGH] = 0.0;
         } else {
             metered = bandMeanLog2(total);
-            high = percentileLog2(gMeter.bandHigh, total);
-            state[STATE_BAND_LOW] = percentileLog2(gMeter.bandLow, total);
+            high = percentileLog2(uBandHigh, total);
+            state[STATE_BAND_LOW] = percentileLog2(uBandLow, total);
             state[STATE_BAND_HIGH] = high;
         }
-        if (gMeter.metering != 0u)
-            target = gMeter.log2Key - metered;
+        if (uMetering != 0u)
+            target = uLog2Key - metered;
         float curveEv = compensationAt(metered);
         state[STATE_COMPENSATION] = curveEv;
-        target = clamp(target + gMeter.compensationEv + curveEv, gMeter.minEv, gMeter.maxEv);
+        target = clamp(target + uCompensationEv + curveEv, uMinEv, uMaxEv);
         ok = isMeterUsable(target);
     }
     state[STATE_FRAME_OK] = ok ? 1.0 : 0.0;
@@ -280,10 +226,10 @@ void percentileMeter(uint bins, float logMin, float logMax)
 
     bool cut = false;
     float distance = 0.0;
-    if (gMeter.cutThreshold > 0.0 && isMeterUsable(gMeanLog2)) {
+    if (uCutThreshold > 0.0 && isMeterUsable(gMeanLog2)) {
         if (gStateMeanValid != 0.0) {
             distance = abs(gMeanLog2 - gStateMeanLog2);
-            cut = distance > gMeter.cutThreshold;
+            cut = distance > uCutThreshold;
         }
         state[STATE_MEAN_LOG2] = gMeanLog2;
         state[STATE_MEAN_VALID] = 1.0;
@@ -294,14 +240,14 @@ void percentileMeter(uint bins, float logMin, float logMax)
     state[STATE_CUT_DISTANCE] = distance;
     if (cut) {
         state[STATE_CUT_COUNT] = gStateCutCount + 1.0;
-        state[STATE_LAST_CUT_FRAME] = float(gMeter.frameIndex);
+        state[STATE_LAST_CUT_FRAME] = float(uFrameIndex);
         state[STATE_LAST_CUT_DISTANCE] = distance;
     }
 
     float current = gStateExposure;
-    bool snap = gMeter.reset != 0u || gStateValid == 0.0 || !isMeterUsable(current) || gMeter.adapt == 0u ||
-                (cut && gMeter.snapAtCuts != 0u);
-    gStateExposure = snap ? target : adapt(current, target, gMeter.dt);
+    bool snap = uReset != 0u || gStateValid == 0.0 || !isMeterUsable(current) || uAdapt == 0u ||
+                (cut && uSnapAtCuts != 0u);
+    gStateExposure = snap ? target : adapt(current, target, uDt);
     gStateMetered = metered;
     gStateValid = 1.0;
     state[STATE_EXPOSURE] = gStateExposure;
