@@ -26,7 +26,6 @@ void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
         float centreSum = histogramCentreSum(thread, bins);
         gMeanLog2 = logMin + centreSum / float(cdfAt(bins - 1u)) * ((logMax - logMin) / float(bins));
     }
-    findFirstBins(thread, uint(MEAN_GROUP_SIZE), bins); // the meter's percentile searches, by everyone
     if (thread == 0u) { // loadMeterState ran in this invocation before (the includer's, early)
         percentileMeter(bins, logMin, logMax);
         float exposureEv = gStateExposure;

@@ -29,7 +29,6 @@ void main()
         float centreSum = histogramCentreSum(gl_LocalInvocationIndex, bins);
         gMeanLog2 = logMin + centreSum / float(cdfAt(bins - 1u)) * ((logMax - logMin) / float(bins));
     }
-    findFirstBins(gl_LocalInvocationIndex, MEAN_GROUP_SIZE, bins);
     if (gl_LocalInvocationIndex == 0u)
         percentileMeter(bins, logMin, logMax);
 }

@@ -1,7 +1,6 @@
 // PercentileMeterCore.glsl: percentile auto-exposure metering and temporal adaptation
 // (PercentileMeter.comp runs it in one invocation after a scan; PercentileFused.comp after scanning
-// the histogram in its own dispatch). Percentiles come from the inclusive CDF (their first bins found
-// by the whole workgroup, findFirstBins, or by binary search where the includer did not run it),
+// the histogram in its own dispatch). Percentiles come from the inclusive CDF by binary search,
 // linearly interpolated inside the bin (uniform density within a bin). Key mode: E = log2(key) -
 // log2 L(p), limited to log2(white) - log2 L(high) but never more than uMaxHighlightPull below the
 // key's exposure (a median floor, as Valve's); band mode: E = log2(key) - mean log2 L between two
@@ -77,82 +76,28 @@ float cdfBefore(uint i)
     return i == 0u ? 0.0 : float(cdfAt(i - 1u));
 }
 
-// Whether the CDF has reached t (counts) at bin i: cdf >= t and cdf > 0 (never true, then false again:
-// the CDF never decreases).
-bool reaches(uint i, float t)
-{
-    return float(cdfAt(i)) >= t && cdfAt(i) > 0u;
-}
-
-// The first bin where the CDF reaches t (the last bin when none does), by binary search.
-uint firstBinReaching(float t)
+// Position in bins where the CDF reaches t (counts): first bin with cdf >= t and cdf > 0.
+float percentileBin(float t)
 {
     uint lo = 0u;
     uint hi = gBins - 1u;
     while (lo < hi) {
         uint mid = (lo + hi) / 2u;
-        if (reaches(mid, t))
+        float c = float(cdfAt(mid));
+        if (c >= t && cdfAt(mid) > 0u)
             hi = mid;
         else
             lo = mid + 1u;
     }
-    return lo;
-}
-
-// The same first bins for the two percentiles the meter searches (key: the key and the high
-// percentile; band: the band's ends), found by the whole workgroup at once (findFirstBins): each bin
-// tests itself and its left neighbour, so exactly one bin is the first. Then the metering invocation
-// searches nothing.
-shared uint sFirstBin[2];
-uint gFirstBin[2];
-bool gHaveFirstBins = false;
-
-float percentileTarget(float fraction, float total)
-{
-    return clamp(fraction, 0.0, 1.0) * total;
-}
-
-/// Every invocation of the workgroup calls it (barriers), `groupSize` of them, once the CDF is in place.
-void findFirstBins(uint thread, uint groupSize, uint bins)
-{
-    gBins = bins;
-    const float total = float(cdfAt(bins - 1u));
-    const float t0 = percentileTarget(uMetering == 0u ? uPercentile : uBandLow, total);
-    const float t1 = percentileTarget(uMetering == 0u ? uHighPercentile : uBandHigh, total);
-    if (thread == 0u) {
-        sFirstBin[0] = bins - 1u;
-        sFirstBin[1] = bins - 1u;
-    }
-    memoryBarrierShared();
-    barrier();
-    for (uint i = thread; i < bins; i += groupSize) {
-        if (reaches(i, t0) && (i == 0u || !reaches(i - 1u, t0)))
-            sFirstBin[0] = i;
-        if (reaches(i, t1) && (i == 0u || !reaches(i - 1u, t1)))
-            sFirstBin[1] = i;
-    }
-    memoryBarrierShared();
-    barrier();
-    gFirstBin[0] = sFirstBin[0];
-    gFirstBin[1] = sFirstBin[1];
-    gHaveFirstBins = true;
-}
-
-// Position in bins where the CDF reaches t (counts), inside the first bin `lo` that does: linear.
-float percentileBinAt(uint lo, float t)
-{
     uint before = lo == 0u ? 0u : cdfAt(lo - 1u);
     float count = float(cdfAt(lo) - before);
     float inside = count > 0.0 ? clamp((t - float(before)) / count, 0.0, 1.0) : 0.0;
     return float(lo) + inside;
 }
 
-// log2 L where the CDF reaches `fraction` of `total`; `slot` is its first bin if findFirstBins ran.
-float percentileLog2(uint slot, float fraction, float total)
+float percentileLog2(float fraction, float total)
 {
-    const float t = percentileTarget(fraction, total);
-    const uint lo = gHaveFirstBins ? gFirstBin[slot] : firstBinReaching(t);
-    return gLogMin + percentileBinAt(lo, t) * gBinWidth;
+    return gLogMin + percentileBin(clamp(fraction, 0.0, 1.0) * total) * gBinWidth;
 }
 
 float bandMeanLog2(float total)
@@ -160,7 +105,7 @@ float bandMeanLog2(float total)
     float lo = uBandLow * total;
     float hi = uBandHigh * total;
     if (!(hi > lo))
-        return percentileLog2(0u, uBandLow, total);
+        return percentileLog2(uBandLow, total);
     float weighted = 0.0;
     float mass = 0.0;
     float before = 0.0;
@@ -253,8 +198,8 @@ void percentileMeter(uint bins, float logMin, float logMax)
     float high = 0.0;
     if (ok) {
         if (uMetering == 0u) {
-            metered = percentileLog2(0u, uPercentile, total);
-            high = percentileLog2(1u, uHighPercentile, total);
+            metered = percentileLog2(uPercentile, total);
+            high = percentileLog2(uHighPercentile, total);
             float keyTarget = uLog2Key - metered;
             target = keyTarget;
             if (uLimitHighlights != 0u)
@@ -263,8 +208,8 @@ void percentileMeter(uint bins, float logMin, float logMax)
             state[STATE_BAND_HIGH] = 0.0;
         } else {
             metered = bandMeanLog2(total);
-            high = percentileLog2(1u, uBandHigh, total);
-            state[STATE_BAND_LOW] = percentileLog2(0u, uBandLow, total);
+            high = percentileLog2(uBandHigh, total);
+            state[STATE_BAND_LOW] = percentileLog2(uBandLow, total);
             state[STATE_BAND_HIGH] = high;
         }
         if (uMetering != 0u)
