@@ -23,7 +23,8 @@
 // The results are the one-workgroup kernel's bits for any G (1 included: the only group is the last).
 // No group ever waits for another (llvmpipe runs workgroups on a thread pool). Limits: the fit still
 // runs in one workgroup (a few microseconds); a frame must run stage 1 before stage 2 (a storage
-// barrier between); the spread buffer must start zero (the host clears it once).
+// barrier between), or the histogram pass with keys before RANGE_KEYS; the spread buffer and the keys
+// must start zero (the host clears them once; unconsumed keys: WardCurveDispatch::offerRangeKeys).
 #include "tonemap/WardFit.glsl"
 #include "tonemap/WardRangeKeys.glsl"
 

@@ -7,6 +7,7 @@
 // another operator in between) never reach a later frame.
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
+#include "post/tonemap/ToneShaders.h"
 #include "post/tonemap/ToneWard.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"

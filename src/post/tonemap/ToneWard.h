@@ -6,7 +6,8 @@
 //     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
 //     the scene scale = cd/m^2 (WardFoveal.comp);
 // Steps 2-4 run in two dispatches spread over many workgroups, each finished by its last workgroup
-// (WardCurveSpread.comp, WardCurveDispatch.h): the range, then the histogram and log-average with
+// (WardCurveSpread.comp, WardCurveDispatch.h): the range (or, where the histogram pass made the
+// foveal image, its range keys instead), then the histogram and log-average with
 // the fit in the last workgroup; the one-workgroup kernel (WardCurve.comp) stays for a selected
 // method's histogram and a fed one, and as the bench's "before":
 //  2. range: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
