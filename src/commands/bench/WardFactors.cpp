@@ -352,6 +352,11 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         if (!variants[index].rangeKeys || !rows[index].error.empty())
             continue;
         Prepared& p = prepared[index];
+        if (!p.op->fovealTarget(image.size, fovYDegrees)) {
+            rows[index].keysDifference =
+                "no foveal image from the histogram pass at this size (blocks under 32 pixels)";
+            continue;
+        }
         histogramPassWithFoveal(*p.op);
         p.op->refit(ctx, p.curve);
         const bool used = p.op->rangeFromHistogramPass();
