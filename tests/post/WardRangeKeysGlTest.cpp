@@ -66,9 +66,10 @@ public:
     }
     void set(const std::string& key, const std::string& value) { mParameters.set(key, value); }
 
-    Outputs run(const gl::Texture& frame, glm::ivec2 size)
+    /// `preExposure`: the frame's 2^k, folded into the weights the histogram pass and Ward get.
+    Outputs run(const gl::Texture& frame, glm::ivec2 size, int preExposure = 0)
     {
-        mPipeline.run({frame, size}, 1.0 / 60.0, 60.0f);
+        mPipeline.run({frame, size, preExposure}, 1.0 / 60.0, 60.0f);
         Outputs o;
         o.histogram = mPipeline.histogramBuffer().readAll<std::uint32_t>(hd::kHistogramBufferWords);
         o.curve = bitsOf(mPipeline.curveBuffer().readAll<float>(hd::kCurveBufferWords));
@@ -139,10 +140,11 @@ TEST_F(WardRangeKeysGl, OneDispatchGivesTheTwoDispatchWordsFrameAfterFrame)
     WardPipeline keys(true);
     WardPipeline twoDispatches(false);
     int index = 0;
-    for (const gl::Texture* f : {&plain, &special, &dark, &plain, &nan, &special}) {
-        SCOPED_TRACE("frame " + std::to_string(index++));
-        const Outputs k = keys.run(*f, size);
-        const Outputs t = twoDispatches.run(*f, size);
+    for (const gl::Texture* f : {&plain, &special, &dark, &plain, &nan, &special, &plain}) {
+        SCOPED_TRACE("frame " + std::to_string(index));
+        const int preExposure = index++ == 6 ? 5 : 0;  // the last as a pre-exposed half-float frame would be
+        const Outputs k = keys.run(*f, size, preExposure);
+        const Outputs t = twoDispatches.run(*f, size, preExposure);
         EXPECT_TRUE(k.fovealFromHistogram);
         EXPECT_TRUE(t.fovealFromHistogram);
         EXPECT_TRUE(k.rangeFromKeys) << "the range dispatch ran";
