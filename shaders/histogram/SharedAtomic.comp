@@ -27,6 +27,11 @@
 //  - FOVEAL 2 (the method): each row of 32 invocations
 //    walks one block by its pixel index (all 32 busy whatever the block's width), 8 blocks per
 //    workgroup at a time, and the 32 sums of each row meet in a shared-memory tree.
+//  - FOVEAL_KEYS 1 (with FOVEAL; Ward's frame fit then needs no range dispatch): each stored foveal
+//    mean is also folded, as Ward's fit reads it back (luminance under uKeyWeights, the fit's weights),
+//    into the two range keys of tonemap/WardRangeKeys.glsl: per invocation, then per workgroup in
+//    shared memory, then one global atomicMax per key and workgroup into uRangeKeys (zero before the
+//    pass; Ward's fit consumes and zeroes them).
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
 // Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
 // with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
@@ -96,6 +101,12 @@ layout(location = 31) uniform uint uCurveGate;
 #if APPLY && FOVEAL == 1
 #error "APPLY runs with the tiles or FOVEAL 2"
 #endif
+#ifndef FOVEAL_KEYS
+#define FOVEAL_KEYS 0
+#endif
+#if FOVEAL_KEYS && (!FOVEAL || SOURCE == 2)
+#error "FOVEAL_KEYS folds the foveal means (FOVEAL 1 or 2) and binds kBindingScratch0"
+#endif
 
 #if STRIP
 const uvec2 kTile = uvec2(32u * PIXELS, 8u);
@@ -122,11 +133,31 @@ layout(location = 1) uniform ivec2 uFovealGrid;
 layout(location = 2) uniform float uSceneScale;
 shared vec4 sFovealSum[kGroupSize]; // rgb sum, finite pixel count
 
+#if FOVEAL_KEYS
+#include "tonemap/WardRangeKeys.glsl"
+layout(std430, binding = kBindingScratch0) coherent buffer RangeKeys { uint uRangeKeys[]; }; // min key, max key
+layout(location = 3) uniform vec3 uKeyWeights;
+shared uint sKeys[2];
+uvec2 gKeys = uvec2(0u); // this invocation's keys of the means it stored
+#define KEYS_PRECISE precise
+#else
+#define KEYS_PRECISE
+#endif
+
 // A foveal sample: the block's mean of finite pixels in cd/m^2, NaN where it has none.
 void storeFovealMean(ivec2 cell, vec4 total)
 {
-    imageStore(uFoveal, cell,
-               total.w > 0.0 ? vec4(total.rgb / total.w * uSceneScale, 1.0) : vec4(uintBitsToFloat(0x7fc00000u)));
+    if (!(total.w > 0.0)) {
+        imageStore(uFoveal, cell, vec4(uintBitsToFloat(0x7fc00000u)));
+        return; // a NaN sample: no key (Ward skips it)
+    }
+    // With keys, precise: the texel stored and the luminance keyed are one value, however the compiler optimizes.
+    KEYS_PRECISE vec3 mean = total.rgb / total.w * uSceneScale;
+    imageStore(uFoveal, cell, vec4(mean, 1.0));
+#if FOVEAL_KEYS
+    gKeys = max(gKeys, wardRangeKeys(hdLuminanceWeighted(mean.r, mean.g, mean.b, uKeyWeights.x, uKeyWeights.y,
+                                                         uKeyWeights.z)));
+#endif
 }
 #endif
 
@@ -248,6 +279,10 @@ void main()
 
     for (uint i = local; i < REPLICAS * kStride; i += kGroupSize)
         sHistogram[i] = 0u;
+#if FOVEAL_KEYS
+    if (local < 2u)
+        sKeys[local] = 0u;
+#endif
     barrier();
 
 #if FOVEAL == 1
@@ -408,7 +443,19 @@ void main()
 #endif
 #endif
     addRun(copy, gRunCode, gRunLength);
+#if FOVEAL_KEYS
+    if (gKeys.x != 0u) { // a finite mean stored: both keys set
+        atomicMax(sKeys[0], gKeys.x);
+        atomicMax(sKeys[1], gKeys.y);
+    }
+#endif
     barrier();
+#if FOVEAL_KEYS
+    if (local == 0u && sKeys[0] != 0u) {
+        atomicMax(uRangeKeys[0], sKeys[0]);
+        atomicMax(uRangeKeys[1], sKeys[1]);
+    }
+#endif
 
     for (uint slot = local; slot < BIN_CAPACITY + kCounterCount; slot += kGroupSize) {
         const bool isBin = slot < binCount;

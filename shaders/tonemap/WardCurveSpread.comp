@@ -14,14 +14,25 @@
 //    the value atomicAdd returns), which is exact and order-independent; the last group takes the
 //    bins and sums (atomicExchange with 0: the buffer is zero again for the next frame), writes the
 //    histogram and runs the fit (WardFit.glsl fitAndWrite) with the whole workgroup.
+//  SPREAD_STAGE 2 with RANGE_KEYS 1 (no stage 1 runs): the histogram pass that made the foveal image
+//    left the two keys in the range-keys buffer (histogram/SharedAtomic.comp FOVEAL_KEYS, the same
+//    texels folded by the same code, WardRangeKeys.glsl); every group reads them and turns them into
+//    the range itself (rangeFromExtremes: the same arithmetic, so the same bits in every group), the
+//    last group writes params and state and zeroes the keys for the next frame (every group read
+//    them before it drew its ticket).
 // The results are the one-workgroup kernel's bits for any G (1 included: the only group is the last).
 // No group ever waits for another (llvmpipe runs workgroups on a thread pool). Limits: the fit still
 // runs in one workgroup (a few microseconds); a frame must run stage 1 before stage 2 (a storage
-// barrier between); the spread buffer must start zero (the host clears it once).
+// barrier between), or the histogram pass with keys before RANGE_KEYS; the spread buffer and the keys
+// must start zero (the host clears them once; unconsumed keys: WardCurveDispatch::offerRangeKeys).
 #include "tonemap/WardFit.glsl"
+#include "tonemap/WardRangeKeys.glsl"
 
 #ifndef SPREAD_STAGE
 #define SPREAD_STAGE 1
+#endif
+#ifndef RANGE_KEYS
+#define RANGE_KEYS 0
 #endif
 #ifndef SAMPLES_PER_INVOCATION
 #define SAMPLES_PER_INVOCATION 4
@@ -45,6 +56,12 @@ const uint kSpreadBins = 16u;                                  // WARD_MAX_BINS 
 const uint kSpreadCounters = kSpreadBins + uint(WARD_MAX_BINS); // ... then kCounterCount counters
 
 layout(std430, binding = kBindingScratch1) coherent buffer Spread { uint spread[]; };
+#if RANGE_KEYS
+// The histogram pass's keys (post::FovealTarget::rangeKeys): WardRangeKeys.glsl, 0 none; zero at rest.
+const uint kKeysMin = 0u;
+const uint kKeysMax = 1u;
+layout(std430, binding = kBindingCdf) coherent buffer RangeKeys { uint rangeKeys[]; };
+#endif
 
 const uint kSlice = kGroup * uint(SAMPLES_PER_INVOCATION);
 
@@ -79,12 +96,9 @@ void rangeStage(uint tid, uint n)
         uint i = first + k * kGroup + tid;
         if (i >= count)
             break;
-        float L = luminanceAt(i);
-        if (isnan(L) || isinf(L))
-            continue;
-        uint bits = floatBitsToUint(max(L, 0.0)) & 0x7fffffffu; // -0 as +0: the floats' order, as uints
-        minKey = max(minKey, ~bits);
-        maxKey = max(maxKey, bits + 1u);
+        uvec2 keys = wardRangeKeys(luminanceAt(i));
+        minKey = max(minKey, keys.x);
+        maxKey = max(maxKey, keys.y);
     }
     atomicMax(sMinKey, minKey);
     atomicMax(sMaxKey, maxKey);
@@ -99,10 +113,7 @@ void rangeStage(uint tid, uint n)
         return;
     uint lowest = atomicExchange(spread[kSpreadMinKey], 0u);
     uint highest = atomicExchange(spread[kSpreadMaxKey], 0u);
-    // No finite sample: the one-workgroup kernel's starting values.
-    float lmin = lowest == 0u ? 3.0e38 : uintBitsToFloat(~lowest);
-    float lmax = highest == 0u ? -3.0e38 : uintBitsToFloat(highest - 1u);
-    publishRange(lmin, lmax, n);
+    publishRange(wardRangeMinimum(lowest), wardRangeMaximum(highest), n);
     spread[kSpreadLwmin] = floatBitsToUint(sLwmin);
     spread[kSpreadLwmax] = floatBitsToUint(sLwmax);
     spread[kSpreadBwmin] = floatBitsToUint(sBwmin);
@@ -119,12 +130,16 @@ void binAndFitStage(uint tid, uint n)
     if (tid < kCounterCount)
         sCounters[tid] = 0u;
     if (tid == 0u) {
+#if RANGE_KEYS
+        rangeFromExtremes(wardRangeMinimum(rangeKeys[kKeysMin]), wardRangeMaximum(rangeKeys[kKeysMax]));
+#else
         sLwmin = uintBitsToFloat(spread[kSpreadLwmin]);
         sLwmax = uintBitsToFloat(spread[kSpreadLwmax]);
         sBwmin = uintBitsToFloat(spread[kSpreadBwmin]);
         sBwmax = uintBitsToFloat(spread[kSpreadBwmax]);
         sRangeValid = spread[kSpreadValid];
         sDuplicated = spread[kSpreadDuplicated];
+#endif
     }
     SYNC();
     // The histogram and the log-average exactly as WardCurve.comp's computeRange makes them.
@@ -188,6 +203,11 @@ void binAndFitStage(uint tid, uint n)
     if (tid == 0u) {
         uvec2 total = uvec2(atomicExchange(spread[kSpreadSumLow], 0u), atomicExchange(spread[kSpreadSumHigh], 0u));
         publishAverage(total, atomicExchange(spread[kSpreadCount], 0u));
+#if RANGE_KEYS
+        writeRange(n);
+        atomicExchange(rangeKeys[kKeysMin], 0u); // read by every group before its ticket
+        atomicExchange(rangeKeys[kKeysMax], 0u);
+#endif
         atomicExchange(spread[kSpreadFitTicket], 0u);
     }
     SYNC();

@@ -172,8 +172,8 @@ uint fixedBits(uint total)
 }
 
 // Step 1's end (one invocation): the range from the samples' min and max (finite samples as max(L, 0);
-// 3.0e38 and -3.0e38 when there are none), into the shared range words, params and state.
-void publishRange(float lmin, float lmax, uint n)
+// 3.0e38 and -3.0e38 when there are none), into the shared range words (sLwmin ... sDuplicated).
+void rangeFromExtremes(float lmin, float lmax)
 {
     float lwmin = lmin;
     HD_PRECISE float grown = HD_MUL(lmax, uGrowth);
@@ -204,6 +204,15 @@ void publishRange(float lmin, float lmax, uint n)
     sBwmax = bwmax;
     sRangeValid = valid ? 1u : 0u;
     sDuplicated = duplicated ? 1u : 0u;
+}
+
+// The shared range words (rangeFromExtremes) into params and state (one invocation).
+void writeRange(uint n)
+{
+    float bwmin = sBwmin;
+    float bwmax = sBwmax;
+    bool valid = sRangeValid != 0u;
+    bool duplicated = sDuplicated != 0u;
     params[kParamLogMin] = floatBitsToUint(HD_MUL(bwmin, kInvLn2f));
     params[kParamLogMax] = floatBitsToUint(HD_MUL(bwmax, kInvLn2f));
     params[kParamBinCount] = n;
@@ -220,6 +229,13 @@ void publishRange(float lmin, float lmax, uint n)
     state[WARD_DUPLICATED] = duplicated ? 1.0 : 0.0;
     state[WARD_GRID_W] = float(uGridSize.x);
     state[WARD_GRID_H] = float(uGridSize.y);
+}
+
+// Step 1's end: rangeFromExtremes, then writeRange (one invocation).
+void publishRange(float lmin, float lmax, uint n)
+{
+    rangeFromExtremes(lmin, lmax);
+    writeRange(n);
 }
 
 // The log-average's end (one invocation): the 64-bit fixed-point sum of the counted samples' ln and

@@ -97,6 +97,11 @@ struct FovealTarget
     glm::ivec2 grid{0};
     float sceneScale = 1.0f;
     bool written = false;  ///< set by the method that filled it this frame; cleared by its consumer
+    /// Ward's range keys (uint[2], tonemap/WardRangeKeys.glsl, zero when offered): a method that can
+    /// also folds every stored sample's luminance under its spec's weights into them; null: not asked.
+    gl::Buffer* rangeKeys = nullptr;
+    hd::LuminanceWeights keyWeights;  ///< the weights the keys were made with (set with keysWritten)
+    bool keysWritten = false;         ///< set by the method that wrote the keys; cleared by its consumer
 };
 
 /// What the frame's producer fills for the "fused-lighting" histogram method while it writes the frame

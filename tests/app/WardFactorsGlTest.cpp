@@ -80,4 +80,25 @@ TEST_F(WardFactorsGlTest, CompleteVariantsAreExactAndStagesStopWhereTheySay)
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), std::ptrdiff_t(rows.size() + 1));
 }
 
+// The row with the histogram pass's range keys, on a frame whose foveal image that pass makes: the fit
+// takes the keys (one dispatch) and gives the two dispatches' curve and state.
+TEST_F(WardFactorsGlTest, RangeKeysRowMatchesTheTwoDispatches)
+{
+    post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
+    ts::TestImage picture = ts::randomHdrImage(1280, 720, -8.0f, 12.0f, 79);
+    ts::addSpecialPixels(picture, 67);
+    const gl::Texture frame = ts::uploadImage(picture, "test.ward-factors-keys-frame");
+    std::vector<app::WardFactorVariant> variants;
+    for (const app::WardFactorVariant& v : app::wardFactorVariants())
+        if (v.rangeKeys)
+            variants.push_back(v);
+    ASSERT_EQ(variants.size(), 1u);
+    const std::vector<app::WardFactorRow> rows =
+        app::measureWardFactors(ctx, post::ImageInput{frame, {picture.width, picture.height}}, 60.0f, 1, variants);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].error, "");
+    EXPECT_EQ(rows[0].keysDifference, "");
+    EXPECT_NE(app::formatWardFactorTable(rows).find("= two dispatches"), std::string::npos);
+}
+
 }  // namespace

@@ -126,6 +126,8 @@ std::vector<WardFactorVariant> wardFactorVariants()
         [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true; });
     add("one workgroup, after the histogram pass", "context",
         [](auto& v) { v.path = P::OneWorkgroup, v.afterHistogramPass = true; });
+    add("spread, range keys from the histogram pass", "context",
+        [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true, v.rangeKeys = true; });
     add("spread, after the histogram pass and a glFinish", "context",
         [](auto& v) { v.path = P::Spread, v.afterHistogramPass = true, v.finishHistogramPass = true; });
     add("spread, after a streaming read of the frame's bytes", "context",
@@ -222,6 +224,7 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
         p.op->setCurveExperiment(experiment);
         p.op->setCurvePath(v.path);
         p.op->setSpreadParts(v.parts);
+        p.op->setRangeKeysFromHistogram(v.rangeKeys);
         p.curve = gl::Buffer("ward-factors/curve", hd::kCurveBufferWords * sizeof(float));
         // Zero: the fit writes the header and one channel's samples, and the whole buffer is compared
         // (uninitialised words beyond them once made equal fits look different).
@@ -345,6 +348,32 @@ std::vector<WardFactorRow> measureWardFactors(post::PassContext& ctx,
             row.cpuExact = row.cpuDifference.empty();
         }
     }
+    for (std::size_t index = 0; index < variants.size(); ++index) {  // the keys path against both dispatches
+        if (!variants[index].rangeKeys || !rows[index].error.empty())
+            continue;
+        Prepared& p = prepared[index];
+        if (!p.op->fovealTarget(image.size, fovYDegrees)) {
+            rows[index].keysDifference =
+                "no foveal image from the histogram pass at this size (blocks under 32 pixels)";
+            continue;
+        }
+        histogramPassWithFoveal(*p.op);
+        p.op->refit(ctx, p.curve);
+        const bool used = p.op->rangeFromHistogramPass();
+        const std::vector<float> keysCurve = p.curve.readAll<float>(hd::kCurveBufferWords);
+        const std::vector<float> keysState = p.op->stateBuffer().readAll<float>(kWords);
+        p.op->refit(ctx, p.curve);  // no keys written since: both dispatches, on the same foveal image
+        const auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+            return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](float x, float y) {
+                return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+            });
+        };
+        rows[index].keysDifference =
+            !used                                                             ? "the range keys were not used"
+            : !same(keysState, p.op->stateBuffer().readAll<float>(kWords))    ? "state differs from the two dispatches'"
+            : !same(keysCurve, p.curve.readAll<float>(hd::kCurveBufferWords)) ? "curve differs from the two dispatches'"
+                                                                              : "";
+    }
     return rows;
 }
 
@@ -417,7 +446,9 @@ std::string formatWardFactorTable(const std::vector<WardFactorRow>& rows)
                 ? std::to_string(row.passes)
                 : "-";
         std::string curve =
-            !row.variant.complete() ? "experiment"
+            row.variant.rangeKeys
+                ? (row.keysDifference.empty() ? "= two dispatches" : "DIFFERENT: " + row.keysDifference)
+            : !row.variant.complete() ? "experiment"
             : row.exact
                 ? "= pipeline"
                 : "differs from the pipeline (" + row.difference + "; " +

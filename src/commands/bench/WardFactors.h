@@ -48,6 +48,9 @@ struct WardFactorVariant
     /// With afterHistogramPass: the CPU waits for the histogram pass to finish (glFinish) before the
     /// first timestamp, so no part of the pass can fall between the fit's timestamps.
     bool finishHistogramPass = false;
+    /// With afterHistogramPass: the fit takes its range from the keys that pass wrote (one dispatch, no
+    /// range dispatch: the pipeline's frame); off, the keys go unused and the fit runs both dispatches.
+    bool rangeKeys = false;
     /// Each timed fit follows (outside its timestamps) a plain streaming read of as many bytes as the
     /// frame holds (bench/StreamRead.comp): the histogram pass's traffic without its work.
     bool afterStreamingRead = false;
@@ -85,7 +88,10 @@ struct WardFactorRow
     /// from the CPU model on the variant's own foveal image.
     std::string cpuDifference;
     std::string difference;  ///< complete rows: the first word that differs from the pipeline's, or empty
-    std::string error;       ///< not run (e.g. no subgroup arithmetic here)
+    /// rangeKeys rows: "" when the fit took the keys and matched the two dispatches on the same foveal
+    /// image bit for bit, else what went wrong.
+    std::string keysDifference;
+    std::string error;  ///< not run (e.g. no subgroup arithmetic here)
 };
 
 /// Runs every variant on `image` (timestamps waited for at the end: a benchmark, not a frame).

@@ -116,6 +116,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     // Ward's foveal blocks: a row of 32 invocations per block (FOVEAL 2) unless a benchmark asks for a
     // workgroup per block (FOVEAL 1: 71 against 55 us at 4K on the H200, docs/PERF.md).
     const int fovealVariant = !foveal ? 0 : mTuning.fovealShape == 1 ? 1 : 2;
+    const bool fovealKeys = foveal && foveal->rangeKeys && *foveal->rangeKeys;  // Ward's range keys too
     ApplyTarget* apply = targets.apply && targets.apply->curve && targets.apply->output &&
                                  targets.apply->output->size() == image.size &&
                                  targets.apply->output->format() == GL_RGBA8 && fovealVariant != 1
@@ -131,6 +132,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     const std::uint32_t replicas = std::max(1u, std::min(mTuning.replicas, fitting));
     const bool subgroupVote = mTuning.subgroupVote && subgroupVoteSupported(ctx.caps);
     gl::ShaderDefines defines{{"FOVEAL", std::to_string(fovealVariant)},
+                              {"FOVEAL_KEYS", fovealKeys ? "1" : "0"},
                               {"PIXELS", std::to_string(mTuning.pixels)},
                               {"STRIP", mTuning.strip ? "1" : "0"},
                               {"BIN_CAPACITY", std::to_string(capacity)},
@@ -153,7 +155,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
-                                               std::to_string(capacity),
+                                               (fovealKeys ? "keys." : "") + std::to_string(capacity),
                                            "histogram/SharedAtomic.comp", defines);
     mLastReplicas = replicas;
     mLastSubgroupVote = subgroupVote;
@@ -190,6 +192,10 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         glProgramUniform2i(program.id(), 1, foveal->grid.x, foveal->grid.y);
         program.set(2, foveal->sceneScale);
         foveal->image->bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
+        if (fovealKeys) {
+            glProgramUniform3f(program.id(), 3, spec.luminance.r, spec.luminance.g, spec.luminance.b);
+            foveal->rangeKeys->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+        }
     }
     if (apply) {
         apply->curve->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
@@ -217,6 +223,10 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     if (foveal) {
         glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
         foveal->written = true;
+        if (fovealKeys) {
+            foveal->keyWeights = spec.luminance;
+            foveal->keysWritten = true;
+        }
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
 }

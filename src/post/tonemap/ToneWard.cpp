@@ -98,6 +98,7 @@ FovealTarget* ToneWard::fovealTarget(glm::ivec2 imageSize, float fovYDegrees)
         return nullptr;  // blocks under 32 pixels: a histogram pass's row of 32 invocations per block would idle
     ensureFovealImage(grid);
     mFovealTarget = FovealTarget{&mFoveal, grid, mSettings.sceneScale, false};
+    mFovealTarget.rangeKeys = &mCurve.offerRangeKeys();  // zero: the histogram pass may fold the range in
     return &mFovealTarget;
 }
 
@@ -359,7 +360,7 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     }
     if (mPcondActive) {
         mBinsUsed = std::clamp(s.bins, 2u, kWardMaxBins);  // pcond sampling bins in its own fit
-        mFovealTarget.written = false;
+        mFovealTarget.written = mFovealTarget.keysWritten = false;
         mLastWasFrameFit = false;
         computePcondCurve(ctx, inputs, curve);
         mReadback->request(mState, 0, ctx.frameIndex);
@@ -370,7 +371,8 @@ void ToneWard::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buff
     // The histogram pass may have filled the foveal image already (same frame, grid and scale).
     mFovealFromHistogram = mFovealTarget.written && mFovealTarget.image == &mFoveal && mFovealTarget.grid == grid &&
                            mFovealTarget.sceneScale == s.sceneScale;
-    mFovealTarget.written = false;  // consumed: a later frame must fill it again
+    mFovealTarget.keysWritten = mFovealFromHistogram && mFovealTarget.keysWritten && !s.histogramBySelectedMethod;
+    mFovealTarget.written = false;  // consumed (the keys by the fit below): a later frame must fill them again
     if (!mFovealFromHistogram) {
         auto scope = ctx.profiler.scope("tonemap/ward/curve/foveal");  // timed, and a debug group
         inputs.image.texture.bindUnit(hd::kTextureUnitInput);
@@ -419,12 +421,24 @@ void ToneWard::dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve)
     mCurve.dispatchOneWorkgroup(stage, curveInputs(), WardCurveOutputs{mParams, mHistogram, mState, mView, curve});
 }
 
+bool ToneWard::takeRangeKeys()
+{
+    // The keys are this frame's foveal image's (written and not consumed) under the fit's weights.
+    const bool usable = mFovealTarget.keysWritten && mUseRangeKeys && mCurvePath == WardCurvePath::Spread &&
+                        mFovealTarget.image == &mFoveal && mFovealTarget.grid == mGrid &&
+                        mFovealTarget.sceneScale == activeSettings().sceneScale &&
+                        mFovealTarget.keyWeights == mLuminance;
+    mFovealTarget.keysWritten = false;
+    return usable;
+}
+
 void ToneWard::dispatchFrameFit(gl::Buffer& curve, WardSpreadParts parts)
 {
     const WardCurveInputs in = curveInputs();
     const WardCurveOutputs out{mParams, mHistogram, mState, mView, curve};
+    mRangeFromKeys = takeRangeKeys();
     if (mCurvePath == WardCurvePath::Spread)
-        mCurve.dispatchSpread(in, out, parts);
+        mCurve.dispatchSpread(in, out, parts, mRangeFromKeys);
     else
         mCurve.dispatchOneWorkgroup(kStageAll, in, out);
 }

@@ -6,7 +6,8 @@
 //     of view (fvxr = (int)(2 tan(hfov/2) / (pi/180) + 0.5), min 2; likewise fvyr), scene units times
 //     the scene scale = cd/m^2 (WardFoveal.comp);
 // Steps 2-4 run in two dispatches spread over many workgroups, each finished by its last workgroup
-// (WardCurveSpread.comp, WardCurveDispatch.h): the range, then the histogram and log-average with
+// (WardCurveSpread.comp, WardCurveDispatch.h): the range (or, where the histogram pass made the
+// foveal image, its range keys instead), then the histogram and log-average with
 // the fit in the last workgroup; the one-workgroup kernel (WardCurve.comp) stays for a selected
 // method's histogram and a fed one, and as the bench's "before":
 //  2. range: lwmax = min(1.01 max, 1e7), lwmin = max(min, 1e-7), optional bottom-bin
@@ -133,6 +134,15 @@ public:
     void setSpreadParts(WardSpreadParts parts) { mSpreadParts = parts; }
     /// The spread path's buffer (tests: zero between frames).
     const gl::Buffer& spreadBuffer() const { return mCurve.spreadBuffer(); }
+    /// Whether the spread fit takes its range from the keys the histogram pass wrote with the foveal
+    /// image (on by default; off: the range dispatch always runs, for tests and bench ward-factors).
+    void setRangeKeysFromHistogram(bool use) { mUseRangeKeys = use; }
+    /// Whether the last frame fit took its range from the histogram pass's keys (no range dispatch).
+    bool rangeFromHistogramPass() const { return mRangeFromKeys; }
+    /// The dispatches the last spread fit ran (1: range from the keys, 2: range dispatch first).
+    std::uint32_t lastSpreadDispatches() const { return mCurve.lastSpreadDispatches(); }
+    /// The range keys' buffer offered to the histogram pass (tests: zero after a fit consumed them).
+    const gl::Buffer& rangeKeysBuffer() const { return mCurve.rangeKeysBuffer(); }
     /// bench ward-factors: the fit's dispatches alone again (by the curve path and spread parts), on the
     /// foveal image of the last frame fit (computeCurve first); false when the last curve was not a frame fit.
     bool refit(PassContext& ctx, gl::Buffer& curve);
@@ -160,8 +170,10 @@ private:
     void computePcondCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve);
     void ensureProgramsAndBuffers(PassContext& ctx);
     void dispatchWardCurve(std::uint32_t stage, gl::Buffer& curve);
-    /// The frame fit by mCurvePath (refit: with mSpreadParts).
+    /// The frame fit by mCurvePath (refit: with mSpreadParts), its range from the keys where usable.
     void dispatchFrameFit(gl::Buffer& curve, WardSpreadParts parts);
+    /// Whether this frame's range keys (mFovealTarget) fit the fit about to run; consumes the flag.
+    bool takeRangeKeys();
     WardCurveInputs curveInputs() const;
 
     WardSettings mSettings;
@@ -181,6 +193,8 @@ private:
     gl::Texture mFoveal;
     FovealTarget mFovealTarget;         ///< offered to the histogram pass
     bool mFovealFromHistogram = false;  ///< last frame's foveal image came from the histogram pass
+    bool mUseRangeKeys = true;
+    bool mRangeFromKeys = false;  ///< the last frame fit's range came from the histogram pass's keys
     gl::Buffer mParams;
     gl::Buffer mHistogram;
     gl::Buffer mState;

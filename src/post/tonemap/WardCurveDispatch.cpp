@@ -75,6 +75,7 @@ void WardCurveDispatch::ensure(const gl::ShaderLibrary& shaders,
     }
     mRange.ensure(shaders, caps, bins, loop, extra);
     mFit.ensure(shaders, caps, bins, loop, extra);
+    mFitFromKeys.ensure(shaders, caps, bins, loop, extra);
     mLoopUsed = mFit.loopUsed();
     mGroupSize = definedNumber(extra, "GROUP_SIZE", WardCurveProgram::kGroupSize);
     mSamplesPerInvocation = definedNumber(extra, "SAMPLES_PER_INVOCATION", kSamplesPerInvocation);
@@ -93,9 +94,36 @@ void WardCurveDispatch::dispatchOneWorkgroup(std::uint32_t stage,
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
-void WardCurveDispatch::dispatchSpread(const WardCurveInputs& in, const WardCurveOutputs& out, WardSpreadParts parts)
+gl::Buffer& WardCurveDispatch::offerRangeKeys()
+{
+    if (!mRangeKeys) {
+        mRangeKeys = gl::Buffer("tonemap.ward.range-keys", 2 * sizeof(std::uint32_t));
+        mRangeKeys.clearUint(0u);
+    } else if (mRangeKeysPending) {
+        mRangeKeys.clearUint(0u);  // the last offer's keys were not consumed: never into this frame
+    }
+    mRangeKeysPending = true;
+    return mRangeKeys;
+}
+
+void WardCurveDispatch::dispatchSpread(const WardCurveInputs& in,
+                                       const WardCurveOutputs& out,
+                                       WardSpreadParts parts,
+                                       bool rangeFromKeys)
 {
     const std::uint32_t groups = spreadGroups(in.grid, mGroupSize, mSamplesPerInvocation);
+    if (rangeFromKeys) {
+        gl::DebugGroup group("tonemap/ward/curve/spread-bin-fit-keys");
+        prepare(mFitFromKeys.program(), 0, in, out);
+        mSpread.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
+        mRangeKeys.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCdf);
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        mRangeKeysPending = false;  // the last group left them zero
+        mLastSpreadDispatches = 1;
+        return;
+    }
+    mLastSpreadDispatches = parts == WardSpreadParts::Both ? 2 : 1;
     if (parts != WardSpreadParts::BinAndFit) {
         gl::DebugGroup group("tonemap/ward/curve/spread-range");
         prepare(mRange.program(), 0, in, out);

@@ -5,11 +5,18 @@
 //    dispatches, "range" then "bin + fit", each finished by its last workgroup (a ticket); the fit
 //    (ceiling loop, curve) in the last workgroup of the second. Its buffer (kSpreadWords words, the
 //    groups' keys, sums, bins and tickets) is zero between frames: the last groups leave it so.
+//    Range keys from the histogram pass (dispatchSpread with rangeFromKeys): where the histogram
+//    pass made the foveal image it also folded its texels into the range's two keys (offerRangeKeys,
+//    FovealTarget::rangeKeys; histogram/SharedAtomic.comp FOVEAL_KEYS), so the range dispatch is
+//    skipped: every group of "bin + fit" (RANGE_KEYS 1) computes the range from the keys itself and
+//    the last one writes it and zeroes the keys. Keys offered but not consumed (the fit took the two
+//    dispatches, or did not run) are zeroed at the next offer, so none leaks into a later frame.
 //  - the one-workgroup kernel (WardCurve.comp, uStage): the range for a selected histogram method,
 //    the ceiling stage on a method's or a fed histogram, and bench ward-factors' "before" rows.
 // Both give the same bits, the CPU model's (reference/ToneWardExact; ToneWardExactGl, WardSpreadGl).
 // Limits: the fit itself stays in one workgroup; the two spread dispatches must run in this order
-// within a frame (a storage barrier between them; the host issues both).
+// within a frame (a storage barrier between them; the host issues both); the keys must come from the
+// same frame's foveal image, with the fit's luminance weights (the caller checks: ToneWard).
 #pragma once
 
 #include "gl/Buffer.h"
@@ -82,9 +89,19 @@ public:
     /// WardCurve.comp with `stage` (0 all, 1 range, 2 ceiling): one workgroup (ensure OneWorkgroup first).
     void dispatchOneWorkgroup(std::uint32_t stage, const WardCurveInputs& in, const WardCurveOutputs& out);
     /// The spread path's dispatches (ensure Spread first); `parts` other than Both: bench only.
+    /// rangeFromKeys: bin + fit alone, its range from the keys a histogram pass wrote this frame
+    /// into offerRangeKeys()'s buffer (parts ignored).
     void dispatchSpread(const WardCurveInputs& in,
                         const WardCurveOutputs& out,
-                        WardSpreadParts parts = WardSpreadParts::Both);
+                        WardSpreadParts parts = WardSpreadParts::Both,
+                        bool rangeFromKeys = false);
+    /// The range keys' buffer (uint[2]) to offer a histogram pass, zero: zeroed first where the keys
+    /// of the last offer were not consumed by dispatchSpread(rangeFromKeys).
+    gl::Buffer& offerRangeKeys();
+    /// The dispatches the last dispatchSpread ran (tests: 1 with the range keys, 2 without).
+    std::uint32_t lastSpreadDispatches() const { return mLastSpreadDispatches; }
+    /// The range keys' buffer (tests: zero after a frame that consumed them).
+    const gl::Buffer& rangeKeysBuffer() const { return mRangeKeys; }
 
     /// The ceiling loop of the program ensured last.
     WardCeilingLoop loopUsed() const { return mLoopUsed; }
@@ -95,7 +112,13 @@ private:
     WardCurveProgram mOne{"tonemap.ward.curve", "tonemap/WardCurve.comp"};
     WardCurveProgram mRange{"tonemap.ward.curve.spread.range", "tonemap/WardCurveSpread.comp", {{"SPREAD_STAGE", "1"}}};
     WardCurveProgram mFit{"tonemap.ward.curve.spread.fit", "tonemap/WardCurveSpread.comp", {{"SPREAD_STAGE", "2"}}};
+    WardCurveProgram mFitFromKeys{"tonemap.ward.curve.spread.fit.keys",
+                                  "tonemap/WardCurveSpread.comp",
+                                  {{"SPREAD_STAGE", "2"}, {"RANGE_KEYS", "1"}}};
     gl::Buffer mSpread;
+    gl::Buffer mRangeKeys;
+    bool mRangeKeysPending = false;  ///< offered and not consumed since: may hold keys
+    std::uint32_t mLastSpreadDispatches = 0;
     WardCeilingLoop mLoopUsed = WardCeilingLoop::Workgroup;
     std::uint32_t mGroupSize = WardCurveProgram::kGroupSize;
     std::uint32_t mSamplesPerInvocation = kSamplesPerInvocation;
