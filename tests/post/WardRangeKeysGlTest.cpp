@@ -13,6 +13,7 @@
 #include "support/HistogramTestSupport.h"
 #include "verify/PipelineVerify.h"
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 #include <memory>
@@ -97,7 +98,10 @@ private:
 void expectSame(const Outputs& keys, const Outputs& twoDispatches)
 {
     EXPECT_EQ(bitsOf(keys.state), bitsOf(twoDispatches.state)) << "Ward's state";
-    EXPECT_EQ(keys.wardHistogram, twoDispatches.wardHistogram) << "Ward's histogram";
+    const auto firstDifferent = std::mismatch(keys.wardHistogram.begin(), keys.wardHistogram.end(),
+                                              twoDispatches.wardHistogram.begin(), twoDispatches.wardHistogram.end());
+    EXPECT_EQ(keys.wardHistogram, twoDispatches.wardHistogram)
+        << "Ward's histogram, first different word " << std::distance(keys.wardHistogram.begin(), firstDifferent.first);
     EXPECT_EQ(keys.histogram, twoDispatches.histogram) << "the pipeline's histogram";
     EXPECT_EQ(keys.curve, twoDispatches.curve) << "curve words";
     EXPECT_EQ(keys.picture, twoDispatches.picture);

@@ -129,6 +129,7 @@ void ToneWard::ensureProgramsAndBuffers(PassContext& ctx)
     mView = gl::Buffer("tonemap.ward.view", kWardViewWords * sizeof(float));
     mState.clearUint(0u);
     mView.clearUint(0u);
+    mHistogram.clearUint(0u);  // the words past the bins a fit writes: readbacks see zeros, not old memory
     mReadback = std::make_unique<StateReadback>("tonemap.ward.state", kWords * sizeof(float));
 }
 
