@@ -2,8 +2,8 @@
 // the one that publishes the histogram (SharedAtomic.comp SELF_CLEAR), in place of the curve dispatch:
 // the scan "in-curve" (post/scan/ScanInCurve.h) taken one step further, so a percentile or equalize
 // frame runs no dispatch between the histogram and the apply. The group scans the published bins into
-// the inclusive CDF in shared memory (each invocation kScanPerInvocation consecutive bins serially,
-// then a double-buffered Kogge-Stone scan of the kGroupSize totals), writes it to the CDF buffer (the
+// the inclusive CDF in shared memory (scan/WorkgroupScanCore.glsl, compute-scan's scan with
+// kScanPerInvocation bins per invocation over this group's 256), writes it to the CDF buffer (the
 // view, --verify) and runs the operator's kernel on it:
 //  - CURVE_KERNEL 1: percentile (tonemap/PercentileCurveCore.glsl: mean, meter, adaptation, curve);
 //  - CURVE_KERNEL 2: luminance equalization (tonemap/EqualizeCore.glsl).
@@ -46,7 +46,15 @@ uint cdfAt(uint channel, uint i)
 #endif
 
 const uint kScanPerInvocation = (uint(BIN_CAPACITY) + kGroupSize - 1u) / kGroupSize;
-shared uint sScanTotals[2u * kGroupSize];
+
+uint scanInput(uint index)
+{
+    return sHistogram[index];
+}
+
+#define SCAN_GROUP_SIZE kGroupSize
+#define SCAN_ELEMENTS_PER_THREAD kScanPerInvocation
+#include "scan/WorkgroupScanCore.glsl"
 
 /// The last workgroup, as soon as it knows it is last: the loads the kernel starts with, in flight while
 /// it publishes and scans.
@@ -61,32 +69,14 @@ void prepareCurveInLastGroup(uint local)
 /// The last workgroup, once sHistogram[0, bins) holds the published bins; every invocation calls it.
 void buildCurveInLastGroup(uint local, uint bins, bool runKernel)
 {
-    const uint base = local * kScanPerInvocation;
     uint values[kScanPerInvocation];
-    uint running = 0u;
+    workgroupInclusiveScan(local, bins, values);
+    // Each invocation scanned only its own bins, so it may overwrite them with their CDF now.
     for (uint k = 0u; k < kScanPerInvocation; ++k) {
-        running += base + k < bins ? sHistogram[base + k] : 0u;
-        values[k] = running;
-    }
-    sScanTotals[local] = running;
-    memoryBarrierShared();
-    barrier();
-    uint source = 0u;
-    for (uint offset = 1u; offset < kGroupSize; offset <<= 1u) {
-        uint sum = sScanTotals[source * kGroupSize + local];
-        if (local >= offset)
-            sum += sScanTotals[source * kGroupSize + local - offset];
-        sScanTotals[(1u - source) * kGroupSize + local] = sum;
-        source = 1u - source;
-        memoryBarrierShared();
-        barrier();
-    }
-    // Each invocation read only its own bins above, so it may overwrite them with their CDF now.
-    const uint prefix = local == 0u ? 0u : sScanTotals[source * kGroupSize + local - 1u];
-    for (uint k = 0u; k < kScanPerInvocation; ++k) {
-        if (base + k < bins) {
-            sHistogram[base + k] = values[k] + prefix;
-            cdfOut[base + k] = values[k] + prefix;
+        const uint index = local * kScanPerInvocation + k;
+        if (index < bins) {
+            sHistogram[index] = values[k];
+            cdfOut[index] = values[k];
         }
     }
     memoryBarrierShared();

@@ -1,13 +1,20 @@
 // WorkgroupScanCore.glsl: the one-workgroup inclusive scan of compute-scan (WorkgroupScan.comp),
-// shared with the curve kernels that scan the histogram in their own dispatch (tonemap/*Fused.comp).
-// kScanGroupSize (1024) invocations x 4 elements: each scans its 4 consecutive elements serially,
-// the 1024 totals are scanned with a double-buffered Kogge-Stone (Hillis-Steele) scan in shared
-// memory (no step reads a value written in the same step), then each adds its exclusive prefix.
-// The includer defines `uint scanInput(uint index)` (called for index < count only).
+// shared with the curve kernels that scan the histogram in their own dispatch (tonemap/*Fused.comp)
+// and the histogram pass's last workgroup (histogram/CurveInLastGroup.glsl).
+// SCAN_GROUP_SIZE (default kScanGroupSize, 1024) invocations x SCAN_ELEMENTS_PER_THREAD (default 4)
+// elements: each scans its consecutive elements serially, the group's totals are scanned with a
+// double-buffered Kogge-Stone (Hillis-Steele) scan in shared memory (no step reads a value written in
+// the same step), then each adds its exclusive prefix. The includer defines `uint scanInput(uint
+// index)` (called for index < count only, and only for the calling invocation's own elements).
 
+#ifndef SCAN_GROUP_SIZE
+#define SCAN_GROUP_SIZE kScanGroupSize
+#endif
+#ifndef SCAN_ELEMENTS_PER_THREAD
 #define SCAN_ELEMENTS_PER_THREAD 4u
+#endif
 
-shared uint sScanTotals[2][kScanGroupSize];
+shared uint sScanTotals[2][SCAN_GROUP_SIZE];
 
 /// result[k] = scanInput(0) + ... + scanInput(thread * 4 + k) (0 past count). All invocations call it.
 void workgroupInclusiveScan(uint thread, uint count, out uint result[SCAN_ELEMENTS_PER_THREAD])
@@ -23,7 +30,7 @@ void workgroupInclusiveScan(uint thread, uint count, out uint result[SCAN_ELEMEN
     barrier();
 
     uint source = 0u;
-    for (uint offset = 1u; offset < kScanGroupSize; offset <<= 1u) {
+    for (uint offset = 1u; offset < uint(SCAN_GROUP_SIZE); offset <<= 1u) {
         uint sum = sScanTotals[source][thread];
         if (thread >= offset)
             sum += sScanTotals[source][thread - offset];
