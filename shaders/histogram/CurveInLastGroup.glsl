@@ -56,16 +56,6 @@ uint scanInput(uint index)
 #define SCAN_ELEMENTS_PER_THREAD kScanPerInvocation
 #include "scan/WorkgroupScanCore.glsl"
 
-/// The last workgroup, as soon as it knows it is last: the loads the kernel starts with, in flight while
-/// it publishes and scans.
-void prepareCurveInLastGroup(uint local)
-{
-#if CURVE_KERNEL == 1
-    if (local == 0u)
-        loadMeterState();
-#endif
-}
-
 /// The last workgroup, once sHistogram[0, bins) holds the published bins; every invocation calls it.
 void buildCurveInLastGroup(uint local, uint bins, bool runKernel)
 {

@@ -483,9 +483,6 @@ void main()
         sTicket = atomicAdd(accumulated[kHistogramBufferWords], 1u);
     barrier();
     if (sTicket == gl_NumWorkGroups.x - 1u) { // uniform in the workgroup (shared): barriers allowed
-#if CURVE_KERNEL
-        prepareCurveInLastGroup(local);
-#endif
         for (uint word = local; word < kHistogramBufferWords; word += kGroupSize) {
             const uint count =
                 word < binCount || word >= kHistogramCountersOffset ? atomicExchange(accumulated[word], 0u) : 0u;

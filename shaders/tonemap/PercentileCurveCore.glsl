@@ -18,21 +18,20 @@ shared float sExposureEv;
 shared float sMetered;
 bool gWriteSamples = true; // false only in an experiment (SharedAtomic.comp CURVE_GATE 3): the meter alone
 
-/// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place
-/// and invocation 0 has called loadMeterState.
+/// Every invocation calls it (barriers), after the CDF of `bins` bins over [logMin, logMax] is in place.
 void writePercentileCurve(uint thread, uint bins, float logMin, float logMax)
 {
     if (uCutThreshold > 0.0) { // uniform: the whole workgroup sums the mean for the cut detection
         float centreSum = histogramCentreSum(thread, bins);
         gMeanLog2 = logMin + centreSum / float(cdfAt(bins - 1u)) * ((logMax - logMin) / float(bins));
     }
-    if (thread == 0u) { // loadMeterState ran in this invocation before (the includer's, early)
+    if (thread == 0u) {
         percentileMeter(bins, logMin, logMax);
-        float exposureEv = gStateExposure;
-        if (gStateValid == 0.0 || isnan(exposureEv) || isinf(exposureEv))
+        float exposureEv = state[STATE_EXPOSURE];
+        if (state[STATE_VALID] == 0.0 || isnan(exposureEv) || isinf(exposureEv))
             exposureEv = 0.0;
         sExposureEv = exposureEv;
-        sMetered = gStateMetered;
+        sMetered = state[STATE_METERED];
     }
     memoryBarrierShared();
     barrier();

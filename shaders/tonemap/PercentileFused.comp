@@ -37,8 +37,6 @@ void main()
     const uint bins = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
     const float logMin = uintBitsToFloat(params[kParamLogMin]);
     const float logMax = uintBitsToFloat(params[kParamLogMax]);
-    if (thread == 0u)
-        loadMeterState(); // in flight during the scan
     uint values[SCAN_ELEMENTS_PER_THREAD];
     workgroupInclusiveScan(thread, bins, values);
     for (uint k = 0u; k < SCAN_ELEMENTS_PER_THREAD; ++k) {

@@ -23,8 +23,6 @@ void main()
     const uint bins = clamp(params[kParamBinCount], 1u, kMaxHistogramBins);
     const float logMin = uintBitsToFloat(params[kParamLogMin]);
     const float logMax = uintBitsToFloat(params[kParamLogMax]);
-    if (gl_LocalInvocationIndex == 0u)
-        loadMeterState();
     if (uCutThreshold > 0.0) { // uniform: every invocation takes the same branch
         float centreSum = histogramCentreSum(gl_LocalInvocationIndex, bins);
         gMeanLog2 = logMin + centreSum / float(cdfAt(bins - 1u)) * ((logMax - logMin) / float(bins));

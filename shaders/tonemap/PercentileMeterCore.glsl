@@ -46,27 +46,6 @@ layout(location = METER_UNIFORMS + 27) uniform vec2 uCompensationPoints[COMPENSA
 
 float gMeanLog2 = 0.0; // this frame's histogram mean log2 L, when uCutThreshold > 0
 
-// The state words the meter reads, loaded together by loadMeterState (independent loads overlap; read
-// one after another inside the meter, each a dependent trip to memory, they cost microseconds). After
-// percentileMeter they hold the state it leaves (the includer's curve reads them, not the buffer).
-float gStateExposure = 0.0;
-float gStateValid = 0.0;
-float gStateMetered = 0.0;
-float gStateMeanValid = 0.0;
-float gStateMeanLog2 = 0.0;
-float gStateCutCount = 0.0;
-
-/// Call before percentileMeter, in the invocation that meters, as early as the includer can.
-void loadMeterState()
-{
-    gStateExposure = state[STATE_EXPOSURE];
-    gStateValid = state[STATE_VALID];
-    gStateMetered = state[STATE_METERED];
-    gStateMeanValid = state[STATE_MEAN_VALID];
-    gStateMeanLog2 = state[STATE_MEAN_LOG2];
-    gStateCutCount = state[STATE_CUT_COUNT];
-}
-
 uint gBins;
 float gLogMin;
 float gBinWidth;
@@ -184,7 +163,7 @@ float compensationAt(float metered)
     return a.y + t * (b.y - a.y);
 }
 
-/// Meters the CDF of `bins` bins over [logMin, logMax] and updates the state (loadMeterState first).
+/// Meters the CDF of `bins` bins over [logMin, logMax] and updates the state.
 void percentileMeter(uint bins, float logMin, float logMax)
 {
     gBins = bins;
@@ -227,8 +206,8 @@ void percentileMeter(uint bins, float logMin, float logMax)
     bool cut = false;
     float distance = 0.0;
     if (uCutThreshold > 0.0 && isMeterUsable(gMeanLog2)) {
-        if (gStateMeanValid != 0.0) {
-            distance = abs(gMeanLog2 - gStateMeanLog2);
+        if (state[STATE_MEAN_VALID] != 0.0) {
+            distance = abs(gMeanLog2 - state[STATE_MEAN_LOG2]);
             cut = distance > uCutThreshold;
         }
         state[STATE_MEAN_LOG2] = gMeanLog2;
@@ -239,18 +218,15 @@ void percentileMeter(uint bins, float logMin, float logMax)
     state[STATE_CUT] = cut ? 1.0 : 0.0;
     state[STATE_CUT_DISTANCE] = distance;
     if (cut) {
-        state[STATE_CUT_COUNT] = gStateCutCount + 1.0;
+        state[STATE_CUT_COUNT] += 1.0;
         state[STATE_LAST_CUT_FRAME] = float(uFrameIndex);
         state[STATE_LAST_CUT_DISTANCE] = distance;
     }
 
-    float current = gStateExposure;
-    bool snap = uReset != 0u || gStateValid == 0.0 || !isMeterUsable(current) || uAdapt == 0u ||
+    float current = state[STATE_EXPOSURE];
+    bool snap = uReset != 0u || state[STATE_VALID] == 0.0 || !isMeterUsable(current) || uAdapt == 0u ||
                 (cut && uSnapAtCuts != 0u);
-    gStateExposure = snap ? target : adapt(current, target, uDt);
-    gStateMetered = metered;
-    gStateValid = 1.0;
-    state[STATE_EXPOSURE] = gStateExposure;
+    state[STATE_EXPOSURE] = snap ? target : adapt(current, target, uDt);
     state[STATE_TARGET] = target;
     state[STATE_METERED] = metered;
     state[STATE_HIGH] = high;
