@@ -45,6 +45,31 @@ __device__ __forceinline__ unsigned slotOf(float r, float g, float b, const Fram
     return min(unsigned(position), f.binCount - 1u);
 }
 
+/// The grid-stride walk both kernels make over the frame's 16-byte elements (2 RGBA16F pixels or 1
+/// RGBA32F pixel): Items loads issued before any is used (loads in flight), then the tail one at a
+/// time; `visit(element, index)` for each.
+template <int Items, typename Visit>
+__device__ __forceinline__ void forEachElement(const uint4* __restrict__ frame, std::size_t elements, Visit visit)
+{
+    const std::size_t chunk = std::size_t(blockDim.x) * Items;
+    const std::size_t stride = std::size_t(gridDim.x) * chunk;
+    std::size_t base = std::size_t(blockIdx.x) * chunk + threadIdx.x;
+    for (; base + std::size_t(Items - 1) * blockDim.x < elements; base += stride) {
+        uint4 v[Items];
+#pragma unroll
+        for (int k = 0; k < Items; ++k)
+            v[k] = __ldg(&frame[base + std::size_t(k) * blockDim.x]);
+#pragma unroll
+        for (int k = 0; k < Items; ++k)
+            visit(v[k], base + std::size_t(k) * blockDim.x);
+    }
+    for (int k = 0; k < Items; ++k) {
+        const std::size_t i = base + std::size_t(k) * blockDim.x;
+        if (i < elements)
+            visit(__ldg(&frame[i]), i);
+    }
+}
+
 template <bool Half>
 __device__ __forceinline__ void binElement(unsigned* bins,
                                            uint4 e,
@@ -86,25 +111,9 @@ __global__ void histogramKernel(const uint4* __restrict__ frame,
         sBins[i] = 0u;
     __syncthreads();
 
-    constexpr int kItems = kReferenceHistogramItems;
     const std::size_t elements = Half ? (pixels + 1) / 2 : pixels;
-    const std::size_t chunk = std::size_t(blockDim.x) * kItems;
-    const std::size_t stride = std::size_t(gridDim.x) * chunk;
-    std::size_t base = std::size_t(blockIdx.x) * chunk + threadIdx.x;
-    for (; base + std::size_t(kItems - 1) * blockDim.x < elements; base += stride) {
-        uint4 v[kItems];
-#pragma unroll
-        for (int k = 0; k < kItems; ++k)
-            v[k] = __ldg(&frame[base + std::size_t(k) * blockDim.x]);
-#pragma unroll
-        for (int k = 0; k < kItems; ++k)
-            binElement<Half>(sBins, v[k], base + std::size_t(k) * blockDim.x, pixels, f);
-    }
-    for (int k = 0; k < kItems; ++k) {
-        const std::size_t i = base + std::size_t(k) * blockDim.x;
-        if (i < elements)
-            binElement<Half>(sBins, __ldg(&frame[i]), i, pixels, f);
-    }
+    forEachElement<kReferenceHistogramItems>(frame, elements,
+                                             [&](uint4 e, std::size_t i) { binElement<Half>(sBins, e, i, pixels, f); });
     __syncthreads();
 
     for (unsigned i = threadIdx.x; i < f.binCount; i += blockDim.x)
@@ -244,25 +253,9 @@ __global__ void applyKernel(const uint4* __restrict__ frame,
     const float span = curve[hd::kCurveLogMax] - l.logMin;
     l.samplesPerEv = float(l.samples) / (span > 0.0f ? span : 1.0f);
 
-    constexpr int kItems = kReferenceApplyItems;
     const std::size_t elements = Half ? (pixels + 1) / 2 : pixels;
-    const std::size_t chunk = std::size_t(blockDim.x) * kItems;
-    const std::size_t stride = std::size_t(gridDim.x) * chunk;
-    std::size_t base = std::size_t(blockIdx.x) * chunk + threadIdx.x;
-    for (; base + std::size_t(kItems - 1) * blockDim.x < elements; base += stride) {
-        uint4 v[kItems];
-#pragma unroll
-        for (int k = 0; k < kItems; ++k)
-            v[k] = __ldg(&frame[base + std::size_t(k) * blockDim.x]);
-#pragma unroll
-        for (int k = 0; k < kItems; ++k)
-            applyElement<Half>(display, v[k], base + std::size_t(k) * blockDim.x, curve, l);
-    }
-    for (int k = 0; k < kItems; ++k) {
-        const std::size_t i = base + std::size_t(k) * blockDim.x;
-        if (i < elements)
-            applyElement<Half>(display, __ldg(&frame[i]), i, curve, l);
-    }
+    forEachElement<kReferenceApplyItems>(frame, elements,
+                                         [&](uint4 e, std::size_t i) { applyElement<Half>(display, e, i, curve, l); });
 }
 
 }  // namespace

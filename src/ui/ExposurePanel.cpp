@@ -86,6 +86,38 @@ void drawXAxis(ImDrawList* draw,
     draw->AddRect(plotMin, plotMax, kAxisColor);
 }
 
+/// A plot's frame in an item from `origin` to `itemMax`: the y ticks over [low, high] (as many as the
+/// height has room for, never fewer than two: a scale needs two numbers), the left margin their
+/// numbers take, and the plot rectangle above the x numbers' line.
+struct PlotFrame
+{
+    std::vector<double> yTicks;
+    double yStep = 0.0;
+    ImVec2 min;
+    ImVec2 max;
+    bool usable = false;  ///< room for a plot (at least 4 x 4 pixels)
+};
+
+PlotFrame plotFrame(ImVec2 origin, ImVec2 itemMax, double low, double high)
+{
+    const float line = ImGui::GetTextLineHeight();
+    const float plotTop = origin.y + 0.5f * line;  // room for half the top number above the plot
+    const float plotBottom = itemMax.y - line - 2.0f;
+    PlotFrame frame;
+    int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
+    frame.yTicks = niceTicks(low, high, yCount);
+    while (frame.yTicks.size() < 2 && yCount < 8)
+        frame.yTicks = niceTicks(low, high, ++yCount);
+    frame.yStep = niceStep(high - low, yCount);
+    float margin = 0.0f;
+    for (double tick : frame.yTicks)
+        margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, frame.yStep).c_str()).x);
+    frame.min = ImVec2(origin.x + margin + kGap, plotTop);
+    frame.max = ImVec2(itemMax.x - 1.0f, plotBottom);
+    frame.usable = frame.max.x - frame.min.x >= 4.0f && frame.max.y - frame.min.y >= 4.0f;
+    return frame;
+}
+
 }  // namespace
 
 void drawTimePlot(const char* id,
@@ -103,31 +135,20 @@ void drawTimePlot(const char* id,
     ImGui::InvisibleButton(id, size);
     const bool hovered = ImGui::IsItemHovered();
     const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
-    const float line = ImGui::GetTextLineHeight();
     if (!(high > low) || !(windowSeconds > 0.0f))
         return;
 
     // The y numbers take the left margin, the x numbers the bottom line.
-    const float plotTop = origin.y + 0.5f * line;  // room for half the top number above the plot
-    const float plotBottom = origin.y + size.y - line - 2.0f;
-    // As many ticks as the height has room for, and never fewer than two (a scale needs two numbers).
-    int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
-    std::vector<double> yTicks = niceTicks(low, high, yCount);
-    while (yTicks.size() < 2 && yCount < 8)
-        yTicks = niceTicks(low, high, ++yCount);
-    const double yStep = niceStep(high - low, yCount);
-    float margin = 0.0f;
-    for (double tick : yTicks)
-        margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, yStep).c_str()).x);
-    const ImVec2 plotMin(origin.x + margin + kGap, plotTop);
-    const ImVec2 plotMax(itemMax.x - 1.0f, plotBottom);
-    if (plotMax.x - plotMin.x < 4.0f || plotMax.y - plotMin.y < 4.0f)
+    const PlotFrame frame = plotFrame(origin, itemMax, low, high);
+    if (!frame.usable)
         return;
+    const ImVec2 plotMin = frame.min;
+    const ImVec2 plotMax = frame.max;
     auto toY = [&](float value) { return plotMax.y - (value - low) / (high - low) * (plotMax.y - plotMin.y); };
     auto toX = [&](float secondsAgo) { return plotMax.x + secondsAgo / windowSeconds * (plotMax.x - plotMin.x); };
 
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
-    drawYAxis(draw, yTicks, yStep, toY, plotMin, plotMax, origin, itemMax);
+    drawYAxis(draw, frame.yTicks, frame.yStep, toY, plotMin, plotMax, origin, itemMax);
     // The x axis: seconds before the newest frame.
     drawXAxis(draw, -windowSeconds, 0.0f, " s", toX, plotMin, plotMax, origin, itemMax);
 
@@ -164,7 +185,6 @@ void drawCompensationCurve(const char* id, const post::CompensationCurveView& vi
     ImGui::InvisibleButton(id, size);
     const bool hovered = ImGui::IsItemHovered();
     const ImVec2 itemMax(origin.x + size.x, origin.y + size.y);
-    const float line = ImGui::GetTextLineHeight();
     const std::vector<post::CompensationPoint>& points = view.curve.points;
 
     // x: the points and the metered value with 2 EV around; y: the compensations and 0, 1 EV around.
@@ -182,23 +202,16 @@ void drawCompensationCurve(const char* id, const post::CompensationCurveView& vi
         yHigh = std::max(yHigh, p.compensationEv + 1.0f);
     }
 
-    const float plotTop = origin.y + 0.5f * line;
-    const float plotBottom = origin.y + size.y - line - 2.0f;
-    const int yCount = std::max(2, int((plotBottom - plotTop) / (1.5f * line)));
-    const std::vector<double> yTicks = niceTicks(yLow, yHigh, yCount);
-    const double yStep = niceStep(yHigh - yLow, yCount);
-    float margin = 0.0f;
-    for (double tick : yTicks)
-        margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, yStep).c_str()).x);
-    const ImVec2 plotMin(origin.x + margin + kGap, plotTop);
-    const ImVec2 plotMax(itemMax.x - 1.0f, plotBottom);
-    if (plotMax.x - plotMin.x < 4.0f || plotMax.y - plotMin.y < 4.0f)
+    const PlotFrame frame = plotFrame(origin, itemMax, yLow, yHigh);
+    if (!frame.usable)
         return;
+    const ImVec2 plotMin = frame.min;
+    const ImVec2 plotMax = frame.max;
     auto toX = [&](float ev) { return plotMin.x + (ev - xLow) / (xHigh - xLow) * (plotMax.x - plotMin.x); };
     auto toY = [&](float ev) { return plotMax.y - (ev - yLow) / (yHigh - yLow) * (plotMax.y - plotMin.y); };
 
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
-    drawYAxis(draw, yTicks, yStep, toY, plotMin, plotMax, origin, itemMax);
+    drawYAxis(draw, frame.yTicks, frame.yStep, toY, plotMin, plotMax, origin, itemMax);
     drawXAxis(draw, xLow, xHigh, "", toX, plotMin, plotMax, origin, itemMax);
 
     // The curve: flat from the left edge to the first point, through the points, flat to the right edge.
