@@ -46,6 +46,9 @@ public:
     /// The last run's tile histograms (tileCount x bins) and LUTs (tileCount x bins), read back (tests).
     std::vector<std::uint32_t> readTileHistograms() const;
     std::vector<std::uint16_t> readLuts() const;
+    /// The last run's (or rerun's) output image (width x height samples), read back (tests).
+    std::vector<std::uint8_t> readImage8() const;
+    std::vector<std::uint16_t> readImage16() const;
 
 private:
     struct Impl;

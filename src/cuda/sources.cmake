@@ -19,6 +19,7 @@ target_sources(hdrlab_core PRIVATE
   cuda/LocalAdaptationKernels.cu
   cuda/LocalAdaptation.cpp
   cuda/Equalize8.cu
+  cuda/Clahe.cu
   cuda/BenchData.cu
   cuda/StreamBandwidth.cu
   cuda/ReferenceChain.cu)

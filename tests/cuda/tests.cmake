@@ -7,6 +7,7 @@ add_executable(hdrlab_tests_cuda
   cuda/HistogramCudaTest.cpp
   cuda/IntegralImageCudaTest.cpp
   cuda/Equalize8CudaTest.cpp
+  cuda/ClaheCudaTest.cpp
   cuda/InteropCudaTest.cpp
   cuda/SharedInteropCudaTest.cpp
   cuda/StreamBandwidthCudaTest.cpp

@@ -1,0 +1,577 @@
+// Clahe.cu: the three CLAHE kernels of cuda/Clahe.h and their sequencing. Every value is computed
+// with shared/Clahe.h's functions, so the bytes are the CPU reference's (and OpenCV's x86-64 build's).
+//  * claheHistogramKernel: block = (tile, slab of the tile's rows), 256 threads. The tile's columns
+//    inside the image are read as aligned 16-byte units of the packed image (16 8-bit or 8 16-bit
+//    samples; the edge units masked per sample), the padded columns (BORDER_REFLECT_101) one sample
+//    at a time. Each thread aggregates runs of equal samples (a constant image costs one atomic per
+//    thread). 8-bit: one shared histogram per warp (odd stride, so a bin's copies sit in different
+//    banks), then one global atomicAdd per non-zero bin. 16-bit: global atomics straight into the
+//    tile's 65536 bins (cleared by a memset before the kernel).
+//  * claheLutKernel: one block per tile: clipped = sum max(h - clip, 0) (block reduction), then
+//    chunks of 4 x threads bins: hdClaheRedistributed, a block-wide inclusive scan with the carried
+//    prefix, hdClaheLutValue. 8-bit: 64 threads x 4 bins; 16-bit: 1024 threads x 4 bins x 16 chunks.
+//  * claheBlendKernel: one thread per 4 consecutive samples of a row (one 32-bit / 64-bit load and
+//    store when the row width is a multiple of 4), the four LUT values from global memory.
+//    claheBlendPacked8Kernel (8-bit, when the cells fit): a block of 64 x 4 threads covers 256
+//    columns x a band of rows; it packs the four LUT bytes of each cell (a region whose pixels blend
+//    the same four tiles) it overlaps into one 32-bit word per level in shared memory, so a pixel
+//    costs one shared load.
+#include "cuda/Clahe.h"
+
+#include "cuda/CudaContext.h"
+#include "cuda/CudaRaii.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace cuda {
+
+namespace {
+
+constexpr int kHistogramThreads = 256;
+constexpr int kHistogramWarps = kHistogramThreads / 32;
+constexpr int kReplicaStride = hd::kClaheBins8 + 1;  // odd: bin b of copy r in bank (b + r) % 32
+/// Pixels one histogram block reads (a slab of a tile's rows): enough to amortise clearing and
+/// merging its 256 bins, few enough that a 4K 8x8 frame makes ~1000 blocks for 132 SMs.
+constexpr int kSlabPixels = 8192;
+constexpr int kBlendThreads = 256;
+constexpr int kUnitBytes = 16;
+
+struct HistogramArgs
+{
+    const void* image;
+    std::uint32_t* histograms;
+    int width, height;
+    int tilesX, tileWidth, tileHeight;
+    int slabRows, slabsPerTile;
+};
+
+/// One thread's run of equal samples: added to the histogram when the value changes and at the end.
+struct Run
+{
+    unsigned value = 0;
+    unsigned count = 0;
+};
+
+template <class Sample>
+__device__ __forceinline__ void addToRun(Run& run, unsigned value, unsigned* histogram)
+{
+    if (value != run.value) {
+        if (run.count != 0)
+            atomicAdd(&histogram[run.value], run.count);
+        run.value = value;
+        run.count = 0;
+    }
+    ++run.count;
+}
+
+/// Sample k of a 16-byte unit.
+template <class Sample>
+__device__ __forceinline__ unsigned unitSample(const uint4& unit, int k)
+{
+    const unsigned word = k * int(sizeof(Sample)) < 8 ? (k * int(sizeof(Sample)) < 4 ? unit.x : unit.y)
+                                                     : (k * int(sizeof(Sample)) < 12 ? unit.z : unit.w);
+    const unsigned shift = unsigned(k * int(sizeof(Sample)) % 4) * 8u;
+    return (word >> shift) & (sizeof(Sample) == 1 ? 0xffu : 0xffffu);
+}
+
+template <class Sample>
+__global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(HistogramArgs args)
+{
+    constexpr bool kEight = sizeof(Sample) == 1;
+    constexpr int kBins = kEight ? hd::kClaheBins8 : hd::kClaheBins16;
+    constexpr int kUnitSamples = kUnitBytes / int(sizeof(Sample));
+    __shared__ unsigned replicas[kEight ? kHistogramWarps * kReplicaStride : 1];
+
+    const int tile = int(blockIdx.x) / args.slabsPerTile;
+    const int slab = int(blockIdx.x) - tile * args.slabsPerTile;
+    const int tx = tile % args.tilesX;
+    const int ty = tile / args.tilesX;
+    const int y0 = ty * args.tileHeight + slab * args.slabRows;
+    const int y1 = min(y0 + args.slabRows, (ty + 1) * args.tileHeight);
+    const int rows = y1 - y0;  // >= 1: slabsPerTile = ceil(tileHeight / slabRows)
+    const int c0 = tx * args.tileWidth;
+    const int c1 = c0 + args.tileWidth;
+    const Sample* image = static_cast<const Sample*>(args.image);
+
+    unsigned* histogram;
+    if constexpr (kEight) {
+        for (int i = threadIdx.x; i < kHistogramWarps * kReplicaStride; i += kHistogramThreads)
+            replicas[i] = 0;
+        __syncthreads();
+        histogram = replicas + (threadIdx.x >> 5) * kReplicaStride;
+    } else {
+        histogram = args.histograms + std::size_t(tile) * kBins;
+    }
+
+    Run run;
+    // The columns inside the image, [c0, min(c1, width)): aligned 16-byte units of each row segment,
+    // samples outside the segment masked. A segment of n samples spans at most ceil(n / unit) + 1 units.
+    const int segment = min(c1, args.width) - c0;
+    if (segment > 0) {
+        const int unitsPerRow = (segment + kUnitSamples - 1) / kUnitSamples + 1;
+        const int items = rows * unitsPerRow;
+        const uint4* units = static_cast<const uint4*>(args.image);
+        for (int i = threadIdx.x; i < items; i += kHistogramThreads) {
+            const int r = i / unitsPerRow;
+            const int u = i - r * unitsPerRow;
+            const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
+            const std::size_t start = std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(c0);
+            const std::size_t end = start + std::size_t(segment);
+            const std::size_t unitIndex = start / kUnitSamples + std::size_t(u);
+            const std::size_t unitStart = unitIndex * kUnitSamples;
+            if (unitStart >= end)
+                continue;
+            const uint4 unit = __ldg(units + unitIndex);
+            if (unitStart >= start && unitStart + kUnitSamples <= end) {
+#pragma unroll
+                for (int k = 0; k < kUnitSamples; ++k)
+                    addToRun<Sample>(run, unitSample<Sample>(unit, k), histogram);
+            } else {
+#pragma unroll
+                for (int k = 0; k < kUnitSamples; ++k) {
+                    const std::size_t index = unitStart + std::size_t(k);
+                    if (index >= start && index < end)
+                        addToRun<Sample>(run, unitSample<Sample>(unit, k), histogram);
+                }
+            }
+        }
+    }
+    // The padded columns, [max(c0, width), c1): reflected one sample at a time.
+    const int padFirst = max(c0, args.width);
+    const int padColumns = c1 - padFirst;
+    if (padColumns > 0) {
+        const int items = rows * padColumns;
+        for (int i = threadIdx.x; i < items; i += kHistogramThreads) {
+            const int r = i / padColumns;
+            const int k = i - r * padColumns;
+            const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
+            const int sourceColumn = hd::hdClaheReflect101(padFirst + k, args.width);
+            const unsigned value =
+                image[std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(sourceColumn)];
+            addToRun<Sample>(run, value, histogram);
+        }
+    }
+    if (run.count != 0)
+        atomicAdd(&histogram[run.value], run.count);
+
+    if constexpr (kEight) {
+        __syncthreads();
+        std::uint32_t* tileHistogram = args.histograms + std::size_t(tile) * kBins;
+        for (int bin = threadIdx.x; bin < kBins; bin += kHistogramThreads) {
+            unsigned sum = 0;
+#pragma unroll
+            for (int r = 0; r < kHistogramWarps; ++r)
+                sum += replicas[r * kReplicaStride + bin];
+            if (sum != 0)
+                atomicAdd(&tileHistogram[bin], sum);
+        }
+    }
+}
+
+/// Inclusive scan of one int per thread over the block; `total` is the block's sum. Every thread
+/// must call it; `warpTotals` holds kThreads / 32 ints. Ends with a barrier (warpTotals reusable).
+template <int kThreads>
+__device__ __forceinline__ int blockInclusiveScan(int value, int* warpTotals, int& total)
+{
+    constexpr int kWarps = kThreads / 32;
+    static_assert(kThreads % 32 == 0 && kWarps <= 32, "block of whole warps, at most 32");
+    const int lane = int(threadIdx.x) & 31;
+    const int warp = int(threadIdx.x) >> 5;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int other = __shfl_up_sync(0xffffffffu, value, offset);
+        if (lane >= offset)
+            value += other;
+    }
+    if (lane == 31)
+        warpTotals[warp] = value;
+    __syncthreads();
+    if (warp == 0) {
+        int warpTotal = lane < kWarps ? warpTotals[lane] : 0;
+#pragma unroll
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const int other = __shfl_up_sync(0xffffffffu, warpTotal, offset);
+            if (lane >= offset)
+                warpTotal += other;
+        }
+        if (lane < kWarps)
+            warpTotals[lane] = warpTotal;  // inclusive prefix of the warp totals
+    }
+    __syncthreads();
+    if (warp > 0)
+        value += warpTotals[warp - 1];
+    total = warpTotals[kWarps - 1];
+    __syncthreads();
+    return value;
+}
+
+/// One block per tile; each thread takes 4 consecutive bins of a chunk of 4 x kThreads bins.
+template <int kBins, int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    claheLutKernel(const std::uint32_t* histograms, std::uint16_t* luts, int clipLimit, float lutScale)
+{
+    constexpr int kChunk = 4 * kThreads;
+    static_assert(kBins % kChunk == 0, "whole chunks");
+    __shared__ int warpTotals[kThreads / 32];
+    const std::size_t base = std::size_t(blockIdx.x) * kBins;
+    const uint4* histogram = reinterpret_cast<const uint4*>(histograms + base);  // 16-byte aligned: kBins % 4 == 0
+    ushort4* lut = reinterpret_cast<ushort4*>(luts + base);                       // 8-byte aligned
+
+    int clipped = 0;
+    if (clipLimit > 0) {
+        int excess = 0;
+        for (int i = threadIdx.x; i < kBins / 4; i += kThreads) {
+            const uint4 h = histogram[i];
+            excess += max(int(h.x) - clipLimit, 0) + max(int(h.y) - clipLimit, 0) + max(int(h.z) - clipLimit, 0) +
+                      max(int(h.w) - clipLimit, 0);
+        }
+        blockInclusiveScan<kThreads>(excess, warpTotals, clipped);
+    }
+    int carry = 0;
+    for (int chunk = 0; chunk < kBins; chunk += kChunk) {
+        const int first = chunk + 4 * int(threadIdx.x);
+        const uint4 h = histogram[first / 4];
+        int v[4] = {int(h.x), int(h.y), int(h.z), int(h.w)};
+        if (clipLimit > 0) {
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                v[k] = hd::hdClaheRedistributed(v[k], first + k, kBins, clipLimit, clipped);
+        }
+        const int local = v[0] + v[1] + v[2] + v[3];
+        int chunkTotal = 0;
+        int sum = carry + blockInclusiveScan<kThreads>(local, warpTotals, chunkTotal) - local;
+        ushort4 out;
+        sum += v[0];
+        out.x = std::uint16_t(hd::hdClaheLutValue(sum, lutScale, kBins - 1));
+        sum += v[1];
+        out.y = std::uint16_t(hd::hdClaheLutValue(sum, lutScale, kBins - 1));
+        sum += v[2];
+        out.z = std::uint16_t(hd::hdClaheLutValue(sum, lutScale, kBins - 1));
+        sum += v[3];
+        out.w = std::uint16_t(hd::hdClaheLutValue(sum, lutScale, kBins - 1));
+        lut[first / 4] = out;
+        carry += chunkTotal;
+    }
+}
+
+struct BlendArgs
+{
+    const void* image;
+    void* output;
+    const std::uint16_t* luts;
+    int width, height;
+    int tilesX, tilesY;
+    float inverseTileWidth, inverseTileHeight;
+    int groupsPerRow;  ///< ceil(width / 4)
+};
+
+/// One axis of a pixel's blend: lower and upper tile, weights (OpenCV's formula, shared/Clahe.h).
+struct BlendAxis
+{
+    int lower, upper;
+    float upperWeight, lowerWeight;
+};
+
+__device__ __forceinline__ BlendAxis blendAxis(int x, float inverseTileSize, int tiles)
+{
+    const float position = hd::hdClaheTilePosition(x, inverseTileSize);
+    const int lower = int(floorf(position));
+    BlendAxis axis;
+    axis.lower = max(lower, 0);
+    axis.upper = min(lower + 1, tiles - 1);
+    axis.upperWeight = hd::hdClaheUpperWeight(position);
+    axis.lowerWeight = hd::hdClaheLowerWeight(axis.upperWeight);
+    return axis;
+}
+
+template <class Sample>
+__global__ void __launch_bounds__(kBlendThreads) claheBlendKernel(BlendArgs args)
+{
+    constexpr int kBins = sizeof(Sample) == 1 ? hd::kClaheBins8 : hd::kClaheBins16;
+    const std::size_t item = std::size_t(blockIdx.x) * kBlendThreads + threadIdx.x;
+    if (item >= std::size_t(args.height) * std::size_t(args.groupsPerRow))
+        return;
+    const int y = int(item / std::size_t(args.groupsPerRow));
+    const int x0 = 4 * int(item - std::size_t(y) * std::size_t(args.groupsPerRow));
+    const int count = min(4, args.width - x0);
+    const std::size_t rowStart = std::size_t(y) * std::size_t(args.width);
+    const Sample* image = static_cast<const Sample*>(args.image) + rowStart;
+    Sample* output = static_cast<Sample*>(args.output) + rowStart;
+    const bool vector = args.width % 4 == 0;  // then x0 + rowStart is a multiple of 4 and count == 4
+
+    unsigned values[4] = {0, 0, 0, 0};
+    if constexpr (sizeof(Sample) == 1) {
+        if (vector) {
+            const uchar4 v = *reinterpret_cast<const uchar4*>(image + x0);
+            values[0] = v.x, values[1] = v.y, values[2] = v.z, values[3] = v.w;
+        }
+    } else {
+        if (vector) {
+            const ushort4 v = *reinterpret_cast<const ushort4*>(image + x0);
+            values[0] = v.x, values[1] = v.y, values[2] = v.z, values[3] = v.w;
+        }
+    }
+    if (!vector)
+        for (int k = 0; k < count; ++k)
+            values[k] = image[x0 + k];
+
+    const BlendAxis row = blendAxis(y, args.inverseTileHeight, args.tilesY);
+    const std::uint16_t* top = args.luts + std::size_t(row.lower) * std::size_t(args.tilesX) * kBins;
+    const std::uint16_t* bottom = args.luts + std::size_t(row.upper) * std::size_t(args.tilesX) * kBins;
+    Sample results[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        if (k < count) {
+            const BlendAxis column = blendAxis(x0 + k, args.inverseTileWidth, args.tilesX);
+            const std::size_t left = std::size_t(column.lower) * kBins + values[k];
+            const std::size_t right = std::size_t(column.upper) * kBins + values[k];
+            const float blended = hd::hdClaheBlend(float(__ldg(top + left)), float(__ldg(top + right)),
+                                                   float(__ldg(bottom + left)), float(__ldg(bottom + right)),
+                                                   column.upperWeight, column.lowerWeight, row.upperWeight,
+                                                   row.lowerWeight);
+            results[k] = Sample(hd::hdClaheSaturate(blended, kBins - 1));
+        }
+    }
+    if (vector) {
+        if constexpr (sizeof(Sample) == 1)
+            *reinterpret_cast<uchar4*>(output + x0) = make_uchar4(results[0], results[1], results[2], results[3]);
+        else
+            *reinterpret_cast<ushort4*>(output + x0) = make_ushort4(results[0], results[1], results[2], results[3]);
+    } else {
+        for (int k = 0; k < count; ++k)
+            output[x0 + k] = results[k];
+    }
+}
+
+double elapsedMs(const Event& from, const Event& to)
+{
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, from.get(), to.get()));
+    return double(ms);
+}
+
+std::size_t roundUp(std::size_t value, std::size_t multiple)
+{
+    return (value + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace
+
+struct ClaheProgram::Impl
+{
+    hd::ClaheGeometry geometry;
+    bool uploaded = false;
+    DeviceBuffer<unsigned char> input;   ///< the image, rounded up to whole 16-byte units (tail zeroed)
+    DeviceBuffer<unsigned char> output;
+    DeviceBuffer<std::uint32_t> histograms;
+    DeviceBuffer<std::uint16_t> luts;
+    Event marks[4];
+
+    std::size_t sampleBytes() const { return geometry.bins == hd::kClaheBins8 ? 1 : 2; }
+    std::size_t imageBytes() const
+    {
+        return std::size_t(geometry.width) * std::size_t(geometry.height) * sampleBytes();
+    }
+    std::size_t tableSize() const { return std::size_t(geometry.tileCount()) * std::size_t(geometry.bins); }
+
+    void check(const hd::ClaheGeometry& g, int bins, const char* what, const void* samples) const;
+    void upload(const void* samples, const hd::ClaheGeometry& g);
+    ClaheTimings launch(bool readTimings);
+    void download(void* result) const;
+};
+
+void ClaheProgram::Impl::check(const hd::ClaheGeometry& g, int bins, const char* what, const void* samples) const
+{
+    const std::string name = std::string("CLAHE (CUDA) ") + what + ": ";
+    if (g.bins != bins)
+        throw std::invalid_argument(name + "geometry.bins must be " + std::to_string(bins) + ", not " +
+                                    std::to_string(g.bins));
+    if (g.width <= 0 || g.height <= 0)
+        throw std::invalid_argument(name + "empty image (" + std::to_string(g.width) + "x" + std::to_string(g.height) +
+                                    ")");
+    if (g.tilesX < 1 || g.tilesX > hd::kClaheMaxTiles || g.tilesY < 1 || g.tilesY > hd::kClaheMaxTiles)
+        throw std::invalid_argument(name + "tile grid " + std::to_string(g.tilesX) + "x" + std::to_string(g.tilesY) +
+                                    " outside 1.." + std::to_string(hd::kClaheMaxTiles) + " a side");
+    if (g.tileWidth < 1 || g.tileHeight < 1 || g.paddedWidth != g.tileWidth * g.tilesX ||
+        g.paddedHeight != g.tileHeight * g.tilesY || g.paddedWidth < g.width || g.paddedHeight < g.height)
+        throw std::invalid_argument(name + "inconsistent geometry (use hd::claheGeometry)");
+    if (double(g.tileWidth) * double(g.tileHeight) >= 2147483648.0)
+        throw std::invalid_argument(name + "tile area of 2^31 pixels or more");
+    if (samples == nullptr)
+        throw std::invalid_argument(name + "no samples");
+}
+
+void ClaheProgram::Impl::upload(const void* samples, const hd::ClaheGeometry& g)
+{
+    geometry = g;
+    const std::size_t bytes = imageBytes();
+    const std::size_t padded = roundUp(bytes, kUnitBytes);
+    input.reserve(padded);
+    output.reserve(padded);
+    histograms.reserve(tableSize());
+    luts.reserve(tableSize());
+    const cudaStream_t stream = CudaContext::instance().stream();
+    CUDA_CHECK(cudaMemcpyAsync(input.data(), samples, bytes, cudaMemcpyHostToDevice, stream));
+    if (padded > bytes)  // read by the histogram's last units (masked), never counted
+        CUDA_CHECK(cudaMemsetAsync(input.data() + bytes, 0, padded - bytes, stream));
+    uploaded = true;
+}
+
+ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
+{
+    const hd::ClaheGeometry& g = geometry;
+    const cudaStream_t stream = CudaContext::instance().stream();
+    const bool eight = g.bins == hd::kClaheBins8;
+
+    HistogramArgs h{};
+    h.image = input.data();
+    h.histograms = histograms.data();
+    h.width = g.width;
+    h.height = g.height;
+    h.tilesX = g.tilesX;
+    h.tileWidth = g.tileWidth;
+    h.tileHeight = g.tileHeight;
+    h.slabRows = std::min(g.tileHeight, std::max(1, (kSlabPixels + g.tileWidth - 1) / g.tileWidth));
+    h.slabsPerTile = (g.tileHeight + h.slabRows - 1) / h.slabRows;
+    const unsigned histogramBlocks = unsigned(g.tileCount()) * unsigned(h.slabsPerTile);
+
+    BlendArgs b{};
+    b.image = input.data();
+    b.output = output.data();
+    b.luts = luts.data();
+    b.width = g.width;
+    b.height = g.height;
+    b.tilesX = g.tilesX;
+    b.tilesY = g.tilesY;
+    b.inverseTileWidth = g.inverseTileWidth;
+    b.inverseTileHeight = g.inverseTileHeight;
+    b.groupsPerRow = (g.width + 3) / 4;
+    const std::size_t blendItems = std::size_t(g.height) * std::size_t(b.groupsPerRow);
+    const unsigned blendBlocks = unsigned((blendItems + kBlendThreads - 1) / kBlendThreads);
+
+    CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
+    CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
+    if (eight)
+        claheHistogramKernel<std::uint8_t><<<histogramBlocks, kHistogramThreads, 0, stream>>>(h);
+    else
+        claheHistogramKernel<std::uint16_t><<<histogramBlocks, kHistogramThreads, 0, stream>>>(h);
+    CUDA_CHECK_LAUNCH("claheHistogramKernel");
+    CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
+    if (eight)
+        claheLutKernel<hd::kClaheBins8, 64>
+            <<<unsigned(g.tileCount()), 64, 0, stream>>>(histograms.data(), luts.data(), g.clipLimit, g.lutScale);
+    else
+        claheLutKernel<hd::kClaheBins16, 1024>
+            <<<unsigned(g.tileCount()), 1024, 0, stream>>>(histograms.data(), luts.data(), g.clipLimit, g.lutScale);
+    CUDA_CHECK_LAUNCH("claheLutKernel");
+    CUDA_CHECK(cudaEventRecord(marks[2].get(), stream));
+    if (eight)
+        claheBlendKernel<std::uint8_t><<<blendBlocks, kBlendThreads, 0, stream>>>(b);
+    else
+        claheBlendKernel<std::uint16_t><<<blendBlocks, kBlendThreads, 0, stream>>>(b);
+    CUDA_CHECK_LAUNCH("claheBlendKernel");
+    CUDA_CHECK(cudaEventRecord(marks[3].get(), stream));
+
+    ClaheTimings timings;
+    if (readTimings) {
+        CUDA_CHECK(cudaEventSynchronize(marks[3].get()));
+        timings.histogramMs = elapsedMs(marks[0], marks[1]);
+        timings.lutMs = elapsedMs(marks[1], marks[2]);
+        timings.blendMs = elapsedMs(marks[2], marks[3]);
+    }
+    return timings;
+}
+
+void ClaheProgram::Impl::download(void* result) const
+{
+    const cudaStream_t stream = CudaContext::instance().stream();
+    CUDA_CHECK(cudaMemcpyAsync(result, output.data(), imageBytes(), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+ClaheProgram::ClaheProgram() : mImpl(std::make_unique<Impl>())
+{
+    for (Event& mark : mImpl->marks)
+        mark = Event::create();
+}
+
+ClaheProgram::~ClaheProgram() = default;
+
+std::vector<std::uint8_t> ClaheProgram::run8(const std::uint8_t* samples,
+                                             const hd::ClaheGeometry& geometry,
+                                             ClaheTimings* timings)
+{
+    mImpl->check(geometry, hd::kClaheBins8, "run8", samples);
+    mImpl->upload(samples, geometry);
+    const ClaheTimings measured = mImpl->launch(timings != nullptr);
+    std::vector<std::uint8_t> result(std::size_t(geometry.width) * std::size_t(geometry.height));
+    mImpl->download(result.data());
+    if (timings)
+        *timings = measured;
+    return result;
+}
+
+std::vector<std::uint16_t> ClaheProgram::run16(const std::uint16_t* samples,
+                                               const hd::ClaheGeometry& geometry,
+                                               ClaheTimings* timings)
+{
+    mImpl->check(geometry, hd::kClaheBins16, "run16", samples);
+    mImpl->upload(samples, geometry);
+    const ClaheTimings measured = mImpl->launch(timings != nullptr);
+    std::vector<std::uint16_t> result(std::size_t(geometry.width) * std::size_t(geometry.height));
+    mImpl->download(result.data());
+    if (timings)
+        *timings = measured;
+    return result;
+}
+
+ClaheTimings ClaheProgram::rerun()
+{
+    if (!mImpl->uploaded)
+        throw std::logic_error("CLAHE (CUDA) rerun: no image uploaded (call run8 or run16 first)");
+    return mImpl->launch(true);
+}
+
+std::vector<std::uint32_t> ClaheProgram::readTileHistograms() const
+{
+    std::vector<std::uint32_t> values(mImpl->uploaded ? mImpl->tableSize() : 0);
+    CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
+    if (!values.empty())
+        CUDA_CHECK(cudaMemcpyAsync(values.data(), mImpl->histograms.data(), values.size() * sizeof(std::uint32_t),
+                                   cudaMemcpyDeviceToHost, CudaContext::instance().stream()));
+    CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
+    return values;
+}
+
+std::vector<std::uint16_t> ClaheProgram::readLuts() const
+{
+    std::vector<std::uint16_t> values(mImpl->uploaded ? mImpl->tableSize() : 0);
+    CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
+    if (!values.empty())
+        CUDA_CHECK(cudaMemcpyAsync(values.data(), mImpl->luts.data(), values.size() * sizeof(std::uint16_t),
+                                   cudaMemcpyDeviceToHost, CudaContext::instance().stream()));
+    CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
+    return values;
+}
+
+std::vector<std::uint8_t> ClaheProgram::readImage8() const
+{
+    if (!mImpl->uploaded || mImpl->sampleBytes() != 1)
+        throw std::logic_error("CLAHE (CUDA) readImage8: the last run was not an 8-bit one");
+    std::vector<std::uint8_t> values(std::size_t(mImpl->geometry.width) * std::size_t(mImpl->geometry.height));
+    mImpl->download(values.data());
+    return values;
+}
+
+std::vector<std::uint16_t> ClaheProgram::readImage16() const
+{
+    if (!mImpl->uploaded || mImpl->sampleBytes() != 2)
+        throw std::logic_error("CLAHE (CUDA) readImage16: the last run was not a 16-bit one");
+    std::vector<std::uint16_t> values(std::size_t(mImpl->geometry.width) * std::size_t(mImpl->geometry.height));
+    mImpl->download(values.data());
+    return values;
+}
+
+}  // namespace cuda
