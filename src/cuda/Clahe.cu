@@ -272,6 +272,7 @@ struct BlendAxis
 {
     int lower, upper;
     float upperWeight, lowerWeight;
+    int cell;  ///< floor(position) + 1 in 0..tiles: the pixels of one cell blend the same tiles
 };
 
 __device__ __forceinline__ BlendAxis blendAxis(int x, float inverseTileSize, int tiles)
@@ -279,6 +280,7 @@ __device__ __forceinline__ BlendAxis blendAxis(int x, float inverseTileSize, int
     const float position = hd::hdClaheTilePosition(x, inverseTileSize);
     const int lower = int(floorf(position));
     BlendAxis axis;
+    axis.cell = lower + 1;
     axis.lower = max(lower, 0);
     axis.upper = min(lower + 1, tiles - 1);
     axis.upperWeight = hd::hdClaheUpperWeight(position);
@@ -342,6 +344,103 @@ __global__ void __launch_bounds__(kBlendThreads) claheBlendKernel(BlendArgs args
     } else {
         for (int k = 0; k < count; ++k)
             output[x0 + k] = results[k];
+    }
+}
+
+/// 8-bit blend: a block of 64 x 4 threads covers kPackedColumns columns x kPackedRows rows; a
+/// thread takes 4 consecutive columns in every 4th row. The cells (tile-centre to tile-centre
+/// regions) the block overlaps follow from its first and last column and row, as positions are
+/// monotonic in x. When there are at most kPackedMaxCells, each cell's four LUT bytes of a level are
+/// packed into one shared word (l11 | l12 << 8 | l21 << 16 | l22 << 24): one shared load a pixel.
+/// Otherwise (tiles much smaller than the block) the four values come from global memory.
+constexpr int kPackedThreadsX = 64;
+constexpr int kPackedThreadsY = 4;
+constexpr int kPackedColumns = 4 * kPackedThreadsX;
+constexpr int kPackedRows = 32;
+constexpr int kPackedMaxCells = 12;
+static_assert(kPackedThreadsX * kPackedThreadsY == hd::kClaheBins8, "one thread per level fills a cell's table");
+
+__global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
+{
+    constexpr int kBins = hd::kClaheBins8;
+    __shared__ unsigned table[kPackedMaxCells * kBins];
+    const int bx0 = int(blockIdx.x) * kPackedColumns;
+    const int by0 = int(blockIdx.y) * kPackedRows;
+    const int bx1 = min(bx0 + kPackedColumns, args.width) - 1;
+    const int by1 = min(by0 + kPackedRows, args.height) - 1;
+    const int cellX0 = blendAxis(bx0, args.inverseTileWidth, args.tilesX).cell;
+    const int cellsX = blendAxis(bx1, args.inverseTileWidth, args.tilesX).cell - cellX0 + 1;
+    const int cellY0 = blendAxis(by0, args.inverseTileHeight, args.tilesY).cell;
+    const int cellsY = blendAxis(by1, args.inverseTileHeight, args.tilesY).cell - cellY0 + 1;
+    const bool packed = cellsX * cellsY <= kPackedMaxCells;  // block-uniform
+    if (packed) {
+        const int level = int(threadIdx.y) * kPackedThreadsX + int(threadIdx.x);
+        for (int cell = 0; cell < cellsX * cellsY; ++cell) {
+            const int cy = cellY0 + cell / cellsX;
+            const int cx = cellX0 + cell % cellsX;
+            const std::uint16_t* top = args.luts + std::size_t(max(cy - 1, 0)) * std::size_t(args.tilesX) * kBins;
+            const std::uint16_t* bottom =
+                args.luts + std::size_t(min(cy, args.tilesY - 1)) * std::size_t(args.tilesX) * kBins;
+            const int left = max(cx - 1, 0) * kBins + level;
+            const int right = min(cx, args.tilesX - 1) * kBins + level;
+            table[cell * kBins + level] = unsigned(__ldg(top + left)) | unsigned(__ldg(top + right)) << 8 |
+                                          unsigned(__ldg(bottom + left)) << 16 | unsigned(__ldg(bottom + right)) << 24;
+        }
+        __syncthreads();
+    }
+    const int x0 = bx0 + 4 * int(threadIdx.x);
+    if (x0 >= args.width)
+        return;  // no barrier follows
+    const int count = min(4, args.width - x0);
+    const bool vector = args.width % 4 == 0;  // then every row start and x0 are multiples of 4, count == 4
+    BlendAxis columns[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+        columns[k] = blendAxis(min(x0 + k, args.width - 1), args.inverseTileWidth, args.tilesX);
+
+    for (int y = by0 + int(threadIdx.y); y <= by1; y += kPackedThreadsY) {
+        const std::size_t rowStart = std::size_t(y) * std::size_t(args.width);
+        const std::uint8_t* image = static_cast<const std::uint8_t*>(args.image) + rowStart;
+        std::uint8_t* output = static_cast<std::uint8_t*>(args.output) + rowStart;
+        unsigned values[4] = {0, 0, 0, 0};
+        if (vector) {
+            const uchar4 v = *reinterpret_cast<const uchar4*>(image + x0);
+            values[0] = v.x, values[1] = v.y, values[2] = v.z, values[3] = v.w;
+        } else {
+            for (int k = 0; k < count; ++k)
+                values[k] = image[x0 + k];
+        }
+        const BlendAxis row = blendAxis(y, args.inverseTileHeight, args.tilesY);
+        std::uint8_t results[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            float l11, l12, l21, l22;
+            if (packed) {
+                const unsigned word = table[((row.cell - cellY0) * cellsX + columns[k].cell - cellX0) * kBins + values[k]];
+                l11 = float(word & 0xffu);
+                l12 = float((word >> 8) & 0xffu);
+                l21 = float((word >> 16) & 0xffu);
+                l22 = float(word >> 24);
+            } else {
+                const std::uint16_t* top = args.luts + std::size_t(row.lower) * std::size_t(args.tilesX) * kBins;
+                const std::uint16_t* bottom = args.luts + std::size_t(row.upper) * std::size_t(args.tilesX) * kBins;
+                const int left = columns[k].lower * kBins + int(values[k]);
+                const int right = columns[k].upper * kBins + int(values[k]);
+                l11 = float(__ldg(top + left));
+                l12 = float(__ldg(top + right));
+                l21 = float(__ldg(bottom + left));
+                l22 = float(__ldg(bottom + right));
+            }
+            const float blended = hd::hdClaheBlend(l11, l12, l21, l22, columns[k].upperWeight, columns[k].lowerWeight,
+                                                   row.upperWeight, row.lowerWeight);
+            results[k] = std::uint8_t(hd::hdClaheSaturate(blended, kBins - 1));
+        }
+        if (vector) {
+            *reinterpret_cast<uchar4*>(output + x0) = make_uchar4(results[0], results[1], results[2], results[3]);
+        } else {
+            for (int k = 0; k < count; ++k)
+                output[x0 + k] = results[k];
+        }
     }
 }
 
@@ -450,6 +549,8 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     b.groupsPerRow = (g.width + 3) / 4;
     const std::size_t blendItems = std::size_t(g.height) * std::size_t(b.groupsPerRow);
     const unsigned blendBlocks = unsigned((blendItems + kBlendThreads - 1) / kBlendThreads);
+    const dim3 packedGrid(unsigned((g.width + kPackedColumns - 1) / kPackedColumns),
+                          unsigned((g.height + kPackedRows - 1) / kPackedRows));
 
     CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
     CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
@@ -468,7 +569,7 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     CUDA_CHECK_LAUNCH("claheLutKernel");
     CUDA_CHECK(cudaEventRecord(marks[2].get(), stream));
     if (eight)
-        claheBlendKernel<std::uint8_t><<<blendBlocks, kBlendThreads, 0, stream>>>(b);
+        claheBlend8Kernel<<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
     else
         claheBlendKernel<std::uint16_t><<<blendBlocks, kBlendThreads, 0, stream>>>(b);
     CUDA_CHECK_LAUNCH("claheBlendKernel");
