@@ -210,7 +210,8 @@ __device__ __forceinline__ int blockInclusiveScan(int value, int* warpTotals, in
 /// One block per tile; each thread takes 4 consecutive bins of a chunk of 4 x kThreads bins.
 template <int kBins, int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    claheLutKernel(const std::uint32_t* histograms, std::uint16_t* luts, int clipLimit, float lutScale)
+    claheLutKernel(const std::uint32_t* __restrict__ histograms, std::uint16_t* __restrict__ luts, int clipLimit,
+                   float lutScale)
 {
     constexpr int kChunk = 4 * kThreads;
     static_assert(kBins % kChunk == 0, "whole chunks");
@@ -223,16 +224,19 @@ __global__ void __launch_bounds__(kThreads)
     if (clipLimit > 0) {
         int excess = 0;
         for (int i = threadIdx.x; i < kBins / 4; i += kThreads) {
-            const uint4 h = histogram[i];
+            const uint4 h = __ldg(histogram + i);
             excess += max(int(h.x) - clipLimit, 0) + max(int(h.y) - clipLimit, 0) + max(int(h.z) - clipLimit, 0) +
                       max(int(h.w) - clipLimit, 0);
         }
         blockInclusiveScan<kThreads>(excess, warpTotals, clipped);
     }
     int carry = 0;
+    uint4 next = __ldg(histogram + threadIdx.x);  // the first chunk's bins; later chunks load one ahead
     for (int chunk = 0; chunk < kBins; chunk += kChunk) {
         const int first = chunk + 4 * int(threadIdx.x);
-        const uint4 h = histogram[first / 4];
+        const uint4 h = next;
+        if (chunk + kChunk < kBins)
+            next = __ldg(histogram + (first + kChunk) / 4);
         int v[4] = {int(h.x), int(h.y), int(h.z), int(h.w)};
         if (clipLimit > 0) {
 #pragma unroll
