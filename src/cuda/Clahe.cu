@@ -508,13 +508,16 @@ void ClaheProgram::Impl::check(const hd::ClaheGeometry& g, int bins, const char*
 
 void ClaheProgram::Impl::upload(const void* samples, const hd::ClaheGeometry& g)
 {
-    geometry = g;
-    const std::size_t bytes = imageBytes();
+    // Buffers first: if an allocation throws, the program keeps no geometry its buffers cannot hold.
+    uploaded = false;
+    const std::size_t bytes = std::size_t(g.width) * std::size_t(g.height) * (g.bins == hd::kClaheBins8 ? 1 : 2);
     const std::size_t padded = roundUp(bytes, kUnitBytes);
+    const std::size_t table = std::size_t(g.tileCount()) * std::size_t(g.bins);
     input.reserve(padded);
     output.reserve(padded);
-    histograms.reserve(tableSize());
-    luts.reserve(tableSize());
+    histograms.reserve(table);
+    luts.reserve(table);
+    geometry = g;
     const cudaStream_t stream = CudaContext::instance().stream();
     CUDA_CHECK(cudaMemcpyAsync(input.data(), samples, bytes, cudaMemcpyHostToDevice, stream));
     if (padded > bytes)  // read by the histogram's last units (masked), never counted
