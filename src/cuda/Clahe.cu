@@ -10,12 +10,13 @@
 //  * claheLutKernel: one block per tile: clipped = sum max(h - clip, 0) (block reduction), then
 //    chunks of 4 x threads bins: hdClaheRedistributed, a block-wide inclusive scan with the carried
 //    prefix, hdClaheLutValue. 8-bit: 64 threads x 4 bins; 16-bit: 1024 threads x 4 bins x 16 chunks.
-//  * claheBlendKernel: one thread per 4 consecutive samples of a row (one 32-bit / 64-bit load and
-//    store when the row width is a multiple of 4), the four LUT values from global memory.
-//    claheBlendPacked8Kernel (8-bit, when the cells fit): a block of 64 x 4 threads covers 256
-//    columns x a band of rows; it packs the four LUT bytes of each cell (a region whose pixels blend
-//    the same four tiles) it overlaps into one 32-bit word per level in shared memory, so a pixel
-//    costs one shared load.
+//  * claheBlend8Kernel (8-bit): a block of 64 x 4 threads covers 256 columns x 32 rows, a thread 4
+//    consecutive columns (one 32-bit load and store when the width is a multiple of 4) in every 4th
+//    row. It packs the four LUT bytes of each cell (a region whose pixels blend the same four tiles)
+//    it overlaps into one 32-bit word per level in shared memory: one shared load a pixel. A block
+//    overlapping more than 12 cells (tiles much smaller than 256 x 32) reads the LUTs from global.
+//  * claheBlendKernel (16-bit): one thread per 4 consecutive samples of a row (one 64-bit load and
+//    store when the width is a multiple of 4), the four LUT values from global memory (L1/L2).
 #include "cuda/Clahe.h"
 
 #include "cuda/CudaContext.h"
