@@ -36,7 +36,7 @@ layout(std430, binding = kBindingHistogramParams) readonly buffer ClaheParams
     float uLutScale;   // (BINS - 1) / tile area, divided on the host
     float uInverseTileWidth;
     float uInverseTileHeight;
-    int uPad;
+    int uCopies;       // 8-bit histogram: shared-memory copies (1..8), fewer for small tiles
 };
 
 // Sample `index` (row-major, width samples a row) of a packed image.

@@ -2,16 +2,17 @@
 // BORDER_REFLECT_101, hdClaheReflect101). OpenCV's GPU versions run one workgroup per tile, which
 // leaves most of a large GPU idle at 8x8 tiles; here each tile is split into slabs of uSlabRows
 // padded rows, one workgroup per (slab, tile): gl_WorkGroupID = (slab, tile).
-// 8-bit: a shared-memory histogram in COPIES copies (one per group of 32 invocations, so that a
-// subgroup's atomics collide less on photographs, whose values sit in a narrow band), merged with one
-// global atomicAdd per non-zero bin. 16-bit: 65536 bins do not fit in shared memory; every sample
+// 8-bit: a shared-memory histogram in uCopies copies (up to MAX_COPIES, one per group of 32
+// invocations, so that a subgroup's atomics collide less on photographs, whose values sit in a narrow
+// band; one for small tiles, where clearing and merging copies would cost more than it saves),
+// merged with one global atomicAdd per non-zero bin. 16-bit: 65536 bins do not fit in shared memory; every sample
 // is one global atomicAdd into its tile's histogram (spread over 64K bins, the atomics rarely collide).
 // Columns are read a word (PER_WORD samples) at a time where the word lies inside the image and the
 // tile; elsewhere (padding, unaligned rows, a tile's ragged edge) one sample at a time.
 #include "clahe/ClaheCommon.glsl"
 
 #define GROUP_SIZE 256
-#define COPIES 8
+#define MAX_COPIES 8
 
 layout(local_size_x = GROUP_SIZE) in;
 
@@ -19,7 +20,7 @@ layout(std430, binding = kBindingScratch0) readonly buffer Samples { uint sample
 layout(std430, binding = kBindingHistogram) buffer TileHistograms { uint tileHistograms[]; };
 
 #if !SIXTEEN_BIT
-shared uint sBins[COPIES * BINS];
+shared uint sBins[MAX_COPIES * BINS];
 #endif
 
 void count(uint value, uint histogramBase, uint copyBase)
@@ -41,10 +42,11 @@ void main()
 #if SIXTEEN_BIT
     const uint copyBase = 0u;
 #else
-    for (uint i = local; i < uint(COPIES * BINS); i += uint(GROUP_SIZE))
+    const uint copies = uint(uCopies);
+    for (uint i = local; i < copies * uint(BINS); i += uint(GROUP_SIZE))
         sBins[i] = 0u;
     barrier();
-    const uint copyBase = ((local / 32u) % uint(COPIES)) * uint(BINS);
+    const uint copyBase = ((local / 32u) % copies) * uint(BINS);
 #endif
 
     const int firstRow = int(gl_WorkGroupID.x) * uSlabRows;
@@ -74,7 +76,7 @@ void main()
 #if !SIXTEEN_BIT
     barrier();
     uint total = 0u;
-    for (uint c = 0u; c < uint(COPIES); ++c)
+    for (uint c = 0u; c < copies; ++c)
         total += sBins[c * uint(BINS) + local];
     if (total != 0u)
         atomicAdd(tileHistograms[histogramBase + local], total);

@@ -59,8 +59,8 @@ TEST_F(ClaheGlTest, FixedCasesEqualTheReferenceStageByStage)
 
 TEST_F(ClaheGlTest, RandomCasesEqualTheReferenceStageByStage)
 {
-    // 300 configurations up to 200 pixels a side (one in ten), 16-bit grids up to 64 tiles: a few
-    // seconds on llvmpipe. One program object serves them all (buffers follow the geometry).
+    // 300 configurations up to 200 pixels a side (one in ten), 16-bit grids up to 64 tiles: about ten
+    // seconds on llvmpipe. One ClaheGl serves them all (its buffers follow the geometry).
     for (const ts::ClaheCase& c : ts::randomClaheCases(2033, 300, 200, 64))
         if (!matchesReference(c))
             return;

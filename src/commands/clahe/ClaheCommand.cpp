@@ -86,7 +86,7 @@ ClaheOptions ClaheParser::read() const
     options.output = f.output;
     options.clipLimit = parseNumberInRange("--clip-limit", f.clipLimit, 0.0, 1e9);
     if (!std::isfinite(options.clipLimit))  // NaN passes a range check
-        throw CliError("--clip-limit " + quoted(f.clipLimit) + " is not a number; give one in 0..1e9");
+        throw CliError("--clip-limit " + quoted(std::string_view(f.clipLimit)) + " is not a number; give one in 0..1e9");
     parseTileGrid(f.tileGrid, options.tilesX, options.tilesY);
     options.runs = int(parseWholeNumber("--runs", f.runs, 1, kMaxRepeat));
     checkOutputFlags({{f.outputOption, &f.output, kBinaryImage}});

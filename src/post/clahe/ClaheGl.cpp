@@ -18,6 +18,10 @@ namespace {
 /// Padded pixels one histogram workgroup reads (256 invocations, 16 each): 8x8 tiles of a 4K image
 /// give 64 x 30 workgroups, of a 1080p image 64 x 8.
 constexpr int kSlabPixels = 4096;
+/// The 8-bit histogram's shared-memory copies: 8 where a workgroup reads a full slab, 1 for tiles so
+/// small (tiny images, fine grids) that clearing and merging 8 copies would cost more than it saves.
+constexpr int kMaxCopies = 8;
+constexpr int kCopiesFromArea = 2048;
 constexpr GLuint kBlendGroupSize = 256;
 constexpr GLuint kMaxGroups = 65535;
 
@@ -26,7 +30,7 @@ struct ParamsWords
 {
     std::int32_t width, height, tilesX, tilesY, tileWidth, tileHeight, slabRows, clipLimit;
     float lutScale, inverseTileWidth, inverseTileHeight;
-    std::int32_t pad;
+    std::int32_t copies;
 };
 static_assert(sizeof(ParamsWords) == 48);
 
@@ -99,7 +103,7 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
     mSlabRows = std::clamp((kSlabPixels + g.tileWidth - 1) / g.tileWidth, 1, g.tileHeight);
     const ParamsWords params{g.width,     g.height,     g.tilesX,         g.tilesY,
                              g.tileWidth, g.tileHeight, mSlabRows,        g.clipLimit,
-                             g.lutScale,  g.inverseTileWidth, g.inverseTileHeight, 0};
+                             g.lutScale,  g.inverseTileWidth, g.inverseTileHeight, g.tileArea() >= kCopiesFromArea ? kMaxCopies : 1};
     if (!mParams)
         mParams = gl::Buffer("clahe.params", sizeof(ParamsWords));
     mParams.update(0, sizeof(params), &params);
