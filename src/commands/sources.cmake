@@ -25,7 +25,8 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/ReferenceChain.cpp
   commands/bench/ReferenceChainCpu.cpp
   commands/bench/ReferenceBench.cpp
-  commands/bench/WardFactors.cpp)
+  commands/bench/WardFactors.cpp
+  commands/bench/ClaheBench.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp
