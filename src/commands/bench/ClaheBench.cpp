@@ -45,7 +45,7 @@ void measure(ClaheRunner& runner,
     row.exact = result == expected.samples;
     const bool cpu = row.backend == "cpu";
     if (!cpu)
-        runner.time(kWarmupRuns);
+        runner.time(std::min(runs, kWarmupRuns));  // a short run (tests, llvmpipe) warms up less
     const std::vector<ClaheStageTimings> timings = runner.time(cpu ? std::min(runs, kCpuRuns) : runs);
     std::vector<double> histogram, lut, blend, total;
     for (const ClaheStageTimings& t : timings) {
@@ -215,7 +215,8 @@ int runClaheBench(const CommonOptions& common,
         const std::vector<ClaheBenchRow> rows = measureClaheBackends(common, sizes, runs);
         std::cout << "\nCLAHE (OpenCV's arithmetic), " << kTilesX << "x" << kTilesY << " tiles, clip limit "
                   << kClipLimit << ", photo-like synthetic image; medians of " << runs
-                  << " runs after " << kWarmupRuns << " warm-up runs (cpu: " << kCpuRuns << " runs)\n";
+                  << " runs after " << std::min(runs, kWarmupRuns) << " warm-up runs (cpu: " << std::min(runs, kCpuRuns)
+                  << " runs)\n";
         for (const ClaheBenchRow& row : rows)
             if (!row.device.empty() && row.size == rows.front().size && row.bits == rows.front().bits)
                 std::cout << "  " << row.backend << ": " << row.device << "\n";
