@@ -21,6 +21,19 @@ float lutAt(int tile, uint value)
     return float((luts[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu);
 }
 
+// The blend of the four LUTs' values for `value` at tile rows (ty1, ty2) and column x.
+float blendAt(uint value, int x, int ty1, int ty2, float ya, float ya1)
+{
+    const float columnPosition = hdClaheTilePosition(x, uInverseTileWidth);
+    const int columnBelow = int(floor(columnPosition));
+    const float xa = hdClaheUpperWeight(columnPosition);
+    const float xa1 = hdClaheLowerWeight(xa);
+    const int tx1 = max(columnBelow, 0);
+    const int tx2 = min(columnBelow + 1, uTilesX - 1);
+    return hdClaheBlend(lutAt(ty1 * uTilesX + tx1, value), lutAt(ty1 * uTilesX + tx2, value),
+                        lutAt(ty2 * uTilesX + tx1, value), lutAt(ty2 * uTilesX + tx2, value), xa, xa1, ya, ya1);
+}
+
 void main()
 {
     const uint word = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * uint(GROUP_SIZE)) + gl_GlobalInvocationID.x;
@@ -28,33 +41,29 @@ void main()
     if (word * uint(PER_WORD) >= count)
         return;
     const uint source = samples[word];
+    // The row's tiles and weights once per word (one division); a word that runs past the end of its
+    // row (widths that are not a multiple of PER_WORD) takes the next row's.
+    const uint first = word * uint(PER_WORD);
+    int y = int(first / uint(uWidth));
+    int x = int(first - uint(y) * uint(uWidth));
+    int ty1 = 0, ty2 = 0;
+    float ya = 0.0, ya1 = 0.0;
     uint blended = 0u;
-    for (uint k = 0u; k < uint(PER_WORD); ++k) {
-        const uint index = word * uint(PER_WORD) + k;
-        if (index >= count)
-            break;
-        const int y = int(index / uint(uWidth));
-        const int x = int(index - uint(y) * uint(uWidth));
+    for (uint k = 0u; k < uint(PER_WORD) && first + k < count; ++k, ++x) {
+        if (k == 0u || x == uWidth) {
+            if (x == uWidth) {
+                x = 0;
+                ++y;
+            }
+            const float rowPosition = hdClaheTilePosition(y, uInverseTileHeight);
+            const int rowBelow = int(floor(rowPosition));
+            ya = hdClaheUpperWeight(rowPosition);
+            ya1 = hdClaheLowerWeight(ya);
+            ty1 = max(rowBelow, 0);
+            ty2 = min(rowBelow + 1, uTilesY - 1);
+        }
         const uint value = (source >> (BITS * k)) & SAMPLE_MASK;
-
-        const float rowPosition = hdClaheTilePosition(y, uInverseTileHeight);
-        const int rowBelow = int(floor(rowPosition));
-        const float ya = hdClaheUpperWeight(rowPosition);
-        const float ya1 = hdClaheLowerWeight(ya);
-        const int ty1 = max(rowBelow, 0);
-        const int ty2 = min(rowBelow + 1, uTilesY - 1);
-
-        const float columnPosition = hdClaheTilePosition(x, uInverseTileWidth);
-        const int columnBelow = int(floor(columnPosition));
-        const float xa = hdClaheUpperWeight(columnPosition);
-        const float xa1 = hdClaheLowerWeight(xa);
-        const int tx1 = max(columnBelow, 0);
-        const int tx2 = min(columnBelow + 1, uTilesX - 1);
-
-        const float res = hdClaheBlend(lutAt(ty1 * uTilesX + tx1, value), lutAt(ty1 * uTilesX + tx2, value),
-                                       lutAt(ty2 * uTilesX + tx1, value), lutAt(ty2 * uTilesX + tx2, value),
-                                       xa, xa1, ya, ya1);
-        blended |= uint(hdClaheSaturate(res, MAX_VALUE)) << (BITS * k);
+        blended |= uint(hdClaheSaturate(blendAt(value, x, ty1, ty2, ya, ya1), MAX_VALUE)) << (BITS * k);
     }
     result[word] = blended;
 }

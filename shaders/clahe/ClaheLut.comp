@@ -2,7 +2,7 @@
 // OpenCV's CLAHE_CalcLut_Body: the clipped counts (sum of max(count - clip limit, 0)) reduced over the
 // workgroup, every bin's count after the batch + residual redistribution (hdClaheRedistributed), the
 // running sum over the bins, and lut = saturate_cast(sum * lutScale) (hdClaheLutValue, half to even).
-// Each invocation owns PER_INVOCATION consecutive bins (1 at 8 bits, 64 of 65536 at 16 bits): it sums
+// Each invocation owns PER_INVOCATION consecutive bins (4 at 8 bits, 64 of 65536 at 16 bits): it sums
 // its bins, a workgroup exclusive scan of those sums gives each its starting running sum, and it
 // writes its LUT values. All counts are ints, as OpenCV's (a tile's area is below 2^31).
 #include "clahe/ClaheCommon.glsl"
@@ -10,7 +10,7 @@
 #if SIXTEEN_BIT
 #define GROUP_SIZE 1024
 #else
-#define GROUP_SIZE 256
+#define GROUP_SIZE 64  // 4 bins each: 256 bins are little work, and fewer invocations mean fewer barrier steps
 #endif
 #define PER_INVOCATION (BINS / GROUP_SIZE)
 
@@ -66,16 +66,6 @@ void main()
         own += redistributed(base, firstBin + i, clipLimit, clipped);
     int sum = workgroupExclusiveScan(own).x;
 
-#if PER_INVOCATION == 1
-    // Pairs of bins share a word: the even invocation writes both.
-    sum += own;
-    const int value = hdClaheLutValue(sum, uLutScale, MAX_VALUE);
-    barrier();
-    sScan[local] = value;
-    barrier();
-    if ((local & 1u) == 0u)
-        luts[(base + local) / 2u] = uint(sScan[local]) | (uint(sScan[local + 1u]) << 16u);
-#else
     for (int i = 0; i < PER_INVOCATION; i += 2) {
         sum += redistributed(base, firstBin + i, clipLimit, clipped);
         const uint low = uint(hdClaheLutValue(sum, uLutScale, MAX_VALUE));
@@ -83,5 +73,4 @@ void main()
         const uint high = uint(hdClaheLutValue(sum, uLutScale, MAX_VALUE));
         luts[(base + uint(firstBin + i)) / 2u] = low | (high << 16u);
     }
-#endif
 }
