@@ -1,7 +1,8 @@
 // CudaCommandsFallback.cpp: the CUDA-only commands (equalize8, the CUDA bench suites) for builds
 // without the CUDA backend (compiled only when HDRLAB_HAS_CUDA is off): each says that CUDA is not
-// built and exits with 2. CLAHE's cuda backend is listed as unavailable with that reason. `bench pipeline`'s CUDA streaming rates (commands/bench/BenchBandwidth.h) and CUDA
-// reference chain (commands/bench/ReferenceChain.h) are only the reason.
+// built and exits with 2. CLAHE's cuda backend is listed as unavailable with that reason. `bench pipeline`'s CUDA
+// streaming rates (commands/bench/BenchBandwidth.h) and CUDA reference chain (commands/bench/ReferenceChain.h) are only
+// the reason.
 #include "commands/bench/BenchBandwidth.h"
 #include "commands/bench/BenchCommand.h"
 #include "commands/bench/ReferenceChain.h"

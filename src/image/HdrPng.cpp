@@ -251,8 +251,8 @@ Png16 loadPng16Samples(const std::filesystem::path& path)
 void writePng16(const std::filesystem::path& path, const Png16& image)
 {
     static const std::uint8_t colourTypes[5] = {0, 0, 4, 2, 6};  // by channel count
-    if (image.width < 1 || image.height < 1 || image.width > kMaxImageDimension ||
-        image.height > kMaxImageDimension || image.channels < 1 || image.channels > 4 ||
+    if (image.width < 1 || image.height < 1 || image.width > kMaxImageDimension || image.height > kMaxImageDimension ||
+        image.channels < 1 || image.channels > 4 ||
         image.samples.size() != std::size_t(image.width) * std::size_t(image.height) * std::size_t(image.channels))
         throw ImageError("cannot write '" + path.string() + "': not an image of 1..4 channels and 1.." +
                          std::to_string(kMaxImageDimension) + " pixels a side");

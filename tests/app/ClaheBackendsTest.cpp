@@ -44,7 +44,8 @@ TEST(ClaheBackends, CpuRunnerIsTheReferenceAndTimesItsStages)
         const hd::ClaheGeometry g = hd::claheGeometry(c.width, c.height, c.tilesX, c.tilesY, c.clipLimit, bins);
         if (c.sixteenBit) {
             const auto image = ts::claheImage16(c);
-            EXPECT_EQ(runner->run16(image.samples.data(), g), ref::clahe(image, c.clipLimit, c.tilesX, c.tilesY).samples)
+            EXPECT_EQ(runner->run16(image.samples.data(), g),
+                      ref::clahe(image, c.clipLimit, c.tilesX, c.tilesY).samples)
                 << c.describe();
         } else {
             const auto image = ts::claheImage8(c);
@@ -69,7 +70,8 @@ TEST(ClaheBench, TargetsImageAndCsv)
     // The synthetic image is deterministic and photo-like: most values in a narrow band.
     const std::vector<std::uint16_t> image = app::claheBenchImage({320, 180}, 8);
     EXPECT_EQ(image, app::claheBenchImage({320, 180}, 8));
-    const std::size_t dim = std::size_t(std::count_if(image.begin(), image.end(), [](std::uint16_t v) { return v < 96; }));
+    const std::size_t dim =
+        std::size_t(std::count_if(image.begin(), image.end(), [](std::uint16_t v) { return v < 96; }));
     EXPECT_GT(dim, image.size() / 2);
     app::ClaheBenchRow ok;
     ok.size = {64, 36};

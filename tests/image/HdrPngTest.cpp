@@ -141,7 +141,7 @@ TEST(Png16, EveryChannelCountRoundTripsExactly)
         const std::vector<image::PngChunk> chunks = image::readPngChunks(path);
         ASSERT_GE(chunks.size(), 3u);
         EXPECT_EQ(chunks[0].type, "IHDR");
-        EXPECT_EQ(chunks[0].data[8], 16);  // bit depth
+        EXPECT_EQ(chunks[0].data[8], 16);                 // bit depth
         const std::uint8_t colourTypes[] = {0, 4, 2, 6};  // grey, grey + alpha, RGB, RGBA
         EXPECT_EQ(chunks[0].data[9], colourTypes[channels - 1]);
         for (const image::PngChunk& chunk : chunks)

@@ -162,8 +162,9 @@ BenchOptions BenchParser::read() const
     const bool clahe = options.suite == "clahe";
     if (options.suite != "pipeline")
         for (const CLI::Option* option : f.pipelineOnly)
-            if (option->count() && !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
-                                     option != f.chartOption) &&
+            if (option->count() &&
+                !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
+                  option != f.chartOption) &&
                 !(clahe && option->get_name() == "--size"))
                 throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
                                options.suite + "'");

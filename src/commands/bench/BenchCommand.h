@@ -28,9 +28,9 @@ namespace app {
 /// GL benches `pipeline`, `flicker`, `histogram-factors` and `ward-factors` come before them.
 inline constexpr std::array<const char*, 5> kCudaBenchSuites{"cuda", "scan", "integral", "equalize8", "all"};
 
-/// `hdrlab bench [pipeline|flicker|histogram-factors|ward-factors|clahe|cuda|scan|integral|equalize8|all] [--csv OUT.csv]`:
-/// GPU benchmarks. `pipeline` times the app's own frame stage by stage against the memory floor (every build, llvmpipe
-/// included); the other suites time the CUDA kernels alone with CUDA events ("all": every CUDA suite).
+/// `hdrlab bench [pipeline|flicker|histogram-factors|ward-factors|clahe|cuda|scan|integral|equalize8|all] [--csv
+/// OUT.csv]`: GPU benchmarks. `pipeline` times the app's own frame stage by stage against the memory floor (every
+/// build, llvmpipe included); the other suites time the CUDA kernels alone with CUDA events ("all": every CUDA suite).
 struct BenchOptions
 {
     std::string suite = "all";

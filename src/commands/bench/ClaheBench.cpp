@@ -103,7 +103,8 @@ std::vector<std::uint16_t> claheBenchImage(glm::ivec2 size, int bits)
     for (int y = 0; y < size.y; ++y)
         for (int x = 0; x < size.x; ++x) {
             const double u = double(x) / size.x, v = double(y) / size.y;
-            double level = 0.18 + 0.12 * std::sin(7.0 * u + 1.0) * std::cos(5.0 * v) + (u > 0.62 && v < 0.35 ? 0.55 : 0.0);
+            double level =
+                0.18 + 0.12 * std::sin(7.0 * u + 1.0) * std::cos(5.0 * v) + (u > 0.62 && v < 0.35 ? 0.55 : 0.0);
             level += grain(rng);
             samples[std::size_t(y) * std::size_t(size.x) + std::size_t(x)] =
                 std::uint16_t(std::lround(std::clamp(level, 0.0, 1.0) * maxValue));
@@ -111,7 +112,9 @@ std::vector<std::uint16_t> claheBenchImage(glm::ivec2 size, int bits)
     return samples;
 }
 
-std::vector<ClaheBenchRow> measureClaheBackends(const CommonOptions& common, const std::vector<glm::ivec2>& sizes, int runs)
+std::vector<ClaheBenchRow> measureClaheBackends(const CommonOptions& common,
+                                                const std::vector<glm::ivec2>& sizes,
+                                                int runs)
 {
     std::vector<ClaheBenchRow> rows;
     std::vector<std::unique_ptr<ClaheRunner>> runners;  // one per backend, made once (contexts, modules)
@@ -188,8 +191,9 @@ std::string formatClaheBenchTable(const std::vector<ClaheBenchRow>& rows)
 
 std::string formatClaheBenchCsv(const std::vector<ClaheBenchRow>& rows)
 {
-    std::string out = "size,bits,backend,device,histogram_us,lut_us,blend_us,total_us,min_total_us,runs,exact,"
-                      "target_us,error\n";
+    std::string out =
+        "size,bits,backend,device,histogram_us,lut_us,blend_us,total_us,min_total_us,runs,exact,"
+        "target_us,error\n";
     const auto field = [](std::string text) {
         std::replace(text.begin(), text.end(), ',', ';');
         std::replace(text.begin(), text.end(), '\n', ' ');
@@ -199,8 +203,8 @@ std::string formatClaheBenchCsv(const std::vector<ClaheBenchRow>& rows)
         char numbers[256];
         std::snprintf(numbers, sizeof numbers, "%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d", row.histogramUs, row.lutUs,
                       row.blendUs, row.totalUs, row.minTotalUs, row.runs, row.exact ? 1 : 0);
-        out += sizeText(row.size) + "," + std::to_string(row.bits) + "," + row.backend + "," + field(row.device) +
-               "," + (row.error.empty() ? std::string(numbers) : ",,,,,0,0") + "," +
+        out += sizeText(row.size) + "," + std::to_string(row.bits) + "," + row.backend + "," + field(row.device) + "," +
+               (row.error.empty() ? std::string(numbers) : ",,,,,0,0") + "," +
                (row.targetUs ? cell(*row.targetUs) : "") + "," + field(row.error) + "\n";
     }
     return out;
@@ -214,9 +218,8 @@ int runClaheBench(const CommonOptions& common,
     try {
         const std::vector<ClaheBenchRow> rows = measureClaheBackends(common, sizes, runs);
         std::cout << "\nCLAHE (OpenCV's arithmetic), " << kTilesX << "x" << kTilesY << " tiles, clip limit "
-                  << kClipLimit << ", photo-like synthetic image; medians of " << runs
-                  << " runs after " << std::min(runs, kWarmupRuns) << " warm-up runs (cpu: " << std::min(runs, kCpuRuns)
-                  << " runs)\n";
+                  << kClipLimit << ", photo-like synthetic image; medians of " << runs << " runs after "
+                  << std::min(runs, kWarmupRuns) << " warm-up runs (cpu: " << std::min(runs, kCpuRuns) << " runs)\n";
         for (const ClaheBenchRow& row : rows)
             if (!row.device.empty() && row.size == rows.front().size && row.bits == rows.front().bits)
                 std::cout << "  " << row.backend << ": " << row.device << "\n";

@@ -29,9 +29,9 @@ struct ClaheBenchRow
     double histogramUs = 0.0, lutUs = 0.0, blendUs = 0.0;  ///< medians
     double totalUs = 0.0, minTotalUs = 0.0;                ///< median and minimum of the runs' totals
     int runs = 0;
-    bool exact = false;           ///< the first run's image equals the CPU reference's
+    bool exact = false;              ///< the first run's image equals the CPU reference's
     std::optional<double> targetUs;  ///< issue 33's target for this backend, size and depth, if any
-    std::string error;            ///< not run: unavailable, or failed
+    std::string error;               ///< not run: unavailable, or failed
 };
 
 /// Issue 33's targets (H200): 8-bit 4K 25 us (GL) / 20 us (CUDA), 8-bit 1080p 10 us, 16-bit 4K 250 us.

@@ -38,8 +38,9 @@ ClaheParser::ClaheParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
     clahe.add_option("input", f.input, "Input image: 8-bit (PNG, JPEG...) or 16-bit PNG, one channel")
         ->required()
         ->type_name("IN.png");
-    f.outputOption =
-        clahe.add_option("-o,--output", f.output, "Output PNG, the input's bit depth")->required()->type_name("OUT.png");
+    f.outputOption = clahe.add_option("-o,--output", f.output, "Output PNG, the input's bit depth")
+                         ->required()
+                         ->type_name("OUT.png");
     clahe.add_option("--clip-limit", f.clipLimit, "OpenCV's clipLimit: >= 0, 0 no clipping (default 40)")
         ->type_name("C");
     clahe.add_option("--tile-grid", f.tileGrid, "OpenCV's tileGridSize, 1..64 tiles a side (default 8x8)")
@@ -86,7 +87,8 @@ ClaheOptions ClaheParser::read() const
     options.output = f.output;
     options.clipLimit = parseNumberInRange("--clip-limit", f.clipLimit, 0.0, 1e9);
     if (!std::isfinite(options.clipLimit))  // NaN passes a range check
-        throw CliError("--clip-limit " + quoted(std::string_view(f.clipLimit)) + " is not a number; give one in 0..1e9");
+        throw CliError("--clip-limit " + quoted(std::string_view(f.clipLimit)) +
+                       " is not a number; give one in 0..1e9");
     parseTileGrid(f.tileGrid, options.tilesX, options.tilesY);
     options.runs = int(parseWholeNumber("--runs", f.runs, 1, kMaxRepeat));
     checkOutputFlags({{f.outputOption, &f.output, kBinaryImage}});
@@ -194,8 +196,8 @@ int runClaheCommand(const CommonOptions& common, const ClaheOptions& options)
             return 1;
         }
         const int bins = image.sixteenBit ? hd::kClaheBins16 : hd::kClaheBins8;
-        if (auto error =
-                post::claheParameterError(image.width, image.height, options.tilesX, options.tilesY, options.clipLimit, bins)) {
+        if (auto error = post::claheParameterError(image.width, image.height, options.tilesX, options.tilesY,
+                                                   options.clipLimit, bins)) {
             std::cerr << "hdrlab clahe: '" << options.input.string() << "': " << *error << "\n";
             return 1;
         }
@@ -214,16 +216,17 @@ int runClaheCommand(const CommonOptions& common, const ClaheOptions& options)
             output.pixels = std::move(image.samples8);
             image::writePng(options.output, output);
         }
-        std::printf("clahe %dx%d %d-bit %s, grid %dx%d (tiles %dx%d), clip limit %g (%d counts a bin), backend %s on %s\n",
-                    image.width, image.height, image.sixteenBit ? 16 : 8, layoutName(image.channels), options.tilesX,
-                    options.tilesY, geometry.tileWidth, geometry.tileHeight, options.clipLimit, geometry.clipLimit,
-                    std::string(backend->id).c_str(), runner->device().c_str());
+        std::printf(
+            "clahe %dx%d %d-bit %s, grid %dx%d (tiles %dx%d), clip limit %g (%d counts a bin), backend %s on %s\n",
+            image.width, image.height, image.sixteenBit ? 16 : 8, layoutName(image.channels), options.tilesX,
+            options.tilesY, geometry.tileWidth, geometry.tileHeight, options.clipLimit, geometry.clipLimit,
+            std::string(backend->id).c_str(), runner->device().c_str());
         printTimings(timings);
         std::printf("wrote %s\n", options.output.string().c_str());
         if (options.verify) {
-            const std::size_t samples = std::size_t(image.width) * std::size_t(image.height) *
-                                        std::size_t(image.channels == 2 || image.channels == 4 ? image.channels - 1
-                                                                                               : image.channels);
+            const std::size_t samples =
+                std::size_t(image.width) * std::size_t(image.height) *
+                std::size_t(image.channels == 2 || image.channels == 4 ? image.channels - 1 : image.channels);
             std::printf("verify: %zu of %zu samples differ from the CPU reference\n", differing, samples);
             if (differing != 0) {
                 std::cerr << "hdrlab clahe: --verify: " << differing << " samples differ from the CPU reference\n";

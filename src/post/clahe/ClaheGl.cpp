@@ -57,7 +57,12 @@ void barrierAll()
 
 }  // namespace
 
-std::optional<std::string> claheParameterError(int width, int height, int tilesX, int tilesY, double clipLimit, int bins)
+std::optional<std::string> claheParameterError(int width,
+                                               int height,
+                                               int tilesX,
+                                               int tilesY,
+                                               double clipLimit,
+                                               int bins)
 {
     if (bins != hd::kClaheBins8 && bins != hd::kClaheBins16)
         return "CLAHE takes 8-bit or 16-bit samples (256 or 65536 bins), not " + std::to_string(bins) + " bins";
@@ -87,7 +92,8 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
     if (!mHistogramProgram[sixteen]) {
         const gl::ShaderDefines defines{{"SIXTEEN_BIT", std::to_string(sixteen)}};
         const std::string suffix = mSixteenBit ? ".16" : ".8";
-        mHistogramProgram[sixteen] = shaders.buildCompute("clahe.histogram" + suffix, "clahe/ClaheHistogram.comp", defines);
+        mHistogramProgram[sixteen] =
+            shaders.buildCompute("clahe.histogram" + suffix, "clahe/ClaheHistogram.comp", defines);
         mLutProgram[sixteen] = shaders.buildCompute("clahe.lut" + suffix, "clahe/ClaheLut.comp", defines);
         mBlendProgram[sixteen] = shaders.buildCompute("clahe.blend" + suffix, "clahe/ClaheBlend.comp", defines);
     }
@@ -101,9 +107,18 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
     mGeometry = g;
     mWords = words;
     mSlabRows = std::clamp((kSlabPixels + g.tileWidth - 1) / g.tileWidth, 1, g.tileHeight);
-    const ParamsWords params{g.width,     g.height,     g.tilesX,         g.tilesY,
-                             g.tileWidth, g.tileHeight, mSlabRows,        g.clipLimit,
-                             g.lutScale,  g.inverseTileWidth, g.inverseTileHeight, g.tileArea() >= kCopiesFromArea ? kMaxCopies : 1};
+    const ParamsWords params{g.width,
+                             g.height,
+                             g.tilesX,
+                             g.tilesY,
+                             g.tileWidth,
+                             g.tileHeight,
+                             mSlabRows,
+                             g.clipLimit,
+                             g.lutScale,
+                             g.inverseTileWidth,
+                             g.inverseTileHeight,
+                             g.tileArea() >= kCopiesFromArea ? kMaxCopies : 1};
     if (!mParams)
         mParams = gl::Buffer("clahe.params", sizeof(ParamsWords));
     mParams.update(0, sizeof(params), &params);

@@ -42,7 +42,12 @@ struct ClaheGlTimings
 /// Why CLAHE cannot run on a `width` x `height` image with this grid and clip limit (empty sides, a
 /// grid outside 1..64, a negative or non-finite clip limit, an image or histogram too large), or
 /// nothing. `bins`: 256 or 65536. Every backend's parameters are checked with this.
-std::optional<std::string> claheParameterError(int width, int height, int tilesX, int tilesY, double clipLimit, int bins);
+std::optional<std::string> claheParameterError(int width,
+                                               int height,
+                                               int tilesX,
+                                               int tilesY,
+                                               double clipLimit,
+                                               int bins);
 
 class ClaheGl
 {
@@ -79,7 +84,7 @@ private:
     bool mSixteenBit = false;
     bool mHaveImage = false;
     int mSlabRows = 1;
-    std::size_t mWords = 0;  ///< packed words of the image
+    std::size_t mWords = 0;                                              ///< packed words of the image
     gl::Program mHistogramProgram[2], mLutProgram[2], mBlendProgram[2];  ///< [sixteenBit]
     gl::Buffer mParams, mInput, mOutput, mTileHistograms, mLuts;
 };
