@@ -9,6 +9,9 @@
 #include "shared/HostDevice.h"
 #include "shared/Clahe.h"
 
+#ifndef SIXTEEN_BIT
+#define SIXTEEN_BIT 0
+#endif
 #if SIXTEEN_BIT
 #define BINS 65536
 #define BITS 16u
