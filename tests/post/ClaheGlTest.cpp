@@ -77,6 +77,22 @@ TEST_F(ClaheGlTest, LargeImagesEqualTheReference)
     EXPECT_TRUE(matchesReference(wide));
 }
 
+TEST_F(ClaheGlTest, EightBitBlendLayoutsEqualTheReference)
+{
+    // Widths that are a multiple of 4 take the cell blend (blocks of 128 x 32 pixels, the four LUTs
+    // of each cell packed in shared memory), which falls back to LUT reads where a block covers more
+    // than 12 cells; other widths take the word-per-invocation blend.
+    const ts::ClaheCase cases[] = {
+        {1024, 256, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 21},  // cells: a block covers <= 4
+        {516, 97, 3, 5, 2.0, false, ts::ClaheContent::Noise, 22},         // cells, padding on both sides
+        {256, 64, 64, 64, 40.0, false, ts::ClaheContent::Noise, 23},      // 32 cell columns a block: fallback
+        {130, 40, 4, 2, 40.0, false, ts::ClaheContent::TwoLevel, 24},     // word layout
+        {4, 1, 1, 1, 0.0, false, ts::ClaheContent::Noise, 25},            // one word, one block
+    };
+    for (const ts::ClaheCase& c : cases)
+        EXPECT_TRUE(matchesReference(c)) << c.describe();
+}
+
 TEST_F(ClaheGlTest, RerunGivesTheSameImageAndTimesEveryPass)
 {
     const ts::ClaheCase c{300, 200, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 9};

@@ -23,6 +23,9 @@ constexpr int kSlabPixels = 4096;
 constexpr int kMaxCopies = 8;
 constexpr int kCopiesFromArea = 2048;
 constexpr GLuint kBlendGroupSize = 256;
+/// The 8-bit cell blend's block (BLOCK_WORDS x 4 columns, BLOCK_ROWS rows in ClaheBlend.comp).
+constexpr int kCellBlockWidth = 128;
+constexpr int kCellBlockHeight = 32;
 constexpr GLuint kMaxGroups = 65535;
 
 /// ClaheParams in shaders/clahe/ClaheCommon.glsl (std430: twelve 4-byte words).
@@ -97,6 +100,9 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
         mLutProgram[sixteen] = shaders.buildCompute("clahe.lut" + suffix, "clahe/ClaheLut.comp", defines);
         mBlendProgram[sixteen] = shaders.buildCompute("clahe.blend" + suffix, "clahe/ClaheBlend.comp", defines);
     }
+    if (!mSixteenBit && !mBlendCellsProgram)
+        mBlendCellsProgram = shaders.buildCompute("clahe.blend.8.cells", "clahe/ClaheBlend.comp",
+                                                  {{"SIXTEEN_BIT", "0"}, {"CELLS", "1"}});
     const std::size_t count = std::size_t(g.width) * std::size_t(g.height);
     const std::size_t perWord = mSixteenBit ? 2 : 4;
     const std::size_t words = (count + perWord - 1) / perWord;
@@ -169,12 +175,18 @@ void ClaheGl::dispatchPasses(const gl::Query* stamps)
         stamps[2].timestamp();
     {
         gl::DebugGroup group("clahe/blend");
-        mBlendProgram[sixteen].use();
         mInput.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         mLuts.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
         mOutput.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
-        const GLuint groups = GLuint((mWords + kBlendGroupSize - 1) / kBlendGroupSize);
-        glDispatchCompute(std::min(groups, kMaxGroups), (groups + kMaxGroups - 1) / kMaxGroups, 1);
+        if (!mSixteenBit && g.width % 4 == 0) {  // every row starts a word: blocks of 128 x 32 pixels
+            mBlendCellsProgram.use();
+            glDispatchCompute(GLuint((g.width + kCellBlockWidth - 1) / kCellBlockWidth),
+                              GLuint((g.height + kCellBlockHeight - 1) / kCellBlockHeight), 1);
+        } else {
+            mBlendProgram[sixteen].use();
+            const GLuint groups = GLuint((mWords + kBlendGroupSize - 1) / kBlendGroupSize);
+            glDispatchCompute(std::min(groups, kMaxGroups), (groups + kMaxGroups - 1) / kMaxGroups, 1);
+        }
         barrierAll();
     }
     if (stamps)

@@ -9,7 +9,8 @@
 //  2. lut (ClaheLut.comp): per tile, the clip, the batch + residual redistribution, the running sum
 //     and the float LUT scale, one workgroup per tile;
 //  3. blend (ClaheBlend.comp): the bilinear blend of four LUTs per pixel, as separate float multiplies
-//     and adds (GLSL `precise`: no FMA), over the original image.
+//     and adds (GLSL `precise`: no FMA), over the original image; at 8 bits (widths a multiple of 4)
+//     each workgroup first packs the four LUT values of the cells it covers into shared words.
 // The host computes every float OpenCV computes once (LUT scale, inverse tile sizes; hd::claheGeometry)
 // and uploads its bits: no pass divides a float. Upload and readback are outside the timed passes;
 // each pass is bracketed by GL timestamps and a debug group.
@@ -86,6 +87,7 @@ private:
     int mSlabRows = 1;
     std::size_t mWords = 0;                                              ///< packed words of the image
     gl::Program mHistogramProgram[2], mLutProgram[2], mBlendProgram[2];  ///< [sixteenBit]
+    gl::Program mBlendCellsProgram;  ///< 8-bit images whose width is a multiple of 4 (ClaheBlend.comp, CELLS 1)
     gl::Buffer mParams, mInput, mOutput, mTileHistograms, mLuts;
 };
 
