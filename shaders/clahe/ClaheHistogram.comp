@@ -23,12 +23,12 @@ layout(std430, binding = kBindingHistogram) buffer TileHistograms { uint tileHis
 shared uint sBins[MAX_COPIES * BINS];
 #endif
 
-void count(uint value, uint histogramBase, uint copyBase)
+void count(uint value, uint histogramBase, uint copyBase, uint n)
 {
 #if SIXTEEN_BIT
-    atomicAdd(tileHistograms[histogramBase + value], 1u);
+    atomicAdd(tileHistograms[histogramBase + value], n);
 #else
-    atomicAdd(sBins[copyBase + value], 1u);
+    atomicAdd(sBins[copyBase + value], n);
 #endif
 }
 
@@ -62,13 +62,25 @@ void main()
         const int columns = min(PER_WORD, uTileWidth - group * PER_WORD);
         const uint first = rowStart + uint(x);
         if (columns == PER_WORD && x + PER_WORD <= uWidth && first % uint(PER_WORD) == 0u) {
+            // Equal neighbours (flat regions: sky, clipped highlights, black borders) in one atomic.
             const uint word = samples[first / uint(PER_WORD)];
-            for (uint k = 0u; k < uint(PER_WORD); ++k)
-                count((word >> (BITS * k)) & SAMPLE_MASK, histogramBase, copyBase);
+            uint run = word & SAMPLE_MASK;
+            uint length = 1u;
+            for (uint k = 1u; k < uint(PER_WORD); ++k) {
+                const uint value = (word >> (BITS * k)) & SAMPLE_MASK;
+                if (value == run) {
+                    ++length;
+                } else {
+                    count(run, histogramBase, copyBase, length);
+                    run = value;
+                    length = 1u;
+                }
+            }
+            count(run, histogramBase, copyBase, length);
         } else {
             for (int k = 0; k < columns; ++k) {
                 const uint index = rowStart + uint(hdClaheReflect101(x + k, uWidth));
-                count(claheSampleOf(samples[index / uint(PER_WORD)], index), histogramBase, copyBase);
+                count(claheSampleOf(samples[index / uint(PER_WORD)], index), histogramBase, copyBase, 1u);
             }
         }
     }
