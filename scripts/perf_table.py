@@ -5,7 +5,8 @@ output (its --csv files, and optionally its printed logs for the device, build a
 One table of every stage of the GL path (median us / floor us and time / floor) per frame format and
 size, one of the frame time of the GL path and of each CUDA path, and the rates the floors used, under
 a header naming the device, driver, date and commit; with --clahe, also the CLAHE rows of `hdrlab bench
-clahe --csv` (each backend's passes per image size and bit depth, against issue 33's targets). Written
+clahe --csv` (each backend's passes per image size and bit depth, against issue 33's targets; such a
+CSV given among the positional ones counts as --clahe). Written
 to stdout, to --output, or with --update between the markers <!-- perf-table:begin --> and
 <!-- perf-table:end --> of a Markdown file.
 scripts/perf-table.sh runs the bench and this in one go.
@@ -117,6 +118,16 @@ def clahe_section(rows):
             name, number(row["histogram_us"]), number(row["lut_us"]), number(row["blend_us"]),
             number(row["total_us"]), target, "yes" if row["exact"] == "1" else "**no**"))
     return out
+
+
+def is_clahe_csv(path):
+    """Whether `path` is a `bench clahe` CSV (its header), so that a folder's *.csv can be given whole."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            header = next(csv.reader(handle), [])
+    except OSError:
+        return False
+    return "backend" in header and "bits" in header and "stage" not in header
 
 
 def pixels(size):
@@ -375,12 +386,17 @@ def main(argv):
         for key in ("device", "driver", "date", "commit", "peak"):
             if getattr(args, key):
                 facts[key] = getattr(args, key)
-        rows = read_rows(args.csv, args.assume_frame_format)
+        # A `bench clahe` CSV among the positional ones (a folder's *.csv) counts as --clahe.
+        clahe_paths = args.clahe + [path for path in args.csv if is_clahe_csv(path)]
+        pipeline_paths = [path for path in args.csv if not is_clahe_csv(path)]
+        if not pipeline_paths:
+            raise InputError("no `bench pipeline` CSV among %s" % ", ".join(args.csv))
+        rows = read_rows(pipeline_paths, args.assume_frame_format)
         operators = [op for op in args.operators.split(",") if op] if args.operators else None
         link_base = os.path.dirname(os.path.abspath(args.update or args.output or "."))
         if not (args.update or args.output):
             link_base = None
-        clahe_rows = read_clahe_rows(args.clahe)
+        clahe_rows = read_clahe_rows(clahe_paths)
         table = build_table(rows, facts, args.bins, operators, args.note, link_base, clahe_rows)
         if args.update:
             update_document(args.update, table)

@@ -190,6 +190,11 @@ class Table(unittest.TestCase):
         result = run("--clahe", clahe_csv, pipeline_csv)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("| 8-bit 4K / gl |", result.stdout)
+        # A bench clahe CSV among the positional CSVs (docs/perf/<name>/*.csv) is taken as --clahe.
+        mixed = run(pipeline_csv, clahe_csv)
+        self.assertEqual(mixed.returncode, 0, mixed.stderr)
+        self.assertEqual(mixed.stdout, result.stdout)
+        self.assertEqual(run(clahe_csv).returncode, 2)
         bad = run("--clahe", self.files.write("bad.csv", ["size,bits", "1x1,8"]), pipeline_csv)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("not a `bench clahe` CSV", bad.stderr)
