@@ -132,7 +132,7 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
         mInput = gl::Buffer("clahe.input", words * 4);
         mOutput = gl::Buffer("clahe.output", words * 4);
     }
-    // The last word's unused samples are zero (never counted, never written back).
+    // The last word's unused samples are zero: never counted, and cut from the result.
     std::vector<std::uint32_t> packed(words, 0u);
     std::memcpy(packed.data(), samples, count * (mSixteenBit ? 2 : 1));  // little-endian, as the passes read
     mInput.update(0, words * 4, packed.data());
