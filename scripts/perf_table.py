@@ -4,14 +4,17 @@ output (its --csv files, and optionally its printed logs for the device, build a
 
 One table of every stage of the GL path (median us / floor us and time / floor) per frame format and
 size, one of the frame time of the GL path and of each CUDA path, and the rates the floors used, under
-a header naming the device, driver, date and commit. Written to stdout, to --output, or with --update
-between the markers <!-- perf-table:begin --> and <!-- perf-table:end --> of a Markdown file.
+a header naming the device, driver, date and commit; with --clahe, also the CLAHE rows of `hdrlab bench
+clahe --csv` (each backend's passes per image size and bit depth, against issue 33's targets; such a
+CSV given among the positional ones counts as --clahe). Written
+to stdout, to --output, or with --update between the markers <!-- perf-table:begin --> and
+<!-- perf-table:end --> of a Markdown file.
 scripts/perf-table.sh runs the bench and this in one go.
 
 Usage:
   perf_table.py [--env FILE] [--log LOG ...] [--device D] [--driver V] [--date D] [--commit C] [--peak P]
                 [--assume-frame-format F] [--bins N] [--operators a,b] [--note TEXT]
-                [--update DOC.md | --output FILE] CSV...
+                [--clahe CLAHE.csv ...] [--update DOC.md | --output FILE] CSV...
 The facts come from, in order of precedence: the flags, --env (lines "key: value": device, driver,
 date, commit; scripts/perf-table.sh writes it), the logs ("hdrlab bench pipeline on ...", "build:
 ..., run at ...", "device peak: ..."); but a log's build revision beats --env's commit (it names the
@@ -31,6 +34,8 @@ REQUIRED = [
     "median_us", "floor_us", "time_over_floor",
 ]
 FLOOR_TOLERANCE = 0.95  # commands/bench/BenchFloors.h kFloorTolerance
+CLAHE_REQUIRED = ["size", "bits", "backend", "histogram_us", "lut_us", "blend_us", "total_us", "exact", "target_us",
+                  "error"]
 
 
 class InputError(Exception):
@@ -64,6 +69,65 @@ def read_rows(paths, assume_format):
     if not rows:
         raise InputError("no rows in %s" % ", ".join(paths))
     return rows
+
+
+def read_clahe_rows(paths):
+    """The rows of `hdrlab bench clahe --csv` files; a backend not available there is left out."""
+    rows = []
+    for path in paths or []:
+        try:
+            with open(path, newline="", encoding="utf-8") as handle:
+                reader = csv.DictReader(handle)
+                missing = [c for c in CLAHE_REQUIRED if c not in (reader.fieldnames or [])]
+                if missing:
+                    raise InputError("%s: not a `bench clahe` CSV (no column %s)" % (path, ", ".join(missing)))
+                for line, row in enumerate(reader, start=2):
+                    if None in row or any(row.get(c) is None for c in CLAHE_REQUIRED):
+                        raise InputError("%s:%d: wrong number of fields" % (path, line))
+                    row = dict(row)
+                    if row["error"].startswith("unavailable"):
+                        continue
+                    try:
+                        for key in ("histogram_us", "lut_us", "blend_us", "total_us", "target_us"):
+                            row[key] = float(row[key]) if row[key] else None
+                    except ValueError as error:
+                        raise InputError("%s:%d: %s" % (path, line, error)) from None
+                    row["source_file"] = path
+                    rows.append(row)
+        except OSError as error:
+            raise InputError("%s: %s" % (path, error.strerror or error)) from None
+    return rows
+
+
+def clahe_section(rows):
+    """The CLAHE rows: median us per pass and total per image and backend, the target, exactness."""
+    out = ["", "**CLAHE** (`hdrlab bench clahe`: OpenCV's CLAHE, 8x8 tiles, clip limit 40, photo-like synthetic "
+           "image; median us per pass, the histogram with its clear; target: issue 33's):", "",
+           "| image / backend | histogram | lut | blend | total | target | equal to the CPU reference |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+    rows = sorted(rows, key=lambda r: (int(r["bits"]), pixels(r["size"])))
+    for row in rows:
+        name = "%s-bit %s / %s" % (row["bits"], size_label(row["size"]), row["backend"])
+        if row["error"]:
+            out.append("| %s | %s | | | | | |" % (name, row["error"]))
+            continue
+        target = "-"
+        if row["target_us"] is not None:
+            target = "%s (%s)" % (number(row["target_us"]), "met" if row["total_us"] <= row["target_us"] else "missed")
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            name, number(row["histogram_us"]), number(row["lut_us"]), number(row["blend_us"]),
+            number(row["total_us"]), target, "yes" if row["exact"] == "1" else "**no**"))
+    return out
+
+
+def is_clahe_csv(path):
+    """Whether `path` is a `bench clahe` CSV (its header), so that a folder's *.csv can be given whole."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            header = next(csv.reader(handle), [])
+    except OSError:
+        return False
+    return "backend" in header and "bits" in header and "stage" not in header
 
 
 def pixels(size):
@@ -156,7 +220,7 @@ def path_name(row):
     return "%s `%s`" % (row["path"], method)
 
 
-def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None):
+def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None, clahe_rows=None):
     all_bins = unique(row["bins"] for row in rows)
     if bins is None:
         bins = "256" if "256" in all_bins else sorted(all_bins, key=int)[0]
@@ -200,7 +264,7 @@ def build_table(rows, facts, bins=None, operators=None, note=None, link_base=Non
     out.append("| device peak | %s |" % fact("peak", "not printed by this bench run"))
     out.append("| configuration | default scene, %s bins, operators %s, frame formats %s |"
                % (bins, ", ".join(operators), ", ".join(formats)))
-    raw = unique(row["source_file"] for row in rows)
+    raw = unique([row["source_file"] for row in rows] + [row["source_file"] for row in clahe_rows or []])
     links = []
     for path in raw:
         target = os.path.relpath(path, link_base) if link_base else path
@@ -274,6 +338,8 @@ def build_table(rows, facts, bins=None, operators=None, note=None, link_base=Non
             rate = float(values[-1]) if values else None
             cells.append("-" if rate is None else number(rate, 0 if rate >= 100 else 2))
         out.append(head % ((label,) + tuple(cells)))
+    if clahe_rows:
+        out.extend(clahe_section(clahe_rows))
     return "\n".join(out) + "\n"
 
 
@@ -305,6 +371,7 @@ def main(argv):
     parser.add_argument("--bins", help="bin count to show (default 256, else the smallest)")
     parser.add_argument("--operators", help="comma list (default: every operator in the CSVs)")
     parser.add_argument("--note", help="a paragraph under the header")
+    parser.add_argument("--clahe", action="append", default=[], help="bench clahe --csv files (repeatable)")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--update", help="Markdown file whose marked block is replaced")
     target.add_argument("--output", help="write the table here instead of stdout")
@@ -319,12 +386,18 @@ def main(argv):
         for key in ("device", "driver", "date", "commit", "peak"):
             if getattr(args, key):
                 facts[key] = getattr(args, key)
-        rows = read_rows(args.csv, args.assume_frame_format)
+        # A `bench clahe` CSV among the positional ones (a folder's *.csv) counts as --clahe.
+        clahe_paths = args.clahe + [path for path in args.csv if is_clahe_csv(path)]
+        pipeline_paths = [path for path in args.csv if not is_clahe_csv(path)]
+        if not pipeline_paths:
+            raise InputError("no `bench pipeline` CSV among %s" % ", ".join(args.csv))
+        rows = read_rows(pipeline_paths, args.assume_frame_format)
         operators = [op for op in args.operators.split(",") if op] if args.operators else None
         link_base = os.path.dirname(os.path.abspath(args.update or args.output or "."))
         if not (args.update or args.output):
             link_base = None
-        table = build_table(rows, facts, args.bins, operators, args.note, link_base)
+        clahe_rows = read_clahe_rows(clahe_paths)
+        table = build_table(rows, facts, args.bins, operators, args.note, link_base, clahe_rows)
         if args.update:
             update_document(args.update, table)
         elif args.output:

@@ -70,6 +70,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     live.addViewSubcommand(cli);
     CompareParser compare(cli, common);
     Equalize8Parser equalize8(cli, common);
+    ClaheParser clahe(cli, common);
     BenchParser bench(cli, common);
     SettingsParser settings(cli);
     finishTopLevel(cli);
@@ -90,6 +91,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
         } else if (equalize8.parsed()) {
             result.kind = CommandKind::Equalize8;
             result.equalize8 = equalize8.read();
+        } else if (clahe.parsed()) {
+            result.kind = CommandKind::Clahe;
+            result.clahe = clahe.read();
         } else if (bench.parsed()) {
             result.kind = CommandKind::Bench;
             result.bench = bench.read();
@@ -134,6 +138,8 @@ int runParsedCommandLine(const ParsedCommandLine& parsed)
             return runCompareCommand(parsed.common, parsed.compare);
         case CommandKind::Equalize8:
             return runEqualize8Command(parsed.common, parsed.equalize8);
+        case CommandKind::Clahe:
+            return runClaheCommand(parsed.common, parsed.clahe);
         case CommandKind::Bench:
             return runBenchCommand(parsed.common, parsed.bench);
         case CommandKind::Run:

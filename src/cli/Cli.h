@@ -1,5 +1,5 @@
 // Cli.h: hdrlab's command line (CLI11). It only dispatches: each subcommand adds its own flags and
-// checks them (commands/<name>/<Name>Command.h: tonemap, compare, equalize8, bench, settings, and
+// checks them (commands/<name>/<Name>Command.h: tonemap, compare, equalize8, clahe, bench, settings, and
 // commands/view/ViewCommand.h for the live mode and `view`). Parsing never exits the process and never
 // prints: it returns what to run, or the text to print and the exit code, so tests can drive it.
 #pragma once
@@ -8,6 +8,7 @@
 #include "commands/CommandFlags.h"
 #include "commands/CommonOptions.h"
 #include "commands/bench/BenchCommand.h"
+#include "commands/clahe/ClaheCommand.h"
 #include "commands/compare/CompareCommand.h"
 #include "commands/equalize8/Equalize8Command.h"
 #include "commands/tonemap/TonemapCommand.h"
@@ -18,7 +19,7 @@
 
 namespace app {
 
-enum class CommandKind { Run, Tonemap, Compare, Equalize8, Bench, Exit };
+enum class CommandKind { Run, Tonemap, Compare, Equalize8, Clahe, Bench, Exit };
 
 struct ParsedCommandLine
 {
@@ -28,6 +29,7 @@ struct ParsedCommandLine
     TonemapOptions tonemap;
     CompareOptions compare;
     Equalize8Options equalize8;
+    ClaheOptions clahe;
     BenchOptions bench;
     util::LogLevel logLevel = util::LogLevel::Info;  ///< --log-level
     int exitCode = 0;                                ///< for CommandKind::Exit

@@ -1,7 +1,7 @@
 # The subcommands, one folder each: <Name>Command.h holds the options, the parser (the subcommand and
 # its flags) and the run; the flag helpers they share are commands/CommandFlags. The CUDA-only runs
-# (equalize8, the CUDA bench suites, bench pipeline's CUDA streaming rates) have stand-ins that say
-# CUDA is not built.
+# (equalize8, the CUDA bench suites, bench pipeline's CUDA streaming rates, clahe's cuda backend) have
+# stand-ins that say CUDA is not built.
 target_sources(hdrlab_core PRIVATE
   commands/CommandFlags.cpp
   commands/view/ViewCommand.cpp
@@ -13,6 +13,8 @@ target_sources(hdrlab_core PRIVATE
   commands/tonemap/TonemapSequence.cpp
   commands/compare/CompareCommand.cpp
   commands/equalize8/Equalize8Command.cpp
+  commands/clahe/ClaheCommand.cpp
+  commands/clahe/ClaheBackends.cpp
   commands/bench/BenchCommand.cpp
   commands/bench/BenchPipelineCommand.cpp
   commands/bench/BenchFloors.cpp
@@ -23,10 +25,12 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/ReferenceChain.cpp
   commands/bench/ReferenceChainCpu.cpp
   commands/bench/ReferenceBench.cpp
-  commands/bench/WardFactors.cpp)
+  commands/bench/WardFactors.cpp
+  commands/bench/ClaheBench.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp
+    commands/clahe/ClaheCuda.cpp
     commands/bench/BenchCudaSuites.cpp
     commands/bench/BenchBandwidthCuda.cpp
     commands/bench/ReferenceChainCuda.cpp)

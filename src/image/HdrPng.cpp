@@ -213,4 +213,80 @@ Image16 loadPng16(const std::filesystem::path& path)
     return image;
 }
 
+bool isPng16(const std::filesystem::path& path)
+{
+    // The signature, then IHDR first: length, "IHDR", width, height, bit depth at byte 24.
+    std::ifstream in(path, std::ios::binary);
+    std::array<char, 25> head{};
+    if (!in || !in.read(head.data(), std::streamsize(head.size())))
+        return false;
+    static const char signature[9] = "\x89PNG\r\n\x1a\n";
+    return std::equal(signature, signature + 8, head.begin()) && std::string(head.data() + 12, 4) == "IHDR" &&
+           std::uint8_t(head[24]) == 16;
+}
+
+Png16 loadPng16Samples(const std::filesystem::path& path)
+{
+    std::error_code error;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+    if (error)
+        fail(path, "cannot open: " + error.message());
+    if (bytes > kMaxFileBytes)
+        fail(path, "file of " + std::to_string(bytes) + " bytes is too large (limit " + std::to_string(kMaxFileBytes) +
+                       " bytes)");
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info(path.string().c_str(), &w, &h, &n))
+        fail(path, std::string("cannot decode: ") + stbi_failure_reason());
+    if (w > kMaxImageDimension || h > kMaxImageDimension)
+        fail(path, std::to_string(w) + "x" + std::to_string(h) + " is larger than " +
+                       std::to_string(kMaxImageDimension) + " pixels a side");
+    stbi_us* data = stbi_load_16(path.string().c_str(), &w, &h, &n, 0);
+    if (!data)
+        fail(path, std::string("cannot decode: ") + stbi_failure_reason());
+    Png16 image{w, h, n, std::vector<std::uint16_t>(data, data + std::size_t(w) * std::size_t(h) * std::size_t(n))};
+    stbi_image_free(data);
+    return image;
+}
+
+void writePng16(const std::filesystem::path& path, const Png16& image)
+{
+    static const std::uint8_t colourTypes[5] = {0, 0, 4, 2, 6};  // by channel count
+    if (image.width < 1 || image.height < 1 || image.width > kMaxImageDimension || image.height > kMaxImageDimension ||
+        image.channels < 1 || image.channels > 4 ||
+        image.samples.size() != std::size_t(image.width) * std::size_t(image.height) * std::size_t(image.channels))
+        throw ImageError("cannot write '" + path.string() + "': not an image of 1..4 channels and 1.." +
+                         std::to_string(kMaxImageDimension) + " pixels a side");
+    const std::size_t rowSamples = std::size_t(image.width) * std::size_t(image.channels);
+    const std::size_t rowBytes = 1 + rowSamples * 2;
+    std::vector<std::uint8_t> raw(rowBytes * std::size_t(image.height));
+    for (std::size_t y = 0; y < std::size_t(image.height); ++y) {
+        std::uint8_t* row = raw.data() + rowBytes * y;
+        row[0] = 0;  // filter: none
+        for (std::size_t i = 0; i < rowSamples; ++i) {
+            const std::uint16_t sample = image.samples[y * rowSamples + i];
+            row[1 + 2 * i] = std::uint8_t(sample >> 8);  // big-endian
+            row[2 + 2 * i] = std::uint8_t(sample);
+        }
+    }
+    int compressedSize = 0;
+    unsigned char* compressed = stbi_zlib_compress(raw.data(), int(raw.size()), &compressedSize, 8);
+    if (!compressed)
+        throw ImageError("cannot write '" + path.string() + "': PNG compression failed");
+    const std::vector<std::uint8_t> idat(compressed, compressed + compressedSize);
+    std::free(compressed);
+    std::string file("\x89PNG\r\n\x1a\n", 8);
+    std::vector<std::uint8_t> ihdr;
+    putU32(ihdr, std::uint32_t(image.width));
+    putU32(ihdr, std::uint32_t(image.height));
+    ihdr.insert(ihdr.end(), {16, colourTypes[image.channels], 0, 0, 0});  // 16 bits, deflate, adaptive, no interlace
+    putChunk(file, "IHDR", ihdr);
+    putChunk(file, "IDAT", idat);
+    putChunk(file, "IEND", {});
+    try {
+        util::writeFileAtomically(path, file);
+    } catch (const std::exception& error) {
+        throw ImageError(error.what());
+    }
+}
+
 }  // namespace image

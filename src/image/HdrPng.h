@@ -10,6 +10,8 @@
 // display: BT.2020 primaries and D65 in 0.00002 units, max and min luminance in 0.0001 cd/m^2),
 // cLLI (MaxCLL, MaxFALL in 0.0001 cd/m^2), IDAT, IEND: the colour chunks precede IDAT as the
 // specification requires (cICP also precedes PLTE; there is none).
+// Also plain 16-bit PNGs of 1..4 channels (writePng16, loadPng16Samples; `clahe`'s 16-bit images),
+// written the same way without the colour chunks.
 #pragma once
 
 #include "image/Image.h"
@@ -63,5 +65,22 @@ struct Image16
     std::vector<std::uint16_t> samples;
 };
 Image16 loadPng16(const std::filesystem::path& path);
+
+/// A PNG's samples at 16 bits with its own channel count (1 grey, 2 grey + alpha, 3 RGB, 4 RGBA),
+/// interleaved, row 0 the top.
+struct Png16
+{
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    std::vector<std::uint16_t> samples;
+};
+/// Whether `path` is a PNG whose header says 16 bits a sample; false for anything else (never throws).
+bool isPng16(const std::filesystem::path& path);
+/// Loads a PNG as 16-bit samples keeping its channels (stb_image's 16-bit API; 8-bit files are
+/// scaled by 257). Throws ImageError (not a PNG, damaged, larger than kMaxImageDimension a side).
+Png16 loadPng16Samples(const std::filesystem::path& path);
+/// Writes a 16-bit PNG of 1..4 channels (colour type 0, 4, 2 or 6; filter none). Throws ImageError.
+void writePng16(const std::filesystem::path& path, const Png16& image);
 
 }  // namespace image

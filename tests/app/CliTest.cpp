@@ -202,6 +202,7 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
                              "tonemap",
                              "compare",
                              "equalize8",
+                             "clahe",
                              "view",
                              "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
@@ -284,6 +285,29 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     EXPECT_EQ(equalize.equalize8.scan, "cuda-blelloch");
     EXPECT_EQ(equalize.equalize8.block, 512u);
 
+    auto clahe = parse({"clahe", "in.png", "-o", "out.png", "--clip-limit", "2.5", "--tile-grid", "16x4", "--backend",
+                        "cpu", "--per-channel", "--verify", "--runs", "3"});
+    ASSERT_EQ(clahe.kind, CommandKind::Clahe) << clahe.error;
+    EXPECT_EQ(clahe.clahe.clipLimit, 2.5);
+    EXPECT_EQ(clahe.clahe.tilesX, 16);
+    EXPECT_EQ(clahe.clahe.tilesY, 4);
+    EXPECT_EQ(clahe.clahe.backend, "cpu");
+    EXPECT_TRUE(clahe.clahe.perChannel);
+    EXPECT_TRUE(clahe.clahe.verify);
+    EXPECT_EQ(clahe.clahe.runs, 3);
+    auto claheDefaults = parse({"clahe", "in.png", "-o", "out.png"});
+    ASSERT_EQ(claheDefaults.kind, CommandKind::Clahe) << claheDefaults.error;
+    EXPECT_EQ(claheDefaults.clahe.clipLimit, 40.0);  // OpenCV's defaults
+    EXPECT_EQ(claheDefaults.clahe.tilesX, 8);
+    EXPECT_EQ(claheDefaults.clahe.tilesY, 8);
+    EXPECT_EQ(claheDefaults.clahe.backend, "gl");
+    EXPECT_FALSE(claheDefaults.clahe.perChannel);
+
+    auto benchClahe = parse({"bench", "clahe", "--repeat", "9"});
+    ASSERT_EQ(benchClahe.kind, CommandKind::Bench) << benchClahe.error;
+    EXPECT_EQ(benchClahe.bench.sizes, (std::vector<glm::ivec2>{{1920, 1080}, {3840, 2160}}));
+    EXPECT_EQ(parse({"bench", "clahe", "--size", "64x36"}).bench.sizes, (std::vector<glm::ivec2>{{64, 36}}));
+
     auto bench = parse({"bench", "scan", "--repeat", "7", "--log-level", "debug"});
     ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;
     EXPECT_EQ(bench.bench.suite, "scan");
@@ -309,6 +333,16 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"bench", "pipeline", "--chart", "-"}, "cannot share standard output");
     expectRefused({"equalize8", "in.png", "-o", "o.png", "--block", "128"}, "--block");
     expectRefused({"bench", "everything"}, "suite");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--tile-grid", "0x8"}, "--tile-grid '0x8' is outside 1..64");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--tile-grid", "8x65"}, "outside 1..64");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--tile-grid", "8"}, "not WxH");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--clip-limit", "-0.5"}, "--clip-limit -0.5 is outside");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--clip-limit", "nan"}, "--clip-limit");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--clip-limit", "inf"}, "--clip-limit");
+    expectRefused({"clahe", "in.png", "-o", "o.png", "--backend", "metal"}, "--backend");
+    expectRefused({"clahe", "in.png", "-o", "-"}, "binary image");
+    expectRefused({"clahe", "in.png"}, "--output");
+    expectRefused({"bench", "clahe", "--bins", "64"}, "--bins is an option of 'bench pipeline'");
 }
 
 TEST(CliTest, SequenceOptionsAreFilledInAndChecked)

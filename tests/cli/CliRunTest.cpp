@@ -138,7 +138,8 @@ TEST(CliRunTest, HelpDocumentsEveryFlag)
          {"--scene",    "--size",        "--headless", "--frames", "--screenshot", "--screenshot-exr",
           "--capture",  "--capture-csv", "--ui",       "--list",   "--verify",     "--histogram-method",
           "--scan",     "--operator",    "--bins",     "--range",  "--downsample", "--vsync",
-          "--data-dir", "--log-level",   "tonemap",    "compare",  "equalize8",    "bench"})
+          "--data-dir", "--log-level",   "tonemap",    "compare",  "equalize8",    "clahe",
+          "bench"})
         EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
 }
 

@@ -116,3 +116,44 @@ TEST(HdrPng, RefusesEmptyImagesAndUnwritablePaths)
 }
 
 }  // namespace
+
+namespace {
+
+// Plain 16-bit PNGs (`clahe`'s 16-bit images): every channel count round-trips sample for sample,
+// including 0, 65535 and values whose bytes differ (big-endian in the file); 8-bit PNGs are not
+// isPng16; bad images and paths are refused.
+TEST(Png16, EveryChannelCountRoundTripsExactly)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hdrlab-png16-test";
+    std::filesystem::create_directories(dir);
+    for (int channels = 1; channels <= 4; ++channels) {
+        image::Png16 png{7, 3, channels, {}};
+        for (int i = 0; i < 7 * 3 * channels; ++i)
+            png.samples.push_back(std::uint16_t(i == 0 ? 0 : i == 1 ? 65535 : (i * 2654435761u) >> 16));
+        const std::filesystem::path path = dir / ("c" + std::to_string(channels) + ".png");
+        image::writePng16(path, png);
+        EXPECT_TRUE(image::isPng16(path));
+        const image::Png16 back = image::loadPng16Samples(path);
+        EXPECT_EQ(back.width, 7);
+        EXPECT_EQ(back.height, 3);
+        EXPECT_EQ(back.channels, channels);
+        EXPECT_EQ(back.samples, png.samples) << channels << " channels";
+        const std::vector<image::PngChunk> chunks = image::readPngChunks(path);
+        ASSERT_GE(chunks.size(), 3u);
+        EXPECT_EQ(chunks[0].type, "IHDR");
+        EXPECT_EQ(chunks[0].data[8], 16);                 // bit depth
+        const std::uint8_t colourTypes[] = {0, 4, 2, 6};  // grey, grey + alpha, RGB, RGBA
+        EXPECT_EQ(chunks[0].data[9], colourTypes[channels - 1]);
+        for (const image::PngChunk& chunk : chunks)
+            EXPECT_TRUE(chunk.crcOk) << chunk.type;
+    }
+    // An HDR10 PNG is 16-bit too; a missing file and a non-PNG are not.
+    EXPECT_FALSE(image::isPng16(dir / "missing.png"));
+    EXPECT_THROW(image::loadPng16Samples(dir / "missing.png"), image::ImageError);
+    EXPECT_THROW(image::writePng16(dir / "empty.png", image::Png16{0, 0, 1, {}}), image::ImageError);
+    EXPECT_THROW(image::writePng16(dir / "five.png", image::Png16{1, 1, 5, {1, 2, 3, 4, 5}}), image::ImageError);
+    EXPECT_THROW(image::writePng16(dir / "short.png", image::Png16{2, 2, 1, {1, 2, 3}}), image::ImageError);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace

@@ -158,6 +158,47 @@ class Table(unittest.TestCase):
         self.assertEqual(facts["driver"], "580.159.04")
         self.assertEqual(facts["device"], "NVIDIA H200/PCIe/SSE2")
 
+    def test_clahe_rows_follow_the_pipeline_tables_only_when_given(self):
+        pipeline = perf_table.read_rows(
+            [self.files.write("new.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))], None)
+        clahe_csv = self.files.write("clahe.csv", [
+            "size,bits,backend,device,histogram_us,lut_us,blend_us,total_us,min_total_us,runs,exact,target_us,error",
+            "3840x2160,8,gl,GL: NVIDIA H200,9.5,3.1,10.2,22.8,22.1,200,1,25.0,",
+            "3840x2160,8,cuda,,,,,,,0,0,20.0,unavailable: this build has no CUDA backend",
+            "1920x1080,8,gl,GL: NVIDIA H200,3.0,3.0,5.0,11.0,10.5,200,1,10.0,",
+            "3840x2160,16,gl,GL: NVIDIA H200,60.0,40.0,20.0,120.0,118.0,200,0,250.0,",
+            "3840x2160,16,cpu,CPU,90000.0,60000.0,30000.0,180000.0,170000.0,3,1,,",
+            "1920x1080,16,cuda,,,,,,,0,0,,failed: out of memory",
+        ])
+        clahe = perf_table.read_clahe_rows([clahe_csv])
+        table = perf_table.build_table(pipeline, {}, clahe_rows=clahe)
+        self.assertIn("**CLAHE** (`hdrlab bench clahe`", table)
+        self.assertIn("| 8-bit 4K / gl | 9.5 | 3.1 | 10.2 | 22.8 | 25.0 (met) | yes |", table)
+        self.assertIn("| 8-bit 1080p / gl | 3.0 | 3.0 | 5.0 | 11.0 | 10.0 (missed) | yes |", table)
+        self.assertIn("| 16-bit 4K / gl | 60.0 | 40.0 | 20.0 | 120.0 | 250.0 (met) | **no** |", table)
+        self.assertIn("| 16-bit 4K / cpu | 90000.0 | 60000.0 | 30000.0 | 180000.0 | - | yes |", table)
+        self.assertIn("| 16-bit 1080p / cuda | failed: out of memory |", table)
+        self.assertNotIn("8-bit 4K / cuda", table)  # unavailable backends are left out
+        self.assertLess(table.index("| 8-bit 1080p / gl"), table.index("| 8-bit 4K / gl"))
+        self.assertLess(table.index("| 8-bit 4K / gl"), table.index("| 16-bit 1080p / cuda"))
+        self.assertIn("[`clahe.csv`]", table)
+        # Without CLAHE rows the table is what it was.
+        self.assertEqual(perf_table.build_table(pipeline, {}, clahe_rows=[]), perf_table.build_table(pipeline, {}))
+        self.assertNotIn("CLAHE", perf_table.build_table(pipeline, {}))
+        # Through the command line, and a wrong file refused on one line.
+        pipeline_csv = self.files.write("p.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))
+        result = run("--clahe", clahe_csv, pipeline_csv)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("| 8-bit 4K / gl |", result.stdout)
+        # A bench clahe CSV among the positional CSVs (docs/perf/<name>/*.csv) is taken as --clahe.
+        mixed = run(pipeline_csv, clahe_csv)
+        self.assertEqual(mixed.returncode, 0, mixed.stderr)
+        self.assertEqual(mixed.stdout, result.stdout)
+        self.assertEqual(run(clahe_csv).returncode, 2)
+        bad = run("--clahe", self.files.write("bad.csv", ["size,bits", "1x1,8"]), pipeline_csv)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("not a `bench clahe` CSV", bad.stderr)
+
     def test_the_h200_csv_in_the_repository(self):
         path = os.path.join(ROOT, "docs", "perf", "pipeline-all-h200-2026-11-23-env.csv")
         if not os.path.exists(path):
@@ -179,14 +220,16 @@ class Script(unittest.TestCase):
             doc = os.path.join(out, "PERF.md")
             with open(doc, "w", encoding="utf-8") as handle:
                 handle.write("# P\n%s\n%s\nrest\n" % (perf_table.BEGIN, perf_table.END))
-            env = dict(os.environ, OUT=out, SIZES="64x36", FRAMES="2", WARMUP="1", PYTHON=sys.executable)
+            env = dict(os.environ, OUT=out, SIZES="64x36", FRAMES="2", WARMUP="1", CLAHE_RUNS="2",
+                       PYTHON=sys.executable)
             result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "perf-table.sh"), "--bin", bin_dir,
                                      "--update", doc], env=env, capture_output=True, text=True, check=False)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             self.assertTrue(os.path.exists(os.path.join(out, "perf-table.tar.gz")))
             with open(os.path.join(out, "perf-table", "perf-table.md"), encoding="utf-8") as handle:
                 table = handle.read()
-            for text in ("| percentile / histogram |", "| ward / curve |", "| ward / frame |", "64x36"):
+            for text in ("| percentile / histogram |", "| ward / curve |", "| ward / frame |", "64x36",
+                         "| 8-bit 64x36 / gl |", "| 16-bit 64x36 / cpu |"):
                 self.assertIn(text, table)
             with open(doc, encoding="utf-8") as handle:
                 self.assertIn("| percentile / apply |", handle.read())

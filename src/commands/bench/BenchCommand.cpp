@@ -2,6 +2,7 @@
 // and the hand-over to the suite's bench.
 #include "commands/bench/BenchCommand.h"
 
+#include "commands/bench/ClaheBench.h"
 #include "commands/bench/HistogramFactors.h"
 #include "commands/bench/WardFactors.h"
 #include "post/tonemap/ToneOperator.h"
@@ -31,7 +32,7 @@ using Flags = BenchParser::Flags;
 /// Every suite: the GL benches, then the CUDA suites.
 std::vector<std::string> suiteNames()
 {
-    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors", "ward-factors"};
+    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors", "ward-factors", "clahe"};
     names.insert(names.end(), kCudaBenchSuites.begin(), kCudaBenchSuites.end());
     return names;
 }
@@ -43,7 +44,11 @@ void addPipelineFlags(CLI::App& bench, Flags& f)
                         ->type_name("OUT.svg");
     f.pipelineOnly = {
         f.chartOption,
-        bench.add_option("--size", f.sizes, "pipeline: frame sizes (default 1920x1080)")->type_name("WxH[,WxH...]"),
+        bench
+            .add_option("--size", f.sizes,
+                        "pipeline: frame sizes (default 1920x1080); clahe: image sizes (default "
+                        "1920x1080,3840x2160)")
+            ->type_name("WxH[,WxH...]"),
         bench.add_option("--bins", f.bins, "pipeline: bin counts, or all = 64,256,1024,4096 (default 256)")
             ->type_name("N[,N...]|all"),
         bench.add_option("--operator", f.toneOperator, "pipeline: tone operator id, or all (default: the app's)")
@@ -120,7 +125,8 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
             "operator and engine preset over the camera path), histogram-factors (what the default GL "
             "histogram spends its time on, one factor at a time; --repeat runs), ward-factors (what Ward's curve "
             "fit spends its time on: the spread dispatches against the one-workgroup kernel, stage by stage, per "
-            "ceiling loop; --repeat runs), or the CUDA suites cuda, "
+            "ceiling loop; --repeat runs), clahe (CLAHE on every available backend, 8-bit and 16-bit, against "
+            "the CPU reference; --size, --repeat runs), or the CUDA suites cuda, "
             "scan, integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember(suiteNames()));
     f.csvOption = bench.add_option("--csv", f.csv, "Also write the results as CSV")->type_name("OUT.csv");
@@ -153,13 +159,18 @@ BenchOptions BenchParser::read() const
         options.csv = f.csv;
     // bench flicker takes the pipeline options that choose what runs (not --bins, --warmup, --chart).
     const bool flicker = options.suite == "flicker";
+    const bool clahe = options.suite == "clahe";
     if (options.suite != "pipeline")
         for (const CLI::Option* option : f.pipelineOnly)
-            if (option->count() && !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
-                                     option != f.chartOption))
+            if (option->count() &&
+                !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
+                  option != f.chartOption) &&
+                !(clahe && option->get_name() == "--size"))
                 throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
                                options.suite + "'");
     readPipelineFlags(f, options);
+    if (clahe && f.sizes.empty())
+        options.sizes = {{1920, 1080}, {3840, 2160}};
     readSequenceFlags(f, options);
     if (f.chartOption->count())
         options.chart = f.chart;
@@ -201,6 +212,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
         return runHistogramFactorsCommand(common.dataDir, int(options.repeat), options.csv);
     if (options.suite == "ward-factors")
         return runWardFactorsCommand(common.dataDir, int(options.repeat), options.csv);
+    if (options.suite == "clahe")
+        return runClaheBench(common, options.sizes, int(options.repeat), options.csv);
     return runCudaBenchSuites(common, options);
 }
 

@@ -1,0 +1,94 @@
+// ClaheGl.h: OpenCV's CLAHE (contrast-limited adaptive histogram equalization, Zuiderveld, "Contrast
+// Limited Adaptive Histogram Equalization", Graphics Gems IV, 1994; as OpenCV's
+// modules/imgproc/src/clahe.cpp computes it on x86-64) with GL compute, bit-exact against the CPU
+// reference (reference/Clahe.h) and so against OpenCV. Three passes, each arithmetic step
+// shaders/shared/Clahe.h's:
+//  1. histogram (shaders/clahe/ClaheHistogram.comp): the padded image's tile histograms, each tile
+//     split into slabs of rows, one workgroup per (slab, tile), so an 8x8 grid still fills a large GPU
+//     (OpenCV's OpenCL/CUDA versions run one workgroup per tile: 64 workgroups);
+//  2. lut (ClaheLut.comp): per tile, the clip, the batch + residual redistribution, the running sum
+//     and the float LUT scale, one workgroup per tile;
+//  3. blend (ClaheBlend.comp): the bilinear blend of four LUTs per pixel, as separate float multiplies
+//     and adds (GLSL `precise`: no FMA), over the original image; at 8 bits (widths a multiple of 4)
+//     each workgroup first packs the four LUT values of the cells it covers into shared words.
+// The host computes every float OpenCV computes once (LUT scale, inverse tile sizes; hd::claheGeometry)
+// and uploads its bits: no pass divides a float. Upload and readback are outside the timed passes;
+// each pass is bracketed by GL timestamps and a debug group.
+// Limits: single-channel 8-bit (256 bins) and 16-bit (65536 bins) images of 1..kMaxSide pixels a side,
+// grids of 1..64 tiles a side, tiles x bins <= kMaxHistogramWords (16-bit: 512 tiles, e.g. 16x32),
+// buffers within GL_MAX_SHADER_STORAGE_BLOCK_SIZE.
+#pragma once
+
+#include "gl/Buffer.h"
+#include "gl/Program.h"
+#include "gl/Query.h"
+#include "shared/Clahe.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace post {
+
+/// The passes' times of one run, from GL timestamps (ms).
+struct ClaheGlTimings
+{
+    double histogramMs = 0.0;  ///< including the clear of the tile histograms
+    double lutMs = 0.0;
+    double blendMs = 0.0;
+    double totalMs() const { return histogramMs + lutMs + blendMs; }
+};
+
+/// Why CLAHE cannot run on a `width` x `height` image with this grid and clip limit (empty sides, a
+/// grid outside 1..64, a negative or non-finite clip limit, an image or histogram too large), or
+/// nothing. `bins`: 256 or 65536. Every backend's parameters are checked with this.
+std::optional<std::string> claheParameterError(int width,
+                                               int height,
+                                               int tilesX,
+                                               int tilesY,
+                                               double clipLimit,
+                                               int bins);
+
+class ClaheGl
+{
+public:
+    static constexpr int kMaxSide = 16384;
+    static constexpr std::size_t kMaxHistogramWords = std::size_t(1) << 25;  ///< tiles x bins
+
+    /// Uploads the samples (geometry.width x geometry.height, rows packed), runs the three passes and
+    /// reads the result back; fills `timings` when given (waits for the timestamps). geometry.bins
+    /// must be 256 for run8 and 65536 for run16; throws std::invalid_argument on bad geometry.
+    std::vector<std::uint8_t> run8(gl::ShaderLibrary& shaders,
+                                   const std::uint8_t* samples,
+                                   const hd::ClaheGeometry& geometry,
+                                   ClaheGlTimings* timings = nullptr);
+    std::vector<std::uint16_t> run16(gl::ShaderLibrary& shaders,
+                                     const std::uint16_t* samples,
+                                     const hd::ClaheGeometry& geometry,
+                                     ClaheGlTimings* timings = nullptr);
+
+    /// Runs the passes `runs` times more on the last uploaded image, back to back (the timestamps are
+    /// read after the last run), and gives each run's timings (benchmarks: no transfers).
+    std::vector<ClaheGlTimings> rerun(int runs);
+
+    /// The last run's tile histograms (tileCount x bins) and LUTs (tileCount x bins) (tests).
+    std::vector<std::uint32_t> readTileHistograms() const;
+    std::vector<std::uint16_t> readLuts() const;
+
+private:
+    void prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& geometry, const void* samples);
+    void dispatchPasses(const gl::Query* stamps);
+    std::vector<ClaheGlTimings> readTimings(const std::vector<gl::Query>& stamps, int runs) const;
+
+    hd::ClaheGeometry mGeometry;
+    bool mSixteenBit = false;
+    bool mHaveImage = false;
+    int mSlabRows = 1;
+    std::size_t mWords = 0;                                              ///< packed words of the image
+    gl::Program mHistogramProgram[2], mLutProgram[2], mBlendProgram[2];  ///< [sixteenBit]
+    gl::Program mBlendCellsProgram;  ///< 8-bit images whose width is a multiple of 4 (ClaheBlend.comp, CELLS 1)
+    gl::Buffer mParams, mInput, mOutput, mTileHistograms, mLuts;
+};
+
+}  // namespace post

@@ -1,0 +1,139 @@
+// The GL compute CLAHE (post::ClaheGl) against the CPU reference (ref::clahe*, itself checked against
+// OpenCV in tests/reference/ClaheOracleTest), stage by stage (tile histograms, LUTs, image), on the
+// fixed corner cases and on random configurations small enough for a software GL renderer; plus the
+// parameter refusals.
+#include "post/clahe/ClaheGl.h"
+#include "reference/Clahe.h"
+#include "support/ClaheCases.h"
+#include "support/GlTestEnvironment.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ts = testing_support;
+
+namespace {
+
+class ClaheGlTest : public ts::GlTest
+{
+protected:
+    /// Runs `c` on the GL backend and compares every stage with the reference; returns whether all
+    /// were equal (the first difference is reported with the case).
+    template <class Sample>
+    bool matchesReference(const ts::ClaheCase& c, const ref::ClaheImage<Sample>& image)
+    {
+        const hd::ClaheGeometry g =
+            hd::claheGeometry(c.width, c.height, c.tilesX, c.tilesY, c.clipLimit, ref::claheBins<Sample>());
+        std::vector<Sample> result;
+        if constexpr (sizeof(Sample) == 1)
+            result = clahe.run8(ts::shaderLibrary(), image.samples.data(), g);
+        else
+            result = clahe.run16(ts::shaderLibrary(), image.samples.data(), g);
+        const std::vector<std::uint32_t> histograms = ref::claheTileHistograms(image, g);
+        const std::vector<std::uint16_t> luts = ref::claheLuts(histograms, g);
+        const ref::ClaheImage<Sample> expected = ref::claheBlend(image, luts, g);
+        EXPECT_EQ(clahe.readTileHistograms(), histograms) << c.describe();
+        EXPECT_EQ(clahe.readLuts(), luts) << c.describe();
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < result.size() && i < expected.samples.size(); ++i)
+            differing += result[i] != expected.samples[i];
+        EXPECT_EQ(result.size(), expected.samples.size()) << c.describe();
+        EXPECT_EQ(differing, 0u) << c.describe();
+        return !::testing::Test::HasFailure();
+    }
+
+    bool matchesReference(const ts::ClaheCase& c)
+    {
+        return c.sixteenBit ? matchesReference(c, ts::claheImage16(c)) : matchesReference(c, ts::claheImage8(c));
+    }
+
+    post::ClaheGl clahe;
+};
+
+TEST_F(ClaheGlTest, FixedCasesEqualTheReferenceStageByStage)
+{
+    for (const ts::ClaheCase& c : ts::fixedClaheCases())
+        if (!matchesReference(c))
+            return;
+}
+
+TEST_F(ClaheGlTest, RandomCasesEqualTheReferenceStageByStage)
+{
+    // 300 configurations up to 200 pixels a side (one in ten), 16-bit grids up to 64 tiles: about ten
+    // seconds on llvmpipe. One ClaheGl serves them all (its buffers follow the geometry).
+    for (const ts::ClaheCase& c : ts::randomClaheCases(2033, 300, 200, 64))
+        if (!matchesReference(c))
+            return;
+}
+
+TEST_F(ClaheGlTest, LargeImagesEqualTheReference)
+{
+    // The benchmark's shape (8x8, clip 40, photo-like) at a size with padding on both sides, both depths.
+    ts::ClaheCase c{1283, 721, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 5};
+    EXPECT_TRUE(matchesReference(c));
+    c.sixteenBit = true;
+    EXPECT_TRUE(matchesReference(c));
+    ts::ClaheCase wide{1920, 1080, 8, 8, 40.0, false, ts::ClaheContent::Noise, 6};  // no padding
+    EXPECT_TRUE(matchesReference(wide));
+}
+
+TEST_F(ClaheGlTest, EightBitBlendLayoutsEqualTheReference)
+{
+    // Widths that are a multiple of 4 take the cell blend (blocks of 128 x 32 pixels, the four LUTs
+    // of each cell packed in shared memory), which falls back to LUT reads where a block covers more
+    // than 12 cells; other widths take the word-per-invocation blend.
+    const ts::ClaheCase cases[] = {
+        {1024, 256, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 21},  // cells: a block covers <= 4
+        {516, 97, 3, 5, 2.0, false, ts::ClaheContent::Noise, 22},         // cells, padding on both sides
+        {256, 64, 64, 64, 40.0, false, ts::ClaheContent::Noise, 23},      // 32 cell columns a block: fallback
+        {130, 40, 4, 2, 40.0, false, ts::ClaheContent::TwoLevel, 24},     // word layout
+        {4, 1, 1, 1, 0.0, false, ts::ClaheContent::Noise, 25},            // one word, one block
+    };
+    for (const ts::ClaheCase& c : cases)
+        EXPECT_TRUE(matchesReference(c)) << c.describe();
+}
+
+TEST_F(ClaheGlTest, RerunGivesTheSameImageAndTimesEveryPass)
+{
+    const ts::ClaheCase c{300, 200, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 9};
+    const auto image = ts::claheImage8(c);
+    const hd::ClaheGeometry g = hd::claheGeometry(c.width, c.height, c.tilesX, c.tilesY, c.clipLimit, 256);
+    post::ClaheGlTimings timings;
+    const std::vector<std::uint8_t> first = clahe.run8(ts::shaderLibrary(), image.samples.data(), g, &timings);
+    const std::vector<post::ClaheGlTimings> runs = clahe.rerun(3);
+    ASSERT_EQ(runs.size(), 3u);
+    for (const post::ClaheGlTimings& t : runs)
+        EXPECT_GE(t.totalMs(), 0.0);
+    EXPECT_EQ(first, ref::clahe(image, c.clipLimit, c.tilesX, c.tilesY).samples);
+    EXPECT_EQ(clahe.readLuts(), ref::claheLuts(ref::claheTileHistograms(image, g), g));
+}
+
+TEST(ClaheParameters, BadParametersAreRefusedWithTheReason)
+{
+    const auto error = [](int w, int h, int tx, int ty, double clip, int bins = 256) {
+        return post::claheParameterError(w, h, tx, ty, clip, bins).value_or("");
+    };
+    EXPECT_EQ(error(10, 10, 8, 8, 40.0), "");
+    EXPECT_NE(error(0, 10, 8, 8, 40.0).find("empty"), std::string::npos);
+    EXPECT_NE(error(10, 10, 0, 8, 40.0).find("tile grid 0x8"), std::string::npos);
+    EXPECT_NE(error(10, 10, 8, 65, 40.0).find("outside"), std::string::npos);
+    EXPECT_NE(error(10, 10, 8, 8, -1.0).find("clip limit"), std::string::npos);
+    EXPECT_NE(error(10, 10, 8, 8, std::nan("")).find("clip limit"), std::string::npos);
+    EXPECT_NE(error(10, 10, 8, 8, std::numeric_limits<double>::infinity()).find("clip limit"), std::string::npos);
+    EXPECT_NE(error(20000, 10, 8, 8, 40.0).find("at most"), std::string::npos);
+    EXPECT_NE(error(100, 100, 64, 64, 40.0, 65536).find("too large"), std::string::npos);
+    EXPECT_EQ(error(100, 100, 16, 32, 40.0, 65536), "");
+    EXPECT_NE(error(10, 10, 8, 8, 40.0, 1024).find("bins"), std::string::npos);
+}
+
+TEST_F(ClaheGlTest, BadGeometryThrowsWithoutGlErrors)
+{
+    hd::ClaheGeometry g = hd::claheGeometry(4, 4, 2, 2, 40.0, 256);
+    const std::vector<std::uint8_t> samples(16, 1);
+    EXPECT_THROW(clahe.run16(ts::shaderLibrary(), nullptr, g), std::invalid_argument);  // 256 bins for run16
+    g.tilesX = 0;
+    EXPECT_THROW(clahe.run8(ts::shaderLibrary(), samples.data(), g), std::invalid_argument);
+    EXPECT_THROW(clahe.rerun(1), std::logic_error);
+}
+
+}  // namespace
