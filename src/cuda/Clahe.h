@@ -35,9 +35,11 @@ public:
     /// Uploads the image (geometry.width x geometry.height samples, rows packed), runs the three
     /// kernels, downloads the result; fills `timings` when given (events read after the run).
     /// geometry.bins must be 256 for run8 and 65536 for run16 (std::invalid_argument otherwise).
-    std::vector<std::uint8_t> run8(const std::uint8_t* samples, const hd::ClaheGeometry& geometry,
+    std::vector<std::uint8_t> run8(const std::uint8_t* samples,
+                                   const hd::ClaheGeometry& geometry,
                                    ClaheTimings* timings = nullptr);
-    std::vector<std::uint16_t> run16(const std::uint16_t* samples, const hd::ClaheGeometry& geometry,
+    std::vector<std::uint16_t> run16(const std::uint16_t* samples,
+                                     const hd::ClaheGeometry& geometry,
                                      ClaheTimings* timings = nullptr);
 
     /// Runs the kernels again on the image the last run uploaded (benchmarks: no transfers).

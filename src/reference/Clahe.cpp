@@ -16,7 +16,8 @@ std::vector<std::uint32_t> claheTileHistograms(const ClaheImage<Sample>& image, 
     for (int x = 0; x < g.paddedWidth; ++x)
         sourceColumn[std::size_t(x)] = hd::hdClaheReflect101(x, g.width);
     for (int y = 0; y < g.paddedHeight; ++y) {
-        const Sample* row = image.samples.data() + std::size_t(hd::hdClaheReflect101(y, g.height)) * std::size_t(g.width);
+        const Sample* row =
+            image.samples.data() + std::size_t(hd::hdClaheReflect101(y, g.height)) * std::size_t(g.width);
         const int ty = y / g.tileHeight;
         for (int x = 0; x < g.paddedWidth; ++x) {
             const int tile = ty * g.tilesX + x / g.tileWidth;
@@ -79,9 +80,9 @@ ClaheImage<Sample> claheBlend(const ClaheImage<Sample>& image,
             const Axis& column = columns[std::size_t(x)];
             const std::size_t left = std::size_t(column.lower) * bins + value;
             const std::size_t right = std::size_t(column.upper) * bins + value;
-            const float blended = hd::hdClaheBlend(float(topPlane[left]), float(topPlane[right]), float(bottomPlane[left]),
-                                                   float(bottomPlane[right]), column.upperWeight, column.lowerWeight,
-                                                   row.upperWeight, row.lowerWeight);
+            const float blended = hd::hdClaheBlend(
+                float(topPlane[left]), float(topPlane[right]), float(bottomPlane[left]), float(bottomPlane[right]),
+                column.upperWeight, column.lowerWeight, row.upperWeight, row.lowerWeight);
             result.samples[index] = Sample(hd::hdClaheSaturate(blended, g.maxValue()));
         }
     }

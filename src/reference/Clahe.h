@@ -28,7 +28,8 @@ std::vector<std::uint32_t> claheTileHistograms(const ClaheImage<Sample>& image, 
 
 /// The tile LUTs from the tile histograms (clip, redistribution, running sum, scale): tileCount() x
 /// bins values.
-std::vector<std::uint16_t> claheLuts(const std::vector<std::uint32_t>& tileHistograms, const hd::ClaheGeometry& geometry);
+std::vector<std::uint16_t> claheLuts(const std::vector<std::uint32_t>& tileHistograms,
+                                     const hd::ClaheGeometry& geometry);
 
 /// The blend of the LUTs over the original image.
 template <class Sample>

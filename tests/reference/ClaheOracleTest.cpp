@@ -27,7 +27,8 @@ void expectOpenCvBytes(const ClaheCase& c, const ref::ClaheImage<Sample>& image)
     int different = 0, firstX = -1, firstY = -1;
     for (int y = 0; y < image.height; ++y)
         for (int x = 0; x < image.width; ++x)
-            if (result.samples[std::size_t(y) * std::size_t(image.width) + std::size_t(x)] != expected.at<Sample>(y, x)) {
+            if (result.samples[std::size_t(y) * std::size_t(image.width) + std::size_t(x)] !=
+                expected.at<Sample>(y, x)) {
                 if (different++ == 0)
                     firstX = x, firstY = y;
             }
@@ -44,7 +45,8 @@ void expectOpenCvBytes(const ClaheCase& c)
 
 // 2,000 configurations in 8 shards of 250, so that ctest runs them in parallel.
 class ClaheOracle : public testing::TestWithParam<int>
-{};
+{
+};
 
 TEST_P(ClaheOracle, ReferenceGivesOpenCvsBytes)
 {

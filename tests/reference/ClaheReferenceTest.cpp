@@ -23,8 +23,8 @@ TEST(ClaheGeometry, PadsBothSidesWhenOnlyOneDoesNotDivide)
 TEST(ClaheGeometry, ClipLimitIsTruncatedAndAtLeastOne)
 {
     EXPECT_EQ(hd::claheGeometry(1920, 1080, 8, 8, 40.0, 256).clipLimit, int(40.0 * 240 * 135 / 256));
-    EXPECT_EQ(hd::claheGeometry(16, 16, 8, 8, 0.5, 256).clipLimit, 1);  // 0.5 * 4 / 256 truncates to 0
-    EXPECT_EQ(hd::claheGeometry(16, 16, 8, 8, 0.0, 256).clipLimit, 0);  // no clipping
+    EXPECT_EQ(hd::claheGeometry(16, 16, 8, 8, 0.5, 256).clipLimit, 1);          // 0.5 * 4 / 256 truncates to 0
+    EXPECT_EQ(hd::claheGeometry(16, 16, 8, 8, 0.0, 256).clipLimit, 0);          // no clipping
     EXPECT_EQ(hd::claheGeometry(64, 64, 1, 1, 1e300, 256).clipLimit, 64 * 64);  // clips nothing
     EXPECT_FLOAT_EQ(hd::claheGeometry(64, 64, 1, 1, 40.0, 256).lutScale, 255.0f / 4096.0f);
 }

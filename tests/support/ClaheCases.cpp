@@ -28,13 +28,13 @@ std::vector<ClaheCase> randomClaheCases(std::uint32_t seed, int count, int maxSi
         c.height = uniform(0, 15) == 0 ? 1 : uniform(1, side);
         c.sixteenBit = uniform(0, 3) == 0;
         c.tilesX = uniform(1, hd::kClaheMaxTiles);
-        const int maxTilesY = c.sixteenBit ? std::clamp(maxSixteenBitTiles / c.tilesX, 1, hd::kClaheMaxTiles)
-                                           : hd::kClaheMaxTiles;
+        const int maxTilesY =
+            c.sixteenBit ? std::clamp(maxSixteenBitTiles / c.tilesX, 1, hd::kClaheMaxTiles) : hd::kClaheMaxTiles;
         c.tilesY = uniform(1, maxTilesY);
         if (uniform(0, 1))
             std::swap(c.tilesX, c.tilesY);
         const int clipKind = uniform(0, 4);
-        c.clipLimit = clipKind == 0 ? 0.0
+        c.clipLimit = clipKind == 0   ? 0.0
                       : clipKind == 1 ? std::uniform_real_distribution<double>(0.001, 2.0)(rng)
                                       : std::uniform_real_distribution<double>(0.0, 100.0)(rng);
         c.content = ClaheContent(uniform(0, 3));
@@ -80,17 +80,24 @@ ref::ClaheImage<Sample> makeImage(const ClaheCase& c, int maxValue)
         for (int x = 0; x < c.width; ++x) {
             int value = 0;
             switch (c.content) {
-            case ClaheContent::Constant: value = low; break;
-            case ClaheContent::TwoLevel: value = std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? high : low; break;
-            case ClaheContent::Noise: value = std::uniform_int_distribution<int>(0, maxValue)(rng); break;
-            case ClaheContent::PhotoLike: {
-                // A dim, smooth scene with a bright patch and grain: most values in a narrow band.
-                const double u = double(x) / std::max(1, c.width), v = double(y) / std::max(1, c.height);
-                double level = 0.15 + 0.1 * std::sin(6.0 * u) * std::cos(4.0 * v) + (u > 0.6 && v < 0.3 ? 0.6 : 0.0);
-                level += std::normal_distribution<double>(0.0, 0.01)(rng);
-                value = int(std::lround(std::clamp(level, 0.0, 1.0) * maxValue));
-                break;
-            }
+                case ClaheContent::Constant:
+                    value = low;
+                    break;
+                case ClaheContent::TwoLevel:
+                    value = std::uniform_int_distribution<int>(0, 3)(rng) == 0 ? high : low;
+                    break;
+                case ClaheContent::Noise:
+                    value = std::uniform_int_distribution<int>(0, maxValue)(rng);
+                    break;
+                case ClaheContent::PhotoLike: {
+                    // A dim, smooth scene with a bright patch and grain: most values in a narrow band.
+                    const double u = double(x) / std::max(1, c.width), v = double(y) / std::max(1, c.height);
+                    double level =
+                        0.15 + 0.1 * std::sin(6.0 * u) * std::cos(4.0 * v) + (u > 0.6 && v < 0.3 ? 0.6 : 0.0);
+                    level += std::normal_distribution<double>(0.0, 0.01)(rng);
+                    value = int(std::lround(std::clamp(level, 0.0, 1.0) * maxValue));
+                    break;
+                }
             }
             image.samples[std::size_t(y) * std::size_t(c.width) + std::size_t(x)] = Sample(value);
         }

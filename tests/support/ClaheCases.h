@@ -31,7 +31,10 @@ struct ClaheCase
 /// `count` random cases from `seed`. 16-bit cases keep tilesX * tilesY <= `maxSixteenBitTiles`
 /// (each tile holds a 65536-bin histogram and LUT); `maxSide` bounds the sides (tests that run on a
 /// software GL renderer ask for smaller images).
-std::vector<ClaheCase> randomClaheCases(std::uint32_t seed, int count, int maxSide = 1500, int maxSixteenBitTiles = 256);
+std::vector<ClaheCase> randomClaheCases(std::uint32_t seed,
+                                        int count,
+                                        int maxSide = 1500,
+                                        int maxSixteenBitTiles = 256);
 
 /// The fixed corner cases: 1x1, 1xN and Nx1 with large grids, sizes where only one side divides
 /// (OpenCV pads both), the default 8x8 grid at a size it divides, clip limits around 1 count.
