@@ -1,22 +1,34 @@
-// Clahe.cu: the three CLAHE kernels of cuda/Clahe.h and their sequencing. Every value is computed
-// with shared/Clahe.h's functions, so the bytes are the CPU reference's (and OpenCV's x86-64 build's).
-//  * claheHistogramKernel: block = (tile, slab of the tile's rows), 256 threads. The tile's columns
-//    inside the image are read as aligned 16-byte units of the packed image (16 8-bit or 8 16-bit
-//    samples; the edge units masked per sample), the padded columns (BORDER_REFLECT_101) one sample
-//    at a time. Each thread aggregates runs of equal samples (a constant image costs one atomic per
-//    thread). 8-bit: one shared histogram per warp (odd stride, so a bin's copies sit in different
-//    banks), then one global atomicAdd per non-zero bin. 16-bit: global atomics straight into the
-//    tile's 65536 bins (cleared by a memset before the kernel).
-//  * claheLutKernel: one block per tile: clipped = sum max(h - clip, 0) (block reduction), then
-//    chunks of 4 x threads bins: hdClaheRedistributed, a block-wide inclusive scan with the carried
-//    prefix, hdClaheLutValue. 8-bit: 64 threads x 4 bins; 16-bit: 1024 threads x 4 bins x 16 chunks.
-//  * claheBlend8Kernel (8-bit): a block of 64 x 4 threads covers 256 columns x 32 rows, a thread 4
+// Clahe.cu: the CLAHE kernels of cuda/Clahe.h and their sequencing. Every value is computed with
+// shared/Clahe.h's functions, so the bytes are the CPU reference's (and OpenCV's x86-64 build's).
+//  * claheHistogramLut8Kernel (8-bit, one launch for histograms and LUTs, no memset): block = (tile,
+//    slab of ~kSlabPixels8 of the tile's pixels), 128 threads. The slab's samples go into one shared
+//    histogram per warp (see accumulateSlab), the block adds its non-zero bins to the tile's global
+//    histogram (atomicAdd), then every thread fences and thread 0 takes a ticket (atomicAdd on the
+//    tile's counter). The block that draws ticket slabsPerTile - 1 is the tile's last: every other
+//    block's atomics happened before its ticket (fence + barrier + ticket), so warp 0 of the last
+//    block reads the complete histogram from L2 (__ldcg: never the read-only/L1 path, which may hold
+//    stale lines), computes the tile's LUT (clip, redistribution, warp scan: 8 bins a lane), copies
+//    the histogram to histogramCopy (tests read it there), and leaves the working histogram zeroed
+//    and the ticket at 0 for the next launch. The buffers are zeroed by a memset only after an
+//    upload (a new image or geometry) or a launch that failed to enqueue, outside the timed stages.
+//  * claheHistogram16Kernel (16-bit): block = (tile, slab of ~kSlabPixels16 pixels), 256 threads,
+//    global atomics straight into the tile's 65536 bins (cleared by a memset before the kernel);
+//    then claheLutKernel: one block per tile, 1024 threads: clipped = sum max(h - clip, 0) (block
+//    reduction), then chunks of 4 x threads bins: hdClaheRedistributed, a block-wide inclusive scan
+//    with the carried prefix, hdClaheLutValue. (65536 bins are too much for a last histogram block.)
+//  * Reading the slab (both depths): the tile's columns inside the image are read as aligned 16-byte
+//    units of the packed image (16 8-bit or 8 16-bit samples; the edge units masked per sample), the
+//    padded columns (BORDER_REFLECT_101) one sample at a time. Each thread aggregates runs of equal
+//    samples (a constant image costs one atomic per thread).
+//  * claheBlend8Kernel (8-bit): a block of 64 x 4 threads covers 256 columns x 64 rows, a thread 4
 //    consecutive columns (one 32-bit load and store when the width is a multiple of 4) in every 4th
-//    row. It packs the four LUT bytes of each cell (a region whose pixels blend the same four tiles)
-//    it overlaps into one 32-bit word per level in shared memory: one shared load a pixel. A block
-//    overlapping more than 12 cells (tiles much smaller than 256 x 32) reads the LUTs from global.
+//    row. It first loads all 16 of its image words (their latency overlaps the table fill), then
+//    packs the four LUT bytes of each cell (a region whose pixels blend the same four tiles) it
+//    overlaps into one 32-bit word per level in shared memory: one shared load a pixel. A block
+//    overlapping more than 12 cells (tiles much smaller than 256 x 64) reads the LUTs from global.
 //  * claheBlendKernel (16-bit): one thread per 4 consecutive samples of a row (one 64-bit load and
 //    store when the width is a multiple of 4), the four LUT values from global memory (L1/L2).
+//  * claheEmptyKernel: nothing, launched between two events when timings are read: the launch floor.
 #include "cuda/Clahe.h"
 
 #include "cuda/CudaContext.h"
@@ -30,22 +42,37 @@ namespace cuda {
 
 namespace {
 
-constexpr int kHistogramThreads = 256;
-constexpr int kHistogramWarps = kHistogramThreads / 32;
+constexpr int kHistogram16Threads = 256;
+constexpr int kHistogram8Threads = 128;
+constexpr int kHistogram8Warps = kHistogram8Threads / 32;
 constexpr int kReplicaStride = hd::kClaheBins8 + 1;  // odd: bin b of copy r in bank (b + r) % 32
-/// Pixels one histogram block reads (a slab of a tile's rows): enough to amortise clearing and
-/// merging its 256 bins, few enough that a 4K 8x8 frame makes ~1000 blocks for 132 SMs.
-constexpr int kSlabPixels = 8192;
+/// Pixels one 16-bit histogram block reads: its global atomics go straight to the tile, so a slab
+/// only needs enough pixels to keep 256 threads busy; a 4K 8x8 frame makes ~1000 blocks.
+constexpr int kSlabPixels16 = 8192;
+/// Pixels one 8-bit block reads: ~1 aligned 16-byte unit per thread of 128. A 1080p 8x8 frame (tiles
+/// 240 x 135) makes 64 x 15 = 960 blocks, a 4K one 64 x 54 = 3456: every SM gets several resident
+/// blocks, so the load latency of one block hides behind the others. A block's fixed cost (clear
+/// 4 x 257 shared words, merge 256 bins, <= 256 global atomics, the ticket) stays small at 128
+/// threads. Per-warp shared histograms plus per-thread runs of equal samples are kept rather than
+/// __match_any_sync aggregation: the runs already reduce smooth (photo-like) content to about one
+/// atomic per run, and conflicts stay inside a warp's own copy; match_any would cost a warp-wide
+/// match for each of a unit's 16 samples on every image, narrow-band or not.
+constexpr int kSlabPixels8 = 2048;
 constexpr int kBlendThreads = 256;
 constexpr int kUnitBytes = 16;
 
 struct HistogramArgs
 {
     const void* image;
-    std::uint32_t* histograms;
+    std::uint32_t* histograms;     ///< working tile histograms (8-bit: zero between launches)
+    std::uint32_t* histogramCopy;  ///< 8-bit: the last launch's tile histograms (tests)
+    std::uint16_t* luts;           ///< 8-bit: written by each tile's last block
+    unsigned* tickets;             ///< 8-bit: one counter per tile, 0 between launches
     int width, height;
     int tilesX, tileWidth, tileHeight;
     int slabRows, slabsPerTile;
+    int clipLimit;
+    float lutScale;
 };
 
 /// One thread's run of equal samples: added to the histogram when the value changes and at the end.
@@ -77,14 +104,12 @@ __device__ __forceinline__ unsigned unitSample(const uint4& unit, int k)
     return (word >> shift) & (sizeof(Sample) == 1 ? 0xffu : 0xffffu);
 }
 
-template <class Sample>
-__global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(HistogramArgs args)
+/// Adds the padded image's samples of this block's slab (tile = blockIdx.x / slabsPerTile, slab =
+/// the rest) to `histogram` (shared or global), with atomics; every count added before it returns.
+template <class Sample, int kThreads>
+__device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, unsigned* histogram)
 {
-    constexpr bool kEight = sizeof(Sample) == 1;
-    constexpr int kBins = kEight ? hd::kClaheBins8 : hd::kClaheBins16;
     constexpr int kUnitSamples = kUnitBytes / int(sizeof(Sample));
-    __shared__ unsigned replicas[kEight ? kHistogramWarps * kReplicaStride : 1];
-
     const int tile = int(blockIdx.x) / args.slabsPerTile;
     const int slab = int(blockIdx.x) - tile * args.slabsPerTile;
     const int tx = tile % args.tilesX;
@@ -96,16 +121,6 @@ __global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(Histog
     const int c1 = c0 + args.tileWidth;
     const Sample* image = static_cast<const Sample*>(args.image);
 
-    unsigned* histogram;
-    if constexpr (kEight) {
-        for (int i = threadIdx.x; i < kHistogramWarps * kReplicaStride; i += kHistogramThreads)
-            replicas[i] = 0;
-        __syncthreads();
-        histogram = replicas + (threadIdx.x >> 5) * kReplicaStride;
-    } else {
-        histogram = args.histograms + std::size_t(tile) * kBins;
-    }
-
     Run run;
     // The columns inside the image, [c0, min(c1, width)): aligned 16-byte units of each row segment,
     // samples outside the segment masked. A segment of n samples spans at most ceil(n / unit) + 1 units.
@@ -114,7 +129,7 @@ __global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(Histog
         const int unitsPerRow = (segment + kUnitSamples - 1) / kUnitSamples + 1;
         const int items = rows * unitsPerRow;
         const uint4* units = static_cast<const uint4*>(args.image);
-        for (int i = threadIdx.x; i < items; i += kHistogramThreads) {
+        for (int i = threadIdx.x; i < items; i += kThreads) {
             const int r = i / unitsPerRow;
             const int u = i - r * unitsPerRow;
             const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
@@ -144,7 +159,7 @@ __global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(Histog
     const int padColumns = c1 - padFirst;
     if (padColumns > 0) {
         const int items = rows * padColumns;
-        for (int i = threadIdx.x; i < items; i += kHistogramThreads) {
+        for (int i = threadIdx.x; i < items; i += kThreads) {
             const int r = i / padColumns;
             const int k = i - r * padColumns;
             const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
@@ -156,20 +171,95 @@ __global__ void __launch_bounds__(kHistogramThreads) claheHistogramKernel(Histog
     }
     if (run.count != 0)
         atomicAdd(&histogram[run.value], run.count);
-
-    if constexpr (kEight) {
-        __syncthreads();
-        std::uint32_t* tileHistogram = args.histograms + std::size_t(tile) * kBins;
-        for (int bin = threadIdx.x; bin < kBins; bin += kHistogramThreads) {
-            unsigned sum = 0;
-#pragma unroll
-            for (int r = 0; r < kHistogramWarps; ++r)
-                sum += replicas[r * kReplicaStride + bin];
-            if (sum != 0)
-                atomicAdd(&tileHistogram[bin], sum);
-        }
-    }
 }
+
+__global__ void __launch_bounds__(kHistogram16Threads) claheHistogram16Kernel(HistogramArgs args)
+{
+    const int tile = int(blockIdx.x) / args.slabsPerTile;
+    accumulateSlab<std::uint16_t, kHistogram16Threads>(args, args.histograms + std::size_t(tile) * hd::kClaheBins16);
+}
+
+/// 8-bit histograms and LUTs in one launch (see the file comment). Precondition: histograms and
+/// tickets of every tile are 0; postcondition: the same, with the LUTs and histogramCopy written.
+__global__ void __launch_bounds__(kHistogram8Threads) claheHistogramLut8Kernel(HistogramArgs args)
+{
+    constexpr int kBins = hd::kClaheBins8;
+    __shared__ unsigned replicas[kHistogram8Warps * kReplicaStride];
+    __shared__ unsigned ticket;
+    for (int i = threadIdx.x; i < kHistogram8Warps * kReplicaStride; i += kHistogram8Threads)
+        replicas[i] = 0;
+    __syncthreads();
+    accumulateSlab<std::uint8_t, kHistogram8Threads>(args, replicas + (threadIdx.x >> 5) * kReplicaStride);
+    __syncthreads();  // every shared count in
+
+    const int tile = int(blockIdx.x) / args.slabsPerTile;
+    std::uint32_t* tileHistogram = args.histograms + std::size_t(tile) * kBins;
+    for (int bin = threadIdx.x; bin < kBins; bin += kHistogram8Threads) {
+        unsigned sum = 0;
+#pragma unroll
+        for (int r = 0; r < kHistogram8Warps; ++r)
+            sum += replicas[r * kReplicaStride + bin];
+        if (sum != 0)
+            atomicAdd(&tileHistogram[bin], sum);
+    }
+    // Release: each thread's global atomics are ordered before the barrier, the barrier before the
+    // ticket. The ticket's atomicAdd returns how many of the tile's blocks took one before.
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        ticket = atomicAdd(args.tickets + tile, 1u);
+    __syncthreads();
+    if (ticket != unsigned(args.slabsPerTile - 1) || threadIdx.x >= 32)
+        return;  // block-uniform ticket; only warp 0 of the tile's last block goes on (no barrier follows)
+
+    // Acquire: the other blocks' counts are at L2; __ldcg reads them there.
+    __threadfence();
+    const int lane = int(threadIdx.x);
+    uint4* histogram4 = reinterpret_cast<uint4*>(tileHistogram) + 2 * lane;  // bins 8 lane .. 8 lane + 7
+    const uint4 a = __ldcg(histogram4);
+    const uint4 b = __ldcg(histogram4 + 1);
+    uint4* copy4 = reinterpret_cast<uint4*>(args.histogramCopy + std::size_t(tile) * kBins) + 2 * lane;
+    copy4[0] = a;
+    copy4[1] = b;
+    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    __stcg(histogram4, zero);  // each lane clears only the bins it has read
+    __stcg(histogram4 + 1, zero);
+    if (lane == 0)
+        args.tickets[tile] = 0u;  // every block of the tile has taken its ticket
+
+    int v[8] = {int(a.x), int(a.y), int(a.z), int(a.w), int(b.x), int(b.y), int(b.z), int(b.w)};
+    if (args.clipLimit > 0) {
+        int excess = 0;
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            excess += max(v[k] - args.clipLimit, 0);
+#pragma unroll
+        for (int offset = 16; offset > 0; offset >>= 1)
+            excess += __shfl_xor_sync(0xffffffffu, excess, offset);  // every lane: the tile's clipped total
+#pragma unroll
+        for (int k = 0; k < 8; ++k)
+            v[k] = hd::hdClaheRedistributed(v[k], 8 * lane + k, kBins, args.clipLimit, excess);
+    }
+    const int local = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+    int inclusive = local;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const int other = __shfl_up_sync(0xffffffffu, inclusive, offset);
+        if (lane >= offset)
+            inclusive += other;
+    }
+    int sum = inclusive - local;  // the bins below 8 lane
+    unsigned out[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+        sum += v[k];
+        out[k] = unsigned(hd::hdClaheLutValue(sum, args.lutScale, kBins - 1));
+    }
+    reinterpret_cast<uint4*>(args.luts + std::size_t(tile) * kBins)[lane] =
+        make_uint4(out[0] | out[1] << 16, out[2] | out[3] << 16, out[4] | out[5] << 16, out[6] | out[7] << 16);
+}
+
+__global__ void claheEmptyKernel() {}
 
 /// Inclusive scan of one int per thread over the block; `total` is the block's sum. Every thread
 /// must call it; `warpTotals` holds kThreads / 32 ints. Ends with a barrier (warpTotals reusable).
@@ -353,17 +443,22 @@ __global__ void __launch_bounds__(kBlendThreads) claheBlendKernel(BlendArgs args
 }
 
 /// 8-bit blend: a block of 64 x 4 threads covers kPackedColumns columns x kPackedRows rows; a
-/// thread takes 4 consecutive columns in every 4th row. The cells (tile-centre to tile-centre
-/// regions) the block overlaps follow from its first and last column and row, as positions are
-/// monotonic in x. When there are at most kPackedMaxCells, each cell's four LUT bytes of a level are
-/// packed into one shared word (l11 | l12 << 8 | l21 << 16 | l22 << 24): one shared load a pixel.
-/// Otherwise (tiles much smaller than the block) the four values come from global memory.
+/// thread takes 4 consecutive columns in every 4th row (kRowsPerThread rows). It loads all its image
+/// words first, so that their latency overlaps the table fill's LUT loads. The cells (tile-centre to
+/// tile-centre regions) the block overlaps follow from its first and last column and row, as
+/// positions are monotonic in x. When there are at most kPackedMaxCells, each cell's four LUT bytes
+/// of a level are packed into one shared word (l11 | l12 << 8 | l21 << 16 | l22 << 24): one shared
+/// load a pixel. Otherwise (tiles much smaller than the block) the four values come from global
+/// memory. 64 rows amortise the fill over 4x more pixels than 16 would; a 1080p frame still makes
+/// 8 x 17 = 136 blocks (about one per SM), a 4K one 15 x 34 = 510.
 constexpr int kPackedThreadsX = 64;
 constexpr int kPackedThreadsY = 4;
 constexpr int kPackedColumns = 4 * kPackedThreadsX;
-constexpr int kPackedRows = 32;
+constexpr int kPackedRows = 64;
+constexpr int kRowsPerThread = kPackedRows / kPackedThreadsY;
 constexpr int kPackedMaxCells = 12;
 static_assert(kPackedThreadsX * kPackedThreadsY == hd::kClaheBins8, "one thread per level fills a cell's table");
+static_assert(kPackedRows % kPackedThreadsY == 0, "whole rows per thread");
 
 __global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
 {
@@ -373,6 +468,30 @@ __global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8
     const int by0 = int(blockIdx.y) * kPackedRows;
     const int bx1 = min(bx0 + kPackedColumns, args.width) - 1;
     const int by1 = min(by0 + kPackedRows, args.height) - 1;
+    const int x0 = bx0 + 4 * int(threadIdx.x);
+    const bool active = x0 < args.width;  // inactive threads still fill the table and pass the barrier
+    const int count = min(4, args.width - x0);
+    const bool vector = args.width % 4 == 0;  // then every row start and x0 are multiples of 4, count == 4
+    const std::uint8_t* input = static_cast<const std::uint8_t*>(args.image);
+
+    // This thread's samples: row by0 + threadIdx.y + 4 j, columns x0 .. x0 + count - 1, byte k = column x0 + k.
+    unsigned words[kRowsPerThread];
+#pragma unroll
+    for (int j = 0; j < kRowsPerThread; ++j) {
+        const int y = by0 + int(threadIdx.y) + j * kPackedThreadsY;
+        unsigned word = 0;
+        if (active && y <= by1) {
+            const std::uint8_t* row = input + std::size_t(y) * std::size_t(args.width) + std::size_t(x0);
+            if (vector) {
+                word = __ldg(reinterpret_cast<const unsigned*>(row));
+            } else {
+                for (int k = 0; k < count; ++k)
+                    word |= unsigned(__ldg(row + k)) << (8 * k);
+            }
+        }
+        words[j] = word;
+    }
+
     const int cellX0 = blendAxis(bx0, args.inverseTileWidth, args.tilesX).cell;
     const int cellsX = blendAxis(bx1, args.inverseTileWidth, args.tilesX).cell - cellX0 + 1;
     const int cellY0 = blendAxis(by0, args.inverseTileHeight, args.tilesY).cell;
@@ -391,46 +510,43 @@ __global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8
             table[cell * kBins + level] = unsigned(__ldg(top + left)) | unsigned(__ldg(top + right)) << 8 |
                                           unsigned(__ldg(bottom + left)) << 16 | unsigned(__ldg(bottom + right)) << 24;
         }
-        __syncthreads();
+        __syncthreads();  // block-uniform condition: every thread of the block is here
     }
-    const int x0 = bx0 + 4 * int(threadIdx.x);
-    if (x0 >= args.width)
+    if (!active)
         return;  // no barrier follows
-    const int count = min(4, args.width - x0);
-    const bool vector = args.width % 4 == 0;  // then every row start and x0 are multiples of 4, count == 4
-    BlendAxis columns[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-        columns[k] = blendAxis(min(x0 + k, args.width - 1), args.inverseTileWidth, args.tilesX);
 
-    for (int y = by0 + int(threadIdx.y); y <= by1; y += kPackedThreadsY) {
-        const std::size_t rowStart = std::size_t(y) * std::size_t(args.width);
-        const std::uint8_t* image = static_cast<const std::uint8_t*>(args.image) + rowStart;
-        std::uint8_t* output = static_cast<std::uint8_t*>(args.output) + rowStart;
-        unsigned values[4] = {0, 0, 0, 0};
-        if (vector) {
-            const uchar4 v = *reinterpret_cast<const uchar4*>(image + x0);
-            values[0] = v.x, values[1] = v.y, values[2] = v.z, values[3] = v.w;
-        } else {
-            for (int k = 0; k < count; ++k)
-                values[k] = image[x0 + k];
-        }
+    BlendAxis columns[4];
+    int columnOffsets[4];  // (cell column - cellX0) * kBins: the column's part of the table index
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        columns[k] = blendAxis(min(x0 + k, args.width - 1), args.inverseTileWidth, args.tilesX);
+        columnOffsets[k] = (columns[k].cell - cellX0) * kBins;
+    }
+    std::uint8_t* outputImage = static_cast<std::uint8_t*>(args.output);
+
+#pragma unroll
+    for (int j = 0; j < kRowsPerThread; ++j) {
+        const int y = by0 + int(threadIdx.y) + j * kPackedThreadsY;
+        if (y > by1)
+            break;  // rows only increase with j
         const BlendAxis row = blendAxis(y, args.inverseTileHeight, args.tilesY);
-        std::uint8_t results[4] = {0, 0, 0, 0};
+        const unsigned* tableRow = table + (packed ? (row.cell - cellY0) * cellsX * kBins : 0);
+        const std::uint16_t* top = args.luts + std::size_t(row.lower) * std::size_t(args.tilesX) * kBins;
+        const std::uint16_t* bottom = args.luts + std::size_t(row.upper) * std::size_t(args.tilesX) * kBins;
+        unsigned result = 0;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
+            const int value = int((words[j] >> (8 * k)) & 0xffu);
             float l11, l12, l21, l22;
             if (packed) {
-                const unsigned word = table[((row.cell - cellY0) * cellsX + columns[k].cell - cellX0) * kBins + values[k]];
+                const unsigned word = tableRow[columnOffsets[k] + value];
                 l11 = float(word & 0xffu);
                 l12 = float((word >> 8) & 0xffu);
                 l21 = float((word >> 16) & 0xffu);
                 l22 = float(word >> 24);
             } else {
-                const std::uint16_t* top = args.luts + std::size_t(row.lower) * std::size_t(args.tilesX) * kBins;
-                const std::uint16_t* bottom = args.luts + std::size_t(row.upper) * std::size_t(args.tilesX) * kBins;
-                const int left = columns[k].lower * kBins + int(values[k]);
-                const int right = columns[k].upper * kBins + int(values[k]);
+                const int left = columns[k].lower * kBins + value;
+                const int right = columns[k].upper * kBins + value;
                 l11 = float(__ldg(top + left));
                 l12 = float(__ldg(top + right));
                 l21 = float(__ldg(bottom + left));
@@ -438,13 +554,14 @@ __global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8
             }
             const float blended = hd::hdClaheBlend(l11, l12, l21, l22, columns[k].upperWeight, columns[k].lowerWeight,
                                                    row.upperWeight, row.lowerWeight);
-            results[k] = std::uint8_t(hd::hdClaheSaturate(blended, kBins - 1));
+            result |= unsigned(hd::hdClaheSaturate(blended, kBins - 1)) << (8 * k);
         }
+        std::uint8_t* output = outputImage + std::size_t(y) * std::size_t(args.width) + std::size_t(x0);
         if (vector) {
-            *reinterpret_cast<uchar4*>(output + x0) = make_uchar4(results[0], results[1], results[2], results[3]);
+            *reinterpret_cast<unsigned*>(output) = result;
         } else {
             for (int k = 0; k < count; ++k)
-                output[x0 + k] = results[k];
+                output[k] = std::uint8_t(result >> (8 * k));
         }
     }
 }
@@ -469,9 +586,15 @@ struct ClaheProgram::Impl
     bool uploaded = false;
     DeviceBuffer<unsigned char> input;   ///< the image, rounded up to whole 16-byte units (tail zeroed)
     DeviceBuffer<unsigned char> output;
-    DeviceBuffer<std::uint32_t> histograms;
+    DeviceBuffer<std::uint32_t> histograms;     ///< working histograms (8-bit: zero between launches)
+    DeviceBuffer<std::uint32_t> histogramCopy;  ///< 8-bit: the last launch's histograms (tests)
     DeviceBuffer<std::uint16_t> luts;
-    Event marks[4];
+    DeviceBuffer<unsigned> tickets;             ///< 8-bit: one per tile, zero between launches
+    /// The 8-bit launch's precondition (histograms and tickets zero) may not hold: after an upload
+    /// (new buffers or geometry), a 16-bit launch, or a launch that threw before it was enqueued.
+    bool needsClear = true;
+    Event marks[4];  ///< the stages: before the histograms, before the LUTs, before the blend, after
+    Event floorMarks[2];  ///< around the empty kernel
 
     std::size_t sampleBytes() const { return geometry.bins == hd::kClaheBins8 ? 1 : 2; }
     std::size_t imageBytes() const
@@ -514,10 +637,13 @@ void ClaheProgram::Impl::upload(const void* samples, const hd::ClaheGeometry& g)
     const std::size_t bytes = std::size_t(g.width) * std::size_t(g.height) * (g.bins == hd::kClaheBins8 ? 1 : 2);
     const std::size_t padded = roundUp(bytes, kUnitBytes);
     const std::size_t table = std::size_t(g.tileCount()) * std::size_t(g.bins);
+    needsClear = true;
     input.reserve(padded);
     output.reserve(padded);
     histograms.reserve(table);
+    histogramCopy.reserve(g.bins == hd::kClaheBins8 ? table : 0);
     luts.reserve(table);
+    tickets.reserve(std::size_t(g.tileCount()));
     geometry = g;
     const cudaStream_t stream = CudaContext::instance().stream();
     CUDA_CHECK(cudaMemcpyAsync(input.data(), samples, bytes, cudaMemcpyHostToDevice, stream));
@@ -535,13 +661,19 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     HistogramArgs h{};
     h.image = input.data();
     h.histograms = histograms.data();
+    h.histogramCopy = eight ? histogramCopy.data() : nullptr;
+    h.luts = luts.data();
+    h.tickets = tickets.data();
     h.width = g.width;
     h.height = g.height;
     h.tilesX = g.tilesX;
     h.tileWidth = g.tileWidth;
     h.tileHeight = g.tileHeight;
-    h.slabRows = std::min(g.tileHeight, std::max(1, (kSlabPixels + g.tileWidth - 1) / g.tileWidth));
+    const int slabPixels = eight ? kSlabPixels8 : kSlabPixels16;
+    h.slabRows = std::min(g.tileHeight, std::max(1, (slabPixels + g.tileWidth - 1) / g.tileWidth));
     h.slabsPerTile = (g.tileHeight + h.slabRows - 1) / h.slabRows;
+    h.clipLimit = g.clipLimit;
+    h.lutScale = g.lutScale;
     const unsigned histogramBlocks = unsigned(g.tileCount()) * unsigned(h.slabsPerTile);
 
     BlendArgs b{};
@@ -560,35 +692,49 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     const dim3 packedGrid(unsigned((g.width + kPackedColumns - 1) / kPackedColumns),
                           unsigned((g.height + kPackedRows - 1) / kPackedRows));
 
-    CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
-    CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
-    if (eight)
-        claheHistogramKernel<std::uint8_t><<<histogramBlocks, kHistogramThreads, 0, stream>>>(h);
-    else
-        claheHistogramKernel<std::uint16_t><<<histogramBlocks, kHistogramThreads, 0, stream>>>(h);
-    CUDA_CHECK_LAUNCH("claheHistogramKernel");
-    CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
-    if (eight)
-        claheLutKernel<hd::kClaheBins8, 64>
-            <<<unsigned(g.tileCount()), 64, 0, stream>>>(histograms.data(), luts.data(), g.clipLimit, g.lutScale);
-    else
+    if (readTimings) {  // the launch floor: what an empty kernel costs between two events
+        CUDA_CHECK(cudaEventRecord(floorMarks[0].get(), stream));
+        claheEmptyKernel<<<1, 32, 0, stream>>>();
+        CUDA_CHECK_LAUNCH("claheEmptyKernel");
+        CUDA_CHECK(cudaEventRecord(floorMarks[1].get(), stream));
+    }
+    if (eight) {
+        if (needsClear) {  // untimed: only the first launch after an upload (or a failure) clears
+            CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
+            CUDA_CHECK(cudaMemsetAsync(tickets.data(), 0, std::size_t(g.tileCount()) * sizeof(unsigned), stream));
+        }
+        needsClear = true;  // until the launches below are enqueued
+        CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
+        claheHistogramLut8Kernel<<<histogramBlocks, kHistogram8Threads, 0, stream>>>(h);
+        CUDA_CHECK_LAUNCH("claheHistogramLut8Kernel");
+        CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
+        claheBlend8Kernel<<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
+        CUDA_CHECK_LAUNCH("claheBlend8Kernel");
+        CUDA_CHECK(cudaEventRecord(marks[3].get(), stream));
+        needsClear = false;  // the kernel leaves histograms and tickets zero
+    } else {
+        needsClear = true;  // the 16-bit launch leaves its histograms in the buffer
+        CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
+        CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
+        claheHistogram16Kernel<<<histogramBlocks, kHistogram16Threads, 0, stream>>>(h);
+        CUDA_CHECK_LAUNCH("claheHistogram16Kernel");
+        CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
         claheLutKernel<hd::kClaheBins16, 1024>
             <<<unsigned(g.tileCount()), 1024, 0, stream>>>(histograms.data(), luts.data(), g.clipLimit, g.lutScale);
-    CUDA_CHECK_LAUNCH("claheLutKernel");
-    CUDA_CHECK(cudaEventRecord(marks[2].get(), stream));
-    if (eight)
-        claheBlend8Kernel<<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
-    else
+        CUDA_CHECK_LAUNCH("claheLutKernel");
+        CUDA_CHECK(cudaEventRecord(marks[2].get(), stream));
         claheBlendKernel<std::uint16_t><<<blendBlocks, kBlendThreads, 0, stream>>>(b);
-    CUDA_CHECK_LAUNCH("claheBlendKernel");
-    CUDA_CHECK(cudaEventRecord(marks[3].get(), stream));
+        CUDA_CHECK_LAUNCH("claheBlendKernel");
+        CUDA_CHECK(cudaEventRecord(marks[3].get(), stream));
+    }
 
     ClaheTimings timings;
     if (readTimings) {
         CUDA_CHECK(cudaEventSynchronize(marks[3].get()));
         timings.histogramMs = elapsedMs(marks[0], marks[1]);
-        timings.lutMs = elapsedMs(marks[1], marks[2]);
-        timings.blendMs = elapsedMs(marks[2], marks[3]);
+        timings.lutMs = eight ? 0.0 : elapsedMs(marks[1], marks[2]);  // 8-bit: folded into the histograms
+        timings.blendMs = elapsedMs(eight ? marks[1] : marks[2], marks[3]);
+        timings.launchFloorMs = elapsedMs(floorMarks[0], floorMarks[1]);
     }
     return timings;
 }
@@ -603,6 +749,8 @@ void ClaheProgram::Impl::download(void* result) const
 ClaheProgram::ClaheProgram() : mImpl(std::make_unique<Impl>())
 {
     for (Event& mark : mImpl->marks)
+        mark = Event::create();
+    for (Event& mark : mImpl->floorMarks)
         mark = Event::create();
 }
 
@@ -648,7 +796,9 @@ std::vector<std::uint32_t> ClaheProgram::readTileHistograms() const
     std::vector<std::uint32_t> values(mImpl->uploaded ? mImpl->tableSize() : 0);
     CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
     if (!values.empty())
-        CUDA_CHECK(cudaMemcpyAsync(values.data(), mImpl->histograms.data(), values.size() * sizeof(std::uint32_t),
+        CUDA_CHECK(cudaMemcpyAsync(values.data(),
+                                   mImpl->sampleBytes() == 1 ? mImpl->histogramCopy.data() : mImpl->histograms.data(),
+                                   values.size() * sizeof(std::uint32_t),
                                    cudaMemcpyDeviceToHost, CudaContext::instance().stream()));
     CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
     return values;

@@ -1,9 +1,10 @@
 // Clahe.h: OpenCV's CLAHE on the GPU with CUDA, bit-exact against OpenCV's x86-64 CPU build
-// (reference/Clahe.h; the arithmetic of every step is shaders/shared/Clahe.h's). Three kernels:
-// the padded image's tile histograms (each tile split over many blocks, so that an 8x8 grid fills a
-// 132-SM GPU: OpenCV's GPU structure runs one block per tile), the tiles' clip, redistribution and
-// LUTs, and the bilinear blend over the original image. 8-bit (256 bins) and 16-bit (65536 bins).
-// Implemented in Clahe.cu.
+// (reference/Clahe.h; the arithmetic of every step is shaders/shared/Clahe.h's). The padded image's
+// tile histograms (each tile split over many blocks, so that an 8x8 grid fills a 132-SM GPU:
+// OpenCV's GPU structure runs one block per tile), the tiles' clip, redistribution and LUTs, and the
+// bilinear blend over the original image. 8-bit (256 bins): two launches, the LUTs folded into the
+// histogram kernel (each tile's last block computes its LUT) and the blend; 16-bit (65536 bins): a
+// memset and three kernels. Implemented in Clahe.cu.
 #pragma once
 
 #include "shared/Clahe.h"
@@ -17,9 +18,15 @@ namespace cuda {
 /// Kernel times of one run, from CUDA events (ms).
 struct ClaheTimings
 {
-    double histogramMs = 0.0;  ///< including the clear of the tile histograms
-    double lutMs = 0.0;
+    /// 16-bit: the clear of the tile histograms (a memset) and the histogram kernel. 8-bit: the one
+    /// kernel that makes the histograms and the LUTs (it leaves its buffers cleared for the next run;
+    /// the clear after an upload is not timed).
+    double histogramMs = 0.0;
+    double lutMs = 0.0;  ///< 16-bit: the LUT kernel; 8-bit: 0 (folded into histogramMs)
     double blendMs = 0.0;
+    /// An empty kernel between two events, launched before the stages: the platform's per-launch
+    /// floor, which every stage's time includes once. Not part of totalMs.
+    double launchFloorMs = 0.0;
     double totalMs() const { return histogramMs + lutMs + blendMs; }
 };
 
@@ -32,7 +39,7 @@ public:
     ClaheProgram(const ClaheProgram&) = delete;
     ClaheProgram& operator=(const ClaheProgram&) = delete;
 
-    /// Uploads the image (geometry.width x geometry.height samples, rows packed), runs the three
+    /// Uploads the image (geometry.width x geometry.height samples, rows packed), runs the
     /// kernels, downloads the result; fills `timings` when given (events read after the run).
     /// geometry.bins must be 256 for run8 and 65536 for run16 (std::invalid_argument otherwise).
     std::vector<std::uint8_t> run8(const std::uint8_t* samples,

@@ -47,8 +47,9 @@ void measure(ClaheRunner& runner,
     if (!cpu)
         runner.time(std::min(runs, kWarmupRuns));  // a short run (tests, llvmpipe) warms up less
     const std::vector<ClaheStageTimings> timings = runner.time(cpu ? std::min(runs, kCpuRuns) : runs);
-    std::vector<double> histogram, lut, blend, total;
+    std::vector<double> histogram, lut, blend, total, launchFloor;
     for (const ClaheStageTimings& t : timings) {
+        launchFloor.push_back(t.launchFloorMs * 1e3);
         histogram.push_back(t.histogramMs * 1e3);
         lut.push_back(t.lutMs * 1e3);
         blend.push_back(t.blendMs * 1e3);
@@ -59,6 +60,7 @@ void measure(ClaheRunner& runner,
     row.lutUs = util::median(lut);
     row.blendUs = util::median(blend);
     row.totalUs = util::median(total);
+    row.launchFloorUs = util::median(launchFloor);
     row.minTotalUs = *std::min_element(total.begin(), total.end());
 }
 
@@ -224,6 +226,11 @@ int runClaheBench(const CommonOptions& common,
             if (!row.device.empty() && row.size == rows.front().size && row.bits == rows.front().bits)
                 std::cout << "  " << row.backend << ": " << row.device << "\n";
         std::cout << "\n" << formatClaheBenchTable(rows) << std::flush;
+        for (const ClaheBenchRow& row : rows)
+            if (row.error.empty() && row.launchFloorUs > 0.0)
+                std::cout << "launch floor (" << row.backend << ", " << sizeText(row.size) << " " << row.bits
+                          << "-bit): an empty kernel between two events, median " << cell(row.launchFloorUs)
+                          << " us\n";
         if (csv) {
             util::writeFileAtomically(*csv, formatClaheBenchCsv(rows));
             std::cout << "wrote " << csv->string() << "\n";

@@ -28,6 +28,7 @@ struct ClaheBenchRow
     std::string device;
     double histogramUs = 0.0, lutUs = 0.0, blendUs = 0.0;  ///< medians
     double totalUs = 0.0, minTotalUs = 0.0;                ///< median and minimum of the runs' totals
+    double launchFloorUs = 0.0;  ///< CUDA: median of an empty kernel between two events (0: not measured)
     int runs = 0;
     bool exact = false;              ///< the first run's image equals the CPU reference's
     std::optional<double> targetUs;  ///< issue 33's target for this backend, size and depth, if any

@@ -17,7 +17,7 @@ namespace {
 
 ClaheStageTimings fromGl(const post::ClaheGlTimings& t)
 {
-    return {t.histogramMs, t.lutMs, t.blendMs};
+    return {t.histogramMs, t.lutMs, t.blendMs, 0.0};
 }
 
 class GlRunner final : public ClaheRunner

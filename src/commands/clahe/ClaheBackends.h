@@ -26,6 +26,7 @@ struct ClaheStageTimings
     double histogramMs = 0.0;  ///< including the clear of the tile histograms
     double lutMs = 0.0;
     double blendMs = 0.0;
+    double launchFloorMs = 0.0;  ///< CUDA: an empty kernel between two events (0: not measured); not in the total
     double totalMs() const { return histogramMs + lutMs + blendMs; }
 };
 

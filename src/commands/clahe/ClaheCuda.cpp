@@ -14,7 +14,7 @@ namespace {
 
 ClaheStageTimings fromCuda(const cuda::ClaheTimings& t)
 {
-    return {t.histogramMs, t.lutMs, t.blendMs};
+    return {t.histogramMs, t.lutMs, t.blendMs, t.launchFloorMs};
 }
 
 class CudaRunner final : public ClaheRunner
