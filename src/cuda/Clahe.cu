@@ -99,7 +99,7 @@ template <class Sample>
 __device__ __forceinline__ unsigned unitSample(const uint4& unit, int k)
 {
     const unsigned word = k * int(sizeof(Sample)) < 8 ? (k * int(sizeof(Sample)) < 4 ? unit.x : unit.y)
-                                                     : (k * int(sizeof(Sample)) < 12 ? unit.z : unit.w);
+                                                      : (k * int(sizeof(Sample)) < 12 ? unit.z : unit.w);
     const unsigned shift = unsigned(k * int(sizeof(Sample)) % 4) * 8u;
     return (word >> shift) & (sizeof(Sample) == 1 ? 0xffu : 0xffffu);
 }
@@ -164,8 +164,7 @@ __device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, unsign
             const int k = i - r * padColumns;
             const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
             const int sourceColumn = hd::hdClaheReflect101(padFirst + k, args.width);
-            const unsigned value =
-                image[std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(sourceColumn)];
+            const unsigned value = image[std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(sourceColumn)];
             addToRun<Sample>(run, value, histogram);
         }
     }
@@ -259,7 +258,9 @@ __global__ void __launch_bounds__(kHistogram8Threads) claheHistogramLut8Kernel(H
         make_uint4(out[0] | out[1] << 16, out[2] | out[3] << 16, out[4] | out[5] << 16, out[6] | out[7] << 16);
 }
 
-__global__ void claheEmptyKernel() {}
+__global__ void claheEmptyKernel()
+{
+}
 
 /// Inclusive scan of one int per thread over the block; `total` is the block's sum. Every thread
 /// must call it; `warpTotals` holds kThreads / 32 ints. Ends with a barrier (warpTotals reusable).
@@ -300,16 +301,17 @@ __device__ __forceinline__ int blockInclusiveScan(int value, int* warpTotals, in
 
 /// One block per tile; each thread takes 4 consecutive bins of a chunk of 4 x kThreads bins.
 template <int kBins, int kThreads>
-__global__ void __launch_bounds__(kThreads)
-    claheLutKernel(const std::uint32_t* __restrict__ histograms, std::uint16_t* __restrict__ luts, int clipLimit,
-                   float lutScale)
+__global__ void __launch_bounds__(kThreads) claheLutKernel(const std::uint32_t* __restrict__ histograms,
+                                                           std::uint16_t* __restrict__ luts,
+                                                           int clipLimit,
+                                                           float lutScale)
 {
     constexpr int kChunk = 4 * kThreads;
     static_assert(kBins % kChunk == 0, "whole chunks");
     __shared__ int warpTotals[kThreads / 32];
     const std::size_t base = std::size_t(blockIdx.x) * kBins;
     const uint4* histogram = reinterpret_cast<const uint4*>(histograms + base);  // 16-byte aligned: kBins % 4 == 0
-    ushort4* lut = reinterpret_cast<ushort4*>(luts + base);                       // 8-byte aligned
+    ushort4* lut = reinterpret_cast<ushort4*>(luts + base);                      // 8-byte aligned
 
     int clipped = 0;
     if (clipLimit > 0) {
@@ -424,10 +426,9 @@ __global__ void __launch_bounds__(kBlendThreads) claheBlendKernel(BlendArgs args
             const BlendAxis column = blendAxis(x0 + k, args.inverseTileWidth, args.tilesX);
             const std::size_t left = std::size_t(column.lower) * kBins + values[k];
             const std::size_t right = std::size_t(column.upper) * kBins + values[k];
-            const float blended = hd::hdClaheBlend(float(__ldg(top + left)), float(__ldg(top + right)),
-                                                   float(__ldg(bottom + left)), float(__ldg(bottom + right)),
-                                                   column.upperWeight, column.lowerWeight, row.upperWeight,
-                                                   row.lowerWeight);
+            const float blended = hd::hdClaheBlend(
+                float(__ldg(top + left)), float(__ldg(top + right)), float(__ldg(bottom + left)),
+                float(__ldg(bottom + right)), column.upperWeight, column.lowerWeight, row.upperWeight, row.lowerWeight);
             results[k] = Sample(hd::hdClaheSaturate(blended, kBins - 1));
         }
     }
@@ -460,7 +461,7 @@ constexpr int kPackedMaxCells = 12;
 static_assert(kPackedThreadsX * kPackedThreadsY == hd::kClaheBins8, "one thread per level fills a cell's table");
 static_assert(kPackedRows % kPackedThreadsY == 0, "whole rows per thread");
 
-__global__ void __launch_bounds__(kPackedThreadsX * kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
+__global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
 {
     constexpr int kBins = hd::kClaheBins8;
     __shared__ unsigned table[kPackedMaxCells * kBins];
@@ -584,16 +585,16 @@ struct ClaheProgram::Impl
 {
     hd::ClaheGeometry geometry;
     bool uploaded = false;
-    DeviceBuffer<unsigned char> input;   ///< the image, rounded up to whole 16-byte units (tail zeroed)
+    DeviceBuffer<unsigned char> input;  ///< the image, rounded up to whole 16-byte units (tail zeroed)
     DeviceBuffer<unsigned char> output;
     DeviceBuffer<std::uint32_t> histograms;     ///< working histograms (8-bit: zero between launches)
     DeviceBuffer<std::uint32_t> histogramCopy;  ///< 8-bit: the last launch's histograms (tests)
     DeviceBuffer<std::uint16_t> luts;
-    DeviceBuffer<unsigned> tickets;             ///< 8-bit: one per tile, zero between launches
+    DeviceBuffer<unsigned> tickets;  ///< 8-bit: one per tile, zero between launches
     /// The 8-bit launch's precondition (histograms and tickets zero) may not hold: after an upload
     /// (new buffers or geometry), a 16-bit launch, or a launch that threw before it was enqueued.
     bool needsClear = true;
-    Event marks[4];  ///< the stages: before the histograms, before the LUTs, before the blend, after
+    Event marks[4];       ///< the stages: before the histograms, before the LUTs, before the blend, after
     Event floorMarks[2];  ///< around the empty kernel
 
     std::size_t sampleBytes() const { return geometry.bins == hd::kClaheBins8 ? 1 : 2; }
@@ -796,10 +797,9 @@ std::vector<std::uint32_t> ClaheProgram::readTileHistograms() const
     std::vector<std::uint32_t> values(mImpl->uploaded ? mImpl->tableSize() : 0);
     CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
     if (!values.empty())
-        CUDA_CHECK(cudaMemcpyAsync(values.data(),
-                                   mImpl->sampleBytes() == 1 ? mImpl->histogramCopy.data() : mImpl->histograms.data(),
-                                   values.size() * sizeof(std::uint32_t),
-                                   cudaMemcpyDeviceToHost, CudaContext::instance().stream()));
+        CUDA_CHECK(cudaMemcpyAsync(
+            values.data(), mImpl->sampleBytes() == 1 ? mImpl->histogramCopy.data() : mImpl->histograms.data(),
+            values.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, CudaContext::instance().stream()));
     CUDA_CHECK(cudaStreamSynchronize(CudaContext::instance().stream()));
     return values;
 }

@@ -36,8 +36,8 @@ testing::AssertionResult sameValues(const char* stage,
                                     const char* columnName)
 {
     if (got.size() != expected.size())
-        return testing::AssertionFailure() << stage << " of " << what << ": " << got.size() << " values, expected "
-                                           << expected.size();
+        return testing::AssertionFailure()
+               << stage << " of " << what << ": " << got.size() << " values, expected " << expected.size();
     std::size_t different = 0, first = 0;
     for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != expected[i] && different++ == 0)
@@ -145,7 +145,9 @@ TEST(ClaheCuda, FramesMatchTheReference)
 /// Runs `c` on `program`, checks it against the reference, then reruns it `reruns` times: every
 /// stage must repeat the first run's values exactly.
 template <class Sample>
-void expectRerunsIdentical(cuda::ClaheProgram& program, const ClaheCase& c, const ref::ClaheImage<Sample>& image,
+void expectRerunsIdentical(cuda::ClaheProgram& program,
+                           const ClaheCase& c,
+                           const ref::ClaheImage<Sample>& image,
                            int reruns = 5)
 {
     const int bins = sizeof(Sample) == 1 ? hd::kClaheBins8 : hd::kClaheBins16;
@@ -157,10 +159,11 @@ void expectRerunsIdentical(cuda::ClaheProgram& program, const ClaheCase& c, cons
     for (int rerun = 1; rerun <= reruns; ++rerun) {
         program.rerun();
         const std::string what = c.describe() + ", rerun " + std::to_string(rerun);
-        EXPECT_TRUE(sameValues("tile histograms", what, program.readTileHistograms(), histograms,
-                               std::size_t(bins), "tile", "bin"));
+        EXPECT_TRUE(sameValues("tile histograms", what, program.readTileHistograms(), histograms, std::size_t(bins),
+                               "tile", "bin"));
         EXPECT_TRUE(sameValues("LUTs", what, program.readLuts(), luts, std::size_t(bins), "tile", "bin"));
-        EXPECT_TRUE(sameValues("blended image", what, readImage<Sample>(program), first, std::size_t(g.width), "y", "x"));
+        EXPECT_TRUE(
+            sameValues("blended image", what, readImage<Sample>(program), first, std::size_t(g.width), "y", "x"));
     }
 }
 
@@ -238,9 +241,9 @@ void expectPositiveTimings(const ClaheCase& c, const ref::ClaheImage<Sample>& im
     std::ostringstream line;
     line << "[ timing ] CLAHE CUDA " << c.describe() << ": histogram" << (folded ? "+LUT " : " ")
          << median(&cuda::ClaheTimings::histogramMs) << " us, LUT "
-         << (folded ? std::string("folded") : std::to_string(median(&cuda::ClaheTimings::lutMs)) + " us")
-         << ", blend " << median(&cuda::ClaheTimings::blendMs) << " us, total " << totals[10] * 1000.0
-         << " us; launch floor " << median(&cuda::ClaheTimings::launchFloorMs) << " us (medians of 21)";
+         << (folded ? std::string("folded") : std::to_string(median(&cuda::ClaheTimings::lutMs)) + " us") << ", blend "
+         << median(&cuda::ClaheTimings::blendMs) << " us, total " << totals[10] * 1000.0 << " us; launch floor "
+         << median(&cuda::ClaheTimings::launchFloorMs) << " us (medians of 21)";
     std::cout << line.str() << std::endl;
 }
 
@@ -280,8 +283,8 @@ TEST(ClaheCuda, RejectsBadArguments)
     const std::vector<std::uint16_t> words(64 * 64, 7);
     const hd::ClaheGeometry g8 = hd::claheGeometry(64, 64, 8, 8, 40.0, hd::kClaheBins8);
     const hd::ClaheGeometry g16 = hd::claheGeometry(64, 64, 8, 8, 40.0, hd::kClaheBins16);
-    EXPECT_THROW(program.run8(bytes.data(), g16), std::invalid_argument);   // wrong bins
-    EXPECT_THROW(program.run16(words.data(), g8), std::invalid_argument);   // wrong bins
+    EXPECT_THROW(program.run8(bytes.data(), g16), std::invalid_argument);  // wrong bins
+    EXPECT_THROW(program.run16(words.data(), g8), std::invalid_argument);  // wrong bins
     EXPECT_THROW(program.run8(nullptr, g8), std::invalid_argument);
     const hd::ClaheGeometry empty = hd::claheGeometry(0, 64, 8, 8, 40.0, hd::kClaheBins8);
     EXPECT_THROW(program.run8(bytes.data(), empty), std::invalid_argument);
