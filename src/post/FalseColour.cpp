@@ -8,6 +8,8 @@ std::string_view viewModeName(ViewMode mode)
 {
     if (mode == ViewMode::Metering)
         return "metering";
+    if (mode == ViewMode::LocalGain)
+        return "local-gain";
     return mode == ViewMode::FalseColour ? "false-colour" : "tonemapped";
 }
 
@@ -19,6 +21,8 @@ std::optional<ViewMode> parseViewMode(std::string_view text)
         return ViewMode::FalseColour;
     if (text == "metering")
         return ViewMode::Metering;
+    if (text == "local-gain")
+        return ViewMode::LocalGain;
     return std::nullopt;
 }
 

@@ -21,9 +21,10 @@ namespace post {
 
 /// Metering: the tone-mapped image darkened by the percentile operator's metering weights
 /// (post/tonemap/MeteringMask.h; weight 0 tinted blue).
-enum class ViewMode { ToneMapped, FalseColour, Metering };
+/// LocalGain: the local histogram operators' log2(local / global display value) per pixel (grey ramp).
+enum class ViewMode { ToneMapped, FalseColour, Metering, LocalGain };
 
-/// "tonemapped" / "false-colour" / "metering" (the --view values).
+/// "tonemapped" / "false-colour" / "metering" / "local-gain" (the --view values).
 std::string_view viewModeName(ViewMode mode);
 std::optional<ViewMode> parseViewMode(std::string_view text);
 

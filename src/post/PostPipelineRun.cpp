@@ -127,6 +127,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
                          p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean &&
+                         !p.tone->traits().localTiles &&
                          !p.settings.display.hdr();
     if (onePass) {
         std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
@@ -186,6 +187,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
     p.lastOnePass = applyTarget.written;
+    p.lastTiles = false;
     // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
     std::optional<LocalMeanInput> local;
     if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
@@ -222,8 +224,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             auto applyScope = p.profiler.scope(stage + "/apply");
             if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
                 p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
+            // A local histogram operator's tile curves (SDR: HDR10 shows its global curve).
+            const LocalTileCurves* tileCurves = traits.localTiles ? p.tone->localTiles() : nullptr;
+            std::optional<TileCurvesInput> tiles;
+            if (tileCurves && tileCurves->curves && !p.lastDisplay.hdr)
+                tiles.emplace(TileCurvesInput{*tileCurves->curves, p.viewMode == ViewMode::LocalGain});
+            p.lastTiles = tiles.has_value();
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
-                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr);
+                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr);
         }
     }
     {
