@@ -73,11 +73,11 @@ HD_FUNC float hdTileBlendWeight(float f)
     return weight;
 }
 
-// a + t (b - a): exact when a == b (the blend and the strength).
+// a + t (b - a); exactly a for t = 0 or a == b and b for t = 1 (the blend and the strength).
 HD_FUNC float hdTileLerp(float a, float b, float t)
 {
     HD_PRECISE float value = HD_ADD(a, HD_MUL(t, HD_SUB(b, a)));
-    return value;
+    return t == 0.0f || a == b ? a : t == 1.0f ? b : value;
 }
 
 HD_NAMESPACE_END

@@ -4,10 +4,12 @@
 // last; or scale * Lw), and the bilinear blend of a pixel's four tiles (OpenCV CLAHE's geometry).
 // The includer declares `float tileCurves[]` (the tile-curve buffer, hd::kTile* layout).
 
+// Lw = +Inf gives at most 1 (the display's white), so that blending finite and infinite values of
+// different tiles gives no NaN (the apply shows +Inf as grey at the clamped value anyway).
 float evaluateTileCurve(uint base, float Lw)
 {
     if (tileCurves[base + kCurveMode] == kCurveModeLinearScale)
-        return tileCurves[base + kCurveScale] * Lw;
+        return isinf(Lw) ? (tileCurves[base + kCurveScale] > 0.0 ? 1.0 : 0.0) : tileCurves[base + kCurveScale] * Lw;
     int samples = clamp(int(tileCurves[base + kCurveSampleCount]), 1, int(kMaxCurveSamples));
     float logMin = tileCurves[base + kCurveLogMin];
     float logMax = tileCurves[base + kCurveLogMax];

@@ -108,14 +108,21 @@ double tiledDisplayValue(const float* tileCurves, const float* globalCurve, int 
     const float fy = hd::hdTileBlendPosition(y, invH);
     const int x1 = hd::hdTileBlendFirst(fx), x2 = hd::hdTileBlendSecond(fx, tilesX);
     const int y1 = hd::hdTileBlendFirst(fy), y2 = hd::hdTileBlendSecond(fy, tilesY);
+    // +Inf: every curve's value at most 1 (and 0 for a zero scale), as TileCurveLookup.glsl.
+    const auto evaluate = [&](const float* words) {
+        const double v = evaluateCurve(words, 0, Lw);
+        return std::isinf(Lw) ? (v > 0.0 ? std::min(v, 1.0) : 0.0) : v;
+    };
     const auto at = [&](int tx, int ty) {
-        return evaluateCurve(tileCurves + hd::hdTileCurveBase(std::uint32_t(ty * tilesX + tx)), 0, Lw);
+        return evaluate(tileCurves + hd::hdTileCurveBase(std::uint32_t(ty * tilesX + tx)));
     };
     const double xa = hd::hdTileBlendWeight(fx);
     const double ya = hd::hdTileBlendWeight(fy);
-    const auto lerp = [](double a, double b, double t) { return a + t * (b - a); };
+    const auto lerp = [](double a, double b, double t) {
+        return t == 0.0 ? a : t == 1.0 ? b : a == b ? a : a + t * (b - a);
+    };
     const double local = lerp(lerp(at(x1, y1), at(x2, y1), xa), lerp(at(x1, y2), at(x2, y2), xa), ya);
-    const double global = evaluateCurve(globalCurve, 0, Lw);
+    const double global = evaluate(globalCurve);
     return lerp(global, local, tileCurves[hd::kTileStrength]);
 }
 
