@@ -71,9 +71,7 @@ void applyTiledPixel(Curve c, ivec2 texel, vec3 rgb)
     vec3 display = vec3(0.0);
     if (isUsable(Lw)) {
         float local = tiledLocalValue(texel, Lw);
-        float global = evaluateCurve(c, 0u, Lw);
-        if (isinf(Lw))
-            global = global > 0.0 ? min(global, 1.0) : 0.0; // as evaluateTileCurve: no Inf - Inf
+        float global = tiledDisplayClamp(evaluateCurve(c, 0u, Lw)); // as each tile's value
         if (uMode == kApplyViewLocalGain) {
             float range = max(tileCurves[kTileGainLogRange], 1e-3);
             float gain = log2(max(local, 1e-30) / max(global, 1e-30));

@@ -4,12 +4,17 @@
 // last; or scale * Lw), and the bilinear blend of a pixel's four tiles (OpenCV CLAHE's geometry).
 // The includer declares `float tileCurves[]` (the tile-curve buffer, hd::kTile* layout).
 
-// Lw = +Inf gives at most 1 (the display's white), so that blending finite and infinite values of
-// different tiles gives no NaN (the apply shows +Inf as grey at the clamped value anyway).
+// The value is clamped to the display's [0, 1] (tiledDisplayClamp): a LinearScale tile (Ward's "fits"
+// outcome) can exceed 1 by orders of magnitude and would dominate the blend, and +Inf would give NaN.
+float tiledDisplayClamp(float v)
+{
+    return v > 0.0 ? min(v, 1.0) : 0.0;
+}
+
 float evaluateTileCurve(uint base, float Lw)
 {
     if (tileCurves[base + kCurveMode] == kCurveModeLinearScale)
-        return isinf(Lw) ? (tileCurves[base + kCurveScale] > 0.0 ? 1.0 : 0.0) : tileCurves[base + kCurveScale] * Lw;
+        return tiledDisplayClamp(tileCurves[base + kCurveScale] * Lw);
     int samples = clamp(int(tileCurves[base + kCurveSampleCount]), 1, int(kMaxCurveSamples));
     float logMin = tileCurves[base + kCurveLogMin];
     float logMax = tileCurves[base + kCurveLogMax];
@@ -17,14 +22,14 @@ float evaluateTileCurve(uint base, float Lw)
     float samplesPerEv = float(samples) / span;
     uint lut = base + kCurveHeaderWords;
     if (isinf(Lw))
-        return tileCurves[lut + uint(samples - 1)];
+        return tiledDisplayClamp(tileCurves[lut + uint(samples - 1)]);
     float position = (log2(Lw) - logMin) * samplesPerEv - 0.5;
     if (position < 0.0)
-        return tileCurves[lut] * exp2(position / samplesPerEv);
+        return tiledDisplayClamp(tileCurves[lut] * exp2(position / samplesPerEv));
     position = min(position, float(samples - 1));
     int below = int(floor(position));
     int above = min(below + 1, samples - 1);
-    return mix(tileCurves[lut + uint(below)], tileCurves[lut + uint(above)], position - float(below));
+    return tiledDisplayClamp(mix(tileCurves[lut + uint(below)], tileCurves[lut + uint(above)], position - float(below)));
 }
 
 // The four tiles' curves at Lw blended bilinearly for the pixel at `texel`.

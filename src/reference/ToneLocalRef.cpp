@@ -108,10 +108,10 @@ double tiledDisplayValue(const float* tileCurves, const float* globalCurve, int 
     const float fy = hd::hdTileBlendPosition(y, invH);
     const int x1 = hd::hdTileBlendFirst(fx), x2 = hd::hdTileBlendSecond(fx, tilesX);
     const int y1 = hd::hdTileBlendFirst(fy), y2 = hd::hdTileBlendSecond(fy, tilesY);
-    // +Inf: every curve's value at most 1 (and 0 for a zero scale), as TileCurveLookup.glsl.
+    // Every curve's value clamped to the display's [0, 1] before the blend, as TileCurveLookup.glsl.
     const auto evaluate = [&](const float* words) {
         const double v = evaluateCurve(words, 0, Lw);
-        return std::isinf(Lw) ? (v > 0.0 ? std::min(v, 1.0) : 0.0) : v;
+        return v > 0.0 ? std::min(v, 1.0) : 0.0;
     };
     const auto at = [&](int tx, int ty) {
         return evaluate(tileCurves + hd::hdTileCurveBase(std::uint32_t(ty * tilesX + tx)));
