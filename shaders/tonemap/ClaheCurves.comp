@@ -12,8 +12,13 @@
 //     level = S / N (hdDivide: correctly rounded), 0.5 for an empty histogram; display = the level,
 //     or its sRGB EOTF with uEncoded (the level is an encoded display level, as OpenCV equalizes
 //     8-bit encoded values). One sample per bin centre over the histogram range.
+//  4. temporal smoothing (uAlpha < 1; clahe.smoothing, time constant tau: alpha = 1 - exp(-dt / tau)):
+//     each tile sample moves from the previous frame's tile curve, evaluated at the sample's log2 L
+//     (tonemap/TileCurveLookup.glsl, so a moved range or bin count resamples it), by alpha toward the
+//     new value: v = p + alpha (v - p). Every invocation reads what it needs before any writes.
 // Output: the global curve into the curve buffer; tile t's into the tile-curve buffer at
-// hdTileCurveBase(t) (LUT, bins samples, the params' range). CPU reference: ref::claheCurveValues.
+// hdTileCurveBase(t) (LUT, bins samples, the params' range). CPU reference: ref::claheCurveValues
+// (and ref::smoothTileCurve for step 4).
 #include "shared/HostDevice.h"
 #include "shared/LocalTiles.h"
 
@@ -23,10 +28,15 @@ layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint 
 layout(std430, binding = kBindingHistogram) readonly buffer Histogram { uint histogram[]; };
 layout(std430, binding = kBindingScratch0) readonly buffer TileHistograms { uint tileHistograms[]; };
 layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; };
-layout(std430, binding = kBindingLocalAdaptation) writeonly buffer TileCurves { float tileCurves[]; };
+layout(std430, binding = kBindingLocalAdaptation) buffer TileCurves { float tileCurves[]; };
 layout(location = 0) uniform uint uTiles;
 layout(location = 1) uniform uint uClipSteps;
 layout(location = 2) uniform uint uEncoded;
+layout(location = 3) uniform float uAlpha; // weight of this frame's tile curve (1: no smoothing)
+
+#include "tonemap/TileCurveLookup.glsl"
+
+const uint kMaxPerInvocation = kMaxHistogramBins / 256u;
 
 shared uint sH[kMaxHistogramBins];
 shared uint sChunk[256];
@@ -119,13 +129,25 @@ void main()
     float logMin = uintBitsToFloat(params[kParamLogMin]);
     float logMax = uintBitsToFloat(params[kParamLogMax]);
     uint base = global ? 0u : hdTileCurveBase(group);
+    float values[kMaxPerInvocation];
     for (uint i = begin; i < end; ++i) {
         running += sH[i];
-        float value = displayOf(running, total);
+        values[i - begin] = displayOf(running, total);
+    }
+    if (!global && uAlpha < 1.0) {
+        float span = logMax > logMin ? logMax - logMin : 1.0;
+        for (uint i = begin; i < end; ++i) {
+            float log2L = logMin + (float(i) + 0.5) * span / float(bins);
+            float previous = evaluateTileCurve(base, exp2(log2L));
+            values[i - begin] = previous + uAlpha * (values[i - begin] - previous);
+        }
+    }
+    barrier(); // the previous curve is read by every invocation before any writes this tile's block
+    for (uint i = begin; i < end; ++i) {
         if (global)
-            curve[kCurveHeaderWords + i] = value;
+            curve[kCurveHeaderWords + i] = values[i - begin];
         else
-            tileCurves[base + kCurveHeaderWords + i] = value;
+            tileCurves[base + kCurveHeaderWords + i] = values[i - begin];
     }
     if (tid == 0u) {
         float header[6] = float[6](logMin, logMax, float(bins), 1.0, kCurveModeLut, 0.0);

@@ -28,7 +28,7 @@ struct ClaheSettings
     LocalTileSettings tiles;
     /// Clip limit as a multiple of the tile's mean count per bin (N / bins); 0: no clipping (plain
     /// adaptive equalization). Used in 1/256 steps (hd::kClaheClipScale) so the integer clip is exact everywhere.
-    float clip = 2.0f;
+    float clip = 8.0f;
     /// The equalized value is an sRGB-encoded display level (the curve stores its EOTF), as OpenCV's
     /// CLAHE equalizes 8-bit encoded levels; off: linear display luminance.
     bool encodedLevels = true;

@@ -14,6 +14,7 @@
 #include "verify/PipelineVerify.h"
 
 #include <bit>
+#include <cmath>
 #include <string>
 
 namespace ts = testing_support;
@@ -233,6 +234,34 @@ TEST_F(LocalToneGl, LocalGainViewShowsMidGreyWhereLocalEqualsGlobal)
     const verify::VerifyReport report = verify::verifyPipeline(*pipeline);
     EXPECT_TRUE(report.ok) << report.text;
     pipeline->setViewMode(post::ViewMode::ToneMapped, false);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(LocalToneGl, ClaheSmoothingMovesTheTileCurvesByAlphaAndVerifies)
+{
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("histogram.range", "manual");
+    parameters->set("clahe.smoothing", "0.5");
+    setImage(twoZoneImage(64, 48, 21));
+    run();  // the first frame: nothing to smooth from
+    const auto& op = static_cast<const post::ToneClahe&>(pipeline->toneOperator());
+    const std::vector<float> first = op.tileCurves().read();
+    setImage(twoZoneImage(64, 48, 22));  // another frame
+    const verify::VerifyReport report = verifyRun();
+    EXPECT_TRUE(report.ok) << report.text;
+    EXPECT_NE(report.text.find("(smoothed, alpha"), std::string::npos) << report.text;
+    // Without smoothing the same frame gives the new curves: the smoothed ones lie between.
+    const std::vector<float> smoothed = op.tileCurves().read();
+    parameters->set("clahe.smoothing", "0");
+    run();
+    const std::vector<float> target = op.tileCurves().read();
+    const std::size_t sample = hd::hdTileCurveBase(0) + hd::kCurveHeaderWords + 100;
+    const float alpha = float(1.0 - std::exp(-(1.0 / 60.0) / 0.5));
+    EXPECT_NEAR(smoothed[sample], first[sample] + alpha * (target[sample] - first[sample]), 1e-5);
+    EXPECT_NE(smoothed[sample], target[sample]);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "post/tonemap/LocalTileCurves.h"
 
 #include "post/HelpMarker.h"
+#include "post/tonemap/ToneOperator.h"
 #include "util/Log.h"
 
 #include <imgui.h>
@@ -58,6 +59,27 @@ void appendLocalTileParameters(ParameterList& list, const std::string& id, Local
     list.items.push_back(uintParameter(id + ".tiles_y", "Tiles down", settings.tilesY, 1u, hd::kMaxTilesPerAxis,
                                        d.tilesY));
     list.items.push_back(floatParameter(id + ".strength", "Strength", settings.strength, 0.0f, 1.0f, d.strength));
+}
+
+std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op)
+{
+    const LocalTileCurves* tiles = op.traits().localTiles ? op.localTiles() : nullptr;
+    if (!tiles || !tiles->curves || !sample.inside)
+        return {};
+    const float fx = hd::hdTileBlendPosition(sample.texel.x, 1.0f / float(tiles->tileSize.x));
+    const float fy = hd::hdTileBlendPosition(sample.texel.y, 1.0f / float(tiles->tileSize.y));
+    const int x[2] = {hd::hdTileBlendFirst(fx), hd::hdTileBlendSecond(fx, tiles->tiles.x)};
+    const int y[2] = {hd::hdTileBlendFirst(fy), hd::hdTileBlendSecond(fy, tiles->tiles.y)};
+    const float xa = hd::hdTileBlendWeight(fx);
+    const float ya = hd::hdTileBlendWeight(fy);
+    const float wx[2] = {1.0f - xa, xa};
+    const float wy[2] = {1.0f - ya, ya};
+    std::string text = "; tiles (column,row of " + std::to_string(tiles->tiles.x) + "x" + std::to_string(tiles->tiles.y) +
+                       ") and weights:";
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i)
+            text += util::format(" ({},{}) {}", x[i], y[j], wx[i] * wy[j]);
+    return text;
 }
 
 std::string describeTiles(const TileCurveBuffer& buffer, const LocalTileSettings& settings)

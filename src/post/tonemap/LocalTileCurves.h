@@ -6,6 +6,7 @@
 #pragma once
 
 #include "post/Parameter.h"
+#include "post/PixelProbe.h"
 #include "post/PostTypes.h"
 #include "post/tonemap/ToneCapabilities.h"
 #include "tone/LocalToneSettings.h"
@@ -39,6 +40,13 @@ private:
 bool localTileUi(LocalTileSettings& settings);
 /// The keys "<id>.tiles_x", "<id>.tiles_y", "<id>.strength" bound to `settings`.
 void appendLocalTileParameters(ParameterList& list, const std::string& id, LocalTileSettings& settings);
+class ToneOperator;
+
+/// The probe's line for a local operator: the pixel's four tiles (column, row in texel coordinates,
+/// row 0 the frame's first texel row) and their bilinear weights, and the strength; empty when the
+/// operator has no tile curves (or the sample is outside the frame).
+std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op);
+
 /// "8x8 tiles of 240x135, strength 1".
 std::string describeTiles(const TileCurveBuffer& buffer, const LocalTileSettings& settings);
 

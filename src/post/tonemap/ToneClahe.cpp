@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace post {
 
@@ -47,9 +48,26 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         glDispatchCompute(GLuint((histogramSize.x + 15) / 16), GLuint((histogramSize.y + 15) / 16), 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+    // Temporal smoothing: the previous curves must be this grid's and bin count's.
+    const bool sameGrid = mPreviousValid && mPreviousTiles == tiles && mPreviousBins == mBins;
+    const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
+    mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f
+                 ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
+                 : 1.0f;
+    if (mAlpha < 1.0f) {  // kept for --verify's check of the smoothing step
+        const std::size_t bytes = (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) *
+                                  sizeof(float);
+        if (mPrevious.size() < mTiles.buffer().size())
+            mPrevious = gl::Buffer("tonemap.clahe.previous-tile-curves", mTiles.buffer().size());
+        mTiles.buffer().copyTo(mPrevious, 0, 0, bytes);
+    }
+    mPreviousValid = true;
+    mPreviousTiles = tiles;
+    mPreviousBins = mBins;
     {
         auto scope = ctx.profiler.scope("tonemap/clahe/curve/tile-curves");
         mCurvesProgram.use();
+        mCurvesProgram.set(3, mAlpha);
         const std::uint32_t tileCount = mTiles.tileCount();
         mCurvesProgram.set(0, tileCount);
         mCurvesProgram.set(1, claheClipSteps(s.clip));
@@ -81,6 +99,9 @@ bool ToneClahe::ui()
     changed |= ImGui::SliderFloat("Clip limit", &mSettings.clip, 0.0f, 16.0f, "%.2f x mean");
     helpMarker("Each tile's bins are cut to this multiple of its mean count (OpenCV's clip limit, 1/256 steps) "
                "and the excess spread over all bins; 0: no clipping (plain adaptive equalization).");
+    changed |= ImGui::SliderFloat("Smoothing (s)", &mSettings.tiles.smoothingSeconds, 0.0f, 2.0f, "%.2f");
+    helpMarker("Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
+               "them by 1 - exp(-dt / tau) toward the new curves, against CLAHE's flicker on footage.");
     changed |= ImGui::Checkbox("Equalize encoded levels", &mSettings.encodedLevels);
     helpMarker("The equalized value is an sRGB-encoded display level, as OpenCV equalizes 8-bit encoded images; "
                "off: linear display luminance.");
@@ -95,6 +116,8 @@ ParameterList ToneClahe::parameters()
     list.items.push_back(floatParameter("clahe.clip", "Clip limit", mSettings.clip, 0.0f, 256.0f, d.clip));
     list.items.push_back(
         boolParameter("clahe.encoded_levels", "Equalize encoded levels", mSettings.encodedLevels, d.encodedLevels));
+    list.items.push_back(floatParameter("clahe.smoothing", "Tile curve smoothing (s, 0 = none)",
+                                        mSettings.tiles.smoothingSeconds, 0.0f, 10.0f, d.tiles.smoothingSeconds));
     return list;
 }
 
@@ -108,7 +131,17 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
     check.words["tile-histograms"] =
         mTileHistograms.readAll<std::uint32_t>(std::size_t(mTiles.tileCount()) * mBins);
     check.floats["tile-curves"] = mTiles.read();
+    check.numbers["alpha"] = mAlpha;
+    if (mAlpha < 1.0f)
+        check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
     return true;
+}
+
+std::string ToneClahe::status() const
+{
+    return "clahe: " + describeTiles(mTiles, mSettings.tiles) +
+           (mSettings.tiles.smoothingSeconds > 0.0f ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
+                                                    : std::string());
 }
 
 }  // namespace post

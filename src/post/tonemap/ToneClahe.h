@@ -12,9 +12,12 @@
 //  3. the global curve, the same on the pipeline's histogram, into the curve buffer;
 //  4. the apply pass blends the pixel's four tile curves bilinearly (OpenCV's blend geometry) and
 //     that toward the global curve by the strength.
+//  5. temporal smoothing (clahe.smoothing = tau seconds, 0 = none): each tile curve moves from the
+//     previous frame's by alpha = 1 - exp(-dt / tau) (the previous curve resampled at the new samples'
+//     log2 L); the first frame, a reset (scene switch, cuts are not detected) and a grid or bin change
+//     start over. The global curve is not smoothed.
 // Limits: the tiled apply is SDR only (HDR10 shows the global curve); the tile histograms are a pass
-// of their own (one more read of the histogram image), not part of the histogram pass; no temporal
-// smoothing of the tile curves yet (clahe.smoothing is accepted and ignored).
+// of their own (one more read of the histogram image), not part of the histogram pass.
 #pragma once
 
 #include "post/tonemap/LocalTileCurves.h"
@@ -23,7 +26,7 @@
 
 namespace post {
 
-class ToneClahe final : public ToneOperator, public ToneVerification
+class ToneClahe final : public ToneOperator, public ToneState, public ToneVerification
 {
 public:
     static constexpr std::string_view kId = "clahe";
@@ -40,6 +43,10 @@ public:
     bool ui() override;
     ParameterList parameters() override;
     const ToneVerification* verification() const override { return this; }
+    ToneState* state() override { return this; }
+    /// Forgets the previous tile curves: the next frame's are not smoothed.
+    void resetState() override { mPreviousValid = false; }
+    std::string status() const override;
     /// Its settings, the tile histograms and tile curves (ref::claheChecks).
     bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
     const LocalTileCurves* localTiles() const override { return &mTiles.curves(); }
@@ -57,6 +64,11 @@ private:
     gl::Program mHistogramProgram;
     gl::Program mCurvesProgram;
     std::uint32_t mBins = 0;
+    bool mPreviousValid = false;      ///< the tile buffer holds the last frame's curves on this grid
+    glm::ivec2 mPreviousTiles{0};
+    std::uint32_t mPreviousBins = 0;
+    float mAlpha = 1.0f;              ///< the last frame's smoothing weight (1: none)
+    gl::Buffer mPrevious;             ///< the tile curves before the last frame's (verify; with smoothing)
 };
 
 }  // namespace post
