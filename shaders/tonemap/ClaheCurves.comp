@@ -33,6 +33,10 @@ layout(location = 0) uniform uint uTiles;
 layout(location = 1) uniform uint uClipSteps;
 layout(location = 2) uniform uint uEncoded;
 layout(location = 3) uniform float uAlpha; // weight of this frame's tile curve (1: no smoothing)
+// The key value's state (uint[2], zeroed by the host): the sum over tiles of round(tile mean x 2^20)
+// (the mean of the tile's final LUT values) and the number of tiles.
+layout(std430, binding = kBindingOperatorState) buffer KeyState { uint keyState[]; };
+shared float sMean[256];
 
 #include "tonemap/TileCurveLookup.glsl"
 
@@ -143,6 +147,23 @@ void main()
         }
     }
     barrier(); // the previous curve is read by every invocation before any writes this tile's block
+    // The tile's mean value, for the key value (bench flicker): a tree over the invocations' sums.
+    float partial = 0.0;
+    for (uint i = begin; i < end; ++i)
+        partial += values[i - begin];
+    sMean[tid] = partial;
+    memoryBarrierShared();
+    barrier();
+    for (uint s = 128u; s > 0u; s >>= 1u) {
+        if (tid < s)
+            sMean[tid] += sMean[tid + s];
+        memoryBarrierShared();
+        barrier();
+    }
+    if (tid == 0u && !global) {
+        atomicAdd(keyState[0], uint(clamp(sMean[0] / float(bins), 0.0, 1.0) * 1048576.0 + 0.5));
+        atomicAdd(keyState[1], 1u);
+    }
     for (uint i = begin; i < end; ++i) {
         if (global)
             curve[kCurveHeaderWords + i] = values[i - begin];

@@ -25,7 +25,9 @@ struct LocalTileSettings
 
 struct ClaheSettings
 {
-    LocalTileSettings tiles;
+    /// 8x8, strength 1; tile curves smoothed with a time constant of 0.25 s (the live app and footage;
+    /// a still or the first frame is never smoothed).
+    LocalTileSettings tiles{.smoothingSeconds = 0.25f};
     /// Clip limit as a multiple of the tile's mean count per bin (N / bins); 0: no clipping (plain
     /// adaptive equalization). Used in 1/256 steps (hd::kClaheClipScale) so the integer clip is exact everywhere.
     float clip = 8.0f;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace post {
 
@@ -68,6 +69,13 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         auto scope = ctx.profiler.scope("tonemap/clahe/curve/tile-curves");
         mCurvesProgram.use();
         mCurvesProgram.set(3, mAlpha);
+        if (!mKeyState) {
+            mKeyState = gl::Buffer("tonemap.clahe.key-state", 4 * sizeof(std::uint32_t));
+            mReadback = std::make_unique<StateReadback>("tonemap.clahe.key-value", 2 * sizeof(std::uint32_t));
+        }
+        mKeyState.clearUint(0u);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        mKeyState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         const std::uint32_t tileCount = mTiles.tileCount();
         mCurvesProgram.set(0, tileCount);
         mCurvesProgram.set(1, claheClipSteps(s.clip));
@@ -80,6 +88,7 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         glDispatchCompute(tileCount + 1, 1, 1);  // the last workgroup: the global curve
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
+    mReadback->request(mKeyState, 0, ctx.frameIndex);
     mTiles.curves().bins = mBins;
     mTiles.curves().histograms = &mTileHistograms;
 }
@@ -135,6 +144,20 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
     if (mAlpha < 1.0f)
         check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
     return true;
+}
+
+std::vector<KeyValueSample> ToneClahe::takeKeyValues()
+{
+    std::vector<KeyValueSample> out;
+    if (!mReadback)
+        return out;
+    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
+        std::uint32_t words[2] = {};
+        std::memcpy(words, arrival.words.data(), sizeof(words));
+        if (words[1] > 0 && words[0] > 0)
+            out.push_back({arrival.frameIndex, float(std::log2(double(words[0]) / 1048576.0 / words[1]))});
+    }
+    return out;
 }
 
 std::string ToneClahe::status() const

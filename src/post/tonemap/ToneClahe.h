@@ -21,6 +21,7 @@
 #pragma once
 
 #include "post/tonemap/LocalTileCurves.h"
+#include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "tone/LocalToneSettings.h"
 
@@ -47,6 +48,15 @@ public:
     /// Forgets the previous tile curves: the next frame's are not smoothed.
     void resetState() override { mPreviousValid = false; }
     std::string status() const override;
+    /// log2 of the mean value of the tile curves (every tile's LUT samples, after smoothing): what
+    /// `bench flicker` follows for this operator.
+    std::vector<KeyValueSample> takeKeyValues() override;
+    std::string_view keyValueName() const override { return "tile mean"; }
+    void flushStateReadback() override
+    {
+        if (mReadback)
+            mReadback->flush();
+    }
     /// Its settings, the tile histograms and tile curves (ref::claheChecks).
     bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
     const LocalTileCurves* localTiles() const override { return &mTiles.curves(); }
@@ -69,6 +79,8 @@ private:
     std::uint32_t mPreviousBins = 0;
     float mAlpha = 1.0f;              ///< the last frame's smoothing weight (1: none)
     gl::Buffer mPrevious;             ///< the tile curves before the last frame's (verify; with smoothing)
+    gl::Buffer mKeyState;             ///< uint[2]: the tile means' fixed-point sum, the tile count
+    std::unique_ptr<StateReadback> mReadback;
 };
 
 }  // namespace post
