@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev zlib1g-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
   clang-format                         # scripts/check-format.sh
   ccache                               # a compiler cache shared by the builds (CMakeLists.txt)
+  libopencv-imgproc-dev                # the CLAHE oracle: OpenCV itself (tests/reference/ClaheOracleTest.cpp)
 )
 
 missing=()
