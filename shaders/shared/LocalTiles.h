@@ -10,10 +10,12 @@
 // min(tx1 + 1, tilesX - 1), xa = txf - tx1, then tx1 = max(tx1, 0); rows alike. The four curves'
 // values are blended as a + t (b - a) (not OpenCV's a (1 - t) + b t), so four equal values blend to
 // exactly that value: a 1x1 grid gives the one tile's curve bit for bit.
+// The position and weight formulas are shared/Clahe.h's (OpenCV's arithmetic, written once).
 // Limits: 1..kMaxTilesPerAxis tiles per axis.
 #ifndef HDRLAB_LOCAL_TILES_H
 #define HDRLAB_LOCAL_TILES_H
 
+#include "shared/Clahe.h"
 #include "shared/HostDeviceMacros.h"
 
 HD_NAMESPACE_BEGIN
@@ -51,8 +53,7 @@ HD_FUNC HD_UINT hdTileCurveBase(HD_UINT tile)
 // second, and f - floor the second's weight.
 HD_FUNC float hdTileBlendPosition(int x, float invSize)
 {
-    HD_PRECISE float f = HD_SUB(HD_MUL(float(x), invSize), 0.5f);
-    return f;
+    return hdClaheTilePosition(x, invSize); // OpenCV's formula, shared/Clahe.h
 }
 
 HD_FUNC int hdTileBlendFirst(float f)
@@ -69,8 +70,7 @@ HD_FUNC int hdTileBlendSecond(float f, int tiles)
 
 HD_FUNC float hdTileBlendWeight(float f)
 {
-    HD_PRECISE float weight = HD_SUB(f, HD_FLOOR(f));
-    return weight;
+    return hdClaheUpperWeight(f);
 }
 
 // a + t (b - a); exactly a for t = 0 or a == b and b for t = 1 (the blend and the strength).

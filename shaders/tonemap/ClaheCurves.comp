@@ -96,19 +96,14 @@ void main()
     if (limit > 0u) {
         uint cut = 0u;
         for (uint i = tid; i < bins; i += 256u)
-            if (sH[i] > limit) {
-                cut += sH[i] - limit;
-                sH[i] = limit;
-            }
+            cut += sH[i] > limit ? sH[i] - limit : 0u;
         atomicAdd(sClipped, cut);
         memoryBarrierShared();
         barrier();
-        uint clipped = sClipped;
-        uint batch = clipped / bins;
-        uint residual = clipped - batch * bins;
-        uint step = residual != 0u ? max(bins / residual, 1u) : 1u;
+        // OpenCV's clip and batch + residual-step redistribution (shared/Clahe.h, the lead's one copy).
+        int clipped = int(sClipped);
         for (uint i = tid; i < bins; i += 256u)
-            sH[i] += batch + (residual != 0u && i % step == 0u && i / step < residual ? 1u : 0u);
+            sH[i] = uint(hdClaheRedistributed(int(sH[i]), int(i), int(bins), int(limit), clipped));
         memoryBarrierShared();
         barrier();
     }

@@ -56,16 +56,11 @@ std::vector<std::uint32_t> claheClip(std::span<const std::uint32_t> bins, std::u
     if (limit == 0u || n == 0u)
         return h;
     std::uint32_t clipped = 0;
-    for (std::uint32_t& v : h)
-        if (v > limit) {
-            clipped += v - limit;
-            v = limit;
-        }
-    const std::uint32_t batch = clipped / n;
-    const std::uint32_t residual = clipped - batch * n;
-    const std::uint32_t step = residual != 0u ? std::max(n / residual, 1u) : 1u;
+    for (std::uint32_t v : h)
+        clipped += v > limit ? v - limit : 0u;
+    // OpenCV's clip and batch + residual-step redistribution, written once in shared/Clahe.h.
     for (std::uint32_t t = 0; t < n; ++t)
-        h[t] += batch + (residual != 0u && t % step == 0u && t / step < residual ? 1u : 0u);
+        h[t] = std::uint32_t(hd::hdClaheRedistributed(int(h[t]), int(t), int(n), int(limit), int(clipped)));
     return h;
 }
 
