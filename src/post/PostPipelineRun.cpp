@@ -17,6 +17,15 @@ namespace {
 /// Window half-size of the local-mean view when no operator asks for local adaptation.
 constexpr int kLocalMeanViewRadius = 48;
 
+/// A local histogram operator's tile curves for the apply pass (SDR only: HDR10 shows its global curve).
+std::optional<TileCurvesInput> tileCurvesFor(const ToneOperator& op, bool hdr, ViewMode mode)
+{
+    const LocalTileCurves* tiles = op.traits().localTiles ? op.localTiles() : nullptr;
+    if (!tiles || !tiles->curves || hdr)
+        return std::nullopt;
+    return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain};
+}
+
 }  // namespace
 
 FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure)
@@ -224,11 +233,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             auto applyScope = p.profiler.scope(stage + "/apply");
             if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
                 p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
-            // A local histogram operator's tile curves (SDR: HDR10 shows its global curve).
-            const LocalTileCurves* tileCurves = traits.localTiles ? p.tone->localTiles() : nullptr;
-            std::optional<TileCurvesInput> tiles;
-            if (tileCurves && tileCurves->curves && !p.lastDisplay.hdr)
-                tiles.emplace(TileCurvesInput{*tileCurves->curves, p.viewMode == ViewMode::LocalGain});
+            const std::optional<TileCurvesInput> tiles = tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode);
             p.lastTiles = tiles.has_value();
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
                           p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr);
