@@ -37,6 +37,7 @@ HD_CONST(HD_UINT, kTileGainLogRange, 5u)   // the local-gain view's +- EV range
 // Apply modes of the tile curves (tonemap/Apply.comp uMode, with hd::kApply*).
 HD_CONST(HD_UINT, kApplyTiles, 3u)         // blend the four tile curves, then toward the global curve
 HD_CONST(HD_UINT, kApplyViewLocalGain, 4u) // show log2(local / global display value) as a ramp
+HD_CONST(HD_UINT, kApplyTilesGrid, 5u)     // kApplyTiles with the tile grid's edges drawn over the picture
 
 HD_FUNC int hdTileSize(int size, int tiles)
 {

@@ -12,7 +12,8 @@
 // operators (clahe, ward-local; shared/LocalTiles.h): kApplyTiles blends the pixel's four tile
 // curves bilinearly (tonemap/TileCurveLookup.glsl) and that toward the global curve (the curve
 // buffer) by the tile buffer's strength, Ld = global + s (local - global), then RGB x Ld / Lw;
-// kApplyViewLocalGain shows log2(local / global) as grey (mid-grey 0, white +range EV, black -range).
+// kApplyViewLocalGain shows log2(local / global) as grey (mid-grey 0, white +range EV, black -range);
+// kApplyTilesGrid is kApplyTiles with the tile grid's edges drawn in yellow.
 // The tiled modes use the luminance path only (no RGB display transform, no HDR10).
 // Display transforms (uTransform != 0: AgX, PBR Neutral; tonemap/DisplayTransform.glsl): the pixel's
 // exposed RGB (RGB x cd/m^2 per unit x the curve's kCurveScale = 2^E x the local shift) goes through
@@ -81,6 +82,13 @@ void applyTiledPixel(Curve c, ivec2 texel, vec3 rgb)
         }
         float Ld = hdTileLerp(global, local, tileCurves[kTileStrength]);
         display = isinf(Lw) ? vec3(Ld) : rgb * (Ld * gCdPerUnit / Lw);
+    }
+    if (uMode == kApplyTilesGrid) {
+        // The tile grid's edges (the first texel row and column of every tile but the first), yellow.
+        ivec2 tileSize = ivec2(tileCurves[kTileWidth], tileCurves[kTileHeight]);
+        ivec2 within = texel % max(tileSize, ivec2(1));
+        if ((within.x == 0 && texel.x > 0) || (within.y == 0 && texel.y > 0))
+            display = vec3(1.0, 0.85, 0.0);
     }
     imageStore(uOutput, texel, vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0));
 }

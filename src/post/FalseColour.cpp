@@ -10,6 +10,8 @@ std::string_view viewModeName(ViewMode mode)
         return "metering";
     if (mode == ViewMode::LocalGain)
         return "local-gain";
+    if (mode == ViewMode::LocalTiles)
+        return "local-tiles";
     return mode == ViewMode::FalseColour ? "false-colour" : "tonemapped";
 }
 
@@ -23,6 +25,8 @@ std::optional<ViewMode> parseViewMode(std::string_view text)
         return ViewMode::Metering;
     if (text == "local-gain")
         return ViewMode::LocalGain;
+    if (text == "local-tiles")
+        return ViewMode::LocalTiles;
     return std::nullopt;
 }
 

@@ -23,7 +23,7 @@ std::optional<TileCurvesInput> tileCurvesFor(const ToneOperator& op, bool hdr, V
     const LocalTileCurves* tiles = op.traits().localTiles ? op.localTiles() : nullptr;
     if (!tiles || !tiles->curves || hdr)
         return std::nullopt;
-    return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain};
+    return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain, mode == ViewMode::LocalTiles};
 }
 
 }  // namespace
@@ -196,7 +196,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
     p.lastOnePass = applyTarget.written;
-    p.lastTiles = false;
+    p.lastTiles = p.lastTilesView = false;
     // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
     std::optional<LocalMeanInput> local;
     if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
@@ -235,6 +235,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                 p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
             const std::optional<TileCurvesInput> tiles = tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode);
             p.lastTiles = tiles.has_value();
+            p.lastTilesView = tiles && (tiles->viewGain || tiles->viewGrid);
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
                           p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr);
         }

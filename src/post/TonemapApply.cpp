@@ -61,7 +61,9 @@ void TonemapApply::apply(PassContext& ctx,
     (tiles ? tiles->tileCurves : local ? local->localMean : curve)
         .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-    program.set(1, tiles   ? (tiles->viewGain ? hd::kApplyViewLocalGain : hd::kApplyTiles)
+    program.set(1, tiles   ? (tiles->viewGain   ? hd::kApplyViewLocalGain
+                              : tiles->viewGrid ? hd::kApplyTilesGrid
+                                                : hd::kApplyTiles)
                    : local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal)
                            : hd::kApplyGlobal);
     if (display.hdr) {

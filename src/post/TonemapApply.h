@@ -38,6 +38,7 @@ struct TileCurvesInput
 {
     const gl::Buffer& tileCurves;
     bool viewGain = false;  ///< show log2(local / global display value) instead of the tone-mapped frame
+    bool viewGrid = false;  ///< draw the tile grid's edges over the tone-mapped frame
 };
 
 class TonemapApply

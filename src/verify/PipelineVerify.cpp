@@ -164,7 +164,7 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     if (!tileWords.empty())
         text << util::format("tiled apply ({}x{} tile curves blended per pixel, strength {})", tiles->tiles.x,
                              tiles->tiles.y, tileWords[hd::kTileStrength])
-             << (last.tilesView ? ": local-gain view shown\n" : "\n");
+             << (last.tilesView ? ": a view shown (local-gain or local-tiles), not compared\n" : "\n");
     text << (onePass ? "one pass: the histogram pass's picture vs CPU reference (the previous frame's curve): "
                      : "apply pass vs CPU reference (same curve): ")
          << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";

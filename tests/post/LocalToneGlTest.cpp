@@ -265,3 +265,28 @@ TEST_F(LocalToneGl, ClaheSmoothingMovesTheTileCurvesByAlphaAndVerifies)
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(LocalToneGl, TileGridViewDrawsEveryTileEdgeOverThePicture)
+{
+    setImage(twoZoneImage(40, 30, 4));
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("clahe.tiles_x", "4");
+    parameters->set("clahe.tiles_y", "3");
+    pipeline->setViewMode(post::ViewMode::LocalTiles, false);
+    run();
+    const auto bytes = pipeline->toneMappedTexture().readRgba8();
+    pipeline->setViewMode(post::ViewMode::ToneMapped, false);
+    const auto yellow = [&](int x, int y) {
+        const std::size_t i = (std::size_t(y) * 40 + std::size_t(x)) * 4;
+        return bytes[i] == 255 && bytes[i + 2] == 0 && bytes[i + 1] > 200;
+    };
+    for (int y = 0; y < 30; ++y)  // tiles of 10 x 10: edges at x = 10, 20, 30 and y = 10, 20
+        for (int x = 0; x < 40; ++x)
+            EXPECT_EQ(yellow(x, y), (x > 0 && x % 10 == 0) || (y > 0 && y % 10 == 0)) << x << "," << y;
+    const verify::VerifyReport report = verify::verifyPipeline(*pipeline);
+    EXPECT_TRUE(report.ok) << report.text;
+}
+
+}  // namespace
