@@ -8,7 +8,13 @@
 // LUT, at the channel times hd::kParamCdPerUnit (the units their histograms were binned in). NaN, Inf and non-positive input never give NaN output: Lw NaN or
 // <= 0 is black, Lw = +Inf shows the curve's top value as grey. Mode kApplyLocal looks the curve up
 // at Lw * 2^(blend * (reference - localMean)) with the per-pixel local mean log2 L (hd::kCurveLocal*);
-// kApplyViewLocalMean shows that local mean as grey over the histogram range.
+// kApplyViewLocalMean shows that local mean as grey over the histogram range. The local histogram
+// operators (clahe, ward-local; shared/LocalTiles.h): kApplyTiles blends the pixel's four tile
+// curves bilinearly (tonemap/TileCurveLookup.glsl) and that toward the global curve (the curve
+// buffer) by the tile buffer's strength, Ld = global + s (local - global), then RGB x Ld / Lw;
+// kApplyViewLocalGain shows log2(local / global) as grey (mid-grey 0, white +range EV, black -range);
+// kApplyTilesGrid is kApplyTiles with the tile grid's edges drawn in yellow.
+// The tiled modes use the luminance path only (no RGB display transform, no HDR10).
 // Display transforms (uTransform != 0: AgX, PBR Neutral; tonemap/DisplayTransform.glsl): the pixel's
 // exposed RGB (RGB x cd/m^2 per unit x the curve's kCurveScale = 2^E x the local shift) goes through
 // the transform instead of the luminance ratio; uTransform is DISPLAY_TRANSFORM, fixed per build.
@@ -22,6 +28,7 @@
 // pixels of a row); each invocation loads its ROWS texels before mapping any, so several reads are
 // in flight, and reads the curve's header once for all of them.
 #include "shared/HostDevice.h"
+#include "shared/LocalTiles.h"
 
 #ifndef ROWS
 #define ROWS 4
@@ -33,9 +40,11 @@ layout(binding = kTextureUnitInput) uniform sampler2D uInput;
 layout(binding = kImageUnitOutput, rgba8) writeonly uniform image2D uOutput;
 layout(std430, binding = kBindingCurve) readonly buffer CurveBuffer { float curve[]; };
 layout(std430, binding = kBindingLocalAdaptation) readonly buffer LocalMean { float localMean[]; };
+// The local histogram operators' tile curves, bound at the same point (a frame uses one or the other).
+layout(std430, binding = kBindingLocalAdaptation) readonly buffer TileCurves { float tileCurves[]; };
 layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint params[]; };
 layout(location = 0) uniform ivec2 uSize;
-layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean
+layout(location = 1) uniform uint uMode; // kApplyGlobal, kApplyLocal, kApplyViewLocalMean, kApplyTiles, kApplyViewLocalGain
 // DISPLAY_TRANSFORM: 0 the curve's luminance path, else a post::DisplayCurve code of an RGB display
 // transform, fixed per build so the default path carries none of the transforms' code (registers).
 #ifndef DISPLAY_TRANSFORM
@@ -50,12 +59,49 @@ layout(location = 3) uniform vec4 uHdr; // highlights' lookup scale (0: none), c
 #include "tonemap/CurveLookup.glsl"
 #include "tonemap/DisplayTransform.glsl"
 #include "tonemap/ApplyPixel.glsl"
+#include "tonemap/TileCurveLookup.glsl"
 
 vec3 gWeights;     // the params' luminance weights, read once per invocation in main()
 float gCdPerUnit;  // the params' cd/m^2 per channel unit (per-channel curves)
 
+#ifndef HDR10
+// kApplyTiles and kApplyViewLocalGain (the luminance path; SDR).
+void applyTiledPixel(Curve c, ivec2 texel, vec3 rgb)
+{
+    float Lw = hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, gWeights.x, gWeights.y, gWeights.z);
+    vec3 display = vec3(0.0);
+    if (isUsable(Lw)) {
+        float local = tiledLocalValue(texel, Lw);
+        float global = tiledDisplayClamp(evaluateCurve(c, 0u, Lw)); // as each tile's value
+        if (uMode == kApplyViewLocalGain) {
+            float range = max(tileCurves[kTileGainLogRange], 1e-3);
+            float gain = log2(max(local, 1e-30) / max(global, 1e-30));
+            float grey = clamp(0.5 + 0.5 * gain / range, 0.0, 1.0);
+            imageStore(uOutput, texel, vec4(vec3(encodeSrgb(grey)), 1.0));
+            return;
+        }
+        float Ld = hdTileLerp(global, local, tileCurves[kTileStrength]);
+        display = isinf(Lw) ? vec3(Ld) : rgb * (Ld * gCdPerUnit / Lw);
+    }
+    if (uMode == kApplyTilesGrid) {
+        // The tile grid's edges (the first texel row and column of every tile but the first), yellow.
+        ivec2 tileSize = ivec2(tileCurves[kTileWidth], tileCurves[kTileHeight]);
+        ivec2 within = texel % max(tileSize, ivec2(1));
+        if ((within.x == 0 && texel.x > 0) || (within.y == 0 && texel.y > 0))
+            display = vec3(1.0, 0.85, 0.0);
+    }
+    imageStore(uOutput, texel, vec4(encodeSrgb(display.r), encodeSrgb(display.g), encodeSrgb(display.b), 1.0));
+}
+#endif
+
 void applyPixel(Curve c, ivec2 texel, vec3 rgb)
 {
+#ifndef HDR10
+    if (uMode >= kApplyTiles) {
+        applyTiledPixel(c, texel, rgb);
+        return;
+    }
+#endif
     float localShift = 1.0; // factor applied to Lw before the curve lookup
     if (uMode != kApplyGlobal) {
         float mean = localMean[uint(texel.y) * uint(uSize.x) + uint(texel.x)];

@@ -106,6 +106,8 @@ layout(location = 23) uniform float uLmax;
 layout(location = 24) uniform float uFtiny;
 layout(location = 25) uniform float uGrowth;          // 1.01
 layout(location = 26) uniform float uLnScale;         // ln of the scene scale (the curve's log2 axis)
+// ward-local (WardCurve.comp per tile): the tile's first foveal sample; uGridSize is then the tile's size.
+layout(location = 27) uniform ivec2 uTileOrigin;
 
 // One dispatch does everything (kStageAll); with the histogram built by the selected method, a first
 // dispatch computes the range (kStageRange), the method bins the foveal image with it, and a second
@@ -148,7 +150,7 @@ shared uint sConverged;
 
 float luminanceAt(uint index)
 {
-    ivec2 p = ivec2(int(index % uint(uGridSize.x)), int(index / uint(uGridSize.x)));
+    ivec2 p = uTileOrigin + ivec2(int(index % uint(uGridSize.x)), int(index / uint(uGridSize.x)));
     vec3 rgb = texelFetch(uFoveal, p, 0).rgb;
     return hdLuminanceWeighted(rgb.r, rgb.g, rgb.b, uLuminance.x, uLuminance.y, uLuminance.z);
 }

@@ -4,6 +4,7 @@
 #include "app/AppImpl.h"
 
 #include "app/ResourceReport.h"
+#include "post/tonemap/LocalTileCurves.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Stats.h"
@@ -127,7 +128,8 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
             if (probeNames[i] != "mouse")
                 metadata.emplace_back(
                     "probe_" + probeNames[i],
-                    post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote()));
+                    post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote()) +
+                        post::describeProbeTiles(probe->samples[i], pipeline->toneOperator()));
     const post::ToneOperator& op = pipeline->toneOperator();
     metadata.emplace_back("key_value", std::string(op.keyValueName().empty() ? "none" : op.keyValueName()));
     if (const std::optional<double> flicker = runExposure.flickerEvPerSecond()) {
@@ -271,7 +273,7 @@ int App::Impl::finish(int renderedFrames)
             if (probeNames[i] != "mouse")
                 std::cout << "probe " << probeNames[i] << " at "
                           << post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote())
-                          << "\n";
+                          << post::describeProbeTiles(probe->samples[i], pipeline->toneOperator()) << "\n";
     }
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))

@@ -318,7 +318,8 @@ std::vector<std::string> frameFormatChoices()
 std::vector<std::string> viewModeChoices()
 {
     std::vector<std::string> names;
-    for (post::ViewMode mode : {post::ViewMode::ToneMapped, post::ViewMode::FalseColour, post::ViewMode::Metering})
+    for (post::ViewMode mode : {post::ViewMode::ToneMapped, post::ViewMode::FalseColour, post::ViewMode::Metering,
+                                post::ViewMode::LocalGain, post::ViewMode::LocalTiles})
         names.emplace_back(post::viewModeName(mode));
     return names;
 }

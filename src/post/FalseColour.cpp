@@ -8,6 +8,10 @@ std::string_view viewModeName(ViewMode mode)
 {
     if (mode == ViewMode::Metering)
         return "metering";
+    if (mode == ViewMode::LocalGain)
+        return "local-gain";
+    if (mode == ViewMode::LocalTiles)
+        return "local-tiles";
     return mode == ViewMode::FalseColour ? "false-colour" : "tonemapped";
 }
 
@@ -19,6 +23,10 @@ std::optional<ViewMode> parseViewMode(std::string_view text)
         return ViewMode::FalseColour;
     if (text == "metering")
         return ViewMode::Metering;
+    if (text == "local-gain")
+        return ViewMode::LocalGain;
+    if (text == "local-tiles")
+        return ViewMode::LocalTiles;
     return std::nullopt;
 }
 

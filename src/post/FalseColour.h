@@ -21,9 +21,11 @@ namespace post {
 
 /// Metering: the tone-mapped image darkened by the percentile operator's metering weights
 /// (post/tonemap/MeteringMask.h; weight 0 tinted blue).
-enum class ViewMode { ToneMapped, FalseColour, Metering };
+/// LocalGain: the local histogram operators' log2(local / global display value) per pixel (grey ramp).
+/// LocalTiles: a local operator's picture with its tile grid drawn over it.
+enum class ViewMode { ToneMapped, FalseColour, Metering, LocalGain, LocalTiles };
 
-/// "tonemapped" / "false-colour" / "metering" (the --view values).
+/// "tonemapped" / "false-colour" / "metering" / "local-gain" / "local-tiles" (the --view values).
 std::string_view viewModeName(ViewMode mode);
 std::optional<ViewMode> parseViewMode(std::string_view text);
 

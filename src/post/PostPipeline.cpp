@@ -255,7 +255,7 @@ PostPipeline::LastRun PostPipeline::lastRun() const
     const Impl& p = *mImpl;
     return {p.lastHdr,       p.lastHdrSize,     p.lastHistogramInput, p.lastHistogramInputSize,
             p.lastLocalMean, p.lastFovYDegrees, p.lastDtSeconds,      p.fed.has_value(),
-            p.cdfFresh,      p.lastDisplay};
+            p.cdfFresh,      p.lastDisplay,     p.lastTiles,          p.lastTilesView};
 }
 
 const gl::Buffer& PostPipeline::localMeanBuffer() const

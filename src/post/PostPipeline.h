@@ -81,6 +81,8 @@ public:
         bool fedHistogram = false;  ///< the histogram came from setFedHistogram: nothing was measured
         bool cdfFresh = true;       ///< the CDF buffer holds this frame's CDF (false: scan in-curve, none needed)
         ApplyDisplay display{};     ///< the apply pass's display transform and HDR10 scaling
+        bool usedTiles = false;     ///< the apply pass blended the operator's tile curves (LocalTileCurves)
+        bool tilesView = false;     ///< ... and showed a view instead (local-gain, local-tiles)
     };
     LastRun lastRun() const;
     /// float[w*h]: the mean log2 L around each pixel of the last run (when LastRun::usedLocalMean).

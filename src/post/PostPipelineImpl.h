@@ -98,6 +98,8 @@ struct PostPipeline::Impl
     glm::ivec2 lastHdrSize{0};
     const gl::Texture* lastHistogramInput = nullptr;
     glm::ivec2 lastHistogramInputSize{0};
+    bool lastTiles = false;      ///< the last run's apply pass blended the operator's tile curves
+    bool lastTilesView = false;  ///< ... and showed a view of them (local-gain, local-tiles)
     bool lastLocalMean = false;  ///< the last run's apply pass used the local mean (or showed it)
     float lastFovYDegrees = 60.0f;
     double lastDtSeconds = 1.0 / 60.0;

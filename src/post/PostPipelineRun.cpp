@@ -17,6 +17,15 @@ namespace {
 /// Window half-size of the local-mean view when no operator asks for local adaptation.
 constexpr int kLocalMeanViewRadius = 48;
 
+/// A local histogram operator's tile curves for the apply pass (SDR only: HDR10 shows its global curve).
+std::optional<TileCurvesInput> tileCurvesFor(const ToneOperator& op, bool hdr, ViewMode mode)
+{
+    const LocalTileCurves* tiles = op.traits().localTiles ? op.localTiles() : nullptr;
+    if (!tiles || !tiles->curves || hdr)
+        return std::nullopt;
+    return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain, mode == ViewMode::LocalTiles};
+}
+
 }  // namespace
 
 FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure)
@@ -127,6 +136,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
                          p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean &&
+                         !p.tone->traits().localTiles &&
                          !p.settings.display.hdr();
     if (onePass) {
         std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
@@ -186,6 +196,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
     p.lastOnePass = applyTarget.written;
+    p.lastTiles = p.lastTilesView = false;
     // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
     std::optional<LocalMeanInput> local;
     if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
@@ -222,8 +233,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             auto applyScope = p.profiler.scope(stage + "/apply");
             if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
                 p.hdrOutput = gl::Texture("post.hdr10-output", GL_RGBA32F, hdr.size);
+            const std::optional<TileCurvesInput> tiles = tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode);
+            p.lastTiles = tiles.has_value();
+            p.lastTilesView = tiles && (tiles->viewGain || tiles->viewGrid);
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
-                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr);
+                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr);
         }
     }
     {

@@ -1,5 +1,7 @@
 #include "post/TonemapApply.h"
 
+#include "shared/LocalTiles.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -21,8 +23,11 @@ void TonemapApply::apply(PassContext& ctx,
                          gl::Texture& output,
                          const LocalMeanInput* local,
                          const ApplyDisplay& display,
-                         gl::Texture* hdrOutput)
+                         gl::Texture* hdrOutput,
+                         const TileCurvesInput* tiles)
 {
+    if (tiles && display.hdr)
+        tiles = nullptr;  // the tiled modes are SDR only: HDR10 shows the global curve
     if (output.size() != hdr.size || output.format() != GL_RGBA8)
         throw std::invalid_argument("tonemap apply: the output must be GL_RGBA8 of the input's size");
     if (curve.size() < hd::kCurveBufferWords * sizeof(float))
@@ -53,9 +58,14 @@ void TonemapApply::apply(PassContext& ctx,
     if (local && local->localMean.size() < pixels * sizeof(float))
         throw std::invalid_argument("tonemap apply: the local mean buffer is smaller than the frame");
     // Without local adaptation the shader never reads this block; bind the curve there anyway.
-    (local ? local->localMean : curve).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+    (tiles ? tiles->tileCurves : local ? local->localMean : curve)
+        .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
-    program.set(1, local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal) : hd::kApplyGlobal);
+    program.set(1, tiles   ? (tiles->viewGain   ? hd::kApplyViewLocalGain
+                              : tiles->viewGrid ? hd::kApplyTilesGrid
+                                                : hd::kApplyTiles)
+                   : local ? (local->view ? hd::kApplyViewLocalMean : hd::kApplyLocal)
+                           : hd::kApplyGlobal);
     if (display.hdr) {
         glProgramUniform4f(program.id(), 3, display.highlightLookup, display.nitsScale, display.nitsOffset,
                            display.peak);

@@ -33,6 +33,14 @@ struct LocalMeanInput
     bool view = false;  ///< show the local mean as grey (over the params' range) instead of the tone-mapped frame
 };
 
+/// The tile curves of a local histogram operator (shared/LocalTiles.h layout; ToneOperator::localTiles).
+struct TileCurvesInput
+{
+    const gl::Buffer& tileCurves;
+    bool viewGain = false;  ///< show log2(local / global display value) instead of the tone-mapped frame
+    bool viewGrid = false;  ///< draw the tile grid's edges over the tone-mapped frame
+};
+
 class TonemapApply
 {
 public:
@@ -41,7 +49,8 @@ public:
     /// Writes the display image of `hdr` through `curve` into `output` (GL_RGBA8, same size as hdr),
     /// with the luminance definition of `params` (uint[hd::kHistogramParamsWords]); with `local`, the
     /// curve lookup is shifted by the local mean (hd::kCurveLocal*) or, with `local->view`, the local
-    /// mean itself is shown. `display`: the dispatch's transform and HDR10 scaling; with display.hdr,
+    /// mean itself is shown; with `tiles` (SDR only), the pixel's four tile curves blended (kApplyTiles)
+    /// or the local gain view. `display`: the dispatch's transform and HDR10 scaling; with display.hdr,
     /// `hdrOutput` (GL_RGBA32F, the input's size) receives linear BT.2020 cd/m^2 and `output` the SDR preview.
     void apply(PassContext& ctx,
                const ImageInput& hdr,
@@ -50,7 +59,8 @@ public:
                gl::Texture& output,
                const LocalMeanInput* local = nullptr,
                const ApplyDisplay& display = {},
-               gl::Texture* hdrOutput = nullptr);
+               gl::Texture* hdrOutput = nullptr,
+               const TileCurvesInput* tiles = nullptr);
     /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
 

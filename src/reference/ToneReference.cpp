@@ -4,6 +4,7 @@
 #include "reference/Image.h"
 #include "reference/ToneEqualizeRef.h"
 #include "reference/ToneExposureRef.h"
+#include "reference/ToneLocalRef.h"
 #include "reference/TonePercentileRef.h"
 #include "reference/ToneWardExact.h"
 #include "reference/ToneWardRef.h"
@@ -177,6 +178,8 @@ std::vector<ToneReference>& registry()
         {"percentile", percentileWords, percentileChecks},
         {"ward", wardWords, wardChecks},
         {"exposure", exposureWords, {}},
+        {"clahe", claheWords, claheChecks},
+        {"ward-local", wardWords, wardLocalChecks},  // its global curve is Ward's
     };
     return rows;
 }

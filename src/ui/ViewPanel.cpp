@@ -123,7 +123,9 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
         "of luminance in cd/m^2 (the histogram's axis); EV100 (ISO 100, K = 12.5) = EV + 3. The probe reads the "
         "pixel under the mouse: its values, its histogram bin and its value through the tone curve (yellow "
         "'probe' marker on the histogram). Metering weights: the percentile operator's metering mask on the "
-        "picture, darker where a pixel counts less, blue where it does not count.");
+        "picture, darker where a pixel counts less, blue where it does not count. Local gain: a local histogram "
+        "operator's (clahe, ward-local) log2 of its tiled display value over its global curve's, mid-grey 0, "
+        "white +2 EV, black -2 EV. Tile grid: the local operator's picture with its tile grid's edges in yellow.");
     if (input.mode == post::ViewMode::FalseColour && input.hdr10) {
         // HDR10: the bands are of the display light (BT.2020 luminance of the HDR10 output), fixed range.
         textDisabledWrappedFormat("HDR10 output: display luminance, cd/m^2");

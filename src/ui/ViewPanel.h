@@ -27,7 +27,8 @@ struct ViewPanelInput
 };
 
 /// The view combo's entries, in post::ViewMode order.
-inline constexpr std::array<const char*, 3> kViewModeLabels{"tone-mapped", "false colour (EV)", "metering weights"};
+inline constexpr std::array<const char*, 5> kViewModeLabels{"tone-mapped", "false colour (EV)", "metering weights",
+                                                            "local gain (tiles)", "tile grid"};
 
 /// Draws the panel into the current window; returns the view mode chosen in the combo, if changed.
 std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input);

@@ -8,6 +8,7 @@
 #include "reference/Histogram.h"
 #include "reference/Image.h"
 #include "reference/Scan.h"
+#include "reference/ToneLocalRef.h"
 #include "reference/ToneReference.h"
 #include "util/Log.h"
 
@@ -140,15 +141,30 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     if (last.usedLocalMean)
         localMean =
             pipeline.localMeanBuffer().readAll<float>(std::size_t(last.hdrSize.x) * std::size_t(last.hdrSize.y));
+    // A local histogram operator: its four tile curves per pixel (ref::applyTileCurves) on the GPU's
+    // tile curves; the local-gain view is not a tone mapping either.
+    const post::LocalTileCurves* tiles = last.usedTiles ? pipeline.toneOperator().localTiles() : nullptr;
+    std::vector<float> tileWords;
+    if (tiles && tiles->curves)
+        tileWords = tiles->curves->readAll<float>(hd::kTileCurvesHeaderWords + std::size_t(tiles->tiles.x) *
+                                                                                  std::size_t(tiles->tiles.y) *
+                                                                                  hd::kTileCurveStride);
     const std::vector<std::uint8_t> expected =
-        pipeline.settings().viewLocalMean && last.usedLocalMean
+        (pipeline.settings().viewLocalMean && last.usedLocalMean) || last.tilesView
             ? pipeline.toneMappedTexture().readRgba8()
+        : !tileWords.empty()
+            ? ref::applyTileCurves(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, tileWords.data(),
+                                   appliedCurve.data(), weights, cdPerUnit)
             : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
                               last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display);
     const std::vector<std::uint8_t> actual = pipeline.toneMappedTexture().readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
         worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
+    if (!tileWords.empty())
+        text << util::format("tiled apply ({}x{} tile curves blended per pixel, strength {})", tiles->tiles.x,
+                             tiles->tiles.y, tileWords[hd::kTileStrength])
+             << (last.tilesView ? ": a view shown (local-gain or local-tiles), not compared\n" : "\n");
     text << (onePass ? "one pass: the histogram pass's picture vs CPU reference (the previous frame's curve): "
                      : "apply pass vs CPU reference (same curve): ")
          << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";

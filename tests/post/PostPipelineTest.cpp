@@ -232,6 +232,11 @@ TEST_F(Pipeline, OnePassAppliesThePreviousFramesCurveAndBinsTheFrameExactly)
         const auto firstCurve = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
 
         const gl::Texture& display = pipeline->run({secondTexture, {83, 47}}, 1.0 / 60.0, 60.0f);
+        if (pipeline->toneOperator().traits().localTiles) {
+            // The local operators' apply blends tile curves the histogram pass cannot: two passes always.
+            EXPECT_FALSE(pipeline->lastFrameOnePass());
+            continue;
+        }
         ASSERT_TRUE(pipeline->lastFrameOnePass());
         EXPECT_EQ(pipeline->appliedCurveBuffer().readAll<float>(hd::kCurveBufferWords), firstCurve);
         const ref::Histogram cpu =

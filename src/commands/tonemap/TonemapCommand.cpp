@@ -12,6 +12,7 @@
 #include "post/PostPipeline.h"
 #include "post/SettingsFile.h"
 #include "post/scan/ScanMethod.h"
+#include "post/tonemap/LocalTileCurves.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneShaders.h"
 #include "profiling/Profiler.h"
@@ -353,7 +354,8 @@ int tonemapHdr(const TonemapOptions& options,
         if (const auto probe = pipeline.latestProbe())
             for (const post::ProbeSample& sample : probe->samples)
                 out << "probe " << &sample - probe->samples.data() + 1 << " at "
-                    << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote()) << "\n";
+                    << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote())
+                    << post::describeProbeTiles(sample, pipeline.toneOperator()) << "\n";
     }
     if (options.verify) {
         verify::VerifyReport report = verify::verifyPipeline(pipeline);

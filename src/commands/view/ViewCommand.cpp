@@ -170,7 +170,7 @@ void addPipelineFlags(CLI::App& cli, Flags& f)
     f.viewOption = cli.add_option("--view", f.viewMode,
                                   "Display: the tone-mapped image (default), the false-colour EV view (EV = "
                                   "log2 cd/m^2) or the percentile operator's metering weights (docs/USAGE.md)")
-                       ->type_name("tonemapped|false-colour|metering")
+                       ->type_name("tonemapped|false-colour|metering|local-gain|local-tiles")
                        ->check(CLI::IsMember(viewModeChoices()));
 }
 

@@ -42,6 +42,17 @@ struct CompensationCurveView
     float compensationEv = 0.0f;     ///< the curve's value there
 };
 
+/// A local histogram operator's tile curves (clahe, ward-local; shared/LocalTiles.h): the apply pass
+/// blends a pixel's four tile curves and that toward the global curve (the pipeline's curve buffer).
+struct LocalTileCurves
+{
+    const gl::Buffer* curves = nullptr;  ///< float, the hd::kTile* layout (header + one block per tile)
+    glm::ivec2 tiles{1};                 ///< the grid used on the last frame (post::effectiveTiles)
+    glm::ivec2 tileSize{1};              ///< ceil(frame / tiles), pixels
+    std::uint32_t bins = 0;              ///< the tile histograms' bins (clahe; 0: none)
+    const gl::Buffer* histograms = nullptr;  ///< uint[tiles x bins] (clahe), or nullptr
+};
+
 /// State an operator keeps over frames (adaptation) and reads back a few frames late.
 class ToneState
 {

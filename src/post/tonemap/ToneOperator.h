@@ -81,6 +81,9 @@ struct ToneTraits
     std::uint32_t displayTransform = 0;
     /// How the operator's display values reach cd/m^2 for display.target hdr10 (tone/DisplayOutput.h).
     HdrScaling hdrScaling{};
+    /// The apply pass blends the operator's tile curves (localTiles(); clahe, ward-local), so the
+    /// histogram pass cannot apply the curve in one pass.
+    bool localTiles = false;
 };
 
 /// A histogram-driven tone operator. The core is its identity, one work verb (computeCurve) and its
@@ -141,6 +144,8 @@ public:
     virtual const ToneVerification* verification() const { return nullptr; }
     /// What `hdrlab tonemap` asks of it beyond the pipeline (a fed histogram, its own tables).
     virtual ToneFileHooks* fileHooks() { return nullptr; }
+    /// Its tile curves for the apply pass (a local histogram operator, traits().localTiles), after computeCurve.
+    virtual const LocalTileCurves* localTiles() const { return nullptr; }
 
     // Forwarders to the traits and the state capability.
     bool usesHistogram() const { return traits().usesHistogram; }

@@ -1,9 +1,11 @@
 #include "post/tonemap/ToneRegistry.h"
 
+#include "post/tonemap/ToneClahe.h"
 #include "post/tonemap/ToneEqualize.h"
 #include "post/tonemap/ToneExposure.h"
 #include "post/tonemap/TonePercentile.h"
 #include "post/tonemap/ToneWard.h"
+#include "post/tonemap/ToneWardLocal.h"
 
 #include <algorithm>
 
@@ -21,6 +23,8 @@ std::vector<ToneOperatorEntry>& entries()
         toneEntry<ToneEqualize>(),
         toneEntry<ToneWard>(),
         toneEntry<ToneExposure>(),
+        toneEntry<ToneClahe>(),
+        toneEntry<ToneWardLocal>(),
     };
     return table;
 }

@@ -146,6 +146,18 @@ public:
     /// bench ward-factors: the fit's dispatches alone again (by the curve path and spread parts), on the
     /// foveal image of the last frame fit (computeCurve first); false when the last curve was not a frame fit.
     bool refit(PassContext& ctx, gl::Buffer& curve);
+    /// ward-local: the one-workgroup fit (WardCurve.comp) once per tile of the last frame fit's foveal
+    /// image, with this operator's settings and bins; false when the last curve was not a frame fit.
+    bool fitTiles(PassContext& ctx, std::span<const WardTileRect> tiles, const WardTileOutputs& out)
+    {
+        if (!mLastWasFrameFit)
+            return false;
+        mCurve.ensure(ctx.shaders, ctx.caps, mBinsUsed, mCeilingLoop, mExperiment, WardCurvePath::OneWorkgroup);
+        mCurve.dispatchTiles(curveInputs(), tiles, out);
+        return true;
+    }
+    /// The foveal grid of the last frame fit.
+    glm::ivec2 fovealGrid() const { return mGrid; }
 
     /// pcond sampling: the double buffer of the last fit (ward_pcond:: layout; ToneShaders.h).
     const gl::Buffer& pcondBuffer() const { return mPcond; }

@@ -1,6 +1,7 @@
 #include "post/tonemap/WardCurveDispatch.h"
 
 #include "gl/Debug.h"
+#include "shared/LocalTiles.h"
 
 #include <algorithm>
 #include <string>
@@ -91,6 +92,33 @@ void WardCurveDispatch::dispatchOneWorkgroup(std::uint32_t stage,
 {
     prepare(mOne.program(), stage, in, out);
     glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+}
+
+void WardCurveDispatch::dispatchTiles(const WardCurveInputs& in,
+                                      std::span<const WardTileRect> tiles,
+                                      const WardTileOutputs& out)
+{
+    gl::DebugGroup group("tonemap/ward-local/tile-fits");
+    gl::Program& program = mOne.program();
+    for (const WardTileRect& tile : tiles) {
+        WardCurveInputs tileInputs = in;
+        tileInputs.grid = tile.size;
+        prepare(program, 0, tileInputs, WardCurveOutputs{out.params, out.histogram, out.state, out.view, out.tileCurves});
+        glProgramUniform2i(program.id(), 27, tile.origin.x, tile.origin.y);
+        out.params.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams, tile.tile * out.paramsStride,
+                             out.paramsStride);
+        out.histogram.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram, tile.tile * out.histogramStride,
+                                out.histogramStride);
+        out.state.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState, tile.tile * out.stateStride,
+                            out.stateStride);
+        out.view.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0, tile.tile * out.viewStride, out.viewStride);
+        out.tileCurves.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve,
+                                 std::size_t(hd::hdTileCurveBase(tile.tile)) * sizeof(float),
+                                 std::size_t(hd::kTileCurveStride) * sizeof(float));
+        glDispatchCompute(1, 1, 1);
+    }
+    glProgramUniform2i(program.id(), 27, 0, 0);  // the whole grid again for ToneWard's own stages
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 

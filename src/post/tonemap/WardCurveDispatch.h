@@ -27,6 +27,7 @@
 #include <glm/vec2.hpp>
 
 #include <cstdint>
+#include <span>
 
 namespace post {
 
@@ -64,6 +65,29 @@ struct WardCurveOutputs
     gl::Buffer& curve;
 };
 
+/// ward-local: one tile of the foveal image (its first sample and size) and its block in the outputs.
+struct WardTileRect
+{
+    glm::ivec2 origin{0};
+    glm::ivec2 size{0};
+    std::uint32_t tile = 0;
+};
+
+/// ward-local: per-tile blocks (params, histogram, state, view at `tile` x their stride in bytes, a
+/// multiple of 256) and the tile-curve buffer (shared/LocalTiles.h: the block at hdTileCurveBase).
+struct WardTileOutputs
+{
+    gl::Buffer& params;
+    gl::Buffer& histogram;
+    gl::Buffer& state;
+    gl::Buffer& view;
+    gl::Buffer& tileCurves;
+    std::size_t paramsStride = 0;
+    std::size_t histogramStride = 0;
+    std::size_t stateStride = 0;
+    std::size_t viewStride = 0;
+};
+
 class WardCurveDispatch
 {
 public:
@@ -88,6 +112,9 @@ public:
 
     /// WardCurve.comp with `stage` (0 all, 1 range, 2 ceiling): one workgroup (ensure OneWorkgroup first).
     void dispatchOneWorkgroup(std::uint32_t stage, const WardCurveInputs& in, const WardCurveOutputs& out);
+    /// ward-local: WardCurve.comp kStageAll once per tile (ensure OneWorkgroup first): one workgroup
+    /// each, on the tile's samples of the foveal image, into the tile's blocks of `out`.
+    void dispatchTiles(const WardCurveInputs& in, std::span<const WardTileRect> tiles, const WardTileOutputs& out);
     /// The spread path's dispatches (ensure Spread first); `parts` other than Both: bench only.
     /// rangeFromKeys: bin + fit alone, its range from the keys a histogram pass wrote this frame
     /// into offerRangeKeys()'s buffer (parts ignored).

@@ -1,0 +1,53 @@
+// LocalTileCurves.h: what the local histogram tone operators (ToneClahe "clahe", ToneWardLocal
+// "ward-local") share: the tile-curve buffer (shared/LocalTiles.h layout) with its header (grid, tile
+// size, strength), the tile settings' widgets and keys, and the status line. The tile geometry is
+// OpenCV CLAHE's without padding (tile = ceil(frame / tiles); post::effectiveTiles keeps every tile
+// non-empty); the apply pass blends a pixel's four tile curves (TonemapApply, kApplyTiles).
+#pragma once
+
+#include "post/Parameter.h"
+#include "post/PixelProbe.h"
+#include "post/PostTypes.h"
+#include "post/tonemap/ToneCapabilities.h"
+#include "tone/LocalToneSettings.h"
+
+#include <glm/vec2.hpp>
+
+#include <string>
+
+namespace post {
+
+class TileCurveBuffer
+{
+public:
+    /// Sizes the buffer for the grid `settings` give on a `frame`-sized image and writes its header.
+    void prepare(glm::ivec2 frame, const LocalTileSettings& settings, float gainViewRangeEv = 2.0f);
+    gl::Buffer& buffer() { return mBuffer; }
+    const LocalTileCurves& curves() const { return mCurves; }
+    LocalTileCurves& curves() { return mCurves; }
+    glm::ivec2 tiles() const { return mCurves.tiles; }
+    glm::ivec2 tileSize() const { return mCurves.tileSize; }
+    std::uint32_t tileCount() const { return std::uint32_t(mCurves.tiles.x * mCurves.tiles.y); }
+    /// The words of the header and every tile (a synchronous readback: --verify, tests).
+    std::vector<float> read() const;
+
+private:
+    gl::Buffer mBuffer;
+    LocalTileCurves mCurves;
+};
+
+/// The tile grid's widgets (tiles across and down, strength); true when one changed.
+bool localTileUi(LocalTileSettings& settings);
+/// The keys "<id>.tiles_x", "<id>.tiles_y", "<id>.strength" bound to `settings`.
+void appendLocalTileParameters(ParameterList& list, const std::string& id, LocalTileSettings& settings);
+class ToneOperator;
+
+/// The probe's line for a local operator: the pixel's four tiles (column, row in texel coordinates,
+/// row 0 the frame's first texel row) and their bilinear weights, and the strength; empty when the
+/// operator has no tile curves (or the sample is outside the frame).
+std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op);
+
+/// "8x8 tiles of 240x135, strength 1".
+std::string describeTiles(const TileCurveBuffer& buffer, const LocalTileSettings& settings);
+
+}  // namespace post

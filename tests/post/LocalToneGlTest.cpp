@@ -1,0 +1,292 @@
+// The local histogram tone operators (clahe, ward-local; docs/TONE_OPERATORS.md): through the pipeline
+// on odd frame sizes and grids, their per-tile histograms exactly the CPU's, --verify for both (tile
+// curves, tiled apply, Ward's per-tile fits bit for bit), the 1x1 grid of ward-local giving ward's
+// curve bit for bit, strength 0 giving the global picture, and the settings keys.
+#include "post/PipelineParameters.h"
+#include "post/PostPipeline.h"
+#include "post/tonemap/ToneClahe.h"
+#include "post/tonemap/ToneRegistry.h"
+#include "post/tonemap/ToneWardLocal.h"
+#include "reference/ToneLocalRef.h"
+#include "reference/ToneReference.h"
+#include "support/GlTestEnvironment.h"
+#include "support/HistogramTestSupport.h"
+#include "verify/PipelineVerify.h"
+
+#include <bit>
+#include <cmath>
+#include <string>
+
+namespace ts = testing_support;
+
+namespace {
+
+class LocalToneGl : public ts::GlTest
+{
+protected:
+    void SetUp() override
+    {
+        pipeline = std::make_unique<post::PostPipeline>(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
+        parameters = std::make_unique<post::PipelineParameters>(*pipeline);
+    }
+    void setImage(const ts::TestImage& source)
+    {
+        image = source;
+        texture = ts::uploadImage(image);
+    }
+    void run() { pipeline->run({texture, {image.width, image.height}}, 1.0 / 60.0, 60.0f); }
+    verify::VerifyReport verifyRun()
+    {
+        run();
+        return verify::verifyPipeline(*pipeline);
+    }
+
+    std::unique_ptr<post::PostPipeline> pipeline;
+    std::unique_ptr<post::PipelineParameters> parameters;
+    ts::TestImage image;
+    gl::Texture texture;
+};
+
+/// A frame with a dark and a bright half and some special pixels, so tiles differ.
+ts::TestImage twoZoneImage(int width, int height, std::uint32_t seed)
+{
+    ts::TestImage image = ts::randomHdrImage(width, height, -6.0f, 2.0f, seed);
+    for (int y = 0; y < height; ++y)
+        for (int x = width / 2; x < width; ++x)
+            for (int c = 0; c < 3; ++c)
+                image.rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4 + c] *= 256.0f;
+    ts::addSpecialPixels(image, 97);
+    return image;
+}
+
+TEST_F(LocalToneGl, BothOperatorsAreRegisteredWithTheirReferences)
+{
+    for (std::string_view id : {"clahe", "ward-local"}) {
+        const auto op = post::createToneOperator(id);
+        ASSERT_NE(op, nullptr) << id;
+        EXPECT_TRUE(op->traits().localTiles) << id;
+        EXPECT_NE(ref::findToneReference(id), nullptr) << id;
+    }
+}
+
+TEST_F(LocalToneGl, ClaheTileHistogramsAreExactlyTheCpuCounts)
+{
+    const std::pair<int, int> sizes[] = {{61, 37}, {64, 64}, {17, 130}, {3, 2}};
+    const std::pair<const char*, const char*> grids[] = {{"1", "1"}, {"8", "8"}, {"3", "5"}, {"16", "16"}};
+    for (const auto& [w, h] : sizes)
+        for (const char* policy : {"clamp", "separate"})
+            for (const auto& [gx, gy] : grids) {
+                SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " " + policy + " " + gx + "x" + gy);
+                setImage(twoZoneImage(w, h, std::uint32_t(w * 7 + h)));
+                parameters->set("tonemap.operator", "clahe");
+                parameters->set("histogram.out_of_range", policy);
+                parameters->set("clahe.tiles_x", gx);
+                parameters->set("clahe.tiles_y", gy);
+                run();
+                const auto& op = static_cast<const post::ToneClahe&>(pipeline->toneOperator());
+                const post::LocalTileCurves* tiles = op.localTiles();
+                ASSERT_NE(tiles, nullptr);
+                const auto params = pipeline->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+                const float logMin = std::bit_cast<float>(params[hd::kParamLogMin]);
+                const float logMax = std::bit_cast<float>(params[hd::kParamLogMax]);
+                const std::uint32_t bins = params[hd::kParamBinCount];
+                ref::TileGrid grid;
+                grid.tilesX = tiles->tiles.x;
+                grid.tilesY = tiles->tiles.y;
+                grid.tileWidth = hd::hdTileSize(w, grid.tilesX);
+                grid.tileHeight = hd::hdTileSize(h, grid.tilesY);
+                EXPECT_EQ(grid.tileWidth, tiles->tileSize.x);
+                const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                                   std::bit_cast<float>(params[hd::kParamLumaG]),
+                                                   std::bit_cast<float>(params[hd::kParamLumaB])};
+                const auto expected = ref::tileHistograms(image.rgba.data(), w, h, grid, logMin, logMax, bins,
+                                                          params[hd::kParamOutOfRange], weights);
+                const auto gpu = op.tileHistograms().readAll<std::uint32_t>(expected.size());
+                EXPECT_EQ(gpu, expected);
+                // Every in-range pixel lands in exactly one tile: the tiles sum to the global histogram.
+                const auto global = pipeline->histogramBuffer().readAll<std::uint32_t>(bins);
+                std::vector<std::uint32_t> summed(bins, 0u);
+                for (std::size_t i = 0; i < expected.size(); ++i)
+                    summed[i % bins] += expected[i];
+                EXPECT_EQ(summed, global);
+            }
+}
+
+TEST_F(LocalToneGl, ClaheVerifiesOnOddFramesGridsAndClipLimits)
+{
+    setImage(twoZoneImage(61, 37, 11));
+    parameters->set("tonemap.operator", "clahe");
+    for (const char* clip : {"0", "1", "2", "40"})
+        for (const char* tiles : {"1", "4", "8", "16"}) {
+            SCOPED_TRACE(std::string("clip ") + clip + " tiles " + tiles);
+            parameters->set("clahe.clip", clip);
+            parameters->set("clahe.tiles_x", tiles);
+            parameters->set("clahe.tiles_y", tiles);
+            const verify::VerifyReport report = verifyRun();
+            EXPECT_TRUE(report.ok) << report.text;
+            EXPECT_NE(report.text.find("tile histograms"), std::string::npos) << report.text;
+            EXPECT_NE(report.text.find(": exact"), std::string::npos) << report.text;
+            EXPECT_NE(report.text.find("tiled apply"), std::string::npos) << report.text;
+        }
+}
+
+TEST_F(LocalToneGl, ClaheClipRedistributesAsOpenCv)
+{
+    // OpenCV's rule by hand: 8 bins, total 64, clip 2 -> limit 16; excess 44: batch 5, residual 4,
+    // step 2 -> bins 0, 2, 4, 6 get one more.
+    const std::vector<std::uint32_t> bins = {60, 4, 0, 0, 0, 0, 0, 0};
+    const auto clipped = ref::claheClip(bins, post::claheClipSteps(2.0f));
+    EXPECT_EQ(clipped, (std::vector<std::uint32_t>{22, 9, 6, 5, 6, 5, 6, 5}));
+    EXPECT_EQ(post::claheClipLimit(post::claheClipSteps(2.0f), 64, 8), 16u);
+    EXPECT_EQ(post::claheClipLimit(post::claheClipSteps(0.01f), 64, 8), 1u) << "at least 1, as OpenCV";
+    EXPECT_EQ(post::claheClipLimit(0, 64, 8), 0u) << "clip 0: no clipping";
+}
+
+TEST_F(LocalToneGl, WardLocalVerifiesBitForBitPerTile)
+{
+    setImage(twoZoneImage(160, 90, 5));
+    parameters->set("tonemap.operator", "ward-local");
+    for (const char* tiles : {"1", "3", "8"})
+        for (const char* human : {"false", "true"}) {
+            SCOPED_TRACE(std::string("tiles ") + tiles + " human contrast " + human);
+            parameters->set("ward-local.tiles_x", tiles);
+            parameters->set("ward-local.tiles_y", tiles);
+            parameters->set("ward-local.human_contrast", human);
+            const verify::VerifyReport report = verifyRun();
+            EXPECT_TRUE(report.ok) << report.text;
+            EXPECT_NE(report.text.find("ward-local tile fits vs the serial CPU model per tile: bit-exact"),
+                      std::string::npos)
+                << report.text;
+        }
+}
+
+TEST_F(LocalToneGl, WardLocalOneTileIsTheGlobalWardCurve)
+{
+    setImage(twoZoneImage(160, 90, 9));
+    parameters->set("tonemap.operator", "ward");
+    parameters->set("ward.sampling", "frame");
+    run();
+    const auto wardCurve = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
+    const auto wardPicture = pipeline->toneMappedTexture().readRgba8();
+
+    parameters->set("tonemap.operator", "ward-local");
+    parameters->set("ward-local.tiles_x", "1");
+    parameters->set("ward-local.tiles_y", "1");
+    run();
+    const auto localCurve = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
+    const auto& op = static_cast<const post::ToneWardLocal&>(pipeline->toneOperator());
+    const std::vector<float> tiles = op.tileCurves().read();
+    ASSERT_EQ(op.tileCurves().tileCount(), 1u);
+    const std::size_t words = hd::kCurveHeaderWords + post::kWardCurveSamples;
+    for (std::size_t i = 0; i < words; ++i) {
+        if (i == hd::kCurveSampleCount || i == hd::kCurveChannels || (i > hd::kCurveScale && i < hd::kCurveHeaderWords))
+            continue;  // header words Ward's fit does not write in a tile block
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(localCurve[i]), std::bit_cast<std::uint32_t>(wardCurve[i])) << i;
+        ASSERT_EQ(std::bit_cast<std::uint32_t>(tiles[hd::hdTileCurveBase(0) + i]),
+                  std::bit_cast<std::uint32_t>(wardCurve[i]))
+            << "word " << i << " of the one tile's curve";
+    }
+    EXPECT_EQ(pipeline->toneMappedTexture().readRgba8(), wardPicture) << "a 1x1 grid is the global picture";
+}
+
+TEST_F(LocalToneGl, StrengthZeroIsTheGlobalPicture)
+{
+    setImage(twoZoneImage(64, 48, 3));
+    parameters->set("tonemap.operator", "ward");
+    parameters->set("ward.sampling", "frame");
+    run();
+    const auto wardPicture = pipeline->toneMappedTexture().readRgba8();
+    parameters->set("tonemap.operator", "ward-local");
+    parameters->set("ward-local.strength", "0");
+    run();
+    EXPECT_EQ(pipeline->toneMappedTexture().readRgba8(), wardPicture) << "strength 0: the global curve (+Inf too)";
+    parameters->set("ward-local.strength", "1");
+    run();
+    EXPECT_NE(pipeline->toneMappedTexture().readRgba8(), wardPicture) << "the tiles change the picture";
+}
+
+TEST_F(LocalToneGl, SettingsKeysRoundTrip)
+{
+    for (const char* key : {"clahe.tiles_x", "clahe.tiles_y", "clahe.strength", "clahe.clip", "clahe.encoded_levels",
+                            "ward-local.tiles_x", "ward-local.tiles_y", "ward-local.strength", "ward-local.bins",
+                            "ward-local.human_contrast"})
+        EXPECT_NE(post::findParameter(key), nullptr) << key;
+    parameters->set("clahe.clip", "3.5");
+    parameters->set("tonemap.operator", "clahe");
+    EXPECT_FLOAT_EQ(static_cast<const post::ToneClahe&>(pipeline->toneOperator()).settings().clip, 3.5f);
+    EXPECT_EQ(parameters->get("clahe.clip"), "3.5");
+}
+
+TEST_F(LocalToneGl, LocalGainViewShowsMidGreyWhereLocalEqualsGlobal)
+{
+    setImage(twoZoneImage(40, 30, 2));
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("clahe.tiles_x", "1");
+    parameters->set("clahe.tiles_y", "1");
+    pipeline->setViewMode(post::ViewMode::LocalGain, false);
+    run();
+    const auto bytes = pipeline->toneMappedTexture().readRgba8();
+    // One tile equals the global curve: gain 0 -> 0.5 encoded as sRGB (188) wherever the pixel is lit.
+    int grey = 0;
+    for (std::size_t i = 0; i < bytes.size(); i += 4)
+        grey += bytes[i] == 188 ? 1 : 0;
+    EXPECT_GT(grey, int(bytes.size() / 4) * 9 / 10);
+    const verify::VerifyReport report = verify::verifyPipeline(*pipeline);
+    EXPECT_TRUE(report.ok) << report.text;
+    pipeline->setViewMode(post::ViewMode::ToneMapped, false);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(LocalToneGl, ClaheSmoothingMovesTheTileCurvesByAlphaAndVerifies)
+{
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("histogram.range", "manual");
+    parameters->set("clahe.smoothing", "0.5");
+    setImage(twoZoneImage(64, 48, 21));
+    run();  // the first frame: nothing to smooth from
+    const auto& op = static_cast<const post::ToneClahe&>(pipeline->toneOperator());
+    const std::vector<float> first = op.tileCurves().read();
+    setImage(twoZoneImage(64, 48, 22));  // another frame
+    const verify::VerifyReport report = verifyRun();
+    EXPECT_TRUE(report.ok) << report.text;
+    EXPECT_NE(report.text.find("(smoothed, alpha"), std::string::npos) << report.text;
+    // Without smoothing the same frame gives the new curves: the smoothed ones lie between.
+    const std::vector<float> smoothed = op.tileCurves().read();
+    parameters->set("clahe.smoothing", "0");
+    run();
+    const std::vector<float> target = op.tileCurves().read();
+    const std::size_t sample = hd::hdTileCurveBase(0) + hd::kCurveHeaderWords + 100;
+    const float alpha = float(1.0 - std::exp(-(1.0 / 60.0) / 0.5));
+    EXPECT_NEAR(smoothed[sample], first[sample] + alpha * (target[sample] - first[sample]), 1e-5);
+    EXPECT_NE(smoothed[sample], target[sample]);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(LocalToneGl, TileGridViewDrawsEveryTileEdgeOverThePicture)
+{
+    setImage(twoZoneImage(40, 30, 4));
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("clahe.tiles_x", "4");
+    parameters->set("clahe.tiles_y", "3");
+    pipeline->setViewMode(post::ViewMode::LocalTiles, false);
+    run();
+    const auto bytes = pipeline->toneMappedTexture().readRgba8();
+    pipeline->setViewMode(post::ViewMode::ToneMapped, false);
+    const auto yellow = [&](int x, int y) {
+        const std::size_t i = (std::size_t(y) * 40 + std::size_t(x)) * 4;
+        return bytes[i] == 255 && bytes[i + 2] == 0 && bytes[i + 1] > 200;
+    };
+    for (int y = 0; y < 30; ++y)  // tiles of 10 x 10: edges at x = 10, 20, 30 and y = 10, 20
+        for (int x = 0; x < 40; ++x)
+            EXPECT_EQ(yellow(x, y), (x > 0 && x % 10 == 0) || (y > 0 && y % 10 == 0)) << x << "," << y;
+    const verify::VerifyReport report = verify::verifyPipeline(*pipeline);
+    EXPECT_TRUE(report.ok) << report.text;
+}
+
+}  // namespace
