@@ -232,7 +232,7 @@ TEST_F(TonemapSheet, BadCombinationGivesOneErrorLine)
     all.toneOperator = "all";
     all.probes = {{1, 1}};
     EXPECT_EQ(run(all), 1);
-    EXPECT_EQ(err.str(), "hdrlab tonemap: --operator all with --probe: probe one operator's picture (--operator ID)\n");
+    EXPECT_EQ(err.str(), "hdrlab: error: --operator all with --probe: probe one operator's picture (--operator ID)\n");
     EXPECT_FALSE(std::filesystem::exists(all.output));
 }
 

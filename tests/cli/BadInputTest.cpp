@@ -126,7 +126,7 @@ TEST(BadInput, ImageFiles)
               "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n" + std::string(4 * 4 * 4 - 8, '\x80'));
     fs::create_directory(dir / "folder.exr");
 
-    const std::string prefix = "hdrlab tonemap: cannot read '";
+    const std::string prefix = "hdrlab: error: cannot read '";
     auto tonemap = [&](const std::string& input) {
         return cli_test::runIn(dir, hdrlab("tonemap " + input + " -o o.png"));
     };
@@ -135,7 +135,7 @@ TEST(BadInput, ImageFiles)
     expectError(tonemap("truncated.png"), 1, "damaged PNG file", prefix);
     expectError(tonemap("flat.hdr"), 1, "damaged Radiance HDR file: truncated in scanline 4 of 4", prefix);
     // A folder is a sequence of frames (frames/FrameSequence.h), however it is named.
-    expectError(tonemap("folder.exr"), 1, "sequence 'folder.exr': the folder holds no image files", "hdrlab tonemap: ");
+    expectError(tonemap("folder.exr"), 1, "sequence 'folder.exr': the folder holds no image files", "hdrlab: error: ");
     expectError(tonemap("missing.exr"), 1, "no such file", prefix);
     EXPECT_FALSE(fs::exists(dir / "o.png")) << "a failed tonemap wrote its output";
 }
