@@ -400,10 +400,10 @@ TEST(SequenceCliTest, MisuseGivesOneLine)
         const char* message;
     };
     for (const Case& c : {
-             Case{"tonemap s.%04d.exr -o o.png", 1, "-o 'o.png' has no frame number"},
-             Case{"tonemap s.%04d.exr -o o.%04d.png --curve-out c.csv", 1, "--curve-out and --histogram-out"},
-             Case{"tonemap s.%04d.exr -o none/o.%04d.png", 1, "-o 'none/o.%04d.png': folder 'none' does not exist"},
-             Case{"tonemap s.0001.exr -o o.png --fps 30", 1, "apply to a sequence"},
+             Case{"tonemap s.%04d.exr -o o.png", 2, "-o 'o.png' has no frame number"},
+             Case{"tonemap s.%04d.exr -o o.%04d.png --curve-out c.csv", 2, "--curve-out and --histogram-out"},
+             Case{"tonemap s.%04d.exr -o none/o.%04d.png", 2, "'none/o.%04d.png': folder 'none' does not exist"},
+             Case{"tonemap s.0001.exr -o o.png --fps 30", 2, "apply to a sequence"},
              Case{"view s.0001.exr --headless --on-bad-frame skip", 1, "apply to a sequence"},
              Case{"view 'none_*.exr' --headless", 1, "no file in '.' matches"},
              Case{"view s.%04d.exr --fps 0", 2, "--fps 0 is outside"},

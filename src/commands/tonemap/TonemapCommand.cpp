@@ -292,7 +292,7 @@ int tonemapHdr(const TonemapOptions& options,
     pipeline.setPictureInfo(post::pictureInfoOf(hdr.radiance));  // a still picture: its view (Ward's pcond sampling)
     for (const glm::ivec2 point : options.probes)
         if (point.x < 0 || point.y < 0 || point.x >= hdr.width || point.y >= hdr.height)
-            throw CliError(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
+            throw std::invalid_argument(util::format("--probe {},{} is outside the {}x{} image (X 0..{}, Y 0..{})",
                                                      point.x, point.y, hdr.width, hdr.height, hdr.width - 1,
                                                      hdr.height - 1));
     pipeline.setProbePoints(options.probes);
@@ -351,7 +351,8 @@ int tonemapHdr(const TonemapOptions& options,
         writeText(*options.histogramOut, csv);
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
-        << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
+        << pipeline.histogramMethod().id() << ", " << params[hd::kParamBinCount]  // the bins binned (a fed file's own)
+        << " bins, log2 L ["
         << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
         << "]" << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
         << options.output.string()

@@ -91,7 +91,11 @@ int runTonemapSequence(const CommonOptions& common, const TonemapOptions& option
                 "--curve-out and --histogram-out describe one image; a sequence's curve and histogram change every "
                 "frame (--capture records the key value per frame)");
         listFrameSequence(options.input);  // a bad input is reported before a bad -o (the app lists it again)
-        checkOutputPattern(options.output, "-o");
+        try {
+            checkOutputPattern(options.output, "-o");
+        } catch (const std::runtime_error& error) {
+            throw CliError(error.what());  // a bad -o is a bad command line (exit 2)
+        }
         App runner(sequenceAppOptions(common, options));
         return runner.run();
     } catch (const std::exception& error) {
