@@ -189,7 +189,7 @@ TEST(TonemapRange, ParsesMinMaxAndRejectsBadValues)
     EXPECT_EQ(range->second, 12.0f);
     EXPECT_FALSE(app::parseTonemapRange("auto"));
     for (const char* bad : {"", "3", "1:", ":2", "a:b", "2:1", "1:1", "nan:3", "0:inf", "1:2:3", "1 :2x"})
-        EXPECT_THROW(app::parseTonemapRange(bad), std::invalid_argument) << bad;
+        EXPECT_THROW(app::parseTonemapRange(bad), app::CliError) << bad;
 }
 
 }  // namespace
