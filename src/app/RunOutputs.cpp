@@ -183,9 +183,10 @@ std::string App::Impl::flickerLine() const
         for (const post::ExposureHistory::Frame& f : runExposure.frames())
             withKey += f.keyEv ? 1 : 0;
         if (withKey >= 2)
-            return util::format("flicker: none (every frame is a cut: {} cuts in {} frames, no two consecutive frames "
-                                "of one shot; raise percentile.cut_threshold_ev or set it to 0 to measure across them)",
-                                cuts.size(), withKey);
+            return util::format(
+                "flicker: none (every frame is a cut: {} cuts in {} frames, no two consecutive frames "
+                "of one shot; raise percentile.cut_threshold_ev or set it to 0 to measure across them)",
+                cuts.size(), withKey);
     }
     if (op.keyValueName().empty() || !flicker)
         return util::format("flicker: none (operator {} has {})", op.id(),

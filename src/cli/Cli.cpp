@@ -183,8 +183,8 @@ int runParsedCommandLine(const ParsedCommandLine& parsed)
     // or bench's 3: a stage under its floor, the tables still written) and removed otherwise. A window
     // writes each file when asked (a screenshot key), so it has no batch.
     const bool noDisplay = std::getenv("DISPLAY") == nullptr && std::getenv("WAYLAND_DISPLAY") == nullptr;
-    const bool batched = parsed.kind != CommandKind::Exit &&
-                         (parsed.kind != CommandKind::Run || parsed.app.headless || noDisplay);
+    const bool batched =
+        parsed.kind != CommandKind::Exit && (parsed.kind != CommandKind::Run || parsed.app.headless || noDisplay);
     std::optional<util::OutputBatch> batch;
     if (batched)
         batch.emplace();

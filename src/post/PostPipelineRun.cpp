@@ -7,9 +7,9 @@
 #include "util/Log.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <stdexcept>
-#include <optional>
 #include <string>
 
 namespace post {

@@ -2,11 +2,11 @@
 // (see OutputFile.h). POSIX calls rather than std::ofstream, so every error (write, fsync, close) is seen.
 #include "util/OutputFile.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
-#include <cctype>
 #include <iostream>
 #include <mutex>
 #include <vector>
@@ -178,8 +178,11 @@ fs::path resolveOutputTarget(const fs::path& path)
             continue;
         }
         std::string what = current == path ? "it is " : "it leads to '" + current.string() + "', which is ";
-        fail(path, what + describeFileType(info.st_mode) + "; hdrlab replaces only regular files" +
-                       (S_ISDIR(info.st_mode) ? "" : " (write to a file; text outputs, captures and CSV files, also take '-' for standard output)"));
+        fail(path,
+             what + describeFileType(info.st_mode) + "; hdrlab replaces only regular files" +
+                 (S_ISDIR(info.st_mode)
+                      ? ""
+                      : " (write to a file; text outputs, captures and CSV files, also take '-' for standard output)"));
     }
 }
 
@@ -305,8 +308,8 @@ void checkOutputPath(const fs::path& path,
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     std::string wanted;
     for (std::string_view extension : extensions) {
-        if (name.size() > extension.size() && name.compare(name.size() - extension.size(), extension.size(),
-                                                           extension) == 0)
+        if (name.size() > extension.size() &&
+            name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
             return;
         wanted += (wanted.empty() ? "" : " or ") + std::string(extension);
     }

@@ -22,10 +22,10 @@
 
 #include <filesystem>
 #include <initializer_list>
-#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace util {
 

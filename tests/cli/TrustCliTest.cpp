@@ -300,8 +300,8 @@ TEST(TrustCliTest, UsageListsEveryFlagTheHelpLists)
         ASSERT_EQ(help.exitCode, 0) << command << help.output;
         for (const std::string& flag : flagsOf(help.output))
             if (flag != "--help" && flag != "--version" && flag != "--help-all" && flag != "--output")  // -o
-                EXPECT_TRUE(documented.count(flag)) << "hdrlab " << command << " --help lists " << flag
-                                                    << ", docs/USAGE.md does not";
+                EXPECT_TRUE(documented.count(flag))
+                    << "hdrlab " << command << " --help lists " << flag << ", docs/USAGE.md does not";
     }
 }
 

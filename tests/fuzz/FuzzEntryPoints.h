@@ -54,8 +54,8 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf},
-    {"points", runPoints}, {"hdrpng", runHdrPng},
+    {"scene", runScene}, {"exr", runExr},       {"hdr", runHdr},       {"png", runPng},
+    {"gltf", runGltf},   {"points", runPoints}, {"hdrpng", runHdrPng},
 };
 
 }  // namespace fuzz

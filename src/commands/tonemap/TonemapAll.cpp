@@ -88,8 +88,7 @@ void checkSelection(const TonemapOptions& options)
         throw CliError("--operator all and --preset: give one (--preset runs the percentile operator)");
     if (options.preset && *options.preset != kAll && *options.preset != kNoPreset &&
         !post::findEnginePreset(*options.preset))
-        throw CliError("--preset '" + *options.preset + "': expected " + post::enginePresetIds() +
-                       ", none or all");
+        throw CliError("--preset '" + *options.preset + "': expected " + post::enginePresetIds() + ", none or all");
     if (options.preset && *options.preset != kNoPreset) {
         if (assigns(options.flagAssignments, "histogram.bins") || assigns(options.flagAssignments, "histogram.range"))
             throw CliError(what +
@@ -109,16 +108,18 @@ void checkSelection(const TonemapOptions& options)
         throw CliError(what + " with --view " + options.view +
                        ": the sheet shows tone-mapped pictures (--operator ID for one view)");
     if (options.hdrExr)
-        throw CliError(what + " with --hdr-exr: the sheet is one 8-bit SDR picture; write one operator's HDR10 "
+        throw CliError(what +
+                       " with --hdr-exr: the sheet is one 8-bit SDR picture; write one operator's HDR10 "
                        "display light with --operator ID --set display.target=hdr10");
     if (sheetWantsHdr10(options))
-        throw CliError(what + " with display.target=hdr10: the sheet is one 8-bit SDR picture of every operator; "
+        throw CliError(what +
+                       " with display.target=hdr10: the sheet is one 8-bit SDR picture of every operator; "
                        "tone-map one operator for HDR10 (--operator ID)");
     if (options.verify)
         throw CliError(what + " with --verify: verify one operator at a time (--operator ID)");
     if (options.sheetTileWidth < kMinTileWidth || options.sheetTileWidth > kMaxTileWidth)
-        throw CliError(util::format("--sheet-tile-width {}: must be {}..{}", options.sheetTileWidth,
-                                    kMinTileWidth, kMaxTileWidth));
+        throw CliError(util::format("--sheet-tile-width {}: must be {}..{}", options.sheetTileWidth, kMinTileWidth,
+                                    kMaxTileWidth));
 }
 
 /// `text`'s lines not printed before (each run of a sheet warns about the same --set alike).

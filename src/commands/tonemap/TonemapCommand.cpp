@@ -14,8 +14,8 @@
 #include "post/scan/ScanMethod.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneShaders.h"
-#include "reference/Equalize8.h"
 #include "profiling/Profiler.h"
+#include "reference/Equalize8.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -352,9 +352,9 @@ int tonemapHdr(const TonemapOptions& options,
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
         << pipeline.histogramMethod().id() << ", " << params[hd::kParamBinCount]  // the bins binned (a fed file's own)
-        << " bins, log2 L ["
-        << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
-        << "]" << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
+        << " bins, log2 L [" << std::bit_cast<float>(params[hd::kParamLogMin]) << ", "
+        << std::bit_cast<float>(params[hd::kParamLogMax]) << "]"
+        << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
         << options.output.string()
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"

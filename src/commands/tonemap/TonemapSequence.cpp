@@ -82,8 +82,9 @@ int runTonemapSequence(const CommonOptions& common, const TonemapOptions& option
                 "pattern); '" +
                 options.input.string() + "' is one image");
         if (options.hdrExr)
-            throw CliError("--hdr-exr writes one image's display light; a sequence is written by -o alone (with "
-                           "display.target=hdr10, one PQ PNG a frame)");
+            throw CliError(
+                "--hdr-exr writes one image's display light; a sequence is written by -o alone (with "
+                "display.target=hdr10, one PQ PNG a frame)");
         if (options.histogramIn)
             throw CliError("--histogram-in replaces one image's histogram; a sequence measures every frame");
         if (options.curveOut || options.histogramOut)

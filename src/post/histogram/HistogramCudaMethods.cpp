@@ -73,8 +73,8 @@ public:
         const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(slot.params));
         const unsigned bins = std::clamp<unsigned>(spec.binCount, 1u, hd::kMaxHistogramBins);
         // The kernels alone: the stage's own row, or a child of the caller's scope.
-        auto kernels = ctx.profiler.scope(stage.empty() ? "histogram/" + std::string(id()) + "/kernels" : stage,
-                                          timerBackend());
+        auto kernels =
+            ctx.profiler.scope(stage.empty() ? "histogram/" + std::string(id()) + "/kernels" : stage, timerBackend());
         run(input, params, bins, output, stream);
     }
 

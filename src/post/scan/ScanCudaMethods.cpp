@@ -7,9 +7,9 @@
 #include "cuda/Scan.h"
 #include "profiling/Profiler.h"
 
-#include "post/scan/ScanRegistry.h"
 #include <optional>
 #include <string>
+#include "post/scan/ScanRegistry.h"
 
 namespace cuda {
 
