@@ -306,3 +306,19 @@ TEST(TrustCliTest, UsageListsEveryFlagTheHelpLists)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TrustCliTest, RefiningAPresetWithSetSaysNothingAboutCustom)
+{
+    const fs::path dir = testing_support::scratchDir("cli-trust-preset");
+    image::writeExr(dir / "in.exr", frame(0.0f), image::ExrPixelType::Float);
+    const auto result =
+        cli_test::runIn(dir, hdrlab("tonemap in.exr -o o.png --preset unreal --set percentile.key=0.2"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_EQ(result.output.find("became custom"), std::string::npos) << "asked for, as the docs suggest:\n"
+                                                                      << result.output;
+    fs::remove_all(dir);
+}
+
+}  // namespace
