@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${HDRLAB_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${HDRLAB_JOBS:-$(nproc)}
-targets_all=(scene exr hdr png gltf)
+targets_all=(scene exr hdr png gltf points hdrpng)
 # Per input: seconds before it counts as a hang (generous: on a shared 2-core machine a 30 ms input
 # was once stalled past 10 s; a real hang runs forever); memory before it counts as a blow-up.
 timeout_s=30

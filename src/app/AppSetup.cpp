@@ -213,7 +213,9 @@ void writeHdrExr(const std::filesystem::path& path, const gl::Texture& hdr, std:
     for (int y = 0; y < size.y; ++y)
         std::memcpy(out.at(0, y), rgba.data() + std::size_t(size.y - 1 - y) * std::size_t(size.x) * 4u,
                     std::size_t(size.x) * 4u * sizeof(float));
-    image::writeExr(path, out, preExposure ? image::ExrPixelType::Float : image::ExrPixelType::Half);
+    // The frame's own precision (half for RGBA16F, float for RGBA32F and images); Float where a half
+    // value would overflow (image::exrPixelTypeKeeping).
+    image::writeExr(path, out, image::exrPixelTypeKeeping(hdr.format() != GL_RGBA32F, rgba));
 }
 
 void writeBackBufferPng(const std::filesystem::path& path, glm::ivec2 size)

@@ -178,6 +178,18 @@ std::string App::Impl::flickerLine() const
 {
     const post::ToneOperator& op = pipeline->toneOperator();
     const std::optional<double> flicker = runExposure.flickerEvPerSecond();
+    if (!op.keyValueName().empty() && !flicker && !cuts.empty() &&
+        post::ExposureHistory::flickerPairs(runExposure.frames()) == 0) {
+        // Every frame with a key value is the first of a shot: there is no pair within a shot.
+        std::size_t withKey = 0;
+        for (const post::ExposureHistory::Frame& f : runExposure.frames())
+            withKey += f.keyEv ? 1 : 0;
+        if (withKey >= 2)
+            return util::format(
+                "flicker: none (every frame is a cut: {} cuts in {} frames, no two consecutive frames "
+                "of one shot; raise percentile.cut_threshold_ev or set it to 0 to measure across them)",
+                cuts.size(), withKey);
+    }
     if (op.keyValueName().empty() || !flicker)
         return util::format("flicker: none (operator {} has {})", op.id(),
                             op.keyValueName().empty() ? "no key value" : "no key value on two consecutive frames");

@@ -5,10 +5,14 @@
 #include "commands/settings/SettingsCommand.h"
 #include "commands/view/ViewCommand.h"
 #include "util/BuildInfo.h"
+#include "util/OutputFile.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace app {
@@ -23,6 +27,34 @@ std::string explainParseError(const CLI::ParseError& error)
     if (at == std::string::npos)
         return message;
     return message.substr(0, at) + " is given " + message.substr(at + marker.size()) + " times; give it once";
+}
+
+/// "--frames --screenshot s.png": CLI11 then blames "s.png" ("not expected"). The real culprit is the
+/// flag before, whose value is missing: name it. Returns empty when no flag lacks its value.
+std::string missingValue(CLI::App& cli, const std::vector<std::string>& args)
+{
+    std::vector<CLI::App*> apps{&cli};
+    for (CLI::App* sub : cli.get_subcommands([](CLI::App*) { return true; }))
+        apps.push_back(sub);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg.size() < 3 || !arg.starts_with("--") || arg.find('=') != std::string::npos)
+            continue;
+        for (CLI::App* app : apps) {
+            const CLI::Option* option = app->get_option_no_throw(arg);
+            if (!option || option->get_items_expected_min() < 1)
+                continue;
+            const bool next = i + 1 < args.size();
+            if (!next)
+                return arg + " needs a value, and none follows it";
+            const std::string& value = args[i + 1];
+            if (value.size() >= 3 && value.starts_with("--") &&
+                std::any_of(apps.begin(), apps.end(), [&](CLI::App* a) { return a->get_option_no_throw(value); }))
+                return arg + " needs a value; the next word, " + value + ", is a flag";
+            break;
+        }
+    }
+    return {};
 }
 
 /// Before the commands: option defaults and --version (which the subcommands copy when added).
@@ -114,7 +146,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     } catch (const CLI::ParseError& e) {
         result.kind = CommandKind::Exit;
         result.exitCode = 2;
-        result.error = explainParseError(e);
+        const std::string culprit = missingValue(cli, args);
+        result.error = culprit.empty() ? explainParseError(e) : culprit;
     } catch (const CliError& e) {
         result.kind = CommandKind::Exit;
         result.exitCode = 2;
@@ -123,7 +156,8 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     return result;
 }
 
-int runParsedCommandLine(const ParsedCommandLine& parsed)
+namespace {
+int runCommand(const ParsedCommandLine& parsed)
 {
     switch (parsed.kind) {
         case CommandKind::Exit:
@@ -146,6 +180,24 @@ int runParsedCommandLine(const ParsedCommandLine& parsed)
             return runViewCommand(parsed.app);
     }
     return 1;
+}
+}  // namespace
+
+int runParsedCommandLine(const ParsedCommandLine& parsed)
+{
+    // All or nothing (util/OutputFile.h): a run's files are renamed into place when it succeeded (exit 0,
+    // or bench's 3: a stage under its floor, the tables still written) and removed otherwise. A window
+    // writes each file when asked (a screenshot key), so it has no batch.
+    const bool noDisplay = std::getenv("DISPLAY") == nullptr && std::getenv("WAYLAND_DISPLAY") == nullptr;
+    const bool batched =
+        parsed.kind != CommandKind::Exit && (parsed.kind != CommandKind::Run || parsed.app.headless || noDisplay);
+    std::optional<util::OutputBatch> batch;
+    if (batched)
+        batch.emplace();
+    const int code = runCommand(parsed);
+    if (batch && (code == 0 || (parsed.kind == CommandKind::Bench && code == 3)))
+        batch->commit();
+    return code;
 }
 
 std::string oneLine(std::string text)

@@ -4,9 +4,11 @@
 #include "frames/FrameSequence.h"
 #include "post/FalseColour.h"
 #include "post/PipelineParameters.h"
+#include "post/SettingsFile.h"
 #include "scene/PreExposure.h"
 #include "shared/HostDevice.h"
 #include "util/Log.h"
+#include "util/OutputFile.h"
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 #include <utility>
 
@@ -124,6 +127,18 @@ double parseNumberInRange(std::string_view flag, std::string_view text, double m
     return value;
 }
 
+int reportCommandError(std::ostream& err, const std::exception& error)
+{
+    std::string text = error.what();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.pop_back();
+    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at))
+        text.replace(at, 1, "; ");
+    std::cout.flush();
+    err << "hdrlab: error: " << text << "\n";
+    return dynamic_cast<const CliError*>(&error) != nullptr ? kExitUsage : kExitFailed;
+}
+
 bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
 {
     const CLI::Option* toStandardOutput = nullptr;
@@ -144,6 +159,28 @@ bool checkOutputFlags(std::initializer_list<OutputFlag> outputs)
                            " both name '-'; only one output can go "
                            "to standard output");
         toStandardOutput = output.option;
+    }
+    std::vector<std::pair<std::string, std::filesystem::path>> named;
+    for (const OutputFlag& output : outputs) {
+        if (!output.option->count() || *output.value == "-")
+            continue;
+        const std::string name = output.option->get_name();
+        try {
+            if (output.extension)
+                util::checkOutputPath(*output.value, name, {std::string_view(output.extension)});
+            else
+                util::checkOutputPath(*output.value, name, {});
+        } catch (const util::OutputError& error) {
+            throw CliError(error.what());
+        }
+        for (const auto& [otherName, otherPath] : named) {
+            try {
+                util::checkDistinctOutputs({{otherName, otherPath}, {name, std::filesystem::path(*output.value)}});
+            } catch (const util::OutputError& error) {
+                throw CliError(error.what());
+            }
+        }
+        named.emplace_back(name, *output.value);
     }
     return toStandardOutput != nullptr;
 }
@@ -200,6 +237,11 @@ std::optional<std::filesystem::path> settingsFile(const SettingsFlags& flags, co
         return std::nullopt;
     if (flags.file.empty())
         throw CliError(flag + " needs a file name");
+    try {  // read and checked now: a bad settings file is a bad command line, as a bad --set (exit 2)
+        post::readSettingsFile(flags.file);
+    } catch (const std::runtime_error& error) {
+        throw CliError(flag + ": " + error.what());
+    }
     return flags.file;
 }
 
@@ -263,7 +305,7 @@ RangeOption parseRange(std::string_view text)
         range.automatic = true;
         return range;
     }
-    constexpr double kLimit = 128.0;  // beyond float's exponent range the bins would be meaningless
+    constexpr double kLimit = 64.0;  // the range histogram.log_min/log_max accept, so a capture's settings load back
     std::size_t colon = text.find(':');
     double logMin = 0.0, logMax = 0.0;
     if (colon == std::string_view::npos || !parseFloat(text.substr(0, colon), logMin) ||
@@ -272,7 +314,7 @@ RangeOption parseRange(std::string_view text)
     if (!(logMin < logMax))
         throw CliError("--range " + quoted(text) + " is empty; MIN must be below MAX");
     if (logMin < -kLimit || logMax > kLimit)
-        throw CliError("--range " + quoted(text) + " is outside -128:128 (log2 luminance)");
+        throw CliError("--range " + quoted(text) + " is outside -64:64 (log2 luminance, as histogram.log_min/log_max)");
     range.logMin = float(logMin);
     range.logMax = float(logMax);
     return range;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <iosfwd>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,17 @@ class CliError : public std::runtime_error
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// Exit codes, one per class of error (docs/USAGE.md): a bad command line (a flag, a value, a --set or a
+/// settings file, an output name whose folder is missing or whose extension is not the flag's) and a
+/// failed run (an input file that cannot be read, an output that cannot be written, a GPU error, a
+/// failed --verify).
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitFailed = 1;
+
+/// Prints `error` as the one line "hdrlab: error: <what>" on `err` and returns its exit code:
+/// kExitUsage for a CliError, kExitFailed otherwise.
+int reportCommandError(std::ostream& err, const std::exception& error);
 
 inline constexpr long long kMaxFrames = 10'000'000;
 inline constexpr long long kMaxRepeat = 100'000;
@@ -68,15 +80,18 @@ inline constexpr const char* kStreamsText = nullptr;
 inline constexpr const char* kBinaryImage = "writes a binary image";
 inline constexpr const char* kBenchTable = "cannot share standard output with the table bench prints there";
 
-/// One output flag of a command; `noStandardOutput` says why it refuses "-", or is kStreamsText.
+/// One output flag of a command; `noStandardOutput` says why it refuses "-", or is kStreamsText;
+/// `extension` (".png") is what the file's name must end with, as its contents follow the flag.
 struct OutputFlag
 {
     const CLI::Option* option;
     const std::string* value;
     const char* noStandardOutput;
+    const char* extension = nullptr;
 };
-/// Checks the output flags: a file name given, "-" only where accepted and for one of them. Returns
-/// whether one of them is "-".
+/// Checks the output flags before anything runs: a file name given, "-" only where accepted and for one
+/// of them, the name ending with the flag's extension, its folder existing and the name not a folder or
+/// device (util::checkOutputPath), no two naming the same file. Returns whether one of them is "-".
 bool checkOutputFlags(std::initializer_list<OutputFlag> outputs);
 
 /// --data-dir and --log-level, accepted before and after a subcommand (one storage for all).

@@ -64,7 +64,7 @@ void FrameSequenceWriter::enqueue(const gl::Texture& texture,
     slot->sequence = ++mSequence;
     slot->number = number;
     slot->size = size;
-    slot->storeHalf = texture.format() != GL_RGBA32F && !preExposure;
+    slot->storeHalf = texture.format() != GL_RGBA32F;  // Float still where a value would overflow half
     slot->preExposure = preExposure.value_or(0);
     slot->hdr10Peak = hdr10Peak;
 }
@@ -106,7 +106,7 @@ void FrameSequenceWriter::write(Slot& slot)
         image::ImageF out(slot.size.x, slot.size.y);
         for (int y = 0; y < slot.size.y; ++y)  // bottom-up (GL) to top-down (files)
             std::memcpy(out.at(0, y), rgba.data() + std::size_t(slot.size.y - 1 - y) * row, row * sizeof(float));
-        image::writeExr(path, out, slot.storeHalf ? image::ExrPixelType::Half : image::ExrPixelType::Float);
+        image::writeExr(path, out, image::exrPixelTypeKeeping(slot.storeHalf, rgba));
     } else {
         std::vector<std::uint8_t> rgba(pixels * 4u);
         slot.buffer.read(0, rgba.size(), rgba.data());

@@ -66,7 +66,7 @@ private:
         std::uint64_t sequence = 0;  ///< enqueue order
         long long number = 0;
         glm::ivec2 size{0};
-        bool storeHalf = true;           ///< EXR: half floats (an RGBA16F frame that is not pre-exposed)
+        bool storeHalf = true;           ///< EXR: half floats (an RGBA16F frame, unless a value overflows half)
         int preExposure = 0;             ///< EXR: written times 2^-preExposure
         std::optional<float> hdr10Peak;  ///< PNG: the HDR10 picture for this peak (float pixels)
     };

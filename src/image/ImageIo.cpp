@@ -453,3 +453,18 @@ void writeExr(const fs::path& path, const ImageF& image, ExrPixelType pixelType)
 }
 
 }  // namespace image
+
+namespace image {
+
+ExrPixelType exrPixelTypeKeeping(bool halfFloatFrame, const std::vector<float>& values)
+{
+    if (!halfFloatFrame)
+        return ExrPixelType::Float;
+    constexpr float kHalfMax = 65504.0f;
+    for (float v : values)
+        if (std::isfinite(v) && std::abs(v) > kHalfMax)
+            return ExrPixelType::Float;
+    return ExrPixelType::Half;
+}
+
+}  // namespace image

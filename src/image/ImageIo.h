@@ -72,5 +72,9 @@ enum class ExrPixelType { Half, Float };
 /// Writes `image` as a ZIP-compressed RGBA OpenEXR file. Half stores values above 65504 as +Inf;
 /// use Float to keep them. Throws ImageError.
 void writeExr(const std::filesystem::path& path, const ImageF& image, ExrPixelType pixelType = ExrPixelType::Half);
+/// The EXR pixel type that keeps a saved frame's data: Float for a 32-bit frame (RGBA32F, an image);
+/// for a half-float frame (RGBA16F) Half, unless a finite value lies beyond half's range (|v| > 65504,
+/// e.g. after undoing the pre-exposure), then Float, so no finite value becomes Inf.
+ExrPixelType exrPixelTypeKeeping(bool halfFloatFrame, const std::vector<float>& values);
 
 }  // namespace image

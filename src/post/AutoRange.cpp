@@ -56,7 +56,8 @@ void AutoRange::ensurePrograms(PassContext& ctx)
         mReduce = ctx.shaders.buildCompute("range.auto.reduce", "post/AutoRangeReduce.comp",
                                            {{"PIXELS_PER_THREAD", std::to_string(kPixelsPerThread)}});
         mFinish = ctx.shaders.buildCompute("range.auto.finish", "post/AutoRangeFinish.comp");
-        mRangeBits = gl::Buffer("range.auto.bits", 2 * sizeof(std::uint32_t));
+        const std::array<std::uint32_t, 4> none{kPositiveInfinityBits, 0u, 0u, 0u};  // no last range (0, 0)
+        mRangeBits = gl::Buffer("range.auto.bits", sizeof none, none.data());
     }
 }
 
@@ -73,7 +74,7 @@ void AutoRange::updateFromBits(PassContext& ctx,
     ensurePrograms(ctx);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     rangeBits.copyTo(mRangeBits, offsetBytes, 0, 2 * sizeof(std::uint32_t));
-    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax);
+    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax, 0.0f);
 }
 
 void AutoRange::update(PassContext& ctx,
@@ -83,7 +84,8 @@ void AutoRange::update(PassContext& ctx,
                        float speed,
                        bool reset,
                        float fallbackMin,
-                       float fallbackMax)
+                       float fallbackMax,
+                       float cutResetEv)
 {
     ensurePrograms(ctx);
     const std::array<std::uint32_t, 2> initial{kPositiveInfinityBits, 0u};
@@ -103,7 +105,7 @@ void AutoRange::update(PassContext& ctx,
         glDispatchCompute(std::min(groups, 65535u), (groups + 65534u) / 65535u, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax);
+    finish(params, dtSeconds, speed, reset, fallbackMin, fallbackMax, cutResetEv);
 }
 
 void AutoRange::finish(gl::Buffer& params,
@@ -111,7 +113,8 @@ void AutoRange::finish(gl::Buffer& params,
                        float speed,
                        bool reset,
                        float fallbackMin,
-                       float fallbackMax)
+                       float fallbackMax,
+                       float cutResetEv)
 {
     mRangeBits.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
     const double blend = reset || speed <= 0.0f ? 1.0 : 1.0 - std::exp(-double(speed) * std::max(dtSeconds, 0.0));
@@ -119,6 +122,7 @@ void AutoRange::finish(gl::Buffer& params,
     mFinish.set(0, float(blend));
     glProgramUniform2f(mFinish.id(), 1, fallbackMin, fallbackMax);
     mFinish.set(2, kMinimumSpan);
+    mFinish.set(3, std::isfinite(cutResetEv) ? std::max(cutResetEv, 0.0f) : 0.0f);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -5,7 +5,9 @@
 // reduction in shared memory, then uint atomicMin/atomicMax on the float bits, which order like the
 // values for positive floats), then a one-thread pass that takes log2, widens degenerate ranges
 // (min == max) to kMinimumSpan, keeps the previous range on an empty frame, smooths exponentially
-// over time (blend 1 - exp(-speed * dt)) and writes the params buffer.
+// over time (blend 1 - exp(-speed * dt)) and writes the params buffer. On footage, a frame whose own
+// range moved more than `cutResetEv` (the cut threshold) jumps to its own range instead of blending
+// (AutoRangeFinish.comp), so a cut is binned unclamped and measured on the frame itself.
 #pragma once
 
 #include "post/PostTypes.h"
@@ -34,7 +36,8 @@ public:
     /// Reduces `image` (luminance under the weights `params` holds: writeHistogramShape first) and
     /// writes the smoothed range into `params`. `speed` is 1/s (0: no smoothing);
     /// `reset` jumps to the new range. `fallbackMin/Max` is used when there is no range yet and the
-    /// frame has no finite positive pixel.
+    /// frame has no finite positive pixel. `cutResetEv` > 0: a frame whose range moved more than this
+    /// (either end, from the last frame's or beyond the smoothed range) jumps to its own range.
     void update(PassContext& ctx,
                 const ImageInput& image,
                 gl::Buffer& params,
@@ -42,7 +45,8 @@ public:
                 float speed,
                 bool reset,
                 float fallbackMin,
-                float fallbackMax);
+                float fallbackMax,
+                float cutResetEv = 0.0f);
     /// The same smoothing from a min/max already reduced elsewhere: the float bits of the least and
     /// largest finite positive luminance at `offsetBytes` of `rangeBits` (0 and +Inf bits: an empty frame).
     void updateFromBits(PassContext& ctx,
@@ -58,11 +62,17 @@ public:
 private:
     void ensurePrograms(PassContext& ctx);
     /// Smooths mRangeBits into `params` (AutoRangeFinish.comp).
-    void finish(gl::Buffer& params, double dtSeconds, float speed, bool reset, float fallbackMin, float fallbackMax);
+    void finish(gl::Buffer& params,
+                double dtSeconds,
+                float speed,
+                bool reset,
+                float fallbackMin,
+                float fallbackMax,
+                float cutResetEv);
 
     gl::Program mReduce;
     gl::Program mFinish;
-    gl::Buffer mRangeBits;  ///< uint[2]: float bits of min L and max L
+    gl::Buffer mRangeBits;  ///< uint[4]: float bits of min L and max L, then of the last frame's log2 range
 };
 
 }  // namespace post

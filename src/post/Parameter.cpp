@@ -138,6 +138,10 @@ std::optional<ParameterValue> parseParameterValue(const ParameterInfo& info, std
                 }
             return ParameterValue(std::string(text));
         case ParameterType::Points: {
+            if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+                error = "is empty; give points X:Y,X:Y,... or none";  // an empty value is a mistake, not 'none'
+                return std::nullopt;
+            }
             const std::optional<std::vector<ParameterPoint>> points = parsePoints(info, text, error);
             if (!points)
                 return std::nullopt;

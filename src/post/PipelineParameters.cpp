@@ -343,7 +343,9 @@ std::vector<std::string> PipelineParameters::apply(const std::vector<SettingAssi
     for (const Parsed& p : methodSets) {
         const std::string want = formatParameterValue(*p.info, p.value);
         const std::string have = get(p.info->key);
-        if (want != have)
+        // A preset refined by the batch's other keys (docs/USAGE.md suggests it) reads "custom": asked for.
+        const bool refinedPreset = p.info->key.ends_with(".preset") && have == "custom" && methodSets.size() > 1;
+        if (want != have && !refinedPreset)
             warnings.push_back(p.assignment->origin + ": " + p.info->key + ": " + want + " became " + have +
                                " (limits between this operator's settings)");
     }

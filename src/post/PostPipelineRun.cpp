@@ -7,8 +7,10 @@
 #include "util/Log.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 namespace post {
 
@@ -125,8 +127,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     } else {
         auto scope = p.profiler.scope("range/auto");
         writeHistogramShape(p.paramsBuffer, spec, histogramImage.size);
+        // On footage a cut resets the range (the operator's cut threshold), so the cut is measured unclamped.
+        const ToneState* toneState = p.tone->state();
+        const float cutResetEv = p.footage && toneState != nullptr ? toneState->cutThresholdEv() : 0.0f;
         p.autoRange.update(ctx, histogramImage, p.paramsBuffer, dtSeconds, p.settings.autoRangeSpeed, p.resetRange,
-                           p.settings.logMin, p.settings.logMax);
+                           p.settings.logMin, p.settings.logMax, cutResetEv);
         p.resetRange = false;
     }
 
@@ -168,7 +173,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                               p.histogram->buildsCurve() &&
                               p.tone->offerCurveToHistogram(ctx, inputs, p.curveBuffer, curveTarget);
     if (!p.fed) {
-        auto scope = p.profiler.scope("histogram/" + std::string(p.histogram->id()), p.histogram->timerBackend());
+        // A CUDA method's row is its kernels' GPU time; it times the interop hand-over apart (PassContext).
+        const std::string stage = "histogram/" + std::string(p.histogram->id());
+        const bool ownTiming = p.histogram->backend() == Backend::Cuda;
+        std::optional<profiling::Profiler::Scope> scope;
+        if (!ownTiming)
+            scope.emplace(p.profiler.scope(stage, p.histogram->timerBackend()));
+        PassContext stageCtx = ctx;
+        if (ownTiming)
+            stageCtx.stageTimingName = stage;
         HistogramTargets targets{p.histogramBuffer, p.paramsBuffer, builtInCdf ? &p.cdfBuffer : nullptr};
         if (onePass)
             targets.apply = &applyTarget;
@@ -178,7 +191,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         // where the method can make it and the histogram reads the full frame.
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
             targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
-        p.histogram->build(ctx, histogramImage, spec, targets);
+        p.histogram->build(stageCtx, histogramImage, spec, targets);
     }
     if (fused) {
         if (fusedFrame && p.settings.rangeMode == RangeMode::Auto) {
@@ -192,8 +205,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     }
     p.cdfFresh = !scanInCurve;
     if (!builtInCdf && !scanInCurve) {
-        auto scope = p.profiler.scope("scan/" + std::string(p.scan->id()), p.scan->timerBackend());
-        p.scan->inclusiveScan(ctx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
+        const std::string stage = "scan/" + std::string(p.scan->id());
+        const bool ownTiming = p.scan->backend() == Backend::Cuda;
+        std::optional<profiling::Profiler::Scope> scope;
+        if (!ownTiming)
+            scope.emplace(p.profiler.scope(stage, p.scan->timerBackend()));
+        PassContext stageCtx = ctx;
+        if (ownTiming)
+            stageCtx.stageTimingName = stage;
+        p.scan->inclusiveScan(stageCtx, p.histogramBuffer, p.cdfBuffer, spec.binCount);
     }
     p.lastOnePass = applyTarget.written;
     p.lastTiles = p.lastTilesView = false;

@@ -75,7 +75,15 @@ struct PassContext
     profiling::Profiler& profiler;
     const GpuCaps& caps;
     std::uint64_t frameIndex = 0;
+    /// Set by the pipeline for a CUDA stage ("histogram/<id>", "scan/<id>"): the method times its own
+    /// work under this name (its kernels, CUDA events) and the GL-to-CUDA hand-over apart, under
+    /// kInteropWaitPrefix + name (mapping makes the stream wait for the GL work before it, the scene).
+    /// Empty: the caller's scope times the call.
+    std::string_view stageTimingName{};
 };
+
+/// The timing row of a CUDA stage's wait at the interop hand-over: "interop-wait/histogram/cuda-fast".
+inline constexpr std::string_view kInteropWaitPrefix = "interop-wait/";
 
 /// A scene-linear RGBA image on the GPU (RGBA16F or RGBA32F) and its size in pixels.
 struct ImageInput

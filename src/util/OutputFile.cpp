@@ -2,10 +2,14 @@
 // (see OutputFile.h). POSIX calls rather than std::ofstream, so every error (write, fsync, close) is seen.
 #include "util/OutputFile.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <mutex>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -101,6 +105,31 @@ void syncFolder(const fs::path& folder)
 
 }  // namespace
 
+struct OutputBatch::Impl
+{
+    struct Staged
+    {
+        fs::path requested;
+        fs::path target;
+        fs::path key;  ///< the target, made absolute and normal: two outputs naming one file compare equal
+        fs::path temp;
+    };
+    mutable std::mutex mutex;
+    std::vector<Staged> files;
+};
+
+namespace {
+std::mutex gBatchMutex;
+OutputBatch::Impl* gBatch = nullptr;  ///< the open batch, if any
+
+fs::path sameFileKey(const fs::path& target)
+{
+    std::error_code ec;
+    fs::path key = fs::weakly_canonical(fs::absolute(target, ec), ec);
+    return ec ? target.lexically_normal() : key;
+}
+}  // namespace
+
 bool isStandardOutput(const fs::path& path)
 {
     return path.native() == "-";
@@ -149,8 +178,11 @@ fs::path resolveOutputTarget(const fs::path& path)
             continue;
         }
         std::string what = current == path ? "it is " : "it leads to '" + current.string() + "', which is ";
-        fail(path, what + describeFileType(info.st_mode) + "; hdrlab replaces only regular files" +
-                       (S_ISDIR(info.st_mode) ? "" : " (write to a file, or use '-' and a shell redirection)"));
+        fail(path,
+             what + describeFileType(info.st_mode) + "; hdrlab replaces only regular files" +
+                 (S_ISDIR(info.st_mode)
+                      ? ""
+                      : " (write to a file; text outputs, captures and CSV files, also take '-' for standard output)"));
     }
 }
 
@@ -181,9 +213,128 @@ void writeFileAtomically(const fs::path& path, std::string_view bytes)
     fd = -1;
     if (closed != 0)
         abandon("close failed: " + errnoText(errno));
+    {
+        std::lock_guard lock(gBatchMutex);
+        if (gBatch != nullptr) {  // all or nothing: renamed when the command succeeded
+            std::lock_guard filesLock(gBatch->mutex);
+            const fs::path key = sameFileKey(target);
+            for (const OutputBatch::Impl::Staged& staged : gBatch->files)
+                if (staged.key == key)
+                    abandon("two outputs of this run name the same file (also written as '" +
+                            staged.requested.string() + "')");
+            gBatch->files.push_back({path, target, key, temp});
+            return;
+        }
+    }
     if (::rename(temp.c_str(), target.c_str()) != 0)
         abandon("cannot rename the temporary file into place: " + errnoText(errno));
     syncFolder(folderOf(target));
+}
+
+OutputBatch::OutputBatch() : mImpl(new Impl)
+{
+    std::lock_guard lock(gBatchMutex);
+    if (gBatch == nullptr)
+        gBatch = mImpl;
+}
+
+OutputBatch::~OutputBatch()
+{
+    discard();
+    {
+        std::lock_guard lock(gBatchMutex);
+        if (gBatch == mImpl)
+            gBatch = nullptr;
+    }
+    delete mImpl;
+}
+
+std::size_t OutputBatch::staged() const
+{
+    std::lock_guard lock(mImpl->mutex);
+    return mImpl->files.size();
+}
+
+void OutputBatch::discard()
+{
+    std::lock_guard lock(mImpl->mutex);
+    for (const Impl::Staged& staged : mImpl->files)
+        ::unlink(staged.temp.c_str());
+    mImpl->files.clear();
+}
+
+void OutputBatch::commit()
+{
+    {
+        std::lock_guard lock(gBatchMutex);
+        if (gBatch == mImpl)
+            gBatch = nullptr;  // later writes (none expected) go straight to their files
+    }
+    std::lock_guard lock(mImpl->mutex);
+    std::vector<fs::path> folders;
+    for (std::size_t i = 0; i < mImpl->files.size(); ++i) {
+        const Impl::Staged& staged = mImpl->files[i];
+        if (::rename(staged.temp.c_str(), staged.target.c_str()) != 0) {
+            const int error = errno;
+            for (std::size_t j = i; j < mImpl->files.size(); ++j)
+                ::unlink(mImpl->files[j].temp.c_str());
+            mImpl->files.clear();
+            fail(staged.requested, "cannot rename the temporary file into place: " + errnoText(error));
+        }
+        const fs::path folder = folderOf(staged.target);
+        if (std::find(folders.begin(), folders.end(), folder) == folders.end())
+            folders.push_back(folder);
+    }
+    mImpl->files.clear();
+    for (const fs::path& folder : folders)
+        syncFolder(folder);
+}
+
+void checkOutputPath(const fs::path& path,
+                     std::string_view option,
+                     std::initializer_list<std::string_view> extensions,
+                     bool standardOutputAllowed)
+{
+    if (standardOutputAllowed && isStandardOutput(path))
+        return;
+    try {
+        resolveOutputTarget(path);
+    } catch (const OutputError& error) {
+        throw OutputError(std::string(option) + ": " + error.what());
+    }
+    if (extensions.size() == 0)
+        return;
+    std::string name = path.filename().string();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::string wanted;
+    for (std::string_view extension : extensions) {
+        if (name.size() > extension.size() &&
+            name.compare(name.size() - extension.size(), extension.size(), extension) == 0)
+            return;
+        wanted += (wanted.empty() ? "" : " or ") + std::string(extension);
+    }
+    throw OutputError(std::string(option) + ": '" + path.string() + "' must end with " + wanted +
+                      " (the file's contents follow the option, so its name must say what it holds)");
+}
+
+void checkDistinctOutputs(std::initializer_list<std::pair<std::string_view, fs::path>> paths)
+{
+    std::vector<std::pair<std::string_view, fs::path>> seen;
+    for (const auto& [option, path] : paths) {
+        if (path.empty() || isStandardOutput(path))
+            continue;
+        fs::path key;
+        try {
+            key = sameFileKey(resolveOutputTarget(path));
+        } catch (const OutputError&) {
+            key = sameFileKey(path);
+        }
+        for (const auto& [otherOption, otherKey] : seen)
+            if (otherKey == key)
+                throw OutputError(std::string(option) + " and " + std::string(otherOption) + " name the same file '" +
+                                  path.string() + "'; give each output its own file");
+        seen.emplace_back(option, key);
+    }
 }
 
 void writeTextOutput(const fs::path& path, std::string_view text)

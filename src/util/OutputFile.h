@@ -11,15 +11,21 @@
 //  - "-" means standard output, for text outputs only (writeTextOutput); hdrlab then moves its own
 //    messages from standard output to standard error (reserveStandardOutputForData), so the stream
 //    carries the data alone. Binary outputs (PNG, EXR) refuse "-".
+//  - All or nothing (OutputBatch): while a command's batch is open, every file it writes goes to its
+//    temporary name and stays there; the batch renames them all into place when the command succeeded
+//    (commit) and removes them otherwise, so a failed run leaves no output behind, old files untouched.
+//    Two outputs of one run that name the same file are refused.
 // Limits: the checks and the rename are separate steps, so a path replaced by another process in
 // between is replaced again; hard links to a replaced file keep the old content (rename makes a new
 // inode); the new file takes the old file's permission bits, but not its owner.
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace util {
 
@@ -49,5 +55,41 @@ void writeTextOutput(const std::filesystem::path& path, std::string_view text);
 /// Keeps standard output for data written with writeTextOutput("-"): hdrlab's own messages (std::cout,
 /// printf) go to standard error from now on. Call once, before anything is printed.
 void reserveStandardOutputForData();
+
+/// The files one command writes, all or nothing (see above). At most one batch is open at a time; while
+/// it is, writeFileAtomically stages into it (thread-safe). Destroying it without commit() removes
+/// every staged temporary file.
+class OutputBatch
+{
+public:
+    OutputBatch();
+    ~OutputBatch();
+    OutputBatch(const OutputBatch&) = delete;
+    OutputBatch& operator=(const OutputBatch&) = delete;
+
+    /// Renames every staged file into place, in the order written; throws OutputError on the first
+    /// rename that fails (removing the temporaries not yet renamed).
+    void commit();
+    /// Removes every staged temporary file (also done by the destructor).
+    void discard();
+    /// Files staged so far.
+    std::size_t staged() const;
+
+    struct Impl;
+
+private:
+    Impl* mImpl;
+};
+
+/// Checks, before a run starts, that `path` can be written (resolveOutputTarget: its folder exists, it
+/// is not a folder or a device) and, for each non-empty `extensions` entry (".png"), that its name ends
+/// with one of them (case-insensitive); `option` names the flag in the message. "-" passes when
+/// `standardOutputAllowed`. Throws OutputError.
+void checkOutputPath(const std::filesystem::path& path,
+                     std::string_view option,
+                     std::initializer_list<std::string_view> extensions,
+                     bool standardOutputAllowed = false);
+/// Throws OutputError when two of `paths` (option, path; empty paths skipped) name the same file.
+void checkDistinctOutputs(std::initializer_list<std::pair<std::string_view, std::filesystem::path>> paths);
 
 }  // namespace util

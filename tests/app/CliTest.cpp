@@ -1,6 +1,9 @@
 // CliTest.cpp: command-line parsing: every flag documented, values filled in, and absurd or malformed
 // values refused with a clear message and exit code 2.
 #include "cli/Cli.h"
+#include "support/TestPaths.h"
+
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -354,9 +357,10 @@ TEST(CliTest, SequenceOptionsAreFilledInAndChecked)
     EXPECT_EQ(view.app.badFramePolicy, "skip");
     EXPECT_FALSE(parse({"view", "a.exr"}).app.sequenceFps);
 
-    auto render = parse({"--headless", "--hdr-sequence-out", "out/f.%04d.exr"});
+    auto render = parse({"--headless", "--hdr-sequence-out", "f.%04d.exr"});  // its folder must exist
     ASSERT_EQ(render.kind, CommandKind::Run) << render.error;
-    EXPECT_EQ(render.app.hdrSequenceOut, std::filesystem::path("out/f.%04d.exr"));
+    EXPECT_EQ(render.app.hdrSequenceOut, std::filesystem::path("f.%04d.exr"));
+    expectRefused({"--headless", "--hdr-sequence-out", "no-such-folder/f.%04d.exr"}, "does not exist");
 
     auto tonemap = parse({"tonemap", "s.%04d.exr", "-o", "o.%04d.png", "--fps", "30", "--on-bad-frame", "stop",
                           "--capture", "c.json", "--capture-csv", "c.csv"});
@@ -422,18 +426,24 @@ TEST(CliTest, NegativeFrameCountSaysHowToRunUntilClosed)
 
 TEST(CliTest, SetAndSettingsAreParsedInOrderAndChecked)
 {
-    auto result = parse({"--set", "ward.bins=50", "--headless", "--set", "histogram.bins=64", "--settings", "s.json",
-                         "--set", "ward.bins=60"});
+    // The settings file is read and checked when the command line is (a bad one: exit 2, as a bad --set).
+    const std::filesystem::path file = testing_support::scratchDir("cli-settings-order") / "s.json";
+    std::ofstream(file) << "{ \"ward.bins\": 40 }\n";
+    auto result = parse({"--set", "ward.bins=50", "--headless", "--set", "histogram.bins=64", "--settings",
+                         file.string(), "--set", "ward.bins=60"});
     ASSERT_EQ(result.kind, CommandKind::Run) << result.error;
-    EXPECT_EQ(result.app.settingsFile, std::filesystem::path("s.json"));
+    EXPECT_EQ(result.app.settingsFile, file);
+    std::ofstream(file) << "{ \"ward.brightness\": 1 }\n";
+    expectRefused({"--headless", "--settings", file.string()}, "unknown key 'ward.brightness'");
     EXPECT_EQ(result.app.settingAssignments,
               (std::vector<std::string>{"ward.bins=50", "histogram.bins=64", "ward.bins=60"}));
     EXPECT_TRUE(result.app.headless);  // --set takes one value, not the flags after it
 
-    auto tonemap = parse({"tonemap", "in.exr", "-o", "o.png", "--bins", "64", "--range", "-4:8", "--settings", "t.json",
-                          "--set", "percentile.key=0.3"});
+    std::ofstream(file) << "{}\n";
+    auto tonemap = parse({"tonemap", "in.exr", "-o", "o.png", "--bins", "64", "--range", "-4:8", "--settings",
+                          file.string(), "--set", "percentile.key=0.3"});
     ASSERT_EQ(tonemap.kind, CommandKind::Tonemap) << tonemap.error;
-    EXPECT_EQ(tonemap.tonemap.settingsFile, std::filesystem::path("t.json"));
+    EXPECT_EQ(tonemap.tonemap.settingsFile, file);
     EXPECT_EQ(tonemap.tonemap.settingAssignments, (std::vector<std::string>{"percentile.key=0.3"}));
     ASSERT_EQ(tonemap.tonemap.flagAssignments.size(), 4u);  // the flags given, as keys
     EXPECT_EQ(tonemap.tonemap.flagAssignments[0], "histogram.bins=64");

@@ -231,8 +231,8 @@ TEST_F(TonemapSheet, BadCombinationGivesOneErrorLine)
     app::TonemapOptions all = options("bad.png");
     all.toneOperator = "all";
     all.probes = {{1, 1}};
-    EXPECT_EQ(run(all), 1);
-    EXPECT_EQ(err.str(), "hdrlab tonemap: --operator all with --probe: probe one operator's picture (--operator ID)\n");
+    EXPECT_EQ(run(all), 2);  // a bad combination is a bad command line
+    EXPECT_EQ(err.str(), "hdrlab: error: --operator all with --probe: probe one operator's picture (--operator ID)\n");
     EXPECT_FALSE(std::filesystem::exists(all.output));
 }
 

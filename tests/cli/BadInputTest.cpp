@@ -92,7 +92,8 @@ TEST(BadInput, HistogramBinsAndRange)
     expectError(run("--range 3:1"), 2, "--range '3:1' is empty; MIN must be below MAX");
     expectError(run("--range nan:3"), 2, "--range 'nan:3' is not MIN:MAX");
     expectError(run("--range 1e308:1e309"), 2, "is not MIN:MAX");
-    expectError(run("--range -200:0"), 2, "is outside -128:128");
+    expectError(run("--range -200:0"), 2, "is outside -64:64");
+    expectError(run("--range -100:0"), 2, "is outside -64:64");  // the keys' range: a capture's settings load back
     expectError(run("--downsample 3"), 2, "--downsample");
     expectError(run("--capture-frames 0"), 2, "--capture-frames 0 is outside 1..1000000");
     expectError(run("compare --bins 0"), 2, "--bins 0 is outside 1..4096");
@@ -126,7 +127,7 @@ TEST(BadInput, ImageFiles)
               "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 4\n" + std::string(4 * 4 * 4 - 8, '\x80'));
     fs::create_directory(dir / "folder.exr");
 
-    const std::string prefix = "hdrlab tonemap: cannot read '";
+    const std::string prefix = "hdrlab: error: cannot read '";
     auto tonemap = [&](const std::string& input) {
         return cli_test::runIn(dir, hdrlab("tonemap " + input + " -o o.png"));
     };
@@ -135,7 +136,7 @@ TEST(BadInput, ImageFiles)
     expectError(tonemap("truncated.png"), 1, "damaged PNG file", prefix);
     expectError(tonemap("flat.hdr"), 1, "damaged Radiance HDR file: truncated in scanline 4 of 4", prefix);
     // A folder is a sequence of frames (frames/FrameSequence.h), however it is named.
-    expectError(tonemap("folder.exr"), 1, "sequence 'folder.exr': the folder holds no image files", "hdrlab tonemap: ");
+    expectError(tonemap("folder.exr"), 1, "sequence 'folder.exr': the folder holds no image files", "hdrlab: error: ");
     expectError(tonemap("missing.exr"), 1, "no such file", prefix);
     EXPECT_FALSE(fs::exists(dir / "o.png")) << "a failed tonemap wrote its output";
 }
@@ -190,14 +191,15 @@ TEST(BadInput, OutputPaths)
 {
     fs::path dir = testing_support::scratchDir("bad-input-outputs");
     const std::string run16 = "--headless --frames 2 --size 16x16 ";
-    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot /dev/full")), 1,
+    // Checked before the run: a bad output name is a bad command line (exit 2).
+    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot /dev/full")), 2,
                 "cannot write '/dev/full': it is a character device; hdrlab replaces only regular files");
     EXPECT_TRUE(isCharacterDevice("/dev/full")) << "/dev/full was replaced";
-    expectError(cli_test::runIn(dir, hdrlab(run16 + "--capture-csv /dev/null")), 1, "a character device");
+    expectError(cli_test::runIn(dir, hdrlab(run16 + "--capture-csv /dev/null")), 2, "a character device");
     EXPECT_TRUE(isCharacterDevice("/dev/null")) << "/dev/null was replaced";
     fs::create_directory(dir / "folder.png");
-    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot folder.png")), 1, "it is a folder");
-    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot missing/s.png")), 1, "does not exist");
+    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot folder.png")), 2, "it is a folder");
+    expectError(cli_test::runIn(dir, hdrlab(run16 + "--screenshot missing/s.png")), 2, "does not exist");
     expectError(run(run16 + "--screenshot -"), 2, "--screenshot writes a binary image");
     expectError(run(run16 + "--capture - --capture-csv -"), 2, "only one output can go to standard output");
     expectError(run(run16 + "--screenshot ''"), 2, "--screenshot needs a file name");

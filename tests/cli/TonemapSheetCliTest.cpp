@@ -82,10 +82,10 @@ TEST(TonemapSheetCliTest, BadCombinationsEndWithOneLine)
     const fs::path dir = testing_support::scratchDir("cli-tonemap-sheet-bad");
     writeRamp(dir / "ramp.exr");
     const std::pair<const char*, const char*> cases[] = {
-        {"--operator all --view false-colour", "hdrlab tonemap: --operator all with --view false-colour"},
+        {"--operator all --view false-colour", "hdrlab: error: --operator all with --view false-colour"},
         {"--preset unreal --operator ward", "hdrlab: error: --preset runs the percentile operator"},
         {"--operator all --sheet-tile-width 50", "hdrlab: error: --sheet-tile-width 50 is outside"},
-        {"--preset all --range -4:4", "hdrlab tonemap: --preset all with --bins or --range"},
+        {"--preset all --range -4:4", "hdrlab: error: --preset all with --bins or --range"},
     };
     for (const auto& [flags, message] : cases) {
         const auto result = cli_test::runIn(dir, hdrlab(std::string("tonemap ramp.exr -o out.png ") + flags));

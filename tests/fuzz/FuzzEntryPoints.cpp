@@ -3,12 +3,18 @@
 // one line (no control characters) of bounded length, naming the input.
 #include "FuzzEntryPoints.h"
 
+#include "image/HdrPng.h"
 #include "image/ImageIo.h"
+#include "post/Parameter.h"
 #include "scene/GltfLoader.h"
 #include "scene/PrimitiveMesh.h"
 #include "scene/Scene.h"
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include <unistd.h>
 #include <cmath>
 #include <initializer_list>
 #include <limits>
@@ -211,6 +217,79 @@ void runPng(Bytes input)
         requireConsistent(image::decodeImage8(input, kName, 1), 1);
     } catch (const image::ImageError&) {
     }
+}
+
+}  // namespace fuzz
+
+namespace fuzz {
+
+void runPoints(Bytes input)
+{
+    post::ParameterInfo info;
+    info.key = "percentile.compensation_curve";
+    info.type = post::ParameterType::Points;
+    info.min = -64.0;
+    info.max = 64.0;
+    info.yMin = -16.0;
+    info.yMax = 16.0;
+    info.maxPoints = 16;
+    const std::string_view text(reinterpret_cast<const char*>(input.data()), input.size());
+    std::string error;
+    const std::optional<std::vector<post::ParameterPoint>> points = post::parsePoints(info, text, error);
+    if (!points) {
+        require(!error.empty(), "a refused list without a reason");
+        require(error.size() <= kMaxMessageBytes + text.size(), "reason too long");
+        return;
+    }
+    require(points->size() <= info.maxPoints, "more points than the key allows");
+    for (std::size_t i = 0; i < points->size(); ++i) {
+        const post::ParameterPoint& p = (*points)[i];
+        require(std::isfinite(p.x) && std::isfinite(p.y), "a non-finite point");
+        require(p.x >= float(info.min) && p.x <= float(info.max) && p.y >= float(info.yMin) && p.y <= float(info.yMax),
+                "a point outside the key's ranges");
+        require(i == 0 || p.x > (*points)[i - 1].x, "x not strictly increasing");
+    }
+    const std::string formatted = post::formatPoints(*points);
+    std::string again;
+    const auto back = post::parsePoints(info, formatted, again);
+    require(back.has_value(), "formatPoints text refused: " + formatted + ": " + again);
+    require(back->size() == points->size(), "formatPoints text reads back another count: " + formatted);
+    for (std::size_t i = 0; i < back->size(); ++i)
+        require(float((*back)[i].x) == float((*points)[i].x) && float((*back)[i].y) == float((*points)[i].y),
+                "formatPoints text reads back another point: " + formatted);
+}
+
+void runHdrPng(Bytes input)
+{
+    if (input.size() < 2)
+        return;
+    const int width = 1 + input[0] % 16, height = 1 + input[1] % 16;
+    image::ImageF nits(width, height);
+    const Bytes values = input.subspan(2);
+    for (std::size_t i = 0; i < nits.pixels.size(); ++i) {
+        std::uint8_t bytes[4] = {0, 0, 0, 0};
+        for (std::size_t b = 0; b < 4 && !values.empty(); ++b)
+            bytes[b] = values[(i * 4 + b) % values.size()];
+        std::memcpy(&nits.pixels[i], bytes, 4);
+    }
+    static const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("hdrlab-fuzz-hdrpng-" + std::to_string(::getpid()) + ".png");
+    image::writeHdr10Png(path, nits, image::contentLightLevels(nits, 1000.0));
+    const image::Image16 back = image::loadPng16(path);
+    const std::vector<image::PngChunk> chunks = image::readPngChunks(path);
+    std::filesystem::remove(path);
+    bool cicp = false;
+    for (const image::PngChunk& chunk : chunks) {
+        require(chunk.crcOk, "a chunk with a bad CRC");
+        cicp |= chunk.type == "cICP";
+    }
+    require(cicp, "no cICP chunk");
+    require(back.width == width && back.height == height, "the PNG reads back at another size");
+    require(back.samples.size() == std::size_t(width) * std::size_t(height) * 3, "the PNG reads back short");
+    for (std::size_t i = 0, n = std::size_t(width) * std::size_t(height); i < n; ++i)
+        for (std::size_t c = 0; c < 3; ++c)
+            require(back.samples[i * 3 + c] == image::pqCode16(nits.pixels[i * 4 + c]),
+                    "sample " + std::to_string(i) + " is not the PQ code of its value");
 }
 
 }  // namespace fuzz

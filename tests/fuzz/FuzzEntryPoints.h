@@ -39,6 +39,14 @@ void runPng(Bytes input);
 /// buffers and images must be refused cleanly), then the scene mesh the renderer would upload.
 void runGltf(Bytes input);
 
+/// A settings Points list ("X:Y,X:Y", percentile.compensation_curve) through post::parsePoints: a list
+/// it takes is within the key's ranges, x strictly increasing, and reads back the same from its
+/// formatPoints text; a refused one says why in one line.
+void runPoints(Bytes input);
+/// The HDR10 PNG writer (image::writeHdr10Png): an image made of the input's bytes (width, height,
+/// then floats, NaN and Inf included) is written and read back; every sample is the PQ code of its value.
+void runHdrPng(Bytes input);
+
 struct Target
 {
     std::string_view name;  ///< also the corpus folder: tests/fuzz/corpus/<name>/
@@ -46,7 +54,8 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf},
+    {"scene", runScene}, {"exr", runExr},       {"hdr", runHdr},       {"png", runPng},
+    {"gltf", runGltf},   {"points", runPoints}, {"hdrpng", runHdrPng},
 };
 
 }  // namespace fuzz

@@ -183,7 +183,7 @@ BenchOptions BenchParser::read() const
     options.settingAssignments = checkedAssignments(f.settings);
     if (options.suite != "pipeline" && !flicker && (options.settingsFile || !options.settingAssignments.empty()))
         throw CliError("--settings and --set are options of 'bench pipeline', not of 'bench " + options.suite + "'");
-    checkOutputFlags({{f.csvOption, &f.csv, kBenchTable}, {f.chartOption, &f.chart, kBenchTable}});
+    checkOutputFlags({{f.csvOption, &f.csv, kBenchTable, ".csv"}, {f.chartOption, &f.chart, kBenchTable, ".svg"}});
     return options;
 }
 

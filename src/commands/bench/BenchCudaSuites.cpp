@@ -433,7 +433,7 @@ int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
         return 2;
     }
     if (const auto& reason = cuda::deviceUnavailableReason()) {
-        std::cerr << "hdrlab bench: " << *reason << "\n";
+        std::cerr << "hdrlab: error: " << *reason << "\n";
         return 1;
     }
     try {
@@ -456,8 +456,7 @@ int runCudaBenchSuites(const CommonOptions&, const BenchOptions& options)
         }
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab bench: " << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

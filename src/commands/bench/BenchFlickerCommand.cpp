@@ -31,8 +31,6 @@ namespace app {
 
 namespace {
 
-constexpr std::string_view kPrefix = "hdrlab bench flicker: ";
-
 struct FlickerCase
 {
     std::string toneOperator;
@@ -170,8 +168,7 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
         }
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

@@ -68,7 +68,6 @@ namespace app {
 
 namespace {
 
-constexpr std::string_view kPrefix = "hdrlab bench pipeline: ";
 /// Timed runs per streaming configuration (their median is the configuration's rate).
 constexpr int kBandwidthRuns = 10;
 /// The exit status when a stage came in under kFloorTolerance x its floor (errors exit with 1).
@@ -500,10 +499,18 @@ private:
         add("histogram", {histogramScope}, histogramTraffic);
         addChildren("histogram", histogramScope);
         chainTraffic += histogramTraffic;
+        // A CUDA method's row is its kernels; its wait for the GL work at the interop hand-over is its own
+        // row (post::kInteropWaitPrefix), still in the chain and the frame.
+        const std::string histogramWait = std::string(post::kInteropWaitPrefix) + histogramScope;
+        if (add("interop-wait/histogram", {histogramWait}, {}))
+            chainScopes.push_back(histogramWait);
         if (!builtInCdf) {
             chainScopes.push_back(scanScope);
             add("scan", {scanScope}, post::scanMinimumTraffic(shape));
             addChildren("scan", scanScope);
+            const std::string scanWait = std::string(post::kInteropWaitPrefix) + scanScope;
+            if (add("interop-wait/scan", {scanWait}, {}))
+                chainScopes.push_back(scanWait);
             chainTraffic += post::scanMinimumTraffic(shape);
         }
         if (add("local-adaptation", {"local-adaptation/cuda-sat"}, {}))
@@ -691,8 +698,7 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
         bench.printFloorCheck(violations);
         return violations.empty() ? 0 : kExitFloorBroken;
     } catch (const std::exception& error) {
-        std::cerr << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

@@ -3,6 +3,7 @@
 // 32 x 8*PIXELS or 32*PIXELS x 8 pixels, one shared copy), so the "pipeline" row is the method.
 #include "commands/bench/HistogramFactors.h"
 
+#include "commands/CommandFlags.h"
 #include "gl/Debug.h"
 #include "gl/Program.h"
 #include "gl/Query.h"
@@ -301,8 +302,7 @@ int runHistogramFactorsCommand(const std::optional<std::filesystem::path>& dataD
             util::writeTextOutput(*csvPath, csv);
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab bench histogram-factors: " << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

@@ -3,6 +3,7 @@
 // ToneWard::refit, the fit's dispatches alone, in rounds over every variant as histogram-factors does.
 #include "commands/bench/WardFactors.h"
 
+#include "commands/CommandFlags.h"
 #include "gl/Debug.h"
 #include "gl/Query.h"
 #include "post/AutoRange.h"
@@ -523,8 +524,7 @@ int runWardFactorsCommand(const std::optional<std::filesystem::path>& dataDir,
             util::writeTextOutput(*csvPath, csv);
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab bench ward-factors: " << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

@@ -30,8 +30,6 @@ namespace app {
 
 namespace {
 
-constexpr std::string_view kPrefix = "hdrlab compare: ";
-
 glm::ivec2 frameSizeOnThisGpu(const std::string& text, int maxTextureSize)
 {
     int width = 0;
@@ -137,9 +135,9 @@ CompareOptions CompareParser::read(bool& standardOutputIsData) const
     }
     if (!options.exrPart.empty() && !options.image)
         throw CliError("--part needs --image (it picks the part of an OpenEXR image)");
-    standardOutputIsData = checkOutputFlags({{f.csvOption, &f.csv, kStreamsText},
-                                             {f.scanCsvOption, &f.scanCsv, kStreamsText},
-                                             {f.chartOption, &f.chart, kStreamsText}});
+    standardOutputIsData = checkOutputFlags({{f.csvOption, &f.csv, kStreamsText, ".csv"},
+                                             {f.scanCsvOption, &f.scanCsv, kStreamsText, ".csv"},
+                                             {f.chartOption, &f.chart, kStreamsText, ".svg"}});
     return options;
 }
 
@@ -235,8 +233,7 @@ int runCompareCommand(const CommonOptions& common, const CompareOptions& options
             util::writeTextOutput(*options.chart, util::renderSvgChart(compareTimeChart(reports)));
         return anyFailed ? 1 : 0;
     } catch (const std::exception& error) {
-        std::cerr << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

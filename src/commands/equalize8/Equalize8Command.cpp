@@ -46,7 +46,7 @@ Equalize8Options Equalize8Parser::read() const
     if (block != 256 && block != 512)
         throw CliError("--block " + f.block + " is neither 256 nor 512");
     options.block = unsigned(block);
-    checkOutputFlags({{f.outputOption, &f.output, kBinaryImage}});
+    checkOutputFlags({{f.outputOption, &f.output, kBinaryImage, ".png"}});
     return options;
 }
 

@@ -33,7 +33,7 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
         return 2;
     }
     if (const auto& reason = cuda::deviceUnavailableReason()) {
-        std::cerr << "hdrlab equalize8: " << *reason << "\n";
+        std::cerr << "hdrlab: error: " << *reason << "\n";
         return 1;
     }
     try {
@@ -71,8 +71,7 @@ int runEqualize8Command(const CommonOptions&, const Equalize8Options& options)
         std::printf("wrote %s\n", options.output.string().c_str());
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab equalize8: " << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

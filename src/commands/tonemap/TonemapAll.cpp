@@ -4,6 +4,7 @@
 #include "commands/tonemap/TonemapCore.h"
 #include "image/ImageIo.h"
 #include "post/PipelineParameters.h"
+#include "post/SettingsFile.h"
 #include "post/tonemap/EnginePresets.h"
 #include "post/tonemap/ToneOperator.h"
 #include "reference/Image.h"
@@ -65,39 +66,60 @@ TonemapOptions presetOptions(const TonemapOptions& options, const std::string& p
     return run;
 }
 
+/// Whether --set or the settings file asks for an HDR10 display (the last assignment wins).
+bool sheetWantsHdr10(const TonemapOptions& options)
+{
+    std::string target;
+    if (options.settingsFile)
+        for (const post::SettingAssignment& a : post::readSettingsFile(*options.settingsFile))
+            if (a.key == "display.target")
+                target = a.value;
+    for (const std::string& text : options.settingAssignments)
+        if (text.starts_with("display.target="))
+            target = text.substr(text.find('=') + 1);
+    return target == "hdr10";
+}
+
 void checkSelection(const TonemapOptions& options)
 {
     const bool allOperators = options.toneOperator == kAll;
     const std::string what = allOperators ? "--operator all" : "--preset " + *options.preset;
     if (allOperators && options.preset)
-        throw std::invalid_argument("--operator all and --preset: give one (--preset runs the percentile operator)");
+        throw CliError("--operator all and --preset: give one (--preset runs the percentile operator)");
     if (options.preset && *options.preset != kAll && *options.preset != kNoPreset &&
         !post::findEnginePreset(*options.preset))
-        throw std::invalid_argument("--preset '" + *options.preset + "': expected " + post::enginePresetIds() +
-                                    ", none or all");
+        throw CliError("--preset '" + *options.preset + "': expected " + post::enginePresetIds() + ", none or all");
     if (options.preset && *options.preset != kNoPreset) {
         if (assigns(options.flagAssignments, "histogram.bins") || assigns(options.flagAssignments, "histogram.range"))
-            throw std::invalid_argument(what +
-                                        " with --bins or --range: the engine presets set the histogram's bins and "
-                                        "range (refine them with --set)");
+            throw CliError(what +
+                           " with --bins or --range: the engine presets set the histogram's bins and "
+                           "range (refine them with --set)");
         if (assigns(options.settingAssignments, "percentile.preset"))
-            throw std::invalid_argument(what + " with --set percentile.preset: give the preset once");
+            throw CliError(what + " with --set percentile.preset: give the preset once");
     }
     const bool sheet = allOperators || options.preset == kAll;
     if (!sheet)
         return;
     if (assigns(options.settingAssignments, "tonemap.operator"))
-        throw std::invalid_argument(what + " with --set tonemap.operator: every tile has its own operator");
+        throw CliError(what + " with --set tonemap.operator: every tile has its own operator");
     if (!options.probes.empty())
-        throw std::invalid_argument(what + " with --probe: probe one operator's picture (--operator ID)");
+        throw CliError(what + " with --probe: probe one operator's picture (--operator ID)");
     if (options.view != "tonemapped")
-        throw std::invalid_argument(what + " with --view " + options.view +
-                                    ": the sheet shows tone-mapped pictures (--operator ID for one view)");
+        throw CliError(what + " with --view " + options.view +
+                       ": the sheet shows tone-mapped pictures (--operator ID for one view)");
+    if (options.hdrExr)
+        throw CliError(what +
+                       " with --hdr-exr: the sheet is one 8-bit SDR picture; write one operator's HDR10 "
+                       "display light with --operator ID --set display.target=hdr10");
+    if (sheetWantsHdr10(options))
+        throw CliError(what +
+                       " with display.target=hdr10: the sheet is one 8-bit SDR picture of every operator; "
+                       "tone-map one operator for HDR10 (--operator ID)");
     if (options.verify)
-        throw std::invalid_argument(what + " with --verify: verify one operator at a time (--operator ID)");
+        throw CliError(what + " with --verify: verify one operator at a time (--operator ID)");
     if (options.sheetTileWidth < kMinTileWidth || options.sheetTileWidth > kMaxTileWidth)
-        throw std::invalid_argument(util::format("--sheet-tile-width {}: must be {}..{}", options.sheetTileWidth,
-                                                 kMinTileWidth, kMaxTileWidth));
+        throw CliError(util::format("--sheet-tile-width {}: must be {}..{}", options.sheetTileWidth, kMinTileWidth,
+                                    kMaxTileWidth));
 }
 
 /// `text`'s lines not printed before (each run of a sheet warns about the same --set alike).
@@ -263,7 +285,9 @@ int tonemapSelection(const TonemapOptions& options,
         try {
             tonemapToFrame(runs[i].options, shaders, caps, runErr, frames[i]);
         } catch (const std::exception& error) {
-            throw std::invalid_argument(runs[i].name + ": " + error.what());
+            if (dynamic_cast<const CliError*>(&error))
+                throw CliError(runs[i].name + ": " + error.what());
+            throw std::runtime_error(runs[i].name + ": " + error.what());
         }
         printNewLines(runErr.str(), printed, err);
     }

@@ -16,6 +16,7 @@
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneShaders.h"
 #include "profiling/Profiler.h"
+#include "reference/Equalize8.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
 #include "util/Paths.h"
@@ -47,9 +48,9 @@ float parseFloat(std::string_view text, std::string_view what)
         used = 0;
     }
     if (copy.empty() || used != copy.size())
-        throw std::invalid_argument(util::format("--range: {} '{}' is not a number", what, copy));
+        throw CliError(util::format("--range: {} '{}' is not a number", what, copy));
     if (!std::isfinite(value))
-        throw std::invalid_argument(util::format("--range: {} '{}' is not finite", what, copy));
+        throw CliError(util::format("--range: {} '{}' is not finite", what, copy));
     return value;
 }
 
@@ -169,6 +170,17 @@ int equalizeGreyPng(const TonemapOptions& options,
     }
     out << "equalized 8-bit grey " << grey.width << "x" << grey.height << " (" << scan->id() << ") -> "
         << options.output.string() << "\n";
+    if (options.verify) {
+        // The exact 8-bit path's check: every pixel against the CPU reference (reference/Equalize8.h).
+        const std::vector<std::uint8_t> expected = ref::equalize8(levels.data(), levels.size());
+        std::size_t mismatches = 0;
+        for (std::size_t i = 0; i < levels.size(); ++i)
+            mismatches += expected[i] != output.pixels[i] ? 1 : 0;
+        out << "verify (8-bit equalization, " << levels.size() << " pixels against the CPU reference): "
+            << (mismatches == 0 ? "ok, every pixel equal" : std::to_string(mismatches) + " pixels differ") << "\n";
+        if (mismatches != 0)
+            throw std::runtime_error("verification failed");
+    }
     return 0;
 }
 
@@ -316,7 +328,7 @@ int tonemapHdr(const TonemapOptions& options,
             << metadata.maxContentLightLevel << ", MaxFALL " << metadata.maxFrameAverageLightLevel << " cd/m^2\n";
     } else {
         if (options.hdrExr)
-            throw std::invalid_argument("--hdr-exr needs --set display.target=hdr10");
+            throw CliError("--hdr-exr needs --set display.target=hdr10 (the display light of an HDR10 picture)");
         image::writePng(options.output, png);
     }
 
@@ -340,9 +352,10 @@ int tonemapHdr(const TonemapOptions& options,
         writeText(*options.histogramOut, csv);
     }
     out << "tone-mapped " << hdr.width << "x" << hdr.height << " with " << pipeline.toneOperator().id() << " ("
-        << pipeline.histogramMethod().id() << ", " << applied.spec.binCount << " bins, log2 L ["
-        << std::bit_cast<float>(params[hd::kParamLogMin]) << ", " << std::bit_cast<float>(params[hd::kParamLogMax])
-        << "]" << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
+        << pipeline.histogramMethod().id() << ", " << params[hd::kParamBinCount]  // the bins binned (a fed file's own)
+        << " bins, log2 L [" << std::bit_cast<float>(params[hd::kParamLogMin]) << ", "
+        << std::bit_cast<float>(params[hd::kParamLogMax]) << "]"
+        << (fed ? ", histogram from " + options.histogramIn->string() : std::string()) << ") -> "
         << options.output.string()
         << (pipeline.viewMode() == post::ViewMode::FalseColour ? " (false-colour EV view)"
             : pipeline.viewMode() == post::ViewMode::Metering  ? " (metering weights view)"
@@ -360,10 +373,8 @@ int tonemapHdr(const TonemapOptions& options,
     if (options.verify) {
         verify::VerifyReport report = verify::verifyPipeline(pipeline);
         out << report.text;
-        if (!report.ok) {
-            err << kPrefix << "verification failed\n";
-            return 1;
-        }
+        if (!report.ok)
+            throw std::runtime_error("verification failed");
     }
     return 0;
 }
@@ -376,11 +387,11 @@ std::optional<std::pair<float, float>> parseTonemapRange(std::string_view text)
         return std::nullopt;
     std::size_t colon = text.find(':');
     if (colon == std::string_view::npos || text.find(':', colon + 1) != std::string_view::npos)
-        throw std::invalid_argument(util::format("--range '{}': expected MIN:MAX (log2 units) or auto", text));
+        throw CliError(util::format("--range '{}': expected MIN:MAX (log2 units) or auto", text));
     float logMin = parseFloat(text.substr(0, colon), "MIN");
     float logMax = parseFloat(text.substr(colon + 1), "MAX");
     if (!(logMin < logMax))
-        throw std::invalid_argument(util::format("--range '{}': MIN must be below MAX", text));
+        throw CliError(util::format("--range '{}': MIN must be below MAX", text));
     return std::make_pair(logMin, logMax);
 }
 
@@ -392,17 +403,17 @@ int tonemapImage(const TonemapOptions& options,
 {
     try {
         if (options.bins < 1 || options.bins > hd::kMaxHistogramBins)
-            throw std::invalid_argument(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
+            throw CliError(util::format("--bins {}: must be 1..{}", options.bins, hd::kMaxHistogramBins));
         if (options.range)
             parseTonemapRange(*options.range);  // reports a bad range before any file is read
         if (!post::parseViewMode(options.view))
-            throw std::invalid_argument("--view '" + options.view + "': expected tonemapped, false-colour or metering");
+            throw CliError("--view '" + options.view + "': expected tonemapped, false-colour or metering");
         if (options.probes.size() > hd::kMaxProbes)
-            throw std::invalid_argument(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
+            throw CliError(util::format("{} probes; at most {}", options.probes.size(), hd::kMaxProbes));
         if (options.output.empty())
-            throw std::invalid_argument("no output file (-o OUT.png)");
+            throw CliError("no output file (-o OUT.png)");
         if (options.histogramIn && options.verify)
-            throw std::invalid_argument("--verify compares with the picture's own histogram; not with --histogram-in");
+            throw CliError("--verify compares with the picture's own histogram; not with --histogram-in");
         if (options.histogramIn)
             post::readHistogramCsv(*options.histogramIn);  // a bad file is reported before the image is read
         if (isTonemapSelection(options))                   // --operator all, --preset: commands/tonemap/TonemapAll.h
@@ -416,8 +427,7 @@ int tonemapImage(const TonemapOptions& options,
         }
         return tonemapHdr(options, shaders, caps, out, err);
     } catch (const std::exception& error) {
-        err << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(err, error);
     }
 }
 
@@ -447,8 +457,7 @@ int runTonemapCommand(const CommonOptions& common, const TonemapOptions& options
         cuda::probeCudaForGl(caps);  // CUDA methods run in the tonemap pipeline too, where a CUDA GPU drives GL
         return tonemapImage(options, shaders, caps, std::cout, std::cerr);
     } catch (const std::exception& error) {
-        std::cerr << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

@@ -18,7 +18,7 @@ struct TonemapParser::Flags
     std::string bins = std::to_string(hd::kDefaultHistogramBins);
     std::vector<std::string> probes;
     std::filesystem::path histogramIn;
-    std::filesystem::path hdrExr;
+    std::string hdrExr;
     std::string capture, captureCsv;
     SettingsFlags settings;
     SequenceFlags sequence;
@@ -190,11 +190,12 @@ TonemapOptions TonemapParser::read(bool& standardOutputIsData) const
         options.capture = f.capture;
     if (f.captureCsvOption->count())
         options.captureCsv = f.captureCsv;
-    standardOutputIsData = checkOutputFlags({{f.outputOption, &f.output, kBinaryImage},
-                                             {f.curveOption, &f.curve, kStreamsText},
-                                             {f.histogramOption, &f.histogram, kStreamsText},
-                                             {f.captureOption, &f.capture, kStreamsText},
-                                             {f.captureCsvOption, &f.captureCsv, kStreamsText}});
+    standardOutputIsData = checkOutputFlags({{f.outputOption, &f.output, kBinaryImage, ".png"},
+                                             {f.hdrExrOption, &f.hdrExr, kBinaryImage, ".exr"},
+                                             {f.curveOption, &f.curve, kStreamsText, ".csv"},
+                                             {f.histogramOption, &f.histogram, kStreamsText, ".csv"},
+                                             {f.captureOption, &f.capture, kStreamsText, ".json"},
+                                             {f.captureCsvOption, &f.captureCsv, kStreamsText, ".csv"}});
     return options;
 }
 

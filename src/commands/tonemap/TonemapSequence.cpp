@@ -17,8 +17,6 @@ namespace app {
 
 namespace {
 
-constexpr std::string_view kPrefix = "hdrlab tonemap: ";
-
 /// Whether the command line gave the flag whose key is `key` (TonemapOptions::flagAssignments).
 bool flagGiven(const TonemapOptions& options, std::string_view key)
 {
@@ -79,22 +77,30 @@ int runTonemapSequence(const CommonOptions& common, const TonemapOptions& option
 {
     try {
         if (!isSequenceInput(options.input))
-            throw std::invalid_argument(
+            throw CliError(
                 "--fps, --on-bad-frame, --capture and --capture-csv apply to a sequence (a folder, a glob or a %d "
                 "pattern); '" +
                 options.input.string() + "' is one image");
+        if (options.hdrExr)
+            throw CliError(
+                "--hdr-exr writes one image's display light; a sequence is written by -o alone (with "
+                "display.target=hdr10, one PQ PNG a frame)");
+        if (options.histogramIn)
+            throw CliError("--histogram-in replaces one image's histogram; a sequence measures every frame");
         if (options.curveOut || options.histogramOut)
-            throw std::invalid_argument(
+            throw CliError(
                 "--curve-out and --histogram-out describe one image; a sequence's curve and histogram change every "
                 "frame (--capture records the key value per frame)");
         listFrameSequence(options.input);  // a bad input is reported before a bad -o (the app lists it again)
-        checkOutputPattern(options.output, "-o");
+        try {
+            checkOutputPattern(options.output, "-o");
+        } catch (const std::runtime_error& error) {
+            throw CliError(error.what());  // a bad -o is a bad command line (exit 2)
+        }
         App runner(sequenceAppOptions(common, options));
         return runner.run();
     } catch (const std::exception& error) {
-        std::cout.flush();
-        std::cerr << kPrefix << error.what() << "\n";
-        return 1;
+        return reportCommandError(std::cerr, error);
     }
 }
 

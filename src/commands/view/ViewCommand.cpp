@@ -371,12 +371,12 @@ AppOptions ViewParser::read(bool noArguments, bool& standardOutputIsData) const
     readOutputFlags(f, o);
     readPipelineFlags(f, o);
     readSplitFlags(f, o);
-    standardOutputIsData = checkOutputFlags({{f.screenshotOption, &f.screenshot, kBinaryImage},
-                                             {f.screenshotExrOption, &f.screenshotExr, kBinaryImage},
-                                             {f.hdrSequenceOutOption, &f.hdrSequenceOut, kBinaryImage},
-                                             {f.windowScreenshotOption, &f.windowScreenshot, kBinaryImage},
-                                             {f.captureOption, &f.capture, kStreamsText},
-                                             {f.captureCsvOption, &f.captureCsv, kStreamsText}});
+    standardOutputIsData = checkOutputFlags({{f.screenshotOption, &f.screenshot, kBinaryImage, ".png"},
+                                             {f.screenshotExrOption, &f.screenshotExr, kBinaryImage, ".exr"},
+                                             {f.hdrSequenceOutOption, &f.hdrSequenceOut, kBinaryImage, ".exr"},
+                                             {f.windowScreenshotOption, &f.windowScreenshot, kBinaryImage, ".png"},
+                                             {f.captureOption, &f.capture, kStreamsText, ".json"},
+                                             {f.captureCsvOption, &f.captureCsv, kStreamsText, ".csv"}});
     if (o.hdrSequenceOut)
         checkPatternFlag("--hdr-sequence-out", f.hdrSequenceOut);
     if (o.windowScreenshot && o.headless)

@@ -2,7 +2,10 @@
 // cuda-fast and cuda-cub. Each frame: register (once per resize) and map, in one call, the HDR frame
 // texture, the histogram and params buffers (and the CDF buffer when cuda-fast fuses the scan);
 // run the kernels on the CUDA context's stream; unmap. Outputs land in the GL buffers the later GL
-// passes read. Timing: timerBackend() gives the profiler CUDA events on the same stream.
+// passes read. Timing: timerBackend() gives the profiler CUDA events on the same stream. In the pipeline
+// (PassContext::stageTimingName) the method's row "histogram/<id>" is its kernels alone, and the map,
+// where the stream waits for the GL work before it (the scene), is the row "interop-wait/histogram/<id>".
+// Called without a name (Ward's foveal histogram) the kernels are "histogram/<id>/kernels" under the caller's scope.
 #include "cuda/CudaContext.h"
 #include "cuda/GlInterop.h"
 #include "cuda/Histogram.h"
@@ -53,10 +56,15 @@ public:
             slot.cdf.track(*targets.cumulative, GlRegistration::Access::ReadWrite);
             resources.push_back(&slot.cdf);
         }
+        const std::string stage(ctx.stageTimingName);
+        std::optional<profiling::Profiler::Scope> wait;
+        if (!stage.empty())
+            wait.emplace(ctx.profiler.scope(std::string(post::kInteropWaitPrefix) + stage, timerBackend()));
         MappedResources mapped(std::move(resources), stream);
 
         HistogramInput input;
         input.texture = textureFor(slot, mapped.array(slot.frame), stream);
+        wait.reset();
         input.width = std::min(image.size.x, image.texture.size().x);
         input.height = std::min(image.size.y, image.texture.size().y);
         HistogramOutput output;
@@ -64,9 +72,9 @@ public:
         output.cdf = withCdf ? static_cast<std::uint32_t*>(mapped.pointer(slot.cdf)) : nullptr;
         const auto* params = static_cast<const std::uint32_t*>(mapped.pointer(slot.params));
         const unsigned bins = std::clamp<unsigned>(spec.binCount, 1u, hd::kMaxHistogramBins);
-        // The host's "histogram/<id>" scope also holds the map, which makes the stream wait for the
-        // GL work before it (the scene); this one times the kernels alone.
-        auto kernels = ctx.profiler.scope("histogram/" + std::string(id()) + "/kernels", timerBackend());
+        // The kernels alone: the stage's own row, or a child of the caller's scope.
+        auto kernels =
+            ctx.profiler.scope(stage.empty() ? "histogram/" + std::string(id()) + "/kernels" : stage, timerBackend());
         run(input, params, bins, output, stream);
     }
 

@@ -7,6 +7,8 @@
 #include "cuda/Scan.h"
 #include "profiling/Profiler.h"
 
+#include <optional>
+#include <string>
 #include "post/scan/ScanRegistry.h"
 
 namespace cuda {
@@ -71,12 +73,20 @@ public:
             mInput.track(input, GlRegistration::Access::ReadOnly);
             resources.push_back(&mInput);
         }
+        // In the pipeline (PassContext::stageTimingName) the map, where the stream waits for the GL work
+        // before it, is its own row and "scan/<id>" the kernel alone.
+        const std::string stage(ctx.stageTimingName);
+        std::optional<profiling::Profiler::Scope> wait;
+        if (!stage.empty())
+            wait.emplace(ctx.profiler.scope(std::string(post::kInteropWaitPrefix) + stage, timerBackend()));
         MappedResources mapped(std::move(resources), context.stream());
+        wait.reset();
         auto* out = static_cast<std::uint32_t*>(mapped.pointer(mOutput));
         const auto* in = inPlace ? out : static_cast<const std::uint32_t*>(mapped.pointer(mInput));
         ScanOptions options;
         options.workspace = &mWorkspace;
-        auto kernel = ctx.profiler.scope("scan/" + std::string(id()) + "/kernel", timerBackend());  // without the map
+        auto kernel = ctx.profiler.scope(stage.empty() ? "scan/" + std::string(id()) + "/kernel" : stage,
+                                         timerBackend());  // without the map
         scanInclusive(mAlgorithm, in, out, count, context.stream(), options);
     }
 

@@ -79,6 +79,9 @@ public:
     virtual std::string_view keyValueName() const { return {}; }
     /// The exposure compensation curve it applies to its metered value; nullopt: it has none.
     virtual std::optional<CompensationCurveView> compensationCurve() const { return std::nullopt; }
+    /// On footage, the move (EV) beyond which it declares a cut; the automatic histogram range jumps
+    /// to a frame's own range on a move this large (AutoRange), so the cut is measured unclamped. 0: none.
+    virtual float cutThresholdEv() const { return 0.0f; }
 };
 
 /// The pipeline's last frame as --verify read it back (verify/PipelineVerify), for an operator's

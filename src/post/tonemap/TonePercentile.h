@@ -73,6 +73,7 @@ public:
             mReadback->flush();
     }
     std::string_view keyValueName() const override { return "exposure"; }
+    float cutThresholdEv() const override { return mSettings.cutThresholdEv; }
     std::optional<CompensationCurveView> compensationCurve() const override;
     /// The default floor, plus one read of the histogram image and the weighted bins when a
     /// metering mask runs its pass.
