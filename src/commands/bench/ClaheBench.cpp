@@ -240,7 +240,7 @@ int runClaheBench(const CommonOptions& common,
                 return 1;
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab bench clahe: " << error.what() << "\n";
+        std::cerr << "hdrlab: error: bench clahe: " << error.what() << "\n";
         return 1;
     }
 }

@@ -179,17 +179,18 @@ int runClaheCommand(const CommonOptions& common, const ClaheOptions& options)
 {
     const ClaheBackend* backend = findClaheBackend(options.backend);
     if (!backend) {
-        std::cerr << "hdrlab clahe: unknown backend '" << options.backend << "' (" << claheBackendIds() << ")\n";
+        std::cerr << "hdrlab: error: unknown backend '" << options.backend << "' (" << claheBackendIds() << ")\n";
         return 2;
     }
     if (const auto reason = backend->unavailableReason()) {
-        std::cerr << "hdrlab clahe: the " << backend->id << " backend is unavailable: " << *reason << "\n";
-        return 2;
+        // Like a missing CUDA device for equalize8: the command line is fine, this machine cannot run it.
+        std::cerr << "hdrlab: error: the " << backend->id << " backend is unavailable: " << *reason << "\n";
+        return 1;
     }
     try {
         LoadedImage image = loadImage(options.input);
         if (image.channels != 1 && !options.perChannel) {
-            std::cerr << "hdrlab clahe: '" << options.input.string() << "' has " << image.channels << " channels ("
+            std::cerr << "hdrlab: error: '" << options.input.string() << "' has " << image.channels << " channels ("
                       << layoutName(image.channels)
                       << "); CLAHE equalizes one channel: convert it to grey, or pass --per-channel to process each "
                          "colour channel on its own (alpha untouched)\n";
@@ -198,7 +199,7 @@ int runClaheCommand(const CommonOptions& common, const ClaheOptions& options)
         const int bins = image.sixteenBit ? hd::kClaheBins16 : hd::kClaheBins8;
         if (auto error = post::claheParameterError(image.width, image.height, options.tilesX, options.tilesY,
                                                    options.clipLimit, bins)) {
-            std::cerr << "hdrlab clahe: '" << options.input.string() << "': " << *error << "\n";
+            std::cerr << "hdrlab: error: '" << options.input.string() << "': " << *error << "\n";
             return 1;
         }
         const hd::ClaheGeometry geometry =
@@ -229,13 +230,13 @@ int runClaheCommand(const CommonOptions& common, const ClaheOptions& options)
                 std::size_t(image.channels == 2 || image.channels == 4 ? image.channels - 1 : image.channels);
             std::printf("verify: %zu of %zu samples differ from the CPU reference\n", differing, samples);
             if (differing != 0) {
-                std::cerr << "hdrlab clahe: --verify: " << differing << " samples differ from the CPU reference\n";
+                std::cerr << "hdrlab: error: --verify: " << differing << " samples differ from the CPU reference\n";
                 return 1;
             }
         }
         return 0;
     } catch (const std::exception& error) {
-        std::cerr << "hdrlab clahe: " << error.what() << "\n";
+        std::cerr << "hdrlab: error: " << error.what() << "\n";
         return 1;
     }
 }
