@@ -16,6 +16,7 @@
 #include "frames/SceneFrameSource.h"
 #include "frames/SequenceSource.h"
 #include "frames/StillImageSource.h"
+#include "frames/TevFrameSource.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Gl.h"
@@ -60,6 +61,7 @@ struct App::Impl final : ui::PanelHost
     StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
     SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
     SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
+    TevFrameSource* tev = nullptr;            ///< `source` when it is the tev display server (--listen)
     double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
     std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
     int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
@@ -144,6 +146,8 @@ struct App::Impl final : ui::PanelHost
     profiling::CaptureMetadata frameMetadata() const;
     /// `view SEQUENCE`: the sequence source, its time step and (headless) its frame count.
     void createSequenceSource();
+    /// --listen: the tev display server; headless, waits for the first image (--listen-timeout).
+    void createTevSource();
     /// Queues this frame's per-frame output files (--hdr-sequence-out, a sequence's PNGs).
     void writeSequenceOutputs();
 

@@ -201,7 +201,9 @@ void App::Impl::openDroppedFiles()
     for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
         if (!stillImage) {
             sourceStatus = std::string("dropped files open in `hdrlab view IMAGE`; this window shows a ") +
-                           (sequence ? "sequence" : "scene");
+                           (sequence ? "sequence"
+                            : tev    ? "tev display server's images"
+                                     : "scene");
             util::logWarning("{}", sourceStatus);
             continue;
         }
