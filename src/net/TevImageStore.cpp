@@ -111,9 +111,9 @@ void TevImageStore::put(Image image, bool grabFocus)
     if (!existing && mImages.size() >= kMaxImages)
         throw ProtocolError(util::format("image '{}' would be image {}; at most {} are kept (close one first)",
                                          image.name, mImages.size() + 1, kMaxImages));
-    if (held > kMaxStoreFloats)
+    if (held > mMaxFloats)
         throw ProtocolError(util::format("image '{}' would make the images hold {} floats; at most {}", image.name,
-                                         held, kMaxStoreFloats));
+                                         held, mMaxFloats));
     touch(image);
     if (existing)
         *existing = std::move(image);
@@ -214,9 +214,9 @@ void TevImageStore::apply(const Packet& packet, const std::string& client)
         image.height = create->height;
         image.channels = create->channels;
         // Check the limits before the planes are allocated.
-        if (floatsOf(image.width, image.height, image.channels.size()) > kMaxStoreFloats)
+        if (floatsOf(image.width, image.height, image.channels.size()) > mMaxFloats)
             throw ProtocolError(util::format("image '{}' of {} x {} x {} channels is larger than {} floats", image.name,
-                                             image.width, image.height, image.channels.size(), kMaxStoreFloats));
+                                             image.width, image.height, image.channels.size(), mMaxFloats));
         image.planes.assign(image.channels.size(),
                             std::vector<float>(std::size_t(image.width) * std::size_t(image.height), 0.0f));
         put(std::move(image), create->grabFocus);

@@ -57,6 +57,9 @@ struct StoredImageInfo
 class TevImageStore
 {
 public:
+    /// `maxFloats`: the floats all images may hold together (the fuzz target uses less).
+    explicit TevImageStore(std::int64_t maxFloats = kMaxStoreFloats) : mMaxFloats(maxFloats) {}
+
     /// Applies one packet from `client` (named in log lines). Throws ProtocolError for one that
     /// breaks a limit; an update of an image that does not exist is ignored with one log line.
     void apply(const Packet& packet, const std::string& client);
@@ -100,6 +103,7 @@ private:
     std::string mFocused;
     std::uint64_t mNextVersion = 1;
     std::uint64_t mChanges = 0;
+    std::int64_t mMaxFloats = kMaxStoreFloats;
 };
 
 }  // namespace net

@@ -39,6 +39,11 @@ void runPng(Bytes input);
 /// buffers and images must be refused cleanly), then the scene mesh the renderer would upload.
 void runGltf(Bytes input);
 
+/// A stream of tev display-server packets (net/TevProtocol.h), cut and parsed as the server does and
+/// applied to an image store (no sockets; OpenImage and ReloadImage, which read files, are parsed
+/// only); each image the frame source would copy is copied.
+void runTev(Bytes input);
+
 struct Target
 {
     std::string_view name;  ///< also the corpus folder: tests/fuzz/corpus/<name>/
@@ -46,7 +51,7 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf},
+    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng}, {"gltf", runGltf}, {"tev", runTev},
 };
 
 }  // namespace fuzz
