@@ -9,6 +9,7 @@
 #include "scene/Scene.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/PrintableText.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -65,6 +66,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 
     a.caps = probeGpuCaps(*a.context);
     a.shaders = std::make_unique<gl::ShaderLibrary>(util::findDataRoot(options.dataDir) / "shaders");
+    if (options.watchShaders.value_or(a.isWindow))
+        a.shaderWatcher = std::make_unique<util::FolderWatcher>(a.shaders->root());
     a.profiler = std::make_unique<profiling::Profiler>(a.caps.glTimersUseful);
     if (options.captureFrames)
         a.profiler->setRecordingCapacity(std::size_t(*options.captureFrames));
@@ -208,7 +211,8 @@ void App::Impl::createTevSource()
     if (!tev->waitForFirstImage(timeout, std::chrono::milliseconds(250)))
         throw std::runtime_error(util::format("--listen: no image arrived on {} within {} s (--listen-timeout)",
                                               tev->server().endpoint(), seconds));
-    util::logInfo("tev: running on '{}' ({} x {})", tev->name(), source->size().x, source->size().y);
+    util::logInfo("tev: running on '{}' ({} x {})", util::escapeControlCharacters(tev->name(), true, 80),
+                  source->size().x, source->size().y);
 }
 
 App::~App() = default;

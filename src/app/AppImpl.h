@@ -29,6 +29,7 @@
 #include "ui/ImGuiLayer.h"
 #include "ui/Panel.h"
 #include "ui/PanelSet.h"
+#include "util/FolderWatcher.h"
 
 #include <chrono>
 #include <cstdint>
@@ -68,8 +69,10 @@ struct App::Impl final : ui::PanelHost
     std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
-    std::unique_ptr<WindowEvents> windowEvents;  ///< after imgui: chains to, and restores, its callbacks
-    std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
+    std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
+    std::string sourceStatus;                            ///< the last dropped file's outcome (Frame panel)
+    std::unique_ptr<util::FolderWatcher> shaderWatcher;  ///< --watch-shaders: the shaders folder in use
+    std::string shaderStatus;  ///< the last shader reload's errors (file:line), shown in the Frame panel
 
     std::unique_ptr<SplitView> split;          ///< pipeline B and the composite (--split, Split view panel)
     bool draggingDivider = false;              ///< the left button holds the split view's divider
@@ -142,6 +145,9 @@ struct App::Impl final : ui::PanelHost
     ui::SplitPanelInput splitPanelInput();
     void openDroppedFiles();
     void switchToRequestedPreset();
+    /// --watch-shaders: rebuilds the programs that read a changed shader file (between frames); a
+    /// program that fails keeps its last good version, and the error goes to the log and the panel.
+    void reloadChangedShaders();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
     profiling::CaptureMetadata frameMetadata() const;
     /// `view SEQUENCE`: the sequence source, its time step and (headless) its frame count.

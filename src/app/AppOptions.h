@@ -76,6 +76,7 @@ struct AppOptions
     // the tev display server (frames/TevFrameSource.h): images streamed by renderers over tev's protocol
     std::optional<std::string> listen;         ///< --listen [HOST:]PORT ("" the default 127.0.0.1:14158)
     std::optional<double> listenTimeout;       ///< --listen-timeout S: headless, the wait for the first image
+    std::optional<bool> watchShaders;          ///< --watch-shaders on|off (default: on in a window, off headless)
     std::vector<std::string> settingDefaults;  ///< KEY=VALUE applied before --settings (a command's own defaults)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;

@@ -3,6 +3,7 @@
 
 #include "image/ImageIo.h"
 #include "util/Log.h"
+#include "util/PrintableText.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,6 +26,12 @@ std::string leafOf(const std::string& channel)
 bool sameLetter(const std::string& leaf, char letter)
 {
     return leaf.size() == 1 && std::toupper(static_cast<unsigned char>(leaf[0])) == letter;
+}
+
+/// A client's name or path as log lines and errors show it: no control bytes, at most 80 bytes.
+std::string shown(const std::string& name)
+{
+    return util::escapeControlCharacters(name, true, 80);
 }
 
 std::int64_t floatsOf(std::int64_t width, std::int64_t height, std::size_t channels)
@@ -110,10 +117,10 @@ void TevImageStore::put(Image image, bool grabFocus)
     Image* existing = find(image.name);
     if (!existing && mImages.size() >= kMaxImages)
         throw ProtocolError(util::format("image '{}' would be image {}; at most {} are kept (close one first)",
-                                         image.name, mImages.size() + 1, kMaxImages));
+                                         shown(image.name), mImages.size() + 1, kMaxImages));
     if (held > mMaxFloats)
-        throw ProtocolError(util::format("image '{}' would make the images hold {} floats; at most {}", image.name,
-                                         held, mMaxFloats));
+        throw ProtocolError(util::format("image '{}' would make the images hold {} floats; at most {}",
+                                         shown(image.name), held, mMaxFloats));
     touch(image);
     if (existing)
         *existing = std::move(image);
@@ -151,7 +158,7 @@ void TevImageStore::loadFile(const std::string& path,
         for (std::size_t c = 0; c < 4; ++c)
             image.planes[c][i] = loaded.pixels[i * 4 + c];
     put(std::move(image), grabFocus);
-    util::logInfo("tev: {} opened {} ({} x {})", client, path, loaded.width, loaded.height);
+    util::logInfo("tev: {} opened {} ({} x {})", client, shown(path), loaded.width, loaded.height);
 }
 
 void TevImageStore::update(const UpdateImagePacket& tile, const std::string& client)
@@ -159,7 +166,7 @@ void TevImageStore::update(const UpdateImagePacket& tile, const std::string& cli
     std::lock_guard lock(mMutex);
     Image* image = find(tile.name);
     if (!image) {
-        util::logWarning("tev: {} updated '{}', which no CreateImage made; ignored", client, tile.name);
+        util::logWarning("tev: {} updated '{}', which no CreateImage made; ignored", client, shown(tile.name));
         return;
     }
     // Tiles are clipped to the image, as tev does; a channel the image lacks is ignored.
@@ -195,7 +202,7 @@ void TevImageStore::apply(const Packet& packet, const std::string& client)
             }
         }
         if (path.empty())
-            util::logWarning("tev: {} reloads '{}', which no OpenImage opened; ignored", client, reload->name);
+            util::logWarning("tev: {} reloads '{}', which no OpenImage opened; ignored", client, shown(reload->name));
         else
             loadFile(path, selector, reload->grabFocus, client);
     } else if (const auto* close = std::get_if<CloseImagePacket>(&packet)) {
@@ -215,8 +222,9 @@ void TevImageStore::apply(const Packet& packet, const std::string& client)
         image.channels = create->channels;
         // Check the limits before the planes are allocated.
         if (floatsOf(image.width, image.height, image.channels.size()) > mMaxFloats)
-            throw ProtocolError(util::format("image '{}' of {} x {} x {} channels is larger than {} floats", image.name,
-                                             image.width, image.height, image.channels.size(), mMaxFloats));
+            throw ProtocolError(util::format("image '{}' of {} x {} x {} channels is larger than {} floats",
+                                             shown(image.name), image.width, image.height, image.channels.size(),
+                                             mMaxFloats));
         image.planes.assign(image.channels.size(),
                             std::vector<float>(std::size_t(image.width) * std::size_t(image.height), 0.0f));
         put(std::move(image), create->grabFocus);
@@ -224,7 +232,7 @@ void TevImageStore::apply(const Packet& packet, const std::string& client)
         update(*tile, client);
     } else if (const auto* graphics = std::get_if<VectorGraphicsPacket>(&packet)) {
         util::logInfo("tev: {} sent vector graphics for '{}'; hdrlab does not draw them (ignored)", client,
-                      graphics->name);
+                      shown(graphics->name));
     }
 }
 

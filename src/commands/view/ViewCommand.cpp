@@ -22,7 +22,7 @@ struct ViewParser::Flags
     std::string histogramMethod, scanMethod, toneOperator;
     std::string frames, bins, captureFrames, resourceReport, resizeStorm, uiScale, frameFormat, viewMode;
     std::string split, splitAt, splitGain;
-    std::string listen, listenTimeout;
+    std::string listen, listenTimeout, watchShaders;
     std::vector<std::string> probes;
     std::string viewInput;
     SettingsFlags settings, splitSettings;
@@ -34,7 +34,8 @@ struct ViewParser::Flags
                 *binsOption = nullptr, *rangeOption = nullptr, *outOfRangeOption = nullptr, *downsampleOption = nullptr,
                 *lightingOption = nullptr, *frameFormatOption = nullptr, *viewOption = nullptr, *splitOption = nullptr,
                 *splitAtOption = nullptr, *splitGainOption = nullptr, *resourceReportOption = nullptr,
-                *resizeStormOption = nullptr, *listenOption = nullptr, *listenTimeoutOption = nullptr;
+                *resizeStormOption = nullptr, *listenOption = nullptr, *listenTimeoutOption = nullptr,
+                *watchShadersOption = nullptr;
 };
 
 namespace {
@@ -122,6 +123,12 @@ void addWindowFlags(CLI::App& cli, Flags& f)
     cli.add_flag("--fixed-step", f.bound.fixedStep,
                  "Window: advance a fixed 1/60 s a frame on the scene's camera path, as headless runs do (the "
                  "window's picture is then the headless one; no free-fly or pan/zoom)");
+    f.watchShadersOption =
+        cli.add_option("--watch-shaders", f.watchShaders,
+                       "Rebuild the programs that include a shader file when it changes under the data folder's "
+                       "shaders/ (a compile error keeps the last good program and is shown with file:line). Default "
+                       "on in a window, off headless")
+            ->check(CLI::IsMember({"on", "off"}));
     cli.add_flag("--list", f.bound.list,
                  "List the histogram methods, scans and tone operators, and whether each can run "
                  "here, then exit");
@@ -334,6 +341,8 @@ void readPipelineFlags(const Flags& f, AppOptions& o)
     if (f.downsampleOption->count())
         o.downsample = std::stoi(f.downsample);
     o.vsync = f.vsync == "on";
+    if (f.watchShadersOption->count())
+        o.watchShaders = f.watchShaders == "on";
     if (f.uiScaleOption->count())
         o.uiScale = float(parseNumberInRange("--ui-scale", f.uiScale, 0.5, 4.0));
     o.cudaInteropShared = f.cudaInterop == "shared";
