@@ -62,7 +62,7 @@ endforeach()
 
 # Rule 2: folder ranks, lowest first (shared/ is shaders/shared/, the C++/GLSL/CUDA contract).
 set(folder_ranks
-  shared util gl platform profiling cuda image tone reference scene post verify compare frames ui app commands cli)
+  shared util gl platform profiling cuda image net tone reference scene post verify compare frames ui app commands cli)
 # Pairs "from|to" that the ranks would allow but that stay apart: the pipeline runs without its CPU
 # references (verification, verify/, sits above both; the structs both need, tone/, below both).
 set(unrelated_folders "post|reference")

@@ -9,6 +9,7 @@
 #include "scene/Scene.h"
 #include "util/Log.h"
 #include "util/Paths.h"
+#include "util/PrintableText.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -65,6 +66,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 
     a.caps = probeGpuCaps(*a.context);
     a.shaders = std::make_unique<gl::ShaderLibrary>(util::findDataRoot(options.dataDir) / "shaders");
+    if (options.watchShaders.value_or(a.isWindow))
+        a.shaderWatcher = std::make_unique<util::FolderWatcher>(a.shaders->root());
     a.profiler = std::make_unique<profiling::Profiler>(a.caps.glTimersUseful);
     if (options.captureFrames)
         a.profiler->setRecordingCapacity(std::size_t(*options.captureFrames));
@@ -72,7 +75,11 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     a.cudaInterop = post::chooseCudaInterop(
         a.caps, options.cudaInteropShared ? post::CudaInteropMode::Shared : post::CudaInteropMode::Map);
     a.caps.cudaInterop = a.cudaInterop.status;
-    if (options.viewImage && isSequenceInput(*options.viewImage)) {
+    if (options.listen) {
+        a.createTevSource();
+        if (!a.isWindow && !options.ui)
+            size = a.source->size();  // headless output is the first image at its own size
+    } else if (options.viewImage && isSequenceInput(*options.viewImage)) {
         a.createSequenceSource();
         size = a.source->size();  // headless output is every frame at the frames' own size
     } else if (options.viewImage) {
@@ -182,6 +189,30 @@ void App::Impl::createSequenceSource()
     if (options.size && !isWindow)
         util::logWarning("--size is ignored headless: view runs on the sequence at its frames' size ({} x {})",
                          source->size().x, source->size().y);
+}
+
+void App::Impl::createTevSource()
+{
+    net::ListenAddress address;
+    try {
+        address = net::parseListenAddress(*options.listen);
+    } catch (const std::invalid_argument& error) {
+        throw std::runtime_error(error.what());
+    }
+    auto server = std::make_unique<TevFrameSource>(address, caps.maxTextureSize);
+    tev = server.get();
+    source = std::move(server);
+    if (isWindow)
+        return;
+    // Headless: the run's frames are of the first image, once its sender pauses (a script streams
+    // it, then captures), at most --listen-timeout seconds after the start.
+    const double seconds = options.listenTimeout.value_or(kDefaultListenTimeout);
+    const auto timeout = std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+    if (!tev->waitForFirstImage(timeout, std::chrono::milliseconds(250)))
+        throw std::runtime_error(util::format("--listen: no image arrived on {} within {} s (--listen-timeout)",
+                                              tev->server().endpoint(), seconds));
+    util::logInfo("tev: running on '{}' ({} x {})", util::escapeControlCharacters(tev->name(), true, 80),
+                  source->size().x, source->size().y);
 }
 
 App::~App() = default;

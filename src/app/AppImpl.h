@@ -16,6 +16,7 @@
 #include "frames/SceneFrameSource.h"
 #include "frames/SequenceSource.h"
 #include "frames/StillImageSource.h"
+#include "frames/TevFrameSource.h"
 #include "gl/FramePacer.h"
 #include "gl/Framebuffer.h"
 #include "gl/Gl.h"
@@ -28,6 +29,7 @@
 #include "ui/ImGuiLayer.h"
 #include "ui/Panel.h"
 #include "ui/PanelSet.h"
+#include "util/FolderWatcher.h"
 
 #include <chrono>
 #include <cstdint>
@@ -60,14 +62,17 @@ struct App::Impl final : ui::PanelHost
     StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
     SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
     SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
+    TevFrameSource* tev = nullptr;            ///< `source` when it is the tev display server (--listen)
     double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
     std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
     int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
     std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
-    std::unique_ptr<WindowEvents> windowEvents;  ///< after imgui: chains to, and restores, its callbacks
-    std::string sourceStatus;                    ///< the last dropped file's outcome (Frame panel)
+    std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
+    std::string sourceStatus;                            ///< the last dropped file's outcome (Frame panel)
+    std::unique_ptr<util::FolderWatcher> shaderWatcher;  ///< --watch-shaders: the shaders folder in use
+    std::string shaderStatus;  ///< the last shader reload's errors (file:line), shown in the Frame panel
 
     std::unique_ptr<SplitView> split;          ///< pipeline B and the composite (--split, Split view panel)
     bool draggingDivider = false;              ///< the left button holds the split view's divider
@@ -140,10 +145,15 @@ struct App::Impl final : ui::PanelHost
     ui::SplitPanelInput splitPanelInput();
     void openDroppedFiles();
     void switchToRequestedPreset();
+    /// --watch-shaders: rebuilds the programs that read a changed shader file (between frames); a
+    /// program that fails keeps its last good version, and the error goes to the log and the panel.
+    void reloadChangedShaders();
     /// Capture metadata: the GPU, the pipeline's settings and, for a scene, its lighting path.
     profiling::CaptureMetadata frameMetadata() const;
     /// `view SEQUENCE`: the sequence source, its time step and (headless) its frame count.
     void createSequenceSource();
+    /// --listen: the tev display server; headless, waits for the first image (--listen-timeout).
+    void createTevSource();
     /// Queues this frame's per-frame output files (--hdr-sequence-out, a sequence's PNGs).
     void writeSequenceOutputs();
 

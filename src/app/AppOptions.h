@@ -73,6 +73,10 @@ struct AppOptions
     std::vector<long long> knownCuts;
     std::optional<std::filesystem::path> hdrSequenceOut;      ///< --hdr-sequence-out F.%04d.exr: each HDR frame
     std::optional<std::filesystem::path> displaySequenceOut;  ///< each display image as PNG (tonemap on a sequence)
+    // the tev display server (frames/TevFrameSource.h): images streamed by renderers over tev's protocol
+    std::optional<std::string> listen;         ///< --listen [HOST:]PORT ("" the default 127.0.0.1:14158)
+    std::optional<double> listenTimeout;       ///< --listen-timeout S: headless, the wait for the first image
+    std::optional<bool> watchShaders;          ///< --watch-shaders on|off (default: on in a window, off headless)
     std::vector<std::string> settingDefaults;  ///< KEY=VALUE applied before --settings (a command's own defaults)
     /// No argument at all was given: without a display this becomes the demo run (kDemo* outputs).
     bool noArguments = false;
@@ -96,6 +100,8 @@ inline constexpr DemoRun demoRunFor(bool softwareRenderer)
     return softwareRenderer ? DemoRun{60, 960, 540} : DemoRun{};
 }
 inline constexpr int kMaxFrameSize = 16384;
+inline constexpr double kDefaultListenTimeout = 30.0;  ///< seconds headless --listen waits for an image
+inline constexpr double kMaxListenTimeout = 3600.0;
 inline constexpr const char* kDemoScreenshot = "hdrlab-screenshot.png";
 inline constexpr const char* kDemoCapture = "hdrlab-capture.json";
 

@@ -32,7 +32,9 @@ void App::Impl::drawPanels(double pathSeconds)
                                         .frame = frameInput(),
                                         .presets = presets,
                                         .currentPreset = currentPreset,
-                                        .sourceStatus = sourceStatus,
+                                        .sourceStatus = shaderStatus.empty()   ? sourceStatus
+                                                        : sourceStatus.empty() ? shaderStatus
+                                                                               : shaderStatus + "\n" + sourceStatus,
                                         .canvas = canvas,
                                         .pathSeconds = pathSeconds,
                                         .vsync = vsync,

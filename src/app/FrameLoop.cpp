@@ -201,7 +201,9 @@ void App::Impl::openDroppedFiles()
     for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
         if (!stillImage) {
             sourceStatus = std::string("dropped files open in `hdrlab view IMAGE`; this window shows a ") +
-                           (sequence ? "sequence" : "scene");
+                           (sequence ? "sequence"
+                            : tev    ? "tev display server's images"
+                                     : "scene");
             util::logWarning("{}", sourceStatus);
             continue;
         }
@@ -233,6 +235,28 @@ void App::Impl::switchToRequestedPreset()
     } else {
         util::logError("{}", result.message);
     }
+}
+
+void App::Impl::reloadChangedShaders()
+{
+    const std::vector<std::string> changed = shaderWatcher->poll();
+    if (changed.empty())
+        return;
+    const gl::ShaderReload reload = shaders->reload(changed);
+    std::string files;
+    for (const std::string& file : changed)
+        files += (files.empty() ? "" : ", ") + file;
+    std::cout << "shaders: " << files << " changed: rebuilt " << reload.rebuilt << " program(s)"
+              << (reload.errors.empty() ? "" : util::format(", {} kept their last good version", reload.errors.size()))
+              << std::endl;
+    shaderStatus.clear();
+    for (const std::string& error : reload.errors) {
+        util::logError("shader reload: {}", error);
+        if (shaderStatus.empty())
+            shaderStatus = "shader reload failed, the last good program runs: " + error;
+    }
+    if (reload.rebuilt > 0)
+        profiler->resetStats();
 }
 
 int App::Impl::runFrames(int count)
@@ -280,6 +304,8 @@ int App::Impl::runFrames(int count)
         }
 
         a.switchToRequestedPreset();  // between frames: the old scene's last frame is done
+        if (a.shaderWatcher)
+            a.reloadChangedShaders();
         a.pacer->beginFrame();
         a.profiler->beginFrame();
         if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)

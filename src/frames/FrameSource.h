@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -97,6 +98,14 @@ public:
     /// The number of the frame shown (a sequence's frame number), for numbered per-frame outputs;
     /// nullopt where the source has none (the run's frame index stands in).
     virtual std::optional<long long> frameNumber() const { return std::nullopt; }
+
+    // Sources that hold several pictures at once (the tev display server's images).
+    /// Their names, for the Frame panel's combo; empty: no combo.
+    virtual std::vector<std::string> pictureChoices() const { return {}; }
+    /// The index of the one shown in pictureChoices(); -1: none.
+    virtual int chosenPicture() const { return -1; }
+    /// Shows another (from the combo); an index out of range is ignored.
+    virtual void choosePicture(int) {}
 };
 
 }  // namespace app

@@ -21,10 +21,13 @@ void GLAPIENTRY onDebugMessage(GLenum source,
                                const GLchar* message,
                                const void*)
 {
-    (void)source;
     (void)id;
     std::string text(message, length < 0 ? std::char_traits<char>::length(message) : std::size_t(length));
-    if (type == GL_DEBUG_TYPE_ERROR) {
+    // The compiler's errors reach the caller as the ShaderLibrary's exception, with file and line
+    // (a shader reload keeps the last good program): not a GL error of the frame.
+    if (type == GL_DEBUG_TYPE_ERROR && source == GL_DEBUG_SOURCE_SHADER_COMPILER) {
+        util::logDebug("GL shader compiler: {}", text);
+    } else if (type == GL_DEBUG_TYPE_ERROR) {
         ++gErrorCount;
         {
             std::lock_guard lock(gMessageMutex);

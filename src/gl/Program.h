@@ -3,7 +3,13 @@
 // Shader files are plain GLSL without a #version line; the library prepends `#version 450 core`,
 // the caller's defines and the resolved `#include "..."` files (paths relative to shaders/, so every
 // shader can include shared/HostDevice.h). Compile and link errors throw with the file name and the
-// driver's log.
+// driver's log, whose lines name the file and line of each error (gl/ShaderLog.h).
+//
+// Reload: the library remembers how it built each live Program (its stages, defines and every file
+// read, includes too) and follows it through moves. reload(changedFiles) rebuilds the programs that
+// read one of the files and swaps each new GL program into the existing Program object, so every
+// owner keeps using it unchanged; a program that fails keeps its last good version and its error
+// is returned. Uniforms are set at explicit locations (layout(location = N)), which a relink keeps.
 #pragma once
 
 #include "gl/Object.h"
@@ -17,10 +23,15 @@
 
 namespace gl {
 
+class ShaderLibrary;
+
 class Program : public Object<ObjectKind::Program>
 {
 public:
     Program() = default;
+    ~Program();
+    Program(Program&& other) noexcept;
+    Program& operator=(Program&& other) noexcept;
     void use() const { glUseProgram(id()); }
     /// Location of a uniform, looked up once at link time by the caller (never per frame).
     GLint uniformLocation(const char* name) const { return glGetUniformLocation(id(), name); }
@@ -31,6 +42,9 @@ public:
     void set(GLint location, unsigned v) const { glProgramUniform1ui(id(), location, v); }
 
     friend class ShaderLibrary;
+
+private:
+    const ShaderLibrary* mLibrary = nullptr;  ///< the library that rebuilds it on reload
 };
 
 /// One `#define NAME VALUE` line added after #version.
@@ -42,10 +56,20 @@ struct ShaderStageSource
     std::string path;  ///< relative to the shaders root, e.g. "histogram/SharedAtomic.comp"
 };
 
+/// What a reload did: the programs rebuilt, and one message per program that failed (kept as it was).
+struct ShaderReload
+{
+    int rebuilt = 0;
+    std::vector<std::string> errors;  ///< "cannot compile ...: path:LINE:COL: error: ..."
+};
+
 class ShaderLibrary
 {
 public:
     explicit ShaderLibrary(std::filesystem::path root);
+    ~ShaderLibrary();
+    ShaderLibrary(const ShaderLibrary&) = delete;
+    ShaderLibrary& operator=(const ShaderLibrary&) = delete;
 
     const std::filesystem::path& root() const { return mRoot; }
 
@@ -61,10 +85,35 @@ public:
                           std::string_view fragmentPath,
                           const ShaderDefines& defines = {}) const;
 
+    /// Rebuilds the live programs that read any of `changedFiles` (paths relative to the root, '/'
+    /// separated, e.g. "tonemap/Apply.comp"); see the file comment.
+    ShaderReload reload(const std::vector<std::string>& changedFiles) const;
+    /// Live programs the library can rebuild.
+    std::size_t trackedPrograms() const { return mRecipes.size(); }
+
 private:
-    std::string resolveIncludes(const std::string& source, const std::filesystem::path& file, int depth) const;
+    struct Recipe
+    {
+        std::string label;
+        std::vector<ShaderStageSource> stages;
+        ShaderDefines defines;
+        std::vector<std::string> files;  ///< every file read, includes too
+    };
+    /// Builds without tracking; `files` collects what was read.
+    Program compile(std::string_view label,
+                    const std::vector<ShaderStageSource>& stages,
+                    const ShaderDefines& defines,
+                    std::vector<std::string>& files) const;
+    std::string resolveIncludes(const std::string& source,
+                                const std::filesystem::path& file,
+                                int depth,
+                                std::vector<std::string>& files) const;
+    friend class Program;
+    void moved(const Program* from, Program* to) const;
+    void forget(const Program* program) const;
 
     std::filesystem::path mRoot;
+    mutable std::map<const Program*, Recipe> mRecipes;  ///< the GL thread's: no lock
 };
 
 }  // namespace gl

@@ -8,5 +8,6 @@ target_sources(hdrlab_core PRIVATE
   gl/Fence.cpp
   gl/VertexArray.cpp
   gl/Program.cpp
+  gl/ShaderLog.cpp
   gl/Debug.cpp
   gl/FramePacer.cpp)

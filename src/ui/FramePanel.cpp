@@ -76,6 +76,19 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         helpMarker(
             "The scene files in the data folder's scenes/ (docs/SCENE_FORMAT.md). Choosing one loads it "
             "between frames; a file that does not load leaves the current scene and says why.");
+    } else if (!info.pictures.empty()) {
+        const bool listed = info.chosenPicture >= 0 && info.chosenPicture < int(info.pictures.size());
+        checkNamesFit(info.pictures);
+        if (ImGui::BeginCombo("image", listed ? info.pictures[std::size_t(info.chosenPicture)].c_str() : "")) {
+            for (std::size_t i = 0; i < info.pictures.size(); ++i)
+                if (ImGui::Selectable(info.pictures[i].c_str(), int(i) == info.chosenPicture))
+                    actions.pictureRequested = int(i);
+            ImGui::EndCombo();
+        }
+        checkItemFits("image");
+        helpMarker(
+            "The images tev clients sent (CreateImage, OpenImage); a client's grab-focus or a new image "
+            "switches to it.");
     } else {
         textUnformatted(info.sourceKind + ":");
         textElided(info.sceneName);

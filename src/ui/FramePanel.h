@@ -38,15 +38,18 @@ struct FrameInfo
     int currentPreset = -1;                                    ///< index into presets; -1: a scene not listed
     std::optional<scene::LightingPath> lighting;               ///< a scene's lighting path; none: no combo
     std::optional<scene::FrameFormat> frameFormat;             ///< a scene's frame format; none: no combo
-    std::string frameStore;  ///< app::describeFrameStore: the format, k and what clipped
-    bool clipping = false;   ///< the newest frame read back has clipped pixels (shown as a warning)
+    std::string frameStore;             ///< app::describeFrameStore: the format, k and what clipped
+    bool clipping = false;              ///< the newest frame read back has clipped pixels (shown as a warning)
+    std::vector<std::string> pictures;  ///< a source's pictures (the tev server's images); empty: no combo
+    int chosenPicture = -1;             ///< index into pictures of the one shown
 };
 
 struct FramePanelActions
 {
     bool vsyncChanged = false;
     bool fitRequested = false;
-    int presetRequested = -1;  ///< index into FrameInfo::presets chosen in the combo; -1: none
+    int presetRequested = -1;   ///< index into FrameInfo::presets chosen in the combo; -1: none
+    int pictureRequested = -1;  ///< index into FrameInfo::pictures chosen in the combo; -1: none
     std::optional<scene::LightingPath> lightingRequested;    ///< chosen in the lighting combo
     std::optional<scene::FrameFormat> frameFormatRequested;  ///< chosen in the frame combo
 };

@@ -71,6 +71,8 @@ void FrameSection::draw(const PanelContext& context)
     if (context.sequence && context.sourceStatus.empty())
         info.sourceStatus = context.sequence->lastProblem();
     info.description = source.description();
+    info.pictures = source.pictureChoices();
+    info.chosenPicture = source.chosenPicture();
     if (app::SceneFrameSource* scene = context.scene) {
         info.presets = &context.presets;
         info.currentPreset = context.currentPreset;
@@ -83,6 +85,10 @@ void FrameSection::draw(const PanelContext& context)
     const FramePanelActions actions = drawFramePanel(info, context.vsync);
     if (actions.presetRequested >= 0)
         context.host.requestScenePreset(actions.presetRequested);
+    if (actions.pictureRequested >= 0) {
+        source.choosePicture(actions.pictureRequested);
+        context.profiler.resetStats();
+    }
     if (actions.lightingRequested && context.scene) {
         context.scene->setLightingPath(*actions.lightingRequested);
         context.profiler.resetStats();

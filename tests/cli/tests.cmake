@@ -21,6 +21,8 @@ target_sources(hdrlab_tests_cli PRIVATE cli/TonemapSheetCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/SequenceCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/ClaheCliTest.cpp)
 target_sources(hdrlab_tests_cli PRIVATE cli/TrustCliTest.cpp cli/CudaTimingCliTest.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/TevListenCliTest.cpp net/TevTestClient.cpp)
+target_sources(hdrlab_tests_cli PRIVATE cli/ShaderReloadCliTest.cpp)
 target_link_libraries(hdrlab_tests_cli PRIVATE hdrlab_test_support)
 add_dependencies(hdrlab_tests_cli hdrlab)
 gtest_discover_tests(hdrlab_tests_cli DISCOVERY_TIMEOUT 60

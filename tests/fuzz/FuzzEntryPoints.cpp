@@ -5,6 +5,7 @@
 
 #include "image/HdrPng.h"
 #include "image/ImageIo.h"
+#include "net/TevImageStore.h"
 #include "post/Parameter.h"
 #include "scene/GltfLoader.h"
 #include "scene/PrimitiveMesh.h"
@@ -190,6 +191,38 @@ void runGltf(Bytes input)
             "bad batch index counts");
     for (std::uint32_t index : mesh.indices)
         require(index < mesh.vertices.size(), "mesh index out of range");
+}
+
+void runTev(Bytes input)
+{
+    // A small store: the fuzzer's memory limit, not the app's, bounds what it may allocate.
+    net::TevImageStore store(std::int64_t(1) << 22);
+    std::size_t at = 0;
+    try {
+        for (;;) {
+            const Bytes rest = input.subspan(at);
+            const std::optional<std::uint32_t> length = net::declaredPacketLength(rest);
+            if (!length || rest.size() < *length)
+                break;
+            const net::Packet packet = net::parsePacket(rest.first(*length));
+            at += *length;
+            if (std::holds_alternative<net::OpenImagePacket>(packet) ||
+                std::holds_alternative<net::ReloadImagePacket>(packet))
+                continue;  // they read files: the image targets fuzz those readers
+            store.apply(packet, "fuzz");
+        }
+    } catch (const net::ProtocolError& error) {
+        requireCleanMessage(error.what(), "");
+    }
+    for (const net::StoredImageInfo& info : store.list()) {
+        net::RgbaImage image;
+        std::uint64_t version = 0;
+        require(store.copyIfChanged(info.name, version, image) && version == info.version, "a listed image is gone");
+        require(image.width == info.width && image.height == info.height &&
+                    image.pixels.size() == std::size_t(image.width) * std::size_t(image.height) * 4,
+                "copied image of the wrong size");
+    }
+    require(store.list().size() <= net::kMaxImages, "too many images");
 }
 
 void runExr(Bytes input)

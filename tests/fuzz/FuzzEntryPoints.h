@@ -46,6 +46,10 @@ void runPoints(Bytes input);
 /// The HDR10 PNG writer (image::writeHdr10Png): an image made of the input's bytes (width, height,
 /// then floats, NaN and Inf included) is written and read back; every sample is the PQ code of its value.
 void runHdrPng(Bytes input);
+/// A stream of tev display-server packets (net/TevProtocol.h), cut and parsed as the server does and
+/// applied to an image store (no sockets; OpenImage and ReloadImage, which read files, are parsed
+/// only); each image the frame source would copy is copied.
+void runTev(Bytes input);
 
 struct Target
 {
@@ -54,8 +58,8 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr},       {"hdr", runHdr},       {"png", runPng},
-    {"gltf", runGltf},   {"points", runPoints}, {"hdrpng", runHdrPng},
+    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng},
+    {"gltf", runGltf}, {"points", runPoints}, {"hdrpng", runHdrPng}, {"tev", runTev},
 };
 
 }  // namespace fuzz

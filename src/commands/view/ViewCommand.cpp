@@ -3,6 +3,7 @@
 
 #include "app/App.h"
 #include "frames/FrameSequence.h"
+#include "net/TevServer.h"
 #include "post/SplitCompose.h"
 #include "profiling/Profiler.h"
 #include "scene/SceneRenderer.h"
@@ -21,6 +22,7 @@ struct ViewParser::Flags
     std::string histogramMethod, scanMethod, toneOperator;
     std::string frames, bins, captureFrames, resourceReport, resizeStorm, uiScale, frameFormat, viewMode;
     std::string split, splitAt, splitGain;
+    std::string listen, listenTimeout, watchShaders;
     std::vector<std::string> probes;
     std::string viewInput;
     SettingsFlags settings, splitSettings;
@@ -32,7 +34,8 @@ struct ViewParser::Flags
                 *binsOption = nullptr, *rangeOption = nullptr, *outOfRangeOption = nullptr, *downsampleOption = nullptr,
                 *lightingOption = nullptr, *frameFormatOption = nullptr, *viewOption = nullptr, *splitOption = nullptr,
                 *splitAtOption = nullptr, *splitGainOption = nullptr, *resourceReportOption = nullptr,
-                *resizeStormOption = nullptr;
+                *resizeStormOption = nullptr, *listenOption = nullptr, *listenTimeoutOption = nullptr,
+                *watchShadersOption = nullptr;
 };
 
 namespace {
@@ -120,6 +123,12 @@ void addWindowFlags(CLI::App& cli, Flags& f)
     cli.add_flag("--fixed-step", f.bound.fixedStep,
                  "Window: advance a fixed 1/60 s a frame on the scene's camera path, as headless runs do (the "
                  "window's picture is then the headless one; no free-fly or pan/zoom)");
+    f.watchShadersOption =
+        cli.add_option("--watch-shaders", f.watchShaders,
+                       "Rebuild the programs that include a shader file when it changes under the data folder's "
+                       "shaders/ (a compile error keeps the last good program and is shown with file:line). Default "
+                       "on in a window, off headless")
+            ->check(CLI::IsMember({"on", "off"}));
     cli.add_flag("--list", f.bound.list,
                  "List the histogram methods, scans and tone operators, and whether each can run "
                  "here, then exit");
@@ -201,6 +210,22 @@ void addSplitFlags(CLI::App& cli, Flags& f)
         ->allow_extra_args(false);
 }
 
+/// The tev display server (frames/TevFrameSource.h).
+void addListenFlags(CLI::App& cli, Flags& f)
+{
+    f.listenOption = cli.add_option("--listen", f.listen,
+                                    "Be a tev display server: show the images renderers stream over tev's protocol "
+                                    "(pbrt-v4 --display-server, Mitsuba, Python; docs/USAGE.md). No value: "
+                                    "127.0.0.1:14158; another host than the loopback must be named and is warned "
+                                    "about")
+                         ->type_name("[HOST:]PORT")
+                         ->expected(0, 1);
+    f.listenTimeoutOption = cli.add_option("--listen-timeout", f.listenTimeout,
+                                           "Headless --listen: seconds to wait for the first image before the "
+                                           "frames, 0.1..3600 (default 30); none: exit 1")
+                                ->type_name("S");
+}
+
 /// The probes, the resource report and the resize storm.
 void addDiagnosticFlags(CLI::App& cli, Flags& f)
 {
@@ -277,6 +302,27 @@ void readOutputFlags(const Flags& f, AppOptions& o)
         o.captureCsv = f.captureCsv;
 }
 
+/// --listen and --listen-timeout: the display server instead of a scene or an image.
+void readListenFlags(const Flags& f, AppOptions& o)
+{
+    if (f.listenTimeoutOption->count() && !f.listenOption->count())
+        throw CliError("--listen-timeout needs --listen");
+    if (!f.listenOption->count())
+        return;
+    if (o.viewImage)
+        throw CliError("--listen shows the images clients send; it cannot be combined with view IMAGE");
+    if (o.sceneFile)
+        throw CliError("--listen shows the images clients send instead of a scene; drop --scene");
+    try {
+        net::parseListenAddress(f.listen);
+    } catch (const std::invalid_argument& error) {
+        throw CliError(error.what());
+    }
+    o.listen = f.listen;
+    if (f.listenTimeoutOption->count())
+        o.listenTimeout = parseNumberInRange("--listen-timeout", f.listenTimeout, 0.1, kMaxListenTimeout);
+}
+
 /// The pipeline's choices, the panels' scale and the settings.
 void readPipelineFlags(const Flags& f, AppOptions& o)
 {
@@ -295,6 +341,8 @@ void readPipelineFlags(const Flags& f, AppOptions& o)
     if (f.downsampleOption->count())
         o.downsample = std::stoi(f.downsample);
     o.vsync = f.vsync == "on";
+    if (f.watchShadersOption->count())
+        o.watchShaders = f.watchShaders == "on";
     if (f.uiScaleOption->count())
         o.uiScale = float(parseNumberInRange("--ui-scale", f.uiScale, 0.5, 4.0));
     o.cudaInteropShared = f.cudaInterop == "shared";
@@ -335,6 +383,7 @@ ViewParser::ViewParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_un
     addPipelineFlags(cli, f);
     addSplitFlags(cli, f);
     addDiagnosticFlags(cli, f);
+    addListenFlags(cli, f);
     addCommonOptions(cli, common);
 }
 
@@ -371,6 +420,7 @@ AppOptions ViewParser::read(bool noArguments, bool& standardOutputIsData) const
     readOutputFlags(f, o);
     readPipelineFlags(f, o);
     readSplitFlags(f, o);
+    readListenFlags(f, o);
     standardOutputIsData = checkOutputFlags({{f.screenshotOption, &f.screenshot, kBinaryImage, ".png"},
                                              {f.screenshotExrOption, &f.screenshotExr, kBinaryImage, ".exr"},
                                              {f.hdrSequenceOutOption, &f.hdrSequenceOut, kBinaryImage, ".exr"},
