@@ -253,8 +253,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         std::vector<glm::ivec2> texels;
         for (const glm::ivec2 point : p.probePoints)
             texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        // The tile curves' values where the tiled apply ran (clahe, ward-local; SDR).
+        const std::optional<TileCurvesInput> tiles =
+            p.lastTiles ? tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode) : std::nullopt;
         p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
-                    p.topDownRows);
+                    p.topDownRows, tiles ? &tiles->tileCurves : nullptr);
     }
     if (p.viewMode == ViewMode::FalseColour) {
         auto scope = p.profiler.scope("view/false-colour");

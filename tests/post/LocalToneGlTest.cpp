@@ -290,3 +290,59 @@ TEST_F(LocalToneGl, TileGridViewDrawsEveryTileEdgeOverThePicture)
 }
 
 }  // namespace
+
+namespace {
+
+// The probe's tile lines: the pixel's four tile curves at its L, their blend and the global curve's
+// value, against the CPU's tiled lookup (ref::tiledDisplayValue) on the GPU's buffers.
+TEST_F(LocalToneGl, ProbeReportsTheFourTileCurvesTheirBlendAndTheGlobalCurve)
+{
+    const int w = 61, h = 37;
+    setImage(twoZoneImage(w, h, 31));
+    for (std::string_view id : {"clahe", "ward-local"}) {
+        SCOPED_TRACE(std::string(id));
+        const std::string key(id);
+        parameters->set("tonemap.operator", key);
+        parameters->set(key + ".tiles_x", "4");
+        parameters->set(key + ".tiles_y", "3");
+        parameters->set(key + ".strength", "1");
+        const std::vector<glm::ivec2> points = {{5, 4}, {30, 18}, {w - 2, h - 1}};
+        pipeline->setProbePoints(points);
+        run();
+        glFinish();
+        pipeline->pollProbe();
+        const auto probe = pipeline->latestProbe();
+        ASSERT_TRUE(probe.has_value());
+        ASSERT_EQ(probe->samples.size(), points.size());
+        const post::LocalTileCurves* tiles = pipeline->toneOperator().localTiles();
+        ASSERT_NE(tiles, nullptr);
+        const std::vector<float> tileWords = tiles->curves->readAll<float>(
+            hd::kTileCurvesHeaderWords + std::size_t(tiles->tiles.x * tiles->tiles.y) * hd::kTileCurveStride);
+        const std::vector<float> global = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
+        std::vector<float> noStrength = tileWords;
+        noStrength[hd::kTileStrength] = 0.0f;
+        for (const post::ProbeSample& s : probe->samples) {
+            SCOPED_TRACE(std::to_string(s.texel.x) + "," + std::to_string(s.texel.y));
+            ASSERT_TRUE(s.tiles);
+            const double local =
+                ref::tiledDisplayValue(tileWords.data(), global.data(), s.texel.x, s.texel.y, s.luminance);
+            const double globalValue =
+                ref::tiledDisplayValue(noStrength.data(), global.data(), s.texel.x, s.texel.y, s.luminance);
+            EXPECT_NEAR(s.tileLocal, local, 1e-5);
+            EXPECT_NEAR(s.tileGlobal, globalValue, 1e-5);
+            // The blend of the four listed values with the listed weights is the local value.
+            const float fx = hd::hdTileBlendPosition(s.texel.x, 1.0f / float(tiles->tileSize.x));
+            const float fy = hd::hdTileBlendPosition(s.texel.y, 1.0f / float(tiles->tileSize.y));
+            const double xa = hd::hdTileBlendWeight(fx), ya = hd::hdTileBlendWeight(fy);
+            const double blended = (1 - ya) * ((1 - xa) * s.tileValues[0] + xa * s.tileValues[1]) +
+                                   ya * ((1 - xa) * s.tileValues[2] + xa * s.tileValues[3]);
+            EXPECT_NEAR(s.tileLocal, blended, 1e-5);
+            const std::string line = post::describeProbeTiles(s, pipeline->toneOperator());
+            EXPECT_NE(line.find("tile curves"), std::string::npos) << line;
+            EXPECT_NE(line.find("vs global"), std::string::npos) << line;
+        }
+        pipeline->setProbePoints({});
+    }
+}
+
+}  // namespace
