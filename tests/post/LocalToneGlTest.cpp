@@ -346,3 +346,64 @@ TEST_F(LocalToneGl, ProbeReportsTheFourTileCurvesTheirBlendAndTheGlobalCurve)
 }
 
 }  // namespace
+
+namespace {
+
+// The Histogram panel's tile: the tile under the first probe point inside the frame, read back
+// asynchronously with the histogram; its histogram is the CPU's count of that tile, its curve the tile
+// curve's samples.
+TEST_F(LocalToneGl, SelectedTileSnapshotIsTheCpuTileHistogramAndTheTileCurve)
+{
+    const int w = 61, h = 37;
+    setImage(twoZoneImage(w, h, 41));
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("clahe.smoothing", "0");
+    parameters->set("clahe.tiles_x", "4");
+    parameters->set("clahe.tiles_y", "3");
+    // The first point is outside (the mouse elsewhere): the second selects the tile.
+    pipeline->setProbePoints({{-1, 0}, {50, 5}});
+    run();
+    glFinish();
+    run();  // polls the first frame's copies
+    const auto snapshot = pipeline->latestSnapshot();
+    ASSERT_TRUE(snapshot.has_value());
+    ASSERT_TRUE(snapshot->tile.has_value());
+    const post::TileSnapshot& t = *snapshot->tile;
+    const auto& op = static_cast<const post::ToneClahe&>(pipeline->toneOperator());
+    const post::LocalTileCurves* tiles = op.localTiles();
+    ASSERT_NE(tiles, nullptr);
+    // (50, 5) from the top-left is texel row h - 1 - 5 = 31 (bottom-up), tiles of 16 x 13.
+    EXPECT_EQ(t.tiles[0], 4);
+    EXPECT_EQ(t.tiles[1], 3);
+    EXPECT_EQ(t.tile[0], 50 / tiles->tileSize.x);
+    EXPECT_EQ(t.tile[1], (h - 1 - 5) / tiles->tileSize.y);
+    const auto params = pipeline->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    const std::uint32_t bins = params[hd::kParamBinCount];
+    ref::TileGrid grid;
+    grid.tilesX = tiles->tiles.x;
+    grid.tilesY = tiles->tiles.y;
+    grid.tileWidth = tiles->tileSize.x;
+    grid.tileHeight = tiles->tileSize.y;
+    const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                       std::bit_cast<float>(params[hd::kParamLumaG]),
+                                       std::bit_cast<float>(params[hd::kParamLumaB])};
+    const auto expected = ref::tileHistograms(image.rgba.data(), w, h, grid, std::bit_cast<float>(params[hd::kParamLogMin]),
+                                              std::bit_cast<float>(params[hd::kParamLogMax]), bins,
+                                              params[hd::kParamOutOfRange], weights);
+    const std::size_t index = std::size_t(t.tile[1] * grid.tilesX + t.tile[0]);
+    const std::vector<std::uint32_t> tileBins(expected.begin() + std::ptrdiff_t(index * bins),
+                                              expected.begin() + std::ptrdiff_t((index + 1) * bins));
+    EXPECT_EQ(t.bins, tileBins);
+    const std::vector<float> words = op.tileCurves().read();
+    const std::size_t base = hd::hdTileCurveBase(std::uint32_t(index));
+    ASSERT_EQ(t.curve.size(), std::size_t(words[base + hd::kCurveSampleCount]));
+    for (std::size_t i = 0; i < t.curve.size(); ++i)
+        ASSERT_EQ(t.curve[i], std::clamp(words[base + hd::kCurveHeaderWords + i], 0.0f, 1.0f)) << i;
+    // No probe point inside the frame: no tile.
+    pipeline->setProbePoints({{-1, 0}});
+    run();
+    EXPECT_FALSE(pipeline->latestSnapshot()->tile.has_value());
+    pipeline->setProbePoints({});
+}
+
+}  // namespace
