@@ -56,8 +56,8 @@ struct PipelineSettings
 struct TileSnapshot
 {
     std::uint64_t frame = 0;
-    std::array<int, 2> tile{0, 0};   ///< column, row (texel rows: row 0 the frame's first texel row)
-    std::array<int, 2> tiles{1, 1};  ///< the grid
+    std::array<int, 2> tile{0, 0};    ///< column, row (texel rows: row 0 the frame's first texel row)
+    std::array<int, 2> tiles{1, 1};   ///< the grid
     std::vector<std::uint32_t> bins;  ///< the tile's histogram (the pipeline's bins; empty for ward-local)
     float curveLogMin = 0.0f;
     float curveLogMax = 0.0f;

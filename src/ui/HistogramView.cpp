@@ -158,8 +158,8 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
             const std::uint32_t count = s.tile->bins[i];
             if (count == 0)
                 continue;
-            const float fraction = logCounts ? std::log1p(float(count)) / std::log1p(float(tilePeak))
-                                             : float(count) / float(tilePeak);
+            const float fraction =
+                logCounts ? std::log1p(float(count)) / std::log1p(float(tilePeak)) : float(count) / float(tilePeak);
             const float x0 = plotMin.x + width * float(i) / float(binCount);
             const float x1 = std::max(plotMin.x + width * float(i + 1) / float(binCount), x0 + 1.0f);
             draw->AddRect(ImVec2(x0, plotMax.y - fraction * height), ImVec2(x1, plotMax.y), kTileHistogramColor);
@@ -172,8 +172,8 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
         const float n = float(t.curve.size());
         for (int i = 0; i <= steps; ++i) {
             const float logL = axisMin + span * float(i) / float(steps);
-            float position = std::clamp((logL - t.curveLogMin) / (t.curveLogMax - t.curveLogMin) * n - 0.5f, 0.0f,
-                                        n - 1.0f);
+            float position =
+                std::clamp((logL - t.curveLogMin) / (t.curveLogMax - t.curveLogMin) * n - 0.5f, 0.0f, n - 1.0f);
             const std::size_t a = std::size_t(position);
             const std::size_t b = std::min(a + 1, t.curve.size() - 1);
             const float value = t.curve[a] + (position - float(a)) * (t.curve[b] - t.curve[a]);

@@ -387,9 +387,9 @@ TEST_F(LocalToneGl, SelectedTileSnapshotIsTheCpuTileHistogramAndTheTileCurve)
     const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
                                        std::bit_cast<float>(params[hd::kParamLumaG]),
                                        std::bit_cast<float>(params[hd::kParamLumaB])};
-    const auto expected = ref::tileHistograms(image.rgba.data(), w, h, grid, std::bit_cast<float>(params[hd::kParamLogMin]),
-                                              std::bit_cast<float>(params[hd::kParamLogMax]), bins,
-                                              params[hd::kParamOutOfRange], weights);
+    const auto expected = ref::tileHistograms(
+        image.rgba.data(), w, h, grid, std::bit_cast<float>(params[hd::kParamLogMin]),
+        std::bit_cast<float>(params[hd::kParamLogMax]), bins, params[hd::kParamOutOfRange], weights);
     const std::size_t index = std::size_t(t.tile[1] * grid.tilesX + t.tile[0]);
     const std::vector<std::uint32_t> tileBins(expected.begin() + std::ptrdiff_t(index * bins),
                                               expected.begin() + std::ptrdiff_t((index + 1) * bins));
