@@ -407,3 +407,50 @@ TEST_F(LocalToneGl, SelectedTileSnapshotIsTheCpuTileHistogramAndTheTileCurve)
 }
 
 }  // namespace
+
+namespace {
+
+// ward-local's smoothing (WardLocalSmooth.comp): --verify checks the smoothed tile curves against the
+// CPU's fits moved by alpha from the previous curves (the previous curve evaluated at each new
+// sample's log2 L); the smoothed curves differ from the unsmoothed ones; the key value is the tile mean.
+TEST_F(LocalToneGl, WardLocalSmoothingMovesTheTileCurvesByAlphaAndVerifies)
+{
+    parameters->set("tonemap.operator", "ward-local");
+    parameters->set("histogram.range", "manual");
+    parameters->set("ward-local.tiles_x", "3");
+    parameters->set("ward-local.tiles_y", "2");
+    parameters->set("ward-local.smoothing", "0.5");
+    setImage(twoZoneImage(64, 48, 21));
+    run();
+    const auto& op = static_cast<const post::ToneWardLocal&>(pipeline->toneOperator());
+    EXPECT_EQ(pipeline->toneOperator().state()->keyValueName(), "tile mean");
+    const std::vector<float> first = op.tileCurves().read();
+    setImage(twoZoneImage(64, 48, 22));
+    const verify::VerifyReport report = verifyRun();
+    EXPECT_TRUE(report.ok) << report.text;
+    EXPECT_NE(report.text.find("(smoothed, alpha"), std::string::npos) << report.text;
+    const std::vector<float> smoothed = op.tileCurves().read();
+    parameters->set("ward-local.smoothing", "0");
+    run();
+    const verify::VerifyReport plain = verify::verifyPipeline(*pipeline);
+    EXPECT_TRUE(plain.ok) << plain.text;
+    EXPECT_NE(plain.text.find("bit-exact"), std::string::npos) << plain.text;
+    const std::vector<float> target = op.tileCurves().read();
+    int between = 0;
+    for (std::uint32_t tile = 0; tile < 6; ++tile) {
+        const std::size_t base = hd::hdTileCurveBase(tile);
+        if (target[base + hd::kCurveMode] == hd::kCurveModeLinearScale)
+            continue;
+        // The sample where the two frames' curves differ most.
+        std::size_t i = base + hd::kCurveHeaderWords;
+        for (std::size_t k = i; k < base + hd::kCurveHeaderWords + std::size_t(target[base + hd::kCurveSampleCount]); ++k)
+            if (std::abs(first[k] - target[k]) > std::abs(first[i] - target[i]))
+                i = k;
+        // (Where the tile's range moved, sample i is another log2 L in each frame: --verify above checks
+        // the value against the previous curve at this sample's L.)
+        between += smoothed[i] != target[i];
+    }
+    EXPECT_GT(between, 0);
+}
+
+}  // namespace
