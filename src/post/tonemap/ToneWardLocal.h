@@ -18,9 +18,9 @@
 //  4. temporal smoothing (ward-local.smoothing = tau seconds, 0 = none; WardLocalSmooth.comp): each
 //     LUT tile curve moves from the previous frame's (resampled at the new samples' log2 L) by
 //     alpha = 1 - exp(-dt / tau); a LinearScale tile is not smoothed; the first frame, a reset (scene
-//     switch, cut) and a grid change start over. The global curve is Ward's, not smoothed. Key value
-//     for `bench flicker`: "tile mean", log2 of the mean over tiles of each tile curve's value at the
-//     middle of its range.
+//     switch; cuts are not detected) and a grid change start over. The global curve is Ward's, not
+//     smoothed. Key value for `bench flicker`: "tile mean", log2 of the mean over tiles of each tile
+//     curve at 64 log2 L over the middle half of the histogram's range.
 #pragma once
 
 #include "post/tonemap/LocalTileCurves.h"
