@@ -5,8 +5,10 @@
 // (hdBinOf with the histogram's own params, so exactly the bin the histogram counted the pixel in
 // at full resolution), the display luminance through the tone curve (CurveLookup.glsl, the apply
 // pass's arithmetic, without local adaptation), the tone-mapped output's bytes and the false-colour
-// band. One invocation per probe: a few hundred loads, nothing to optimise.
+// band; with a local operator's tile curves bound (uTiles), the pixel's four tile curves at its L, their
+// blend and the global curve's value (TileCurveLookup.glsl, the tiled apply's arithmetic). One invocation per probe: a few hundred loads, nothing to optimise.
 #include "shared/HostDevice.h"
+#include "shared/LocalTiles.h"
 
 layout(local_size_x = 8) in; // == kMaxProbes
 
@@ -18,8 +20,11 @@ layout(std430, binding = kBindingScratch0) writeonly buffer Records { uint recor
 layout(location = 0) uniform ivec2 uSize;
 layout(location = 1) uniform int uCount;
 layout(location = 2) uniform ivec2 uTexels[kMaxProbes];
+layout(location = 10) uniform int uTiles; // 1: tileCurves is bound (the tiled apply's buffer)
+layout(std430, binding = kBindingLocalAdaptation) readonly buffer TileCurves { float tileCurves[]; };
 
 #include "tonemap/CurveLookup.glsl"
+#include "tonemap/TileCurveLookup.glsl"
 
 float displayOf(float Lw, vec3 rgb)
 {
@@ -53,7 +58,33 @@ void main()
 
     records[base + kProbeX] = uint(texel.x);
     records[base + kProbeY] = uint(texel.y);
-    records[base + kProbeFlags] = (inside ? kProbeInside : 0u) | (logValid ? kProbeLogValid : 0u);
+    bool tiles = inside && uTiles != 0;
+    records[base + kProbeFlags] =
+        (inside ? kProbeInside : 0u) | (logValid ? kProbeLogValid : 0u) | (tiles ? kProbeTiles : 0u);
+    vec4 tileValues = vec4(0.0);
+    float tileLocal = 0.0;
+    float tileGlobal = 0.0;
+    bool usable = !isnan(L) && L > 0.0; // the tiled apply's isUsable
+    if (tiles && usable) {
+        int tilesX = int(tileCurves[kTileTilesX]);
+        int tilesY = int(tileCurves[kTileTilesY]);
+        float fx = hdTileBlendPosition(texel.x, 1.0 / tileCurves[kTileWidth]);
+        float fy = hdTileBlendPosition(texel.y, 1.0 / tileCurves[kTileHeight]);
+        int x1 = hdTileBlendFirst(fx);
+        int x2 = hdTileBlendSecond(fx, tilesX);
+        int y1 = hdTileBlendFirst(fy);
+        int y2 = hdTileBlendSecond(fy, tilesY);
+        tileValues = vec4(evaluateTileCurve(hdTileCurveBase(uint(y1 * tilesX + x1)), L),
+                          evaluateTileCurve(hdTileCurveBase(uint(y1 * tilesX + x2)), L),
+                          evaluateTileCurve(hdTileCurveBase(uint(y2 * tilesX + x1)), L),
+                          evaluateTileCurve(hdTileCurveBase(uint(y2 * tilesX + x2)), L));
+        tileLocal = tiledLocalValue(texel, L);
+        tileGlobal = tiledDisplayClamp(evaluateCurve(loadCurve(), 0u, L));
+    }
+    for (uint i = 0u; i < 4u; ++i)
+        records[base + kProbeTileValue + i] = floatBitsToUint(tileValues[i]);
+    records[base + kProbeTileLocal] = floatBitsToUint(tileLocal);
+    records[base + kProbeTileGlobal] = floatBitsToUint(tileGlobal);
     vec3 unexposed = rgb * uintBitsToFloat(params[kParamStoredScale]);
     records[base + kProbeRed] = floatBitsToUint(unexposed.r);
     records[base + kProbeGreen] = floatBitsToUint(unexposed.g);

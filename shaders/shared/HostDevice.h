@@ -351,7 +351,7 @@ HD_FUNC int hdFalseColourLegendRows(int height)
 // Pixel probe records (float/uint SSBO, kProbeRecordWords words per probe): what the probe pass
 // reads at one texel (bottom-up texel coordinates, as GL stores the frame).
 HD_CONST(HD_UINT, kMaxProbes, 8u)
-HD_CONST(HD_UINT, kProbeRecordWords, 20u)
+HD_CONST(HD_UINT, kProbeRecordWords, 24u)
 HD_CONST(HD_UINT, kProbeX, 0u)              // int texel x
 HD_CONST(HD_UINT, kProbeY, 1u)              // int texel y (row 0 at the bottom)
 HD_CONST(HD_UINT, kProbeFlags, 2u)          // uint: kProbeInside | kProbeLogValid
@@ -370,8 +370,13 @@ HD_CONST(HD_UINT, kProbeBand, 14u)          // int hdFalseColourBand
 HD_CONST(HD_UINT, kProbeFalseColour, 15u)   // uint 0xRRGGBB
 HD_CONST(HD_UINT, kProbeWidth, 16u)         // uint frame size the probe read
 HD_CONST(HD_UINT, kProbeHeight, 17u)
+HD_CONST(HD_UINT, kProbeTileValue, 18u)     // 4 floats: the pixel's four tile curves at its L (kProbeTiles; order
+                                            // (x1,y1) (x2,y1) (x1,y2) (x2,y2), shared/LocalTiles.h's blend)
+HD_CONST(HD_UINT, kProbeTileLocal, 22u)     // float: their bilinear blend (the local value)
+HD_CONST(HD_UINT, kProbeTileGlobal, 23u)    // float: the global curve at L, clamped as the tiled apply clamps it
 HD_CONST(HD_UINT, kProbeInside, 1u)
 HD_CONST(HD_UINT, kProbeLogValid, 2u)
+HD_CONST(HD_UINT, kProbeTiles, 4u)          // the tile words are set (a local operator's tile curves were bound)
 
 // ---- Histogram buffer layout (uint32 SSBO, kHistogramBufferWords words) -------------------------
 // [0, kMaxHistogramBins): bin counts; then the counters of pixels in no bin.

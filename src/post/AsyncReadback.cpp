@@ -38,12 +38,13 @@ bool AsyncReadback::enqueue(std::initializer_list<Copy> copies,
     slot.words = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     for (const Copy& copy : copies) {
-        if (copy.at >= mSlotWords)
+        const std::size_t sourceWords = copy.source.size() / sizeof(std::uint32_t);
+        if (copy.at >= mSlotWords || copy.from >= sourceWords)
             continue;
-        const std::size_t words =
-            std::min({copy.words, mSlotWords - copy.at, copy.source.size() / sizeof(std::uint32_t)});
+        const std::size_t words = std::min({copy.words, mSlotWords - copy.at, sourceWords - copy.from});
         if (words != 0)
-            copy.source.copyTo(slot.buffer, 0, copy.at * sizeof(std::uint32_t), words * sizeof(std::uint32_t));
+            copy.source.copyTo(slot.buffer, copy.from * sizeof(std::uint32_t), copy.at * sizeof(std::uint32_t),
+                               words * sizeof(std::uint32_t));
         slot.words = std::max(slot.words, copy.at + words);
     }
     slot.fence = gl::Fence::insert();

@@ -39,12 +39,13 @@ public:
     AsyncReadback(const AsyncReadback&) = delete;
     AsyncReadback& operator=(const AsyncReadback&) = delete;
 
-    /// One source range of a slot: the first `words` words of `source`, placed at word `at`.
+    /// One source range of a slot: `words` words of `source` from word `from`, placed at word `at`.
     struct Copy
     {
         const gl::Buffer& source;
         std::size_t words = 0;
         std::size_t at = 0;
+        std::size_t from = 0;  ///< the first word read from `source`
     };
 
     /// Queues a GPU copy of the first `words` words of `source` (at most the slot size); returns

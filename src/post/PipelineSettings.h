@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +50,20 @@ struct PipelineSettings
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).
+/// A local operator's selected tile (the tile under the first probe point inside the frame: the
+/// mouse in the app, --probe headless): its histogram and curve, read back with the pipeline's own
+/// asynchronous ring, a few frames late.
+struct TileSnapshot
+{
+    std::uint64_t frame = 0;
+    std::array<int, 2> tile{0, 0};    ///< column, row (texel rows: row 0 the frame's first texel row)
+    std::array<int, 2> tiles{1, 1};   ///< the grid
+    std::vector<std::uint32_t> bins;  ///< the tile's histogram (the pipeline's bins; empty for ward-local)
+    float curveLogMin = 0.0f;
+    float curveLogMax = 0.0f;
+    std::vector<float> curve;  ///< the tile curve's display values (0..1) over [curveLogMin, curveLogMax]
+};
+
 struct HistogramSnapshot
 {
     std::uint64_t frame = 0;
@@ -63,6 +78,7 @@ struct HistogramSnapshot
     std::vector<float> curve;                            ///< display luminance per curve sample (luminance channel)
     std::vector<std::uint32_t> displayBins;              ///< histogram of the displayed image's luma (64 bins)
     std::vector<std::pair<std::string, float>> markers;  ///< named positions on the log2 axis (percentiles...)
+    std::optional<TileSnapshot> tile;                    ///< a local operator's selected tile, if any
 };
 
 }  // namespace post

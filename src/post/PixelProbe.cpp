@@ -43,6 +43,11 @@ std::vector<ProbeSample> decodeProbeRecords(std::span<const std::uint32_t> words
         s.shown = {std::uint8_t(shown), std::uint8_t(shown >> 8), std::uint8_t(shown >> 16), std::uint8_t(shown >> 24)};
         s.band = int(r[hd::kProbeBand]);
         s.falseColour = r[hd::kProbeFalseColour];
+        s.tiles = (r[hd::kProbeFlags] & hd::kProbeTiles) != 0;
+        for (std::size_t t = 0; t < 4; ++t)
+            s.tileValues[t] = asFloat(r[hd::kProbeTileValue + t]);
+        s.tileLocal = asFloat(r[hd::kProbeTileLocal]);
+        s.tileGlobal = asFloat(r[hd::kProbeTileGlobal]);
     }
     return samples;
 }
@@ -105,7 +110,8 @@ void PixelProbe::run(PassContext& ctx,
                      const gl::Buffer& params,
                      const gl::Buffer& curve,
                      std::span<const glm::ivec2> texels,
-                     bool topDownRows)
+                     bool topDownRows,
+                     const gl::Buffer* tileCurves)
 {
     if (texels.empty())
         return;
@@ -119,6 +125,9 @@ void PixelProbe::run(PassContext& ctx,
     glProgramUniform2i(mProgram.id(), 0, hdr.size.x, hdr.size.y);
     mProgram.set(1, count);
     glProgramUniform2iv(mProgram.id(), 2, count, &texels[0].x);
+    mProgram.set(10, tileCurves ? 1 : 0);
+    if (tileCurves)
+        tileCurves->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     hdr.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     shown.bindUnit(hd::kTextureUnitAux);

@@ -45,6 +45,13 @@ struct ProbeSample
     std::array<std::uint8_t, 4> shown{};  ///< the tone-mapped output's sRGB bytes
     int band = 0;                         ///< false-colour band or hd::kFalseColourBand* code
     std::uint32_t falseColour = 0;        ///< 0xRRGGBB
+    /// A local operator's tile curves were bound (hd::kProbeTiles): the pixel's four tile curves at its
+    /// L (order (x1,y1) (x2,y1) (x1,y2) (x2,y2), as describeProbeTiles lists the tiles), their bilinear
+    /// blend and the global curve's value, each clamped to [0, 1] as the tiled apply clamps them.
+    bool tiles = false;
+    std::array<float, 4> tileValues{};
+    float tileLocal = 0.0f;
+    float tileGlobal = 0.0f;
 
     /// Top-left image coordinates (as image viewers and --probe say).
     glm::ivec2 topLeft() const { return {texel.x, topDownRows ? texel.y : frameSize.y - 1 - texel.y}; }
@@ -74,7 +81,8 @@ public:
 
     /// Records `texels` (texture coordinates; at most hd::kMaxProbes, the rest ignored) of `hdr`, its bins
     /// under `params`, display values through `curve` and the bytes of `shown` (GL_RGBA8, hdr's size),
-    /// and queues the readback. Nothing happens for an empty list. `topDownRows` travels with the
+    /// and queues the readback; with `tileCurves` (a local operator's tile-curve buffer) also the
+    /// pixel's tile curve values. Nothing happens for an empty list. `topDownRows` travels with the
     /// records for ProbeSample::topLeft().
     void run(PassContext& ctx,
              const ImageInput& hdr,
@@ -82,7 +90,8 @@ public:
              const gl::Buffer& params,
              const gl::Buffer& curve,
              std::span<const glm::ivec2> texels,
-             bool topDownRows = false);
+             bool topDownRows = false,
+             const gl::Buffer* tileCurves = nullptr);
     /// The newest records that have arrived since the last call; never waits.
     std::optional<ProbeSnapshot> poll();
 

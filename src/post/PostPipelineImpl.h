@@ -10,6 +10,7 @@
 #include "post/PostPipeline.h"
 #include "post/TonemapApply.h"
 #include "post/tonemap/MeteringMask.h"
+#include "shared/LocalTiles.h"
 
 #include <memory>
 #include <optional>
@@ -75,6 +76,10 @@ struct PostPipeline::Impl
     std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
     std::optional<HistogramSnapshot> latest;
+    /// The selected tile's histogram (at word 0) and tile-curve block (at kMaxHistogramBins).
+    AsyncReadback tileReadback{"view.tile.readback", std::size_t(hd::kMaxHistogramBins) + hd::kTileCurveStride};
+    std::optional<TileSnapshot> latestTile;
+    bool tileSelected = false;  ///< the last run queued a tile copy
     bool resetRange = true;
     std::optional<image::RadianceHeader> inputRadiance;  ///< the input file's units (setInputRadiance)
     LuminanceUnits units;                                ///< resolved from it and the input.* settings

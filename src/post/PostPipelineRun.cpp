@@ -7,6 +7,8 @@
 #include "util/Log.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -26,6 +28,67 @@ std::optional<TileCurvesInput> tileCurvesFor(const ToneOperator& op, bool hdr, V
     if (!tiles || !tiles->curves || hdr)
         return std::nullopt;
     return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain, mode == ViewMode::LocalTiles};
+}
+
+/// The tile under the first probe point inside the frame (top-left coordinates; the app's first point
+/// is the mouse, outside the picture when the mouse is elsewhere, so --probe's first point follows).
+std::optional<glm::ivec2> selectedTile(const std::vector<glm::ivec2>& points,
+                                       glm::ivec2 frame,
+                                       bool topDownRows,
+                                       const LocalTileCurves& tiles)
+{
+    for (const glm::ivec2 point : points) {
+        if (point.x < 0 || point.y < 0 || point.x >= frame.x || point.y >= frame.y)
+            continue;
+        const glm::ivec2 texel{point.x, topDownRows ? point.y : frame.y - 1 - point.y};
+        return glm::min(texel / glm::max(tiles.tileSize, glm::ivec2(1)), tiles.tiles - 1);
+    }
+    return std::nullopt;
+}
+
+/// Queues the copy of the selected tile's histogram and curve block (never waits; a busy ring skips).
+void enqueueTileReadback(AsyncReadback& readback, const LocalTileCurves& tiles, glm::ivec2 tile, std::uint64_t frame)
+{
+    const std::uint32_t index = std::uint32_t(tile.y * tiles.tiles.x + tile.x);
+    const std::uint32_t bins = tiles.histograms ? tiles.bins : 0u;
+    const gl::Buffer& histograms = tiles.histograms ? *tiles.histograms : *tiles.curves;
+    readback.enqueue({{histograms, bins, 0, std::size_t(index) * bins},
+                      {*tiles.curves, hd::kTileCurveStride, hd::kMaxHistogramBins, hd::hdTileCurveBase(index)}},
+                     frame,
+                     {std::uint32_t(tile.x), std::uint32_t(tile.y),
+                      std::uint32_t(tiles.tiles.x) | (std::uint32_t(tiles.tiles.y) << 16), bins});
+}
+
+TileSnapshot decodeTile(const AsyncReadback::Result& slot)
+{
+    TileSnapshot t;
+    t.frame = slot.frame;
+    t.tile = {int(slot.tag[0]), int(slot.tag[1])};
+    t.tiles = {int(slot.tag[2] & 0xffffu), int(slot.tag[2] >> 16)};
+    const std::size_t bins = std::min<std::size_t>(slot.tag[3], hd::kMaxHistogramBins);
+    const auto word = [&](std::size_t i) { return i < slot.words.size() ? slot.words[i] : 0u; };
+    for (std::size_t i = 0; i < bins; ++i)
+        t.bins.push_back(word(i));
+    const std::size_t at = hd::kMaxHistogramBins;
+    const float mode = std::bit_cast<float>(word(at + hd::kCurveMode));
+    const float samples = std::bit_cast<float>(word(at + hd::kCurveSampleCount));
+    t.curveLogMin = std::bit_cast<float>(word(at + hd::kCurveLogMin));
+    t.curveLogMax = std::bit_cast<float>(word(at + hd::kCurveLogMax));
+    // Each value clamped to [0, 1] as the tiled apply clamps it (TileCurveLookup.glsl).
+    const auto clamped = [](float v) { return v > 0.0f ? std::min(v, 1.0f) : 0.0f; };
+    if (mode == hd::kCurveModeLinearScale) {
+        const float scale = std::bit_cast<float>(word(at + hd::kCurveScale));
+        constexpr int kLineSamples = 64;
+        for (int i = 0; i < kLineSamples; ++i) {
+            const float logL = t.curveLogMin + (float(i) + 0.5f) * (t.curveLogMax - t.curveLogMin) / kLineSamples;
+            t.curve.push_back(clamped(scale * std::exp2(logL)));
+        }
+    } else if (samples >= 1.0f) {
+        const std::size_t n = std::min<std::size_t>(std::size_t(samples), hd::kMaxCurveSamples);
+        for (std::size_t i = 0; i < n; ++i)
+            t.curve.push_back(clamped(std::bit_cast<float>(word(at + hd::kCurveHeaderWords + i))));
+    }
+    return t;
 }
 
 }  // namespace
@@ -72,6 +135,10 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.latest = std::move(*snapshot);
         p.latest->markers = p.tone->markers();
     }
+    if (auto tile = p.tileReadback.poll(); tile && p.tileSelected)  // none arriving after the selection ended
+        p.latestTile = decodeTile(*tile);
+    if (p.latest)
+        p.latest->tile = p.latestTile;
     pollProbe();
 
     PassContext ctx{p.shaders, p.profiler, p.caps, p.profiler.frameIndex()};
@@ -267,14 +334,29 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
                                 TonemapApply::kDisplayBins};
         p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
+        // A local operator's tile under the first probe point: its histogram and curve for the view.
+        const LocalTileCurves* tiles = p.lastTiles ? p.tone->localTiles() : nullptr;
+        const std::optional<glm::ivec2> tile =
+            tiles ? selectedTile(p.probePoints, hdr.size, p.topDownRows, *tiles) : std::nullopt;
+        p.tileSelected = tile.has_value();
+        if (tile) {
+            enqueueTileReadback(p.tileReadback, *tiles, *tile, ctx.frameIndex);
+        } else {
+            p.latestTile.reset();
+            if (p.latest)
+                p.latest->tile.reset();
+        }
     }
     if (!p.probePoints.empty()) {
         auto scope = p.profiler.scope("view/probe");
         std::vector<glm::ivec2> texels;
         for (const glm::ivec2 point : p.probePoints)
             texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        // The tile curves' values where the tiled apply ran (clahe, ward-local; SDR).
+        const std::optional<TileCurvesInput> tiles =
+            p.lastTiles ? tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode) : std::nullopt;
         p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
-                    p.topDownRows);
+                    p.topDownRows, tiles ? &tiles->tileCurves : nullptr);
     }
     if (p.viewMode == ViewMode::FalseColour) {
         auto scope = p.profiler.scope("view/false-colour");

@@ -3,6 +3,7 @@
 #include "ui/PlotLabels.h"
 #include "ui/TextFit.h"
 #include "ui/Widgets.h"
+#include "util/Log.h"
 
 #include <imgui.h>
 
@@ -23,6 +24,8 @@ constexpr ImU32 kMarkerColor = IM_COL32(240, 200, 60, 255);
 constexpr ImU32 kAxisColor = IM_COL32(140, 140, 140, 255);
 constexpr ImU32 kBackgroundColor = IM_COL32(20, 20, 24, 255);
 constexpr ImU32 kDisplayColor = IM_COL32(200, 200, 200, 255);
+constexpr ImU32 kTileHistogramColor = IM_COL32(80, 170, 255, 255);  // the selected tile's (outline bars)
+constexpr ImU32 kTileCurveColor = IM_COL32(80, 220, 255, 255);
 constexpr int kMarkerRows = 3;     ///< rows for the markers' labels above the plot
 constexpr float kLabelGap = 3.0f;  ///< pixels between a label and a neighbour or a line
 
@@ -145,6 +148,40 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
         lastRight = left + labelWidth;
     }
 
+    // The selected tile (a local operator): its histogram as blue outline bars scaled to its own peak,
+    // its curve in cyan, over the global ones (the legend line under the plot names them).
+    if (s.tile && s.tile->bins.size() == binCount) {
+        std::uint32_t tilePeak = 1;
+        for (std::uint32_t count : s.tile->bins)
+            tilePeak = std::max(tilePeak, count);
+        for (std::size_t i = 0; i < binCount; ++i) {
+            const std::uint32_t count = s.tile->bins[i];
+            if (count == 0)
+                continue;
+            const float fraction =
+                logCounts ? std::log1p(float(count)) / std::log1p(float(tilePeak)) : float(count) / float(tilePeak);
+            const float x0 = plotMin.x + width * float(i) / float(binCount);
+            const float x1 = std::max(plotMin.x + width * float(i + 1) / float(binCount), x0 + 1.0f);
+            draw->AddRect(ImVec2(x0, plotMax.y - fraction * height), ImVec2(x1, plotMax.y), kTileHistogramColor);
+        }
+    }
+    if (s.tile && !s.tile->curve.empty() && s.tile->curveLogMax > s.tile->curveLogMin) {
+        const post::TileSnapshot& t = *s.tile;
+        std::vector<ImVec2> points;
+        const int steps = std::max(2, int(width / 2.0f));
+        const float n = float(t.curve.size());
+        for (int i = 0; i <= steps; ++i) {
+            const float logL = axisMin + span * float(i) / float(steps);
+            float position =
+                std::clamp((logL - t.curveLogMin) / (t.curveLogMax - t.curveLogMin) * n - 0.5f, 0.0f, n - 1.0f);
+            const std::size_t a = std::size_t(position);
+            const std::size_t b = std::min(a + 1, t.curve.size() - 1);
+            const float value = t.curve[a] + (position - float(a)) * (t.curve[b] - t.curve[a]);
+            points.emplace_back(toX(logL), plotMax.y - std::clamp(value, 0.0f, 1.0f) * height);
+        }
+        draw->AddPolyline(points.data(), int(points.size()), kTileCurveColor, 0, 1.5f);
+    }
+
     // Tone curve (green): display luminance 0..1 over the same log axis.
     if (!s.curve.empty()) {
         std::vector<ImVec2> points;
@@ -178,6 +215,8 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
         ImGui::Text("log2 L = %.2f EV (L = %.4g cd/m^2)", logL, std::exp2(logL));
         if (binCount)
             ImGui::Text("bin %zu: %u pixels", bin, s.bins[bin]);
+        if (s.tile && bin < s.tile->bins.size())
+            ImGui::Text("tile (%d,%d): %u pixels", s.tile->tile[0], s.tile->tile[1], s.tile->bins[bin]);
         if (!s.curve.empty())
             ImGui::Text("display %.3f", evaluateCurve(s, logL));
         for (std::size_t i = 0; i < markers.visible.size(); ++i)
@@ -245,7 +284,9 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     helpMarker(
         "Red: pixel counts per log2-luminance bin (EV: log2 of cd/m^2). Green: the tone curve (display luminance "
         "0..1 on the same axis). Yellow: the operator's markers; a marker whose label has no room above the plot "
-        "is listed below it. The data are read back asynchronously, a few frames late.");
+        "is listed below it. With a local operator (clahe, ward-local), the tile under the mouse (or the first "
+        "--probe point): its histogram in blue outlines (scaled to its own peak) and its curve in cyan. The data "
+        "are read back asynchronously, a few frames late.");
 
     // As tall as the region leaves after the counters' line below, at least a few lines.
     const ImVec2 available = ImGui::GetContentRegionAvail();
@@ -260,7 +301,7 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     bool legend = false;
     for (const ui::PlacedLabel& label : markers.placed)
         legend |= label.row < 0;
-    const float lines = legend ? 2.0f : 1.0f;  // the counters' line, and the legend's
+    const float lines = (legend ? 2.0f : 1.0f) + (s.tile ? 1.0f : 0.0f);  // counters, legend, the tile's line
     const float plotHeight =
         std::max(float(5 + markers.rows) * ImGui::GetTextLineHeight(),
                  available.y - lines * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
@@ -270,6 +311,12 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
         drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(markers.rows) * ImGui::GetTextLineHeight());
     }
 
+    if (s.tile) {
+        const post::TileSnapshot& t = *s.tile;
+        std::string text = util::format("tile ({},{}) of {}x{}: ", t.tile[0], t.tile[1], t.tiles[0], t.tiles[1]);
+        text += t.bins.empty() ? "curve (cyan)" : "histogram (blue outlines, own scale), curve (cyan)";
+        TextColouredWrapped(ImGui::ColorConvertU32ToFloat4(kTileCurveColor), text);
+    }
     if (s.countersValid) {
         const auto& c = s.counters;
         textWrappedFormat("not in a bin: NaN %u, Inf %u, <=0 %u, below %u, above %u", c[hd::kCounterNaN],

@@ -290,3 +290,167 @@ TEST_F(LocalToneGl, TileGridViewDrawsEveryTileEdgeOverThePicture)
 }
 
 }  // namespace
+
+namespace {
+
+// The probe's tile lines: the pixel's four tile curves at its L, their blend and the global curve's
+// value, against the CPU's tiled lookup (ref::tiledDisplayValue) on the GPU's buffers.
+TEST_F(LocalToneGl, ProbeReportsTheFourTileCurvesTheirBlendAndTheGlobalCurve)
+{
+    const int w = 61, h = 37;
+    setImage(twoZoneImage(w, h, 31));
+    for (std::string_view id : {"clahe", "ward-local"}) {
+        SCOPED_TRACE(std::string(id));
+        const std::string key(id);
+        parameters->set("tonemap.operator", key);
+        parameters->set(key + ".tiles_x", "4");
+        parameters->set(key + ".tiles_y", "3");
+        parameters->set(key + ".strength", "1");
+        const std::vector<glm::ivec2> points = {{5, 4}, {30, 18}, {w - 2, h - 1}};
+        pipeline->setProbePoints(points);
+        run();
+        glFinish();
+        pipeline->pollProbe();
+        const auto probe = pipeline->latestProbe();
+        ASSERT_TRUE(probe.has_value());
+        ASSERT_EQ(probe->samples.size(), points.size());
+        const post::LocalTileCurves* tiles = pipeline->toneOperator().localTiles();
+        ASSERT_NE(tiles, nullptr);
+        const std::vector<float> tileWords = tiles->curves->readAll<float>(
+            hd::kTileCurvesHeaderWords + std::size_t(tiles->tiles.x * tiles->tiles.y) * hd::kTileCurveStride);
+        const std::vector<float> global = pipeline->curveBuffer().readAll<float>(hd::kCurveBufferWords);
+        std::vector<float> noStrength = tileWords;
+        noStrength[hd::kTileStrength] = 0.0f;
+        for (const post::ProbeSample& s : probe->samples) {
+            SCOPED_TRACE(std::to_string(s.texel.x) + "," + std::to_string(s.texel.y));
+            ASSERT_TRUE(s.tiles);
+            const double local =
+                ref::tiledDisplayValue(tileWords.data(), global.data(), s.texel.x, s.texel.y, s.luminance);
+            const double globalValue =
+                ref::tiledDisplayValue(noStrength.data(), global.data(), s.texel.x, s.texel.y, s.luminance);
+            EXPECT_NEAR(s.tileLocal, local, 1e-5);
+            EXPECT_NEAR(s.tileGlobal, globalValue, 1e-5);
+            // The blend of the four listed values with the listed weights is the local value.
+            const float fx = hd::hdTileBlendPosition(s.texel.x, 1.0f / float(tiles->tileSize.x));
+            const float fy = hd::hdTileBlendPosition(s.texel.y, 1.0f / float(tiles->tileSize.y));
+            const double xa = hd::hdTileBlendWeight(fx), ya = hd::hdTileBlendWeight(fy);
+            const double blended = (1 - ya) * ((1 - xa) * s.tileValues[0] + xa * s.tileValues[1]) +
+                                   ya * ((1 - xa) * s.tileValues[2] + xa * s.tileValues[3]);
+            EXPECT_NEAR(s.tileLocal, blended, 1e-5);
+            const std::string line = post::describeProbeTiles(s, pipeline->toneOperator());
+            EXPECT_NE(line.find("tile curves"), std::string::npos) << line;
+            EXPECT_NE(line.find("vs global"), std::string::npos) << line;
+        }
+        pipeline->setProbePoints({});
+    }
+}
+
+}  // namespace
+
+namespace {
+
+// The Histogram panel's tile: the tile under the first probe point inside the frame, read back
+// asynchronously with the histogram; its histogram is the CPU's count of that tile, its curve the tile
+// curve's samples.
+TEST_F(LocalToneGl, SelectedTileSnapshotIsTheCpuTileHistogramAndTheTileCurve)
+{
+    const int w = 61, h = 37;
+    setImage(twoZoneImage(w, h, 41));
+    parameters->set("tonemap.operator", "clahe");
+    parameters->set("clahe.smoothing", "0");
+    parameters->set("clahe.tiles_x", "4");
+    parameters->set("clahe.tiles_y", "3");
+    // The first point is outside (the mouse elsewhere): the second selects the tile.
+    pipeline->setProbePoints({{-1, 0}, {50, 5}});
+    run();
+    glFinish();
+    run();  // polls the first frame's copies
+    const auto snapshot = pipeline->latestSnapshot();
+    ASSERT_TRUE(snapshot.has_value());
+    ASSERT_TRUE(snapshot->tile.has_value());
+    const post::TileSnapshot& t = *snapshot->tile;
+    const auto& op = static_cast<const post::ToneClahe&>(pipeline->toneOperator());
+    const post::LocalTileCurves* tiles = op.localTiles();
+    ASSERT_NE(tiles, nullptr);
+    // (50, 5) from the top-left is texel row h - 1 - 5 = 31 (bottom-up), tiles of 16 x 13.
+    EXPECT_EQ(t.tiles[0], 4);
+    EXPECT_EQ(t.tiles[1], 3);
+    EXPECT_EQ(t.tile[0], 50 / tiles->tileSize.x);
+    EXPECT_EQ(t.tile[1], (h - 1 - 5) / tiles->tileSize.y);
+    const auto params = pipeline->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
+    const std::uint32_t bins = params[hd::kParamBinCount];
+    ref::TileGrid grid;
+    grid.tilesX = tiles->tiles.x;
+    grid.tilesY = tiles->tiles.y;
+    grid.tileWidth = tiles->tileSize.x;
+    grid.tileHeight = tiles->tileSize.y;
+    const hd::LuminanceWeights weights{std::bit_cast<float>(params[hd::kParamLumaR]),
+                                       std::bit_cast<float>(params[hd::kParamLumaG]),
+                                       std::bit_cast<float>(params[hd::kParamLumaB])};
+    const auto expected = ref::tileHistograms(
+        image.rgba.data(), w, h, grid, std::bit_cast<float>(params[hd::kParamLogMin]),
+        std::bit_cast<float>(params[hd::kParamLogMax]), bins, params[hd::kParamOutOfRange], weights);
+    const std::size_t index = std::size_t(t.tile[1] * grid.tilesX + t.tile[0]);
+    const std::vector<std::uint32_t> tileBins(expected.begin() + std::ptrdiff_t(index * bins),
+                                              expected.begin() + std::ptrdiff_t((index + 1) * bins));
+    EXPECT_EQ(t.bins, tileBins);
+    const std::vector<float> words = op.tileCurves().read();
+    const std::size_t base = hd::hdTileCurveBase(std::uint32_t(index));
+    ASSERT_EQ(t.curve.size(), std::size_t(words[base + hd::kCurveSampleCount]));
+    for (std::size_t i = 0; i < t.curve.size(); ++i)
+        ASSERT_EQ(t.curve[i], std::clamp(words[base + hd::kCurveHeaderWords + i], 0.0f, 1.0f)) << i;
+    // No probe point inside the frame: no tile.
+    pipeline->setProbePoints({{-1, 0}});
+    run();
+    EXPECT_FALSE(pipeline->latestSnapshot()->tile.has_value());
+    pipeline->setProbePoints({});
+}
+
+}  // namespace
+
+namespace {
+
+// ward-local's smoothing (WardLocalSmooth.comp): --verify checks the smoothed tile curves against the
+// CPU's fits moved by alpha from the previous curves (the previous curve evaluated at each new
+// sample's log2 L); the smoothed curves differ from the unsmoothed ones; the key value is the tile mean.
+TEST_F(LocalToneGl, WardLocalSmoothingMovesTheTileCurvesByAlphaAndVerifies)
+{
+    parameters->set("tonemap.operator", "ward-local");
+    parameters->set("histogram.range", "manual");
+    parameters->set("ward-local.tiles_x", "3");
+    parameters->set("ward-local.tiles_y", "2");
+    parameters->set("ward-local.smoothing", "0.5");
+    setImage(twoZoneImage(64, 48, 21));
+    run();
+    const auto& op = static_cast<const post::ToneWardLocal&>(pipeline->toneOperator());
+    EXPECT_EQ(pipeline->toneOperator().state()->keyValueName(), "tile mean");
+    const std::vector<float> first = op.tileCurves().read();
+    setImage(twoZoneImage(64, 48, 22));
+    const verify::VerifyReport report = verifyRun();
+    EXPECT_TRUE(report.ok) << report.text;
+    EXPECT_NE(report.text.find("(smoothed, alpha"), std::string::npos) << report.text;
+    const std::vector<float> smoothed = op.tileCurves().read();
+    parameters->set("ward-local.smoothing", "0");
+    run();
+    const verify::VerifyReport plain = verify::verifyPipeline(*pipeline);
+    EXPECT_TRUE(plain.ok) << plain.text;
+    EXPECT_NE(plain.text.find("bit-exact"), std::string::npos) << plain.text;
+    const std::vector<float> target = op.tileCurves().read();
+    int between = 0;
+    for (std::uint32_t tile = 0; tile < 6; ++tile) {
+        const std::size_t base = hd::hdTileCurveBase(tile);
+        if (target[base + hd::kCurveMode] == hd::kCurveModeLinearScale)
+            continue;
+        // The sample where the two frames' curves differ most.
+        std::size_t i = base + hd::kCurveHeaderWords;
+        for (std::size_t k = i; k < base + hd::kCurveHeaderWords + std::size_t(target[base + hd::kCurveSampleCount]); ++k)
+            if (std::abs(first[k] - target[k]) > std::abs(first[i] - target[i]))
+                i = k;
+        // (Where the tile's range moved, sample i is another log2 L in each frame: --verify above checks
+        // the value against the previous curve at this sample's L.)
+        between += smoothed[i] != target[i];
+    }
+    EXPECT_GT(between, 0);
+}
+
+}  // namespace

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace post {
 
@@ -79,6 +80,14 @@ std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op
     for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 2; ++i)
             text += util::format(" ({},{}) {}", x[i], y[j], wx[i] * wy[j]);
+    if (sample.tiles) {
+        // Each tile's curve at the pixel's L (the tiled apply's lookup), their blend, the global curve.
+        char values[192];
+        std::snprintf(values, sizeof values, "; tile curves %.4f %.4f %.4f %.4f, blended %.4f vs global %.4f",
+                      sample.tileValues[0], sample.tileValues[1], sample.tileValues[2], sample.tileValues[3],
+                      sample.tileLocal, sample.tileGlobal);
+        text += values;
+    }
     return text;
 }
 

@@ -43,7 +43,9 @@ void appendLocalTileParameters(ParameterList& list, const std::string& id, Local
 class ToneOperator;
 
 /// The probe's line for a local operator: the pixel's four tiles (column, row in texel coordinates,
-/// row 0 the frame's first texel row) and their bilinear weights, and the strength; empty when the
+/// row 0 the frame's first texel row) and their bilinear weights; where the probe pass had the tile
+/// curves (ProbeSample::tiles), each tile curve's value at the pixel's L, their blend and the global
+/// curve's value (display-linear, [0, 1]); empty when the
 /// operator has no tile curves (or the sample is outside the frame).
 std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op);
 

@@ -6,6 +6,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace post {
@@ -66,6 +69,21 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
             else
                 empty.push_back(tile);
         }
+    // Temporal smoothing: the previous curves must be this grid's.
+    const bool sameGrid = mPreviousValid && mPreviousTiles == tiles;
+    const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
+    mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
+                                                         : 1.0f;
+    const std::size_t tileBytes =
+        (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) * sizeof(float);
+    if (mAlpha < 1.0f) {
+        if (mPrevious.size() < mTiles.buffer().size())
+            mPrevious = gl::Buffer("tonemap.ward-local.previous-tile-curves", mTiles.buffer().size());
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        mTiles.buffer().copyTo(mPrevious, 0, 0, tileBytes);
+    }
+    mPreviousValid = true;
+    mPreviousTiles = tiles;
     const WardTileOutputs out{mTileParams, mTileHistograms, mTileState,       mTileView,  mTiles.buffer(),
                               kParamsStride, kHistogramStride, kStateStride, kViewStride};
     if (!mWard.fitTiles(ctx, rects, out)) {  // no frame fit this frame (a fed histogram): the global curve
@@ -77,11 +95,54 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
         curve.copyTo(mTiles.buffer(), 0, std::size_t(hd::hdTileCurveBase(tile)) * sizeof(float),
                      globalWords * sizeof(float));
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    // The smoothing (alpha < 1) and the key value, a workgroup per tile.
+    if (!mSmoothProgram) {
+        mSmoothProgram = ctx.shaders.buildCompute("tonemap.ward-local.smooth", "tonemap/WardLocalSmooth.comp");
+        mKeyState = gl::Buffer("tonemap.ward-local.key-state", 4 * sizeof(std::uint32_t));
+        mReadback = std::make_unique<StateReadback>("tonemap.ward-local.key-value", 2 * sizeof(std::uint32_t));
+    }
+    mKeyState.clearUint(0u);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    mSmoothProgram.use();
+    mSmoothProgram.set(0, mAlpha);
+    (mAlpha < 1.0f ? mPrevious : mTiles.buffer()).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+    mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+    mKeyState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
+    inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
+    glDispatchCompute(mTiles.tileCount(), 1, 1);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    mReadback->request(mKeyState, 0, ctx.frameIndex);
+}
+
+std::vector<KeyValueSample> ToneWardLocal::takeKeyValues()
+{
+    static_cast<ToneState&>(mWard).takeKeyValues();  // Ward's log-average is not this operator's key value
+    std::vector<KeyValueSample> out;
+    if (!mReadback)
+        return out;
+    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
+        std::uint32_t words[2] = {};
+        std::memcpy(words, arrival.words.data(), sizeof(words));
+        if (words[1] > 0 && words[0] > 0)
+            out.push_back({arrival.frameIndex, float(std::log2(double(words[0]) / 1048576.0 / words[1]))});
+    }
+    return out;
+}
+
+std::string ToneWardLocal::status() const
+{
+    const std::string ward = static_cast<const ToneState&>(mWard).status();
+    return ward + (ward.empty() ? "" : "; ") + "ward-local: " + describeTiles(mTiles, mSettings.tiles) +
+           (mSettings.tiles.smoothingSeconds > 0.0f ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
+                                                    : std::string());
 }
 
 bool ToneWardLocal::ui()
 {
     bool changed = localTileUi(mSettings.tiles);
+    changed |= ImGui::SliderFloat("Smoothing (s)", &mSettings.tiles.smoothingSeconds, 0.0f, 2.0f, "%.2f");
+    helpMarker("Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
+               "them by 1 - exp(-dt / tau) toward the new curves, against flicker on footage.");
     int bins = int(mSettings.ward.bins);
     changed |= ImGui::SliderInt("Bins", &bins, 2, int(kWardMaxBins));
     mSettings.ward.bins = std::uint32_t(std::max(bins, 2));
@@ -98,6 +159,8 @@ ParameterList ToneWardLocal::parameters()
     const WardLocalSettings d;
     ParameterList list;
     appendLocalTileParameters(list, "ward-local", mSettings.tiles);
+    list.items.push_back(floatParameter("ward-local.smoothing", "Tile curve smoothing (s, 0 = none)",
+                                        mSettings.tiles.smoothingSeconds, 0.0f, 10.0f, d.tiles.smoothingSeconds));
     list.items.push_back(uintParameter("ward-local.bins", "Bins", w.bins, 2u, kWardMaxBins, d.ward.bins));
     list.items.push_back(floatParameter("ward-local.display_min", "Display min (cd/m^2)", w.displayMin, 1e-4f, 1e6f,
                                         d.ward.displayMin));
@@ -124,6 +187,9 @@ bool ToneWardLocal::describeForReference(const ToneVerifyFrame& frame, ref::Tone
     check.numbers["frame-width"] = mFrame.x;
     check.numbers["frame-height"] = mFrame.y;
     check.floats["tile-curves"] = mTiles.read();
+    check.numbers["alpha"] = mAlpha;
+    if (mAlpha < 1.0f)
+        check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
     return true;
 }
 

@@ -14,17 +14,24 @@
 // (test WardLocalGl.OneTileIsTheGlobalWardCurve).
 // Limits: the tile fits are one dispatch of one workgroup per tile (serial on the GPU; cost grows with
 // the tile count); Ward's sampling is always the frame fit (pcond sampling has no per-tile form here);
-// SDR only for the tiled apply; no temporal smoothing of the tile curves yet.
+// SDR only for the tiled apply.
+//  4. temporal smoothing (ward-local.smoothing = tau seconds, 0 = none; WardLocalSmooth.comp): each
+//     LUT tile curve moves from the previous frame's (resampled at the new samples' log2 L) by
+//     alpha = 1 - exp(-dt / tau); a LinearScale tile is not smoothed; the first frame, a reset (scene
+//     switch; cuts are not detected) and a grid change start over. The global curve is Ward's, not
+//     smoothed. Key value for `bench flicker`: "tile mean", log2 of the mean over tiles of each tile
+//     curve at 64 log2 L over the middle half of the histogram's range.
 #pragma once
 
 #include "post/tonemap/LocalTileCurves.h"
+#include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "post/tonemap/ToneWard.h"
 #include "tone/LocalToneSettings.h"
 
 namespace post {
 
-class ToneWardLocal final : public ToneOperator, public ToneVerification
+class ToneWardLocal final : public ToneOperator, public ToneState, public ToneVerification
 {
 public:
     static constexpr std::string_view kId = "ward-local";
@@ -43,7 +50,28 @@ public:
     Traffic curveMinimumTraffic(const TrafficShape& shape) const override { return mWard.curveMinimumTraffic(shape); }
     bool ui() override;
     ParameterList parameters() override;
-    ToneState* state() override { return &mWard; }
+    ToneState* state() override { return this; }
+    /// Ward's state, and forgets the previous tile curves: the next frame's are not smoothed.
+    void resetState() override
+    {
+        static_cast<ToneState&>(mWard).resetState();
+        mPreviousValid = false;
+    }
+    void flushStateReadback() override
+    {
+        static_cast<ToneState&>(mWard).flushStateReadback();
+        if (mReadback)
+            mReadback->flush();
+    }
+    std::string status() const override;
+    std::vector<std::pair<std::string, float>> markers() const override 
+    {
+        return static_cast<const ToneState&>(mWard).markers();
+    }
+    /// log2 of the mean over tiles of each tile curve's value at the middle of its range (after
+    /// smoothing): what `bench flicker` follows for this operator.
+    std::vector<KeyValueSample> takeKeyValues() override;
+    std::string_view keyValueName() const override { return "tile mean"; }
     FovealTarget* fovealTarget(glm::ivec2 imageSize, float fovYDegrees) override
     {
         return mWard.fovealTarget(imageSize, fovYDegrees);
@@ -69,6 +97,13 @@ private:
     gl::Buffer mTileHistograms;
     gl::Buffer mTileState;
     gl::Buffer mTileView;
+    gl::Program mSmoothProgram;
+    bool mPreviousValid = false;  ///< the tile buffer holds the last frame's curves on this grid
+    glm::ivec2 mPreviousTiles{0};
+    float mAlpha = 1.0f;   ///< the last frame's smoothing weight (1: none)
+    gl::Buffer mPrevious;  ///< the tile curves before the last frame's (verify; with smoothing)
+    gl::Buffer mKeyState;  ///< uint[2]: the tile values' fixed-point sum, the tile count
+    std::unique_ptr<StateReadback> mReadback;
 };
 
 }  // namespace post
