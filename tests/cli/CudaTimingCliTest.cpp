@@ -50,7 +50,8 @@ TEST(CudaTimingCliTest, ACudaMethodsRowIsItsKernelsAndTheInteropWaitIsItsOwnRow)
     std::getline(in, line);  // frame,pass,cpu_ms,gpu_ms,gpu_source
     while (std::getline(in, line)) {
         const auto cells = split(line);
-        if (cells.size() >= 5 && std::stoll(cells[0]) >= 20)  // after the warm-up
+        // After the warm-up; a pass without a GPU time (CPU-only) leaves its gpu_ms cell empty.
+        if (cells.size() >= 5 && !cells[3].empty() && std::stoll(cells[0]) >= 20)
             gpuMs[cells[1]].push_back(std::stod(cells[3]));
     }
     ASSERT_TRUE(gpuMs.count("histogram/cuda-fast")) << "the method's row";
@@ -66,7 +67,8 @@ TEST(CudaTimingCliTest, ACudaMethodsRowIsItsKernelsAndTheInteropWaitIsItsOwnRow)
     double kernels = 0.0;
     while (std::getline(csv, line)) {
         const auto cells = split(line);
-        if (!cells.empty() && cells[0] == "cuda-fast" && std::size_t(column) < cells.size())
+        if (!cells.empty() && cells[0] == "cuda-fast" && std::size_t(column) < cells.size() &&
+            !cells[std::size_t(column)].empty())
             kernels = std::stod(cells[std::size_t(column)]);
     }
     ASSERT_GT(kernels, 0.0) << compare.output;
