@@ -208,8 +208,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
                          p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean &&
-                         !p.tone->traits().localTiles &&
-                         !p.settings.display.hdr();
+                         !p.tone->traits().localTiles && !p.settings.display.hdr();
     if (onePass) {
         std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
         const ToneTraits traits = p.tone->traits();

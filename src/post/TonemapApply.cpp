@@ -58,7 +58,9 @@ void TonemapApply::apply(PassContext& ctx,
     if (local && local->localMean.size() < pixels * sizeof(float))
         throw std::invalid_argument("tonemap apply: the local mean buffer is smaller than the frame");
     // Without local adaptation the shader never reads this block; bind the curve there anyway.
-    (tiles ? tiles->tileCurves : local ? local->localMean : curve)
+    (tiles   ? tiles->tileCurves
+     : local ? local->localMean
+             : curve)
         .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     program.set(1, tiles   ? (tiles->viewGain   ? hd::kApplyViewLocalGain

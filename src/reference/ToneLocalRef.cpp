@@ -161,8 +161,8 @@ std::vector<ToneCheckResult> claheChecks(const ToneCheckInputs& in)
     grid.tileWidth = hd::hdTileSize(std::max(in.histogramWidth, 1), grid.tilesX);
     grid.tileHeight = hd::hdTileSize(std::max(in.histogramHeight, 1), grid.tilesY);
     const std::vector<std::uint32_t> expected =
-        tileHistograms(in.histogramImage, in.histogramWidth, in.histogramHeight, grid, in.curve.logMin,
-                       in.curve.logMax, n, in.outOfRangePolicy, in.curve.luminance);
+        tileHistograms(in.histogramImage, in.histogramWidth, in.histogramHeight, grid, in.curve.logMin, in.curve.logMax,
+                       n, in.outOfRangePolicy, in.curve.luminance);
     const std::vector<std::uint32_t>& gpu = in.words.at("tile-histograms");
     std::size_t firstDifferent = expected.size();
     for (std::size_t i = 0; i < expected.size(); ++i)
@@ -171,13 +171,13 @@ std::vector<ToneCheckResult> claheChecks(const ToneCheckInputs& in)
             break;
         }
     std::vector<ToneCheckResult> lines;
-    lines.push_back({util::format("tile histograms ({}x{} tiles of {}x{}, {} bins) vs CPU: {}", grid.tilesX,
-                                  grid.tilesY, grid.tileWidth, grid.tileHeight, n,
-                                  firstDifferent == expected.size()
-                                      ? std::string("exact")
-                                      : util::format("DIFFERENT (tile {}, bin {})", firstDifferent / n,
-                                                     firstDifferent % n)),
-                     firstDifferent == expected.size()});
+    lines.push_back(
+        {util::format("tile histograms ({}x{} tiles of {}x{}, {} bins) vs CPU: {}", grid.tilesX, grid.tilesY,
+                      grid.tileWidth, grid.tileHeight, n,
+                      firstDifferent == expected.size()
+                          ? std::string("exact")
+                          : util::format("DIFFERENT (tile {}, bin {})", firstDifferent / n, firstDifferent % n)),
+         firstDifferent == expected.size()});
     const std::vector<float>& curves = in.floats.at("tile-curves");
     // Smoothing: the previous frame's tile curve at each sample's log2 L, moved by alpha toward the new value.
     const double alpha = in.numbers.count("alpha") ? in.numbers.at("alpha") : 1.0;
@@ -262,8 +262,7 @@ std::vector<ToneCheckResult> wardLocalChecks(const ToneCheckInputs& in)
                 const double span = hi > lo ? hi - lo : 1.0;
                 for (std::size_t i = 0; i < samples && i + hd::kCurveHeaderWords < expected.size(); ++i) {
                     const double log2L = lo + (double(i) + 0.5) * span / double(samples);
-                    const double p =
-                        std::clamp(evaluateCurve(previous->data() + base, 0, std::exp2(log2L)), 0.0, 1.0);
+                    const double p = std::clamp(evaluateCurve(previous->data() + base, 0, std::exp2(log2L)), 0.0, 1.0);
                     const double value = p + alpha * (double(expected[hd::kCurveHeaderWords + i]) - p);
                     worst = std::max(worst, std::abs(double(tile[hd::kCurveHeaderWords + i]) - value));
                 }

@@ -174,12 +174,9 @@ std::vector<ToneReference>& registry()
 {
     // One row per operator: its id, its reference curve, its further checks of the GPU's state.
     static std::vector<ToneReference> rows = {
-        {"equalize", equalizeWords, {}},
-        {"percentile", percentileWords, percentileChecks},
-        {"ward", wardWords, wardChecks},
-        {"exposure", exposureWords, {}},
-        {"clahe", claheWords, claheChecks},
-        {"ward-local", wardWords, wardLocalChecks},  // its global curve is Ward's
+        {"equalize", equalizeWords, {}},    {"percentile", percentileWords, percentileChecks},
+        {"ward", wardWords, wardChecks},    {"exposure", exposureWords, {}},
+        {"clahe", claheWords, claheChecks}, {"ward-local", wardWords, wardLocalChecks},  // its global curve is Ward's
     };
     return rows;
 }

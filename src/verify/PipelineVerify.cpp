@@ -147,8 +147,8 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
     std::vector<float> tileWords;
     if (tiles && tiles->curves)
         tileWords = tiles->curves->readAll<float>(hd::kTileCurvesHeaderWords + std::size_t(tiles->tiles.x) *
-                                                                                  std::size_t(tiles->tiles.y) *
-                                                                                  hd::kTileCurveStride);
+                                                                                   std::size_t(tiles->tiles.y) *
+                                                                                   hd::kTileCurveStride);
     const std::vector<std::uint8_t> expected =
         (pipeline.settings().viewLocalMean && last.usedLocalMean) || last.tilesView
             ? pipeline.toneMappedTexture().readRgba8()

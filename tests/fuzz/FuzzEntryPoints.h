@@ -58,8 +58,8 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr}, {"hdr", runHdr}, {"png", runPng},
-    {"gltf", runGltf}, {"points", runPoints}, {"hdrpng", runHdrPng}, {"tev", runTev},
+    {"scene", runScene}, {"exr", runExr},       {"hdr", runHdr},       {"png", runPng},
+    {"gltf", runGltf},   {"points", runPoints}, {"hdrpng", runHdrPng}, {"tev", runTev},
 };
 
 }  // namespace fuzz

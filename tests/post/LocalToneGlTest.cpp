@@ -443,7 +443,8 @@ TEST_F(LocalToneGl, WardLocalSmoothingMovesTheTileCurvesByAlphaAndVerifies)
             continue;
         // The sample where the two frames' curves differ most.
         std::size_t i = base + hd::kCurveHeaderWords;
-        for (std::size_t k = i; k < base + hd::kCurveHeaderWords + std::size_t(target[base + hd::kCurveSampleCount]); ++k)
+        for (std::size_t k = i; k < base + hd::kCurveHeaderWords + std::size_t(target[base + hd::kCurveSampleCount]);
+             ++k)
             if (std::abs(first[k] - target[k]) > std::abs(first[i] - target[i]))
                 i = k;
         // (Where the tile's range moved, sample i is another log2 L in each frame: --verify above checks

@@ -54,7 +54,8 @@ TEST_F(ToneOperatorsGl, RegistryListsTheOperatorsInOrder)
     std::vector<std::string_view> ids;
     for (const auto& entry : entries)
         ids.push_back(entry.id);
-    EXPECT_EQ(ids, (std::vector<std::string_view>{"percentile", "equalize", "ward", "exposure", "clahe", "ward-local"}));
+    EXPECT_EQ(ids,
+              (std::vector<std::string_view>{"percentile", "equalize", "ward", "exposure", "clahe", "ward-local"}));
     for (const auto& entry : entries)
         EXPECT_EQ(post::createToneOperator(entry.id)->id(), entry.id);
     EXPECT_FALSE(post::createToneOperator("exposure")->usesHistogram());

@@ -229,8 +229,7 @@ int runClaheBench(const CommonOptions& common,
         for (const ClaheBenchRow& row : rows)
             if (row.error.empty() && row.launchFloorUs > 0.0)
                 std::cout << "launch floor (" << row.backend << ", " << sizeText(row.size) << " " << row.bits
-                          << "-bit): an empty kernel between two events, median " << cell(row.launchFloorUs)
-                          << " us\n";
+                          << "-bit): an empty kernel between two events, median " << cell(row.launchFloorUs) << " us\n";
         if (csv) {
             util::writeFileAtomically(*csv, formatClaheBenchCsv(rows));
             std::cout << "wrote " << csv->string() << "\n";

@@ -43,8 +43,9 @@ bool localTileUi(LocalTileSettings& settings)
 {
     int tiles[2] = {int(settings.tilesX), int(settings.tilesY)};
     bool changed = ImGui::SliderInt2("Tiles (x, y)", tiles, 1, int(hd::kMaxTilesPerAxis));
-    helpMarker("The tile grid: one histogram and curve per tile, blended bilinearly per pixel (OpenCV CLAHE's "
-               "geometry, tiles of ceil(size / tiles) pixels, no padding).");
+    helpMarker(
+        "The tile grid: one histogram and curve per tile, blended bilinearly per pixel (OpenCV CLAHE's "
+        "geometry, tiles of ceil(size / tiles) pixels, no padding).");
     settings.tilesX = std::uint32_t(std::max(tiles[0], 1));
     settings.tilesY = std::uint32_t(std::max(tiles[1], 1));
     changed |= ImGui::SliderFloat("Strength", &settings.strength, 0.0f, 1.0f);
@@ -55,10 +56,10 @@ bool localTileUi(LocalTileSettings& settings)
 void appendLocalTileParameters(ParameterList& list, const std::string& id, LocalTileSettings& settings)
 {
     const LocalTileSettings d;
-    list.items.push_back(uintParameter(id + ".tiles_x", "Tiles across", settings.tilesX, 1u, hd::kMaxTilesPerAxis,
-                                       d.tilesX));
-    list.items.push_back(uintParameter(id + ".tiles_y", "Tiles down", settings.tilesY, 1u, hd::kMaxTilesPerAxis,
-                                       d.tilesY));
+    list.items.push_back(
+        uintParameter(id + ".tiles_x", "Tiles across", settings.tilesX, 1u, hd::kMaxTilesPerAxis, d.tilesX));
+    list.items.push_back(
+        uintParameter(id + ".tiles_y", "Tiles down", settings.tilesY, 1u, hd::kMaxTilesPerAxis, d.tilesY));
     list.items.push_back(floatParameter(id + ".strength", "Strength", settings.strength, 0.0f, 1.0f, d.strength));
 }
 
@@ -75,8 +76,8 @@ std::string describeProbeTiles(const ProbeSample& sample, const ToneOperator& op
     const float ya = hd::hdTileBlendWeight(fy);
     const float wx[2] = {1.0f - xa, xa};
     const float wy[2] = {1.0f - ya, ya};
-    std::string text = "; tiles (column,row of " + std::to_string(tiles->tiles.x) + "x" + std::to_string(tiles->tiles.y) +
-                       ") and weights:";
+    std::string text = "; tiles (column,row of " + std::to_string(tiles->tiles.x) + "x" +
+                       std::to_string(tiles->tiles.y) + ") and weights:";
     for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 2; ++i)
             text += util::format(" ({},{}) {}", x[i], y[j], wx[i] * wy[j]);

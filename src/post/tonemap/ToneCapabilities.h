@@ -46,10 +46,10 @@ struct CompensationCurveView
 /// blends a pixel's four tile curves and that toward the global curve (the pipeline's curve buffer).
 struct LocalTileCurves
 {
-    const gl::Buffer* curves = nullptr;  ///< float, the hd::kTile* layout (header + one block per tile)
-    glm::ivec2 tiles{1};                 ///< the grid used on the last frame (post::effectiveTiles)
-    glm::ivec2 tileSize{1};              ///< ceil(frame / tiles), pixels
-    std::uint32_t bins = 0;              ///< the tile histograms' bins (clahe; 0: none)
+    const gl::Buffer* curves = nullptr;      ///< float, the hd::kTile* layout (header + one block per tile)
+    glm::ivec2 tiles{1};                     ///< the grid used on the last frame (post::effectiveTiles)
+    glm::ivec2 tileSize{1};                  ///< ceil(frame / tiles), pixels
+    std::uint32_t bins = 0;                  ///< the tile histograms' bins (clahe; 0: none)
     const gl::Buffer* histograms = nullptr;  ///< uint[tiles x bins] (clahe), or nullptr
 };
 

@@ -28,9 +28,9 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
     mBins = std::clamp(inputs.spec.binCount, 1u, hd::kMaxHistogramBins);
     const std::size_t words = std::size_t(tiles.x * tiles.y) * mBins;
     if (mTileHistograms.size() < words * sizeof(std::uint32_t))
-        mTileHistograms = gl::Buffer("tonemap.clahe.tile-histograms",
-                                     std::size_t(hd::kMaxTilesPerAxis * hd::kMaxTilesPerAxis) * hd::kMaxHistogramBins *
-                                         sizeof(std::uint32_t));
+        mTileHistograms =
+            gl::Buffer("tonemap.clahe.tile-histograms", std::size_t(hd::kMaxTilesPerAxis * hd::kMaxTilesPerAxis) *
+                                                            hd::kMaxHistogramBins * sizeof(std::uint32_t));
     if (!mHistogramProgram) {
         mHistogramProgram = ctx.shaders.buildCompute("tonemap.clahe.tile-histograms", "tonemap/TileHistogram.comp");
         mCurvesProgram = ctx.shaders.buildCompute("tonemap.clahe.curves", "tonemap/ClaheCurves.comp");
@@ -52,12 +52,11 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
     // Temporal smoothing: the previous curves must be this grid's and bin count's.
     const bool sameGrid = mPreviousValid && mPreviousTiles == tiles && mPreviousBins == mBins;
     const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
-    mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f
-                 ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
-                 : 1.0f;
+    mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
+                                                         : 1.0f;
     if (mAlpha < 1.0f) {  // kept for --verify's check of the smoothing step
-        const std::size_t bytes = (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) *
-                                  sizeof(float);
+        const std::size_t bytes =
+            (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) * sizeof(float);
         if (mPrevious.size() < mTiles.buffer().size())
             mPrevious = gl::Buffer("tonemap.clahe.previous-tile-curves", mTiles.buffer().size());
         mTiles.buffer().copyTo(mPrevious, 0, 0, bytes);
@@ -106,14 +105,17 @@ bool ToneClahe::ui()
 {
     bool changed = localTileUi(mSettings.tiles);
     changed |= ImGui::SliderFloat("Clip limit", &mSettings.clip, 0.0f, 16.0f, "%.2f x mean");
-    helpMarker("Each tile's bins are cut to this multiple of its mean count (OpenCV's clip limit, 1/256 steps) "
-               "and the excess spread over all bins; 0: no clipping (plain adaptive equalization).");
+    helpMarker(
+        "Each tile's bins are cut to this multiple of its mean count (OpenCV's clip limit, 1/256 steps) "
+        "and the excess spread over all bins; 0: no clipping (plain adaptive equalization).");
     changed |= ImGui::SliderFloat("Smoothing (s)", &mSettings.tiles.smoothingSeconds, 0.0f, 2.0f, "%.2f");
-    helpMarker("Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
-               "them by 1 - exp(-dt / tau) toward the new curves, against CLAHE's flicker on footage.");
+    helpMarker(
+        "Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
+        "them by 1 - exp(-dt / tau) toward the new curves, against CLAHE's flicker on footage.");
     changed |= ImGui::Checkbox("Equalize encoded levels", &mSettings.encodedLevels);
-    helpMarker("The equalized value is an sRGB-encoded display level, as OpenCV equalizes 8-bit encoded images; "
-               "off: linear display luminance.");
+    helpMarker(
+        "The equalized value is an sRGB-encoded display level, as OpenCV equalizes 8-bit encoded images; "
+        "off: linear display luminance.");
     return changed;
 }
 
@@ -137,8 +139,7 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
         return true;
     check.numbers["tiles-x"] = mTiles.tiles().x;
     check.numbers["tiles-y"] = mTiles.tiles().y;
-    check.words["tile-histograms"] =
-        mTileHistograms.readAll<std::uint32_t>(std::size_t(mTiles.tileCount()) * mBins);
+    check.words["tile-histograms"] = mTileHistograms.readAll<std::uint32_t>(std::size_t(mTiles.tileCount()) * mBins);
     check.floats["tile-curves"] = mTiles.read();
     check.numbers["alpha"] = mAlpha;
     if (mAlpha < 1.0f)
@@ -163,8 +164,9 @@ std::vector<KeyValueSample> ToneClahe::takeKeyValues()
 std::string ToneClahe::status() const
 {
     return "clahe: " + describeTiles(mTiles, mSettings.tiles) +
-           (mSettings.tiles.smoothingSeconds > 0.0f ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
-                                                    : std::string());
+           (mSettings.tiles.smoothingSeconds > 0.0f
+                ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
+                : std::string());
 }
 
 }  // namespace post

@@ -19,12 +19,8 @@ std::vector<ToneOperatorEntry>& entries()
 {
     // One line per operator, in display order (its CPU reference: one row in reference/ToneReference.cpp).
     static std::vector<ToneOperatorEntry> table = {
-        toneEntry<TonePercentile>(),
-        toneEntry<ToneEqualize>(),
-        toneEntry<ToneWard>(),
-        toneEntry<ToneExposure>(),
-        toneEntry<ToneClahe>(),
-        toneEntry<ToneWardLocal>(),
+        toneEntry<TonePercentile>(), toneEntry<ToneEqualize>(), toneEntry<ToneWard>(),
+        toneEntry<ToneExposure>(),   toneEntry<ToneClahe>(),    toneEntry<ToneWardLocal>(),
     };
     return table;
 }

@@ -1,8 +1,8 @@
 #include "post/tonemap/ToneWardLocal.h"
 
 #include "post/HelpMarker.h"
-#include "profiling/Profiler.h"
 #include "post/tonemap/ToneShaders.h"
+#include "profiling/Profiler.h"
 
 #include <imgui.h>
 
@@ -84,7 +84,7 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
     }
     mPreviousValid = true;
     mPreviousTiles = tiles;
-    const WardTileOutputs out{mTileParams, mTileHistograms, mTileState,       mTileView,  mTiles.buffer(),
+    const WardTileOutputs out{mTileParams,   mTileHistograms,  mTileState,   mTileView,  mTiles.buffer(),
                               kParamsStride, kHistogramStride, kStateStride, kViewStride};
     if (!mWard.fitTiles(ctx, rects, out)) {  // no frame fit this frame (a fed histogram): the global curve
         for (const WardTileRect& rect : rects)
@@ -133,16 +133,18 @@ std::string ToneWardLocal::status() const
 {
     const std::string ward = static_cast<const ToneState&>(mWard).status();
     return ward + (ward.empty() ? "" : "; ") + "ward-local: " + describeTiles(mTiles, mSettings.tiles) +
-           (mSettings.tiles.smoothingSeconds > 0.0f ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
-                                                    : std::string());
+           (mSettings.tiles.smoothingSeconds > 0.0f
+                ? ", smoothing " + std::to_string(mSettings.tiles.smoothingSeconds) + " s"
+                : std::string());
 }
 
 bool ToneWardLocal::ui()
 {
     bool changed = localTileUi(mSettings.tiles);
     changed |= ImGui::SliderFloat("Smoothing (s)", &mSettings.tiles.smoothingSeconds, 0.0f, 2.0f, "%.2f");
-    helpMarker("Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
-               "them by 1 - exp(-dt / tau) toward the new curves, against flicker on footage.");
+    helpMarker(
+        "Time constant of the tile curves' exponential smoothing over frames (0: none): each frame moves "
+        "them by 1 - exp(-dt / tau) toward the new curves, against flicker on footage.");
     int bins = int(mSettings.ward.bins);
     changed |= ImGui::SliderInt("Bins", &bins, 2, int(kWardMaxBins));
     mSettings.ward.bins = std::uint32_t(std::max(bins, 2));
@@ -162,10 +164,10 @@ ParameterList ToneWardLocal::parameters()
     list.items.push_back(floatParameter("ward-local.smoothing", "Tile curve smoothing (s, 0 = none)",
                                         mSettings.tiles.smoothingSeconds, 0.0f, 10.0f, d.tiles.smoothingSeconds));
     list.items.push_back(uintParameter("ward-local.bins", "Bins", w.bins, 2u, kWardMaxBins, d.ward.bins));
-    list.items.push_back(floatParameter("ward-local.display_min", "Display min (cd/m^2)", w.displayMin, 1e-4f, 1e6f,
-                                        d.ward.displayMin));
-    list.items.push_back(floatParameter("ward-local.display_max", "Display max (cd/m^2)", w.displayMax, 1e-3f, 1e6f,
-                                        d.ward.displayMax));
+    list.items.push_back(
+        floatParameter("ward-local.display_min", "Display min (cd/m^2)", w.displayMin, 1e-4f, 1e6f, d.ward.displayMin));
+    list.items.push_back(
+        floatParameter("ward-local.display_max", "Display max (cd/m^2)", w.displayMax, 1e-3f, 1e6f, d.ward.displayMax));
     list.items.push_back(floatParameter("ward-local.scene_scale", "Scene scale (cd/m^2 per unit)", w.sceneScale, 1e-9f,
                                         1e9f, d.ward.sceneScale));
     list.items.push_back(boolParameter("ward-local.human_contrast", "Human contrast sensitivity ceiling",

@@ -64,7 +64,7 @@ public:
             mReadback->flush();
     }
     std::string status() const override;
-    std::vector<std::pair<std::string, float>> markers() const override 
+    std::vector<std::pair<std::string, float>> markers() const override
     {
         return static_cast<const ToneState&>(mWard).markers();
     }

@@ -104,7 +104,8 @@ void WardCurveDispatch::dispatchTiles(const WardCurveInputs& in,
     for (const WardTileRect& tile : tiles) {
         WardCurveInputs tileInputs = in;
         tileInputs.grid = tile.size;
-        prepare(program, 0, tileInputs, WardCurveOutputs{out.params, out.histogram, out.state, out.view, out.tileCurves});
+        prepare(program, 0, tileInputs,
+                WardCurveOutputs{out.params, out.histogram, out.state, out.view, out.tileCurves});
         glProgramUniform2i(program.id(), 27, tile.origin.x, tile.origin.y);
         out.params.bindRange(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams, tile.tile * out.paramsStride,
                              out.paramsStride);
