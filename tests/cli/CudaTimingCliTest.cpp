@@ -18,12 +18,23 @@ namespace {
 namespace fs = std::filesystem;
 using cli_test::hdrlab;
 
+/// The cells of one CSV line; a quoted cell (compare quotes its labels, which hold commas) is one
+/// cell, without its quotes.
 std::vector<std::string> split(const std::string& line)
 {
-    std::vector<std::string> cells;
-    std::stringstream in(line);
-    for (std::string cell; std::getline(in, cell, ',');)
-        cells.push_back(cell);
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"')
+            cells.back() += '"', ++i;
+        else if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted)
+            cells.emplace_back();
+        else
+            cells.back() += c;
+    }
     return cells;
 }
 
