@@ -46,7 +46,8 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         glBindSampler(hd::kTextureUnitInput, 0);
         inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
         mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
-        glDispatchCompute(GLuint((histogramSize.x + 15) / 16), GLuint((histogramSize.y + 15) / 16), 1);
+        // A workgroup covers 64x64 pixels (TileHistogram.comp).
+        glDispatchCompute(GLuint((histogramSize.x + 63) / 64), GLuint((histogramSize.y + 63) / 64), 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     // Temporal smoothing: the previous curves must be this grid's and bin count's.
