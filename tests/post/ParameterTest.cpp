@@ -48,7 +48,9 @@ TEST(Parameter, PointsParseToACanonicalListOrSayWhichPointIsWrong)
     EXPECT_EQ(std::get<std::string>(*parse("-8:1.5, 0:0 ,6:-1")), "-8:1.5,0:0,6:-1");
     EXPECT_EQ(std::get<std::string>(*parse("2:-0.5")), "2:-0.5");
     EXPECT_EQ(std::get<std::string>(*parse("none")), "none");
-    EXPECT_EQ(std::get<std::string>(*parse("")), "none");
+    // An empty value is a mistake, not 'none' (issue 39): refused, saying so.
+    EXPECT_FALSE(parse("").has_value());
+    EXPECT_NE(error.find("is empty"), std::string::npos) << error;
     struct Bad
     {
         const char* text;
