@@ -26,7 +26,8 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/ReferenceChainCpu.cpp
   commands/bench/ReferenceBench.cpp
   commands/bench/WardFactors.cpp
-  commands/bench/ClaheBench.cpp)
+  commands/bench/ClaheBench.cpp
+  commands/bench/FusionBench.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp

@@ -310,6 +310,11 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     ASSERT_EQ(benchClahe.kind, CommandKind::Bench) << benchClahe.error;
     EXPECT_EQ(benchClahe.bench.sizes, (std::vector<glm::ivec2>{{1920, 1080}, {3840, 2160}}));
     EXPECT_EQ(parse({"bench", "clahe", "--size", "64x36"}).bench.sizes, (std::vector<glm::ivec2>{{64, 36}}));
+    auto benchFusion = parse({"bench", "fusion", "--repeat", "200", "--csv", "fusion.csv"});
+    ASSERT_EQ(benchFusion.kind, CommandKind::Bench) << benchFusion.error;
+    EXPECT_EQ(benchFusion.bench.suite, "fusion");
+    EXPECT_EQ(benchFusion.bench.sizes, (std::vector<glm::ivec2>{{1920, 1080}, {3840, 2160}}));
+    EXPECT_EQ(parse({"bench", "fusion", "--size", "33x17"}).bench.sizes, (std::vector<glm::ivec2>{{33, 17}}));
 
     auto bench = parse({"bench", "scan", "--repeat", "7", "--log-level", "debug"});
     ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;

@@ -199,6 +199,40 @@ class Table(unittest.TestCase):
         self.assertEqual(bad.returncode, 2)
         self.assertIn("not a `bench clahe` CSV", bad.stderr)
 
+    def test_fusion_rows_follow_the_pipeline_tables_only_when_given(self):
+        pipeline_csv = self.files.write("p.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))
+        pipeline = perf_table.read_rows([pipeline_csv], None)
+        fusion_csv = self.files.write("fusion.csv", [
+            "size,format,reduction,levels,map,device,reduce_us,pyramid_us,collapse_us,total_us,min_total_us,runs,"
+            "exact,target_us,error",
+            "3840x2160,rgba16f,4,10,960x540,GL: NVIDIA H200,12.5,30.0,40.0,82.5,80.0,200,1,150.0,",
+            "1920x1080,rgba16f,4,9,480x270,GL: NVIDIA H200,4.0,20.0,25.0,49.0,47.0,200,0,,",
+            "7680x4320,rgba16f,4,0,0x0,GL: NVIDIA H200,,,,,,0,0,,failed: out of memory",
+        ])
+        fusion = perf_table.read_fusion_rows([fusion_csv])
+        table = perf_table.build_table(pipeline, {}, fusion_rows=fusion)
+        self.assertIn("**Fusion local exposure** (`hdrlab bench fusion`", table)
+        self.assertIn("| 4K rgba16f (960x540, 10) | 12.5 | 30.0 | 40.0 | 82.5 | 150.0 (met) | yes |", table)
+        self.assertIn("| 1080p rgba16f (480x270, 9) | 4.0 | 20.0 | 25.0 | 49.0 | - | **no** |", table)
+        self.assertIn("failed: out of memory |", table)
+        self.assertLess(table.index("| 1080p rgba16f"), table.index("| 4K rgba16f"))
+        self.assertIn("[`fusion.csv`]", table)
+        self.assertEqual(perf_table.build_table(pipeline, {}, fusion_rows=[]), perf_table.build_table(pipeline, {}))
+        result = run("--fusion", fusion_csv, pipeline_csv)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("| 4K rgba16f (960x540, 10) |", result.stdout)
+        mixed = run(pipeline_csv, fusion_csv)  # among the positional CSVs it is taken as --fusion
+        self.assertEqual(mixed.returncode, 0, mixed.stderr)
+        self.assertEqual(mixed.stdout, result.stdout)
+        bad = run("--fusion", self.files.write("bad.csv", ["size,format", "1x1,rgba16f"]), pipeline_csv)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("not a `bench fusion` CSV", bad.stderr)
+        short = run("--fusion", self.files.write("short.csv", [
+            "size,format,reduction,levels,map,reduce_us,pyramid_us,collapse_us,total_us,exact,target_us,error",
+            "1x1,rgba16f,4"]), pipeline_csv)
+        self.assertEqual(short.returncode, 2)
+        self.assertIn("short.csv:2: wrong number of fields", short.stderr)
+
     def test_the_h200_csv_in_the_repository(self):
         path = os.path.join(ROOT, "docs", "perf", "pipeline-all-h200-2026-11-23-env.csv")
         if not os.path.exists(path):
@@ -221,7 +255,7 @@ class Script(unittest.TestCase):
             with open(doc, "w", encoding="utf-8") as handle:
                 handle.write("# P\n%s\n%s\nrest\n" % (perf_table.BEGIN, perf_table.END))
             env = dict(os.environ, OUT=out, SIZES="64x36", FRAMES="2", WARMUP="1", CLAHE_RUNS="2",
-                       PYTHON=sys.executable)
+                       FUSION_RUNS="2", PYTHON=sys.executable)
             result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "perf-table.sh"), "--bin", bin_dir,
                                      "--update", doc], env=env, capture_output=True, text=True, check=False)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
@@ -229,7 +263,7 @@ class Script(unittest.TestCase):
             with open(os.path.join(out, "perf-table", "perf-table.md"), encoding="utf-8") as handle:
                 table = handle.read()
             for text in ("| percentile / histogram |", "| ward / curve |", "| ward / frame |", "64x36",
-                         "| 8-bit 64x36 / gl |", "| 16-bit 64x36 / cpu |"):
+                         "| 8-bit 64x36 / gl |", "| 16-bit 64x36 / cpu |", "| 64x36 rgba16f (16x9, 4) |"):
                 self.assertIn(text, table)
             with open(doc, encoding="utf-8") as handle:
                 self.assertIn("| percentile / apply |", handle.read())
