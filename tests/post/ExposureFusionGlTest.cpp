@@ -223,6 +223,39 @@ TEST_F(ExposureFusionGlTest, TheUvScaleLandsOnTheMapsTexelCentres)
     EXPECT_EQ(fusion.exposureLog2Texture().format(), GLenum(GL_R32F));
 }
 
+TEST(ExposureFusionReference, AStepEdgeShowsTheDocumentedHalo)
+{
+    // A window 8 EV above middle grey in a wall 5 EV below it (512x128, the edge at x = 256: base texel
+    // 64 at reduction 4), Unreal's template scales (a bracket of +-1.2 EV). The wall is brightened by
+    // about 0.5 EV throughout; the window is darkened, except within 14 base texels (56 pixels) of the
+    // edge, which the blurred weights of the wall's shadow exposure brighten: Mertens' low-frequency
+    // halo, at most 0.8 EV (the edge texel), under 0.6 EV on the next 3, under 0.35 EV from the 4th on
+    // (docs/TONE_OPERATORS.md).
+    const int width = 512, height = 128;
+    std::vector<float> rgba;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const float luminance = x >= 256 ? 0.18f * 256.0f : 0.18f / 32.0f;
+            rgba.insert(rgba.end(), {luminance, luminance, luminance, 1.0f});
+        }
+    const ref::FusionResult r = ref::exposureFusion(rgba.data(), width, height, 0.0f, unrealTemplate());
+    ASSERT_EQ(r.width, 128);
+    for (int row : {0, r.height / 2, r.height - 1}) {
+        for (int x = 0; x < 64; ++x)
+            EXPECT_TRUE(r.at(x, row) > 0.45f && r.at(x, row) < 0.55f) << x << ": " << r.at(x, row);
+        EXPECT_LE(r.at(64, row), 0.85f);
+        for (int x = 65; x < 79; ++x) {
+            EXPECT_TRUE(r.at(x, row) > 0.0f && r.at(x, row) < (x < 68 ? 0.6f : 0.35f)) << x << ": " << r.at(x, row);
+            EXPECT_LT(r.at(x, row), r.at(x - 1, row)) << x;
+        }
+        for (int x = 79; x < 128; ++x) {
+            EXPECT_LT(r.at(x, row), 0.0f) << x;
+            EXPECT_LE(r.at(x, row), r.at(x - 1, row)) << x;  // darker away from the edge
+        }
+        EXPECT_LT(r.at(127, row), -0.3f);
+    }
+}
+
 TEST(ExposureFusionGeometry, LevelsFollowTheShortSideAndTheLimit)
 {
     EXPECT_EQ(post::fusionLevelCount(1, 1, 16), 1);
