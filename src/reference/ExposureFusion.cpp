@@ -24,12 +24,18 @@ struct Level
 
     std::size_t index(int x, int y) const
     {
-        return std::size_t(std::clamp(y, 0, height - 1)) * std::size_t(width) + std::size_t(std::clamp(x, 0, width - 1));
+        return std::size_t(std::clamp(y, 0, height - 1)) * std::size_t(width) +
+               std::size_t(std::clamp(x, 0, width - 1));
     }
 };
 
 /// Level 0: the mean EV of each block, the exposures' display values and normalised weights.
-Level buildBase(const float* rgba, int width, int height, float offset, int reduction, post::FusionBracket bracket,
+Level buildBase(const float* rgba,
+                int width,
+                int height,
+                float offset,
+                int reduction,
+                post::FusionBracket bracket,
                 const hd::LuminanceWeights& w)
 {
     Level base;
@@ -127,8 +133,8 @@ void collapseLevel(Level& level, const Level* coarser)
             }
             float lap[3];
             for (std::size_t i = 0; i < 3; ++i) {
-                const float up = expandAt(
-                    [&](int cx, int cy) { return coarser->display[coarser->index(cx, cy)][i]; }, x, y);
+                const float up =
+                    expandAt([&](int cx, int cy) { return coarser->display[coarser->index(cx, cy)][i]; }, x, y);
                 lap[i] = d[i] - up;
             }
             const float upCollapsed =
@@ -165,8 +171,8 @@ FusionResult exposureFusion(const float* rgba,
     result.fused = base.collapsed;
     for (std::size_t i = 0; i < base.display.size(); ++i) {
         result.baseEv[i] = base.display[i][3];
-        result.adjustment[i] = hd::hdFusionAdjustment(base.collapsed[i], base.display[i][3],
-                                                      result.bracket.highlightEv, result.bracket.shadowEv);
+        result.adjustment[i] = hd::hdFusionAdjustment(base.collapsed[i], base.display[i][3], result.bracket.highlightEv,
+                                                      result.bracket.shadowEv);
     }
     return result;
 }

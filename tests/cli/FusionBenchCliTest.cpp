@@ -33,8 +33,8 @@ TEST(FusionBenchCliTest, SmallSizesRunEqualToTheReferenceAndWriteTheCsv)
 
 TEST(FusionBenchCliTest, PipelineFlagsAreRefused)
 {
-    auto result = cli_test::runIn(testing_support::scratchDir("bench-fusion-refused"),
-                                  hdrlab("bench fusion --bins 64"));
+    auto result =
+        cli_test::runIn(testing_support::scratchDir("bench-fusion-refused"), hdrlab("bench fusion --bins 64"));
     EXPECT_NE(result.exitCode, 0);
     EXPECT_NE(result.output.find("--bins is an option of 'bench pipeline', not of 'bench fusion'"), std::string::npos)
         << result.output;

@@ -1,8 +1,8 @@
 // The fusion local exposure's GL passes (post::ExposureFusion) against its CPU reference
 // (ref::exposureFusion) at awkward sizes, and the properties the design promises: a constant frame gives
-// a constant adjustment (within float rounding: the per-pixel blend of the exposures), contrast scales of 1 give none and a
-// pyramid that reconstructs the frame, tiny frames with 16 levels asked for, NaN/Inf/negative pixels
-// that do not reach the adjustment.
+// a constant adjustment (within float rounding: the per-pixel blend of the exposures), contrast scales of 1 give none
+// and a pyramid that reconstructs the frame, tiny frames with 16 levels asked for, NaN/Inf/negative pixels that do not
+// reach the adjustment.
 //
 // Tolerance: none. Both sides compute every value with shared/ExposureFusion.h's functions (ExactFloat.h's
 // log2/exp2/exp/divide built from correctly rounded adds and multiplies) in the same order, with
@@ -80,12 +80,11 @@ protected:
     /// Runs both and expects the same bits; returns whether they matched.
     bool matchesReference(const Frame& frame, GLenum format, float exposureLog2, const post::FusionSettings& s)
     {
-        const ref::FusionResult expected = ref::exposureFusion(frame.rgba.data(), frame.size.x, frame.size.y,
-                                                               exposureLog2, s);
+        const ref::FusionResult expected =
+            ref::exposureFusion(frame.rgba.data(), frame.size.x, frame.size.y, exposureLog2, s);
         const std::vector<float> result = runGpu(frame, format, exposureLog2, s);
-        const std::string where = std::to_string(frame.size.x) + "x" + std::to_string(frame.size.y) +
-                                  " reduction " + std::to_string(s.reduction) + " levels " +
-                                  std::to_string(expected.levels);
+        const std::string where = std::to_string(frame.size.x) + "x" + std::to_string(frame.size.y) + " reduction " +
+                                  std::to_string(s.reduction) + " levels " + std::to_string(expected.levels);
         EXPECT_EQ(fusion.mapSize(), glm::ivec2(expected.width, expected.height)) << where;
         EXPECT_EQ(fusion.levels(), expected.levels) << where;
         EXPECT_EQ(result.size(), expected.adjustment.size()) << where;
@@ -137,7 +136,8 @@ TEST_F(ExposureFusionGlTest, TinyFramesTakeEveryLevelCountWithoutFailing)
     post::FusionSettings s = unrealTemplate();
     s.reduction = 1;
     for (int maxLevels : {1, 2, 16, 99})
-        for (glm::ivec2 size : {glm::ivec2{1, 1}, glm::ivec2{1, 7}, glm::ivec2{2, 2}, glm::ivec2{5, 1}, glm::ivec2{3, 3}}) {
+        for (glm::ivec2 size :
+             {glm::ivec2{1, 1}, glm::ivec2{1, 7}, glm::ivec2{2, 2}, glm::ivec2{5, 1}, glm::ivec2{3, 3}}) {
             s.maxLevels = maxLevels;
             if (!matchesReference(sceneFrame(size, 4u, false), GL_RGBA32F, 0.0f, s))
                 return;
@@ -194,8 +194,12 @@ TEST_F(ExposureFusionGlTest, ContrastScalesOfOneChangeNothing)
 TEST_F(ExposureFusionGlTest, BadPixelsDoNotReachTheAdjustment)
 {
     Frame frame = sceneFrame({64, 48}, 6u, false);
-    const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
-                         -std::numeric_limits<float>::infinity(), -3.0f, 1e30f, 0.0f};
+    const float bad[] = {std::numeric_limits<float>::quiet_NaN(),
+                         std::numeric_limits<float>::infinity(),
+                         -std::numeric_limits<float>::infinity(),
+                         -3.0f,
+                         1e30f,
+                         0.0f};
     std::mt19937 rng(7);
     for (int i = 0; i < 200; ++i) {
         const std::size_t pixel = std::size_t(rng() % std::uint32_t(frame.size.x * frame.size.y));

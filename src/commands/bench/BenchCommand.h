@@ -3,9 +3,9 @@
 // (BenchPipelineCommand.cpp: the app's frame stage by stage against the memory floor), `flicker`
 // (BenchFlickerCommand.cpp: the flicker figure per operator and preset), `histogram-factors`
 // (HistogramFactors.cpp: the default GL histogram one factor at a time), `ward-factors`
-// (WardFactors.cpp: Ward's curve fit stage by stage), `clahe` (ClaheBench.cpp: CLAHE per backend), `fusion` (FusionBench.cpp: the fusion local exposure) or
-// the CUDA suites
-// (BenchCudaSuites.cpp; without the CUDA backend commands/CudaCommandsFallback.cpp says so).
+// (WardFactors.cpp: Ward's curve fit stage by stage), `clahe` (ClaheBench.cpp: CLAHE per backend), `fusion`
+// (FusionBench.cpp: the fusion local exposure) or the CUDA suites (BenchCudaSuites.cpp; without the CUDA backend
+// commands/CudaCommandsFallback.cpp says so).
 #pragma once
 
 #include "app/AppOptions.h"
@@ -38,7 +38,7 @@ struct BenchOptions
     std::optional<std::filesystem::path> chart;  ///< pipeline: SVG of the chain's time against bins, per path
     unsigned repeat = 50;                        ///< CUDA suites: timed runs per case
     // bench pipeline
-    std::vector<glm::ivec2> sizes{{1920, 1080}};            ///< --size WxH[,WxH...] (clahe, fusion: default 1080p and 4K)
+    std::vector<glm::ivec2> sizes{{1920, 1080}};            ///< --size WxH[,WxH...] (clahe/fusion: 1080p, 4K)
     std::vector<unsigned> bins{hd::kDefaultHistogramBins};  ///< --bins N[,N...]
     std::optional<std::string> toneOperator;                ///< --operator ID (default: every operator)
     std::optional<RangeOption> range;                       ///< --range MIN:MAX|auto (default: the app's range)
@@ -76,8 +76,8 @@ private:
     std::unique_ptr<Flags> mFlags;
 };
 
-/// Runs the suite: `pipeline`, `flicker`, `histogram-factors`, `ward-factors`, `clahe` and `fusion` here, the others through
-/// runCudaBenchSuites.
+/// Runs the suite: `pipeline`, `flicker`, `histogram-factors`, `ward-factors`, `clahe` and `fusion` here, the others
+/// through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
 /// `hdrlab bench pipeline` (commands/bench/BenchPipelineCommand.cpp).
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);

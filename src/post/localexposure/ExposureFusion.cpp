@@ -54,8 +54,7 @@ void ExposureFusion::prepare(gl::ShaderLibrary& shaders, glm::ivec2 size, const 
     if (!mReduceProgram) {
         mReduceProgram = shaders.buildCompute("local-exposure.fusion.reduce", "localexposure/FusionReduce.comp");
         mPyramidProgram = shaders.buildCompute("local-exposure.fusion.pyramid", "localexposure/FusionPyramid.comp");
-        mCollapseProgram =
-            shaders.buildCompute("local-exposure.fusion.collapse", "localexposure/FusionCollapse.comp");
+        mCollapseProgram = shaders.buildCompute("local-exposure.fusion.collapse", "localexposure/FusionCollapse.comp");
     }
     const int reduction = fusionReduction(s);
     const glm::ivec2 base{fusionBaseSide(size.x, reduction), fusionBaseSide(size.y, reduction)};
