@@ -188,7 +188,7 @@ std::vector<ExposureFusionTimings> ExposureFusion::time(gl::ShaderLibrary& shade
             t[3].timestamp();
         }
     }
-    std::vector<ExposureFusionTimings> timings(std::size_t(runs));
+    std::vector<ExposureFusionTimings> timings(static_cast<std::size_t>(runs));
     for (std::size_t run = 0; run < timings.size(); ++run) {
         std::array<std::uint64_t, 4> t{};
         for (std::size_t i = 0; i < 4; ++i)
