@@ -227,6 +227,45 @@ TEST_F(ExposureFusionGlTest, TheUvScaleLandsOnTheMapsTexelCentres)
     EXPECT_EQ(fusion.exposureLog2Texture().format(), GLenum(GL_R32F));
 }
 
+TEST_F(ExposureFusionGlTest, SamplingTheMapAtAPixelIsTheReferencesBilinearSample)
+{
+    // The apply pass's read (shaders/localexposure/FusionSample.glsl) against ref::sampleFusionAdjustment,
+    // on frames that are and are not multiples of the reduction. Tolerance: the texture unit's bilinear
+    // weights are fixed-point (8 fractional bits on NVIDIA, GL's minimum subtexel precision is 4), so a
+    // sample may be off by the largest step between the four texels times 2^-4, plus float rounding.
+    gl::Program program = ts::shaderLibrary().buildCompute("test.fusion-sample", "test/FusionSample.comp");
+    for (glm::ivec2 size : {glm::ivec2{64, 32}, glm::ivec2{37, 23}, glm::ivec2{5, 3}}) {
+        const Frame frame = sceneFrame(size, 9u, false);
+        const post::FusionSettings s = unrealTemplate();
+        runGpu(frame, GL_RGBA32F, 0.0f, s);
+        const ref::FusionResult expected = ref::exposureFusion(frame.rgba.data(), size.x, size.y, 0.0f, s);
+        gl::Texture sampled("test.fusion-sampled", GL_R32F, size);
+        program.use();
+        glProgramUniform2i(program.id(), 0, size.x, size.y);
+        glProgramUniform2f(program.id(), 1, fusion.uvScale().x, fusion.uvScale().y);
+        fusion.exposureLog2Texture().bindUnit(0);
+        glBindSampler(0, 0);
+        sampled.bindImage(0, GL_WRITE_ONLY);
+        glDispatchCompute(GLuint(size.x + 7) / 8, GLuint(size.y + 7) / 8, 1);
+        glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+        const std::vector<float> rgba = sampled.readRgbaFloat();
+        float largestStep = 0.0f;
+        for (int y = 0; y < expected.height; ++y)
+            for (int x = 0; x < expected.width; ++x) {
+                if (x + 1 < expected.width)
+                    largestStep = std::max(largestStep, std::abs(expected.at(x + 1, y) - expected.at(x, y)));
+                if (y + 1 < expected.height)
+                    largestStep = std::max(largestStep, std::abs(expected.at(x, y + 1) - expected.at(x, y)));
+            }
+        const double tolerance = double(largestStep) * 2.0 / 16.0 + 1e-5;
+        for (int y = 0; y < size.y; ++y)
+            for (int x = 0; x < size.x; ++x)
+                ASSERT_NEAR(rgba[(std::size_t(y) * std::size_t(size.x) + std::size_t(x)) * 4],
+                            ref::sampleFusionAdjustment(expected, x, y), tolerance)
+                    << size.x << "x" << size.y << " pixel " << x << "," << y;
+    }
+}
+
 TEST(ExposureFusionReference, AStepEdgeShowsTheDocumentedHalo)
 {
     // A window 8 EV above middle grey in a wall 5 EV below it (512x128, the edge at x = 256: base texel
