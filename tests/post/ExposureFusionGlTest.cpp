@@ -266,6 +266,23 @@ TEST_F(ExposureFusionGlTest, SamplingTheMapAtAPixelIsTheReferencesBilinearSample
     }
 }
 
+TEST_F(ExposureFusionGlTest, AnEmptyOrOversizedFrameIsRefusedWithTheReason)
+{
+    gl::Texture texture("test.fusion-frame", GL_RGBA16F, {8, 4});
+    post::PassContext ctx{ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps(), 0};
+    const post::FusionSettings s;
+    for (glm::ivec2 size : {glm::ivec2{0, 4}, glm::ivec2{8, -1}, glm::ivec2{9, 4}, glm::ivec2{8, 5}}) {
+        try {
+            fusion.run(ctx, texture, size, 0.0f, s);
+            ADD_FAILURE() << size.x << "x" << size.y << " ran";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("fusion: "), std::string::npos) << e.what();
+        }
+    }
+    fusion.run(ctx, texture, {7, 3}, 0.0f, s);  // a frame in part of a larger texture is fine
+    EXPECT_EQ(fusion.mapSize(), glm::ivec2(2, 1));
+}
+
 TEST(ExposureFusionReference, AStepEdgeShowsTheDocumentedHalo)
 {
     // A window 8 EV above middle grey in a wall 5 EV below it (512x128, the edge at x = 256: base texel

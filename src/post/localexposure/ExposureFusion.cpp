@@ -46,11 +46,17 @@ glm::vec2 ExposureFusion::uvScale() const
     return glm::vec2(mFrameSize) / glm::vec2(glm::max(covered, glm::ivec2(1)));
 }
 
-void ExposureFusion::prepare(gl::ShaderLibrary& shaders, glm::ivec2 size, const FusionSettings& s)
+void ExposureFusion::prepare(gl::ShaderLibrary& shaders,
+                             const gl::Texture& frame,
+                             glm::ivec2 size,
+                             const FusionSettings& s)
 {
+    const auto text = [](glm::ivec2 v) { return std::to_string(v.x) + "x" + std::to_string(v.y); };
     if (size.x < 1 || size.y < 1)
-        throw std::invalid_argument("fusion: the frame is empty (" + std::to_string(size.x) + "x" +
-                                    std::to_string(size.y) + ")");
+        throw std::invalid_argument("fusion: the frame is empty (" + text(size) + ")");
+    if (!frame || size.x > frame.size().x || size.y > frame.size().y)
+        throw std::invalid_argument("fusion: a " + text(size) + " frame does not fit the " + text(frame.size()) +
+                                    " texture it is said to be in");
     if (!mReduceProgram) {
         mReduceProgram = shaders.buildCompute("local-exposure.fusion.reduce", "localexposure/FusionReduce.comp");
         mPyramidProgram = shaders.buildCompute("local-exposure.fusion.pyramid", "localexposure/FusionPyramid.comp");
@@ -146,7 +152,7 @@ void ExposureFusion::run(PassContext& ctx,
                          float exposureLog2,
                          const FusionSettings& s)
 {
-    prepare(ctx.shaders, size, s);
+    prepare(ctx.shaders, frame, size, s);
     {
         auto scope = ctx.profiler.scope("local-exposure/fusion/reduce");
         dispatchReduce(frame, exposureLog2, s);
@@ -169,7 +175,7 @@ std::vector<ExposureFusionTimings> ExposureFusion::time(gl::ShaderLibrary& shade
                                                         const FusionSettings& s,
                                                         int runs)
 {
-    prepare(shaders, size, s);
+    prepare(shaders, frame, size, s);
     runs = std::max(runs, 1);
     std::vector<gl::Query> stamps;
     stamps.reserve(std::size_t(runs) * 4);

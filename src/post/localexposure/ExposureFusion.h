@@ -43,8 +43,9 @@ struct ExposureFusionTimings
 class ExposureFusion
 {
 public:
-    /// Computes the adjustment map of `frame` (RGBA16F or RGBA32F, linear, `size` pixels) at the global
-    /// exposure `exposureLog2`; each sub-pass in a profiler scope ("local-exposure/fusion/...").
+    /// Computes the adjustment map of `frame` (RGBA16F or RGBA32F, linear, its first `size` pixels) at
+    /// the global exposure `exposureLog2`; each sub-pass in a profiler scope ("local-exposure/fusion/...").
+    /// Throws std::invalid_argument for an empty size or one larger than the texture.
     void run(PassContext& ctx, const gl::Texture& frame, glm::ivec2 size, float exposureLog2, const FusionSettings& s);
 
     /// Runs the passes `runs` times back to back with GL timestamps around each sub-pass and waits
@@ -71,7 +72,7 @@ private:
     {
         gl::Texture display, weight, collapsed;  ///< collapsed: levels above the base only
     };
-    void prepare(gl::ShaderLibrary& shaders, glm::ivec2 size, const FusionSettings& s);
+    void prepare(gl::ShaderLibrary& shaders, const gl::Texture& frame, glm::ivec2 size, const FusionSettings& s);
     void dispatchReduce(const gl::Texture& frame, float exposureLog2, const FusionSettings& s);
     void dispatchPyramid();
     void dispatchCollapse();
