@@ -44,7 +44,9 @@ class ExposureFusion
 {
 public:
     /// Computes the adjustment map of `frame` (RGBA16F or RGBA32F, linear, its first `size` pixels) at
-    /// the global exposure `exposureLog2`; each sub-pass in a profiler scope ("local-exposure/fusion/...").
+    /// the global exposure `exposureLog2`: the luminance (s.luminance's weights) times 2^exposureLog2
+    /// puts the metered middle grey at 0.18 (a pipeline that meters a middle-grey luminance M passes
+    /// log2(0.18 / M)); each sub-pass in a profiler scope ("local-exposure/fusion/...").
     /// Throws std::invalid_argument for an empty size or one larger than the texture.
     void run(PassContext& ctx, const gl::Texture& frame, glm::ivec2 size, float exposureLog2, const FusionSettings& s);
 
