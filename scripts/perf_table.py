@@ -91,7 +91,8 @@ def peer_section(rows, peers, columns):
     GL path), median us, with the EV the peer settles on."""
     head = "| %s |" + " %s |" * len(columns)
     out = ["", "**Metering beside the engines' own** (median us on the same frame, GL timer queries; hdrlab: "
-           "histogram + scan + curve of the percentile operator, GL path; a peer: every pass its auto exposure "
+           "histogram + scan + curve rows of the percentile operator, GL path (with the curve built in the histogram "
+           "pass there is no curve row); a peer: every pass its auto exposure "
            "runs, with the EV it settles on; docs/PERF.md says what each peer follows and simplifies):", ""]
     out.append(head % (("metering",) + tuple("%s %s" % (fmt, size_label(size)) for fmt, size in columns)))
     out.append("|---|" + "---:|" * len(columns))
@@ -102,7 +103,8 @@ def peer_section(rows, peers, columns):
             if (row["frame_format"], row["size"], row["operator"], row["path"]) == (fmt, size, "percentile", "gl") \
                     and row["stage"] in ("histogram", "scan", "curve"):
                 parts[row["stage"]] = row["median"]
-        cells.append(number(sum(parts.values())) if "histogram" in parts and "curve" in parts else "-")
+        # The curve may be built in the histogram pass's last workgroup: then there is no curve row.
+        cells.append(number(sum(parts.values())) if "histogram" in parts else "-")
     out.append(head % (("hdrlab percentile",) + tuple(cells)))
     for peer in unique(row["path"] for row in peers):
         cells = []

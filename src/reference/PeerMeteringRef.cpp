@@ -247,8 +247,8 @@ float godotAverage(const PeerFrame& frame)
                 float values[64];  // kGodotBlock^2, in the shader's invocation order, then its tree sum
                 for (int t = 0; t < block * block; ++t) {
                     const int x = bx * block + t % block, y = by * block + t / block;
-                    values[t] = x < width && y < height ? source[std::size_t(y) * std::size_t(width) + std::size_t(x)]
-                                                        : 0.0f;
+                    values[t] =
+                        x < width && y < height ? source[std::size_t(y) * std::size_t(width) + std::size_t(x)] : 0.0f;
                 }
                 for (int size = block * block / 2; size >= 1; size /= 2)
                     for (int t = 0; t < size; ++t)

@@ -61,7 +61,9 @@ struct Fixture
 Fixture makeFixture(glm::ivec2 size, unsigned seed)
 {
     Fixture fixture{gl::Texture("test.peer-frame", GL_RGBA32F, size),
-                    post::createHistogramParamsBuffer("test.peer-params"), randomFrame(size, seed), {}};
+                    post::createHistogramParamsBuffer("test.peer-params"),
+                    randomFrame(size, seed),
+                    {}};
     fixture.texture.upload(GL_RGBA, GL_FLOAT, fixture.rgba.data());
     post::HistogramSpec spec;
     spec.luminance = {0.25f, 0.625f, 0.125f};

@@ -39,7 +39,8 @@ std::vector<PeerMeasurement> PeerBench::measure(const gl::Texture& frame,
     std::vector<PeerMeasurement> out;
     gl::DebugGroup group("peers");
     for (const auto& peer : mPeers) {
-        PeerMeasurement m{std::string(peer->id()), std::string(peer->engine()), std::string(peer->simplifies()), {}, {}};
+        PeerMeasurement m{
+            std::string(peer->id()), std::string(peer->engine()), std::string(peer->simplifies()), {}, {}};
         peer->prepare(frame.size());
         peer->run(frame, params);  // snapped: the state is this frame's target
         m.exposure = peer->exposure();
@@ -99,22 +100,17 @@ void runPeerRound(App& app,
     const post::PostPipeline::LastRun last = app.pipeline().lastRun();
     if (!last.hdr)
         return;
-    const std::vector<PeerMeasurement> measured = peers.measure(*last.hdr, app.pipeline().paramsBuffer(),
-                                                                int(context.frames), warmup, app.caps().glTimersUseful);
+    const std::vector<PeerMeasurement> measured =
+        peers.measure(*last.hdr, app.pipeline().paramsBuffer(), int(context.frames), warmup, app.caps().glTimersUseful);
     std::printf("%s", describePeers(measured, hdrlabMeteringUs, context.size + ", " + context.op).c_str());
     csv << peerCsvRows(measured, context);
 }
 
 std::string comparePresetsWithPeers(const CommonOptions& common, const BenchOptions& options)
 {
-    std::ostringstream csv;
-    std::printf(
-        "\npreset check: each engine preset against its peer on the same frame (the camera path's first frame, "
-        "where hdrlab snaps to its target; the peer's settled EV), within %.1f EV or documented in "
-        "docs/TONE_OPERATORS.md:\n\n",
-        kPresetToleranceEv);
-    std::printf("| preset | size | hdrlab EV | peer EV | difference | within %.1f EV |\n|---|---|---:|---:|---:|---|\n",
-                kPresetToleranceEv);
+    // Each preset's app prints its banner when it starts: the table follows them all.
+    std::ostringstream csv, table;
+    const glm::ivec2 size = options.sizes.front();
     for (const char* preset : {"unreal", "unity-hdrp", "bevy"}) {
         AppOptions appOptions = benchAppOptions(common, options);
         appOptions.toneOperator = "percentile";
@@ -125,9 +121,8 @@ std::string comparePresetsWithPeers(const CommonOptions& common, const BenchOpti
         runner.waitForTimings();
         const App::Flicker flicker = runner.flicker();
         const post::PostPipeline::LastRun last = runner.pipeline().lastRun();
-        const glm::ivec2 size = options.sizes.front();
         if (!flicker.lastKeyEv || !last.hdr) {
-            std::printf("| %s | %dx%d | - | - | - | no exposure read back |\n", preset, size.x, size.y);
+            table << util::format("| {} | {}x{} | - | - | - | no exposure read back |\n", preset, size.x, size.y);
             continue;
         }
         std::unique_ptr<PeerMetering> peer;
@@ -140,11 +135,21 @@ std::string comparePresetsWithPeers(const CommonOptions& common, const BenchOpti
         const double peerEv = peer->exposure().targetEv;
         const double difference = hdrlabEv - peerEv;
         const bool within = std::abs(difference) <= kPresetToleranceEv;
-        std::printf("| %s | %dx%d | %.3f | %.3f | %+.3f | %s |\n", preset, size.x, size.y, hdrlabEv, peerEv, difference,
-                    within ? "yes" : "no");
-        csv << preset << ',' << size.x << 'x' << size.y << ',' << fixedText(hdrlabEv, 4) << ','
-            << fixedText(peerEv, 4) << ',' << fixedText(difference, 4) << ',' << (within ? "yes" : "no") << '\n';
+        char row[160];
+        std::snprintf(row, sizeof row, "| %s | %dx%d | %.3f | %.3f | %+.3f | %s |\n", preset, size.x, size.y, hdrlabEv,
+                      peerEv, difference, within ? "yes" : "no");
+        table << row;
+        csv << preset << ',' << size.x << 'x' << size.y << ',' << fixedText(hdrlabEv, 4) << ',' << fixedText(peerEv, 4)
+            << ',' << fixedText(difference, 4) << ',' << (within ? "yes" : "no") << '\n';
     }
+    std::printf(
+        "\npreset check: each engine preset against its peer on the same frame (the camera path's first frame, "
+        "where hdrlab snaps to its target; the peer's settled EV), within %.1f EV or documented in "
+        "docs/TONE_OPERATORS.md:\n\n",
+        kPresetToleranceEv);
+    std::printf(
+        "| preset | size | hdrlab EV | peer EV | difference | within %.1f EV |\n|---|---|---:|---:|---:|---|\n%s",
+        kPresetToleranceEv, table.str().c_str());
     return csv.str();
 }
 

@@ -40,9 +40,10 @@ inline constexpr float kPeerFrameSeconds = 1.0f / 60.0f;
 /// The exposure a peer's state holds after a run (read back from its state buffer).
 struct PeerExposure
 {
-    float engineState = 0.0f;  ///< the engine's own adapted quantity (Bevy: EV; UE: log2 exposure; HDRP: EV100; Godot: luminance)
-    float ev = 0.0f;           ///< log2 of the factor the adapted state multiplies cd/m^2 by
-    float targetEv = 0.0f;     ///< the same for this frame's target (where adaptation settles on a still frame)
+    float engineState =
+        0.0f;  ///< the engine's own adapted quantity (Bevy: EV; UE: log2 exposure; HDRP: EV100; Godot: luminance)
+    float ev = 0.0f;        ///< log2 of the factor the adapted state multiplies cd/m^2 by
+    float targetEv = 0.0f;  ///< the same for this frame's target (where adaptation settles on a still frame)
 };
 
 /// Every timed run of one peer, microseconds per pass and for the whole metering.

@@ -22,7 +22,8 @@ void UnrealPeer::prepareFor(glm::ivec2 size)
     const glm::ivec2 half = (size + 1) / 2;
     mHalf = gl::Texture("peer.unreal.half-resolution", GL_RGBA16F, half);
     const glm::uvec2 groups = histogramGroups(half);
-    mRows = gl::Buffer("peer.unreal.histogram-rows", std::size_t(groups.x) * groups.y * hd::kUnrealBins * sizeof(float));
+    mRows =
+        gl::Buffer("peer.unreal.histogram-rows", std::size_t(groups.x) * groups.y * hd::kUnrealBins * sizeof(float));
     if (mReduced.size() == 0)
         mReduced = gl::Buffer("peer.unreal.histogram", hd::kUnrealBins * sizeof(float));
     program("peers/UnrealDownsample.comp");

@@ -37,7 +37,10 @@ public:
         return "buffers for the histogram textures; texel fetches for gathers; no mask, compensation or "
                "calibration constants; hdrlab's luminance weights";
     }
-    std::vector<std::string> passNames() const override { return {"downsample", "histogram", "reduce", "eye-adaptation"}; }
+    std::vector<std::string> passNames() const override
+    {
+        return {"downsample", "histogram", "reduce", "eye-adaptation"};
+    }
 
     /// The histogram's workgroups (rows) for a half-resolution image of `half`.
     static glm::uvec2 histogramGroups(glm::ivec2 half);
