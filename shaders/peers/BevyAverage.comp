@@ -1,4 +1,4 @@
-// BevyAverage.comp: Bevy's auto-exposure average pass, its structure (Bevy 0.15, auto_exposure.wgsl,
+// BevyAverage.comp: Bevy's auto-exposure average pass, its structure (Bevy 0.14+, auto_exposure.wgsl,
 // compute_average) written anew (commands/bench/peers/BevyPeer.h): one invocation walks the 64 bins,
 // keeps their running sum and clears them; the cumulative counts clamped to [low, high] % of the
 // total give each bin's share; the mean bin index over 63 spans the log range (avg log2 L); the

@@ -1,4 +1,4 @@
-// BevyHistogram.comp: Bevy's auto-exposure histogram pass, its structure (Bevy 0.15,
+// BevyHistogram.comp: Bevy's auto-exposure histogram pass, its structure (Bevy 0.14+,
 // crates/bevy_core_pipeline/src/auto_exposure/auto_exposure.wgsl, compute_histogram) written anew
 // for `bench pipeline --peers` (commands/bench/peers/BevyPeer.h): 16x16 invocations, one pixel each;
 // the metering mask looked up at the pixel's uv and its red channel weighed as uint(mask * 16); the

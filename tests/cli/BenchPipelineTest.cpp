@@ -182,7 +182,7 @@ TEST(BenchPipelineTest, PeersTimeEachEngineAndCheckThePresets)
     ASSERT_EQ(result.exitCode, 0) << result.output;
     for (const char* text :
          {"engine peers on the same frame (48x27, percentile;", "| hdrlab (histogram + scan + curve) |",
-          "| bevy (Bevy 0.15", "| unreal (Unreal Engine 5", "| unity-hdrp (Unity HDRP", "| godot (Godot 4",
+          "| bevy (Bevy 0.14+", "| unreal (Unreal Engine 5", "| unity-hdrp (Unity HDRP", "| godot (Godot 4",
           "preset check: ", "| unreal | 48x27 |", "| unity-hdrp | 48x27 |", "| bevy | 48x27 |"})
         EXPECT_NE(result.output.find(text), std::string::npos) << text << " in\n" << result.output;
     std::ifstream file(dir / "p.csv");

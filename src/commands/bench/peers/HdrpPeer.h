@@ -1,6 +1,6 @@
 // HdrpPeer.h: Unity HDRP's Automatic Histogram exposure as a peer of `bench pipeline --peers`
-// (PeerMetering.h). Engine: Unity HDRP 14-17 (com.unity.render-pipelines.high-definition), following
-// Runtime/PostProcessing/Shaders/HistogramExposure.compute (KHistogramGen, KHistogramReduce) with
+// (PeerMetering.h). Engine: Unity HDRP (com.unity.render-pipelines.high-definition, Unity-Technologies/Graphics),
+// following Runtime/PostProcessing/Shaders/HistogramExposure.compute (KHistogramGen, KHistogramReduce) with
 // HistogramExposureCommon.hlsl, ExposureCommon.hlsl (the centre-weighted mask) and the defaults of
 // Runtime/PostProcessing/Components/Exposure.cs (shared/Peers.h), written anew in GLSL:
 //   clear      the 128 global bins cleared (HDRP sets them from the CPU every frame);
@@ -24,7 +24,7 @@ class HdrpPeer final : public PeerMetering
 public:
     explicit HdrpPeer(const gl::ShaderLibrary& shaders);
     std::string_view id() const override { return "unity-hdrp"; }
-    std::string_view engine() const override { return "Unity HDRP 17, HistogramExposure.compute"; }
+    std::string_view engine() const override { return "Unity HDRP, HistogramExposure.compute"; }
     std::string_view simplifies() const override
     {
         return "no wave intrinsics; no curve remapping or compensation; point reads; hdrlab's luminance weights";

@@ -4,9 +4,9 @@
 // (shaders/peers/) from the engine's published shader structure (bins, workgroup shape, loop,
 // passes, atomics, what it reads), one file pair per engine, whose header names the engine version,
 // the source file it follows and what it simplifies:
-//   bevy        BevyPeer.h     (Bevy 0.15, auto_exposure.wgsl)
+//   bevy        BevyPeer.h     (Bevy 0.14+, auto_exposure.wgsl)
 //   unreal      UnrealPeer.h   (Unreal Engine 5, PostProcessHistogram.usf + eye adaptation)
-//   unity-hdrp  HdrpPeer.h     (Unity HDRP 14-17, HistogramExposure.compute)
+//   unity-hdrp  HdrpPeer.h     (Unity HDRP, HistogramExposure.compute)
 //   godot       GodotPeer.h    (Godot 4, luminance_reduce.glsl)
 // Common to all (the simplifications every peer shares): the luminance is hdrlab's (the params'
 // kParamLuma* weights, which also undo the frame's pre-exposure, so every peer meters cd/m^2 as
