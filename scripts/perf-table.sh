@@ -14,8 +14,10 @@
 #   --update   also rewrite the table between the perf-table markers of DOC.md (docs/PERF.md)
 # Environment: OUT (default ./gpu-out), SIZES (default 1920x1080,3840x2160), OPERATORS (default
 #   "percentile ward"), BINS (default 256), FRAMES (timed frames per configuration, default 120),
-#   WARMUP (default 20), CLAHE_RUNS (timed runs of bench clahe, default 200; 0 skips it), FUSION_RUNS
-#   (timed runs of bench fusion, default 200; 0 skips it), PYTHON
+#   WARMUP (default 20), PEERS (default 1: the percentile run also times the engines' metering on the
+#   same frame and checks the engine presets against it, `bench pipeline --peers`; 0 leaves it out),
+#   CLAHE_RUNS (timed runs of bench clahe, default 200; 0 skips it), FUSION_RUNS (timed runs of bench
+#   fusion, default 200; 0 skips it), PYTHON
 #   (default python3; the table is skipped with a note without it).
 # Writes $OUT/perf-table/: environment.txt, pipeline-<format>-<operator>.{txt,csv}, clahe.{txt,csv}, fusion.{txt,csv},
 # perf-table.md,
@@ -54,6 +56,7 @@ warmup=${WARMUP:-20}
 python=${PYTHON:-python3}
 clahe_runs=${CLAHE_RUNS:-200}
 fusion_runs=${FUSION_RUNS:-200}
+peers=${PEERS:-1}
 status=0
 
 {
@@ -64,7 +67,7 @@ status=0
     echo "driver: ${gpu##*, }"
   fi
   commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null) && echo "commit: $commit"
-  echo "command: hdrlab bench pipeline --size $sizes --bins $bins --operator OP --frames $frames --warmup $warmup"
+  echo "command: hdrlab bench pipeline --size $sizes --bins $bins --operator OP --frames $frames --warmup $warmup$([[ "$peers" != 0 ]] && echo " (--peers with OP percentile)")"
 } >"$dir/environment.txt"
 
 [[ ${#formats[@]} -gt 0 ]] || formats=(default)
@@ -74,15 +77,18 @@ for format in "${formats[@]}"; do
   [[ "$format" == default ]] || flag=(--frame-format "$format")
   for op in $operators; do
     name="pipeline-$format-$op"
-    echo "==== $name: hdrlab bench pipeline --size $sizes --bins $bins --operator $op ${flag[*]}" | tee "$dir/$name.txt"
+    peer_flag=()
+    [[ "$op" == percentile && "$peers" != 0 ]] && peer_flag=(--peers)
+    echo "==== $name: hdrlab bench pipeline --size $sizes --bins $bins --operator $op ${flag[*]} ${peer_flag[*]}" | tee "$dir/$name.txt"
     timeout --signal=KILL 900 "$bin/hdrlab" bench pipeline --size "$sizes" --bins "$bins" --operator "$op" \
-      --frames "$frames" --warmup "$warmup" "${flag[@]}" --csv "$dir/$name.csv" >>"$dir/$name.txt" 2>&1
+      --frames "$frames" --warmup "$warmup" "${flag[@]}" "${peer_flag[@]}" --csv "$dir/$name.csv" >>"$dir/$name.txt" 2>&1
     rc=$?
     echo "==== exit $rc" >>"$dir/$name.txt"
     echo "$name: exit $rc$([[ $rc -eq 3 ]] && echo ' (a stage came in under its floor: see the log)')"
     [[ $rc -eq 0 ]] || status=1
     [[ $rc -eq 0 || $rc -eq 3 ]] || tail -n 3 "$dir/$name.txt"
-    grep -E "^(memory floors|device peak|floor check|FLOOR BROKEN|  [0-9]+x[0-9]+,)" "$dir/$name.txt" | cut -c1-200
+    grep -E "^(memory floors|device peak|floor check|FLOOR BROKEN|  [0-9]+x[0-9]+,|\| (unreal|unity-hdrp|bevy) \| )" \
+      "$dir/$name.txt" | cut -c1-200
     [[ -s "$dir/$name.csv" ]] && csvs+=("$dir/$name.csv")
     logs+=(--log "$dir/$name.txt")
   done

@@ -83,10 +83,55 @@ def read_rows(paths, assume_format):
             if row["median"] is None:
                 raise InputError("%s:%d: no median_us" % (path, line))
             row["source_file"] = path
+            check_peer_row(row, path, line)
             rows.append(row)
     if not rows:
         raise InputError("no rows in %s" % ", ".join(paths))
     return rows
+
+
+def check_peer_row(row, path, line):
+    """An engine peer's row (`bench pipeline --peers`: path peer-<id>, stage metering or metering/<pass>)
+    carries the EV where the engine's adaptation settles on the frame; other rows leave it empty."""
+    row["peer"] = row["path"].startswith("peer-")
+    if not row["peer"]:
+        return
+    if not row["stage"].startswith("metering"):
+        raise InputError("%s:%d: a peer row's stage is metering or metering/<pass>, not %s" % (path, line, row["stage"]))
+    try:
+        row["ev"] = float(row.get("exposure_ev") or "")
+    except ValueError:
+        raise InputError("%s:%d: a peer row without its exposure_ev" % (path, line)) from None
+
+
+def peer_section(rows, peers, columns):
+    """Each engine peer's metering beside hdrlab's (histogram + scan + curve of the percentile operator's
+    GL path), median us, with the EV the peer settles on."""
+    head = "| %s |" + " %s |" * len(columns)
+    out = ["", "**Metering beside the engines' own** (median us on the same frame, GL timer queries; hdrlab: "
+           "histogram + scan + curve rows of the percentile operator, GL path (with the curve built in the histogram "
+           "pass there is no curve row); a peer: every pass its auto exposure "
+           "runs, with the EV it settles on; docs/PERF.md says what each peer follows and simplifies):", ""]
+    out.append(head % (("metering",) + tuple("%s %s" % (fmt, size_label(size)) for fmt, size in columns)))
+    out.append("|---|" + "---:|" * len(columns))
+    cells = []
+    for fmt, size in columns:
+        parts = {}
+        for row in rows:
+            if (row["frame_format"], row["size"], row["operator"], row["path"]) == (fmt, size, "percentile", "gl") \
+                    and row["stage"] in ("histogram", "scan", "curve"):
+                parts[row["stage"]] = row["median"]
+        # The curve may be built in the histogram pass's last workgroup: then there is no curve row.
+        cells.append(number(sum(parts.values())) if "histogram" in parts else "-")
+    out.append(head % (("hdrlab percentile",) + tuple(cells)))
+    for peer in unique(row["path"] for row in peers):
+        cells = []
+        for fmt, size in columns:
+            match = [row for row in peers if (row["frame_format"], row["size"], row["path"], row["stage"])
+                     == (fmt, size, peer, "metering")]
+            cells.append("%s (EV %.2f)" % (number(match[-1]["median"]), match[-1]["ev"]) if match else "-")
+        out.append(head % ((peer[len("peer-"):],) + tuple(cells)))
+    return out
 
 
 def read_clahe_rows(paths):
@@ -266,6 +311,10 @@ def path_name(row):
 
 def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None, clahe_rows=None,
                 fusion_rows=None):
+    peers = [row for row in rows if row.get("peer")]
+    rows = [row for row in rows if not row.get("peer")]
+    if not rows:
+        raise InputError("only engine peer rows: no `bench pipeline` stage rows")
     all_bins = unique(row["bins"] for row in rows)
     if bins is None:
         bins = "256" if "256" in all_bins else sorted(all_bins, key=int)[0]
@@ -383,6 +432,8 @@ def build_table(rows, facts, bins=None, operators=None, note=None, link_base=Non
             rate = float(values[-1]) if values else None
             cells.append("-" if rate is None else number(rate, 0 if rate >= 100 else 2))
         out.append(head % ((label,) + tuple(cells)))
+    if peers:
+        out.extend(peer_section(rows, [row for row in peers if row["bins"] == str(bins)] or peers, columns))
     if clahe_rows:
         out.extend(clahe_section(clahe_rows))
     if fusion_rows:

@@ -28,3 +28,4 @@ set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/ExposureFusion.cpp PROPERT
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/Clahe.cpp PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 target_sources(hdrlab_core PRIVATE reference/DisplayTransformRef.cpp)
 target_sources(hdrlab_core PRIVATE reference/HdrEncode.cpp)
+target_sources(hdrlab_core PRIVATE reference/PeerMeteringRef.cpp)

@@ -282,6 +282,8 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     auto benchChart = parse({"bench", "pipeline", "--bins", "64,256", "--chart", "b.svg"});
     ASSERT_EQ(benchChart.kind, CommandKind::Bench) << benchChart.error;
     EXPECT_EQ(benchChart.bench.chart, std::filesystem::path("b.svg"));
+    EXPECT_FALSE(benchChart.bench.peers);
+    EXPECT_TRUE(parse({"bench", "pipeline", "--peers"}).bench.peers);
 
     auto equalize = parse({"equalize8", "in.png", "-o", "out.png", "--scan", "cuda-blelloch", "--block", "512"});
     ASSERT_EQ(equalize.kind, CommandKind::Equalize8) << equalize.error;
@@ -351,6 +353,8 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"clahe", "in.png", "-o", "-"}, "binary image");
     expectRefused({"clahe", "in.png"}, "--output");
     expectRefused({"bench", "clahe", "--bins", "64"}, "--bins is an option of 'bench pipeline'");
+    expectRefused({"bench", "flicker", "--peers"}, "--peers is an option of 'bench pipeline'");
+    expectRefused({"bench", "clahe", "--peers"}, "--peers is an option of 'bench pipeline'");
 }
 
 TEST(CliTest, SequenceOptionsAreFilledInAndChecked)

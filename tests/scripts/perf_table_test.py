@@ -113,6 +113,25 @@ class Table(unittest.TestCase):
         with self.assertRaises(perf_table.InputError):
             perf_table.build_table(rows, {}, bins="64")
 
+    def test_peer_rows_sit_beside_hdrlabs_metering(self):
+        header = NEW_HEADER + ",ref_us,time_over_ref,ref_api,exposure_ev"
+        lines = [header] + [line + ",,,," for line in new_rows("rgba16f", "3840x2160", "55.9", "5960", "6310")]
+        peer = "3840x2160,256,percentile,peer-%s,%s,-,%s,gl-timer-query,%s,,,,,60,,,,,rgba16f,,,,%s"
+        lines += [peer % ("bevy", "bevy", "metering", "41.5", "-2.5000"),
+                  peer % ("bevy", "bevy", "metering/histogram", "40.0", "-2.5000"),
+                  peer % ("godot", "godot", "metering", "30.25", "-1.2500")]
+        rows = perf_table.read_rows([self.files.write("peers.csv", lines)], None)
+        table = perf_table.build_table(rows, {})
+        self.assertIn("**Metering beside the engines' own**", table)
+        self.assertIn("| hdrlab percentile | 80.9 |", table)  # histogram 55.9 + curve 25.0
+        self.assertIn("| bevy | 41.5 (EV -2.50) |", table)
+        self.assertIn("| godot | 30.2 (EV -1.25) |", table)
+        self.assertNotIn("peer-", table.split("**Metering beside")[0], "peers stay out of the stage tables")
+        # The one CSV check: a peer row needs its EV and a metering stage.
+        for bad in (peer % ("bevy", "bevy", "metering", "41.5", ""), peer % ("bevy", "bevy", "histogram", "1", "0")):
+            with self.assertRaises(perf_table.InputError):
+                perf_table.read_rows([self.files.write("bad.csv", [header, bad])], None)
+
     def test_update_replaces_only_the_marked_block(self):
         csv_path = self.files.write("new.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))
         doc = self.files.write("PERF.md", ["# Performance", "intro", perf_table.BEGIN, "stale table",

@@ -63,7 +63,10 @@ void addPipelineFlags(CLI::App& bench, Flags& f)
             .add_option("--frame-format", f.frameFormat,
                         "pipeline, flicker: how the scene frame is stored (rgba16f|rgba32f|auto; default: the app's)")
             ->type_name("F")
-            ->check(CLI::IsMember(frameFormatChoices()))};
+            ->check(CLI::IsMember(frameFormatChoices())),
+        bench.add_flag("--peers", f.bound.peers,
+                       "pipeline: also time the auto-exposure metering of Bevy, Unreal Engine 5, Unity HDRP and "
+                       "Godot 4 on the same frame, and check the engine presets against them")};
 }
 
 /// --size, --bins, --operator, --range, --frames and --warmup into `bench`.
@@ -166,7 +169,7 @@ BenchOptions BenchParser::read() const
         for (const CLI::Option* option : f.pipelineOnly)
             if (option->count() &&
                 !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
-                  option != f.chartOption) &&
+                  option->get_name() != "--peers" && option != f.chartOption) &&
                 !(imageSizes && option->get_name() == "--size"))
                 throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
                                options.suite + "'");

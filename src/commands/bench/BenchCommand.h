@@ -45,6 +45,7 @@ struct BenchOptions
     unsigned frames = 60;                                   ///< --frames: timed frames per configuration
     unsigned warmup = 20;                                   ///< --warmup: frames rendered before the timed ones
     std::optional<std::string> frameFormat;  ///< --frame-format auto|rgba32f|rgba16f (default: the app's)
+    bool peers = false;  ///< --peers: the engines' metering on the same frame (commands/bench/peers/PeerBench.h)
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)
