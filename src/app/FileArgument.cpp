@@ -27,7 +27,7 @@ bool isOptionValue(const CLI::App& cli, const std::string& before)
     if (before.size() < 2 || before[0] != '-' || before.find('=') != std::string::npos)
         return false;
     const CLI::Option* option = cli.get_option_no_throw(before);
-    return option == nullptr || option->get_type_size_max() > 0;  // unknown: leave it to the parser
+    return option == nullptr || option->get_items_expected_max() > 0;  // unknown: leave it to the parser
 }
 
 }  // namespace
