@@ -273,12 +273,15 @@ void ExposurePanel::draw(post::ExposureHistory& history,
         recordInView("Exposure key value plot (none: the operator has no key value)");
         ImGui::Dummy(ImVec2(1.0f, plotHeight));
     } else {
+        // The numbers first (they are what is read); the key value's name in the tooltip.
         const auto flicker = history.flickerEvPerSecond();
         if (flicker && !keyEv.empty())
-            textElided(keyCaption + ": now " + formatValue("%+.2f", double(keyEv.back().value)) + ", flicker " +
+            textElided("key " + formatValue("%+.2f", double(keyEv.back().value)) + " EV, flicker " +
                        formatValue("%.3f", *flicker) + " EV/s");
         else
-            textElided(keyCaption + ": waiting for key values");
+            textElided("key value: waiting for readbacks");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", keyCaption.c_str());
         float low = -1.0f;
         float high = 1.0f;
         if (!keyEv.empty()) {
