@@ -182,11 +182,12 @@ struct App::Impl final : ui::PanelHost
     BlitRects placementInCanvas() const;
     /// The mouse in canvas pixels from the bottom-left corner (window).
     glm::dvec2 cursorInCanvas() const;
-    /// "viewport 328,0 952x546 of 1280x720 (pixels from the top-left); picture 952x546, 56.4 % of the
+    /// "viewport 328,0 952x534 of 1280x720 (pixels from the top-left); picture 952x534, 55.2 % of the
     /// window; combos visible without scrolling: method, scan, operator; no name cut short": tests
     /// crop screenshots with it; the picture is the frame's rectangle as placed in the viewport; the
-    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); then the
-    /// combos' names found too narrow since the last call (ui::checkNamesFit).
+    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); whether
+    /// the measurements show without scrolling ("measurements in view (...)": ui/InView.h); then the
+    /// text and the combos' names found too narrow since the last call (ui/TextFit.h, ui::checkNamesFit).
     std::string describeLayout() const;
     /// "combos visible without scrolling: method, scan, operator", or which are not, or drawn nowhere.
     std::string describeCombos() const;

@@ -8,6 +8,8 @@
 #include "util/Log.h"
 
 #include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // ClosePopupToLevel: Esc closes an open list
 
 #include <iostream>
 
@@ -22,6 +24,9 @@ constexpr double kQuitConfirmSeconds = 3.0;
 std::vector<int> App::Impl::handleKeys(const std::vector<WindowEvents::KeyPress>& keys, bool keyboardFree)
 {
     std::vector<int> taps;
+    // Esc with a combo's list open closes the list (as the panels' user expects), it never quits.
+    const bool popupOpen =
+        imgui && showUi && ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     for (const WindowEvents::KeyPress& press : keys) {
         const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
         const bool alt = (press.mods & GLFW_MOD_ALT) != 0;
@@ -33,6 +38,8 @@ std::vector<int> App::Impl::handleKeys(const std::vector<WindowEvents::KeyPress>
                 showUi = true;  // the help is drawn with the panels
         } else if (press.key == GLFW_KEY_ESCAPE && keyboardFree && showKeyHelp) {
             showKeyHelp = false;
+        } else if (press.key == GLFW_KEY_ESCAPE && popupOpen) {
+            ImGui::ClosePopupToLevel(0, true);
         } else if ((press.key == GLFW_KEY_ESCAPE && keyboardFree && !ctrl && !alt) ||
                    (press.key == GLFW_KEY_Q && ctrl)) {
             requestQuit();
