@@ -2,8 +2,9 @@
 // scheme) and the overlay that shows them. The scheme, as image viewers and engines' editors have it:
 //   F1 this help (F1 or Esc closes it); Tab hides or shows the panels; Esc or Ctrl+Q quits (Esc closes
 //   an open list or the help first; while a "Record" runs, the first press warns and a second within
-//   3 s quits without writing); F12 writes a PNG of the window; Ctrl+R resets the pipeline's settings to the defaults; R puts a scene's camera
-//   back at its start. A scene: WASD/QE move, right mouse looks, Shift is faster. An image: wheel or
+//   3 s quits without writing); F12 writes a PNG of the window; Ctrl+R resets the pipeline's settings to the defaults;
+//   R puts a scene's camera back at its start. A scene: WASD/QE move, right mouse looks, Shift is faster. An image:
+//   wheel or
 //   +/- zoom, 1 is 1:1, F or 0 fits, left drag pans. A sequence: Space plays or pauses, Left/Right
 //   step, Home goes to the first frame. Keys act on their press events (a tap between two slow frames
 //   counts); keys held for a movement or a zoom are read each frame. Where a text field has the

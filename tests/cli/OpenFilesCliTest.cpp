@@ -36,8 +36,8 @@ TEST(OpenFilesCliTest, SceneNamesAndRelativePathsResolveInTheDataFolder)
     // The scratch folder has no scenes/: both are found in the data folder beside the executable.
     const fs::path dir = testing_support::scratchDir("cli-open-scene");
     for (const char* scene : {"tunnel-exit", "scenes/tunnel-exit.json"}) {
-        const auto result = cli_test::runIn(
-            dir, cli_test::hdrlab(std::string("--headless --frames 1 --size 64x36 --scene ") + scene));
+        const auto result =
+            cli_test::runIn(dir, cli_test::hdrlab(std::string("--headless --frames 1 --size 64x36 --scene ") + scene));
         EXPECT_EQ(result.exitCode, 0) << scene << "\n" << result.output;
     }
     const auto missing = cli_test::runIn(dir, cli_test::hdrlab("--headless --frames 1 --scene no-such-scene"));
