@@ -2,6 +2,7 @@
 // loop, the panels' side and the run's outputs are in FrameLoop.cpp, AppPanels.cpp and
 // RunOutputs.cpp (app/AppImpl.h holds the state they share).
 #include "app/AppImpl.h"
+#include "app/FileArgument.h"
 
 #include "gl/Debug.h"
 #include "post/MethodListing.h"
@@ -98,8 +99,11 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
             size = a.source->size();  // headless output is the whole image at its own size
         }
     } else {
+        // A scene name or a relative path not found here is looked up in the data folder.
+        const std::optional<std::filesystem::path> sceneFile =
+            options.sceneFile ? std::optional(resolveSceneFile(*options.sceneFile, options.dataDir)) : std::nullopt;
         auto sceneSource = std::make_unique<SceneFrameSource>(
-            *a.shaders, options.sceneFile ? scene::loadSceneFile(*options.sceneFile) : scene::defaultScene(),
+            *a.shaders, sceneFile ? scene::loadSceneFile(*sceneFile) : scene::defaultScene(),
             a.cudaInterop.allocator.get(), a.isWindow ? glm::max(a.context->framebufferSize(), glm::ivec2(1)) : size,
             options.frameFormat ? *scene::parseFrameFormat(*options.frameFormat) : scene::kDefaultFrameFormat);
         if (options.lighting)
@@ -109,8 +113,8 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         a.presets = scene::listScenePresets(util::findDataRoot(options.dataDir) / "scenes");
         for (std::size_t i = 0; i < a.presets.size(); ++i) {
             std::error_code ec;
-            bool current = options.sceneFile ? std::filesystem::equivalent(a.presets[i].path, *options.sceneFile, ec)
-                                             : a.presets[i].name == "default";
+            bool current = sceneFile ? std::filesystem::equivalent(a.presets[i].path, *sceneFile, ec)
+                                     : a.presets[i].name == "default";
             if (current)
                 a.currentPreset = int(i);
         }

@@ -72,7 +72,17 @@ struct App::Impl final : ui::PanelHost
     std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
     std::string sourceStatus;                            ///< the last dropped file's outcome (Frame panel)
     std::unique_ptr<util::FolderWatcher> shaderWatcher;  ///< --watch-shaders: the shaders folder in use
-    std::string shaderStatus;  ///< the last shader reload's errors (file:line), shown in the Frame panel
+    std::string shaderStatus;       ///< the last shader reload's errors (file:line), shown in the Frame panel
+    ui::StatusMessage lastMessage;  ///< the status line's message: the last outcome the app had to tell
+    std::string shownTitle;         ///< what the window's title names now (set when it changes)
+    bool showKeyHelp = false;       ///< F1: the key help over the picture
+    /// Frame panel: while the panels are in use, the window shows the last picture again (kept) instead
+    /// of rendering the scene and the pipeline, so the panels answer at the UI's rate on a slow GPU.
+    bool keepPictureWhileInteracting = true;
+    gl::Texture keptPicture;  ///< a copy of the last display image (the pipeline may reallocate its own)
+    std::chrono::steady_clock::time_point lastPanelInteraction{};
+    bool windowPngRequested = false;  ///< F12: a PNG of the window after this frame's UI pass
+    std::optional<std::chrono::steady_clock::time_point> quitArmedAt;  ///< a quit press that warned
 
     std::unique_ptr<SplitView> split;          ///< pipeline B and the composite (--split, Split view panel)
     bool draggingDivider = false;              ///< the left button holds the split view's divider
@@ -144,6 +154,8 @@ struct App::Impl final : ui::PanelHost
     void drawSplitLabels();
     ui::SplitPanelInput splitPanelInput();
     void openDroppedFiles();
+    /// A dropped image in a scene window: the window becomes the image view (the scene goes).
+    void openImageInPlaceOfScene(const std::filesystem::path& path);
     void switchToRequestedPreset();
     /// --watch-shaders: rebuilds the programs that read a changed shader file (between frames); a
     /// program that fails keeps its last good version, and the error goes to the log and the panel.
@@ -170,11 +182,12 @@ struct App::Impl final : ui::PanelHost
     BlitRects placementInCanvas() const;
     /// The mouse in canvas pixels from the bottom-left corner (window).
     glm::dvec2 cursorInCanvas() const;
-    /// "viewport 328,0 952x546 of 1280x720 (pixels from the top-left); picture 952x546, 56.4 % of the
+    /// "viewport 328,0 952x534 of 1280x720 (pixels from the top-left); picture 952x534, 55.2 % of the
     /// window; combos visible without scrolling: method, scan, operator; no name cut short": tests
     /// crop screenshots with it; the picture is the frame's rectangle as placed in the viewport; the
-    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); then the
-    /// combos' names found too narrow since the last call (ui::checkNamesFit).
+    /// Pipeline panel's three combos are found by the names they show (ui::comboPlacements); whether
+    /// the measurements show without scrolling ("measurements in view (...)": ui/InView.h); then the
+    /// text and the combos' names found too narrow since the last call (ui/TextFit.h, ui::checkNamesFit).
     std::string describeLayout() const;
     /// "combos visible without scrolling: method, scan, operator", or which are not, or drawn nowhere.
     std::string describeCombos() const;
@@ -189,6 +202,30 @@ struct App::Impl final : ui::PanelHost
     void applySplit(const ui::SplitPanelActions& actions) override;
     void applyCapture(const ui::TimingsPanelActions& actions) override;
     void requestScenePreset(int index) override;
+
+    /// The window's key presses of this frame (app/AppKeys.cpp): the app's keys act; the others are
+    /// returned as the frame source's taps (none while a text field has the keyboard).
+    std::vector<int> handleKeys(const std::vector<WindowEvents::KeyPress>& keys, bool keyboardFree);
+    /// Esc, Ctrl+Q: closes the window; while a recording would be lost, only on a second press.
+    void requestQuit();
+    /// Ctrl+R: the pipeline's settings back to the defaults.
+    void resetPipelineToDefaults();
+    /// F12: writes hdrlab-window-<time>.png of the back buffer (before the swap).
+    void writeWindowPngIfAsked();
+    /// Puts `text` in the status line in the colour of `kind` (and keeps it until the next message).
+    void say(ui::MessageKind kind, std::string text);
+    /// "scene room", "image photo.exr": what is shown (the status line and the window's title).
+    std::string describeShown() const;
+    /// Sets the window's title to name what is shown, when that changed.
+    void updateWindowTitle();
+
+    /// Whether the panels are in use now or were within the last half second: an item held, a popup
+    /// open, or the mouse moving, scrolling or pressed over them (ImGui's state of the last frame).
+    bool panelsBusy();
+    /// Copies this frame's display image into keptPicture (window, keepPictureWhileInteracting).
+    void keepPicture(const gl::Texture& display);
+    /// A frame that shows keptPicture with this frame's panels: no scene, no pipeline, nothing timed.
+    void presentKeptPicture(double pathSeconds);
 
     void renderFrame(double dt, double pathSeconds, bool drawUi);
     /// Clears the canvas of `target` (0: the window) and blits the display image into the viewport.

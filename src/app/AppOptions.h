@@ -29,12 +29,12 @@ struct AppOptions
     std::optional<int> frames;                              ///< --frames N (headless default kDefaultHeadlessFrames)
     std::optional<std::filesystem::path> screenshot;        ///< --screenshot OUT.png (display image)
     std::optional<std::filesystem::path> screenshotExr;     ///< --screenshot-exr OUT.exr (HDR frame)
-    std::optional<std::filesystem::path> windowScreenshot;  ///< --window-screenshot OUT.png (hidden; tests)
+    std::optional<std::filesystem::path> windowScreenshot;  ///< --window-screenshot OUT.png (the window)
     std::optional<std::filesystem::path> capture;           ///< --capture OUT.json (trace events)
     std::optional<std::filesystem::path> captureCsv;        ///< --capture-csv OUT.csv
     std::optional<int> captureFrames;            ///< --capture-frames N: the recording ring keeps the last N frames
     bool ui = false;                             ///< --ui: draw the panels into headless output too
-    bool hideUi = false;                         ///< --hide-ui: start a window with the panels hidden (F1, Tab toggle)
+    bool hideUi = false;                         ///< --hide-ui: start a window with the panels hidden (Tab toggles)
     std::optional<float> uiScale;                ///< --ui-scale S: the panels' scale (default: the monitor's)
     bool fixedStep = false;                      ///< --fixed-step: a window follows the headless time step and path
     bool list = false;                           ///< --list

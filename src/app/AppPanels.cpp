@@ -3,12 +3,16 @@
 // the split view's labels over the picture, and the layout's description after a --ui screenshot.
 #include "app/AppImpl.h"
 
+#include "ui/InView.h"
+#include "ui/KeyHelp.h"
 #include "ui/PanelColumns.h"
 #include "ui/TextFit.h"
 #include "util/Log.h"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 
 namespace app {
@@ -18,35 +22,46 @@ void App::Impl::drawPanels(double pathSeconds)
     std::optional<post::HistogramSnapshot> snapshot = pipeline->latestSnapshot();
     const std::optional<post::ProbeSnapshot> probe = pipeline->latestProbe();
     const ui::CaptureMode mode = captureMode();
-    const ui::PanelContext panelContext{.host = *this,
-                                        .pipeline = *pipeline,
-                                        .profiler = *profiler,
-                                        .glContext = *context,
-                                        .shaders = *shaders,
-                                        .caps = caps,
-                                        .isWindow = isWindow,
-                                        .source = *source,
-                                        .scene = sceneSource,
-                                        .still = stillImage,
-                                        .sequence = sequence,
-                                        .frame = frameInput(),
-                                        .presets = presets,
-                                        .currentPreset = currentPreset,
-                                        .sourceStatus = shaderStatus.empty()   ? sourceStatus
-                                                        : sourceStatus.empty() ? shaderStatus
-                                                                               : shaderStatus + "\n" + sourceStatus,
-                                        .canvas = canvas,
-                                        .pathSeconds = pathSeconds,
-                                        .vsync = vsync,
-                                        .snapshot = snapshot,
-                                        .probe = probe,
-                                        .probeNames = probeNames,
-                                        .exposurePlot = exposurePlot,
-                                        .split = splitPanelInput(),
-                                        .captureMode = mode,
-                                        .captureStatus = captureStatus};
+    ui::PanelContext panelContext{.host = *this,
+                                  .pipeline = *pipeline,
+                                  .profiler = *profiler,
+                                  .glContext = *context,
+                                  .shaders = *shaders,
+                                  .caps = caps,
+                                  .isWindow = isWindow,
+                                  .source = *source,
+                                  .scene = sceneSource,
+                                  .still = stillImage,
+                                  .sequence = sequence,
+                                  .frame = frameInput(),
+                                  .presets = presets,
+                                  .currentPreset = currentPreset,
+                                  .sourceStatus = shaderStatus.empty()   ? sourceStatus
+                                                  : sourceStatus.empty() ? shaderStatus
+                                                                         : shaderStatus + "\n" + sourceStatus,
+                                  .canvas = canvas,
+                                  .pathSeconds = pathSeconds,
+                                  .vsync = vsync,
+                                  .snapshot = snapshot,
+                                  .probe = probe,
+                                  .probeNames = probeNames,
+                                  .exposurePlot = exposurePlot,
+                                  .split = splitPanelInput(),
+                                  .captureMode = mode,
+                                  .captureStatus = captureStatus,
+                                  .status = {}};
+    ui::StatusLineInfo& status = panelContext.status;
+    const util::Summary frameTime = profiler->frameTimeMs();
+    status.frameMs = frameTime.count > 0 ? frameTime.mean : 0.0;
+    status.gpu = context->info().renderer;
+    status.shown = describeShown();
+    status.message = lastMessage;
+    if (isWindow)
+        panelContext.keepPictureWhileInteracting = &keepPictureWhileInteracting;
     panels->draw(panelContext);
     drawSplitLabels();
+    if (showKeyHelp)
+        ui::drawKeyHelp(panels->columns().rects().viewport, showKeyHelp);
 }
 
 ui::CaptureMode App::Impl::captureMode()
@@ -94,6 +109,8 @@ void App::Impl::applyCapture(const ui::TimingsPanelActions& timing)
         profiler->startRecording();
         captureStatus = util::format("capturing {} frames...", uiCaptureFrames);
     }
+    if (timing.captureRequested)
+        say(ui::MessageKind::Info, captureStatus);
     if (timing.recordRequested) {
         uiRecording = true;
         profiler->startRecording();
@@ -108,6 +125,32 @@ void App::Impl::requestScenePreset(int index)
     requestedPreset = index;
 }
 
+void App::Impl::say(ui::MessageKind kind, std::string text)
+{
+    lastMessage = {std::move(text), kind};
+}
+
+std::string App::Impl::describeShown() const
+{
+    if (!source)
+        return {};
+    std::string kind = source->kind();
+    for (char& c : kind)
+        c = char(std::tolower((unsigned char)c));
+    return kind + " " + source->name();
+}
+
+void App::Impl::updateWindowTitle()
+{
+    if (!isWindow)
+        return;
+    std::string title = ui::windowTitle(describeShown());
+    if (title != shownTitle) {
+        glfwSetWindowTitle(context->window(), title.c_str());
+        shownTitle = std::move(title);
+    }
+}
+
 std::string App::Impl::describeLayout() const
 {
     std::string text = util::format("viewport {},{} {}x{} of {}x{} (pixels from the top-left)", viewport.x,
@@ -119,7 +162,7 @@ std::string App::Impl::describeLayout() const
     std::snprintf(percent, sizeof percent, "%.1f", share);
     text += util::format("; picture {}x{}, {} % of the window", pictureSize.x, pictureSize.y, percent);
     if (panels && uiDrawn)
-        text += "; " + describeCombos();
+        text += "; " + describeCombos() + "; " + ui::describeMeasurementsInView();
     text += "; " + ui::describeTextCutShort();
     const std::vector<std::string> cut = ui::takeNamesCutShort();
     if (cut.empty())

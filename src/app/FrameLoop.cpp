@@ -3,6 +3,7 @@
 // display image in the viewport, pixel probes, the divider drag, dropped files and scene switches,
 // and the exposure histories' per-frame entries.
 #include "app/AppImpl.h"
+#include "app/FileArgument.h"
 
 #include "gl/Debug.h"
 #include "ui/PanelLayout.h"
@@ -162,6 +163,33 @@ void App::Impl::presentInViewport(const gl::Texture& display, GLuint target)
                            GL_COLOR_BUFFER_BIT, magnified ? GL_NEAREST : GL_LINEAR);
 }
 
+bool App::Impl::panelsBusy()
+{
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool mouseOnPanels = io.WantCaptureMouse && (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f ||
+                                                       io.MouseWheel != 0.0f || io.MouseDown[0] || io.MouseDown[1]);
+    const auto now = std::chrono::steady_clock::now();
+    if (ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) || mouseOnPanels)
+        lastPanelInteraction = now;
+    return now - lastPanelInteraction < std::chrono::milliseconds(500);
+}
+
+void App::Impl::keepPicture(const gl::Texture& display)
+{
+    if (!keptPicture.valid() || keptPicture.size() != display.size() || keptPicture.format() != display.format())
+        keptPicture = gl::Texture("app.keptPicture", display.format(), display.size());
+    glCopyImageSubData(display.id(), GL_TEXTURE_2D, 0, 0, 0, 0, keptPicture.id(), GL_TEXTURE_2D, 0, 0, 0, 0,
+                       display.size().x, display.size().y, 1);
+}
+
+void App::Impl::presentKeptPicture(double pathSeconds)
+{
+    presentInViewport(keptPicture, 0);
+    drawPanels(pathSeconds);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    imgui->render();
+}
+
 void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 {
     // The fused histogram's seam: the deferred lighting pass bins this frame for the pipeline's method.
@@ -182,6 +210,8 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
         shown = &split->run(*pipeline, *shown, hdr, dt, source->verticalFovDegrees(), source->depth());
     const gl::Texture& display = *shown;
     lastDisplay = shown;
+    if (isWindow && keepPictureWhileInteracting)
+        keepPicture(display);
     if (isWindow)
         presentInViewport(display, 0);
     if (!drawUi)
@@ -198,13 +228,36 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 
 void App::Impl::openDroppedFiles()
 {
+    // A dropped file opens as its kind says (app/FileArgument.h): a scene in the scene, an image in
+    // the image view (a scene window becomes one); the outcome goes to the status line.
     for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
-        if (!stillImage) {
-            sourceStatus = std::string("dropped files open in `hdrlab view IMAGE`; this window shows a ") +
-                           (sequence ? "sequence"
-                            : tev    ? "tev display server's images"
-                                     : "scene");
+        const FileKind kind = fileKindOf(path);
+        if (kind == FileKind::Scene && sceneSource) {
+            const SceneFrameSource::ReplaceResult result = sceneSource->replaceWith(path);
+            sourceStatus = result.message;
+            if (result.replaced) {
+                currentPreset = -1;
+                util::logInfo("{}", result.message);
+                say(ui::MessageKind::Success, result.message);
+                profiler->resetStats();
+            } else {
+                util::logError("{}", result.message);
+                say(ui::MessageKind::Error, result.message);
+            }
+            continue;
+        }
+        if (kind == FileKind::Image && sceneSource) {
+            openImageInPlaceOfScene(path);
+            continue;
+        }
+        if (!stillImage || kind == FileKind::Scene) {
+            sourceStatus = path.filename().string() + ": " +
+                           (kind == FileKind::Scene ? std::string("scenes open in a scene window: hdrlab FILE.json")
+                                                    : std::string("dropped images open in a scene or image window; "
+                                                                  "this window shows a ") +
+                                                          (sequence ? "sequence" : "tev display server's images"));
             util::logWarning("{}", sourceStatus);
+            say(ui::MessageKind::Warning, sourceStatus);
             continue;
         }
         StillImageSource::ReplaceResult result = stillImage->replaceWith(path);
@@ -212,10 +265,33 @@ void App::Impl::openDroppedFiles()
         if (result.replaced) {
             pipeline->setInputRadiance(stillImage->radiance());
             util::logInfo("{}; {}", result.message, pipeline->luminanceUnits().describe());
+            say(ui::MessageKind::Success, result.message);
             profiler->resetStats();
         } else {
             util::logError("{}", result.message);
+            say(ui::MessageKind::Error, result.message);
         }
+    }
+}
+
+void App::Impl::openImageInPlaceOfScene(const std::filesystem::path& path)
+{
+    try {
+        auto still = std::make_unique<StillImageSource>(path, std::string(), caps.maxTextureSize);
+        pipeline->setFusedHistogramProducer(false);  // only a scene's lighting pass can fuse it
+        sceneSource = nullptr;
+        stillImage = still.get();
+        source = std::move(still);
+        currentPreset = -1;
+        pipeline->setInputRadiance(stillImage->radiance());
+        sourceStatus = "showing " + path.filename().string();
+        util::logInfo("{}; {}", sourceStatus, pipeline->luminanceUnits().describe());
+        say(ui::MessageKind::Success, sourceStatus);
+        profiler->resetStats();
+    } catch (const std::exception& error) {
+        sourceStatus = std::string(error.what()) + "; still showing the scene";
+        util::logError("{}", sourceStatus);
+        say(ui::MessageKind::Error, sourceStatus);
     }
 }
 
@@ -231,9 +307,11 @@ void App::Impl::switchToRequestedPreset()
         currentPreset = index;
         sourceStatus.clear();  // the combo and the description say what is shown
         util::logInfo("{}", result.message);
+        say(ui::MessageKind::Success, result.message);
         profiler->resetStats();
     } else {
         util::logError("{}", result.message);
+        say(ui::MessageKind::Error, result.message);
     }
 }
 
@@ -255,6 +333,10 @@ void App::Impl::reloadChangedShaders()
         if (shaderStatus.empty())
             shaderStatus = "shader reload failed, the last good program runs: " + error;
     }
+    if (!shaderStatus.empty())
+        say(ui::MessageKind::Error, shaderStatus);
+    else
+        say(ui::MessageKind::Success, util::format("shaders reloaded: {} program(s) rebuilt", reload.rebuilt));
     if (reload.rebuilt > 0)
         profiler->resetStats();
 }
@@ -273,6 +355,7 @@ int App::Impl::runFrames(int count)
         a.canvas = a.uiTarget.valid() ? a.uiTarget.size() : a.source->size();
         double dt = a.fixedDt;
         double scrollY = 0.0;
+        std::vector<int> taps;  // keys pressed since the last frame, for the frame source
         if (a.isWindow) {
             if (a.storm && a.storm->apply(a.stormIteration, a.context->window(), *a.pipeline))
                 a.profiler->resetStats();
@@ -296,20 +379,27 @@ int App::Impl::runFrames(int count)
             if (!a.options.fixedStep)
                 dt = std::clamp(std::chrono::duration<double>(now - last).count(), 0.0, kMaxWindowDt);
             last = now;
-            // F1, or Tab where no text field takes it, hides or shows every panel.
-            const WindowEvents::PanelKeyPresses keys = a.windowEvents->takePanelKeyPresses();
-            const bool tabFree = !(a.showUi && a.imgui && a.imgui->wantsKeyboard());
-            if ((keys.f1 + (tabFree ? keys.tab : 0)) % 2 == 1)
-                a.showUi = !a.showUi;
+            // The keys' press events (app/AppKeys.cpp): Tab hides or shows every panel, F1 the key help.
+            const bool keyboardFree = !(a.showUi && a.imgui && a.imgui->wantsKeyboard());
+            taps = a.handleKeys(a.windowEvents->takeKeyPresses(), keyboardFree);
         }
 
         a.switchToRequestedPreset();  // between frames: the old scene's last frame is done
+        a.updateWindowTitle();
         if (a.shaderWatcher)
             a.reloadChangedShaders();
-        a.pacer->beginFrame();
-        a.profiler->beginFrame();
-        if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
-            a.profiler->startRecording();
+        auto beginTimedFrame = [&a] {
+            a.pacer->beginFrame();
+            a.profiler->beginFrame();
+            if (a.recordForOutputs && a.frame == a.recordFrom && a.uiCaptureFrames == 0 && !a.uiRecording)
+                a.profiler->startRecording();
+        };
+        // While the panels are in use the window may show the kept picture instead of a new frame
+        // (not when the viewport's size changes: the picture must follow it).
+        bool reuse = a.isWindow && a.showUi && a.imgui && a.keepPictureWhileInteracting && a.keptPicture.valid() &&
+                     !a.split->active() && a.panelsBusy();
+        if (!reuse)
+            beginTimedFrame();
         double pathSeconds = a.frame * a.fixedDt;
         bool drawUi = a.imgui && (a.isWindow ? a.showUi : a.options.ui);
         if (a.imgui)
@@ -317,9 +407,26 @@ int App::Impl::runFrames(int count)
         if (drawUi)
             a.imgui->newFrame(a.canvas, dt);
         a.layOutFrame(drawUi);  // the panels' regions decide where the frame goes, and its size
+        if (reuse && (!drawUi || a.frameSize != a.source->size() || a.keptPicture.size() != a.source->size())) {
+            reuse = false;
+            beginTimedFrame();
+        }
+        if (reuse) {
+            a.presentKeptPicture(pathSeconds);
+            a.writeWindowPngIfAsked();
+            a.context->swapBuffers();
+            continue;
+        }
         const glm::ivec2 viewportSize{a.viewport.z, a.viewport.w};
-        if ((a.isWindow || a.uiTarget.valid()) && a.source->followsWindowSize() && a.frameSize != a.source->size())
+        if ((a.isWindow || a.uiTarget.valid()) && a.source->followsWindowSize() && a.frameSize != a.source->size()) {
             a.source->resize(a.frameSize);
+            // Times at two sizes do not mix: the statistics start over, and the status line says why.
+            if (a.frame > 0 && !a.storm) {
+                a.profiler->resetStats();
+                a.say(ui::MessageKind::Info,
+                      util::format("timings restarted: the frame is now {}x{}", a.frameSize.x, a.frameSize.y));
+            }
+        }
         FrameSourceInput input{nullptr, viewportSize, {0.0, 0.0}, dt, pathSeconds, true, true, scrollY};
         bool mouseFree = true;
         if (a.isWindow) {
@@ -331,6 +438,8 @@ int App::Impl::runFrames(int count)
                 input.cursor = a.cursorInCanvas() - glm::dvec2(a.viewport.x, a.viewport.y);
                 input.mouseFree = mouseFree;
                 input.keyboardFree = !(drawUi && a.imgui->wantsKeyboard());
+                if (input.keyboardFree)
+                    input.keysPressed = std::move(taps);
             }
         }
         a.source->update(input);
@@ -346,6 +455,7 @@ int App::Impl::runFrames(int count)
                 writeBackBufferPng(*a.options.windowScreenshot, a.canvas);
                 std::cout << "wrote " << a.options.windowScreenshot->string() << "; " << a.describeLayout() << "\n";
             }
+            a.writeWindowPngIfAsked();
             a.context->swapBuffers();
         }
         a.profiler->endFrame();

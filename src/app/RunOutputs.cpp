@@ -87,8 +87,10 @@ void App::Impl::writeUiCapture()
         if (profiler->droppedFrames() > 0)
             captureStatus += util::format("; {} older frames were dropped by the ring", profiler->droppedFrames());
         logDroppedFrames(*profiler);
+        say(ui::MessageKind::Success, captureStatus);
     } catch (const std::exception& error) {
         captureStatus = std::string("capture failed: ") + error.what();
+        say(ui::MessageKind::Error, captureStatus);
     }
     util::logInfo("{}", captureStatus);
     profiler->clearRecording();

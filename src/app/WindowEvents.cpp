@@ -68,9 +68,9 @@ void WindowEvents::onDrop(GLFWwindow* window, int count, const char** paths)
             gInstalled->mDropped.emplace_back(paths[i]);
 }
 
-WindowEvents::PanelKeyPresses WindowEvents::takePanelKeyPresses()
+std::vector<WindowEvents::KeyPress> WindowEvents::takeKeyPresses()
 {
-    return std::exchange(mPanelKeys, {});
+    return std::exchange(mKeyPresses, {});
 }
 
 void WindowEvents::onKey(GLFWwindow* window, int key, int scancode, int action, int mods)
@@ -79,12 +79,9 @@ void WindowEvents::onKey(GLFWwindow* window, int key, int scancode, int action, 
         return;
     if (gInstalled->mPreviousKey)
         gInstalled->mPreviousKey(window, key, scancode, action, mods);
-    if (action != GLFW_PRESS)
+    if ((action != GLFW_PRESS && action != GLFW_REPEAT) || gInstalled->mKeyPresses.size() >= 256)
         return;
-    if (key == GLFW_KEY_F1)
-        ++gInstalled->mPanelKeys.f1;
-    if (key == GLFW_KEY_TAB)
-        ++gInstalled->mPanelKeys.tab;
+    gInstalled->mKeyPresses.push_back({key, mods, action == GLFW_REPEAT});
 }
 
 void WindowEvents::onContentScale(GLFWwindow* window, float x, float y)

@@ -1,7 +1,8 @@
 // WindowEvents.h: the window events the frame loop polls but GLFW only delivers through callbacks:
 // mouse-wheel movement, dropped files, the content scale (the window moved to a monitor of another
-// DPI setting) and presses of the panel keys (F1, Tab: a press shorter than a slow frame is not
-// missed, as polling the key's state would). Installed after the ImGui backend, it chains to the wheel
+// DPI setting) and every key press with its modifiers (a tap shorter than a slow frame is not missed,
+// as polling the key's state would: the view, sequence and app keys act on these events; only keys
+// held for a movement, WASD and the zoom keys, are polled). Installed after the ImGui backend, it chains to the wheel
 // callback ImGui installed, so the panels still scroll; uninstalling restores it. One window per
 // process (GLFW's callbacks carry no user data here; the window's user pointer is left alone).
 #pragma once
@@ -28,13 +29,15 @@ public:
     /// The window's content scale (1 at 96 dpi; 2 on a monitor set to 200 %), kept up to date by
     /// GLFW's content-scale callback.
     float contentScale() const { return mContentScale; }
-    /// Presses of F1 and of Tab since the last call.
-    struct PanelKeyPresses
+    /// A key press (or an auto-repeat of a held key): GLFW's key and modifier bits.
+    struct KeyPress
     {
-        int f1 = 0;
-        int tab = 0;
+        int key = 0;
+        int mods = 0;
+        bool repeat = false;
     };
-    PanelKeyPresses takePanelKeyPresses();
+    /// The key presses since the last call, in order.
+    std::vector<KeyPress> takeKeyPresses();
 
 private:
     static void onScroll(GLFWwindow* window, double x, double y);
@@ -48,7 +51,7 @@ private:
     void (*mPreviousContentScale)(GLFWwindow*, float, float) = nullptr;
     void (*mPreviousKey)(GLFWwindow*, int, int, int, int) = nullptr;
     float mContentScale = 1.0f;
-    PanelKeyPresses mPanelKeys;
+    std::vector<KeyPress> mKeyPresses;
     double mScrollY = 0.0;
     std::vector<std::filesystem::path> mDropped;
 };

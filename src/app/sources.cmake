@@ -3,6 +3,8 @@ target_sources(hdrlab_core PRIVATE
   app/App.cpp
   app/FrameLoop.cpp
   app/AppPanels.cpp
+  app/AppKeys.cpp
+  app/FileArgument.cpp
   app/RunOutputs.cpp
   app/AppSetup.cpp
   app/WindowEvents.cpp

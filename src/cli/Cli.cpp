@@ -2,6 +2,7 @@
 // lists them, and the dispatch of what was parsed.
 #include "cli/Cli.h"
 
+#include "app/FileArgument.h"
 #include "commands/settings/SettingsCommand.h"
 #include "commands/view/ViewCommand.h"
 #include "util/BuildInfo.h"
@@ -107,7 +108,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string>& args)
     SettingsParser settings(cli);
     finishTopLevel(cli);
 
-    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    // `hdrlab FILE`: an image opens as `view FILE`, a scene as `--scene FILE` (cli/FileArgument.h).
+    const std::vector<std::string> rewritten = openFileArgument(cli, args);
+    std::vector<std::string> reversed(rewritten.rbegin(), rewritten.rend());
     try {
         cli.parse(reversed);
         result.logLevel = logLevelOf(common);

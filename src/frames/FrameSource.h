@@ -37,6 +37,11 @@ struct FrameSourceInput
     bool mouseFree = true;         ///< the panels do not want the mouse
     bool keyboardFree = true;      ///< the panels do not want the keyboard
     double scrollY = 0.0;          ///< mouse wheel since the last frame (window)
+    /// Keys pressed since the last frame (GLFW key codes, in order; repeats and presses with Ctrl or Alt
+    /// left out), only while the panels do not want the keyboard: a tap between two slow frames counts.
+    std::vector<int> keysPressed;
+
+    bool tapped(int key) const;
 };
 
 class FrameSource

@@ -158,7 +158,7 @@ void SceneFrameSource::render(profiling::Profiler& profiler)
 std::string SceneFrameSource::hint(bool isWindow, double pathSeconds) const
 {
     if (isWindow)
-        return "WASD/QE move, right mouse look, Shift fast, F1 or Tab hides the panels";
+        return "WASD/QE move, right mouse look, Shift fast, Tab hides the panels, F1 lists the keys";
     return "camera path t = " + std::to_string(int(pathSeconds * 100.0) / 100.0).substr(0, 5) + " s";
 }
 

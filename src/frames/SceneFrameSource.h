@@ -58,6 +58,8 @@ public:
     /// file). The camera restarts at the new scene's start pose. Never throws for a bad file.
     ReplaceResult replaceWith(const std::filesystem::path& path);
     const scene::Scene& scene() const { return mScene; }
+    /// The camera back at the scene's start pose (the R key).
+    void resetCamera() { mCamera = mScene.cameraAt(0.0); }
     /// Forward or deferred lighting from the next frame on (the Frame panel's "lighting" combo).
     void setLightingPath(scene::LightingPath path) { mRenderOptions.lighting = path; }
     scene::LightingPath lightingPath() const { return mRenderOptions.lighting; }

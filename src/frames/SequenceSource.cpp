@@ -147,20 +147,18 @@ void SequenceSource::updateWindow(const FrameSourceInput& input)
         mCurrent = std::move(mPending);
         mPending.reset();
     }
-    auto pressed = [&](int key, bool& wasDown) {
-        const bool down = glfwGetKey(input.window, key) == GLFW_PRESS;
-        const bool edge = down && !wasDown;
-        wasDown = down;
-        return edge && input.keyboardFree;
-    };
-    if (pressed(GLFW_KEY_SPACE, mSpaceWasDown))
-        mPlaying = !mPlaying;
-    if (pressed(GLFW_KEY_RIGHT, mRightWasDown))
-        stepBy(1);
-    if (pressed(GLFW_KEY_LEFT, mLeftWasDown))
-        stepBy(-1);
-    if (pressed(GLFW_KEY_HOME, mHomeWasDown))
-        seekTo(0);
+    // Key events, not the keys' state: a tap between two slow frames still counts (and is counted
+    // once per press).
+    for (int key : input.keysPressed) {
+        if (key == GLFW_KEY_SPACE)
+            mPlaying = !mPlaying;
+        else if (key == GLFW_KEY_RIGHT)
+            stepBy(1);
+        else if (key == GLFW_KEY_LEFT)
+            stepBy(-1);
+        else if (key == GLFW_KEY_HOME)
+            seekTo(0);
+    }
 
     if (mPlaying)
         mPlayhead += input.dt * mOptions.fps;
@@ -280,7 +278,8 @@ std::string SequenceSource::controlsHelp() const
 {
     return "Space plays or pauses, Right/Left step one frame (pausing), Home goes to the first frame. " +
            std::string(ImageViewControls::kHelp) +
-           ", F1 or Tab hides the panels. Playback runs in real time at the sequence's --fps and loops; frames are "
+           ", Tab hides the panels, F1 lists the keys. Playback runs in real time at the sequence's --fps and loops; "
+           "frames are "
            "decoded "
            "ahead on a worker thread and uploaded to an RGBA32F texture at the frames' own size.";
 }

@@ -136,7 +136,6 @@ private:
     std::size_t mPassedOver = 0;
     std::optional<std::uint64_t>
         mCatchUpTarget;  ///< the decoder was restarted here to catch up; not again until it came
-    bool mSpaceWasDown = false, mRightWasDown = false, mLeftWasDown = false, mHomeWasDown = false;
 };
 
 }  // namespace app

@@ -82,7 +82,8 @@ std::string StillImageSource::hint(bool isWindow, double) const
 std::string StillImageSource::controlsHelp() const
 {
     return std::string(ImageViewControls::kHelp) +
-           ", F1 or Tab hides the panels. Drop an image file on the window to open it (the pipeline runs on the whole "
+           ", Tab hides the panels, F1 lists the keys. Drop an image file on the window to open it (the pipeline runs "
+           "on the whole "
            "image, RGBA32F, at its own size).";
 }
 

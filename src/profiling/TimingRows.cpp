@@ -87,6 +87,21 @@ TimeUnit tableUnit(const std::vector<TimingRow>& rows)
     return TimeUnit::Microseconds;
 }
 
+TimeUnit tableUnit(const std::vector<TimingRow>& rows, TimeUnit previous)
+{
+    double largest = -1.0;
+    for (const TimingRow& row : rows)
+        if (row.gpu.count > 0)
+            largest = std::max(largest, row.gpu.mean);
+    if (largest < 0.0)
+        return previous;
+    if (largest >= 1.0)
+        return TimeUnit::Milliseconds;
+    if (largest < kBackToMicroseconds)
+        return TimeUnit::Microseconds;
+    return previous;
+}
+
 std::string_view unitName(TimeUnit unit)
 {
     return unit == TimeUnit::Microseconds ? "\xC2\xB5s" : "ms";

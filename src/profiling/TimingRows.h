@@ -41,6 +41,11 @@ std::vector<TimingRow> timingRows(const Profiler& profiler);
 /// a fast card), milliseconds otherwise.
 enum class TimeUnit { Milliseconds, Microseconds };
 TimeUnit tableUnit(const std::vector<TimingRow>& rows);
+/// tableUnit with a margin, so the unit does not flip every few frames about 1 ms: from µs to ms
+/// when a mean reaches 1 ms, back to µs only when every mean is below kBackToMicroseconds ms; rows
+/// without samples (warming up) keep `previous`.
+inline constexpr double kBackToMicroseconds = 0.8;
+TimeUnit tableUnit(const std::vector<TimingRow>& rows, TimeUnit previous);
 std::string_view unitName(TimeUnit unit);  ///< "ms", "µs" (UTF-8)
 
 /// `ms` in `unit`, at most 4 characters below 10 000: three significant digits from 1 up ("627", "62.7",

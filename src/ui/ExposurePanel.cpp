@@ -1,5 +1,6 @@
 #include "ui/ExposurePanel.h"
 
+#include "ui/InView.h"
 #include "ui/PlotLabels.h"
 #include "ui/TextFit.h"
 #include "ui/Widgets.h"
@@ -98,7 +99,7 @@ struct PlotFrame
     bool usable = false;  ///< room for a plot (at least 4 x 4 pixels)
 };
 
-PlotFrame plotFrame(ImVec2 origin, ImVec2 itemMax, double low, double high)
+PlotFrame plotFrame(ImVec2 origin, ImVec2 itemMax, double low, double high, float minMargin = 0.0f)
 {
     const float line = ImGui::GetTextLineHeight();
     const float plotTop = origin.y + 0.5f * line;  // room for half the top number above the plot
@@ -109,7 +110,7 @@ PlotFrame plotFrame(ImVec2 origin, ImVec2 itemMax, double low, double high)
     while (frame.yTicks.size() < 2 && yCount < 8)
         frame.yTicks = niceTicks(low, high, ++yCount);
     frame.yStep = niceStep(high - low, yCount);
-    float margin = 0.0f;
+    float margin = minMargin;
     for (double tick : frame.yTicks)
         margin = std::max(margin, ImGui::CalcTextSize(formatTick(tick, frame.yStep).c_str()).x);
     frame.min = ImVec2(origin.x + margin + kGap, plotTop);
@@ -127,7 +128,8 @@ void drawTimePlot(const char* id,
                   float high,
                   float height,
                   const char* unit,
-                  std::span<const float> cutsSecondsAgo)
+                  std::span<const float> cutsSecondsAgo,
+                  float minLeftMargin)
 {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -139,7 +141,7 @@ void drawTimePlot(const char* id,
         return;
 
     // The y numbers take the left margin, the x numbers the bottom line.
-    const PlotFrame frame = plotFrame(origin, itemMax, low, high);
+    const PlotFrame frame = plotFrame(origin, itemMax, low, high, minLeftMargin);
     if (!frame.usable)
         return;
     const ImVec2 plotMin = frame.min;
@@ -244,15 +246,6 @@ void ExposurePanel::draw(post::ExposureHistory& history,
                          const std::optional<post::CompensationCurveView>& compensation)
 {
     const TextFitPanel scope("Exposure");
-    if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
-        history.setWindowSeconds(mWindowSeconds);
-    checkFieldFits("window", "60 s");
-    helpMarker(
-        "The plots show the last N seconds. Flicker: the RMS over consecutive frames of the key value's change per "
-        "second, (EV[i+1] - EV[i]) / dt, "
-        "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0. The plots' "
-        "x axis is the time before the newest frame.");
-
     std::vector<TimeSample> keyEv;
     std::vector<TimeSample> frameMs;
     std::vector<float> cuts;
@@ -265,17 +258,30 @@ void ExposurePanel::draw(post::ExposureHistory& history,
         if (frame.cut)
             cuts.push_back(ago);
     }
-    const float plotHeight = 4.0f * ImGui::GetFrameHeight();
+
+    // The two plots first, one caption line each, sharing what the region leaves: their height depends
+    // on the region alone (not on the captions' text), and their y numbers take the same margin, so the
+    // time axes line up. The rest (cuts, the window, the compensation curve) follows under them.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float captions = 2.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.ItemSpacing.y;
+    const float plotHeight =
+        std::max(3.5f * ImGui::GetTextLineHeight(), std::floor(0.5f * (ImGui::GetContentRegionAvail().y - captions)));
+    const float yMargin = ImGui::CalcTextSize("-000").x;
+    const std::string keyCaption = std::string(operatorId) + " " + std::string(keyValueName) + ", EV";
     if (keyValueName.empty()) {
-        TextDisabledWrapped(std::string(operatorId) + " has no key value (no adaptive state)");
+        textElided(std::string(operatorId) + " has no key value (no adaptive state)");
+        recordInView("Exposure key value plot (none: the operator has no key value)");
+        ImGui::Dummy(ImVec2(1.0f, plotHeight));
     } else {
-        // The caption names the unit; the numbers go on their own line (never wrapped inside a number).
-        textWrapped(std::string(operatorId) + " " + std::string(keyValueName) + ", EV");
-        if (const auto flicker = history.flickerEvPerSecond())
-            textWrapped("now " + formatValue("%+.2f", keyEv.empty() ? 0.0 : double(keyEv.back().value)) +
-                        " EV, flicker " + formatValue("%.3f", *flicker) + " EV/s");
+        // The numbers first (they are what is read); the key value's name in the tooltip.
+        const auto flicker = history.flickerEvPerSecond();
+        if (flicker && !keyEv.empty())
+            textElided("key " + formatValue("%+.2f", double(keyEv.back().value)) + " EV, flicker " +
+                       formatValue("%.3f", *flicker) + " EV/s");
         else
-            TextDisabledWrapped("waiting for key values");
+            textElided("key value: waiting for readbacks");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", keyCaption.c_str());
         float low = -1.0f;
         float high = 1.0f;
         if (!keyEv.empty()) {
@@ -284,11 +290,29 @@ void ExposurePanel::draw(post::ExposureHistory& history,
             low = lo->value - 0.5f;  // half an EV of margin: a flat line stays visible
             high = hi->value + 0.5f;
         }
-        drawTimePlot("##keyev", keyEv, float(history.windowSeconds()), low, high, plotHeight, "EV", cuts);
-        if (!cuts.empty())
-            textWrapped(std::to_string(cuts.size()) + (cuts.size() == 1 ? " cut" : " cuts") +
-                        " (red): flicker within shots");
+        drawTimePlot("##keyev", keyEv, float(history.windowSeconds()), low, high, plotHeight, "EV", cuts, yMargin);
+        recordInView("Exposure key value plot");
     }
+    float maxMs = 1.0f;
+    for (const TimeSample& sample : frameMs)
+        maxMs = std::max(maxMs, sample.value);
+    textElided("frame time, ms" +
+               (frameMs.empty() ? std::string() : ": now " + formatValue("%.1f", frameMs.back().value)));
+    drawTimePlot("##framems", frameMs, float(history.windowSeconds()), 0.0f, maxMs * 1.2f, plotHeight, "ms", {},
+                 yMargin);
+    recordInView("Exposure frame-time plot");
+
+    if (!cuts.empty())
+        textWrapped(std::to_string(cuts.size()) + (cuts.size() == 1 ? " cut" : " cuts") +
+                    " (red): flicker within shots");
+    if (ImGui::SliderFloat("window", &mWindowSeconds, 1.0f, 60.0f, "%.0f s"))
+        history.setWindowSeconds(mWindowSeconds);
+    checkFieldFits("window", "60 s");
+    helpMarker(
+        "The plots show the last N seconds. Flicker: the RMS over consecutive frames of the key value's change per "
+        "second, (EV[i+1] - EV[i]) / dt, "
+        "in EV/s. A steady drift of r EV/s reads r at any frame rate; a constant key value reads 0. The plots' "
+        "x axis is the time before the newest frame.");
     if (compensation) {
         // The caption names the axes; the metered point's numbers go on their own line.
         textWrapped("compensation curve, EV");
@@ -297,13 +321,8 @@ void ExposurePanel::draw(post::ExposureHistory& history,
         else if (compensation->meteredEv)
             textWrapped("metered " + formatValue("%+.2f", *compensation->meteredEv) + ": " +
                         formatValue("%+.2f", compensation->compensationEv) + " EV");
-        drawCompensationCurve("##compensation", *compensation, plotHeight);
+        drawCompensationCurve("##compensation", *compensation, 4.0f * ImGui::GetFrameHeight());
     }
-    float maxMs = 1.0f;
-    for (const TimeSample& sample : frameMs)
-        maxMs = std::max(maxMs, sample.value);
-    textUnformatted("frame time, ms");
-    drawTimePlot("##framems", frameMs, float(history.windowSeconds()), 0.0f, maxMs * 1.2f, plotHeight, "ms");
 }
 
 }  // namespace ui

@@ -4,7 +4,9 @@
 // it). It reads the history the app fills and never touches the GPU; key values arrive a few frames
 // late, so the newest frames of the plot have none yet. An operator with an exposure compensation
 // curve (percentile) also gets a plot of that curve over the metered log2 L, the newest metered value
-// read back marked on it; cuts are marked on the key value plot.
+// read back marked on it; cuts are marked on the key value plot. The two time plots come first, one
+// caption line each, as tall as the region allows (their height depends on the region only) and with
+// aligned time axes; the window's length, the cuts' count and the compensation curve follow.
 #pragma once
 
 #include "post/ExposureHistory.h"
@@ -46,7 +48,8 @@ void drawCompensationCurve(const char* id, const post::CompensationCurveView& vi
 /// axis from `low` to `high` with ticks at a nice step (numbers only: the unit goes in the caption
 /// above), an x axis in seconds ("-10 s" .. "0 s"), and the sample under the mouse in a tooltip
 /// ("`unit`" after its value), with a vertical line at each of `cutsSecondsAgo`. Every number is drawn
-/// inside the plot's item (ui/TextFit.h checks it).
+/// inside the plot's item (ui/TextFit.h checks it). The y numbers take at least `minLeftMargin` at the
+/// left, so plots stacked with the same margin have their time axes aligned.
 void drawTimePlot(const char* id,
                   std::span<const TimeSample> samples,
                   float windowSeconds,
@@ -54,6 +57,7 @@ void drawTimePlot(const char* id,
                   float high,
                   float height,
                   const char* unit,
-                  std::span<const float> cutsSecondsAgo = {});
+                  std::span<const float> cutsSecondsAgo = {},
+                  float minLeftMargin = 0.0f);
 
 }  // namespace ui

@@ -48,6 +48,15 @@ FramePanelActions drawFramePanel(const FrameInfo& info, bool& vsync)
         actions.vsyncChanged = ImGui::Checkbox("vsync", &vsync);
         checkItemFits("vsync");
         helpMarker("Wait for the display's refresh. Off shows the real frame cost; on keeps the GPU cool.");
+        if (info.keepPicture) {
+            ImGui::Checkbox("keep picture while in panels", info.keepPicture);
+            checkItemFits("keep picture while in panels");
+            helpMarker(
+                "While a panel is in use (a drag, an open list, the mouse moving over the panels, and half a "
+                "second after), the window shows the last picture again instead of rendering a new frame, so "
+                "the panels answer at once on a slow GPU (a software renderer takes a second a frame). Nothing "
+                "is timed meanwhile; the next frame renders with the new settings.");
+        }
     }
     if (info.presets && !info.presets->empty()) {
         // The combo names the scene (its path in the tooltip) in place of the "Scene:" line.

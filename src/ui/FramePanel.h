@@ -42,6 +42,7 @@ struct FrameInfo
     bool clipping = false;              ///< the newest frame read back has clipped pixels (shown as a warning)
     std::vector<std::string> pictures;  ///< a source's pictures (the tev server's images); empty: no combo
     int chosenPicture = -1;             ///< index into pictures of the one shown
+    bool* keepPicture = nullptr;        ///< a window's "keep the picture while using the panels"; null: none
 };
 
 struct FramePanelActions

@@ -1,5 +1,6 @@
 #include "ui/HistogramView.h"
 
+#include "ui/InView.h"
 #include "ui/PlotLabels.h"
 #include "ui/TextFit.h"
 #include "ui/Widgets.h"
@@ -26,7 +27,9 @@ constexpr ImU32 kBackgroundColor = IM_COL32(20, 20, 24, 255);
 constexpr ImU32 kDisplayColor = IM_COL32(200, 200, 200, 255);
 constexpr ImU32 kTileHistogramColor = IM_COL32(80, 170, 255, 255);  // the selected tile's (outline bars)
 constexpr ImU32 kTileCurveColor = IM_COL32(80, 220, 255, 255);
-constexpr int kMarkerRows = 3;     ///< rows for the markers' labels above the plot
+/// Rows for the markers' labels above the plot, always reserved so the plot keeps its height (labels
+/// with no room there go to the legend line under the plot, also always reserved).
+constexpr int kMarkerRows = 2;
 constexpr float kLabelGap = 3.0f;  ///< pixels between a label and a neighbour or a line
 
 /// "-12.5..8" : the axis range with as few decimals as it needs.
@@ -94,7 +97,7 @@ void drawMainPlot(const post::HistogramSnapshot& s, const MarkerLayout& markers,
     const float line = ImGui::GetTextLineHeight();
     // Above the plot the marker labels' rows, below it the axis numbers.
     const float bandTop = origin.y;
-    ImVec2 plotMin(origin.x, origin.y + float(markers.rows) * line);
+    ImVec2 plotMin(origin.x, origin.y + float(kMarkerRows) * line);
     ImVec2 plotMax(origin.x + size.x, origin.y + size.y - line);
     draw->AddRectFilled(plotMin, plotMax, kBackgroundColor);
     draw->AddRect(plotMin, plotMax, kAxisColor);
@@ -301,14 +304,17 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     bool legend = false;
     for (const ui::PlacedLabel& label : markers.placed)
         legend |= label.row < 0;
-    const float lines = (legend ? 2.0f : 1.0f) + (s.tile ? 1.0f : 0.0f);  // counters, legend, the tile's line
+    // The counters' line and the legend's are always reserved (the legend's empty when every label has
+    // a row), so the plot's height depends on the region only; a local operator's tile adds a line.
+    const float lines = 2.0f + (s.tile ? 1.0f : 0.0f);
     const float plotHeight =
-        std::max(float(5 + markers.rows) * ImGui::GetTextLineHeight(),
+        std::max(float(4 + kMarkerRows) * ImGui::GetTextLineHeight(),
                  available.y - lines * ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
     drawMainPlot(s, markers, mLogCounts, ImVec2(mainWidth, plotHeight));
+    recordInView("Histogram plot");  // its marker rows and axis numbers are inside the item
     if (displayWidth > 0.0f) {
         ImGui::SameLine(0.0f, gap);
-        drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(markers.rows) * ImGui::GetTextLineHeight());
+        drawDisplayHistogram(s, ImVec2(displayWidth, plotHeight), float(kMarkerRows) * ImGui::GetTextLineHeight());
     }
 
     if (s.tile) {
@@ -319,11 +325,17 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     }
     if (s.countersValid) {
         const auto& c = s.counters;
-        textWrappedFormat("not in a bin: NaN %u, Inf %u, <=0 %u, below %u, above %u", c[hd::kCounterNaN],
-                          c[hd::kCounterInf], c[hd::kCounterNonPositive], c[hd::kCounterBelow], c[hd::kCounterAbove]);
+        char counters[160];
+        std::snprintf(counters, sizeof counters, "not in a bin: NaN %u, Inf %u, <=0 %u, below %u, above %u",
+                      c[hd::kCounterNaN], c[hd::kCounterInf], c[hd::kCounterNonPositive], c[hd::kCounterBelow],
+                      c[hd::kCounterAbove]);
+        textElided(counters);  // one line: the plot's height counts on it
     } else {
-        TextDisabledWrapped("this method does not count NaN, Inf, non-positive or out-of-range pixels");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        textElided("this method does not count NaN, Inf, non-positive or out-of-range pixels");
+        ImGui::PopStyleColor();
     }
+    recordInView("Histogram counters");
     if (legend) {
         // The markers whose labels had no row above the plot, with their position.
         std::string text = "also marked (EV):";
@@ -333,7 +345,9 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
                 std::snprintf(at, sizeof at, " %.1f", double(markers.visible[i].ev));
                 text += (text.back() == ':' ? " " : ", ") + markers.visible[i].name + at;
             }
-        TextColouredWrapped(ImGui::ColorConvertU32ToFloat4(kMarkerColor), text);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kMarkerColor));
+        textElided(text);
+        ImGui::PopStyleColor();
     }
 }
 

@@ -68,6 +68,7 @@ void FrameSection::draw(const PanelContext& context)
     info.controlsHelp = source.controlsHelp();
     info.sourceStatus = context.sourceStatus;
     info.canFit = context.still != nullptr || context.sequence != nullptr;
+    info.keepPicture = context.keepPictureWhileInteracting;
     if (context.sequence && context.sourceStatus.empty())
         info.sourceStatus = context.sequence->lastProblem();
     info.description = source.description();

@@ -21,6 +21,7 @@
 #include "scene/ScenePresets.h"
 #include "ui/PanelLayout.h"
 #include "ui/SplitPanel.h"
+#include "ui/StatusLine.h"
 #include "ui/TimingsPanel.h"
 
 #include <optional>
@@ -81,6 +82,9 @@ struct PanelContext
     SplitPanelInput split;  ///< the split view as the Split view panel shows it
     CaptureMode captureMode = CaptureMode::Idle;
     const std::string& captureStatus;  ///< one line about the last or running capture
+    StatusLineInfo status;             ///< the lines at the top of the settings column (ui/StatusLine.h)
+    /// The Frame panel's "keep the picture while using the panels" (a window's; null: not offered).
+    bool* keepPictureWhileInteracting = nullptr;
 };
 
 /// How a panel is framed in its region.

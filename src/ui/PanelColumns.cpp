@@ -2,6 +2,7 @@
 
 #include "post/tonemap/EnginePresets.h"
 #include "ui/FramePanel.h"
+#include "ui/InView.h"
 #include "ui/PipelinePanel.h"
 #include "ui/SplitPanel.h"
 #include "ui/ViewPanel.h"
@@ -58,14 +59,16 @@ ImVec4 lighter(ImVec4 colour, float amount)
 
 /// Pushes the look of a panel's header: the title bar's colour and a taller frame, so panels read as
 /// windows and the stage headers inside them (ImGui's default look) as their parts.
-void pushPanelHeaderColours()
+/// A strip section's header keeps the frame's height (the strip's lines go to the measurements).
+void pushPanelHeaderColours(bool taller = true)
 {
     const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec4 title = style.Colors[ImGuiCol_TitleBgActive];
     ImGui::PushStyleColor(ImGuiCol_Header, title);
     ImGui::PushStyleColor(ImGuiCol_HeaderHovered, lighter(title, 0.15f));
     ImGui::PushStyleColor(ImGuiCol_HeaderActive, lighter(title, 0.25f));
-    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, 2.0f * style.FramePadding.y));
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding,
+                        ImVec2(style.FramePadding.x, (taller ? 2.0f : 1.0f) * style.FramePadding.y));
 }
 
 void popPanelHeaderColours()
@@ -153,6 +156,7 @@ const PanelRects& PanelColumns::arrange(float scale, bool panelsShown)
     mDisplay = glm::vec2(display.x, display.y);
     mRects = layOutPanels(mDisplay, mState, mMetrics, panelsShown);
     placements().clear();
+    clearInView();
     return mRects;
 }
 
@@ -162,16 +166,35 @@ LayoutRect PanelColumns::referenceViewport(glm::vec2 display, float scale) const
     return layOutPanels(display, mState, metrics, true).viewport;
 }
 
-bool PanelColumns::beginRegion(PanelRegion region)
+bool PanelColumns::beginRegion(PanelRegion region, const std::function<void()>& fixedTop)
 {
     const LayoutRect& rect = mRects.region(region);
+    mScrollChild = false;
     if (rect.empty())
         return false;
-    // The column's scroll bar is always there, so its inner width (and the fields') never jumps.
-    const ImGuiWindowFlags flags = region == PanelRegion::Settings ? ImGuiWindowFlags_AlwaysVerticalScrollbar : 0;
-    if (!beginFixedWindow(regionWindowName(region), rect, flags)) {
+    // The column's scroll bar is always there, so its inner width (and the fields') never jumps; with
+    // lines that stay at its top, the scrolled part is a child under them.
+    const bool column = region == PanelRegion::Settings;
+    const bool split = column && fixedTop;
+    const ImGuiWindowFlags flags = !column ? 0
+                                   : split ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse
+                                           : ImGuiWindowFlags_AlwaysVerticalScrollbar;
+    // A strip section's padding is half the column's at the top and bottom: its height goes to the
+    // measurements (ui/InView.h checks they show without scrolling).
+    const ImVec2 padding = ImGui::GetStyle().WindowPadding;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding,
+                        ImVec2(padding.x, column ? padding.y : std::round(0.5f * padding.y)));
+    const bool shown = beginFixedWindow(regionWindowName(region), rect, flags);
+    ImGui::PopStyleVar();
+    if (!shown) {
         ImGui::End();
         return false;
+    }
+    if (split) {
+        fixedTop();
+        ImGui::Separator();
+        ImGui::BeginChild("##column-scroll", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+        mScrollChild = true;
     }
     // A labelled field leaves its label the room it needs, at most 40 % of the width.
     const float inner = ImGui::GetContentRegionAvail().x;
@@ -182,6 +205,8 @@ bool PanelColumns::beginRegion(PanelRegion region)
 void PanelColumns::endRegion()
 {
     ImGui::PopItemWidth();
+    if (std::exchange(mScrollChild, false))
+        ImGui::EndChild();
     ImGui::End();
 }
 
@@ -335,8 +360,12 @@ bool beginNameCombo(const char* id, const std::string& preview, std::span<const 
     const float width = std::max(ImGui::CalcItemWidth(), 2.0f * ImGui::GetFrameHeight());
     const float arrow = ImGui::GetFrameHeight();
     const float wrapWidth = std::max(1.0f, width - arrow - 2.0f * style.FramePadding.x);
-    const ImVec2 text = ImGui::CalcTextSize(preview.c_str(), nullptr, false, wrapWidth);
-    const float height = std::max(ImGui::GetFrameHeight(), std::ceil(text.y) + 2.0f * style.FramePadding.y);
+    // As tall as its longest name needs (not the shown one's): the widgets under it stay where they are
+    // whichever entry is chosen.
+    float textHeight = ImGui::CalcTextSize(preview.c_str(), nullptr, false, wrapWidth).y;
+    for (const std::string& name : names)
+        textHeight = std::max(textHeight, ImGui::CalcTextSize(name.c_str(), nullptr, false, wrapWidth).y);
+    const float height = std::max(ImGui::GetFrameHeight(), std::ceil(textHeight) + 2.0f * style.FramePadding.y);
     recordPlacement(names, height);  // nothing is cut short: a long name wraps
 
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -435,7 +464,7 @@ bool beginPanel(const char* title, bool* visible)
 
 bool beginFixedPanel(const char* title)
 {
-    pushPanelHeaderColours();
+    pushPanelHeaderColours(false);
     ImGui::CollapsingHeader(title, ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_DefaultOpen);
     popPanelHeaderColours();
     ImGui::PushID(title);

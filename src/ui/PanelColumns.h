@@ -13,6 +13,7 @@
 #include "scene/ScenePresets.h"
 #include "ui/PanelLayout.h"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,8 +44,9 @@ public:
     bool measuredAt(float scale) const { return mMeasuredFontSize > 0.0f && mMetrics.scale == scale; }
 
     /// Begins the region's window; false when it is collapsed or hidden (draw nothing then). Call
-    /// endRegion() after a true return.
-    bool beginRegion(PanelRegion region);
+    /// endRegion() after a true return. For the settings column, `fixedTop` draws lines that stay at
+    /// its top (the status line): the sections then scroll in a child under them.
+    bool beginRegion(PanelRegion region, const std::function<void()>& fixedTop = {});
     void endRegion();
     /// A collapsible section of the settings column (a panel header; its open state is the layout's,
     /// saved with it). `visible` adds a close button (false once clicked). Call endPanel() after a
@@ -65,6 +67,7 @@ private:
     std::optional<PanelBar> mDragging;  ///< the bar held by the mouse
     bool mDragMoved = false;            ///< the held bar moved: its release is no click
     float mDragOffset = 0.0f;           ///< the mouse's distance from the bar's start when it was grabbed
+    bool mScrollChild = false;          ///< the region begun scrolls in a child (endRegion ends it)
 };
 
 class PipelinePanel;
@@ -83,7 +86,8 @@ void checkNamesFit(std::span<const char* const> names);
 std::vector<std::string> takeNamesCutShort();
 
 /// A combo as wide as the next item (SetNextItemWidth) whose preview shows `preview` whole, wrapped
-/// onto more lines where it is wider than the combo (ImGui 1.86's BeginCombo cuts it at the arrow);
+/// onto more lines where it is wider than the combo (ImGui 1.86's BeginCombo cuts it at the arrow), as
+/// tall as the longest of `names` needs (what follows does not move with the choice);
 /// its list is as wide as its longest name. Records the placement and checks nothing can be cut short
 /// (the names wrap). Returns true while the list is open: draw the entries, then ImGui::EndCombo().
 bool beginNameCombo(const char* id, const std::string& preview, std::span<const std::string> names);

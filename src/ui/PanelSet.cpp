@@ -2,6 +2,7 @@
 
 #include "ui/PipelinePanel.h"
 
+#include <functional>
 #include <utility>
 
 namespace ui {
@@ -44,7 +45,9 @@ void PanelSet::draw(const PanelContext& context)
 
 void PanelSet::drawRegion(PanelRegion region, const PanelContext& context)
 {
-    if (!mColumns->beginRegion(region))
+    // The settings column's top lines stay in view: the status line (ui/StatusLine.h).
+    const std::function<void()> status = [&context] { drawStatusLine(context.status); };
+    if (!mColumns->beginRegion(region, region == PanelRegion::Settings ? status : std::function<void()>()))
         return;
     for (const std::unique_ptr<Panel>& panel : mPanels) {
         const PanelPlace place = panel->place();

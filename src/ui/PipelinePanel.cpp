@@ -138,8 +138,15 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             }
         changed |=
             drawMethodCombo("method", "##histogram-method", methods, wanted.histogramMethod, method.description());
+        // Always two lines (the whole text on hover), so what follows stays put whichever method is chosen.
+        const float limitsTop = ImGui::GetCursorPosY();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         if (std::string limits = method.limits(); !limits.empty())
-            TextDisabledWrapped("limits: " + limits);
+            textWrappedAtMost("limits: " + limits, 2);
+        ImGui::PopStyleColor();
+        const float limitsBottom = limitsTop + 2.0f * ImGui::GetTextLineHeightWithSpacing();
+        if (const float rest = limitsBottom - ImGui::GetCursorPosY(); rest > ImGui::GetStyle().ItemSpacing.y)
+            ImGui::Dummy(ImVec2(1.0f, rest - ImGui::GetStyle().ItemSpacing.y));
 
         int bins = int(wanted.spec.binCount);
         if (ImGui::SliderInt("bins", &bins, 1, int(hd::kMaxHistogramBins), "%d", ImGuiSliderFlags_Logarithmic)) {

@@ -1,16 +1,22 @@
 // TimingsPanel.h: the "Timings" panel: the passes that still run as a tree in the order they ran (child
-// rows under their parent, labelled with their leaf name), with the mean, min and max time of each over
-// the profiler's rolling window (last and std dev behind a toggle, and in the name's tooltip), in ms or
-// µs as the header says, and each row's time source (G GPU timer, C CUDA event, cpu CPU fallback)
-// with a one-line legend; a pass that reused an earlier result says "cached". Then a frame-time graph
-// and the capture controls: "Capture N frames", "Record" / "Stop and write", and the size of the
-// recording ring ("keep last N frames"), with what the ring holds and has dropped. It reads the
-// Profiler and never times anything; what the table holds is profiling/TimingRows (no ImGui there).
+// rows under their parent, labelled with their leaf name; a parent's arrow folds its children, and the
+// scene's sub-passes start folded so the pipeline's passes stay in view), with the mean, min and max
+// time of each over the profiler's rolling window (last and std dev behind a toggle, and in the name's
+// tooltip), in ms or µs as the one-line header says (the unit changes with a margin: TimingRows.h
+// tableUnit), and each row's time source (G GPU timer, C CUDA event, cpu CPU fallback); a pass that
+// reused an earlier result says "cached", one still warming up shows its last time greyed. The header
+// and rows come first (the strip shows them without scrolling: ui/InView.h records them); the title,
+// the toggle and the legend follow, then a frame-time graph and the capture controls: "Capture N
+// frames", "Record" / "Stop and write", and the size of the recording ring ("keep last N frames"),
+// with what the ring holds and has dropped. It reads the Profiler and never times anything; what the
+// table holds is profiling/TimingRows (no ImGui there).
 #pragma once
 
 #include "profiling/Profiler.h"
+#include "profiling/TimingRows.h"
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 namespace ui {
@@ -47,9 +53,19 @@ public:
 
 private:
     void drawPassTable(const profiling::Profiler& profiler);
+    void drawRow(const profiling::TimingRow& row,
+                 const profiling::TimingCells& cell,
+                 bool hasChildren,
+                 profiling::TimeUnit unit,
+                 float tableLeft);
+    /// Whether the row of pass `name` hides its children: as the user left it, else folded for the
+    /// scene (its many sub-passes would push the pipeline's passes out of view).
+    bool folded(const std::string& name) const;
     void drawCaptureControls(const profiling::Profiler& profiler, CaptureMode mode, TimingsPanelActions& actions);
     int mCaptureFrames = 120;
     bool mShowLastAndStd = false;
+    profiling::TimeUnit mUnit = profiling::TimeUnit::Milliseconds;
+    std::map<std::string, bool> mFolded;  ///< by pass name: the user's fold or unfold
     float mMinimumWidth = 400.0f;
 };
 

@@ -1,5 +1,6 @@
 // CliTest.cpp: command-line parsing: every flag documented, values filled in, and absurd or malformed
 // values refused with a clear message and exit code 2.
+#include "app/FileArgument.h"
 #include "cli/Cli.h"
 #include "support/TestPaths.h"
 
@@ -202,6 +203,8 @@ TEST(CliTest, HelpListsEveryFlagAndSubcommand)
                              "--ui-scale",
                              "--fixed-step",
                              "--cuda-interop",
+                             "--window-screenshot",
+                             "--resize-storm",
                              "tonemap",
                              "compare",
                              "equalize8",
@@ -232,6 +235,34 @@ TEST(CliTest, ViewTakesAnImageAndEveryLiveOption)
     expectRefused({"view"}, "image is required");
     expectRefused({"view", "in.exr", "--scene", "s.json"}, "--scene does not apply to view");
     expectRefused({"view", "in.exr", "--frames", "x"}, "--frames 'x' is not a whole number");
+}
+
+TEST(CliTest, AFileArgumentOpensAsItsKindSays)
+{
+    // `hdrlab FILE`: an image as `view FILE`, a scene as `--scene FILE`, wherever it stands, but never
+    // an option's value (--screenshot out.png) and not where a subcommand is named.
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"photo.exr"},
+                                                 {"--headless", "photo.exr"},
+                                                 {"--size", "800x600", "photo.exr"},
+                                                 {"photo.exr", "--headless", "--screenshot", "out.png"}}) {
+        auto image = parse(args);
+        ASSERT_EQ(image.kind, CommandKind::Run) << image.error;
+        ASSERT_TRUE(image.app.viewImage) << args.size();
+        EXPECT_EQ(*image.app.viewImage, "photo.exr");
+    }
+    for (const char* file : {"room.json", "Sponza.GLTF", "box.glb"}) {
+        auto scene = parse({"--headless", file});
+        ASSERT_EQ(scene.kind, CommandKind::Run) << scene.error;
+        ASSERT_TRUE(scene.app.sceneFile) << file;
+        EXPECT_EQ(*scene.app.sceneFile, file);
+        EXPECT_FALSE(scene.app.viewImage);
+    }
+    auto value = parse({"--headless", "--screenshot", "out.png"});
+    ASSERT_EQ(value.kind, CommandKind::Run) << value.error;
+    EXPECT_FALSE(value.app.viewImage) << "an option's value is not the file to open";
+    EXPECT_EQ(app::fileKindOf("a.HDR"), app::FileKind::Image);
+    EXPECT_EQ(app::fileKindOf("a.txt"), app::FileKind::Other);
+    expectRefused({"notes.txt"}, "notes.txt");
 }
 
 TEST(CliTest, SubcommandsFillTheirOptions)

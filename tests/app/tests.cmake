@@ -8,6 +8,7 @@ target_sources(hdrlab_tests_gl PRIVATE app/StillImageSourceGlTest.cpp app/SceneP
 target_sources(hdrlab_tests_gl PRIVATE app/PanelLayoutGlTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/CompareChartTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/LogLogPlotTest.cpp)
+target_sources(hdrlab_tests_cpu PRIVATE app/InViewTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/ViewOptionsTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/PanelLayoutTest.cpp)
 target_sources(hdrlab_tests_cpu PRIVATE app/ContactSheetTest.cpp)

@@ -83,6 +83,9 @@ void expectViewportIsTheHeadlessFrame(const fs::path& dir,
     // Every text item the panels draw fits (ui/TextFit.h), and every combo's names (PanelColumns).
     EXPECT_NE(result.output.find("no text cut short"), std::string::npos) << result.output;
     EXPECT_NE(result.output.find("no name cut short"), std::string::npos) << result.output;
+    // The measurements show without scrolling, down as well as across (ui/InView.h): the Timings header
+    // and rows, the Histogram's plot with its numbers and counters, both Exposure plots.
+    EXPECT_NE(result.output.find("measurements in view"), std::string::npos) << result.output;
 
     const image::Image8 window = image::loadImage8(dir / shot, 3);
     ASSERT_EQ(window.width, width);

@@ -87,9 +87,8 @@ void addOutputFlags(CLI::App& cli, Flags& f)
             ->type_name("OUT.%04d.exr");
     f.windowScreenshotOption =
         cli.add_option("--window-screenshot", f.windowScreenshot,
-                       "(testing) window mode: PNG of the window's back buffer after the UI pass "
-                       "of the last frame");
-    f.windowScreenshotOption->group("");
+                       "Window: PNG of the window (panels and picture) after the last frame's UI pass "
+                       "(with --frames; F12 takes one at any time)");
     f.captureOption = cli.add_option("--capture", f.capture,
                                      "Write the recorded frames' pass timings as Chrome "
                                      "trace-event JSON (Perfetto, chrome://tracing; '-': "
@@ -115,7 +114,7 @@ void addWindowFlags(CLI::App& cli, Flags& f)
                  "Headless: lay the ImGui panels out as a window does and draw them into --screenshot (the frame "
                  "is the viewport they leave); a window always has them");
     cli.add_flag("--hide-ui", f.bound.hideUi,
-                 "Start the window with the panels hidden: the picture fills the window (F1 or Tab toggles them)");
+                 "Start the window with the panels hidden: the picture fills the window (Tab toggles them)");
     f.uiScaleOption = cli.add_option("--ui-scale", f.uiScale,
                                      "Scale of the panels' font and sizes, 0.5..4 (default: the monitor's content "
                                      "scale in a window, 1 headless)")
@@ -241,7 +240,6 @@ void addDiagnosticFlags(CLI::App& cli, Flags& f)
     f.resizeStormOption = cli.add_option("--resize-storm", f.resizeStorm,
                                          "(testing) window mode: STEPS frames of "
                                          "window resizes, iconify and method switches");
-    f.resizeStormOption->group("");
 }
 
 /// --hdr-sequence-out: a file name with one frame number.
