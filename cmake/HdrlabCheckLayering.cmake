@@ -64,8 +64,10 @@ endforeach()
 set(folder_ranks
   shared util gl platform profiling cuda image net tone reference scene post verify compare frames ui app commands cli)
 # Pairs "from|to" that the ranks would allow but that stay apart: the pipeline runs without its CPU
-# references (verification, verify/, sits above both; the structs both need, tone/, below both).
-set(unrelated_folders "post|reference")
+# references (verification, verify/, sits above both; the structs both need, tone/, below both);
+# the pipeline knows nothing of scenes (what renders the frame) nor of windows (what shows it: the
+# context's description it needs is gl/GlInfo.h).
+set(unrelated_folders "post|reference" "post|scene" "post|platform")
 file(GLOB_RECURSE ranked_files RELATIVE "${ROOT}" "${ROOT}/src/*")
 foreach(relative IN LISTS ranked_files)
   if(NOT relative MATCHES "^src/([a-z0-9_]+)/")

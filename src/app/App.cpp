@@ -29,7 +29,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 
     a.context = createAppContext(options, size);
     a.isWindow = a.context->isWindow();
-    const platform::GlInfo& gl = a.context->info();
+    const gl::GlInfo& gl = a.context->info();
     std::cout << "hdrlab " << HDRLAB_VERSION << " | " << gl.vendor << " | " << gl.renderer << " | OpenGL " << gl.version
               << " | " << gl.platform << std::endl;
     gl::installDebugCallback(false);
@@ -303,7 +303,7 @@ const gl::ShaderLibrary& App::shaders() const
 {
     return *mImpl->shaders;
 }
-const platform::GlInfo& App::glInfo() const
+const gl::GlInfo& App::glInfo() const
 {
     return mImpl->context->info();
 }
@@ -329,7 +329,7 @@ int listMethods(const AppOptions& options)
     headless.headless = true;
     auto context = createAppContext(headless, kDefaultSize);
     post::GpuCaps caps = probeGpuCaps(*context);
-    const platform::GlInfo& gl = context->info();
+    const gl::GlInfo& gl = context->info();
     std::cout << "GPU: " << gl.vendor << " | " << gl.renderer << " | OpenGL " << gl.version << " | " << gl.platform
               << "\n\n"
               << post::describeAvailableMethods(caps);

@@ -20,11 +20,8 @@
 
 namespace gl {
 class ShaderLibrary;
-}
-
-namespace platform {
 struct GlInfo;
-}
+}  // namespace gl
 namespace post {
 struct GpuCaps;
 class PostPipeline;
@@ -77,7 +74,7 @@ public:
     profiling::Profiler& profiler();
     const post::GpuCaps& caps() const;
     const gl::ShaderLibrary& shaders() const;
-    const platform::GlInfo& glInfo() const;
+    const gl::GlInfo& glInfo() const;
     /// The camera's vertical field of view (Ward's foveal grid depends on it).
     float cameraFovYDegrees() const;
     /// The internal format of the frame the pipeline reads (GL_RGBA16F for the default pre-exposed

@@ -10,4 +10,5 @@ target_sources(hdrlab_core PRIVATE
   gl/Program.cpp
   gl/ShaderLog.cpp
   gl/Debug.cpp
-  gl/FramePacer.cpp)
+  gl/FramePacer.cpp
+  gl/GlInfo.cpp)

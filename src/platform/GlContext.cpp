@@ -8,30 +8,12 @@
 namespace platform {
 
 namespace {
-std::string lowercase(std::string text)
-{
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return text;
-}
-
 std::string glString(GLenum name)
 {
     const GLubyte* text = glGetString(name);
     return text ? reinterpret_cast<const char*>(text) : "";
 }
 }  // namespace
-
-bool GlInfo::isSoftwareRenderer() const
-{
-    std::string r = lowercase(renderer);
-    return r.find("llvmpipe") != std::string::npos || r.find("softpipe") != std::string::npos ||
-           r.find("swrast") != std::string::npos || r.find("lavapipe") != std::string::npos;
-}
-
-bool GlInfo::isNvidia() const
-{
-    return lowercase(vendor).find("nvidia") != std::string::npos;
-}
 
 void GlContext::queryInfo(const std::string& platformName)
 {

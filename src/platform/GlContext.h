@@ -5,6 +5,8 @@
 // run on either; only presentation differs.
 #pragma once
 
+#include "gl/GlInfo.h"
+
 #include <glm/vec2.hpp>
 
 #include <memory>
@@ -14,21 +16,6 @@
 struct GLFWwindow;
 
 namespace platform {
-
-struct GlInfo
-{
-    std::string vendor;
-    std::string renderer;
-    std::string version;
-    std::string glslVersion;
-    std::string platform;  ///< "GLFW window", "EGL device (NVIDIA)", "EGL surfaceless (Mesa)"
-    std::set<std::string> extensions;
-
-    bool hasExtension(const std::string& name) const { return extensions.count(name) != 0; }
-    /// llvmpipe and other CPU rasterisers: timer queries there measure nothing useful.
-    bool isSoftwareRenderer() const;
-    bool isNvidia() const;
-};
 
 class GlContext
 {
@@ -48,11 +35,11 @@ public:
     virtual void setVsync(bool) {}
     virtual bool vsync() const { return false; }
 
-    const GlInfo& info() const { return mInfo; }
+    const gl::GlInfo& info() const { return mInfo; }
 
 protected:
     void queryInfo(const std::string& platformName);
-    GlInfo mInfo;
+    gl::GlInfo mInfo;
 };
 
 struct ContextOptions

@@ -15,7 +15,7 @@ std::string_view toString(Backend backend)
     return "?";
 }
 
-GpuCaps queryGpuCaps(const platform::GlInfo& info)
+GpuCaps queryGpuCaps(const gl::GlInfo& info)
 {
     GpuCaps caps;
     caps.gl = info;

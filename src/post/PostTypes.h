@@ -2,9 +2,9 @@
 #pragma once
 
 #include "gl/Buffer.h"
+#include "gl/GlInfo.h"
 #include "gl/Program.h"
 #include "gl/Texture.h"
-#include "platform/GlContext.h"
 #include "shared/HostDevice.h"
 
 #include <array>
@@ -37,7 +37,7 @@ struct Availability
 /// What the running GL (and CUDA) implementation offers; filled once at start.
 struct GpuCaps
 {
-    platform::GlInfo gl;
+    gl::GlInfo gl;
     bool glTimersUseful = true;
     bool cudaAvailable = false;  ///< a CUDA device exists and is the GL context's device
     std::string cudaReason;      ///< why not, when cudaAvailable is false
@@ -47,7 +47,7 @@ struct GpuCaps
 };
 /// The limits of the current GL context (queried once, at start); CUDA is left unprobed
 /// (cuda::probeCudaForGl, post/CudaProbe.h, decides it).
-GpuCaps queryGpuCaps(const platform::GlInfo& info);
+GpuCaps queryGpuCaps(const gl::GlInfo& info);
 
 enum class OutOfRange : std::uint32_t { Clamp = hd::kOutOfRangeClamp, Separate = hd::kOutOfRangeSeparate };
 

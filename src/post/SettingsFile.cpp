@@ -1,6 +1,6 @@
 #include "post/SettingsFile.h"
 
-#include "scene/JsonReader.h"
+#include "util/JsonReader.h"
 #include "util/OutputFile.h"
 
 #include <algorithm>
@@ -37,13 +37,13 @@ std::string numberText(double number)
 }
 
 /// A Points key's JSON array [[x, y], ...] as the text --set takes ("x:y,..."); throws naming `where`.
-std::string pointsText(const scene::JsonValue& array, const std::string& where)
+std::string pointsText(const util::JsonValue& array, const std::string& where)
 {
     std::string text;
-    for (const scene::JsonValue& item : array.items) {
-        const bool pair = item.kind == scene::JsonValue::Kind::Array && item.items.size() == 2 &&
-                          item.items[0].kind == scene::JsonValue::Kind::Number &&
-                          item.items[1].kind == scene::JsonValue::Kind::Number;
+    for (const util::JsonValue& item : array.items) {
+        const bool pair = item.kind == util::JsonValue::Kind::Array && item.items.size() == 2 &&
+                          item.items[0].kind == util::JsonValue::Kind::Number &&
+                          item.items[1].kind == util::JsonValue::Kind::Number;
         if (!pair)
             throw std::runtime_error(where +
                                      ": each point must be an array of two numbers [x, y], as [[-8, 1], [0, 0]]");
@@ -64,18 +64,18 @@ std::string pointsJson(const ParameterInfo& info, const std::string& text)
     return out + "]";
 }
 
-scene::JsonValue parseObject(const std::string& text, const std::string& source)
+util::JsonValue parseObject(const std::string& text, const std::string& source)
 {
-    scene::JsonValue root;
+    util::JsonValue root;
     try {
-        root = scene::parseJson(text);
-    } catch (const scene::JsonSyntaxError& e) {
+        root = util::parseJson(text);
+    } catch (const util::JsonSyntaxError& e) {
         throw std::runtime_error(source + ":" + std::to_string(e.position().line) + ":" +
                                  std::to_string(e.position().column) + ": syntax error: " + e.what());
     }
-    if (root.kind != scene::JsonValue::Kind::Object)
+    if (root.kind != util::JsonValue::Kind::Object)
         throw std::runtime_error(source + ": a settings file is one JSON object of keys and values, not a " +
-                                 std::string(scene::jsonKindName(root.kind)));
+                                 std::string(util::jsonKindName(root.kind)));
     return root;
 }
 
@@ -101,25 +101,25 @@ std::string readText(const std::filesystem::path& path)
 
 std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const std::string& source)
 {
-    const scene::JsonValue root = parseObject(text, source);
+    const util::JsonValue root = parseObject(text, source);
     std::vector<SettingAssignment> out;
-    for (const scene::JsonMember& member : root.members) {
+    for (const util::JsonMember& member : root.members) {
         if (std::string_view(member.key).starts_with(kLayoutKeyPrefix))
             continue;  // the app's panel layout (readSettingsSection)
         const std::string origin = source + ":" + std::to_string(member.keyPosition.line);
-        const scene::JsonValue& value = *member.value;
+        const util::JsonValue& value = *member.value;
         std::string valueText;
         switch (value.kind) {
-            case scene::JsonValue::Kind::Bool:
+            case util::JsonValue::Kind::Bool:
                 valueText = value.boolean ? "true" : "false";
                 break;
-            case scene::JsonValue::Kind::Number:
+            case util::JsonValue::Kind::Number:
                 valueText = numberText(value.number);
                 break;
-            case scene::JsonValue::Kind::String:
+            case util::JsonValue::Kind::String:
                 valueText = value.string;
                 break;
-            case scene::JsonValue::Kind::Array:
+            case util::JsonValue::Kind::Array:
                 if (const ParameterInfo* info = findParameter(member.key);
                     info && info->type == ParameterType::Points) {
                     valueText = pointsText(value, origin + ": " + member.key);
@@ -130,7 +130,7 @@ std::vector<SettingAssignment> parseSettingsJson(const std::string& text, const 
                 if (!findParameter(member.key))
                     break;  // the unknown key is the clearer message
                 throw std::runtime_error(origin + ": " + member.key + ": must be a boolean, number or string, got " +
-                                         std::string(scene::jsonKindName(value.kind)));
+                                         std::string(util::jsonKindName(value.kind)));
         }
         out.push_back(parseAssignment(member.key + "=" + valueText, origin));
     }
@@ -155,22 +155,22 @@ std::map<std::string, std::string> parseSettingsSection(const std::string& text,
                                                         std::string_view prefix)
 {
     std::map<std::string, std::string> out;
-    for (const scene::JsonMember& member : parseObject(text, source).members) {
+    for (const util::JsonMember& member : parseObject(text, source).members) {
         if (!std::string_view(member.key).starts_with(prefix))
             continue;
-        const scene::JsonValue& value = *member.value;
+        const util::JsonValue& value = *member.value;
         switch (value.kind) {
-            case scene::JsonValue::Kind::Bool:
+            case util::JsonValue::Kind::Bool:
                 out[member.key] = value.boolean ? "true" : "false";
                 break;
-            case scene::JsonValue::Kind::Number:
+            case util::JsonValue::Kind::Number:
                 out[member.key] = numberText(value.number);
                 break;
-            case scene::JsonValue::Kind::String:
+            case util::JsonValue::Kind::String:
                 out[member.key] = value.string;
                 break;
             default:
-                out[member.key] = std::string("(") + std::string(scene::jsonKindName(value.kind)) + ")";
+                out[member.key] = std::string("(") + std::string(util::jsonKindName(value.kind)) + ")";
                 break;
         }
     }

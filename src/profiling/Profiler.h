@@ -88,7 +88,7 @@ public:
     /// timer result or a pass that skips a frame does not make its row blink.
     static constexpr int kStaleFrames = kFrameDelay + 4;
 
-    /// `glTimersUseful` is false on software rasterisers (see GlInfo::isSoftwareRenderer).
+    /// `glTimersUseful` is false on software rasterisers (see gl::GlInfo::isSoftwareRenderer).
     explicit Profiler(bool glTimersUseful);
     ~Profiler();
     Profiler(const Profiler&) = delete;

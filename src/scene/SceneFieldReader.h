@@ -6,7 +6,7 @@
 // text from the file escaped and cut to kMaxEchoedBytes.
 #pragma once
 
-#include "scene/JsonReader.h"
+#include "util/JsonReader.h"
 #include "scene/Scene.h"
 
 #include <glm/vec3.hpp>
@@ -49,25 +49,25 @@ public:
     /// Refuses a value that is not an object, and any key not in `allowed` (an empty list accepts
     /// every key: used to peek at an object's "type" first). `context` names the object in messages.
     FieldReader(const std::string& source,
-                const JsonValue& value,
+                const util::JsonValue& value,
                 std::string context,
                 std::initializer_list<const char*> allowed);
 
     const std::string& context() const { return mContext; }
-    const JsonValue& value() const { return mValue; }
+    const util::JsonValue& value() const { return mValue; }
     bool has(const char* key) const { return mValue.find(key) != nullptr; }
-    const JsonValue* find(const char* key) const { return mValue.find(key); }
+    const util::JsonValue* find(const char* key) const { return mValue.find(key); }
 
-    const JsonValue& require(const char* key) const;
+    const util::JsonValue& require(const char* key) const;
 
-    [[noreturn]] void fail(const JsonValue& at, const std::string& what) const { fail(at.position, what); }
-    [[noreturn]] void fail(JsonPosition at, const std::string& what) const;
+    [[noreturn]] void fail(const util::JsonValue& at, const std::string& what) const { fail(at.position, what); }
+    [[noreturn]] void fail(util::JsonPosition at, const std::string& what) const;
 
     /// "\"key\" in CONTEXT", the name of a field in messages.
     std::string field(const char* key) const { return "\"" + std::string(key) + "\" in " + mContext; }
 
-    void expectKind(const JsonValue& v, JsonValue::Kind kind, const std::string& what) const;
-    double checkedNumber(const JsonValue& v, const std::string& what, Range range) const;
+    void expectKind(const util::JsonValue& v, util::JsonValue::Kind kind, const std::string& what) const;
+    double checkedNumber(const util::JsonValue& v, const std::string& what, Range range) const;
 
     // Optional fields: `fallback` when the key is absent.
     float number(const char* key, float fallback, Range range = kAny) const;
@@ -75,7 +75,7 @@ public:
     int integer(const char* key, int fallback, Range range) const;
     bool boolean(const char* key, bool fallback) const;
     std::string string(const char* key, const std::string& fallback) const;
-    glm::vec3 vec3(const JsonValue& v, const std::string& what, Range range) const;
+    glm::vec3 vec3(const util::JsonValue& v, const std::string& what, Range range) const;
     glm::vec3 vec3(const char* key, glm::vec3 fallback, Range range = kAny) const;
     /// A colour that carries only a hue: non-negative, not black, normalised to luminance 1.
     glm::vec3 hue(const char* key, glm::vec3 fallback) const;
@@ -83,10 +83,10 @@ public:
     template <typename Enum>
     Enum choice(const char* key, Enum fallback, std::initializer_list<std::pair<const char*, Enum>> options) const
     {
-        const JsonValue* v = mValue.find(key);
+        const util::JsonValue* v = mValue.find(key);
         if (!v)
             return fallback;
-        expectKind(*v, JsonValue::Kind::String, field(key));
+        expectKind(*v, util::JsonValue::Kind::String, field(key));
         std::string list;
         for (const auto& [name, value] : options) {
             if (v->string == name)
@@ -98,7 +98,7 @@ public:
 
 private:
     const std::string& mSource;
-    const JsonValue& mValue;
+    const util::JsonValue& mValue;
     std::string mContext;
 };
 

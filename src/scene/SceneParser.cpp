@@ -5,7 +5,7 @@
 // every value is type- and range-checked where it is read. The format itself is documented in
 // docs/SCENE_FORMAT.md.
 #include "scene/GltfLoader.h"
-#include "scene/JsonReader.h"
+#include "util/JsonReader.h"
 #include "scene/Scene.h"
 #include "scene/SceneFieldReader.h"
 #include "util/PrintableText.h"
@@ -48,10 +48,10 @@ public:
 
     Scene parse(std::string_view text)
     {
-        JsonValue root;
+        util::JsonValue root;
         try {
-            root = parseJson(text);
-        } catch (const JsonSyntaxError& e) {
+            root = util::parseJson(text);
+        } catch (const util::JsonSyntaxError& e) {
             throw SceneError(util::escapeControlCharacters(mSource) + ":" + std::to_string(e.position().line) + ":" +
                              std::to_string(e.position().column) +
                              ": syntax error: " + util::escapeControlCharacters(e.what(), false, kMaxEchoedBytes));
@@ -64,25 +64,25 @@ public:
         scene.description = top.string("description", "");
         readMaterials(top, scene);
         readObjects(top, scene);
-        if (const JsonValue* lights = top.find("lights"))
+        if (const util::JsonValue* lights = top.find("lights"))
             readLights(top, *lights, scene);
-        if (const JsonValue* sun = top.find("sun"))
+        if (const util::JsonValue* sun = top.find("sun"))
             scene.sun = readSun(*sun);
-        if (const JsonValue* sky = top.find("sky"))
+        if (const util::JsonValue* sky = top.find("sky"))
             scene.sky = readSky(*sky);
-        if (const JsonValue* ambient = top.find("ambient"))
+        if (const util::JsonValue* ambient = top.find("ambient"))
             scene.ambient = readAmbient(*ambient);
-        if (const JsonValue* interior = top.find("interior"))
+        if (const util::JsonValue* interior = top.find("interior"))
             scene.interior = readInterior(*interior);
         if (scene.sun.fromEnvironment && !scene.sky.environment)
             top.fail(*top.find("sun")->find("fromEnvironment"),
                      "\"fromEnvironment\" in \"sun\" needs an environment map (\"environment\" in \"sky\")");
-        if (const JsonValue* path = top.find("cameraPath"))
+        if (const util::JsonValue* path = top.find("cameraPath"))
             scene.cameraPath = readPath(*path);
         scene.camera = readCamera(top.find("camera"), scene.cameraPath);
-        if (const JsonValue* range = top.find("dynamicRange"))
+        if (const util::JsonValue* range = top.find("dynamicRange"))
             scene.statedRange = readStatedRange(*range);
-        if (const JsonValue* inject = top.find("inject"))
+        if (const util::JsonValue* inject = top.find("inject"))
             scene.inject = readInjection(*inject);
         return scene;
     }
@@ -90,11 +90,11 @@ public:
 private:
     void readMaterials(const FieldReader& top, Scene& scene)
     {
-        const JsonValue& materials = top.require("materials");
-        top.expectKind(materials, JsonValue::Kind::Object, "\"materials\"");
+        const util::JsonValue& materials = top.require("materials");
+        top.expectKind(materials, util::JsonValue::Kind::Object, "\"materials\"");
         if (materials.members.empty())
             top.fail(materials, "\"materials\" must define at least one material");
-        for (const JsonMember& member : materials.members) {
+        for (const util::JsonMember& member : materials.members) {
             FieldReader f(mSource, *member.value, "material " + quotedName(member.key),
                           {"baseColor", "roughness", "metalness", "emissionColor", "emissionLuminance"});
             Material m;
@@ -111,17 +111,17 @@ private:
 
     void readObjects(const FieldReader& top, Scene& scene)
     {
-        const JsonValue& objects = top.require("objects");
-        top.expectKind(objects, JsonValue::Kind::Array, "\"objects\"");
+        const util::JsonValue& objects = top.require("objects");
+        top.expectKind(objects, util::JsonValue::Kind::Array, "\"objects\"");
         if (objects.items.empty())
             top.fail(objects, "\"objects\" must contain at least one object");
         int index = 0;
-        for (const JsonValue& item : objects.items) {
-            const JsonValue* nameValue = item.kind == JsonValue::Kind::Object ? item.find("name") : nullptr;
+        for (const util::JsonValue& item : objects.items) {
+            const util::JsonValue* nameValue = item.kind == util::JsonValue::Kind::Object ? item.find("name") : nullptr;
             std::string context = "object " + std::to_string(index);
-            if (nameValue && nameValue->kind == JsonValue::Kind::String)
+            if (nameValue && nameValue->kind == util::JsonValue::Kind::String)
                 context += " (" + quotedName(nameValue->string) + ")";
-            if (item.kind == JsonValue::Kind::Object && item.find("gltf"))
+            if (item.kind == util::JsonValue::Kind::Object && item.find("gltf"))
                 scene.models.push_back(readModel(item, context));
             else
                 scene.objects.push_back(readObject(item, context));
@@ -129,22 +129,22 @@ private:
         }
     }
 
-    ModelReference readModel(const JsonValue& item, const std::string& context)
+    ModelReference readModel(const util::JsonValue& item, const std::string& context)
     {
         FieldReader f(mSource, item, context,
                       {"name", "gltf", "position", "rotation", "scale", "castsShadow", "emissiveLuminance"});
         ModelReference m;
         m.name = f.string("name", "");
-        const JsonValue& file = f.require("gltf");
-        f.expectKind(file, JsonValue::Kind::String, f.field("gltf"));
+        const util::JsonValue& file = f.require("gltf");
+        f.expectKind(file, util::JsonValue::Kind::String, f.field("gltf"));
         if (file.string.empty())
             f.fail(file, f.field("gltf") + " must name a .gltf or .glb file");
         m.file = file.string;
         m.line = item.position.line;
         m.position = f.vec3("position", m.position);
         m.rotationDegrees = f.vec3("rotation", m.rotationDegrees);
-        if (const JsonValue* scale = f.find("scale")) {
-            if (scale->kind == JsonValue::Kind::Number)
+        if (const util::JsonValue* scale = f.find("scale")) {
+            if (scale->kind == util::JsonValue::Kind::Number)
                 m.scale = glm::vec3(float(f.checkedNumber(*scale, f.field("scale"), kPositive)));
             else
                 m.scale = f.vec3(*scale, f.field("scale"), kPositive);
@@ -154,7 +154,7 @@ private:
         return m;
     }
 
-    Object readObject(const JsonValue& item, const std::string& context)
+    Object readObject(const util::JsonValue& item, const std::string& context)
     {
         // Only the shape fields of the object's type are accepted, so e.g. a sphere's "size" is an error.
         FieldReader probe(mSource, item, context, {});
@@ -188,8 +188,8 @@ private:
         if (o.type == PrimitiveType::Box) {
             o.size = f.vec3(f.require("size"), f.field("size"), kPositive);
         } else if (o.type == PrimitiveType::Plane) {
-            const JsonValue& size = f.require("size");
-            f.expectKind(size, JsonValue::Kind::Array, f.field("size"));
+            const util::JsonValue& size = f.require("size");
+            f.expectKind(size, util::JsonValue::Kind::Array, f.field("size"));
             if (size.items.size() != 2)
                 f.fail(size, f.field("size") + " must be an array of 2 numbers (x and z extents), got " +
                                  std::to_string(size.items.size()) + " elements");
@@ -203,8 +203,8 @@ private:
                 o.height = f.number("height", o.height, kPositive);
             }
         }
-        const JsonValue& material = f.require("material");
-        f.expectKind(material, JsonValue::Kind::String, f.field("material"));
+        const util::JsonValue& material = f.require("material");
+        f.expectKind(material, util::JsonValue::Kind::String, f.field("material"));
         auto found = mMaterialIndex.find(material.string);
         if (found == mMaterialIndex.end())
             f.fail(material, f.field("material") + " names unknown material \"" + material.string + "\"");
@@ -212,14 +212,14 @@ private:
         return o;
     }
 
-    void readLights(const FieldReader& top, const JsonValue& lights, Scene& scene)
+    void readLights(const FieldReader& top, const util::JsonValue& lights, Scene& scene)
     {
-        top.expectKind(lights, JsonValue::Kind::Array, "\"lights\"");
+        top.expectKind(lights, util::JsonValue::Kind::Array, "\"lights\"");
         if (lights.items.size() > std::size_t(kMaxPointLights))
             top.fail(lights, "\"lights\" has " + std::to_string(lights.items.size()) + " lights, at most " +
                                  std::to_string(kMaxPointLights) + " are supported");
         int index = 0;
-        for (const JsonValue& item : lights.items) {
+        for (const util::JsonValue& item : lights.items) {
             FieldReader f(mSource, item, "light " + std::to_string(index++),
                           {"position", "intensity", "color", "range"});
             PointLight light;
@@ -231,7 +231,7 @@ private:
         }
     }
 
-    Sun readSun(const JsonValue& value)
+    Sun readSun(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"sun\"",
                       {"azimuth", "elevation", "illuminance", "color", "angularRadius", "shadowMapSize", "shadowBounds",
@@ -240,7 +240,7 @@ private:
         sun.fromEnvironment = f.boolean("fromEnvironment", false);
         if (sun.fromEnvironment) {
             for (const char* key : {"azimuth", "elevation", "color", "angularRadius"})
-                if (const JsonValue* given = f.find(key))
+                if (const util::JsonValue* given = f.find(key))
                     f.fail(*given, f.field(key) + " comes from the environment map with \"fromEnvironment\"");
             sun.measureIlluminance = !f.has("illuminance");
         }
@@ -250,7 +250,7 @@ private:
         sun.color = f.hue("color", sun.color);
         sun.angularRadiusDegrees = f.number("angularRadius", sun.angularRadiusDegrees, Range{0.0, 10.0, true});
         sun.shadowMapSize = f.integer("shadowMapSize", sun.shadowMapSize, Range{16.0, 8192.0});
-        if (const JsonValue* bounds = f.find("shadowBounds")) {
+        if (const util::JsonValue* bounds = f.find("shadowBounds")) {
             FieldReader b(mSource, *bounds, "\"sun\".\"shadowBounds\"", {"min", "max"});
             glm::vec3 lo = b.vec3(b.require("min"), b.field("min"), kAny);
             glm::vec3 hi = b.vec3(b.require("max"), b.field("max"), kAny);
@@ -261,7 +261,7 @@ private:
         return sun;
     }
 
-    Sky readSky(const JsonValue& value)
+    Sky readSky(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"sky\"",
                       {"model", "zenithLuminance", "zenithColor", "horizonColor", "groundAlbedo", "environment",
@@ -273,8 +273,8 @@ private:
         sky.zenithColor = f.hue("zenithColor", sky.zenithColor);
         sky.horizonColor = f.hue("horizonColor", sky.horizonColor);
         sky.groundAlbedo = f.number("groundAlbedo", sky.groundAlbedo, kUnit);
-        if (const JsonValue* environment = f.find("environment")) {
-            f.expectKind(*environment, JsonValue::Kind::String, f.field("environment"));
+        if (const util::JsonValue* environment = f.find("environment")) {
+            f.expectKind(*environment, util::JsonValue::Kind::String, f.field("environment"));
             if (environment->string.empty())
                 f.fail(*environment, f.field("environment") + " must name an image file, got \"\"");
             EnvironmentMap map;
@@ -286,13 +286,13 @@ private:
             sky.environment = map;
         } else {
             for (const char* key : {"intensity", "rotationDegrees"})
-                if (const JsonValue* orphan = f.find(key))
+                if (const util::JsonValue* orphan = f.find(key))
                     f.fail(*orphan, f.field(key) + " only applies with \"environment\" (an environment map file)");
         }
         return sky;
     }
 
-    Interior readInterior(const JsonValue& value)
+    Interior readInterior(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"interior\"",
                       {"min", "max", "reflectance", "floorAlbedo", "scale", "openings"});
@@ -305,20 +305,20 @@ private:
         interior.reflectance = f.vec3("reflectance", interior.reflectance, Range{0.0, 0.95});
         interior.floorAlbedo = f.vec3("floorAlbedo", interior.floorAlbedo, kUnit);
         interior.scale = f.number("scale", interior.scale, kNonNegative);
-        const JsonValue& openings = f.require("openings");
-        f.expectKind(openings, JsonValue::Kind::Array, f.field("openings"));
+        const util::JsonValue& openings = f.require("openings");
+        f.expectKind(openings, util::JsonValue::Kind::Array, f.field("openings"));
         if (openings.items.empty() || openings.items.size() > std::size_t(kMaxOpenings))
             f.fail(openings, f.field("openings") + " must list 1 to " + std::to_string(kMaxOpenings) +
                                  " openings, got " + std::to_string(openings.items.size()));
         int index = 0;
-        for (const JsonValue& item : openings.items) {
+        for (const util::JsonValue& item : openings.items) {
             FieldReader o(mSource, item, "opening " + std::to_string(index++),
                           {"name", "position", "size", "rotation"});
             Opening opening;
             opening.name = o.string("name", "");
             opening.position = o.vec3(o.require("position"), o.field("position"), kAny);
-            const JsonValue& size = o.require("size");
-            o.expectKind(size, JsonValue::Kind::Array, o.field("size"));
+            const util::JsonValue& size = o.require("size");
+            o.expectKind(size, util::JsonValue::Kind::Array, o.field("size"));
             if (size.items.size() != 2)
                 o.fail(size, o.field("size") + " must be an array of 2 numbers (width and height), got " +
                                  std::to_string(size.items.size()) + " elements");
@@ -330,7 +330,7 @@ private:
         return interior;
     }
 
-    Ambient readAmbient(const JsonValue& value)
+    Ambient readAmbient(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"ambient\"", {"outdoor", "indoor"});
         Ambient ambient;
@@ -339,7 +339,7 @@ private:
         return ambient;
     }
 
-    StatedRange readStatedRange(const JsonValue& value)
+    StatedRange readStatedRange(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"dynamicRange\"", {"atLeast", "uniform", "maxLitFraction", "peakLuminance"});
         StatedRange range;
@@ -350,7 +350,7 @@ private:
         return range;
     }
 
-    PixelInjection readInjection(const JsonValue& value)
+    PixelInjection readInjection(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"inject\"", {"nan", "inf", "negative"});
         const Range count{0.0, double(kMaxInjectedPixels), false};
@@ -361,7 +361,7 @@ private:
         return inject;
     }
 
-    CameraKeyframe readKeyframe(const JsonValue& value, int index)
+    CameraKeyframe readKeyframe(const util::JsonValue& value, int index)
     {
         FieldReader f(mSource, value, "keyframe " + std::to_string(index), {"time", "position", "yaw", "pitch"});
         CameraKeyframe k;
@@ -373,7 +373,7 @@ private:
         return k;
     }
 
-    CameraPath readPath(const JsonValue& value)
+    CameraPath readPath(const util::JsonValue& value)
     {
         FieldReader f(mSource, value, "\"cameraPath\"", {"interpolation", "wrap", "keyframes"});
         CameraPath path;
@@ -381,11 +381,11 @@ private:
             "interpolation", path.interpolation,
             {{"catmull-rom", PathInterpolation::CatmullRom}, {"linear", PathInterpolation::Linear}});
         path.wrap = f.choice<PathWrap>("wrap", path.wrap, {{"loop", PathWrap::Loop}, {"clamp", PathWrap::Clamp}});
-        const JsonValue& keys = f.require("keyframes");
-        f.expectKind(keys, JsonValue::Kind::Array, f.field("keyframes"));
+        const util::JsonValue& keys = f.require("keyframes");
+        f.expectKind(keys, util::JsonValue::Kind::Array, f.field("keyframes"));
         if (keys.items.empty())
             f.fail(keys, f.field("keyframes") + " must contain at least one keyframe");
-        for (const JsonValue& item : keys.items) {
+        for (const util::JsonValue& item : keys.items) {
             CameraKeyframe k = readKeyframe(item, int(path.keyframes.size()));
             if (!path.keyframes.empty() && !(k.time > path.keyframes.back().time))
                 f.fail(item, "keyframe " + std::to_string(path.keyframes.size()) +
@@ -396,7 +396,7 @@ private:
         return path;
     }
 
-    Camera readCamera(const JsonValue* value, const CameraPath& path)
+    Camera readCamera(const util::JsonValue* value, const CameraPath& path)
     {
         Camera camera;
         if (!path.empty()) {

@@ -1,6 +1,5 @@
 # Scene area: scene format (JSON with positions), camera and path, primitive meshes, renderer.
 target_sources(hdrlab_core PRIVATE
-  scene/JsonReader.cpp
   scene/SceneParser.cpp
   scene/SceneFieldReader.cpp
   scene/GltfLoader.cpp

@@ -22,7 +22,7 @@ namespace ui {
 
 struct FrameInfo
 {
-    const platform::GlInfo& gl;
+    const gl::GlInfo& gl;
     std::string sceneName;
     glm::ivec2 resolution{0};   ///< the frame's (the viewport's, for a scene)
     glm::ivec2 canvas{0};       ///< the window's framebuffer, or the headless --ui screenshot

@@ -1,4 +1,5 @@
 target_sources(hdrlab_core PRIVATE
+  util/JsonReader.cpp
   util/Log.cpp
   util/OutputFile.cpp
   util/Paths.cpp

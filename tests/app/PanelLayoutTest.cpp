@@ -332,7 +332,7 @@ std::vector<std::string> drawSettingsPanels(glm::vec2 display)
     ImGuiContextAtScale context(1.0f);
     const std::vector<scene::ScenePreset> presets = scene::listScenePresets(testing_support::sourceDir() / "scenes");
     ui::PanelColumns columns(builtInNames());
-    const platform::GlInfo gl;
+    const gl::GlInfo gl;
     bool vsync = true;
     ui::takeNamesCutShort();
     for (int frame = 0; frame < 2; ++frame) {

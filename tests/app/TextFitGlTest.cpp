@@ -110,9 +110,9 @@ ui::PanelNames panelNames(const std::vector<scene::ScenePreset>& presets)
     return ui::collectPanelNames(ui::PipelinePanel(ts::testGpuCaps()), presets);
 }
 
-platform::GlInfo softwareGl()
+gl::GlInfo softwareGl()
 {
-    platform::GlInfo gl;
+    gl::GlInfo gl;
     gl.vendor = "Mesa";
     gl.renderer = "llvmpipe (LLVM 15.0.6, 256 bits)";
     gl.version = "4.5 (Core Profile) Mesa 22.3.6";
@@ -149,7 +149,7 @@ TEST_F(TextFitGlTest, NoTextOfTheSettingsColumnIsCutShort)
 {
     const std::vector<scene::ScenePreset> presets = scene::listScenePresets(ts::sourceDir() / "scenes");
     ASSERT_FALSE(presets.empty());
-    const platform::GlInfo gl = softwareGl();
+    const gl::GlInfo gl = softwareGl();
     std::optional<post::HistogramSnapshot> histogram = histogramSnapshot();
     post::ProbeSample sample;
     sample.inside = sample.logValid = true;

@@ -136,7 +136,7 @@ TEST_F(ProfilerTest, GlTimerResultsArriveWithinFrameDelay)
 
 TEST_F(ProfilerTest, SoftwareRendererUsesCpuTime)
 {
-    const platform::GlInfo& info = testing_support::glContext().info();
+    const gl::GlInfo& info = testing_support::glContext().info();
     if (!info.isSoftwareRenderer())
         GTEST_SKIP() << "needs a software renderer (llvmpipe), this is " << info.renderer;
     // As the app does: GL timers on a software rasteriser measure submission, not GPU work.

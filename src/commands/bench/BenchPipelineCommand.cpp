@@ -158,7 +158,7 @@ public:
 
     void printHeader()
     {
-        const platform::GlInfo& gl = mApp.glInfo();
+        const gl::GlInfo& gl = mApp.glInfo();
         std::printf(
             "hdrlab bench pipeline on %s (%s, OpenGL %s): %u timed frames after %u warm-up frames per "
             "configuration, default scene\n",

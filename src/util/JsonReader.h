@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace scene {
+namespace util {
 
 struct JsonPosition
 {
@@ -65,4 +65,4 @@ private:
 /// Parses one JSON document; throws JsonSyntaxError.
 JsonValue parseJson(std::string_view text);
 
-}  // namespace scene
+}  // namespace util

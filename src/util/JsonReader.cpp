@@ -1,12 +1,12 @@
 // JsonReader.cpp: the recursive-descent JSON reader with positions (see JsonReader.h).
-#include "scene/JsonReader.h"
+#include "util/JsonReader.h"
 
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
-namespace scene {
+namespace util {
 namespace {
 
 constexpr int kMaxDepth = 64;
@@ -366,4 +366,4 @@ JsonValue parseJson(std::string_view text)
     return Reader(text).document();
 }
 
-}  // namespace scene
+}  // namespace util
