@@ -18,6 +18,20 @@
 #include <utility>
 
 namespace app {
+namespace {
+/// The preset the app starts on: the one whose file is `sceneFile`, or "default" without a file.
+std::optional<int> presetIndexOf(const std::vector<scene::ScenePreset>& presets,
+                                 const std::optional<std::filesystem::path>& sceneFile)
+{
+    std::optional<int> found;
+    for (std::size_t i = 0; i < presets.size(); ++i) {
+        std::error_code ec;
+        if (sceneFile ? std::filesystem::equivalent(presets[i].path, *sceneFile, ec) : presets[i].name == "default")
+            found = int(i);
+    }
+    return found;
+}
+}  // namespace
 
 App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
 {
@@ -111,13 +125,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
         a.sceneSource = sceneSource.get();
         a.source = std::move(sceneSource);
         a.presets = scene::listScenePresets(util::findDataRoot(options.dataDir) / "scenes");
-        for (std::size_t i = 0; i < a.presets.size(); ++i) {
-            std::error_code ec;
-            bool current = sceneFile ? std::filesystem::equivalent(a.presets[i].path, *sceneFile, ec)
-                                     : a.presets[i].name == "default";
-            if (current)
-                a.currentPreset = int(i);
-        }
+        a.currentPreset = presetIndexOf(a.presets, sceneFile).value_or(a.currentPreset);
     }
     a.pipeline = std::make_unique<post::PostPipeline>(*a.shaders, *a.profiler, a.caps);
     a.pipeline->setSharedAllocator(a.cudaInterop.allocator.get());

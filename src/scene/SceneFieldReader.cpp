@@ -63,7 +63,8 @@ void FieldReader::fail(util::JsonPosition at, const std::string& what) const
 void FieldReader::expectKind(const util::JsonValue& v, util::JsonValue::Kind kind, const std::string& what) const
 {
     if (v.kind != kind)
-        fail(v, what + " must be a" + (kind == util::JsonValue::Kind::Array || kind == util::JsonValue::Kind::Object ? "n " : " ") +
+        fail(v, what + " must be a" +
+                    (kind == util::JsonValue::Kind::Array || kind == util::JsonValue::Kind::Object ? "n " : " ") +
                     std::string(util::jsonKindName(kind)) + ", got " + std::string(util::jsonKindName(v.kind)));
 }
 

@@ -6,8 +6,8 @@
 // text from the file escaped and cut to kMaxEchoedBytes.
 #pragma once
 
-#include "util/JsonReader.h"
 #include "scene/Scene.h"
+#include "util/JsonReader.h"
 
 #include <glm/vec3.hpp>
 

@@ -5,9 +5,9 @@
 // every value is type- and range-checked where it is read. The format itself is documented in
 // docs/SCENE_FORMAT.md.
 #include "scene/GltfLoader.h"
-#include "util/JsonReader.h"
 #include "scene/Scene.h"
 #include "scene/SceneFieldReader.h"
+#include "util/JsonReader.h"
 #include "util/PrintableText.h"
 
 #include <glm/ext/matrix_transform.hpp>

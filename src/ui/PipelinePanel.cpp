@@ -119,6 +119,22 @@ PipelinePanel::PipelinePanel(const post::GpuCaps& caps)
 {
 }
 
+namespace {
+/// A method's limits in exactly two lines (the whole text on hover), so what follows stays put
+/// whichever method is chosen.
+void drawLimitsInTwoLines(const std::string& limits)
+{
+    const float limitsTop = ImGui::GetCursorPosY();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    if (!limits.empty())
+        textWrappedAtMost("limits: " + limits, 2);
+    ImGui::PopStyleColor();
+    const float limitsBottom = limitsTop + 2.0f * ImGui::GetTextLineHeightWithSpacing();
+    if (const float rest = limitsBottom - ImGui::GetCursorPosY(); rest > ImGui::GetStyle().ItemSpacing.y)
+        ImGui::Dummy(ImVec2(1.0f, rest - ImGui::GetStyle().ItemSpacing.y));
+}
+}  // namespace
+
 PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
     PipelinePanelActions actions;
@@ -138,15 +154,7 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
             }
         changed |=
             drawMethodCombo("method", "##histogram-method", methods, wanted.histogramMethod, method.description());
-        // Always two lines (the whole text on hover), so what follows stays put whichever method is chosen.
-        const float limitsTop = ImGui::GetCursorPosY();
-        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        if (std::string limits = method.limits(); !limits.empty())
-            textWrappedAtMost("limits: " + limits, 2);
-        ImGui::PopStyleColor();
-        const float limitsBottom = limitsTop + 2.0f * ImGui::GetTextLineHeightWithSpacing();
-        if (const float rest = limitsBottom - ImGui::GetCursorPosY(); rest > ImGui::GetStyle().ItemSpacing.y)
-            ImGui::Dummy(ImVec2(1.0f, rest - ImGui::GetStyle().ItemSpacing.y));
+        drawLimitsInTwoLines(method.limits());
 
         int bins = int(wanted.spec.binCount);
         if (ImGui::SliderInt("bins", &bins, 1, int(hd::kMaxHistogramBins), "%d", ImGuiSliderFlags_Logarithmic)) {
