@@ -6,6 +6,9 @@
 //  - All or nothing: a failed output leaves no other output behind; outputs are checked (folder,
 //    extension, two naming one file) before the run; output flags refused where they do not apply.
 //  - Saved frames keep their data: an RGBA32F frame's EXR keeps a 1e6 pixel.
+//  - bench flicker --sequence: the engine presets read a cut through their fixed ranges, as
+//    `tonemap --preset` does, and every case is measured within the same shots.
+//  - A missing data folder is one error line saying what to set and where hdrlab looked.
 //  - One prefix ("hdrlab: error: ") and one exit code per class of error (2: the command line, --set
 //    and settings files; 1: a failed run); empty values refused; --verify on 8-bit input runs.
 // Frames are 64x64 EXRs written here.
