@@ -391,7 +391,7 @@ TEST(TrustCliTest, AMissingDataFolderIsOneLineWithTheHint)
     image::writeExr(dir / "x.exr", frame(0.0f), image::ExrPixelType::Float);
     for (const Case& c : cases) {
         // stderr alone: the one error line.
-        const auto result = cli_test::runIn(dir, c.commandLine + " 2>&1 >/dev/null");
+        const auto result = cli_test::runIn(dir, "(" + c.commandLine + " 2>&1 >/dev/null)");
         EXPECT_EQ(result.exitCode, 1) << c.commandLine << "\n" << result.output;
         const auto lines = cli_test::lines(result.output);
         ASSERT_EQ(lines.size(), 1u) << c.commandLine << ": one line on stderr:\n" << result.output;
