@@ -133,16 +133,13 @@ std::map<std::string, DocumentedRow> documentedDefaults()
         return rows;
     std::istringstream table(doc.substr(start));
     std::string line;
-    const std::regex row(R"(^\| `([a-z-]+)`( preset)? \| [^|]* \| ([^|]*) \| ([0-9.]+) % \| ([0-9.]+) \|$)");
+    const std::regex row(R"(^\| `([a-z-]+)`( preset)? \|[^|]*\|\s*([^|]*?)\s*\|\s*([0-9.]+) % \|\s*([0-9.]+) \|$)");
     while (std::getline(table, line) && !line.empty()) {
         std::smatch m;
         if (!std::regex_match(line, m, row))
             continue;
         const std::string id = m[2].matched ? "percentile/" + m[1].str() : m[1].str();
-        std::string exposure = m[3].str();
-        while (!exposure.empty() && exposure.back() == ' ')
-            exposure.pop_back();
-        rows[id] = {exposure, std::stod(m[4]) / 100.0, std::stod(m[5])};
+        rows[id] = {m[3].str(), std::stod(m[4]) / 100.0, std::stod(m[5])};
     }
     return rows;
 }
@@ -294,6 +291,36 @@ TEST_P(ExposureCriterionCli, WellExposedAtTheDefaults)
                     "percentile, old default", 100.0 * e.nearBlack, e.medianLuma);
         EXPECT_TRUE(e.nearBlack > kMaxNearBlack || e.medianLuma < kMinMedianLuma)
             << "the old default passes: near black " << e.nearBlack << ", median " << e.medianLuma;
+        // The table's two other percentile rows: the old default above and the highlight limit off.
+        const auto row = [&](const std::string& start) {
+            std::ifstream in(testing_support::sourceDir() / "docs" / "TONE_OPERATORS.md");
+            std::string line;
+            while (std::getline(in, line))
+                if (line.rfind(start, 0) == 0)
+                    return line;
+            ADD_FAILURE() << "docs/TONE_OPERATORS.md has no row starting " << start;
+            return line;
+        };
+        const auto expectRow = [&](const std::string& line, const Exposure& measured, const std::string& what) {
+            std::smatch m;
+            if (!std::regex_search(line, m, std::regex(R"(\| ([0-9.]+) % \| ([0-9.]+) \|$)"))) {
+                ADD_FAILURE() << what << ": no figures in " << line;
+                return;
+            }
+            EXPECT_NEAR(measured.nearBlack, std::stod(m[1]) / 100.0, 0.003) << what << ": the docs are stale";
+            EXPECT_NEAR(measured.medianLuma, std::stod(m[2]), 0.01) << what << ": the docs are stale";
+        };
+        expectRow(row("| `percentile` before issue 26 |"), e, "percentile, old default");
+        const fs::path off = dir / "limit-off.png";
+        const auto offRun = cli_test::runIn(
+            dir, hdrlab("tonemap " + quoted(hdr) + " -o " + quoted(off) + " --operator percentile " + operatorFlags +
+                        " --set percentile.limit_highlights=false --log-level warning"));
+        ASSERT_EQ(offRun.exitCode, 0) << offRun.output;
+        const image::Image8 offPicture = image::loadImage8(off, 3);
+        const Exposure offE = measure(offPicture, 0, 0, offPicture.width, offPicture.height);
+        std::printf("%-22s %-24s near black %5.1f %%  median luma %.3f\n", input.name.c_str(), "percentile, limit off",
+                    100.0 * offE.nearBlack, offE.medianLuma);
+        expectRow(row("| `percentile`, limit off |"), offE, "percentile, limit off");
     }
 }
 
