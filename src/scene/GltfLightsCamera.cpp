@@ -69,10 +69,11 @@ void GltfLightsCamera::frameMeshes()
     camera.farPlane = std::max(distance + 2.0f * radius, camera.nearPlane * 2.0f);
     mImport.scene.cameraPath = {};
     char text[200];
-    std::snprintf(text, sizeof text,
-                  "has no camera: framed its bounds (centre %.3g %.3g %.3g, radius %.3g m) from %.3g m along -Z, "
-                  "20 degrees above",
-                  double(centre.x), double(centre.y), double(centre.z), double(radius), double(distance));
+    std::snprintf(
+        text, sizeof text,
+        "has no camera: framed its bounds (centre %.3g %.3g %.3g, radius %.3g m) from %.3g m, looking along -Z "
+        "20 degrees down",
+        double(centre.x), double(centre.y), double(centre.z), double(radius), double(distance));
     mImport.warn(text);
 }
 
