@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes hdrlab's parsers with libFuzzer (clang, ASan + UBSan); see docs/RELIABILITY.md, "Fuzzing".
 #
-#   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARG...]   one target: scene, exr, hdr, png, gltf or tev
+#   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER_ARG...]   one target: scene, exr, hdr, png, gltf, points, hdrpng, tev or sequence
 #   scripts/fuzz.sh all SECONDS [LIBFUZZER_ARG...]      every target, one after the other
 #   scripts/fuzz.sh seeds                               rewrite tests/fuzz/corpus/*/gen-*
 #
@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 build=${HDRLAB_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${HDRLAB_JOBS:-$(nproc)}
-targets_all=(scene exr hdr png gltf points hdrpng tev)
+targets_all=(scene exr hdr png gltf points hdrpng tev sequence)
 # Per input: seconds before it counts as a hang (generous: on a shared 2-core machine a 30 ms input
 # was once stalled past 10 s; a real hang runs forever); memory before it counts as a blow-up.
 timeout_s=30

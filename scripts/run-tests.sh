@@ -2,7 +2,7 @@
 # Quick start 2: builds whatever is missing, runs the whole test suite with ctest, then the
 # reliability stage (docs/RELIABILITY.md): the clang-format check, the CPU tests and a broad subset
 # of the GL tests built with AddressSanitizer + UndefinedBehaviorSanitizer (CUDA off), and 60 s of
-# each libFuzzer target. GL tests run on whatever EGL offers (Mesa llvmpipe without a GPU); CUDA
+# each libFuzzer target, and the heavy doc checks (scripts/doc_check.py). GL tests run on whatever EGL offers (Mesa llvmpipe without a GPU); CUDA
 # tests run where a CUDA device exists and are reported as skipped elsewhere.
 #
 # Arguments go to ctest; given any, the reliability stage is skipped (a focused run). So does
@@ -32,4 +32,6 @@ bash scripts/run-sanitizers.sh gl \
 # A fixed seed: CI replays the same mutation sequence every time (a finding is reproducible, not
 # luck); `scripts/fuzz.sh TARGET SECONDS` without it explores new ground.
 bash scripts/fuzz.sh all "${HDRLAB_FUZZ_SECONDS:-60}" -seed=1
+# The documents' heavy doc-check comments (ctest docs_check runs the others): docs/RELIABILITY.md.
+/usr/bin/env python3 scripts/doc_check.py --hdrlab "${HDRLAB_BUILD_DIR:-build}/hdrlab" --heavy-only
 echo "run-tests: reliability stage took $(($(date +%s) - stage_start)) s"

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 namespace scene::gltf {
 
@@ -41,6 +43,38 @@ void GltfLightsCamera::importCamera(int index, const glm::mat4& world, const std
         camera.pitchDegrees = std::clamp(glm::degrees(std::asin(std::clamp(forward.y, -1.0f, 1.0f))), -89.9f, 89.9f);
     }
     mImport.scene.cameraPath = {};
+}
+
+void GltfLightsCamera::frameMeshes()
+{
+    glm::vec3 low(std::numeric_limits<float>::max()), high(-std::numeric_limits<float>::max());
+    for (const ImportedMesh& mesh : mImport.scene.meshes)
+        for (const MeshVertex& vertex : mesh.vertices) {
+            low = glm::min(low, vertex.position);
+            high = glm::max(high, vertex.position);
+        }
+    if (!(low.x <= high.x))
+        return;  // no vertex: loadGltfScene refuses the file anyway
+    const glm::vec3 centre = 0.5f * (low + high);
+    // The bounding sphere of the box; a point or a flat line still gets a finite distance.
+    const float radius = std::max(0.5f * glm::length(high - low), 1e-3f);
+    Camera& camera = mImport.scene.camera;
+    const float halfFov = glm::radians(0.5f * camera.verticalFovDegrees);
+    const float distance = 1.1f * radius / std::sin(halfFov);  // the sphere within the vertical view, 10 % margin
+    constexpr float kFramingPitchDegrees = -20.0f;
+    camera.yawDegrees = 0.0f;
+    camera.pitchDegrees = kFramingPitchDegrees;
+    camera.position = centre - distance * directionFromYawPitch(camera.yawDegrees, camera.pitchDegrees);
+    camera.nearPlane = std::max(distance - 2.0f * radius, 1e-3f * distance);
+    camera.farPlane = std::max(distance + 2.0f * radius, camera.nearPlane * 2.0f);
+    mImport.scene.cameraPath = {};
+    char text[200];
+    std::snprintf(
+        text, sizeof text,
+        "has no camera: framed its bounds (centre %.3g %.3g %.3g, radius %.3g m) from %.3g m, looking along -Z "
+        "20 degrees down",
+        double(centre.x), double(centre.y), double(centre.z), double(radius), double(distance));
+    mImport.warn(text);
 }
 
 void GltfLightsCamera::importLight(int index, const glm::mat4& world, const std::string& nodeWhat)

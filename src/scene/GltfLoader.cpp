@@ -124,6 +124,8 @@ public:
         GltfMaterials materials(mImport, mBudget, access.folder);
         materials.importAll();
         importNodes(materials);
+        if (mImport.options.takeLightsAndCamera && !mLightsCamera.cameraTaken())
+            mLightsCamera.frameMeshes();
     }
 
 private:

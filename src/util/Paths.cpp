@@ -25,37 +25,46 @@ fs::path executablePath()
 
 fs::path findDataRoot(const std::optional<fs::path>& overrideDir)
 {
-    std::vector<fs::path> candidates;
-    if (overrideDir)
-        candidates.push_back(*overrideDir);
-    if (const char* env = std::getenv("HDRLAB_DATA_DIR"); env && *env)
-        candidates.emplace_back(env);
-    if (fs::path exe = executablePath(); !exe.empty()) {
-        fs::path dir = exe.parent_path();
-        for (int up = 0; up <= 3 && !dir.empty(); ++up) {
-            candidates.push_back(dir);
-            candidates.push_back(dir / "share" / "hdrlab");
-            dir = dir.parent_path();
-        }
-    }
     std::error_code ec;
-    candidates.push_back(fs::current_path(ec));
-
     if (overrideDir) {
         if (isDataRoot(*overrideDir))
             return fs::weakly_canonical(*overrideDir, ec);
-        throw std::runtime_error("--data-dir '" + overrideDir->string() + "' holds no shaders/shared/HostDevice.h");
+        throw std::runtime_error("--data-dir '" + overrideDir->string() +
+                                 "' is not hdrlab's data folder (it holds no shaders/shared/HostDevice.h): give the "
+                                 "folder that holds shaders/, scenes/ and assets/ (the repository's root)");
     }
-    std::string tried;
-    for (const fs::path& dir : candidates) {
-        if (isDataRoot(dir))
-            return fs::weakly_canonical(dir, ec);
-        tried += "\n  " + dir.string();
+    // A HDRLAB_DATA_DIR that is not a data folder is named in the error if nothing else is found.
+    const char* env = std::getenv("HDRLAB_DATA_DIR");
+    const std::string envDir = env ? env : "";
+    if (!envDir.empty() && isDataRoot(envDir))
+        return fs::weakly_canonical(envDir, ec);
+    // Beside the executable: its folder and up to three parents, each also with share/hdrlab.
+    const fs::path exe = executablePath();
+    fs::path highest;
+    if (!exe.empty()) {
+        fs::path dir = exe.parent_path();
+        for (int up = 0; up <= 3 && !dir.empty(); ++up) {
+            for (const fs::path& candidate : {dir, dir / "share" / "hdrlab"})
+                if (isDataRoot(candidate))
+                    return fs::weakly_canonical(candidate, ec);
+            highest = dir;
+            dir = dir.parent_path();
+        }
     }
+    const fs::path working = fs::current_path(ec);
+    if (!ec && isDataRoot(working))
+        return fs::weakly_canonical(working, ec);
+    // One line: what to set, then where it looked (the executable's folders as a range).
+    std::string looked = exe.empty() ? std::string("(the executable's folder is unknown)")
+                                     : "'" + exe.parent_path().string() + "' and its parents up to '" +
+                                           highest.string() + "' (each also with share/hdrlab)";
+    if (!envDir.empty())
+        looked = "HDRLAB_DATA_DIR='" + envDir + "' (no shaders/shared/HostDevice.h there), " + looked;
     throw std::runtime_error(
-        "cannot find hdrlab's data folder (shaders/, scenes/, assets/); pass --data-dir or set "
-        "HDRLAB_DATA_DIR. Tried:" +
-        tried);
+        "cannot find hdrlab's data folder (shaders/, scenes/, assets/): pass --data-dir DIR or "
+        "set HDRLAB_DATA_DIR=DIR to the folder that holds them (the repository's root); "
+        "looked in " +
+        looked + " and the working folder '" + working.string() + "'");
 }
 
 }  // namespace util

@@ -6,6 +6,9 @@
 //  - All or nothing: a failed output leaves no other output behind; outputs are checked (folder,
 //    extension, two naming one file) before the run; output flags refused where they do not apply.
 //  - Saved frames keep their data: an RGBA32F frame's EXR keeps a 1e6 pixel.
+//  - bench flicker --sequence: the engine presets read a cut through their fixed ranges, as
+//    `tonemap --preset` does, and every case is measured within the same shots.
+//  - A missing data folder is one error line saying what to set and where hdrlab looked.
 //  - One prefix ("hdrlab: error: ") and one exit code per class of error (2: the command line, --set
 //    and settings files; 1: a failed run); empty values refused; --verify on 8-bit input runs.
 // Frames are 64x64 EXRs written here.
@@ -15,11 +18,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -318,6 +323,82 @@ TEST(TrustCliTest, RefiningAPresetWithSetSaysNothingAboutCustom)
     ASSERT_EQ(result.exitCode, 0) << result.output;
     EXPECT_EQ(result.output.find("became custom"), std::string::npos) << "asked for, as the docs suggest:\n"
                                                                       << result.output;
+    fs::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+/// The table rows of `bench flicker --sequence`: preset -> cuts column.
+std::map<std::string, int> benchCutsByPreset(const std::string& output)
+{
+    std::map<std::string, int> rows;
+    static const std::regex row(R"((?:^|\n)percentile +(\S+) +\S+ +\S+ +(\d+) +\d+ )");
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), row); it != std::sregex_iterator(); ++it)
+        rows[(*it)[1]] = std::stoi((*it)[2]);
+    return rows;
+}
+
+TEST(TrustCliTest, BenchFlickerPresetsReadTheirOwnRangeAndShareTheShots)
+{
+    const fs::path dir = testing_support::scratchDir("cli-trust-bench-presets");
+    writeFrames(dir, {-4.0f, -4.0f, -4.0f, 5.97f, 5.97f, 5.97f});  // 9.97 EV brighter from frame 4
+    const auto bench =
+        cli_test::runIn(dir, hdrlab("bench flicker --sequence 'seq/frame.%04d.exr' --operator percentile"));
+    ASSERT_EQ(bench.exitCode, 0) << bench.output;
+    const auto rows = benchCutsByPreset(bench.output);
+    ASSERT_EQ(rows.size(), 4u) << "app and the three engine presets:\n" << bench.output;
+    for (const auto& [preset, cutCount] : rows)
+        EXPECT_EQ(cutCount, 1) << preset << ": every case is measured within the same two shots:\n" << bench.output;
+    const auto benchCuts = cuts(bench.output);
+    // Each preset reads the cut through its engine's fixed range, as `tonemap --preset` does on the same frames.
+    for (const char* preset : {"unreal", "unity-hdrp", "bevy"}) {
+        const auto single = cli_test::runIn(
+            dir, hdrlab(std::string("tonemap 'seq/frame.%04d.exr' -o ") + preset + ".%04d.png --preset " + preset));
+        ASSERT_EQ(single.exitCode, 0) << single.output;
+        for (const auto& [number, ev] : cuts(single.output)) {
+            EXPECT_EQ(number, 4);
+            EXPECT_LT(ev, 9.97 + 0.1) << preset;
+            EXPECT_TRUE(std::any_of(benchCuts.begin(), benchCuts.end(),
+                                    [&](const auto& c) { return c.first == 4 && std::fabs(c.second - ev) < 0.02; }))
+                << preset << " reads " << ev << " EV in tonemap; bench printed:\n"
+                << bench.output;
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST(TrustCliTest, AMissingDataFolderIsOneLineWithTheHint)
+{
+    // A copy of the binary far from any data folder: /proc/self/exe is the copy, and the folders above
+    // it (the temporary folder) hold no shaders/.
+    const fs::path dir = testing_support::scratchDir("cli-trust-no-data");
+    fs::create_directories(dir / "bin");
+    fs::copy_file(testing_support::hdrlabBinary(), dir / "bin" / "hdrlab");
+    fs::permissions(dir / "bin" / "hdrlab", fs::perms::owner_all);
+    struct Case
+    {
+        std::string commandLine;
+        std::string names;  ///< what the line must name
+    };
+    const std::vector<Case> cases = {
+        {"env -u HDRLAB_DATA_DIR bin/hdrlab --headless --frames 1", "looked in '" + (dir / "bin").string()},
+        {"env -u HDRLAB_DATA_DIR bin/hdrlab tonemap x.exr -o o.png", "pass --data-dir DIR or set HDRLAB_DATA_DIR"},
+        {"env HDRLAB_DATA_DIR=/nonexistent bin/hdrlab --headless --frames 1", "HDRLAB_DATA_DIR='/nonexistent'"},
+        {"env -u HDRLAB_DATA_DIR bin/hdrlab --headless --frames 1 --data-dir /tmp", "--data-dir '/tmp'"},
+    };
+    image::writeExr(dir / "x.exr", frame(0.0f), image::ExrPixelType::Float);
+    for (const Case& c : cases) {
+        // stderr alone: the one error line.
+        const auto result = cli_test::runIn(dir, "(" + c.commandLine + " 2>&1 >/dev/null)");
+        EXPECT_EQ(result.exitCode, 1) << c.commandLine << "\n" << result.output;
+        const auto lines = cli_test::lines(result.output);
+        ASSERT_EQ(lines.size(), 1u) << c.commandLine << ": one line on stderr:\n" << result.output;
+        EXPECT_EQ(lines[0].rfind("hdrlab: error: ", 0), 0u) << lines[0];
+        EXPECT_NE(lines[0].find("data folder"), std::string::npos) << lines[0];
+        EXPECT_NE(lines[0].find(c.names), std::string::npos) << lines[0];
+    }
     fs::remove_all(dir);
 }
 

@@ -41,6 +41,16 @@ if(HDRLAB_PYTHON3)
   add_test(NAME doc_links COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_doc_links_test.py)
   set_tests_properties(doc_links PROPERTIES LABELS cpu TIMEOUT 60)
 endif()
+# Docs that cannot go stale (scripts/doc_check.py): the checker on made-up documents (it must be able
+# to fail), then every doc-check comment of README.md and docs/*.md run with the built hdrlab on
+# llvmpipe (the heavy ones, over a minute each, only by hand: scripts/doc_check.py --heavy).
+if(HDRLAB_PYTHON3)
+  add_test(NAME doc_check_script COMMAND ${HDRLAB_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/doc_check_test.py)
+  set_tests_properties(doc_check_script PROPERTIES LABELS cpu TIMEOUT 60)
+  add_test(NAME docs_check COMMAND ${HDRLAB_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/doc_check.py
+    --hdrlab $<TARGET_FILE:hdrlab>)
+  set_tests_properties(docs_check PROPERTIES LABELS cli TIMEOUT 600)
+endif()
 # The PERF.md table (scripts/perf_table.py) on made-up and stored CSVs, and scripts/perf-table.sh end to
 # end on a tiny frame with the built hdrlab.
 if(HDRLAB_PYTHON3)

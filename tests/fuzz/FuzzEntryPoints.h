@@ -50,6 +50,10 @@ void runHdrPng(Bytes input);
 /// applied to an image store (no sockets; OpenImage and ReloadImage, which read files, are parsed
 /// only); each image the frame source would copy is copied.
 void runTev(Bytes input);
+/// A sequence of frames with cuts made from the input (FuzzSequence.cpp): written as EXR files, listed
+/// (pattern, folder or glob, with a gap), decoded on the worker thread, then the cut detection and the
+/// flicker figure within shots on the CPU.
+void runSequence(Bytes input);
 
 struct Target
 {
@@ -58,8 +62,8 @@ struct Target
 };
 
 inline constexpr Target kTargets[] = {
-    {"scene", runScene}, {"exr", runExr},       {"hdr", runHdr},       {"png", runPng},
-    {"gltf", runGltf},   {"points", runPoints}, {"hdrpng", runHdrPng}, {"tev", runTev},
+    {"scene", runScene},   {"exr", runExr},       {"hdr", runHdr}, {"png", runPng},           {"gltf", runGltf},
+    {"points", runPoints}, {"hdrpng", runHdrPng}, {"tev", runTev}, {"sequence", runSequence},
 };
 
 }  // namespace fuzz

@@ -255,6 +255,33 @@ TEST_F(GltfLoaderTest, LightsAndCamera)
     EXPECT_FLOAT_EQ(sc.camera.farPlane, 500.0f);
 }
 
+TEST_F(GltfLoaderTest, ASceneWithoutACameraFramesItsBounds)
+{
+    // The quad, scaled 3x and moved off the default camera's view (which looked into empty sky).
+    auto path = write("nocamera.gltf", quadFile("{}", "{\"mesh\":0,\"translation\":[10,2,-5],\"scale\":[3,3,3]}"));
+    scene::Scene sc = scene::loadSceneFile(path);
+    EXPECT_TRUE(sc.cameraPath.empty());
+    const scene::Camera& camera = sc.camera;
+    const glm::mat4 viewProjection = camera.projection(16.0f / 9.0f) * camera.view();
+    // Every corner of the bounds lies inside the view (clip space within -1..1 on every axis), and
+    // the bounds' centre is straight ahead.
+    for (float x : {7.0f, 13.0f})
+        for (float y : {-1.0f, 5.0f}) {
+            glm::vec4 clip = viewProjection * glm::vec4(x, y, -5.0f, 1.0f);
+            ASSERT_GT(clip.w, 0.0f);
+            glm::vec3 ndc = glm::vec3(clip) / clip.w;
+            EXPECT_LT(std::fabs(ndc.x), 1.0f) << x << "," << y;
+            EXPECT_LT(std::fabs(ndc.y), 1.0f) << x << "," << y;
+            EXPECT_LT(std::fabs(ndc.z), 1.0f) << x << "," << y;
+        }
+    glm::vec3 toCentre = glm::normalize(glm::vec3(10.0f, 2.0f, -5.0f) - camera.position);
+    EXPECT_GT(glm::dot(toCentre, camera.forward()), 0.9999f);
+    // It fills the view: the quad's height spans more than half of it.
+    glm::vec4 top = viewProjection * glm::vec4(10.0f, 5.0f, -5.0f, 1.0f);
+    glm::vec4 bottom = viewProjection * glm::vec4(10.0f, -1.0f, -5.0f, 1.0f);
+    EXPECT_GT(top.y / top.w - bottom.y / bottom.w, 1.0f);
+}
+
 TEST_F(GltfLoaderTest, BinaryGlbLoadsLikeText)
 {
     Builder b;

@@ -70,7 +70,8 @@ Frame render(const scene::Scene& s, glm::ivec2 size)
 
 TEST_F(GltfRenderTest, TexturedQuadShowsItsColoursAndTheSkyThroughTheHole)
 {
-    // The quad faces the default camera (at y 1.6, looking along -Z) 2 m away.
+    // The quad faces the default camera (at y 1.6, looking along -Z) 2 m away (set here: a file
+    // without a camera gets one framing its bounds from above, GltfLoaderTest).
     Builder b;
     std::string primitive = addQuad(b);
     auto path = mFolder / "quad.gltf";
@@ -79,6 +80,7 @@ TEST_F(GltfRenderTest, TexturedQuadShowsItsColoursAndTheSkyThroughTheHole)
                            "],\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"" +
                            pngDataUri(redHoleGreen(), mFolder) + "\"}]"));
     scene::Scene s = scene::loadSceneFile(path);
+    s.camera = scene::Camera{};
     Frame frame = render(s, {96, 96});
     glm::vec3 red = frame.at({-2.0f / 3.0f, 1.6f, -2.0f});
     glm::vec3 hole = frame.at({0.0f, 1.6f, -2.0f});

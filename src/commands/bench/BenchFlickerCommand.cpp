@@ -5,9 +5,13 @@
 // frames/SequenceSource.h). Each case runs in a fresh headless app from frame 0 with a fixed step (1/60 s
 // on the path, 1/fps on a sequence), so the figure is the same on every run on the same GPU and driver.
 // On a sequence the figure is taken within shots (the cuts the percentile operator finds,
-// percentile.cut_threshold_ev; a first run with the app's settings finds them for the operators that
-// do not look for cuts), and each percentile case runs twice: with the exposure snapping at cuts and
-// without (percentile.snap_at_cuts), so the table shows what the snap saves.
+// percentile.cut_threshold_ev; a first run with the app's settings finds them, as `tonemap --operator
+// percentile` does, and hands them to every other case: the operators that do not look for cuts, and
+// the engine presets, which bin over their engines' fixed ranges and so read a cut beyond the range as
+// a smaller move, or miss it, as the engine would; each preset still snaps only where it finds a cut
+// itself), and each percentile case runs twice: with the exposure snapping at cuts and without
+// (percentile.snap_at_cuts), so the table shows what the snap saves. The cuts column counts the shots'
+// cuts and the case's own, once each.
 // Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
 // measures the key value, not the displayed picture (a display curve's own changes are not seen).
 #include "app/App.h"
@@ -19,6 +23,7 @@
 #include "util/Log.h"
 #include "util/OutputFile.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -76,11 +81,19 @@ AppOptions caseAppOptions(const CommonOptions& common,
     app.toneOperator = c.toneOperator;
     if (c.preset != "-" && c.preset != "app")
         app.settingAssignments.push_back("percentile.preset=" + c.preset);
-    if (options.sequence && c.toneOperator != "percentile")
-        app.knownCuts = cuts;  // the shots the percentile operator found: every figure within shots
+    if (options.sequence && c.preset != "app")
+        app.knownCuts = cuts;  // the shots the app's percentile run found: every figure within the same shots
     if (snapAtCuts)            // after the preset, which sets every percentile key
         app.settingAssignments.push_back(std::string("percentile.snap_at_cuts=") + (*snapAtCuts ? "true" : "false"));
     return app;
+}
+
+/// Cuts of a case: the shots' and its own, each frame once (a preset that finds a shot's cut too
+/// reports it twice).
+std::size_t distinctCuts(std::vector<long long> frames)
+{
+    std::sort(frames.begin(), frames.end());
+    return std::size_t(std::unique(frames.begin(), frames.end()) - frames.begin());
 }
 
 std::string fixed6(double value)
@@ -158,9 +171,10 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
                 const App::Flicker without = runCase(c, false, ignored);
                 noSnap = without.evPerSecond ? fixed6(*without.evPerSecond) : std::string("none");
             }
+            const std::size_t cutCount = distinctCuts(flicker.cutFrames);
             std::printf("%-12s %-12s %14s %14s %5zu %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(),
-                        value.c_str(), noSnap.c_str(), flicker.cuts, flicker.framesWithKeyValue, key.c_str());
-            csv << ',' << flicker.cuts << ',' << (noSnap == "-" || noSnap == "none" ? std::string() : noSnap) << '\n';
+                        value.c_str(), noSnap.c_str(), cutCount, flicker.framesWithKeyValue, key.c_str());
+            csv << ',' << cutCount << ',' << (noSnap == "-" || noSnap == "none" ? std::string() : noSnap) << '\n';
         }
         if (options.csv) {
             util::writeFileAtomically(*options.csv, csv.str());
