@@ -1,5 +1,6 @@
 #include "post/TonemapApply.h"
 
+#include "post/tonemap/LocalTileSwitches.h"
 #include "shared/LocalTiles.h"
 
 #include <stdexcept>
@@ -8,7 +9,8 @@
 namespace post {
 
 namespace {
-constexpr int kApplyRows = 4;  ///< pixels (8 rows apart) per invocation of Apply.comp
+constexpr int kApplyRows = 4;                            ///< pixels (8 rows apart) per invocation of Apply.comp
+constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp
 }  // namespace
 
 gl::Buffer createCurveBuffer(std::string_view label)
@@ -37,7 +39,17 @@ void TonemapApply::apply(PassContext& ctx,
     // One build per (target, transform): the SDR program without a transform has no HDR or transform
     // code at all, so its cost is the plain apply's (a uniform branch on the transform cost it 10 us at
     // 4K on the H200: the transforms' registers).
-    gl::Program& program = mPrograms[std::pair{display.hdr, display.transform}];
+    // The tiled modes: a program of their own (ApplyTiles.comp), or Apply.comp's (HDRLAB_LOCAL_TILES
+    // apply=legacy, the path before it, for the benchmark's comparison).
+    const std::uint32_t tileVariant = localTileSwitches().applyVariant;
+    const bool tilesProgram = tiles && tileVariant != LocalTileSwitches::kApplyLegacy;
+    // Its key in the program map: no (target, transform) pair has this transform code.
+    gl::Program& program =
+        mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey} : std::pair{display.hdr, display.transform}];
+    if (tilesProgram && !program)
+        program = ctx.shaders.buildCompute(
+            "tonemap.apply-tiles." + std::to_string(tileVariant), "tonemap/ApplyTiles.comp",
+            {{"ROWS", std::to_string(kApplyRows)}, {"TILE_APPLY_VARIANT", std::to_string(tileVariant)}});
     if (!program) {
         gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)},
                                   {"DISPLAY_TRANSFORM", std::to_string(display.transform)}};

@@ -18,6 +18,32 @@ std::string_view ToneClahe::description() const
            "and toward the global curve by the strength.";
 }
 
+namespace {
+
+/// The grid on a `frame`-sized frame and its tiles' size on the `histogram`-sized histogram image.
+std::pair<glm::ivec2, glm::ivec2> tileGeometry(const ClaheSettings& s, glm::ivec2 frame, glm::ivec2 histogram)
+{
+    const glm::ivec2 size = glm::max(frame, glm::ivec2(1));
+    const glm::ivec2 tiles{int(effectiveTiles(s.tiles.tilesX, size.x)), int(effectiveTiles(s.tiles.tilesY, size.y))};
+    const glm::ivec2 image = glm::max(histogram, glm::ivec2(1));
+    return {tiles, {hd::hdTileSize(image.x, tiles.x), hd::hdTileSize(image.y, tiles.y)}};
+}
+
+}  // namespace
+
+TileHistogramTarget* ToneClahe::tileHistogramTarget(glm::ivec2 frameSize, glm::ivec2 histogramSize)
+{
+    if (!mHistogramsInPass)
+        return nullptr;
+    if (!mTileHistograms)
+        mTileHistograms =
+            gl::Buffer("tonemap.clahe.tile-histograms", std::size_t(hd::kMaxTilesPerAxis * hd::kMaxTilesPerAxis) *
+                                                            hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    const auto [tiles, tileSize] = tileGeometry(sanitize(mSettings), frameSize, histogramSize);
+    mTileTarget = {&mTileHistograms, tiles, tileSize, false};
+    return &mTileTarget;
+}
+
 void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     const ClaheSettings s = sanitize(mSettings);
@@ -35,7 +61,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         mHistogramProgram = ctx.shaders.buildCompute("tonemap.clahe.tile-histograms", "tonemap/TileHistogram.comp");
         mCurvesProgram = ctx.shaders.buildCompute("tonemap.clahe.curves", "tonemap/ClaheCurves.comp");
     }
-    {
+    // The histogram pass counted them in its read of the frame (same grid, same image): no pass here.
+    mLastInPass = mTileTarget.written && mTileTarget.tiles == tiles && mTileTarget.tileSize == tileSize;
+    mTileTarget.written = false;
+    if (!mLastInPass) {
         auto scope = ctx.profiler.scope("tonemap/clahe/curve/tile-histograms");
         mTileHistograms.clearUintRange(0, words * sizeof(std::uint32_t), 0u);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
