@@ -124,8 +124,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
 
 Traffic ToneClahe::curveMinimumTraffic(const TrafficShape& shape) const
 {
-    // One read of the histogram image for the tile histograms; the tile histograms and curves.
-    const std::uint64_t pixels = std::uint64_t(shape.histogramImage.x) * std::uint64_t(shape.histogramImage.y);
+    // One read of the histogram image for the tile histograms (none where the histogram pass counted
+    // them, as on the last frame); the tile histograms and curves.
+    const std::uint64_t pixels =
+        mLastInPass ? 0 : std::uint64_t(shape.histogramImage.x) * std::uint64_t(shape.histogramImage.y);
     const std::uint64_t tiles = std::uint64_t(mSettings.tiles.tilesX) * mSettings.tiles.tilesY;
     return {pixels * shape.frameBytesPerPixel + tiles * shape.bins * kBinBytes,
             2 * tiles * shape.bins * kBinBytes + std::uint64_t(shape.bins) * kBinBytes};
