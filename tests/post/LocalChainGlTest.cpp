@@ -3,7 +3,8 @@
 // histogram/TileHistogramsInPass.glsl) exactly equal to the separate pass's (TileHistogram.comp) and
 // to the CPU's, at 1x1, odd sizes and sizes no grid divides, with a persistent grid so small that a
 // workgroup's run of blocks crosses many tile edges; and the tiled apply (tonemap/ApplyTiles.comp)
-// giving Apply.comp's tiled picture within --verify's 1 LSB, with --verify passing on the fused path.
+// giving the CPU's picture within --verify's 1 LSB on the fused path; ward-local's tile fits in one
+// dispatch (WardFit.glsl's tile batch) bit for bit the CPU model's at grids up to the batch's 16x16.
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
 #include "post/tonemap/ToneClahe.h"
@@ -132,6 +133,24 @@ TEST_F(LocalChainGl, FusedChainAndTiledApplyVerifyAtOddSizesAndStrengths)
                 EXPECT_NE(report.text.find("tiled apply"), std::string::npos) << report.text;
             }
         }
+}
+
+TEST_F(LocalChainGl, WardLocalTileFitsInOneDispatchAreBitExactUpToSixteenBySixteen)
+{
+    makePipeline("groups=1024");
+    parameters->set("tonemap.operator", "ward-local");
+    setImage(twoZoneImage(301, 263, 9));
+    for (const auto& [gx, gy] : {std::pair{"16", "16"}, std::pair{"5", "3"}, std::pair{"1", "16"}}) {
+        SCOPED_TRACE(std::string(gx) + "x" + gy);
+        parameters->set("ward-local.tiles_x", gx);
+        parameters->set("ward-local.tiles_y", gy);
+        run();
+        const verify::VerifyReport report = verify::verifyPipeline(*pipeline);
+        EXPECT_TRUE(report.ok) << report.text;
+        EXPECT_NE(report.text.find("ward-local tile fits vs the serial CPU model per tile: bit-exact"),
+                  std::string::npos)
+            << report.text;
+    }
 }
 
 }  // namespace

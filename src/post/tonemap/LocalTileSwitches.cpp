@@ -31,6 +31,8 @@ LocalTileSwitches readSwitches()
             switches.applyVariant = 1;
         else if (item == "apply=weights")
             switches.applyVariant = 2;
+        else if (item == "fits=serial" || item == "fits=batch")
+            continue;  // ward-local's tile fits: read by WardCurveDispatch.cpp
         else if (item == "apply=legacy")
             switches.applyVariant = LocalTileSwitches::kApplyLegacy;
         else

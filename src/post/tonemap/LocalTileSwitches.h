@@ -7,6 +7,8 @@
 //    in it costs (wrong pictures; --verify fails): looks up the pixel's first tile's curve alone
 //    (single), or computes the four tiles and their weights but looks up the global curve only (weights);
 //    legacy: Apply.comp's tiled modes as they were before tonemap/ApplyTiles.comp (a correct picture).
+//  - fits (read by WardCurveDispatch.cpp): ward-local's tile fits in one dispatch (batch, the default)
+//    or one dispatch per tile (serial, before).
 // Limits: process-wide, read on first use (clahe's tests use ToneClahe::setTileHistogramsInPass).
 #pragma once
 
