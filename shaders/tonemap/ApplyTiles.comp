@@ -2,17 +2,26 @@
 // shared/LocalTiles.h): the modes kApplyTiles, kApplyTilesGrid and kApplyViewLocalGain of Apply.comp,
 // the same arithmetic per value (TileCurveLookup.glsl's lookup and clamp, OpenCV's blend geometry,
 // hdTileLerp), in a program of its own and arranged for the GPU:
-//  - each workgroup copies every tile's curve header into shared memory once (mode, scale, samples,
-//    log2 range as samples per EV): Apply.comp read 4 to 5 header words of each of the pixel's four
-//    tiles from the storage buffer per pixel (16 dependent loads at per-pixel tile addresses, and a
-//    division per tile), ahead of the two LUT loads each tile needs;
+//  - the tiles a workgroup's pixels blend are few: the blend is monotone in x and y, so the 32 x 8*ROWS
+//    pixels of a workgroup use only the tiles between the first tile of its first pixel and the second
+//    tile of its last, per axis: 2 where the workgroup lies between two tile-centre lines, 3 where it
+//    straddles one (tiles of at least 32 x 8*ROWS pixels; 1 at the frame's edges). Each workgroup stages
+//    those tiles' headers (mode, scale, samples, log2 range as samples per EV) and, with STAGE_LUTS,
+//    their LUTs (at most STAGE_FLOATS samples in all) into shared memory once, and every lookup of
+//    every pixel is then a shared-memory read (ApplyTiles before this read the LUTs from the storage
+//    buffer at per-pixel, per-tile addresses: 52 us more than one tile's lookups at 4K on the H200).
+//    Where the span is more than 3 x 3 tiles (tiles narrower than the workgroup) or the LUTs do not fit,
+//    the workgroup reads the storage buffer as before (a uniform branch): the same floats either way,
+//    so the picture is bit for bit the same (test LocalChainGl.StagedTiledApplyIsBitExact...);
+//  - the texels are fetched before the staging, so the reads are in flight while it runs;
 //  - log2 Lw once per pixel (not once per tile); the column's blend (tiles, weight) once per invocation
 //    (its ROWS pixels share x), the row's per pixel;
 //  - strength 1 (the default) needs no global curve: hdTileLerp(global, local, 1) is local.
 // Experiments (TILE_APPLY_VARIANT, HDRLAB_LOCAL_TILES apply=..., post/tonemap/LocalTileSwitches.h;
 // wrong pictures on purpose): 1 the first tile's curve alone (one lookup, no blend), 2 the tiles and
 // weights computed but the global curve looked up and "blended" with itself (the cost of the blend
-// geometry without the tile LUTs). 0 is the method.
+// geometry without the tile LUTs). 0 is the method. STAGE_LUTS 0 (apply=unstaged): headers staged,
+// LUTs read from the storage buffer (the build before the staging; a correct picture).
 // Limits: SDR only, the luminance path (no RGB display transform), as Apply.comp's tiled modes.
 #include "shared/HostDevice.h"
 #include "shared/LocalTiles.h"
@@ -23,6 +32,13 @@
 #ifndef TILE_APPLY_VARIANT
 #define TILE_APPLY_VARIANT 0
 #endif
+#ifndef STAGE_LUTS
+#define STAGE_LUTS 1
+#endif
+#ifndef STAGE_FLOATS
+#define STAGE_FLOATS 4608 // 18 KB: 4 tiles of 1152 samples, 9 of 512
+#endif
+const uint kMaxStagedTiles = 9u; // 3 x 3: a workgroup straddling a tile-centre line on both axes
 
 layout(local_size_x = 32, local_size_y = 8) in;
 
@@ -40,8 +56,12 @@ const uint uTransform = 0u;
 #include "tonemap/ApplyPixel.glsl"
 #include "tonemap/TileCurveLookup.glsl"
 
-// Per tile: log2 range start, samples per EV, sample count (0: LinearScale), scale.
-shared vec4 sTileHeader[kMaxTilesPerAxis * kMaxTilesPerAxis];
+// The workgroup's tiles (span columns lo.x..lo.x+n.x-1, rows alike), local index k = row * n.x + column:
+// header (log2 range start, samples per EV, sample count (0: LinearScale), scale) and LUT offset in sLut.
+shared vec4 sHeader[kMaxStagedTiles];
+shared uint sOffset[kMaxStagedTiles];
+shared uint sStagedFloats;
+shared float sLut[STAGE_FLOATS];
 
 vec4 loadTileHeader(uint tile)
 {
@@ -56,23 +76,46 @@ vec4 loadTileHeader(uint tile)
     return vec4(logMin, float(samples) / span, float(samples), 0.0);
 }
 
-// evaluateTileCurve (TileCurveLookup.glsl) with the header from shared memory and log2 Lw given.
-float tileValue(uint tile, float Lw, float logL)
+uint tileSamples(uint tile)
 {
-    vec4 h = sTileHeader[tile];
+    uint base = hdTileCurveBase(tile);
+    return tileCurves[base + kCurveMode] == kCurveModeLinearScale
+               ? 0u
+               : uint(clamp(int(tileCurves[base + kCurveSampleCount]), 1, int(kMaxCurveSamples)));
+}
+
+// The workgroup's span of tiles and where their data are (workgroup-uniform).
+struct Span
+{
+    ivec2 lo;
+    ivec2 n;
+    int tilesX;
+    bool headers; // sHeader holds the span's headers (at most kMaxStagedTiles tiles)
+    bool luts;    // sLut holds their LUTs
+};
+
+// Tile (column tx, row ty) of the span: its value at Lw, from shared memory where staged.
+float tileValue(Span span, int tx, int ty, float Lw, float logL)
+{
+    const uint tile = uint(ty * span.tilesX + tx);
+    const uint k = uint((ty - span.lo.y) * span.n.x + (tx - span.lo.x));
+    const vec4 h = span.headers ? sHeader[k] : loadTileHeader(tile);
     if (h.z == 0.0)
         return tiledDisplayClamp(h.w * Lw);
-    int samples = int(h.z);
-    uint lut = hdTileCurveBase(tile) + kCurveHeaderWords;
+    const int samples = int(h.z);
+    const uint lut = hdTileCurveBase(tile) + kCurveHeaderWords;
+    const uint staged = span.luts ? sOffset[k] : 0u;
+#define TILE_LUT(i) (span.luts ? sLut[staged + uint(i)] : tileCurves[lut + uint(i)])
     if (isinf(Lw))
-        return tiledDisplayClamp(tileCurves[lut + uint(samples - 1)]);
+        return tiledDisplayClamp(TILE_LUT(samples - 1));
     float position = (logL - h.x) * h.y - 0.5;
     if (position < 0.0)
-        return tiledDisplayClamp(tileCurves[lut] * exp2(position / h.y));
+        return tiledDisplayClamp(TILE_LUT(0) * exp2(position / h.y));
     position = min(position, float(samples - 1));
     int below = int(floor(position));
     int above = min(below + 1, samples - 1);
-    return tiledDisplayClamp(mix(tileCurves[lut + uint(below)], tileCurves[lut + uint(above)], position - float(below)));
+    return tiledDisplayClamp(mix(TILE_LUT(below), TILE_LUT(above), position - float(below)));
+#undef TILE_LUT
 }
 
 // One axis of the blend: the two tiles and the second's weight.
@@ -90,40 +133,90 @@ Axis blendAxis(int x, float invSize, int tiles)
 }
 
 // The four tiles' values at Lw blended (tiledLocalValue's order and shortcuts).
-float localValue(Axis ax, Axis ay, int tilesX, float Lw, float logL, float global)
+float localValue(Span span, Axis ax, Axis ay, float Lw, float logL, float global)
 {
 #if TILE_APPLY_VARIANT == 1
-    return tileValue(uint(ay.first * tilesX + ax.first), Lw, logL);
+    return tileValue(span, ax.first, ay.first, Lw, logL);
 #elif TILE_APPLY_VARIANT == 2
     float v11 = global, v21 = global, v12 = global, v22 = global;
 #else
-    float v11 = tileValue(uint(ay.first * tilesX + ax.first), Lw, logL);
-    float v21 = ax.second == ax.first ? v11 : tileValue(uint(ay.first * tilesX + ax.second), Lw, logL);
-    float v12 = ay.second == ay.first ? v11 : tileValue(uint(ay.second * tilesX + ax.first), Lw, logL);
-    float v22 = ay.second == ay.first ? v21 : tileValue(uint(ay.second * tilesX + ax.second), Lw, logL);
+    float v11 = tileValue(span, ax.first, ay.first, Lw, logL);
+    float v21 = ax.second == ax.first ? v11 : tileValue(span, ax.second, ay.first, Lw, logL);
+    float v12 = ay.second == ay.first ? v11 : tileValue(span, ax.first, ay.second, Lw, logL);
+    float v22 = ay.second == ay.first ? v21 : tileValue(span, ax.second, ay.second, Lw, logL);
 #endif
 #if TILE_APPLY_VARIANT != 1
     return hdTileLerp(hdTileLerp(v11, v21, ax.weight), hdTileLerp(v12, v22, ax.weight), ay.weight);
 #endif
 }
 
+// The tiles the pixels [lo, hi] of one axis blend: the first tile of lo to the second of hi (the blend
+// position, its floor and so both tiles are non-decreasing in the pixel coordinate).
+ivec2 axisSpan(int lo, int hi, float invSize, int tiles)
+{
+    const float a = hdTileBlendPosition(lo, invSize);
+    const float b = hdTileBlendPosition(hi, invSize);
+    const int first = min(hdTileBlendFirst(a), hdTileBlendSecond(a, tiles));
+    const int last = max(hdTileBlendFirst(b), hdTileBlendSecond(b, tiles));
+    return ivec2(first, last - first + 1);
+}
+
+// Stages the span's headers and LUTs (where they fit) into shared memory; workgroup-uniform control flow.
+Span stageSpan(int tilesX, int tilesY)
+{
+    const ivec2 groupLo = ivec2(gl_WorkGroupID.xy) * ivec2(32, 8 * ROWS);
+    const ivec2 groupHi = min(groupLo + ivec2(32, 8 * ROWS), uSize) - 1;
+    const ivec2 sx = axisSpan(groupLo.x, groupHi.x, 1.0 / tileCurves[kTileWidth], tilesX);
+    const ivec2 sy = axisSpan(groupLo.y, groupHi.y, 1.0 / tileCurves[kTileHeight], tilesY);
+    Span span = Span(ivec2(sx.x, sy.x), ivec2(sx.y, sy.y), tilesX, false, false);
+    const uint count = uint(span.n.x * span.n.y);
+    span.headers = count <= kMaxStagedTiles;
+    if (!span.headers)
+        return span;
+    const uint k = gl_LocalInvocationIndex;
+    if (k < count) {
+        const uint tile = uint((span.lo.y + int(k) / span.n.x) * tilesX + span.lo.x + int(k) % span.n.x);
+        sHeader[k] = loadTileHeader(tile);
+        // Its LUT's offset: the samples of the span's tiles before it (at most 8 header reads).
+        uint offset = 0u;
+        for (uint j = 0u; j < k; ++j)
+            offset += tileSamples(uint((span.lo.y + int(j) / span.n.x) * tilesX + span.lo.x + int(j) % span.n.x));
+        sOffset[k] = offset;
+        if (k == count - 1u)
+            sStagedFloats = offset + tileSamples(tile);
+    }
+    barrier();
+#if STAGE_LUTS
+    span.luts = sStagedFloats <= uint(STAGE_FLOATS);
+    if (span.luts) {
+        for (uint j = 0u; j < count; ++j) {
+            const uint samples = uint(sHeader[j].z);
+            const uint tile = uint((span.lo.y + int(j) / span.n.x) * tilesX + span.lo.x + int(j) % span.n.x);
+            const uint lut = hdTileCurveBase(tile) + kCurveHeaderWords;
+            for (uint i = gl_LocalInvocationIndex; i < samples; i += 256u)
+                sLut[sOffset[j] + i] = tileCurves[lut + i];
+        }
+        barrier();
+    }
+#endif
+    return span;
+}
+
 void main()
 {
     const int tilesX = int(tileCurves[kTileTilesX]);
     const int tilesY = int(tileCurves[kTileTilesY]);
-    for (uint t = gl_LocalInvocationIndex; t < uint(tilesX * tilesY); t += 256u)
-        sTileHeader[t] = loadTileHeader(t);
-    barrier(); // before any early return: every invocation reaches it
-
     const ivec2 first = ivec2(gl_WorkGroupID.x * 32u + gl_LocalInvocationID.x,
                               gl_WorkGroupID.y * (8u * ROWS) + gl_LocalInvocationID.y);
-    if (first.x >= uSize.x || first.y >= uSize.y)
-        return;
+    // The texels first: their reads are in flight while the tiles are staged.
     vec3 rgb[ROWS];
     for (int k = 0; k < ROWS; ++k) {
         const ivec2 texel = first + ivec2(0, 8 * k);
-        rgb[k] = texel.y < uSize.y ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
+        rgb[k] = all(lessThan(texel, uSize)) ? texelFetch(uInput, texel, 0).rgb : vec3(0.0);
     }
+    const Span span = stageSpan(tilesX, tilesY);
+    if (first.x >= uSize.x || first.y >= uSize.y)
+        return; // after the staging's barriers
     const Curve c = loadCurve();
     const vec3 weights = vec3(uintBitsToFloat(params[kParamLumaR]), uintBitsToFloat(params[kParamLumaG]),
                               uintBitsToFloat(params[kParamLumaB]));
@@ -143,7 +236,7 @@ void main()
         if (isUsable(Lw)) {
             float logL = log2(Lw);
             float global = needGlobal ? tiledDisplayClamp(evaluateCurve(c, 0u, Lw)) : 0.0;
-            float local = localValue(ax, blendAxis(texel.y, invHeight, tilesY), tilesX, Lw, logL, global);
+            float local = localValue(span, ax, blendAxis(texel.y, invHeight, tilesY), Lw, logL, global);
             if (uMode == kApplyViewLocalGain) {
                 float range = max(tileCurves[kTileGainLogRange], 1e-3);
                 float gain = log2(max(local, 1e-30) / max(global, 1e-30));

@@ -10,7 +10,7 @@ namespace post {
 
 namespace {
 constexpr int kApplyRows = 4;                            ///< pixels (8 rows apart) per invocation of Apply.comp
-constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp
+constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp, minus its variant
 }  // namespace
 
 gl::Buffer createCurveBuffer(std::string_view label)
@@ -43,13 +43,17 @@ void TonemapApply::apply(PassContext& ctx,
     // apply=legacy, the path before it, for the benchmark's comparison).
     const std::uint32_t tileVariant = localTileSwitches().applyVariant;
     const bool tilesProgram = tiles && tileVariant != LocalTileSwitches::kApplyLegacy;
-    // Its key in the program map: no (target, transform) pair has this transform code.
-    gl::Program& program =
-        mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey} : std::pair{display.hdr, display.transform}];
-    if (tilesProgram && !program)
-        program = ctx.shaders.buildCompute(
-            "tonemap.apply-tiles." + std::to_string(tileVariant), "tonemap/ApplyTiles.comp",
-            {{"ROWS", std::to_string(kApplyRows)}, {"TILE_APPLY_VARIANT", std::to_string(tileVariant)}});
+    // Its key in the program map (one per variant): no (target, transform) pair has these transform codes.
+    gl::Program& program = mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey - tileVariant}
+                                                  : std::pair{display.hdr, display.transform}];
+    if (tilesProgram && !program) {
+        const bool unstaged = tileVariant == LocalTileSwitches::kApplyUnstaged;
+        program =
+            ctx.shaders.buildCompute("tonemap.apply-tiles." + std::to_string(tileVariant), "tonemap/ApplyTiles.comp",
+                                     {{"ROWS", std::to_string(kApplyRows)},
+                                      {"TILE_APPLY_VARIANT", std::to_string(unstaged ? 0u : tileVariant)},
+                                      {"STAGE_LUTS", unstaged ? "0" : "1"}});
+    }
     if (!program) {
         gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)},
                                   {"DISPLAY_TRANSFORM", std::to_string(display.transform)}};

@@ -35,9 +35,12 @@ LocalTileSwitches readSwitches()
             continue;  // ward-local's tile fits: read by WardCurveDispatch.cpp
         else if (item == "apply=legacy")
             switches.applyVariant = LocalTileSwitches::kApplyLegacy;
+        else if (item == "apply=unstaged")
+            switches.applyVariant = LocalTileSwitches::kApplyUnstaged;
         else
             util::logWarning(
-                "HDRLAB_LOCAL_TILES: '{}' ignored (histograms=pass|separate, apply=full|single|weights|legacy)",
+                "HDRLAB_LOCAL_TILES: '{}' ignored (histograms=pass|separate, "
+                "apply=full|single|weights|legacy|unstaged)",
                 std::string(item));
     }
     util::logInfo("HDRLAB_LOCAL_TILES: tile histograms {}, tiled apply {}",
@@ -45,7 +48,14 @@ LocalTileSwitches readSwitches()
                   switches.applyVariant == 0   ? "full"
                   : switches.applyVariant == 1 ? "single tile (experiment)"
                   : switches.applyVariant == 2 ? "weights only (experiment)"
-                                               : "legacy (Apply.comp)");
+                  : switches.applyVariant == 3 ? "legacy (Apply.comp)"
+                                               : "unstaged LUTs");
+    return switches;
+}
+
+LocalTileSwitches& mutableSwitches()
+{
+    static LocalTileSwitches switches = readSwitches();
     return switches;
 }
 
@@ -53,8 +63,12 @@ LocalTileSwitches readSwitches()
 
 const LocalTileSwitches& localTileSwitches()
 {
-    static const LocalTileSwitches switches = readSwitches();
-    return switches;
+    return mutableSwitches();
+}
+
+void setLocalTileApplyVariant(std::uint32_t variant)
+{
+    mutableSwitches().applyVariant = variant;
 }
 
 }  // namespace post

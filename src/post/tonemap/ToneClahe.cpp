@@ -84,13 +84,7 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
     const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
     mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
                                                          : 1.0f;
-    if (mAlpha < 1.0f) {  // kept for --verify's check of the smoothing step
-        const std::size_t bytes =
-            (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) * sizeof(float);
-        if (mPrevious.size() < mTiles.buffer().size())
-            mPrevious = gl::Buffer("tonemap.clahe.previous-tile-curves", mTiles.buffer().size());
-        mTiles.buffer().copyTo(mPrevious, 0, 0, bytes);
-    }
+    // The previous curves are mTiles.previous() (ping-pong: no copy).
     mPreviousValid = true;
     mPreviousTiles = tiles;
     mPreviousBins = mBins;
@@ -102,8 +96,7 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
             mKeyState = gl::Buffer("tonemap.clahe.key-state", 4 * sizeof(std::uint32_t));
             mReadback = std::make_unique<StateReadback>("tonemap.clahe.key-value", 2 * sizeof(std::uint32_t));
         }
-        mKeyState.clearUint(0u);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        mKeyState.clearUint(0u);  // a GL command: ordered before the dispatch without a memory barrier
         mKeyState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         const std::uint32_t tileCount = mTiles.tileCount();
         mCurvesProgram.set(0, tileCount);
@@ -113,7 +106,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         inputs.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
         mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-        mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+        // The previous frame's curves (read by the smoothing) and this frame's (written).
+        (mAlpha < 1.0f ? mTiles.previous() : mTiles.buffer())
+            .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+        mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
         glDispatchCompute(tileCount + 1, 1, 1);  // the last workgroup: the global curve
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
@@ -175,7 +171,7 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
     check.floats["tile-curves"] = mTiles.read();
     check.numbers["alpha"] = mAlpha;
     if (mAlpha < 1.0f)
-        check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
+        check.floats["previous-tile-curves"] = mTiles.previous().readAll<float>(check.floats["tile-curves"].size());
     return true;
 }
 

@@ -91,7 +91,6 @@ private:
     glm::ivec2 mPreviousTiles{0};
     std::uint32_t mPreviousBins = 0;
     float mAlpha = 1.0f;   ///< the last frame's smoothing weight (1: none)
-    gl::Buffer mPrevious;  ///< the tile curves before the last frame's (verify; with smoothing)
     gl::Buffer mKeyState;  ///< uint[2]: the tile means' fixed-point sum, the tile count
     std::unique_ptr<StateReadback> mReadback;
 };
