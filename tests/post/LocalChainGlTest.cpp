@@ -4,9 +4,13 @@
 // to the CPU's, at 1x1, odd sizes and sizes no grid divides, with a persistent grid so small that a
 // workgroup's run of blocks crosses many tile edges; and the tiled apply (tonemap/ApplyTiles.comp)
 // giving the CPU's picture within --verify's 1 LSB on the fused path; ward-local's tile fits in one
-// dispatch (WardFit.glsl's tile batch) bit for bit the CPU model's at grids up to the batch's 16x16.
+// dispatch (WardFit.glsl's tile batch) bit for bit the CPU model's at grids up to the batch's 16x16;
+// the tiled apply with each workgroup's tile LUTs staged in shared memory bit for bit the unstaged
+// build's and Apply.comp's (legacy) picture, where workgroups straddle tile-centre lines, where tiles
+// are narrower than a workgroup (the fallback) and where the LUTs do not fit (1024 and 4096 bins).
 #include "post/PipelineParameters.h"
 #include "post/PostPipeline.h"
+#include "post/tonemap/LocalTileSwitches.h"
 #include "post/tonemap/ToneClahe.h"
 #include "reference/ToneLocalRef.h"
 #include "support/GlTestEnvironment.h"
@@ -151,6 +155,61 @@ TEST_F(LocalChainGl, WardLocalTileFitsInOneDispatchAreBitExactUpToSixteenBySixte
                   std::string::npos)
             << report.text;
     }
+}
+
+/// The picture of each tiled-apply variant for the pipeline's current settings.
+std::vector<std::uint8_t> pictureWithApply(post::PostPipeline& pipeline,
+                                           const gl::Texture& texture,
+                                           glm::ivec2 size,
+                                           std::uint32_t variant)
+{
+    post::setLocalTileApplyVariant(variant);
+    pipeline.run({texture, size}, 1.0 / 60.0, 60.0f);
+    return pipeline.toneMappedTexture().readRgba8();
+}
+
+TEST_F(LocalChainGl, StagedTiledApplyIsBitExactAgainstTheUnstagedAndLegacyApply)
+{
+    using Switches = post::LocalTileSwitches;
+    const std::uint32_t saved = post::localTileSwitches().applyVariant;
+    makePipeline("groups=1024");
+    // Tiles of at least 32x32 pixels (staged; workgroups straddle centre lines), narrower ones (more
+    // than 3x3 tiles a workgroup: the storage-buffer fallback), 1x1 frames and grids, sizes no grid divides.
+    const std::pair<int, int> sizes[] = {{1, 1}, {61, 37}, {301, 263}, {517, 300}};
+    const std::pair<const char*, const char*> grids[] = {{"1", "1"}, {"3", "5"}, {"8", "8"}, {"16", "16"}, {"7", "2"}};
+    int compared = 0;
+    for (const char* op : {"clahe", "ward-local"}) {
+        parameters->set("tonemap.operator", op);
+        parameters->set(std::string(op) + ".smoothing", "0");  // every run of a frame gives the same curves
+        for (const auto& [w, h] : sizes) {
+            setImage(twoZoneImage(w, h, std::uint32_t(w + 7 * h)));
+            for (const auto& [gx, gy] : grids)
+                for (const char* bins : {"256", "1024", "4096"}) {
+                    if (std::string(op) == "ward-local" && std::string(bins) != "256")
+                        continue;  // Ward's tile curves have their own sample count
+                    SCOPED_TRACE(std::string(op) + " " + std::to_string(w) + "x" + std::to_string(h) + " " + gx + "x" +
+                                 gy + " bins " + bins);
+                    parameters->set(std::string(op) + ".tiles_x", gx);
+                    parameters->set(std::string(op) + ".tiles_y", gy);
+                    parameters->set(std::string(op) + ".strength", w == 301 ? "0.5" : "1");
+                    parameters->set("histogram.bins", bins);
+                    const glm::ivec2 size{w, h};
+                    const auto staged = pictureWithApply(*pipeline, texture, size, 0);
+                    // The same frame again (no smoothing: the same curves), then with the LUTs from the
+                    // storage buffer and with Apply.comp's tiled mode.
+                    const auto stagedAgain = pictureWithApply(*pipeline, texture, size, 0);
+                    const auto unstaged = pictureWithApply(*pipeline, texture, size, Switches::kApplyUnstaged);
+                    const auto legacy = pictureWithApply(*pipeline, texture, size, Switches::kApplyLegacy);
+                    ASSERT_EQ(staged.size(), std::size_t(w) * std::size_t(h) * 4);
+                    ASSERT_EQ(staged, stagedAgain) << "the curves moved between runs of one frame";
+                    EXPECT_EQ(stagedAgain, unstaged);
+                    EXPECT_EQ(stagedAgain, legacy);
+                    ++compared;
+                }
+        }
+    }
+    post::setLocalTileApplyVariant(saved);
+    EXPECT_EQ(compared, 2 * 4 * 5 * 3 - 4 * 5 * 2);
 }
 
 }  // namespace
