@@ -3,6 +3,7 @@
 #include "post/tonemap/LocalTileSwitches.h"
 #include "shared/LocalTiles.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -47,7 +48,8 @@ void TonemapApply::apply(PassContext& ctx,
     gl::Program& program = mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey - tileVariant}
                                                   : std::pair{display.hdr, display.transform}];
     if (tilesProgram && !program) {
-        const bool unstaged = tileVariant == LocalTileSwitches::kApplyUnstaged;
+        const std::uint32_t stageFloats = localTileSwitches().stageFloats;
+        const bool unstaged = tileVariant == LocalTileSwitches::kApplyUnstaged || stageFloats == 0;
         program =
             ctx.shaders.buildCompute("tonemap.apply-tiles." + std::to_string(tileVariant), "tonemap/ApplyTiles.comp",
                                      {{"ROWS", std::to_string(kApplyRows)},

@@ -37,19 +37,24 @@ LocalTileSwitches readSwitches()
             switches.applyVariant = LocalTileSwitches::kApplyLegacy;
         else if (item == "apply=unstaged")
             switches.applyVariant = LocalTileSwitches::kApplyUnstaged;
+        else if (item.starts_with("stage=") && item.size() > 6 && item.size() < 12 &&
+                 item.find_first_not_of("0123456789", 6) == std::string_view::npos)
+            switches.stageFloats =
+                std::min<std::uint32_t>(std::uint32_t(std::stoul(std::string(item.substr(6)))), 8192u);
         else
             util::logWarning(
                 "HDRLAB_LOCAL_TILES: '{}' ignored (histograms=pass|separate, "
-                "apply=full|single|weights|legacy|unstaged)",
+                "apply=full|single|weights|legacy|unstaged, stage=<floats>)",
                 std::string(item));
     }
-    util::logInfo("HDRLAB_LOCAL_TILES: tile histograms {}, tiled apply {}",
+    util::logInfo("HDRLAB_LOCAL_TILES: tile histograms {}, tiled apply {}, {} LUT floats staged per workgroup",
                   switches.histogramsInPass ? "in the histogram pass" : "a separate pass",
                   switches.applyVariant == 0   ? "full"
                   : switches.applyVariant == 1 ? "single tile (experiment)"
                   : switches.applyVariant == 2 ? "weights only (experiment)"
                   : switches.applyVariant == 3 ? "legacy (Apply.comp)"
-                                               : "unstaged LUTs");
+                                               : "unstaged LUTs",
+                  switches.stageFloats);
     return switches;
 }
 

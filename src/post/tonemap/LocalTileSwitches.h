@@ -9,6 +9,9 @@
 //    legacy: Apply.comp's tiled modes as they were before tonemap/ApplyTiles.comp (a correct picture);
 //    unstaged: ApplyTiles.comp with the tile LUTs read from the storage buffer instead of staged in
 //    shared memory per workgroup (STAGE_LUTS 0: the build before the staging; a correct picture).
+//  - stage=<floats>: the tiled apply's shared-memory LUT capacity per workgroup (ApplyTiles.comp's
+//    STAGE_FLOATS, default 4608 = 18 KB; 0 stages none: the same as apply=unstaged), to trade
+//    occupancy against the workgroups that fall back to the storage buffer;
 //  - fits (read by WardCurveDispatch.cpp): ward-local's tile fits in one dispatch (batch, the default)
 //    or one dispatch per tile (serial, before).
 // Limits: process-wide, read on first use (clahe's tests use ToneClahe::setTileHistogramsInPass).
@@ -24,7 +27,8 @@ struct LocalTileSwitches
     static constexpr std::uint32_t kApplyLegacy = 3;    ///< Apply.comp's tiled modes (before ApplyTiles.comp)
     static constexpr std::uint32_t kApplyUnstaged = 4;  ///< ApplyTiles.comp, LUTs not staged (STAGE_LUTS 0)
     std::uint32_t applyVariant =
-        0;  ///< ApplyTiles.comp's TILE_APPLY_VARIANT: 0 full, 1 single, 2 weights; or kApplyLegacy
+        0;  ///< ApplyTiles.comp's TILE_APPLY_VARIANT: 0 full, 1 single, 2 weights; or kApplyLegacy, kApplyUnstaged
+    std::uint32_t stageFloats = 4608;  ///< ApplyTiles.comp's STAGE_FLOATS
 };
 
 /// The process's switches (HDRLAB_LOCAL_TILES; defaults when unset or malformed, which is logged).
