@@ -94,8 +94,10 @@ struct Span
     bool luts;    // sLut holds their LUTs
 };
 
-// Tile (column tx, row ty) of the span: its value at Lw, from shared memory where staged.
-float tileValue(Span span, int tx, int ty, float Lw, float logL)
+// Tile (column tx, row ty) of the span: its value at Lw, the LUT from shared memory where `staged` (a
+// literal at each call of localValue, so each inlined copy reads one memory only: no load of the
+// other kind issued on speculation).
+float tileValue(const bool staged, Span span, int tx, int ty, float Lw, float logL)
 {
     const uint tile = uint(ty * span.tilesX + tx);
     const uint k = uint((ty - span.lo.y) * span.n.x + (tx - span.lo.x));
@@ -104,8 +106,8 @@ float tileValue(Span span, int tx, int ty, float Lw, float logL)
         return tiledDisplayClamp(h.w * Lw);
     const int samples = int(h.z);
     const uint lut = hdTileCurveBase(tile) + kCurveHeaderWords;
-    const uint staged = span.luts ? sOffset[k] : 0u;
-#define TILE_LUT(i) (span.luts ? sLut[staged + uint(i)] : tileCurves[lut + uint(i)])
+    const uint offset = staged ? sOffset[k] : 0u;
+#define TILE_LUT(i) (staged ? sLut[offset + uint(i)] : tileCurves[lut + uint(i)])
     if (isinf(Lw))
         return tiledDisplayClamp(TILE_LUT(samples - 1));
     float position = (logL - h.x) * h.y - 0.5;
@@ -133,17 +135,17 @@ Axis blendAxis(int x, float invSize, int tiles)
 }
 
 // The four tiles' values at Lw blended (tiledLocalValue's order and shortcuts).
-float localValue(Span span, Axis ax, Axis ay, float Lw, float logL, float global)
+float localValue(const bool staged, Span span, Axis ax, Axis ay, float Lw, float logL, float global)
 {
 #if TILE_APPLY_VARIANT == 1
-    return tileValue(span, ax.first, ay.first, Lw, logL);
+    return tileValue(staged, span, ax.first, ay.first, Lw, logL);
 #elif TILE_APPLY_VARIANT == 2
     float v11 = global, v21 = global, v12 = global, v22 = global;
 #else
-    float v11 = tileValue(span, ax.first, ay.first, Lw, logL);
-    float v21 = ax.second == ax.first ? v11 : tileValue(span, ax.second, ay.first, Lw, logL);
-    float v12 = ay.second == ay.first ? v11 : tileValue(span, ax.first, ay.second, Lw, logL);
-    float v22 = ay.second == ay.first ? v21 : tileValue(span, ax.second, ay.second, Lw, logL);
+    float v11 = tileValue(staged, span, ax.first, ay.first, Lw, logL);
+    float v21 = ax.second == ax.first ? v11 : tileValue(staged, span, ax.second, ay.first, Lw, logL);
+    float v12 = ay.second == ay.first ? v11 : tileValue(staged, span, ax.first, ay.second, Lw, logL);
+    float v22 = ay.second == ay.first ? v21 : tileValue(staged, span, ax.second, ay.second, Lw, logL);
 #endif
 #if TILE_APPLY_VARIANT != 1
     return hdTileLerp(hdTileLerp(v11, v21, ax.weight), hdTileLerp(v12, v22, ax.weight), ay.weight);
@@ -236,7 +238,9 @@ void main()
         if (isUsable(Lw)) {
             float logL = log2(Lw);
             float global = needGlobal ? tiledDisplayClamp(evaluateCurve(c, 0u, Lw)) : 0.0;
-            float local = localValue(span, ax, blendAxis(texel.y, invHeight, tilesY), Lw, logL, global);
+            const Axis ay = blendAxis(texel.y, invHeight, tilesY);
+            float local = span.luts ? localValue(true, span, ax, ay, Lw, logL, global)
+                                    : localValue(false, span, ax, ay, Lw, logL, global);
             if (uMode == kApplyViewLocalGain) {
                 float range = max(tileCurves[kTileGainLogRange], 1e-3);
                 float gain = log2(max(local, 1e-30) / max(global, 1e-30));
