@@ -32,6 +32,9 @@
 //    into the two range keys of tonemap/WardRangeKeys.glsl: per invocation, then per workgroup in
 //    shared memory, then one global atomicMax per key and workgroup into uRangeKeys (zero before the
 //    pass; Ward's fit consumes and zeroes them).
+//  - TILES 1 (a local tone operator's tile histograms; not with FOVEAL or APPLY): the workgroups walk
+//    the tile grid's blocks instead, tile by tile, and also add their bins into each tile's histogram
+//    (histogram/TileHistogramsInPass.glsl), in the same read of the frame.
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
 // Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
 // with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
@@ -106,6 +109,13 @@ layout(location = 31) uniform uint uCurveGate;
 #endif
 #if FOVEAL_KEYS && (!FOVEAL || SOURCE == 2)
 #error "FOVEAL_KEYS folds the foveal means (FOVEAL 1 or 2) and binds kBindingScratch0"
+#endif
+
+#ifndef TILES
+#define TILES 0
+#endif
+#if TILES && (FOVEAL || APPLY || WORK || SOURCE == 2)
+#error "TILES walks the tile grid's blocks: not with FOVEAL, APPLY, WORK or SOURCE 2"
 #endif
 
 #if STRIP
@@ -223,6 +233,10 @@ void addPixel(uint copy, int code)
     addRun(copy, code, 1u);
 #endif
 }
+
+#if TILES
+#include "histogram/TileHistogramsInPass.glsl"
+#endif
 
 // One texel of the frame through the source under study (SOURCE).
 vec3 frameTexel(uvec2 pixel)
@@ -384,8 +398,17 @@ void main()
 #elif WORK == 3
     int codeSum = 0;
 #endif
+#if TILES
+    const uint blockEnd = (gl_WorkGroupID.x + 1u) * uTileBlockCount / gl_NumWorkGroups.x;
+    TileWalk walk = tileWalkStart(gl_WorkGroupID.x * uTileBlockCount / gl_NumWorkGroups.x);
+    for (uint block = gl_WorkGroupID.x * uTileBlockCount / gl_NumWorkGroups.x; block < blockEnd; ++block) {
+        const uvec2 origin = tileWalkNext(walk, binCount); // flushes the bins where it enters the next tile
+        const uvec2 bounds = walk.hi;
+#else
     for (uint tile = WORK == 2 ? tileCount : gl_WorkGroupID.x; tile < tileCount; tile += gl_NumWorkGroups.x) {
         const uvec2 origin = uvec2(tile % tilesX, tile / tilesX) * kTile;
+        const uvec2 bounds = size;
+#endif
 #if STRIP
         const uvec2 first = origin + uvec2(gl_LocalInvocationID.x * PIXELS, gl_LocalInvocationID.y);
         const uvec2 step = uvec2(1u, 0u);
@@ -396,7 +419,7 @@ void main()
         vec3 texel[PIXELS];
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
-            texel[k] = all(lessThan(pixel, size)) ? frameTexel(pixel) : vec3(0.0);
+            texel[k] = all(lessThan(pixel, bounds)) ? frameTexel(pixel) : vec3(0.0);
         }
 #if WORK == 1
         for (uint k = 0u; k < PIXELS; ++k)
@@ -409,7 +432,7 @@ void main()
 #endif
         for (uint k = 0u; k < PIXELS; ++k) {
             const uvec2 pixel = first + k * step;
-            const int code = all(lessThan(pixel, size))
+            const int code = all(lessThan(pixel, bounds))
                                  ? binOf(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y,
                                                              weights.z),
                                          logMin, logMax, scale, binCount, policy, margin)
@@ -467,6 +490,10 @@ void main()
             count += sHistogram[r * kStride + slot];
         if (count != 0u) {
             const uint word = isBin ? slot : kHistogramCountersOffset + (slot - BIN_CAPACITY);
+#if TILES
+            if (isBin)
+                tileFinalBin(walk, slot, binCount, count);
+#endif
 #if SELF_CLEAR
             atomicAdd(accumulated[word], count);
 #else

@@ -15,9 +15,10 @@
 //  4. temporal smoothing (uAlpha < 1; clahe.smoothing, time constant tau: alpha = 1 - exp(-dt / tau)):
 //     each tile sample moves from the previous frame's tile curve, evaluated at the sample's log2 L
 //     (tonemap/TileCurveLookup.glsl, so a moved range or bin count resamples it), by alpha toward the
-//     new value: v = p + alpha (v - p). Every invocation reads what it needs before any writes.
-// Output: the global curve into the curve buffer; tile t's into the tile-curve buffer at
-// hdTileCurveBase(t) (LUT, bins samples, the params' range). CPU reference: ref::claheCurveValues
+//     new value: v = p + alpha (v - p). The previous curves are the other buffer of the ping-pong pair
+//     (bound as tileCurves, read only; LocalTileCurves.h), so no copy is taken.
+// Output: the global curve into the curve buffer; tile t's into this frame's tile-curve buffer
+// (outCurves) at hdTileCurveBase(t) (LUT, bins samples, the params' range). CPU reference: ref::claheCurveValues
 // (and ref::smoothTileCurve for step 4).
 #include "shared/HostDevice.h"
 #include "shared/LocalTiles.h"
@@ -28,7 +29,8 @@ layout(std430, binding = kBindingHistogramParams) readonly buffer Params { uint 
 layout(std430, binding = kBindingHistogram) readonly buffer Histogram { uint histogram[]; };
 layout(std430, binding = kBindingScratch0) readonly buffer TileHistograms { uint tileHistograms[]; };
 layout(std430, binding = kBindingCurve) writeonly buffer Curve { float curve[]; };
-layout(std430, binding = kBindingLocalAdaptation) buffer TileCurves { float tileCurves[]; };
+layout(std430, binding = kBindingLocalAdaptation) readonly buffer TileCurves { float tileCurves[]; }; // previous
+layout(std430, binding = kBindingScratch1) writeonly buffer OutCurves { float outCurves[]; }; // this frame's
 layout(location = 0) uniform uint uTiles;
 layout(location = 1) uniform uint uClipSteps;
 layout(location = 2) uniform uint uEncoded;
@@ -141,7 +143,6 @@ void main()
             values[i - begin] = previous + uAlpha * (values[i - begin] - previous);
         }
     }
-    barrier(); // the previous curve is read by every invocation before any writes this tile's block
     // The tile's mean value, for the key value (bench flicker): a tree over the invocations' sums.
     float partial = 0.0;
     for (uint i = begin; i < end; ++i)
@@ -163,7 +164,7 @@ void main()
         if (global)
             curve[kCurveHeaderWords + i] = values[i - begin];
         else
-            tileCurves[base + kCurveHeaderWords + i] = values[i - begin];
+            outCurves[base + kCurveHeaderWords + i] = values[i - begin];
     }
     if (tid == 0u) {
         float header[6] = float[6](logMin, logMax, float(bins), 1.0, kCurveModeLut, 0.0);
@@ -171,7 +172,7 @@ void main()
             if (global)
                 curve[w] = header[w];
             else
-                tileCurves[base + w] = header[w];
+                outCurves[base + w] = header[w];
         }
     }
 }

@@ -170,7 +170,7 @@ void lanesCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, float 
                 sHist[i] = hist[k];
                 sPrefix[i] = prefix;
                 if (passes > 0u)
-                    view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceilings[k]), -int(F));
+                    view[gViewAt + (uint(WARD_MAX_BINS) + i)] = ldexp(float(ceilings[k]), -int(F));
             }
             prefix += before[k];
         }

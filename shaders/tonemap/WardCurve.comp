@@ -110,17 +110,18 @@ void computeRange(uint tid, uint n, bool binSamples)
 void loadRange(uint tid)
 {
     if (tid == 0u) {
-        sBwmin = state[WARD_BWMIN];
-        sBwmax = state[WARD_BWMAX];
-        sBwavg = state[WARD_BWAVG];
-        sRangeValid = state[WARD_RANGE_VALID] != 0.0 ? 1u : 0u;
-        sDuplicated = state[WARD_DUPLICATED] != 0.0 ? 1u : 0u;
+        sBwmin = state[gStateAt + (WARD_BWMIN)];
+        sBwmax = state[gStateAt + (WARD_BWMAX)];
+        sBwavg = state[gStateAt + (WARD_BWAVG)];
+        sRangeValid = state[gStateAt + (WARD_RANGE_VALID)] != 0.0 ? 1u : 0u;
+        sDuplicated = state[gStateAt + (WARD_DUPLICATED)] != 0.0 ? 1u : 0u;
     }
     SYNC();
 }
 
 void main()
 {
+    selectTile();
     uint tid = gl_LocalInvocationID.x;
     uint n = clamp(uBins, 2u, uint(WARD_MAX_BINS));
     if (uStage == kStageCeiling)
@@ -133,7 +134,7 @@ void main()
         writeHistogram(tid, n);
     } else {
         for (uint i = tid; i < n; i += kGroup)
-            sBins[i] = histogram[i];
+            sBins[i] = histogram[gHistogramAt + (i)];
         SYNC();
     }
     if (STOP_AFTER == 2)

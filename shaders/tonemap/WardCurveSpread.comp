@@ -219,6 +219,7 @@ void binAndFitStage(uint tid, uint n)
 
 void main()
 {
+    selectTile();
     uint tid = gl_LocalInvocationID.x;
     uint n = clamp(uBins, 2u, uint(WARD_MAX_BINS));
 #if SPREAD_STAGE == 1

@@ -67,6 +67,7 @@
 #endif
 
 #include "shared/HostDevice.h"
+#include "shared/LocalTiles.h"
 #include "tonemap/Float64.glsl"
 
 layout(local_size_x = GROUP_SIZE) in;
@@ -84,7 +85,7 @@ layout(location = 0) uniform uint uBins;
 layout(location = 3) uniform float uSceneScale;
 layout(location = 4) uniform uint uHumanContrast;
 layout(location = 5) uniform uint uCurveSamples;
-layout(location = 6) uniform ivec2 uGridSize;
+layout(location = 6) uniform ivec2 uGridSizeUniform; // read through uGridSize (selectTile)
 layout(location = 7) uniform uint uDuplicate;
 layout(location = 8) uniform uint uStage; // kStage*
 layout(location = 9) uniform vec4 uLuminance; // the pipeline's luminance weights (xyz) and cd/m^2 per unit (w)
@@ -107,7 +108,40 @@ layout(location = 24) uniform float uFtiny;
 layout(location = 25) uniform float uGrowth;          // 1.01
 layout(location = 26) uniform float uLnScale;         // ln of the scene scale (the curve's log2 axis)
 // ward-local (WardCurve.comp per tile): the tile's first foveal sample; uGridSize is then the tile's size.
-layout(location = 27) uniform ivec2 uTileOrigin;
+layout(location = 27) uniform ivec2 uTileOriginUniform; // read through uTileOrigin (selectTile)
+// ward-local's tile fits in one dispatch (WardCurveDispatch::dispatchTiles; uTileBatch 1): workgroup w
+// fits tile rectangle w of uTileRects (two a uvec4: origin x | y << 16, size x | y << 12 | tile << 24)
+// and writes the tile's blocks of the outputs (uTileStrides words per tile; the tile curve at
+// hdTileCurveBase): the same fit, bit for bit, as one dispatch per tile with the blocks bound as ranges.
+layout(location = 28) uniform uint uTileBatch;
+layout(location = 29) uniform uvec4 uTileStrides; // params, histogram, state, view words per tile
+layout(location = 30) uniform uvec4 uTileRects[kMaxTilesPerAxis * kMaxTilesPerAxis / 2u];
+ivec2 uGridSize;   // the samples' grid (or tile) and first sample: the uniforms', or the batch's tile
+ivec2 uTileOrigin;
+uint gParamsAt = 0u; // the outputs' word offsets (0 but in a tile batch)
+uint gHistogramAt = 0u;
+uint gStateAt = 0u;
+uint gCurveAt = 0u;
+uint gViewAt = 0u;
+
+// First thing in every kernel's main (uniform per workgroup).
+void selectTile()
+{
+    uGridSize = uGridSizeUniform;
+    uTileOrigin = uTileOriginUniform;
+    if (uTileBatch == 0u)
+        return;
+    uvec4 pair = uTileRects[gl_WorkGroupID.x >> 1u];
+    uvec2 rect = (gl_WorkGroupID.x & 1u) == 0u ? pair.xy : pair.zw;
+    uint tile = rect.y >> 24u;
+    uTileOrigin = ivec2(int(rect.x & 0xffffu), int(rect.x >> 16u));
+    uGridSize = ivec2(int(rect.y & 0xfffu), int((rect.y >> 12u) & 0xfffu));
+    gParamsAt = tile * uTileStrides.x;
+    gHistogramAt = tile * uTileStrides.y;
+    gStateAt = tile * uTileStrides.z;
+    gViewAt = tile * uTileStrides.w;
+    gCurveAt = hdTileCurveBase(tile);
+}
 
 // One dispatch does everything (kStageAll); with the histogram built by the selected method, a first
 // dispatch computes the range (kStageRange), the method bins the foveal image with it, and a second
@@ -215,22 +249,22 @@ void writeRange(uint n)
     float bwmax = sBwmax;
     bool valid = sRangeValid != 0u;
     bool duplicated = sDuplicated != 0u;
-    params[kParamLogMin] = floatBitsToUint(HD_MUL(bwmin, kInvLn2f));
-    params[kParamLogMax] = floatBitsToUint(HD_MUL(bwmax, kInvLn2f));
-    params[kParamBinCount] = n;
-    params[kParamOutOfRange] = kOutOfRangeSeparate;
-    params[kParamWidth] = uint(uGridSize.x);
-    params[kParamHeight] = uint(uGridSize.y);
-    params[kParamLumaR] = floatBitsToUint(uLuminance.x); // a selected method bins with the same weights
-    params[kParamLumaG] = floatBitsToUint(uLuminance.y);
-    params[kParamLumaB] = floatBitsToUint(uLuminance.z);
-    params[kParamCdPerUnit] = floatBitsToUint(uLuminance.w);
-    state[WARD_BWMIN] = bwmin;
-    state[WARD_BWMAX] = bwmax;
-    state[WARD_RANGE_VALID] = valid ? 1.0 : 0.0;
-    state[WARD_DUPLICATED] = duplicated ? 1.0 : 0.0;
-    state[WARD_GRID_W] = float(uGridSize.x);
-    state[WARD_GRID_H] = float(uGridSize.y);
+    params[gParamsAt + (kParamLogMin)] = floatBitsToUint(HD_MUL(bwmin, kInvLn2f));
+    params[gParamsAt + (kParamLogMax)] = floatBitsToUint(HD_MUL(bwmax, kInvLn2f));
+    params[gParamsAt + (kParamBinCount)] = n;
+    params[gParamsAt + (kParamOutOfRange)] = kOutOfRangeSeparate;
+    params[gParamsAt + (kParamWidth)] = uint(uGridSize.x);
+    params[gParamsAt + (kParamHeight)] = uint(uGridSize.y);
+    params[gParamsAt + (kParamLumaR)] = floatBitsToUint(uLuminance.x); // a selected method bins with the same weights
+    params[gParamsAt + (kParamLumaG)] = floatBitsToUint(uLuminance.y);
+    params[gParamsAt + (kParamLumaB)] = floatBitsToUint(uLuminance.z);
+    params[gParamsAt + (kParamCdPerUnit)] = floatBitsToUint(uLuminance.w);
+    state[gStateAt + (WARD_BWMIN)] = bwmin;
+    state[gStateAt + (WARD_BWMAX)] = bwmax;
+    state[gStateAt + (WARD_RANGE_VALID)] = valid ? 1.0 : 0.0;
+    state[gStateAt + (WARD_DUPLICATED)] = duplicated ? 1.0 : 0.0;
+    state[gStateAt + (WARD_GRID_W)] = float(uGridSize.x);
+    state[gStateAt + (WARD_GRID_H)] = float(uGridSize.y);
 }
 
 // Step 1's end: rangeFromExtremes, then writeRange (one invocation).
@@ -248,17 +282,17 @@ void publishAverage(uvec2 total, uint samples)
     const double kTwoTo32 = packDouble2x32(uvec2(0u, 0x41f00000u)); // bits, not a literal: see Float64.glsl
     double exact = double(int(total.y)) * kTwoTo32 + double(total.x);
     sBwavg = samples > 0u ? float(f64Divide(exact, double(samples) * 65536.0LF)) : 0.0;
-    state[WARD_SAMPLES] = float(samples);
-    state[WARD_BWAVG] = sBwavg;
+    state[gStateAt + (WARD_SAMPLES)] = float(samples);
+    state[gStateAt + (WARD_BWAVG)] = sBwavg;
 }
 
 // Step 2's output: the histogram in sBins and sCounters (a barrier must order their atomics before this).
 void writeHistogram(uint tid, uint n)
 {
     for (uint i = tid; i < n; i += kGroup)
-        histogram[i] = sBins[i];
+        histogram[gHistogramAt + (i)] = sBins[i];
     if (tid < kCounterCount)
-        histogram[kHistogramCountersOffset + tid] = sCounters[tid];
+        histogram[gHistogramAt + (kHistogramCountersOffset + tid)] = sCounters[tid];
 }
 
 // Exclusive prefix sums of sHist[0..n) into sPrefix and the total into sTotal (all invocations).
@@ -356,7 +390,7 @@ void workgroupCeilingLoop(uint tid, uint n, uint histot, uint F, float bwmin, fl
                 trimmed += sHist[i] - ceiling;
                 sHist[i] = ceiling;
             }
-            view[uint(WARD_MAX_BINS) + i] = ldexp(float(ceiling), -int(F));
+            view[gViewAt + (uint(WARD_MAX_BINS) + i)] = ldexp(float(ceiling), -int(F));
         }
         atomicAdd(sTrimmings, trimmed);
         SYNC();
@@ -444,8 +478,8 @@ void fitAndWrite(uint tid, uint n)
     }
 #if STOP_AFTER == 3
     if (tid == 0u) {
-        state[WARD_PASSES] = float(passes);
-        state[WARD_FINAL_TOTAL] = ldexp(float(mhistot), -int(F));
+        state[gStateAt + (WARD_PASSES)] = float(passes);
+        state[gStateAt + (WARD_FINAL_TOTAL)] = ldexp(float(mhistot), -int(F));
     }
     return;
 #endif
@@ -469,19 +503,19 @@ void fitAndWrite(uint tid, uint n)
         HD_PRECISE float curveLogMax = HD_MUL(HD_SUB(bwmax, uLnScale), kInvLn2f);
         HD_PRECISE float curveScale = HD_MUL(linearScale, uSceneScale);
         HD_PRECISE float ceilingFraction = HD_MUL(db, uInvDisplayRange);
-        curve[kCurveLogMin] = curveLogMin;
-        curve[kCurveLogMax] = curveLogMax;
-        curve[kCurveSampleCount] = float(uCurveSamples);
-        curve[kCurveChannels] = 1.0;
-        curve[kCurveMode] = linear ? kCurveModeLinearScale : kCurveModeLut;
-        curve[kCurveScale] = curveScale;
-        state[WARD_OUTCOME] = float(outcome);
-        state[WARD_PASSES] = float(passes);
-        state[WARD_HISTOT] = ldexp(float(histot), -int(F));
-        state[WARD_FINAL_TOTAL] = ldexp(float(mhistot), -int(F));
-        state[WARD_CEILING_FRACTION] = ceilingFraction;
-        state[WARD_CONVERGED] = converged ? 1.0 : 0.0;
-        state[WARD_LINEAR_SCALE] = linearScale;
+        curve[gCurveAt + (kCurveLogMin)] = curveLogMin;
+        curve[gCurveAt + (kCurveLogMax)] = curveLogMax;
+        curve[gCurveAt + (kCurveSampleCount)] = float(uCurveSamples);
+        curve[gCurveAt + (kCurveChannels)] = 1.0;
+        curve[gCurveAt + (kCurveMode)] = linear ? kCurveModeLinearScale : kCurveModeLut;
+        curve[gCurveAt + (kCurveScale)] = curveScale;
+        state[gStateAt + (WARD_OUTCOME)] = float(outcome);
+        state[gStateAt + (WARD_PASSES)] = float(passes);
+        state[gStateAt + (WARD_HISTOT)] = ldexp(float(histot), -int(F));
+        state[gStateAt + (WARD_FINAL_TOTAL)] = ldexp(float(mhistot), -int(F));
+        state[gStateAt + (WARD_CEILING_FRACTION)] = ceilingFraction;
+        state[gStateAt + (WARD_CONVERGED)] = converged ? 1.0 : 0.0;
+        state[gStateAt + (WARD_LINEAR_SCALE)] = linearScale;
     }
     HD_PRECISE float span = HD_MUL(HD_SUB(bwmax, bwmin), uInvCurveSamples);
     for (uint s = tid; s < uCurveSamples; s += kGroup) {
@@ -501,15 +535,15 @@ void fitAndWrite(uint tid, uint n)
             HD_PRECISE float above = max(HD_SUB(hdExp(Bd), uLdmin), 0.0);
             value = HD_MUL(above, uInvLdRange);
         }
-        curve[kCurveHeaderWords + s] = value;
+        curve[gCurveAt + (kCurveHeaderWords + s)] = value;
     }
     for (uint i = tid; i < n; i += kGroup) {
-        view[i] = ldexp(float(sHist[i]), -int(F));
+        view[gViewAt + (i)] = ldexp(float(sHist[i]), -int(F));
         HD_PRECISE float linearCeiling = HD_MUL(HD_MUL(float(histot), db), uInvDisplayRange);
         if (linear)
-            view[uint(WARD_MAX_BINS) + i] = ldexp(linearCeiling, -int(F));
-        view[2u * uint(WARD_MAX_BINS) + i] = sCumf[i];
+            view[gViewAt + (uint(WARD_MAX_BINS) + i)] = ldexp(linearCeiling, -int(F));
+        view[gViewAt + (2u * uint(WARD_MAX_BINS) + i)] = sCumf[i];
     }
     if (tid == 0u)
-        view[2u * uint(WARD_MAX_BINS) + n] = 1.0;
+        view[gViewAt + (2u * uint(WARD_MAX_BINS) + n)] = 1.0;
 }

@@ -1,7 +1,7 @@
 // WardLocalSmooth.comp: ward-local's temporal smoothing of its tile curves and its key value, one
 // workgroup per tile after the tile fits (ToneWardLocal):
 //  1. (uAlpha < 1) each LUT sample of the new tile curve moves from the previous frame's tile curve
-//     (bound as tileCurves, a copy taken before the fits), evaluated at the sample's log2 L with the
+//     (bound as tileCurves: the ping-pong pair's other buffer, LocalTileCurves.h), at the sample's log2 L with the
 //     tiled apply's lookup and clamp (TileCurveLookup.glsl: a moved range resamples it), by alpha
 //     toward the new value: v = p + alpha (v - p); a LinearScale tile (Ward's "fits") is kept as is;
 //  2. the key value: the mean of the tile curve (after smoothing, the tiled apply's lookup and clamp)

@@ -3,6 +3,7 @@
 #include "gl/Debug.h"
 #include "gl/ExternalObjects.h"
 #include "post/PostPipelineImpl.h"
+#include "post/histogram/TileHistogramTarget.h"
 #include "profiling/Profiler.h"
 #include "util/Log.h"
 
@@ -257,6 +258,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         // where the method can make it and the histogram reads the full frame.
         if (p.histogram->fillsFovealImage() && p.settings.downsample <= 1)
             targets.foveal = p.tone->fovealTarget(hdr.size, fovYDegrees);
+        // A local operator's tile histograms in the same read (clahe), where the method can count them.
+        if (auto* sink = dynamic_cast<TileHistogramSink*>(p.histogram.get())) {
+            auto* source = dynamic_cast<TileHistogramSource*>(p.tone.get());
+            sink->offerTileHistograms(source ? source->tileHistogramTarget(hdr.size, histogramImage.size) : nullptr);
+        }
         p.histogram->build(stageCtx, histogramImage, spec, targets);
     }
     if (fused) {

@@ -1,14 +1,17 @@
 #include "post/TonemapApply.h"
 
+#include "post/tonemap/LocalTileSwitches.h"
 #include "shared/LocalTiles.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace post {
 
 namespace {
-constexpr int kApplyRows = 4;  ///< pixels (8 rows apart) per invocation of Apply.comp
+constexpr int kApplyRows = 4;                            ///< pixels (8 rows apart) per invocation of Apply.comp
+constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp, minus its variant
 }  // namespace
 
 gl::Buffer createCurveBuffer(std::string_view label)
@@ -37,7 +40,22 @@ void TonemapApply::apply(PassContext& ctx,
     // One build per (target, transform): the SDR program without a transform has no HDR or transform
     // code at all, so its cost is the plain apply's (a uniform branch on the transform cost it 10 us at
     // 4K on the H200: the transforms' registers).
-    gl::Program& program = mPrograms[std::pair{display.hdr, display.transform}];
+    // The tiled modes: a program of their own (ApplyTiles.comp), or Apply.comp's (HDRLAB_LOCAL_TILES
+    // apply=legacy, the path before it, for the benchmark's comparison).
+    const std::uint32_t tileVariant = localTileSwitches().applyVariant;
+    const bool tilesProgram = tiles && tileVariant != LocalTileSwitches::kApplyLegacy;
+    // Its key in the program map (one per variant): no (target, transform) pair has these transform codes.
+    gl::Program& program = mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey - tileVariant}
+                                                  : std::pair{display.hdr, display.transform}];
+    if (tilesProgram && !program) {
+        const std::uint32_t stageFloats = localTileSwitches().stageFloats;
+        const bool unstaged = tileVariant == LocalTileSwitches::kApplyUnstaged || stageFloats == 0;
+        program =
+            ctx.shaders.buildCompute("tonemap.apply-tiles." + std::to_string(tileVariant), "tonemap/ApplyTiles.comp",
+                                     {{"ROWS", std::to_string(kApplyRows)},
+                                      {"TILE_APPLY_VARIANT", std::to_string(unstaged ? 0u : tileVariant)},
+                                      {"STAGE_LUTS", unstaged ? "0" : "1"}});
+    }
     if (!program) {
         gl::ShaderDefines defines{{"ROWS", std::to_string(kApplyRows)},
                                   {"DISPLAY_TRANSFORM", std::to_string(display.transform)}};

@@ -1,12 +1,14 @@
 #include "post/histogram/HistogramComputeSharedAtomic.h"
 
 #include "gl/Debug.h"
+#include "shared/TileHistogramsInPass.h"
 #include "util/Log.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace post {
 
@@ -95,7 +97,8 @@ std::string HistogramComputeSharedAtomic::status() const
            (mLastReplicas > 1 ? ", " + std::to_string(mLastReplicas) + " copies" : "") +
            (mLastSubgroupVote ? ", subgroup vote" : "") +
            (mLastFoveal ? ", Ward's foveal image in the same pass" : "") +
-           (mLastCurve ? ", the curve built by the last workgroup" : "");
+           (mLastCurve ? ", the curve built by the last workgroup" : "") +
+           (mLastTiles ? ", the tile histograms in the same pass" : "");
 }
 
 void HistogramComputeSharedAtomic::build(PassContext& ctx,
@@ -125,6 +128,12 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     CurveTarget* curve = targets.curve && targets.curve->kernel != 0 && targets.curve->curve && targets.curve->cdf
                              ? targets.curve
                              : nullptr;
+    // A local operator's tile histograms (TILES 1): a walk of the tile grid's blocks, no foveal or apply.
+    TileHistogramTarget* offered = std::exchange(mTileTarget, nullptr);
+    TileHistogramTarget* tileTarget = offered && offered->histograms && offered->tiles.x > 0 && offered->tiles.y > 0 &&
+                                              offered->tileSize.x > 0 && offered->tileSize.y > 0 && !foveal && !apply
+                                          ? offered
+                                          : nullptr;
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -144,7 +153,8 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                               {"DISPLAY_TRANSFORM", std::to_string(apply ? apply->transform : 0u)},
                               {"CURVE_KERNEL", std::to_string(curve ? curve->kernel : 0u)},
                               {"CURVE_UNIFORMS", std::to_string(kCurveUniforms)},
-                              {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"}};
+                              {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"},
+                              {"TILES", tileTarget ? "1" : "0"}};
     if (curve)
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
     std::string key;
@@ -155,7 +165,8 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
-                                               (fovealKeys ? "keys." : "") + std::to_string(capacity),
+                                               (fovealKeys ? "keys." : "") + (tileTarget ? "tiles." : "") +
+                                               std::to_string(capacity),
                                            "histogram/SharedAtomic.comp", defines);
     mLastReplicas = replicas;
     mLastSubgroupVote = subgroupVote;
@@ -177,8 +188,27 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                  : fovealVariant == 2 ? (fovealBlocks + 7) / 8
                                                       : tiles;
     mLastGroups = std::uint32_t(std::min<std::uint64_t>(blocks, mTuning.maxGroups));
+    std::uint64_t tileBlocks = 0;  // TILES: the blocks of every tile of the grid, each clipped to its tile
+    if (tileTarget) {
+        const auto along = [](int tileCount, int tile, int size, int block) {
+            std::uint64_t sum = 0;
+            for (int i = 0; i < tileCount; ++i)
+                sum += std::uint64_t(hd::hdTileBlocksAlong(i, tile, size, block));
+            return sum;
+        };
+        tileBlocks = along(tileTarget->tiles.x, tileTarget->tileSize.x, image.size.x, int(tileWidth)) *
+                     along(tileTarget->tiles.y, tileTarget->tileSize.y, image.size.y, int(tileHeight));
+        // The shader's w * B / G stays below 2^32.
+        const std::uint64_t groups = std::min<std::uint64_t>(
+            {tileBlocks, mTuning.maxGroups,
+             std::max<std::uint64_t>(1, 0xffffffffull / std::max<std::uint64_t>(tileBlocks, 1))});
+        mLastGroups = std::uint32_t(std::max<std::uint64_t>(groups, 1));
+        tileTarget->histograms->clearUintRange(
+            0, std::size_t(tileTarget->tiles.x * tileTarget->tiles.y) * bins * sizeof(std::uint32_t), 0u);
+    }
     mLastFoveal = foveal != nullptr;
     mLastCurve = curve != nullptr;
+    mLastTiles = tileTarget != nullptr;
 
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     program.use();
@@ -212,7 +242,15 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
             1)  // compiled in, not run (0), the scan alone (2), no samples (3): what each part costs
             program.set(kCurveGateUniform, mTuning.curveRuns);
     }
+    if (tileTarget) {
+        glProgramUniform4i(program.id(), hd::kTileGridUniform, tileTarget->tiles.x, tileTarget->tiles.y,
+                           tileTarget->tileSize.x, tileTarget->tileSize.y);
+        program.set(hd::kTileBlockCountUniform, std::uint32_t(tileBlocks));
+        tileTarget->histograms->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingTileHistograms);
+    }
     glDispatchCompute(mLastGroups, 1, 1);
+    if (tileTarget)
+        tileTarget->written = true;
     if (curve)
         curve->written = true;
     if (apply) {

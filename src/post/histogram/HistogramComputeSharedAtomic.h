@@ -19,6 +19,7 @@
 #pragma once
 
 #include "post/histogram/HistogramMethod.h"
+#include "post/histogram/TileHistogramTarget.h"
 
 #include <array>
 #include <map>
@@ -26,7 +27,7 @@
 
 namespace post {
 
-class HistogramComputeSharedAtomic final : public HistogramMethod
+class HistogramComputeSharedAtomic final : public HistogramMethod, public TileHistogramSink
 {
 public:
     static constexpr std::string_view kId = "compute-shared-atomic";
@@ -72,6 +73,9 @@ public:
                const ImageInput& image,
                const HistogramSpec& spec,
                const HistogramTargets& targets) override;
+    /// The next build() also counts a local operator's tile histograms (TILES 1: not with a foveal or
+    /// apply target).
+    void offerTileHistograms(TileHistogramTarget* target) override { mTileTarget = target; }
 
 private:
     Tuning mTuning;
@@ -80,6 +84,8 @@ private:
     bool mLastSubgroupVote = false;
     bool mLastFoveal = false;
     bool mLastCurve = false;
+    bool mLastTiles = false;
+    TileHistogramTarget* mTileTarget = nullptr;  ///< for the next build() only
     gl::Buffer mAccumulator;  ///< the workgroups' sums and the ticket (SELF_CLEAR), zero between dispatches
     /// The builds made so far, by their defines (foveal variant, capacity, APPLY, the curve kernel...).
     std::map<std::string, gl::Program> mPrograms;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace post {
 
@@ -19,9 +20,12 @@ void TileCurveBuffer::prepare(glm::ivec2 frame, const LocalTileSettings& setting
     mCurves.tileSize = {hd::hdTileSize(size.x, mCurves.tiles.x), hd::hdTileSize(size.y, mCurves.tiles.y)};
     const std::size_t words =
         hd::kTileCurvesHeaderWords + std::size_t(hd::kMaxTilesPerAxis * hd::kMaxTilesPerAxis) * hd::kTileCurveStride;
-    if (!mBuffer) {
-        mBuffer = gl::Buffer("tonemap.local.tile-curves", words * sizeof(float));
-        mBuffer.clearUint(0u);
+    mCurrent = 1 - mCurrent;
+    gl::Buffer& target = mBuffers[mCurrent];
+    if (!target) {
+        target = gl::Buffer(mCurrent == 0 ? "tonemap.local.tile-curves.0" : "tonemap.local.tile-curves.1",
+                            words * sizeof(float));
+        target.clearUint(0u);
     }
     std::vector<float> header(hd::kTileCurvesHeaderWords, 0.0f);
     header[hd::kTileTilesX] = float(mCurves.tiles.x);
@@ -30,13 +34,17 @@ void TileCurveBuffer::prepare(glm::ivec2 frame, const LocalTileSettings& setting
     header[hd::kTileHeight] = float(mCurves.tileSize.y);
     header[hd::kTileStrength] = s.strength;
     header[hd::kTileGainLogRange] = gainViewRangeEv;
-    mBuffer.update(std::span<const float>(header));
-    mCurves.curves = &mBuffer;
+    if (header != mHeaders[mCurrent]) {
+        target.update(std::span<const float>(header));
+        mHeaders[mCurrent] = std::move(header);
+    }
+    mCurves.curves = &target;
 }
 
 std::vector<float> TileCurveBuffer::read() const
 {
-    return mBuffer.readAll<float>(hd::kTileCurvesHeaderWords + std::size_t(tileCount()) * hd::kTileCurveStride);
+    return mBuffers[mCurrent].readAll<float>(hd::kTileCurvesHeaderWords +
+                                             std::size_t(tileCount()) * hd::kTileCurveStride);
 }
 
 bool localTileUi(LocalTileSettings& settings)

@@ -14,15 +14,23 @@
 #include <glm/vec2.hpp>
 
 #include <string>
+#include <vector>
 
 namespace post {
 
+/// Two tile-curve buffers used in turn (ping-pong): each frame's curves go into the one not written
+/// last frame, so the previous frame's curves, which the temporal smoothing reads and --verify checks
+/// it against, stay where they are (no 1 MB copy per frame at 8x8 tiles).
 class TileCurveBuffer
 {
 public:
-    /// Sizes the buffer for the grid `settings` give on a `frame`-sized image and writes its header.
+    /// Makes the other buffer current (the frame's curves go there; previous() keeps the last frame's),
+    /// sizes it for the grid `settings` give on a `frame`-sized image and writes its header (only where
+    /// it changed: no upload in a steady frame).
     void prepare(glm::ivec2 frame, const LocalTileSettings& settings, float gainViewRangeEv = 2.0f);
-    gl::Buffer& buffer() { return mBuffer; }
+    gl::Buffer& buffer() { return mBuffers[mCurrent]; }
+    /// The curves of the frame before (its tile blocks; valid where the operator had them on this grid).
+    const gl::Buffer& previous() const { return mBuffers[1 - mCurrent]; }
     const LocalTileCurves& curves() const { return mCurves; }
     LocalTileCurves& curves() { return mCurves; }
     glm::ivec2 tiles() const { return mCurves.tiles; }
@@ -32,7 +40,9 @@ public:
     std::vector<float> read() const;
 
 private:
-    gl::Buffer mBuffer;
+    gl::Buffer mBuffers[2];
+    std::vector<float> mHeaders[2];  ///< what each buffer's header holds
+    int mCurrent = 0;
     LocalTileCurves mCurves;
 };
 

@@ -18,6 +18,32 @@ std::string_view ToneClahe::description() const
            "and toward the global curve by the strength.";
 }
 
+namespace {
+
+/// The grid on a `frame`-sized frame and its tiles' size on the `histogram`-sized histogram image.
+std::pair<glm::ivec2, glm::ivec2> tileGeometry(const ClaheSettings& s, glm::ivec2 frame, glm::ivec2 histogram)
+{
+    const glm::ivec2 size = glm::max(frame, glm::ivec2(1));
+    const glm::ivec2 tiles{int(effectiveTiles(s.tiles.tilesX, size.x)), int(effectiveTiles(s.tiles.tilesY, size.y))};
+    const glm::ivec2 image = glm::max(histogram, glm::ivec2(1));
+    return {tiles, {hd::hdTileSize(image.x, tiles.x), hd::hdTileSize(image.y, tiles.y)}};
+}
+
+}  // namespace
+
+TileHistogramTarget* ToneClahe::tileHistogramTarget(glm::ivec2 frameSize, glm::ivec2 histogramSize)
+{
+    if (!mHistogramsInPass)
+        return nullptr;
+    if (!mTileHistograms)
+        mTileHistograms =
+            gl::Buffer("tonemap.clahe.tile-histograms", std::size_t(hd::kMaxTilesPerAxis * hd::kMaxTilesPerAxis) *
+                                                            hd::kMaxHistogramBins * sizeof(std::uint32_t));
+    const auto [tiles, tileSize] = tileGeometry(sanitize(mSettings), frameSize, histogramSize);
+    mTileTarget = {&mTileHistograms, tiles, tileSize, false};
+    return &mTileTarget;
+}
+
 void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve)
 {
     const ClaheSettings s = sanitize(mSettings);
@@ -35,7 +61,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         mHistogramProgram = ctx.shaders.buildCompute("tonemap.clahe.tile-histograms", "tonemap/TileHistogram.comp");
         mCurvesProgram = ctx.shaders.buildCompute("tonemap.clahe.curves", "tonemap/ClaheCurves.comp");
     }
-    {
+    // The histogram pass counted them in its read of the frame (same grid, same image): no pass here.
+    mLastInPass = mTileTarget.written && mTileTarget.tiles == tiles && mTileTarget.tileSize == tileSize;
+    mTileTarget.written = false;
+    if (!mLastInPass) {
         auto scope = ctx.profiler.scope("tonemap/clahe/curve/tile-histograms");
         mTileHistograms.clearUintRange(0, words * sizeof(std::uint32_t), 0u);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
@@ -55,13 +84,7 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
     const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
     mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
                                                          : 1.0f;
-    if (mAlpha < 1.0f) {  // kept for --verify's check of the smoothing step
-        const std::size_t bytes =
-            (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) * sizeof(float);
-        if (mPrevious.size() < mTiles.buffer().size())
-            mPrevious = gl::Buffer("tonemap.clahe.previous-tile-curves", mTiles.buffer().size());
-        mTiles.buffer().copyTo(mPrevious, 0, 0, bytes);
-    }
+    // The previous curves are mTiles.previous() (ping-pong: no copy).
     mPreviousValid = true;
     mPreviousTiles = tiles;
     mPreviousBins = mBins;
@@ -73,8 +96,7 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
             mKeyState = gl::Buffer("tonemap.clahe.key-state", 4 * sizeof(std::uint32_t));
             mReadback = std::make_unique<StateReadback>("tonemap.clahe.key-value", 2 * sizeof(std::uint32_t));
         }
-        mKeyState.clearUint(0u);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        mKeyState.clearUint(0u);  // a GL command: ordered before the dispatch without a memory barrier
         mKeyState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
         const std::uint32_t tileCount = mTiles.tileCount();
         mCurvesProgram.set(0, tileCount);
@@ -84,7 +106,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
         inputs.histogram.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
         mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         curve.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
-        mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+        // The previous frame's curves (read by the smoothing) and this frame's (written).
+        (mAlpha < 1.0f ? mTiles.previous() : mTiles.buffer())
+            .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+        mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch1);
         glDispatchCompute(tileCount + 1, 1, 1);  // the last workgroup: the global curve
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
     }
@@ -95,8 +120,10 @@ void ToneClahe::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buf
 
 Traffic ToneClahe::curveMinimumTraffic(const TrafficShape& shape) const
 {
-    // One read of the histogram image for the tile histograms; the tile histograms and curves.
-    const std::uint64_t pixels = std::uint64_t(shape.histogramImage.x) * std::uint64_t(shape.histogramImage.y);
+    // One read of the histogram image for the tile histograms (none where the histogram pass counted
+    // them, as on the last frame); the tile histograms and curves.
+    const std::uint64_t pixels =
+        mLastInPass ? 0 : std::uint64_t(shape.histogramImage.x) * std::uint64_t(shape.histogramImage.y);
     const std::uint64_t tiles = std::uint64_t(mSettings.tiles.tilesX) * mSettings.tiles.tilesY;
     return {pixels * shape.frameBytesPerPixel + tiles * shape.bins * kBinBytes,
             2 * tiles * shape.bins * kBinBytes + std::uint64_t(shape.bins) * kBinBytes};
@@ -144,7 +171,7 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
     check.floats["tile-curves"] = mTiles.read();
     check.numbers["alpha"] = mAlpha;
     if (mAlpha < 1.0f)
-        check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
+        check.floats["previous-tile-curves"] = mTiles.previous().readAll<float>(check.floats["tile-curves"].size());
     return true;
 }
 

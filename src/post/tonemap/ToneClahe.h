@@ -16,22 +16,27 @@
 //     previous frame's by alpha = 1 - exp(-dt / tau) (the previous curve resampled at the new samples'
 //     log2 L); the first frame, a reset (scene switch, cuts are not detected) and a grid or bin change
 //     start over. The global curve is not smoothed.
-// Limits: the tiled apply is SDR only (HDR10 shows the global curve); the tile histograms are a pass
-// of their own (one more read of the histogram image), not part of the histogram pass.
+// The tile histograms are counted in the histogram pass's own read of the frame where its method can
+// (tileHistogramTarget; compute-shared-atomic, histogram/TileHistogramsInPass.glsl); else, or with
+// HDRLAB_LOCAL_TILES=histograms=separate (LocalTileSwitches.h), by TileHistogram.comp, a pass of its own.
+// Limits: the tiled apply is SDR only (HDR10 shows the global curve).
 #pragma once
 
+#include "post/histogram/TileHistogramTarget.h"
 #include "post/tonemap/LocalTileCurves.h"
+#include "post/tonemap/LocalTileSwitches.h"
 #include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "tone/LocalToneSettings.h"
 
 namespace post {
 
-class ToneClahe final : public ToneOperator, public ToneState, public ToneVerification
+class ToneClahe final : public ToneOperator, public ToneState, public ToneVerification, public TileHistogramSource
 {
 public:
     static constexpr std::string_view kId = "clahe";
 
+    ToneClahe() : mHistogramsInPass(localTileSwitches().histogramsInPass) {}
     std::string_view id() const override { return kId; }
     std::string_view label() const override { return "CLAHE (local, tiles)"; }
     std::string_view description() const override;
@@ -60,6 +65,11 @@ public:
     /// Its settings, the tile histograms and tile curves (ref::claheChecks).
     bool describeForReference(const ToneVerifyFrame& frame, ref::ToneCheckInputs& check) const override;
     const LocalTileCurves* localTiles() const override { return &mTiles.curves(); }
+    TileHistogramTarget* tileHistogramTarget(glm::ivec2 frameSize, glm::ivec2 histogramSize) override;
+    /// Tests: the tile histograms from the histogram pass (true, where its method can) or their own pass.
+    void setTileHistogramsInPass(bool inPass) { mHistogramsInPass = inPass; }
+    /// Whether the last frame's tile histograms came from the histogram pass.
+    bool lastTileHistogramsInPass() const { return mLastInPass; }
 
     const ClaheSettings& settings() const { return mSettings; }
     void setSettings(const ClaheSettings& settings) { mSettings = settings; }
@@ -71,6 +81,9 @@ private:
     ClaheSettings mSettings;
     TileCurveBuffer mTiles;
     gl::Buffer mTileHistograms;
+    TileHistogramTarget mTileTarget;  ///< offered to the histogram pass
+    bool mHistogramsInPass;
+    bool mLastInPass = false;
     gl::Program mHistogramProgram;
     gl::Program mCurvesProgram;
     std::uint32_t mBins = 0;
@@ -78,7 +91,6 @@ private:
     glm::ivec2 mPreviousTiles{0};
     std::uint32_t mPreviousBins = 0;
     float mAlpha = 1.0f;   ///< the last frame's smoothing weight (1: none)
-    gl::Buffer mPrevious;  ///< the tile curves before the last frame's (verify; with smoothing)
     gl::Buffer mKeyState;  ///< uint[2]: the tile means' fixed-point sum, the tile count
     std::unique_ptr<StateReadback> mReadback;
 };

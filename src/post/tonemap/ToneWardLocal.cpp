@@ -74,14 +74,7 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
     const double dt = std::isfinite(inputs.dtSeconds) ? std::max(inputs.dtSeconds, 0.0) : 0.0;
     mAlpha = sameGrid && s.tiles.smoothingSeconds > 0.0f ? float(1.0 - std::exp(-dt / double(s.tiles.smoothingSeconds)))
                                                          : 1.0f;
-    const std::size_t tileBytes =
-        (hd::kTileCurvesHeaderWords + std::size_t(mTiles.tileCount()) * hd::kTileCurveStride) * sizeof(float);
-    if (mAlpha < 1.0f) {
-        if (mPrevious.size() < mTiles.buffer().size())
-            mPrevious = gl::Buffer("tonemap.ward-local.previous-tile-curves", mTiles.buffer().size());
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        mTiles.buffer().copyTo(mPrevious, 0, 0, tileBytes);
-    }
+    // The previous curves are mTiles.previous() (ping-pong: no copy).
     mPreviousValid = true;
     mPreviousTiles = tiles;
     const WardTileOutputs out{mTileParams,   mTileHistograms,  mTileState,   mTileView,  mTiles.buffer(),
@@ -90,10 +83,12 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
         for (const WardTileRect& rect : rects)
             empty.push_back(rect.tile);
     }
-    glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    for (std::uint32_t tile : empty)
-        curve.copyTo(mTiles.buffer(), 0, std::size_t(hd::hdTileCurveBase(tile)) * sizeof(float),
-                     globalWords * sizeof(float));
+    if (!empty.empty()) {  // the barriers only where there is a copy (none in a steady frame)
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        for (std::uint32_t tile : empty)
+            curve.copyTo(mTiles.buffer(), 0, std::size_t(hd::hdTileCurveBase(tile)) * sizeof(float),
+                         globalWords * sizeof(float));
+    }
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     // The smoothing (alpha < 1) and the key value, a workgroup per tile.
     if (!mSmoothProgram) {
@@ -101,11 +96,11 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
         mKeyState = gl::Buffer("tonemap.ward-local.key-state", 4 * sizeof(std::uint32_t));
         mReadback = std::make_unique<StateReadback>("tonemap.ward-local.key-value", 2 * sizeof(std::uint32_t));
     }
-    mKeyState.clearUint(0u);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    mKeyState.clearUint(0u);  // a GL command: ordered before the dispatch without a memory barrier
     mSmoothProgram.use();
     mSmoothProgram.set(0, mAlpha);
-    (mAlpha < 1.0f ? mPrevious : mTiles.buffer()).bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
+    (mAlpha < 1.0f ? mTiles.previous() : mTiles.buffer())
+        .bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalAdaptation);
     mTiles.buffer().bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
     mKeyState.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingOperatorState);
     inputs.params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
@@ -191,7 +186,7 @@ bool ToneWardLocal::describeForReference(const ToneVerifyFrame& frame, ref::Tone
     check.floats["tile-curves"] = mTiles.read();
     check.numbers["alpha"] = mAlpha;
     if (mAlpha < 1.0f)
-        check.floats["previous-tile-curves"] = mPrevious.readAll<float>(check.floats["tile-curves"].size());
+        check.floats["previous-tile-curves"] = mTiles.previous().readAll<float>(check.floats["tile-curves"].size());
     return true;
 }
 

@@ -101,7 +101,6 @@ private:
     bool mPreviousValid = false;  ///< the tile buffer holds the last frame's curves on this grid
     glm::ivec2 mPreviousTiles{0};
     float mAlpha = 1.0f;   ///< the last frame's smoothing weight (1: none)
-    gl::Buffer mPrevious;  ///< the tile curves before the last frame's (verify; with smoothing)
     gl::Buffer mKeyState;  ///< uint[2]: the tile values' fixed-point sum, the tile count
     std::unique_ptr<StateReadback> mReadback;
 };
