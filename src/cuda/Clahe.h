@@ -4,13 +4,14 @@
 // OpenCV's GPU structure runs one block per tile), the tiles' clip, redistribution and LUTs, and the
 // bilinear blend over the original image. 8-bit (256 bins): two launches, the LUTs folded into the
 // histogram kernel (each tile's last block computes its LUT) and the blend; 16-bit (65536 bins): a
-// memset and three kernels. Implemented in Clahe.cu.
+// memset and three kernels. Implemented in Clahe.cu (kernels in ClaheHistogram.cuh, ClaheBlend.cuh).
 #pragma once
 
 #include "shared/Clahe.h"
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cuda {
@@ -30,11 +31,28 @@ struct ClaheTimings
     double totalMs() const { return histogramMs + lutMs + blendMs; }
 };
 
+/// Experiment switches, so that variants can be compared on one GPU in one run; every variant gives
+/// the same bytes (the CUDA tests run each). The defaults are the variants expected to be fastest.
+/// fromEnvironment() reads HDRLAB_CLAHE_CUDA_BLEND (`convert`: int/float conversion instructions in
+/// the blends; otherwise conversion-free), HDRLAB_CLAHE_CUDA_HIST16 (`global`: one global atomic per
+/// run of equal pixels; otherwise 16-bit shared counters), HDRLAB_CLAHE_CUDA_SLAB8 and
+/// HDRLAB_CLAHE_CUDA_SLAB16 (padded pixels a histogram block reads; unset or 0: the defaults; the
+/// shared 16-bit variant takes at most 65535).
+struct ClaheVariant
+{
+    bool conversionFreeBlend = true;
+    bool sharedHistogram16 = true;
+    int slabPixels8 = 0;   ///< 0: 2048
+    int slabPixels16 = 0;  ///< 0: 65535 (shared counters) or 8192 (global atomics)
+    static ClaheVariant fromEnvironment();
+    std::string describe() const;  ///< e.g. "blend=bits hist16=shared slab8=2048 slab16=65535"
+};
+
 /// Device buffers for one geometry, reused while it stays the same (reallocated when it changes).
 class ClaheProgram
 {
 public:
-    ClaheProgram();
+    explicit ClaheProgram(const ClaheVariant& variant = ClaheVariant::fromEnvironment());
     ~ClaheProgram();
     ClaheProgram(const ClaheProgram&) = delete;
     ClaheProgram& operator=(const ClaheProgram&) = delete;
@@ -48,6 +66,8 @@ public:
     std::vector<std::uint16_t> run16(const std::uint16_t* samples,
                                      const hd::ClaheGeometry& geometry,
                                      ClaheTimings* timings = nullptr);
+
+    const ClaheVariant& variant() const;
 
     /// Runs the kernels again on the image the last run uploaded (benchmarks: no transfers).
     ClaheTimings rerun();
