@@ -85,6 +85,10 @@ struct ClaheProgram::Impl
     DeviceBuffer<std::uint32_t> histogramCopy;  ///< 8-bit: the last launch's histograms (tests)
     DeviceBuffer<std::uint16_t> luts;
     DeviceBuffer<unsigned> tickets;  ///< 8-bit: one per tile, zero between launches
+    /// 8-bit single launch: the work counter, then one LUT flag per tile (zeroed with the tickets).
+    DeviceBuffer<unsigned> fusedState;
+    unsigned workBase = 0;  ///< the work counter's value before the next single launch
+    unsigned epoch = 0;     ///< the last single launch's number (its LUT flags' value)
     /// The 8-bit launch's precondition (histograms and tickets zero) may not hold: after an upload
     /// (new buffers or geometry), a 16-bit launch, or a launch that threw before it was enqueued.
     bool needsClear = true;
@@ -139,6 +143,7 @@ void ClaheProgram::Impl::upload(const void* samples, const hd::ClaheGeometry& g)
     histogramCopy.reserve(g.bins == hd::kClaheBins8 ? table : 0);
     luts.reserve(table);
     tickets.reserve(std::size_t(g.tileCount()));
+    fusedState.reserve(std::size_t(g.tileCount()) + 1);
     geometry = g;
     const cudaStream_t stream = CudaContext::instance().stream();
     CUDA_CHECK(cudaMemcpyAsync(input.data(), samples, bytes, cudaMemcpyHostToDevice, stream));
@@ -167,11 +172,11 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     h.tileHeight = g.tileHeight;
     const bool shared16 = !eight && variant.sharedHistogram16;
     if (shared16) {  // at most kMaxSlabPixels16Shared padded pixels a block: its 16-bit counters cannot carry
-        const int slabPixels = std::clamp(variant.slabPixels16 > 0 ? variant.slabPixels16 : kMaxSlabPixels16Shared,
-                                          1, kMaxSlabPixels16Shared);
+        const int slabPixels = std::clamp(variant.slabPixels16 > 0 ? variant.slabPixels16 : kMaxSlabPixels16Shared, 1,
+                                          kMaxSlabPixels16Shared);
         h.slabRows = std::clamp(slabPixels / g.tileWidth, 1, g.tileHeight);  // tileWidth <= 16447 < 65535
     } else {
-        const int fallback = eight ? kSlabPixels8 : kSlabPixels16;
+        const int fallback = eight ? (variant.singleLaunch8 ? kSlabPixelsFused8 : kSlabPixels8) : kSlabPixels16;
         const int slabPixels = std::max(1, (eight ? variant.slabPixels8 : variant.slabPixels16) > 0
                                                ? (eight ? variant.slabPixels8 : variant.slabPixels16)
                                                : fallback);
@@ -208,17 +213,35 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
         if (needsClear) {  // untimed: only the first launch after an upload (or a failure) clears
             CUDA_CHECK(cudaMemsetAsync(histograms.data(), 0, tableSize() * sizeof(std::uint32_t), stream));
             CUDA_CHECK(cudaMemsetAsync(tickets.data(), 0, std::size_t(g.tileCount()) * sizeof(unsigned), stream));
+            CUDA_CHECK(
+                cudaMemsetAsync(fusedState.data(), 0, (std::size_t(g.tileCount()) + 1) * sizeof(unsigned), stream));
+            workBase = 0;
+            epoch = 0;
         }
         needsClear = true;  // until the launches below are enqueued
         CUDA_CHECK(cudaEventRecord(marks[0].get(), stream));
-        claheHistogramLut8Kernel<<<histogramBlocks, kHistogram8Threads, 0, stream>>>(h);
-        CUDA_CHECK_LAUNCH("claheHistogramLut8Kernel");
-        CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
-        if (variant.conversionFreeBlend)
-            claheBlend8Kernel<true><<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
-        else
-            claheBlend8Kernel<false><<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
-        CUDA_CHECK_LAUNCH("claheBlend8Kernel");
+        if (variant.singleLaunch8) {
+            const unsigned blendItems = packedGrid.x * packedGrid.y;
+            ++epoch;
+            const FusedArgs f{fusedState.data(), workBase, histogramBlocks, packedGrid.x,
+                              LutFlags{fusedState.data() + 1, epoch}};
+            workBase += histogramBlocks + blendItems;  // what the launch adds to the counter (mod 2^32)
+            if (variant.conversionFreeBlend)
+                claheFused8Kernel<true><<<histogramBlocks + blendItems, kFusedThreads, 0, stream>>>(h, b, f);
+            else
+                claheFused8Kernel<false><<<histogramBlocks + blendItems, kFusedThreads, 0, stream>>>(h, b, f);
+            CUDA_CHECK_LAUNCH("claheFused8Kernel");
+            CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
+        } else {
+            claheHistogramLut8Kernel<<<histogramBlocks, kHistogram8Threads, 0, stream>>>(h);
+            CUDA_CHECK_LAUNCH("claheHistogramLut8Kernel");
+            CUDA_CHECK(cudaEventRecord(marks[1].get(), stream));
+            if (variant.conversionFreeBlend)
+                claheBlend8Kernel<true><<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
+            else
+                claheBlend8Kernel<false><<<packedGrid, dim3(kPackedThreadsX, kPackedThreadsY), 0, stream>>>(b);
+            CUDA_CHECK_LAUNCH("claheBlend8Kernel");
+        }
         CUDA_CHECK(cudaEventRecord(marks[3].get(), stream));
         needsClear = false;  // the kernel leaves histograms and tickets zero
     } else {
@@ -291,14 +314,18 @@ ClaheVariant ClaheVariant::fromEnvironment()
     v.sharedHistogram16 = environment("HDRLAB_CLAHE_CUDA_HIST16") != "global";
     v.slabPixels8 = environmentInt("HDRLAB_CLAHE_CUDA_SLAB8");
     v.slabPixels16 = environmentInt("HDRLAB_CLAHE_CUDA_SLAB16");
+    v.singleLaunch8 = environment("HDRLAB_CLAHE_CUDA_LAUNCH") == "single";
     return v;
 }
 
 std::string ClaheVariant::describe() const
 {
-    return std::string("blend=") + (conversionFreeBlend ? "bits" : "convert") +
+    return std::string("launch8=") + (singleLaunch8 ? "single" : "two") +
+           " blend=" + (conversionFreeBlend ? "bits" : "convert") +
            " hist16=" + (sharedHistogram16 ? "shared" : "global") + " slab8=" +
-           (slabPixels8 > 0 ? std::to_string(slabPixels8) : std::to_string(kSlabPixels8)) + " slab16=" +
+           (slabPixels8 > 0 ? std::to_string(slabPixels8)
+                            : std::to_string(singleLaunch8 ? kSlabPixelsFused8 : kSlabPixels8)) +
+           " slab16=" +
            (slabPixels16 > 0 ? std::to_string(slabPixels16)
                              : std::to_string(sharedHistogram16 ? kMaxSlabPixels16Shared : kSlabPixels16));
 }

@@ -21,7 +21,7 @@ struct ClaheTimings
 {
     /// 16-bit: the clear of the tile histograms (a memset) and the histogram kernel. 8-bit: the one
     /// kernel that makes the histograms and the LUTs (it leaves its buffers cleared for the next run;
-    /// the clear after an upload is not timed).
+    /// the clear after an upload is not timed); single launch: the whole (blendMs 0).
     double histogramMs = 0.0;
     double lutMs = 0.0;  ///< 16-bit: the LUT kernel; 8-bit: 0 (folded into histogramMs)
     double blendMs = 0.0;
@@ -37,15 +37,17 @@ struct ClaheTimings
 /// the blends; otherwise conversion-free), HDRLAB_CLAHE_CUDA_HIST16 (`global`: one global atomic per
 /// run of equal pixels; otherwise 16-bit shared counters), HDRLAB_CLAHE_CUDA_SLAB8 and
 /// HDRLAB_CLAHE_CUDA_SLAB16 (padded pixels a histogram block reads; unset or 0: the defaults; the
-/// shared 16-bit variant takes at most 65535).
+/// shared 16-bit variant takes at most 65535) and HDRLAB_CLAHE_CUDA_LAUNCH (`single`: the 8-bit
+/// histograms, LUTs and blend in one launch; otherwise two).
 struct ClaheVariant
 {
     bool conversionFreeBlend = true;
     bool sharedHistogram16 = true;
-    int slabPixels8 = 0;   ///< 0: 2048
-    int slabPixels16 = 0;  ///< 0: 65535 (shared counters) or 8192 (global atomics)
+    bool singleLaunch8 = false;  ///< 8-bit in one launch (histogram items, then blend items waiting on LUT flags)
+    int slabPixels8 = 0;         ///< 0: 2048 (single launch: 4096, 256 threads a block)
+    int slabPixels16 = 0;        ///< 0: 65535 (shared counters) or 8192 (global atomics)
     static ClaheVariant fromEnvironment();
-    std::string describe() const;  ///< e.g. "blend=bits hist16=shared slab8=2048 slab16=65535"
+    std::string describe() const;  ///< e.g. "launch8=two blend=bits hist16=shared slab8=2048 slab16=65535"
 };
 
 /// Device buffers for one geometry, reused while it stays the same (reallocated when it changes).

@@ -6,6 +6,7 @@
 // functions equal, the CUDA tests run both kernels).
 #pragma once
 
+#include "cuda/ClaheHistogram.cuh"
 #include "shared/Clahe.h"
 
 #include <cstddef>
@@ -120,10 +121,10 @@ __global__ void __launch_bounds__(kBlendThreads) claheBlendKernel(BlendArgs args
             const BlendAxis column = blendAxis(x0 + k, args.inverseTileWidth, args.tilesX);
             const std::size_t left = std::size_t(column.lower) * kBins + values[k];
             const std::size_t right = std::size_t(column.upper) * kBins + values[k];
-            const float blended = hd::hdClaheBlend(
-                lutFloat<kBits>(__ldg(top + left)), lutFloat<kBits>(__ldg(top + right)),
-                lutFloat<kBits>(__ldg(bottom + left)), lutFloat<kBits>(__ldg(bottom + right)), column.upperWeight,
-                column.lowerWeight, row.upperWeight, row.lowerWeight);
+            const float blended =
+                hd::hdClaheBlend(lutFloat<kBits>(__ldg(top + left)), lutFloat<kBits>(__ldg(top + right)),
+                                 lutFloat<kBits>(__ldg(bottom + left)), lutFloat<kBits>(__ldg(bottom + right)),
+                                 column.upperWeight, column.lowerWeight, row.upperWeight, row.lowerWeight);
             results[k] = Sample(saturateBlend<kBits>(blended, kBins - 1));
         }
     }
@@ -156,26 +157,52 @@ constexpr int kPackedMaxCells = 12;
 static_assert(kPackedThreadsX * kPackedThreadsY == hd::kClaheBins8, "one thread per level fills a cell's table");
 static_assert(kPackedRows % kPackedThreadsY == 0, "whole rows per thread");
 
-template <bool kBits>
-__global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
+/// The LUT entry at `p`: through the read-only cache, or (kFused: the LUTs were written by this
+/// launch) from L2.
+template <bool kFused>
+__device__ __forceinline__ unsigned lutLoad(const std::uint16_t* p)
+{
+    if constexpr (kFused)
+        return __ldcg(p);
+    else
+        return __ldg(p);
+}
+
+/// Waits until `flag` holds `epoch` (set by the tile's last histogram block in this launch). A wait
+/// of a second or more is a bug, not a wait: it fails the launch rather than hang the GPU.
+__device__ __forceinline__ void waitForFlag(unsigned* flag, unsigned epoch)
+{
+    unsigned spins = 0;
+    while (atomicOr(flag, 0u) != epoch) {
+        __nanosleep(64);
+        if (++spins > (1u << 24))
+            __trap();
+    }
+}
+
+/// The 8-bit blend of block (blockX, blockY), thread (tx, ty) of 64 x 4, `table` kPackedMaxCells x
+/// 256 shared words. kFused (the single launch): first waits for the LUT flags of the tiles the block
+/// reads, and reads the LUTs from L2.
+template <bool kBits, bool kFused>
+__device__ __forceinline__ void
+blend8Block(const BlendArgs& args, int blockX, int blockY, int tx, int ty, unsigned* table, LutFlags flags)
 {
     constexpr int kBins = hd::kClaheBins8;
-    __shared__ unsigned table[kPackedMaxCells * kBins];
-    const int bx0 = int(blockIdx.x) * kPackedColumns;
-    const int by0 = int(blockIdx.y) * kPackedRows;
+    const int bx0 = blockX * kPackedColumns;
+    const int by0 = blockY * kPackedRows;
     const int bx1 = min(bx0 + kPackedColumns, args.width) - 1;
     const int by1 = min(by0 + kPackedRows, args.height) - 1;
-    const int x0 = bx0 + 4 * int(threadIdx.x);
+    const int x0 = bx0 + 4 * tx;
     const bool active = x0 < args.width;  // inactive threads still fill the table and pass the barrier
     const int count = min(4, args.width - x0);
     const bool vector = args.width % 4 == 0;  // then every row start and x0 are multiples of 4, count == 4
     const std::uint8_t* input = static_cast<const std::uint8_t*>(args.image);
 
-    // This thread's samples: row by0 + threadIdx.y + 4 j, columns x0 .. x0 + count - 1, byte k = column x0 + k.
+    // This thread's samples: row by0 + ty + 4 j, columns x0 .. x0 + count - 1, byte k = column x0 + k.
     unsigned words[kRowsPerThread];
 #pragma unroll
     for (int j = 0; j < kRowsPerThread; ++j) {
-        const int y = by0 + int(threadIdx.y) + j * kPackedThreadsY;
+        const int y = by0 + ty + j * kPackedThreadsY;
         unsigned word = 0;
         if (active && y <= by1) {
             const std::uint8_t* row = input + std::size_t(y) * std::size_t(args.width) + std::size_t(x0);
@@ -194,8 +221,19 @@ __global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8K
     const int cellY0 = blendAxis(by0, args.inverseTileHeight, args.tilesY).cell;
     const int cellsY = blendAxis(by1, args.inverseTileHeight, args.tilesY).cell - cellY0 + 1;
     const bool packed = cellsX * cellsY <= kPackedMaxCells;  // block-uniform
+    if constexpr (kFused) {
+        // The tiles the block reads: rows cellY0 - 1 .. cellY0 + cellsY - 1, columns likewise (clamped).
+        const int tileY0 = max(cellY0 - 1, 0), tileY1 = min(cellY0 + cellsY - 1, args.tilesY - 1);
+        const int tileX0 = max(cellX0 - 1, 0), tileX1 = min(cellX0 + cellsX - 1, args.tilesX - 1);
+        const int spanX = tileX1 - tileX0 + 1;
+        const int waits = (tileY1 - tileY0 + 1) * spanX;
+        for (int i = ty * kPackedThreadsX + tx; i < waits; i += kPackedThreadsX * kPackedThreadsY)
+            waitForFlag(flags.lutReady + (tileY0 + i / spanX) * args.tilesX + tileX0 + i % spanX, flags.epoch);
+        __threadfence();  // acquire: the LUT loads below come after the flags were seen
+        __syncthreads();
+    }
     if (packed) {
-        const int level = int(threadIdx.y) * kPackedThreadsX + int(threadIdx.x);
+        const int level = ty * kPackedThreadsX + tx;
         for (int cell = 0; cell < cellsX * cellsY; ++cell) {
             const int cy = cellY0 + cell / cellsX;
             const int cx = cellX0 + cell % cellsX;
@@ -204,8 +242,8 @@ __global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8K
                 args.luts + std::size_t(min(cy, args.tilesY - 1)) * std::size_t(args.tilesX) * kBins;
             const int left = max(cx - 1, 0) * kBins + level;
             const int right = min(cx, args.tilesX - 1) * kBins + level;
-            table[cell * kBins + level] = unsigned(__ldg(top + left)) | unsigned(__ldg(top + right)) << 8 |
-                                          unsigned(__ldg(bottom + left)) << 16 | unsigned(__ldg(bottom + right)) << 24;
+            table[cell * kBins + level] = lutLoad<kFused>(top + left) | lutLoad<kFused>(top + right) << 8 |
+                                          lutLoad<kFused>(bottom + left) << 16 | lutLoad<kFused>(bottom + right) << 24;
         }
         __syncthreads();  // block-uniform condition: every thread of the block is here
     }
@@ -223,7 +261,7 @@ __global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8K
 
 #pragma unroll
     for (int j = 0; j < kRowsPerThread; ++j) {
-        const int y = by0 + int(threadIdx.y) + j * kPackedThreadsY;
+        const int y = by0 + ty + j * kPackedThreadsY;
         if (y > by1)
             break;  // rows only increase with j
         const BlendAxis row = blendAxis(y, args.inverseTileHeight, args.tilesY);
@@ -244,10 +282,10 @@ __global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8K
             } else {
                 const int left = columns[k].lower * kBins + value;
                 const int right = columns[k].upper * kBins + value;
-                l11 = lutFloat<kBits>(__ldg(top + left));
-                l12 = lutFloat<kBits>(__ldg(top + right));
-                l21 = lutFloat<kBits>(__ldg(bottom + left));
-                l22 = lutFloat<kBits>(__ldg(bottom + right));
+                l11 = lutFloat<kBits>(lutLoad<kFused>(top + left));
+                l12 = lutFloat<kBits>(lutLoad<kFused>(top + right));
+                l21 = lutFloat<kBits>(lutLoad<kFused>(bottom + left));
+                l22 = lutFloat<kBits>(lutLoad<kFused>(bottom + right));
             }
             const float blended = hd::hdClaheBlend(l11, l12, l21, l22, columns[k].upperWeight, columns[k].lowerWeight,
                                                    row.upperWeight, row.lowerWeight);
@@ -261,6 +299,52 @@ __global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8K
                 output[k] = std::uint8_t(result >> (8 * k));
         }
     }
+}
+
+template <bool kBits>
+__global__ void __launch_bounds__(kPackedThreadsX* kPackedThreadsY) claheBlend8Kernel(BlendArgs args)
+{
+    __shared__ unsigned table[kPackedMaxCells * hd::kClaheBins8];
+    blend8Block<kBits, false>(args, int(blockIdx.x), int(blockIdx.y), int(threadIdx.x), int(threadIdx.y), table,
+                              LutFlags{nullptr, 0u});
+}
+
+/// The single-launch variant's work order (ClaheVariant::singleLaunch8).
+struct FusedArgs
+{
+    unsigned* workCounter;  ///< taken by every block; counts on across launches (mod 2^32)
+    unsigned workBase;      ///< its value when this launch began
+    unsigned histogramItems;
+    unsigned blendBlocksX;  ///< blend items are row-major blocks of kPackedColumns x kPackedRows
+    LutFlags flags;
+};
+
+constexpr int kFusedThreads = kPackedThreadsX * kPackedThreadsY;
+static_assert((kFusedThreads / 32) * kReplicaStride <= kPackedMaxCells * hd::kClaheBins8, "shared memory reused");
+
+/// 8-bit CLAHE in one launch: each block takes the next work item from a global counter, so every
+/// histogram item (tile-major, as claheHistogramLut8Kernel's blocks, 256 threads) is taken before any
+/// blend item (row-major blocks, as claheBlend8Kernel's); a blend block waits only for the LUTs of
+/// its own tiles, which blocks that are already running will write, so the waits cannot deadlock
+/// whatever the number of resident blocks, and the blend of the top rows overlaps the histograms of
+/// the bottom tiles. One launch instead of two: the launch floor is paid once.
+template <bool kBits>
+__global__ void __launch_bounds__(kFusedThreads) claheFused8Kernel(HistogramArgs h, BlendArgs b, FusedArgs f)
+{
+    __shared__ unsigned shared[kPackedMaxCells * hd::kClaheBins8];  // replicas, then (blend) the table
+    __shared__ unsigned item;
+    __shared__ unsigned ticket;
+    if (threadIdx.x == 0)
+        item = atomicAdd(f.workCounter, 1u) - f.workBase;
+    __syncthreads();
+    const unsigned work = item;
+    if (work < f.histogramItems) {
+        histogramLut8<kFusedThreads>(h, int(work), shared, ticket, f.flags);
+        return;
+    }
+    const unsigned blendItem = work - f.histogramItems;
+    blend8Block<kBits, true>(b, int(blendItem % f.blendBlocksX), int(blendItem / f.blendBlocksX),
+                             int(threadIdx.x) % kPackedThreadsX, int(threadIdx.x) / kPackedThreadsX, shared, f.flags);
 }
 
 }  // namespace cuda::clahe_kernels

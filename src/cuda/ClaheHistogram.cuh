@@ -32,6 +32,7 @@ constexpr int kSharedBytes16 = hd::kClaheBins16 * 2;
 /// match for each of a unit's 16 samples on every image, narrow-band or not. (ClaheVariant::slabPixels8
 /// overrides it, for experiments: 8192 gives 4 units a thread, loaded together.)
 constexpr int kSlabPixels8 = 2048;
+constexpr int kSlabPixelsFused8 = 4096;  ///< the single launch's histogram items: 256 threads a block
 constexpr int kUnitBytes = 16;
 
 struct HistogramArgs
@@ -99,18 +100,18 @@ __device__ __forceinline__ unsigned unitSample(const uint4& unit, int k)
     return (word >> shift) & (sizeof(Sample) == 1 ? 0xffu : 0xffffu);
 }
 
-/// Adds the padded image's samples of this block's slab (tile = blockIdx.x / slabsPerTile, slab =
+/// Adds the padded image's samples of block `block`'s slab (tile = block / slabsPerTile, slab =
 /// the rest) through `add` (atomics into shared or global counters); every count added before it
 /// returns. Each thread issues the loads of kBatch units before it counts any of their samples, so
 /// that a slab of several units a thread keeps kBatch loads in flight (the counting's atomics would
 /// otherwise order each load after the previous unit's counts).
 template <class Sample, int kThreads, class Adder>
-__device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, const Adder& add)
+__device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, int block, const Adder& add)
 {
     constexpr int kUnitSamples = kUnitBytes / int(sizeof(Sample));
     constexpr int kBatch = 4;
-    const int tile = int(blockIdx.x) / args.slabsPerTile;
-    const int slab = int(blockIdx.x) - tile * args.slabsPerTile;
+    const int tile = block / args.slabsPerTile;
+    const int slab = block - tile * args.slabsPerTile;
     const int tx = tile % args.tilesX;
     const int ty = tile / args.tilesX;
     const int y0 = ty * args.tileHeight + slab * args.slabRows;
@@ -142,8 +143,7 @@ __device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, const 
                     const int r = i / unitsPerRow;
                     const int u = i - r * unitsPerRow;
                     const int sourceRow = hd::hdClaheReflect101(y0 + r, args.height);
-                    const std::size_t start =
-                        std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(c0);
+                    const std::size_t start = std::size_t(sourceRow) * std::size_t(args.width) + std::size_t(c0);
                     const std::size_t unitIndex = start / kUnitSamples + std::size_t(u);
                     offset[b] = (long long)(unitIndex * kUnitSamples) - (long long)start;  // > -kUnitSamples
                     valid[b] = int(segment - offset[b]);
@@ -189,8 +189,8 @@ __device__ __forceinline__ void accumulateSlab(const HistogramArgs& args, const 
 __global__ void __launch_bounds__(kHistogram16Threads) claheHistogram16Kernel(HistogramArgs args)
 {
     const int tile = int(blockIdx.x) / args.slabsPerTile;
-    accumulateSlab<std::uint16_t, kHistogram16Threads>(args,
-                                                       WordAdder{args.histograms + std::size_t(tile) * hd::kClaheBins16});
+    accumulateSlab<std::uint16_t, kHistogram16Threads>(
+        args, int(blockIdx.x), WordAdder{args.histograms + std::size_t(tile) * hd::kClaheBins16});
 }
 
 /// 16-bit, the shared-counter variant (ClaheVariant::sharedHistogram16): the slab's counts go into
@@ -207,7 +207,7 @@ __global__ void __launch_bounds__(kHistogram16SharedThreads) claheHistogram16Sha
     for (int i = threadIdx.x; i < kWords / 4; i += kHistogram16SharedThreads)
         sharedCounters[i] = make_uint4(0u, 0u, 0u, 0u);
     __syncthreads();
-    accumulateSlab<std::uint16_t, kHistogram16SharedThreads>(args, PackedHalfAdder{words});
+    accumulateSlab<std::uint16_t, kHistogram16SharedThreads>(args, int(blockIdx.x), PackedHalfAdder{words});
     __syncthreads();  // every shared count in
     const int tile = int(blockIdx.x) / args.slabsPerTile;
     std::uint32_t* tileHistogram = args.histograms + std::size_t(tile) * hd::kClaheBins16;
@@ -220,25 +220,41 @@ __global__ void __launch_bounds__(kHistogram16SharedThreads) claheHistogram16Sha
     }
 }
 
-/// 8-bit histograms and LUTs in one launch (see the file comment). Precondition: histograms and
-/// tickets of every tile are 0; postcondition: the same, with the LUTs and histogramCopy written.
-__global__ void __launch_bounds__(kHistogram8Threads) claheHistogramLut8Kernel(HistogramArgs args)
+/// The single-launch variant's LUT flags (ClaheVariant::singleLaunch8): the last block of tile t
+/// stores `epoch` (the launch's number, never 0) in lutReady[t] after the tile's LUT is written; a
+/// blend block waits for the flags of the tiles it reads. Null: the two-launch sequencing.
+struct LutFlags
+{
+    unsigned* lutReady;
+    unsigned epoch;
+};
+
+/// The 8-bit histogram and LUT work of histogram block `block`, kThreads threads (one shared
+/// replica per warp in `replicas`, (kThreads / 32) x kReplicaStride words). Precondition: the
+/// histograms and tickets of every tile are 0; postcondition: the same, with the LUTs and
+/// histogramCopy written (and, with flags, the tile's flag set).
+template <int kThreads>
+__device__ __forceinline__ void histogramLut8(const HistogramArgs& args,
+                                              int block,
+                                              unsigned* replicas,
+                                              unsigned& ticket,
+                                              LutFlags flags)
 {
     constexpr int kBins = hd::kClaheBins8;
-    __shared__ unsigned replicas[kHistogram8Warps * kReplicaStride];
-    __shared__ unsigned ticket;
-    for (int i = threadIdx.x; i < kHistogram8Warps * kReplicaStride; i += kHistogram8Threads)
+    constexpr int kWarps = kThreads / 32;
+    static_assert(kThreads >= 32 && kThreads % 32 == 0, "whole warps");
+    for (int i = threadIdx.x; i < kWarps * kReplicaStride; i += kThreads)
         replicas[i] = 0;
     __syncthreads();
-    accumulateSlab<std::uint8_t, kHistogram8Threads>(args, WordAdder{replicas + (threadIdx.x >> 5) * kReplicaStride});
+    accumulateSlab<std::uint8_t, kThreads>(args, block, WordAdder{replicas + (threadIdx.x >> 5) * kReplicaStride});
     __syncthreads();  // every shared count in
 
-    const int tile = int(blockIdx.x) / args.slabsPerTile;
+    const int tile = block / args.slabsPerTile;
     std::uint32_t* tileHistogram = args.histograms + std::size_t(tile) * kBins;
-    for (int bin = threadIdx.x; bin < kBins; bin += kHistogram8Threads) {
+    for (int bin = threadIdx.x; bin < kBins; bin += kThreads) {
         unsigned sum = 0;
 #pragma unroll
-        for (int r = 0; r < kHistogram8Warps; ++r)
+        for (int r = 0; r < kWarps; ++r)
             sum += replicas[r * kReplicaStride + bin];
         if (sum != 0)
             atomicAdd(&tileHistogram[bin], sum);
@@ -298,6 +314,22 @@ __global__ void __launch_bounds__(kHistogram8Threads) claheHistogramLut8Kernel(H
     }
     reinterpret_cast<uint4*>(args.luts + std::size_t(tile) * kBins)[lane] =
         make_uint4(out[0] | out[1] << 16, out[2] | out[3] << 16, out[4] | out[5] << 16, out[6] | out[7] << 16);
+    if (flags.lutReady != nullptr) {
+        // Release: every lane's LUT store is ordered before its fence, the fences before the warp
+        // barrier, the barrier before lane 0's flag (an atomic, performed at L2).
+        __threadfence();
+        __syncwarp();
+        if (lane == 0)
+            atomicExch(flags.lutReady + tile, flags.epoch);
+    }
+}
+
+/// 8-bit histograms and LUTs in one launch (see the file comment and histogramLut8).
+__global__ void __launch_bounds__(kHistogram8Threads) claheHistogramLut8Kernel(HistogramArgs args)
+{
+    __shared__ unsigned replicas[kHistogram8Warps * kReplicaStride];
+    __shared__ unsigned ticket;
+    histogramLut8<kHistogram8Threads>(args, int(blockIdx.x), replicas, ticket, LutFlags{nullptr, 0u});
 }
 
 /// Inclusive scan of one int per thread over the block; `total` is the block's sum. Every thread

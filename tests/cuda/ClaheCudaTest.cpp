@@ -145,21 +145,27 @@ TEST(ClaheCuda, FramesMatchTheReference)
 }
 
 /// The experiment variants (cuda::ClaheVariant) besides the default: the plain conversions and global
-/// 16-bit atomics, and slab sizes that give many blocks a tile (1000 pixels of shared 16-bit
-/// counters), several units a thread (8192 8-bit pixels), one row a block (1 pixel) and more than
-/// the 16-bit counters' 65535 (clamped).
+/// 16-bit atomics; the 8-bit single launch (with the plain and the conversion-free blend); slab sizes
+/// that give many blocks a tile (1000 pixels of shared 16-bit counters, 1 8-bit pixel: one row a
+/// block), several units a thread (8192 8-bit pixels) and more than the 16-bit counters' 65535
+/// (clamped).
 std::vector<cuda::ClaheVariant> otherVariants()
 {
     cuda::ClaheVariant plain;
     plain.conversionFreeBlend = false;
     plain.sharedHistogram16 = false;
+    cuda::ClaheVariant single;
+    single.singleLaunch8 = true;
+    cuda::ClaheVariant singlePlain = single;
+    singlePlain.conversionFreeBlend = false;
+    singlePlain.slabPixels8 = 1;
     cuda::ClaheVariant smallSlabs;
     smallSlabs.slabPixels8 = 8192;
     smallSlabs.slabPixels16 = 1000;
     cuda::ClaheVariant extremeSlabs;
     extremeSlabs.slabPixels8 = 1;
     extremeSlabs.slabPixels16 = 1000000;
-    return {plain, smallSlabs, extremeSlabs};
+    return {plain, single, singlePlain, smallSlabs, extremeSlabs};
 }
 
 TEST(ClaheCuda, EveryVariantMatchesTheReference)
@@ -230,12 +236,16 @@ TEST(ClaheCuda, RerunAfterAGeometryChangeRepeatsTheResults)
         {3840, 2160, 8, 8, 40.0, false, ClaheContent::Constant, 37},
         {1920, 1080, 8, 8, 40.0, false, ClaheContent::PhotoLike, 33},
     };
-    cuda::ClaheProgram program;
-    for (const ClaheCase& c : cases) {
-        if (c.sixteenBit) {
-            expectRerunsIdentical(program, c, testing_support::claheImage16(c), 2);
-        } else {
-            expectRerunsIdentical(program, c, testing_support::claheImage8(c), 5);
+    cuda::ClaheVariant single;
+    single.singleLaunch8 = true;  // its work counter and LUT flags carry across launches
+    for (const cuda::ClaheVariant& variant : {cuda::ClaheVariant{}, single}) {
+        cuda::ClaheProgram program(variant);
+        for (const ClaheCase& c : cases) {
+            if (c.sixteenBit) {
+                expectRerunsIdentical(program, c, testing_support::claheImage16(c), 2);
+            } else {
+                expectRerunsIdentical(program, c, testing_support::claheImage8(c), 5);
+            }
         }
     }
 }

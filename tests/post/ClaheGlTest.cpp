@@ -47,7 +47,7 @@ protected:
         return c.sixteenBit ? matchesReference(c, ts::claheImage16(c)) : matchesReference(c, ts::claheImage8(c));
     }
 
-    post::ClaheGl clahe;
+    post::ClaheGl clahe{post::ClaheGlVariant{}};  // the default variant, never the environment's
 };
 
 TEST_F(ClaheGlTest, FixedCasesEqualTheReferenceStageByStage)
@@ -79,18 +79,38 @@ TEST_F(ClaheGlTest, LargeImagesEqualTheReference)
 
 TEST_F(ClaheGlTest, EightBitBlendLayoutsEqualTheReference)
 {
-    // Widths that are a multiple of 4 take the cell blend (blocks of 128 x 32 pixels, the four LUTs
+    // Widths that are a multiple of 4 take the cell blend (blocks of 256 x 32 pixels, the four LUTs
     // of each cell packed in shared memory), which falls back to LUT reads where a block covers more
     // than 12 cells; other widths take the word-per-invocation blend.
     const ts::ClaheCase cases[] = {
         {1024, 256, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 21},  // cells: a block covers <= 4
         {516, 97, 3, 5, 2.0, false, ts::ClaheContent::Noise, 22},         // cells, padding on both sides
-        {256, 64, 64, 64, 40.0, false, ts::ClaheContent::Noise, 23},      // 32 cell columns a block: fallback
+        {256, 64, 64, 64, 40.0, false, ts::ClaheContent::Noise, 23},      // 64 cell columns a block: fallback
         {130, 40, 4, 2, 40.0, false, ts::ClaheContent::TwoLevel, 24},     // word layout
         {4, 1, 1, 1, 0.0, false, ts::ClaheContent::Noise, 25},            // one word, one block
     };
     for (const ts::ClaheCase& c : cases)
         EXPECT_TRUE(matchesReference(c)) << c.describe();
+}
+
+TEST_F(ClaheGlTest, TheOtherVariantEqualsTheReference)
+{
+    // The 8-bit LUT pass of its own, the blend with conversions and the 16-bit histogram with global
+    // atomics (post::ClaheGlVariant): fixed
+    // cases, both blend layouts, a few random configurations.
+    post::ClaheGlVariant plain;
+    plain.foldLut = false;
+    plain.conversionFreeBlend = false;
+    plain.chunkedHistogram16 = false;
+    clahe = post::ClaheGl(plain);
+    std::vector<ts::ClaheCase> cases = ts::fixedClaheCases();
+    for (const ts::ClaheCase& c : ts::randomClaheCases(2034, 40, 200, 64))
+        cases.push_back(c);
+    cases.push_back({1024, 256, 8, 8, 40.0, false, ts::ClaheContent::PhotoLike, 21});
+    cases.push_back({130, 40, 4, 2, 40.0, false, ts::ClaheContent::TwoLevel, 24});
+    for (const ts::ClaheCase& c : cases)
+        if (!matchesReference(c))
+            return;
 }
 
 TEST_F(ClaheGlTest, RerunGivesTheSameImageAndTimesEveryPass)
@@ -105,6 +125,8 @@ TEST_F(ClaheGlTest, RerunGivesTheSameImageAndTimesEveryPass)
     for (const post::ClaheGlTimings& t : runs)
         EXPECT_GE(t.totalMs(), 0.0);
     EXPECT_EQ(first, ref::clahe(image, c.clipLimit, c.tilesX, c.tilesY).samples);
+    // The folded pass leaves its accumulator zero: reruns give the same histograms and LUTs.
+    EXPECT_EQ(clahe.readTileHistograms(), ref::claheTileHistograms(image, g));
     EXPECT_EQ(clahe.readLuts(), ref::claheLuts(ref::claheTileHistograms(image, g), g));
 }
 
