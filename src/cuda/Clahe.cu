@@ -105,6 +105,17 @@ struct ClaheProgram::Impl
     void check(const hd::ClaheGeometry& g, int bins, const char* what, const void* samples) const;
     void upload(const void* samples, const hd::ClaheGeometry& g);
     ClaheTimings launch(bool readTimings);
+    /// The device's largest shared memory a block may opt in to (bytes; queried once).
+    int sharedMemoryOptin()
+    {
+        if (sharedOptin < 0) {
+            int device = 0;
+            CUDA_CHECK(cudaGetDevice(&device));
+            CUDA_CHECK(cudaDeviceGetAttribute(&sharedOptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        }
+        return sharedOptin;
+    }
+    int sharedOptin = -1;
     void download(void* result) const;
 };
 
@@ -170,7 +181,10 @@ ClaheTimings ClaheProgram::Impl::launch(bool readTimings)
     h.tilesX = g.tilesX;
     h.tileWidth = g.tileWidth;
     h.tileHeight = g.tileHeight;
-    const bool shared16 = !eight && variant.sharedHistogram16;
+    // The shared-counter kernel needs 128 KB of shared memory a block (an H100/H200 has 227 KB; sm_75
+    // and sm_86 GPUs less: they take the global-atomic kernel) and tiles no wider than a slab.
+    const bool shared16 = !eight && variant.sharedHistogram16 && g.tileWidth <= kMaxSlabPixels16Shared &&
+                          sharedMemoryOptin() >= kSharedBytes16;
     if (shared16) {  // at most kMaxSlabPixels16Shared padded pixels a block: its 16-bit counters cannot carry
         const int slabPixels = std::clamp(variant.slabPixels16 > 0 ? variant.slabPixels16 : kMaxSlabPixels16Shared, 1,
                                           kMaxSlabPixels16Shared);

@@ -67,7 +67,8 @@ TEST(ClaheSteps, LutRoundsHalfToEvenAndSaturates)
 }
 
 // The GPU blends' conversion-free forms (shared/Clahe.h) against the plain ones: every float within
-// 64 ulps of each integer and half-integer of [-2, 65537], and every 61st float of [0, 65540].
+// 16 ulps of each integer and half-integer of [-2, 65537] (the rounding's edges), and every 509th
+// float of [0, 65540].
 TEST(ClaheSteps, ConversionFreeFormsEqualThePlainOnes)
 {
     for (unsigned v = 0; v < 65536u; ++v)
@@ -85,17 +86,17 @@ TEST(ClaheSteps, ConversionFreeFormsEqualThePlainOnes)
     for (int twice = -4; twice <= 2 * 65537; ++twice) {
         const float centre = 0.5f * float(twice);
         float below = centre, above = centre;
-        for (int step = 0; step < 64; ++step) {
+        for (int step = 0; step < 16; ++step) {
             ASSERT_NO_FATAL_FAILURE(check(below));
             ASSERT_NO_FATAL_FAILURE(check(above));
             below = std::nextafter(below, -1e9f);
             above = std::nextafter(above, 1e9f);
         }
     }
-    for (std::uint32_t bits = 0; bits <= ::hdHostFloatBits(65540.0f); bits += 61)
+    for (std::uint32_t bits = 0; bits <= ::hdHostFloatBits(65540.0f); bits += 509)
         ASSERT_NO_FATAL_FAILURE(check(::hdHostBitsFloat(bits)));
     ASSERT_NO_FATAL_FAILURE(check(-0.0f));
-    EXPECT_GT(checked, std::size_t(30000000));
+    EXPECT_GT(checked, std::size_t(12000000));
 }
 
 TEST(ClaheReference, ConstantImageMapsToOneLevelAndOneTileToItsLut)
