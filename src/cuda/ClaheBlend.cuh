@@ -168,14 +168,16 @@ __device__ __forceinline__ unsigned lutLoad(const std::uint16_t* p)
         return __ldg(p);
 }
 
-/// Waits until `flag` holds `epoch` (set by the tile's last histogram block in this launch). A wait
-/// of a second or more is a bug, not a wait: it fails the launch rather than hang the GPU.
+/// Waits until `flag` holds `epoch` (set by the tile's last histogram block in this launch). 2^22
+/// polls (each an L2 round trip plus 64 ns: about 3 s, never under 0.25 s) are a bug, not a wait:
+/// the launch fails (a trap) rather than hang the GPU. A legitimate wait is at most the histogram
+/// phase of one launch (microseconds to a millisecond).
 __device__ __forceinline__ void waitForFlag(unsigned* flag, unsigned epoch)
 {
     unsigned spins = 0;
     while (atomicOr(flag, 0u) != epoch) {
         __nanosleep(64);
-        if (++spins > (1u << 24))
+        if (++spins > (1u << 22))
             __trap();
     }
 }
