@@ -23,15 +23,18 @@
 //    units of the packed image (16 8-bit or 8 16-bit samples; the edge units masked per sample), the
 //    padded columns (BORDER_REFLECT_101) one sample at a time. Each thread aggregates runs of equal
 //    samples (a constant image costs one atomic per thread) and issues 4 units' loads at a time.
-//  * claheBlend8Kernel (8-bit): a block of 64 x 4 threads covers 256 columns x 64 rows, a thread 4
+//  * claheBlend8Kernel (8-bit): a block of 64 x 4 threads covers 256 columns x 32 rows, a thread 4
 //    consecutive columns (one 32-bit load and store when the width is a multiple of 4) in every 4th
-//    row. It first loads all 16 of its image words (their latency overlaps the table fill), then
+//    row. It first loads all 8 of its image words (their latency overlaps the table fill), then
 //    packs the four LUT bytes of each cell (a region whose pixels blend the same four tiles) it
 //    overlaps into one 32-bit word per level in shared memory: one shared load a pixel. A block
 //    overlapping more than 12 cells (tiles much smaller than 256 x 64) reads the LUTs from global.
 //    The per-pixel arithmetic is conversion-free (ClaheVariant::conversionFreeBlend, ClaheBlend.cuh).
 //  * claheBlendKernel (16-bit): one thread per 4 consecutive samples of a row (one 64-bit load and
 //    store when the width is a multiple of 4), the four LUT values from global memory (L1/L2).
+//  * claheFused8Kernel (8-bit, ClaheVariant::singleLaunch8): both 8-bit kernels in one launch; each
+//    block takes a work item from a counter (histogram slabs first, then blend blocks), a blend block
+//    waits for the LUT flags of its tiles (ClaheBlend.cuh).
 //  * claheEmptyKernel: nothing, launched between two events when timings are read: the launch floor.
 // The kernels are in ClaheHistogram.cuh and ClaheBlend.cuh; ClaheVariant (Clahe.h) selects the
 // experiment variants at run time (HDRLAB_CLAHE_CUDA_* environment variables by default).
