@@ -9,9 +9,7 @@
 //    packed word of the output (PER_WORD samples, which may straddle two rows), four LUT reads from
 //    the LUT buffer per sample;
 //  * CELLS 1 (8-bit, width a multiple of 4, so every row starts a word): one workgroup per block of
-//    BLOCK_WORDS x 4 columns and BLOCK_ROWS rows; an invocation takes one word column (its four
-//    columns' weights computed once) in every ROW_PHASES-th row, and loads its words before the
-//    table fill. The pixels between the same four tile centres (a
+//    BLOCK_WORDS x 4 columns and BLOCK_ROWS rows. The pixels between the same four tile centres (a
 //    "cell") read the same four LUTs, so the workgroup first packs, for each cell it overlaps, the
 //    four LUTs' 8-bit values of every level into one shared word (the idea of the CUDA backend's
 //    blend); each sample then reads one shared word instead of four LUT entries. A block overlapping
@@ -22,13 +20,8 @@
 #ifndef CELLS
 #define CELLS 0
 #endif
-#ifndef BITS_BLEND
-#define BITS_BLEND 0
-#endif
-#define BLOCK_WORDS 64
+#define BLOCK_WORDS 32
 #define BLOCK_ROWS 32
-#define ROW_PHASES (GROUP_SIZE / BLOCK_WORDS)    // an invocation's rows are ROW_PHASES apart
-#define ROWS_PER_INVOCATION (BLOCK_ROWS / ROW_PHASES)
 #define MAX_CELLS 12
 
 layout(local_size_x = GROUP_SIZE) in;
@@ -37,30 +30,10 @@ layout(std430, binding = kBindingScratch0) readonly buffer Samples { uint sample
 layout(std430, binding = kBindingCurve) readonly buffer Luts { uint luts[]; };
 layout(std430, binding = kBindingScratch1) writeonly buffer Result { uint result[]; };
 
-// BITS_BLEND 1: the conversion-free forms of shared/Clahe.h (float adds and integer operations; a GPU
-// converts int to float and back at a fraction of its float rate), equal to the plain ones.
-float lutFloat(uint value)
-{
-#if BITS_BLEND
-    return hdClaheSmallFloat(value);
-#else
-    return float(value);
-#endif
-}
-
-int saturateBlend(float value)
-{
-#if BITS_BLEND
-    return hdClaheSaturateBits(value, MAX_VALUE);
-#else
-    return hdClaheSaturate(value, MAX_VALUE);
-#endif
-}
-
 float lutAt(int tile, uint value)
 {
     const uint index = uint(tile) * uint(BINS) + value;
-    return lutFloat((luts[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu);
+    return float((luts[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu);
 }
 
 // The blend of the four LUTs' values for `value` at tile rows (ty1, ty2) and column x.
@@ -79,12 +52,6 @@ float blendAt(uint value, int x, int ty1, int ty2, float ya, float ya1)
 #if CELLS
 shared uint sCells[MAX_CELLS * BINS];
 
-// The 16-bit word of LUT entry `index` (tile * BINS + value) as a uint (8-bit LUT values: < 256).
-uint lutWord(uint index)
-{
-    return (luts[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu;
-}
-
 // floor of the tile position: the lower tile before clamping, -1 .. tiles - 1.
 int tileBelow(int p, float inverseTileSize)
 {
@@ -98,16 +65,6 @@ void main()
     const int y0 = int(gl_WorkGroupID.y) * BLOCK_ROWS;
     const int x1 = min(x0 + BLOCK_WORDS * PER_WORD, uWidth) - 1;
     const int y1 = min(y0 + BLOCK_ROWS, uHeight) - 1;
-    // This invocation's word column and rows: columns x .. x + 3, rows y0 + phase + ROW_PHASES j.
-    const int x = x0 + int(local % uint(BLOCK_WORDS)) * PER_WORD;
-    const int phase = int(local / uint(BLOCK_WORDS));
-    const bool inside = x <= x1;
-    // The words first, so that their loads overlap the table fill below.
-    uint sources[ROWS_PER_INVOCATION];
-    for (int j = 0; j < ROWS_PER_INVOCATION; ++j) {
-        const int y = y0 + phase + j * ROW_PHASES;
-        sources[j] = inside && y <= y1 ? samples[(uint(y) * uint(uWidth) + uint(x)) / uint(PER_WORD)] : 0u;
-    }
     // Cell (r, c) lies between tile rows r - 1 and r and tile columns c - 1 and c (clamped); the
     // block's cells are a rectangle, as tileBelow grows with the coordinate.
     const int c0 = tileBelow(x0, uInverseTileWidth) + 1;
@@ -123,56 +80,45 @@ void main()
             const int c = c0 + cell % columns;
             const int ty1 = max(r - 1, 0), ty2 = min(r, uTilesY - 1);
             const int tx1 = max(c - 1, 0), tx2 = min(c, uTilesX - 1);
-            const uint base1 = uint(ty1 * uTilesX) * uint(BINS) + value;
-            const uint base2 = uint(ty2 * uTilesX) * uint(BINS) + value;
-            sCells[i] = lutWord(base1 + uint(tx1 * BINS)) | (lutWord(base1 + uint(tx2 * BINS)) << 8u) |
-                        (lutWord(base2 + uint(tx1 * BINS)) << 16u) | (lutWord(base2 + uint(tx2 * BINS)) << 24u);
+            sCells[i] = uint(lutAt(ty1 * uTilesX + tx1, value)) | (uint(lutAt(ty1 * uTilesX + tx2, value)) << 8u) |
+                        (uint(lutAt(ty2 * uTilesX + tx1, value)) << 16u) |
+                        (uint(lutAt(ty2 * uTilesX + tx2, value)) << 24u);
         }
     }
     barrier();
-    if (!inside)
-        return;  // no barrier follows
 
-    // The four columns' weights and cell columns, once.
-    float xa[PER_WORD], xa1[PER_WORD];
-    int columnCell[PER_WORD];   // cell column - c0 (cells)
-    int tx1[PER_WORD], tx2[PER_WORD];  // the LUT tiles' columns (reads from the LUT buffer)
-    for (int k = 0; k < PER_WORD; ++k) {
-        const float columnPosition = hdClaheTilePosition(x + k, uInverseTileWidth);
-        const int columnBelow = int(floor(columnPosition));
-        xa[k] = hdClaheUpperWeight(columnPosition);
-        xa1[k] = hdClaheLowerWeight(xa[k]);
-        columnCell[k] = columnBelow + 1 - c0;
-        tx1[k] = max(columnBelow, 0);
-        tx2[k] = min(columnBelow + 1, uTilesX - 1);
-    }
-    for (int j = 0; j < ROWS_PER_INVOCATION; ++j) {
-        const int y = y0 + phase + j * ROW_PHASES;
-        if (y > y1)
-            break;  // rows only increase with j
+    for (uint w = local; w < uint(BLOCK_WORDS * BLOCK_ROWS); w += uint(GROUP_SIZE)) {
+        const int y = y0 + int(w / uint(BLOCK_WORDS));
+        const int x = x0 + int(w % uint(BLOCK_WORDS)) * PER_WORD;
+        if (y > y1 || x > x1)
+            continue;
         const float rowPosition = hdClaheTilePosition(y, uInverseTileHeight);
         const int rowBelow = int(floor(rowPosition));
         const float ya = hdClaheUpperWeight(rowPosition);
         const float ya1 = hdClaheLowerWeight(ya);
         const int ty1 = max(rowBelow, 0);
         const int ty2 = min(rowBelow + 1, uTilesY - 1);
-        const uint cellRow = uint((rowBelow + 1 - r0) * columns);
+        const uint word = (uint(y) * uint(uWidth) + uint(x)) / uint(PER_WORD);
+        const uint source = samples[word];
         uint blended = 0u;
-        for (int k = 0; k < PER_WORD; ++k) {
-            const uint value = (sources[j] >> (BITS * uint(k))) & SAMPLE_MASK;
+        for (uint k = 0u; k < uint(PER_WORD); ++k) {
+            const uint value = (source >> (BITS * k)) & SAMPLE_MASK;
             float res;
             if (fromCells) {
-                const uint four = sCells[(cellRow + uint(columnCell[k])) * uint(BINS) + value];
-                res = hdClaheBlend(lutFloat(four & 0xFFu), lutFloat((four >> 8u) & 0xFFu),
-                                   lutFloat((four >> 16u) & 0xFFu), lutFloat(four >> 24u), xa[k], xa1[k], ya, ya1);
+                const float columnPosition = hdClaheTilePosition(x + int(k), uInverseTileWidth);
+                const int columnBelow = int(floor(columnPosition));
+                const float xa = hdClaheUpperWeight(columnPosition);
+                const float xa1 = hdClaheLowerWeight(xa);
+                const int cell = (rowBelow + 1 - r0) * columns + (columnBelow + 1 - c0);
+                const uint four = sCells[uint(cell) * uint(BINS) + value];
+                res = hdClaheBlend(float(four & 0xFFu), float((four >> 8u) & 0xFFu), float((four >> 16u) & 0xFFu),
+                                   float(four >> 24u), xa, xa1, ya, ya1);
             } else {
-                res = hdClaheBlend(lutAt(ty1 * uTilesX + tx1[k], value), lutAt(ty1 * uTilesX + tx2[k], value),
-                                   lutAt(ty2 * uTilesX + tx1[k], value), lutAt(ty2 * uTilesX + tx2[k], value), xa[k],
-                                   xa1[k], ya, ya1);
+                res = blendAt(value, x + int(k), ty1, ty2, ya, ya1);
             }
-            blended |= uint(saturateBlend(res)) << (BITS * uint(k));
+            blended |= uint(hdClaheSaturate(res, MAX_VALUE)) << (BITS * k);
         }
-        result[(uint(y) * uint(uWidth) + uint(x)) / uint(PER_WORD)] = blended;
+        result[word] = blended;
     }
 }
 #else
@@ -205,7 +151,7 @@ void main()
             ty2 = min(rowBelow + 1, uTilesY - 1);
         }
         const uint value = (source >> (BITS * k)) & SAMPLE_MASK;
-        blended |= uint(saturateBlend(blendAt(value, x, ty1, ty2, ya, ya1))) << (BITS * k);
+        blended |= uint(hdClaheSaturate(blendAt(value, x, ty1, ty2, ya, ya1), MAX_VALUE)) << (BITS * k);
     }
     result[word] = blended;
 }

@@ -6,8 +6,9 @@
 // invocations, so that a subgroup's atomics collide less on photographs, whose values sit in a narrow
 // band; one for small tiles, where clearing and merging copies would cost more than it saves),
 // merged with one global atomicAdd per non-zero bin. 16-bit: 65536 bins do not fit in shared memory; every sample
-// is one global atomicAdd into its tile's histogram, or (CHUNKED16, the default) shared 16-bit
-// counters for one chunk of the bins a workgroup (below).
+// is one global atomicAdd into its tile's histogram (the default; spread over 64K bins, the atomics
+// rarely collide), or (CHUNKED16, an experiment: slower on the H200) shared 16-bit counters for one
+// chunk of the bins a workgroup (below).
 // Columns are read a word (PER_WORD samples) at a time where the word lies inside the image and the
 // tile; elsewhere (padding, unaligned rows, a tile's ragged edge) one sample at a time.
 // FOLD_LUT 1 (8-bit): each tile's last workgroup also computes the tile's LUT (see below), so the

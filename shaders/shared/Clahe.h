@@ -130,6 +130,10 @@ HD_FUNC int hdClaheSaturate(float value, int maxValue)
 // GPUs convert between int and float at a fraction of their float rate (an H200 SM: 16 conversions a
 // clock against 128 float adds), and a blended pixel needs six (four LUT values, the rounding and the
 // float-to-int). These two give the same values with float adds and integer operations only.
+// CUDA only (ClaheBlend.cuh, where __fadd_rn cannot be contracted or reassociated, and the CUDA tests
+// pass): the GL blend compiled with them by NVIDIA's GLSL compiler (driver 580.159.04) gave other
+// bytes than the reference although every operation here is `precise`, and was no faster, so GLSL
+// uses the plain float() and hdClaheSaturate.
 // hdClaheSmallFloat(v): float(v) for 0 <= v < 2^23: 2^23 + v has v as its mantissa (exactly), and
 // subtracting 2^23 is exact.
 HD_FUNC float hdClaheSmallFloat(HD_UINT v)

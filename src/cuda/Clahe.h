@@ -44,10 +44,10 @@ struct ClaheVariant
     bool conversionFreeBlend = true;
     bool sharedHistogram16 = true;
     bool singleLaunch8 = false;  ///< 8-bit in one launch (histogram items, then blend items waiting on LUT flags)
-    int slabPixels8 = 0;         ///< 0: 2048 (single launch: 4096, 256 threads a block)
+    int slabPixels8 = 0;         ///< 0: 8192 (single launch: 4096, 256 threads a block)
     int slabPixels16 = 0;        ///< 0: 65535 (shared counters) or 8192 (global atomics)
     static ClaheVariant fromEnvironment();
-    std::string describe() const;  ///< e.g. "launch8=two blend=bits hist16=shared slab8=2048 slab16=65535"
+    std::string describe() const;  ///< e.g. "launch8=two blend=bits hist16=shared slab8=8192 slab16=65535"
 };
 
 /// Device buffers for one geometry, reused while it stays the same (reallocated when it changes).

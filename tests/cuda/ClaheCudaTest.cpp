@@ -147,7 +147,7 @@ TEST(ClaheCuda, FramesMatchTheReference)
 /// The experiment variants (cuda::ClaheVariant) besides the default: the plain conversions and global
 /// 16-bit atomics; the 8-bit single launch (with the plain and the conversion-free blend); slab sizes
 /// that give many blocks a tile (1000 pixels of shared 16-bit counters, 1 8-bit pixel: one row a
-/// block), several units a thread (8192 8-bit pixels) and more than the 16-bit counters' 65535
+/// block), 2048 8-bit pixels (one unit a thread; the default is 8192) and more than the 16-bit counters' 65535
 /// (clamped).
 std::vector<cuda::ClaheVariant> otherVariants()
 {
@@ -160,7 +160,7 @@ std::vector<cuda::ClaheVariant> otherVariants()
     singlePlain.conversionFreeBlend = false;
     singlePlain.slabPixels8 = 1;
     cuda::ClaheVariant smallSlabs;
-    smallSlabs.slabPixels8 = 8192;
+    smallSlabs.slabPixels8 = 2048;
     smallSlabs.slabPixels16 = 1000;
     cuda::ClaheVariant extremeSlabs;
     extremeSlabs.slabPixels8 = 1;

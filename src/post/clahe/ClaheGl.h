@@ -53,17 +53,18 @@ std::optional<std::string> claheParameterError(int width,
 
 /// Experiment switches, so that variants can be compared on one GPU in one run; every variant gives
 /// the same bytes (the GL tests run each). fromEnvironment() reads HDRLAB_CLAHE_GL_LUT (`separate`:
-/// the 8-bit LUTs in a pass of their own, after a cleared histogram; otherwise folded into the
-/// histogram pass), HDRLAB_CLAHE_GL_BLEND (`convert`: int/float conversions in the blend;
-/// otherwise the conversion-free forms of shared/Clahe.h) and HDRLAB_CLAHE_GL_HIST16 (`global`: one
-/// global atomic per run of equal 16-bit samples; otherwise chunked shared counters).
+/// the 8-bit LUTs in a pass of their own, after a cleared histogram; otherwise, the default, folded
+/// into the histogram pass: 7.6 us less at 4K on the H200) and HDRLAB_CLAHE_GL_HIST16 (`chunked`:
+/// 16-bit counts in chunked 16-bit shared counters, slower on the H200; otherwise, the default, one
+/// global atomic per run of equal 16-bit samples). The blend has no variant: the conversion-free
+/// arithmetic that the CUDA blend may use (shared/Clahe.h) gave other bytes than the reference under
+/// NVIDIA's GLSL compiler, and no speed (docs/PERF.md).
 struct ClaheGlVariant
 {
     bool foldLut = true;
-    bool conversionFreeBlend = true;
-    bool chunkedHistogram16 = true;  ///< 16-bit: shared counters for a quarter of the bins a workgroup
+    bool chunkedHistogram16 = false;  ///< 16-bit: shared counters for a quarter of the bins a workgroup
     static ClaheGlVariant fromEnvironment();
-    std::string describe() const;  ///< "lut=folded blend=bits hist16=chunked"
+    std::string describe() const;  ///< "lut=folded hist16=global"
 };
 
 class ClaheGl
