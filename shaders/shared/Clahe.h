@@ -126,6 +126,33 @@ HD_FUNC int hdClaheSaturate(float value, int maxValue)
     return int(rounded);
 }
 
+// ---- The blend without conversion instructions (GPU blends) --------------------------------------
+// GPUs convert between int and float at a fraction of their float rate (an H200 SM: 16 conversions a
+// clock against 128 float adds), and a blended pixel needs six (four LUT values, the rounding and the
+// float-to-int). These two give the same values with float adds and integer operations only.
+// CUDA only (ClaheBlend.cuh, where __fadd_rn cannot be contracted or reassociated, and the CUDA tests
+// pass): the GL blend compiled with them by NVIDIA's GLSL compiler (driver 580.159.04) gave other
+// bytes than the reference although every operation here is `precise`, and was no faster, so GLSL
+// uses the plain float() and hdClaheSaturate.
+// hdClaheSmallFloat(v): float(v) for 0 <= v < 2^23: 2^23 + v has v as its mantissa (exactly), and
+// subtracting 2^23 is exact.
+HD_FUNC float hdClaheSmallFloat(HD_UINT v)
+{
+    HD_PRECISE float value = HD_SUB(HD_BITS_FLOAT(0x4B000000u | v), 8388608.0f);
+    return value;
+}
+
+// hdClaheSaturateBits(value, maxValue) == hdClaheSaturate(value, maxValue) for |value| <= 2^22 (the
+// blend's values lie in [0, maxValue]): value + 1.5 * 2^23 lies in [2^23, 2^24), where the float
+// spacing is 1, so the add rounds to the nearest integer, ties to even (1.5 * 2^23 is even, so the
+// sum's parity is the rounded value's), and that integer r is the low bits: 0x4B400000 + r.
+HD_FUNC int hdClaheSaturateBits(float value, int maxValue)
+{
+    HD_PRECISE float shifted = HD_ADD(value, 12582912.0f);
+    const int rounded = int(HD_FLOAT_BITS(shifted)) - 0x4B400000;
+    return rounded < 0 ? 0 : (rounded > maxValue ? maxValue : rounded);
+}
+
 HD_NAMESPACE_END
 
 #if defined(__cplusplus)

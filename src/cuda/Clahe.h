@@ -4,13 +4,14 @@
 // OpenCV's GPU structure runs one block per tile), the tiles' clip, redistribution and LUTs, and the
 // bilinear blend over the original image. 8-bit (256 bins): two launches, the LUTs folded into the
 // histogram kernel (each tile's last block computes its LUT) and the blend; 16-bit (65536 bins): a
-// memset and three kernels. Implemented in Clahe.cu.
+// memset and three kernels. Implemented in Clahe.cu (kernels in ClaheHistogram.cuh, ClaheBlend.cuh).
 #pragma once
 
 #include "shared/Clahe.h"
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cuda {
@@ -20,7 +21,7 @@ struct ClaheTimings
 {
     /// 16-bit: the clear of the tile histograms (a memset) and the histogram kernel. 8-bit: the one
     /// kernel that makes the histograms and the LUTs (it leaves its buffers cleared for the next run;
-    /// the clear after an upload is not timed).
+    /// the clear after an upload is not timed); single launch: the whole (blendMs 0).
     double histogramMs = 0.0;
     double lutMs = 0.0;  ///< 16-bit: the LUT kernel; 8-bit: 0 (folded into histogramMs)
     double blendMs = 0.0;
@@ -30,11 +31,30 @@ struct ClaheTimings
     double totalMs() const { return histogramMs + lutMs + blendMs; }
 };
 
+/// Experiment switches, so that variants can be compared on one GPU in one run; every variant gives
+/// the same bytes (the CUDA tests run each). The defaults are the variants expected to be fastest.
+/// fromEnvironment() reads HDRLAB_CLAHE_CUDA_BLEND (`convert`: int/float conversion instructions in
+/// the blends; otherwise conversion-free), HDRLAB_CLAHE_CUDA_HIST16 (`global`: one global atomic per
+/// run of equal pixels; otherwise 16-bit shared counters), HDRLAB_CLAHE_CUDA_SLAB8 and
+/// HDRLAB_CLAHE_CUDA_SLAB16 (padded pixels a histogram block reads; unset or 0: the defaults; the
+/// shared 16-bit variant takes at most 65535) and HDRLAB_CLAHE_CUDA_LAUNCH (`single`: the 8-bit
+/// histograms, LUTs and blend in one launch; otherwise two).
+struct ClaheVariant
+{
+    bool conversionFreeBlend = true;
+    bool sharedHistogram16 = true;
+    bool singleLaunch8 = false;  ///< 8-bit in one launch (histogram items, then blend items waiting on LUT flags)
+    int slabPixels8 = 0;         ///< 0: 8192 (single launch: 4096, 256 threads a block)
+    int slabPixels16 = 0;        ///< 0: 65535 (shared counters) or 8192 (global atomics)
+    static ClaheVariant fromEnvironment();
+    std::string describe() const;  ///< e.g. "launch8=two blend=bits hist16=shared slab8=8192 slab16=65535"
+};
+
 /// Device buffers for one geometry, reused while it stays the same (reallocated when it changes).
 class ClaheProgram
 {
 public:
-    ClaheProgram();
+    explicit ClaheProgram(const ClaheVariant& variant = ClaheVariant::fromEnvironment());
     ~ClaheProgram();
     ClaheProgram(const ClaheProgram&) = delete;
     ClaheProgram& operator=(const ClaheProgram&) = delete;
@@ -48,6 +68,8 @@ public:
     std::vector<std::uint16_t> run16(const std::uint16_t* samples,
                                      const hd::ClaheGeometry& geometry,
                                      ClaheTimings* timings = nullptr);
+
+    const ClaheVariant& variant() const;
 
     /// Runs the kernels again on the image the last run uploaded (benchmarks: no transfers).
     ClaheTimings rerun();

@@ -5,7 +5,8 @@
 // row: the 8-bit kernel's tickets and histogram clears reset; and after a geometry change), the event
 // timings are positive (8-bit: LUT 0, folded into the histograms; printed with the launch floor and
 // a few reruns' medians, for the benchmark's record), a smaller geometry reuses the buffers, bad
-// arguments throw. Every failure names the stage, the case
+// arguments throw. Every experiment variant (cuda::ClaheVariant) gives the same bytes. Every failure
+// names the stage, the case
 // and the first differing element.
 #include "cuda/Clahe.h"
 #include "cuda/CudaTestSupport.h"
@@ -101,13 +102,14 @@ testing::AssertionResult matchesReference(cuda::ClaheProgram& program, const Cla
 }
 
 /// Runs every case on one program (so buffers are reused across geometries); stops after 5 failures.
-void expectAllMatch(const std::vector<ClaheCase>& cases)
+/// The default variant unless one is given (never the environment's: the tests check fixed variants).
+void expectAllMatch(const std::vector<ClaheCase>& cases, const cuda::ClaheVariant& variant = cuda::ClaheVariant{})
 {
-    cuda::ClaheProgram program;
+    cuda::ClaheProgram program(variant);
     int failures = 0;
     for (std::size_t i = 0; i < cases.size() && failures < 5; ++i) {
         const testing::AssertionResult result = matchesReference(program, cases[i]);
-        EXPECT_TRUE(result) << "case " << i;
+        EXPECT_TRUE(result) << "case " << i << ", variant " << variant.describe();
         failures += result ? 0 : 1;
     }
 }
@@ -140,6 +142,44 @@ TEST(ClaheCuda, FramesMatchTheReference)
         {3840, 2160, 8, 8, 40.0, true, ClaheContent::Constant, 20},
         {1921, 1081, 4, 4, 3.0, true, ClaheContent::Noise, 21},
     });
+}
+
+/// The experiment variants (cuda::ClaheVariant) besides the default: the plain conversions and global
+/// 16-bit atomics; the 8-bit single launch (with the plain and the conversion-free blend); slab sizes
+/// that give many blocks a tile (1000 pixels of shared 16-bit counters, 1 8-bit pixel: one row a
+/// block), 2048 8-bit pixels (one unit a thread; the default is 8192) and more than the 16-bit counters' 65535
+/// (clamped).
+std::vector<cuda::ClaheVariant> otherVariants()
+{
+    cuda::ClaheVariant plain;
+    plain.conversionFreeBlend = false;
+    plain.sharedHistogram16 = false;
+    cuda::ClaheVariant single;
+    single.singleLaunch8 = true;
+    cuda::ClaheVariant singlePlain = single;
+    singlePlain.conversionFreeBlend = false;
+    singlePlain.slabPixels8 = 1;
+    cuda::ClaheVariant smallSlabs;
+    smallSlabs.slabPixels8 = 2048;
+    smallSlabs.slabPixels16 = 1000;
+    cuda::ClaheVariant extremeSlabs;
+    extremeSlabs.slabPixels8 = 1;
+    extremeSlabs.slabPixels16 = 1000000;
+    return {plain, single, singlePlain, smallSlabs, extremeSlabs};
+}
+
+TEST(ClaheCuda, EveryVariantMatchesTheReference)
+{
+    REQUIRE_CUDA_DEVICE();
+    std::vector<ClaheCase> cases = testing_support::fixedClaheCases();
+    const std::vector<ClaheCase> random = testing_support::randomClaheCases(20261129u, 120);
+    cases.insert(cases.end(), random.begin(), random.end());
+    cases.push_back({3840, 2160, 8, 8, 40.0, false, ClaheContent::PhotoLike, 61});
+    cases.push_back({3840, 2160, 8, 8, 40.0, true, ClaheContent::PhotoLike, 62});
+    cases.push_back({3840, 2160, 8, 8, 40.0, true, ClaheContent::Constant, 63});  // one bin: 65535-pixel runs
+    cases.push_back({1921, 1081, 4, 4, 3.0, true, ClaheContent::Noise, 64});
+    for (const cuda::ClaheVariant& variant : otherVariants())
+        expectAllMatch(cases, variant);
 }
 
 /// Runs `c` on `program`, checks it against the reference, then reruns it `reruns` times: every
@@ -176,6 +216,11 @@ TEST(ClaheCuda, RerunRepeatsTheResults)
     const ClaheCase sixteen{1000, 700, 4, 6, 40.0, true, ClaheContent::Noise, 32};
     cuda::ClaheProgram program16;
     expectRerunsIdentical(program16, sixteen, testing_support::claheImage16(sixteen));
+    for (const cuda::ClaheVariant& variant : otherVariants()) {
+        cuda::ClaheProgram other8(variant), other16(variant);
+        expectRerunsIdentical(other8, eight, testing_support::claheImage8(eight), 2);
+        expectRerunsIdentical(other16, sixteen, testing_support::claheImage16(sixteen), 2);
+    }
 }
 
 TEST(ClaheCuda, RerunAfterAGeometryChangeRepeatsTheResults)
@@ -191,12 +236,16 @@ TEST(ClaheCuda, RerunAfterAGeometryChangeRepeatsTheResults)
         {3840, 2160, 8, 8, 40.0, false, ClaheContent::Constant, 37},
         {1920, 1080, 8, 8, 40.0, false, ClaheContent::PhotoLike, 33},
     };
-    cuda::ClaheProgram program;
-    for (const ClaheCase& c : cases) {
-        if (c.sixteenBit) {
-            expectRerunsIdentical(program, c, testing_support::claheImage16(c), 2);
-        } else {
-            expectRerunsIdentical(program, c, testing_support::claheImage8(c), 5);
+    cuda::ClaheVariant single;
+    single.singleLaunch8 = true;  // its work counter and LUT flags carry across launches
+    for (const cuda::ClaheVariant& variant : {cuda::ClaheVariant{}, single}) {
+        cuda::ClaheProgram program(variant);
+        for (const ClaheCase& c : cases) {
+            if (c.sixteenBit) {
+                expectRerunsIdentical(program, c, testing_support::claheImage16(c), 2);
+            } else {
+                expectRerunsIdentical(program, c, testing_support::claheImage8(c), 5);
+            }
         }
     }
 }
@@ -207,7 +256,7 @@ void expectPositiveTimings(const ClaheCase& c, const ref::ClaheImage<Sample>& im
     const int bins = sizeof(Sample) == 1 ? hd::kClaheBins8 : hd::kClaheBins16;
     const hd::ClaheGeometry g = hd::claheGeometry(c.width, c.height, c.tilesX, c.tilesY, c.clipLimit, bins);
     const bool folded = sizeof(Sample) == 1;  // 8-bit: the LUTs are made by the histogram kernel
-    cuda::ClaheProgram program;
+    cuda::ClaheProgram program{cuda::ClaheVariant{}};
     cuda::ClaheTimings timings;
     runProgram(program, image.samples, g, &timings);
     const auto expectStages = [&](const cuda::ClaheTimings& t) {

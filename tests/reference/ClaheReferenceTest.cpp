@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+
 namespace {
 
 TEST(ClaheGeometry, PadsBothSidesWhenOnlyOneDoesNotDivide)
@@ -61,6 +64,39 @@ TEST(ClaheSteps, LutRoundsHalfToEvenAndSaturates)
     EXPECT_EQ(hd::hdClaheLutValue(1000, 1.0f, 255), 255);
     EXPECT_EQ(hd::hdClaheSaturate(-0.4f, 255), 0);
     EXPECT_EQ(hd::hdClaheSaturate(254.5f, 255), 254);
+}
+
+// The GPU blends' conversion-free forms (shared/Clahe.h) against the plain ones: every float within
+// 16 ulps of each integer and half-integer of [-2, 65537] (the rounding's edges), and every 509th
+// float of [0, 65540].
+TEST(ClaheSteps, ConversionFreeFormsEqualThePlainOnes)
+{
+    for (unsigned v = 0; v < 65536u; ++v)
+        ASSERT_EQ(hd::hdClaheSmallFloat(v), float(v)) << v;
+    for (unsigned v : {65536u, 1000000u, 8388607u})
+        ASSERT_EQ(hd::hdClaheSmallFloat(v), float(v)) << v;
+    std::size_t checked = 0;
+    const auto check = [&checked](float value) {
+        for (int maxValue : {255, 65535}) {
+            ++checked;
+            ASSERT_EQ(hd::hdClaheSaturateBits(value, maxValue), hd::hdClaheSaturate(value, maxValue))
+                << value << " (bits " << std::hex << ::hdHostFloatBits(value) << std::dec << "), max " << maxValue;
+        }
+    };
+    for (int twice = -4; twice <= 2 * 65537; ++twice) {
+        const float centre = 0.5f * float(twice);
+        float below = centre, above = centre;
+        for (int step = 0; step < 16; ++step) {
+            ASSERT_NO_FATAL_FAILURE(check(below));
+            ASSERT_NO_FATAL_FAILURE(check(above));
+            below = std::nextafter(below, -1e9f);
+            above = std::nextafter(above, 1e9f);
+        }
+    }
+    for (std::uint32_t bits = 0; bits <= ::hdHostFloatBits(65540.0f); bits += 509)
+        ASSERT_NO_FATAL_FAILURE(check(::hdHostBitsFloat(bits)));
+    ASSERT_NO_FATAL_FAILURE(check(-0.0f));
+    EXPECT_GT(checked, std::size_t(12000000));
 }
 
 TEST(ClaheReference, ConstantImageMapsToOneLevelAndOneTileToItsLut)

@@ -44,7 +44,10 @@ public:
             result.push_back(fromGl(t));
         return result;
     }
-    std::string device() const override { return "GL: " + mContext->info().renderer; }
+    std::string device() const override
+    {
+        return "GL: " + mContext->info().renderer + " [" + mClahe.variant().describe() + "]";
+    }
 
 private:
     std::unique_ptr<platform::GlContext> mContext;

@@ -39,7 +39,10 @@ public:
             result.push_back(fromCuda(mProgram.rerun()));
         return result;
     }
-    std::string device() const override { return "CUDA: " + cuda::CudaContext::instance().describe(); }
+    std::string device() const override
+    {
+        return "CUDA: " + cuda::CudaContext::instance().describe() + " [" + mProgram.variant().describe() + "]";
+    }
 
 private:
     cuda::ClaheProgram mProgram;

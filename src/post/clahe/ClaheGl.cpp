@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,6 +19,12 @@ namespace {
 /// Padded pixels one histogram workgroup reads (256 invocations, 16 each): 8x8 tiles of a 4K image
 /// give 64 x 30 workgroups, of a 1080p image 64 x 8.
 constexpr int kSlabPixels = 4096;
+/// The chunked 16-bit histogram (ClaheHistogram.comp, CHUNKED16; an experiment, off by default: on
+/// the H200 it took 822 us at 4K against 658 for the global atomics): slabs of at most this many
+/// padded pixels (its shared counters are 16-bit), each read by kChunks16 workgroups (a quarter of
+/// the bins each); 8x8 tiles of a 4K image give 4 slabs a tile, 1024 workgroups.
+constexpr int kChunkedSlabPixels = 32768;
+constexpr int kChunks16 = 4;
 /// The 8-bit histogram's shared-memory copies: 8 where a workgroup reads a full slab, 1 for tiles so
 /// small (tiny images, fine grids) that clearing and merging 8 copies would cost more than it saves.
 constexpr int kMaxCopies = 8;
@@ -86,6 +93,24 @@ std::optional<std::string> claheParameterError(int width,
     return std::nullopt;
 }
 
+ClaheGlVariant ClaheGlVariant::fromEnvironment()
+{
+    const auto environment = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value ? std::string(value) : std::string();
+    };
+    ClaheGlVariant v;
+    v.foldLut = environment("HDRLAB_CLAHE_GL_LUT") != "separate";
+    v.chunkedHistogram16 = environment("HDRLAB_CLAHE_GL_HIST16") == "chunked";
+    return v;
+}
+
+std::string ClaheGlVariant::describe() const
+{
+    return std::string("lut=") + (foldLut ? "folded" : "separate") +
+           " hist16=" + (chunkedHistogram16 ? "chunked" : "global");
+}
+
 void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, const void* samples)
 {
     if (auto error = claheParameterError(g.width, g.height, g.tilesX, g.tilesY, double(g.clipLimit), g.bins))
@@ -96,13 +121,17 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
         const gl::ShaderDefines defines{{"SIXTEEN_BIT", std::to_string(sixteen)}};
         const std::string suffix = mSixteenBit ? ".16" : ".8";
         mHistogramProgram[sixteen] =
-            shaders.buildCompute("clahe.histogram" + suffix, "clahe/ClaheHistogram.comp", defines);
+            shaders.buildCompute("clahe.histogram" + suffix, "clahe/ClaheHistogram.comp",
+                                 {{"SIXTEEN_BIT", std::to_string(sixteen)}, {"CHUNKED16", chunked16() ? "1" : "0"}});
         mLutProgram[sixteen] = shaders.buildCompute("clahe.lut" + suffix, "clahe/ClaheLut.comp", defines);
         mBlendProgram[sixteen] = shaders.buildCompute("clahe.blend" + suffix, "clahe/ClaheBlend.comp", defines);
     }
     if (!mSixteenBit && !mBlendCellsProgram)
         mBlendCellsProgram = shaders.buildCompute("clahe.blend.8.cells", "clahe/ClaheBlend.comp",
                                                   {{"SIXTEEN_BIT", "0"}, {"CELLS", "1"}});
+    if (!mSixteenBit && mVariant.foldLut && !mHistogramLutProgram)
+        mHistogramLutProgram = shaders.buildCompute("clahe.histogram-lut.8", "clahe/ClaheHistogram.comp",
+                                                    {{"SIXTEEN_BIT", "0"}, {"FOLD_LUT", "1"}});
     const std::size_t count = std::size_t(g.width) * std::size_t(g.height);
     const std::size_t perWord = mSixteenBit ? 2 : 4;
     const std::size_t words = (count + perWord - 1) / perWord;
@@ -112,7 +141,8 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
 
     mGeometry = g;
     mWords = words;
-    mSlabRows = std::clamp((kSlabPixels + g.tileWidth - 1) / g.tileWidth, 1, g.tileHeight);
+    mSlabRows = chunked16() ? std::clamp(kChunkedSlabPixels / g.tileWidth, 1, g.tileHeight)  // <= 65535 pixels
+                            : std::clamp((kSlabPixels + g.tileWidth - 1) / g.tileWidth, 1, g.tileHeight);
     const ParamsWords params{g.width,
                              g.height,
                              g.tilesX,
@@ -140,6 +170,13 @@ void ClaheGl::prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& g, co
         mTileHistograms = gl::Buffer("clahe.tileHistograms", histogramWords * 4);
         mLuts = gl::Buffer("clahe.luts", histogramWords * 2);  // 16-bit values
     }
+    if (folded()) {  // the accumulator and tickets start at zero; every folded pass leaves them so
+        const std::size_t accumulatorWords = histogramWords + std::size_t(g.tileCount());
+        if (mAccumulator.size() != accumulatorWords * 4)
+            mAccumulator = gl::Buffer("clahe.accumulator", accumulatorWords * 4);
+        mAccumulator.clearUint(0u);
+        barrierAll();
+    }
     mHaveImage = true;
 }
 
@@ -147,23 +184,32 @@ void ClaheGl::dispatchPasses(const gl::Query* stamps)
 {
     const hd::ClaheGeometry& g = mGeometry;
     const int sixteen = mSixteenBit ? 1 : 0;
+    const GLuint slabs = GLuint((g.tileHeight + mSlabRows - 1) / mSlabRows);
     mParams.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     if (stamps)
         stamps[0].timestamp();
-    {
+    if (folded()) {
+        gl::DebugGroup group("clahe/histogram+lut");
+        mHistogramLutProgram.use();
+        mInput.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
+        mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
+        mAccumulator.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch2);
+        mLuts.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingCurve);
+        glDispatchCompute(slabs, GLuint(g.tileCount()), 1);
+        barrierAll();
+    } else {
         gl::DebugGroup group("clahe/histogram");
         mTileHistograms.clearUint(0u);
         barrierAll();
         mHistogramProgram[sixteen].use();
         mInput.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingScratch0);
         mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);
-        const GLuint slabs = GLuint((g.tileHeight + mSlabRows - 1) / mSlabRows);
-        glDispatchCompute(slabs, GLuint(g.tileCount()), 1);
+        glDispatchCompute(slabs * (chunked16() ? GLuint(kChunks16) : 1u), GLuint(g.tileCount()), 1);
         barrierAll();
     }
     if (stamps)
         stamps[1].timestamp();
-    {
+    if (!folded()) {  // folded: no LUT pass, its time is 0
         gl::DebugGroup group("clahe/lut");
         mLutProgram[sixteen].use();
         mTileHistograms.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogram);

@@ -1,7 +1,8 @@
 // ClaheGl.h: OpenCV's CLAHE (contrast-limited adaptive histogram equalization, Zuiderveld, "Contrast
 // Limited Adaptive Histogram Equalization", Graphics Gems IV, 1994; as OpenCV's
 // modules/imgproc/src/clahe.cpp computes it on x86-64) with GL compute, bit-exact against the CPU
-// reference (reference/Clahe.h) and so against OpenCV. Three passes, each arithmetic step
+// reference (reference/Clahe.h) and so against OpenCV. Three passes (8-bit: two, the LUTs folded
+// into the histogram pass's last workgroup of each tile; ClaheGlVariant), each arithmetic step
 // shaders/shared/Clahe.h's:
 //  1. histogram (shaders/clahe/ClaheHistogram.comp): the padded image's tile histograms, each tile
 //     split into slabs of rows, one workgroup per (slab, tile), so an 8x8 grid still fills a large GPU
@@ -50,10 +51,29 @@ std::optional<std::string> claheParameterError(int width,
                                                double clipLimit,
                                                int bins);
 
+/// Experiment switches, so that variants can be compared on one GPU in one run; every variant gives
+/// the same bytes (the GL tests run each). fromEnvironment() reads HDRLAB_CLAHE_GL_LUT (`separate`:
+/// the 8-bit LUTs in a pass of their own, after a cleared histogram; otherwise, the default, folded
+/// into the histogram pass: 7.6 us less at 4K on the H200) and HDRLAB_CLAHE_GL_HIST16 (`chunked`:
+/// 16-bit counts in chunked 16-bit shared counters, slower on the H200; otherwise, the default, one
+/// global atomic per run of equal 16-bit samples). The blend has no variant: the conversion-free
+/// arithmetic that the CUDA blend may use (shared/Clahe.h) gave other bytes than the reference under
+/// NVIDIA's GLSL compiler, and no speed (docs/PERF.md).
+struct ClaheGlVariant
+{
+    bool foldLut = true;
+    bool chunkedHistogram16 = false;  ///< 16-bit: shared counters for a quarter of the bins a workgroup
+    static ClaheGlVariant fromEnvironment();
+    std::string describe() const;  ///< "lut=folded hist16=global"
+};
+
 class ClaheGl
 {
 public:
     static constexpr int kMaxSide = 16384;
+
+    explicit ClaheGl(const ClaheGlVariant& variant = ClaheGlVariant::fromEnvironment()) : mVariant(variant) {}
+    const ClaheGlVariant& variant() const { return mVariant; }
     static constexpr std::size_t kMaxHistogramWords = std::size_t(1) << 25;  ///< tiles x bins
 
     /// Uploads the samples (geometry.width x geometry.height, rows packed), runs the three passes and
@@ -78,17 +98,22 @@ public:
 
 private:
     void prepare(gl::ShaderLibrary& shaders, const hd::ClaheGeometry& geometry, const void* samples);
+    bool folded() const { return !mSixteenBit && mVariant.foldLut; }  ///< 8-bit LUTs in the histogram pass
+    bool chunked16() const { return mSixteenBit && mVariant.chunkedHistogram16; }
     void dispatchPasses(const gl::Query* stamps);
     std::vector<ClaheGlTimings> readTimings(const std::vector<gl::Query>& stamps, int runs) const;
 
+    ClaheGlVariant mVariant;
     hd::ClaheGeometry mGeometry;
     bool mSixteenBit = false;
     bool mHaveImage = false;
     int mSlabRows = 1;
     std::size_t mWords = 0;                                              ///< packed words of the image
     gl::Program mHistogramProgram[2], mLutProgram[2], mBlendProgram[2];  ///< [sixteenBit]
-    gl::Program mBlendCellsProgram;  ///< 8-bit images whose width is a multiple of 4 (ClaheBlend.comp, CELLS 1)
+    gl::Program mBlendCellsProgram;    ///< 8-bit images whose width is a multiple of 4 (ClaheBlend.comp, CELLS 1)
+    gl::Program mHistogramLutProgram;  ///< 8-bit, foldLut: ClaheHistogram.comp with FOLD_LUT 1
     gl::Buffer mParams, mInput, mOutput, mTileHistograms, mLuts;
+    gl::Buffer mAccumulator;  ///< foldLut: tileCount x 256 counts, then tileCount tickets; zero between passes
 };
 
 }  // namespace post
