@@ -101,6 +101,48 @@ std::string HistogramComputeSharedAtomic::status() const
            (mLastTiles ? ", the tile histograms in the same pass" : "");
 }
 
+namespace {
+/// TILES: how many blocks of `blockWidth` x `blockHeight` the walk of the tile grid visits (each
+/// tile's blocks clipped to the tile).
+std::uint64_t tileBlockCount(const TileHistogramTarget& target, glm::ivec2 imageSize, int blockWidth, int blockHeight)
+{
+    const auto along = [](int tileCount, int tile, int size, int block) {
+        std::uint64_t sum = 0;
+        for (int i = 0; i < tileCount; ++i)
+            sum += std::uint64_t(hd::hdTileBlocksAlong(i, tile, size, block));
+        return sum;
+    };
+    return along(target.tiles.x, target.tileSize.x, imageSize.x, blockWidth) *
+           along(target.tiles.y, target.tileSize.y, imageSize.y, blockHeight);
+}
+
+FovealTarget* acceptedFoveal(FovealTarget* foveal, glm::ivec2 imageSize)
+{
+    return foveal && foveal->image && foveal->grid.x > 0 && foveal->grid.y > 0 && foveal->grid.x <= imageSize.x &&
+                   foveal->grid.y <= imageSize.y
+               ? foveal
+               : nullptr;
+}
+
+/// An offer holds for one build (the caller clears it); `allowed`: the pass makes neither foveal image nor picture.
+TileHistogramTarget* acceptedTiles(TileHistogramTarget* offered, bool allowed)
+{
+    return allowed && offered && offered->histograms && offered->tiles.x > 0 && offered->tiles.y > 0 &&
+                   offered->tileSize.x > 0 && offered->tileSize.y > 0
+               ? offered
+               : nullptr;
+}
+
+/// The program cache's key: every define, in order.
+std::string definesKey(const gl::ShaderDefines& defines)
+{
+    std::string key;
+    for (const auto& [name, value] : defines)
+        key += name + "=" + value + " ";
+    return key;
+}
+}  // namespace
+
 void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                          const ImageInput& image,
                                          const HistogramSpec& spec,
@@ -111,11 +153,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     while (kBinCapacities[variant] < bins)
         ++variant;
     // The foveal variant needs blocks a workgroup can fill (ToneWard offers no target otherwise).
-    FovealTarget* foveal = targets.foveal && targets.foveal->image && targets.foveal->grid.x > 0 &&
-                                   targets.foveal->grid.y > 0 && targets.foveal->grid.x <= image.size.x &&
-                                   targets.foveal->grid.y <= image.size.y
-                               ? targets.foveal
-                               : nullptr;
+    FovealTarget* foveal = acceptedFoveal(targets.foveal, image.size);
     // Ward's foveal blocks: a row of 32 invocations per block (FOVEAL 2) unless a benchmark asks for a
     // workgroup per block (FOVEAL 1: 71 against 55 us at 4K on the H200, docs/PERF.md).
     const int fovealVariant = !foveal ? 0 : mTuning.fovealShape == 1 ? 1 : 2;
@@ -129,11 +167,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                              ? targets.curve
                              : nullptr;
     // A local operator's tile histograms (TILES 1): a walk of the tile grid's blocks, no foveal or apply.
-    TileHistogramTarget* offered = std::exchange(mTileTarget, nullptr);
-    TileHistogramTarget* tileTarget = offered && offered->histograms && offered->tiles.x > 0 && offered->tiles.y > 0 &&
-                                              offered->tileSize.x > 0 && offered->tileSize.y > 0 && !foveal && !apply
-                                          ? offered
-                                          : nullptr;
+    TileHistogramTarget* tileTarget = acceptedTiles(std::exchange(mTileTarget, nullptr), !foveal && !apply);
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -157,10 +191,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                               {"TILES", tileTarget ? "1" : "0"}};
     if (curve)
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
-    std::string key;
-    for (const auto& [name, value] : defines)
-        key += name + "=" + value + " ";
-    gl::Program& program = mPrograms[key];
+    gl::Program& program = mPrograms[definesKey(defines)];
     if (!program)
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
@@ -188,16 +219,10 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                                  : fovealVariant == 2 ? (fovealBlocks + 7) / 8
                                                       : tiles;
     mLastGroups = std::uint32_t(std::min<std::uint64_t>(blocks, mTuning.maxGroups));
-    std::uint64_t tileBlocks = 0;  // TILES: the blocks of every tile of the grid, each clipped to its tile
+    // TILES: the blocks of every tile of the grid, each clipped to its tile.
+    const std::uint64_t tileBlocks =
+        tileTarget ? tileBlockCount(*tileTarget, image.size, int(tileWidth), int(tileHeight)) : 0;
     if (tileTarget) {
-        const auto along = [](int tileCount, int tile, int size, int block) {
-            std::uint64_t sum = 0;
-            for (int i = 0; i < tileCount; ++i)
-                sum += std::uint64_t(hd::hdTileBlocksAlong(i, tile, size, block));
-            return sum;
-        };
-        tileBlocks = along(tileTarget->tiles.x, tileTarget->tileSize.x, image.size.x, int(tileWidth)) *
-                     along(tileTarget->tiles.y, tileTarget->tileSize.y, image.size.y, int(tileHeight));
         // The shader's w * B / G stays below 2^32.
         const std::uint64_t groups = std::min<std::uint64_t>(
             {tileBlocks, mTuning.maxGroups,
