@@ -32,6 +32,8 @@
 //    into the two range keys of tonemap/WardRangeKeys.glsl: per invocation, then per workgroup in
 //    shared memory, then one global atomicMax per key and workgroup into uRangeKeys (zero before the
 //    pass; Ward's fit consumes and zeroes them).
+//  - LOCAL_EXPOSURE_GRID 1 (tiles only, 32 x 8*PIXELS blocks nesting in 64 x 64): the same read also
+//    builds the bilateral local exposure's grid (localexposure/BilateralGrid.glsl).
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
 // Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
 // with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
@@ -106,6 +108,16 @@ layout(location = 31) uniform uint uCurveGate;
 #endif
 #if FOVEAL_KEYS && (!FOVEAL || SOURCE == 2)
 #error "FOVEAL_KEYS folds the foveal means (FOVEAL 1 or 2) and binds kBindingScratch0"
+#endif
+
+#ifndef LOCAL_EXPOSURE_GRID
+#define LOCAL_EXPOSURE_GRID 0
+#endif
+#if LOCAL_EXPOSURE_GRID
+#if FOVEAL || STRIP || WORK != 0 || (64 % (8 * PIXELS)) != 0 || PIXELS > 4
+#error "LOCAL_EXPOSURE_GRID needs the tiles of 32 x 8*PIXELS pixels nesting in the grid's 64 x 64"
+#endif
+#include "localexposure/BilateralGrid.glsl"
 #endif
 
 #if STRIP
@@ -279,6 +291,9 @@ void main()
 
     for (uint i = local; i < REPLICAS * kStride; i += kGroupSize)
         sHistogram[i] = 0u;
+#if LOCAL_EXPOSURE_GRID
+    leGridBegin(local, logMin, logMax);
+#endif
 #if FOVEAL_KEYS
     if (local < 2u)
         sKeys[local] = 0u;
@@ -418,6 +433,11 @@ void main()
             codeSum += code;
             continue;
 #endif
+#if LOCAL_EXPOSURE_GRID
+            if (code != kNoPixel)
+                leGridAdd(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y, weights.z),
+                          logMin);
+#endif
 #if APPLY
             if (code != kNoPixel)
                 applyPixel(pixel, texel[k], weights);
@@ -433,6 +453,9 @@ void main()
 #endif
             addPixel(copy, code);
         }
+#if LOCAL_EXPOSURE_GRID
+        leGridFlush(local, origin, size);
+#endif
     }
 #if WORK == 1 || WORK == 4
     if (readSum == -1234.5) // never true for a frame of the bench; keeps the reads alive

@@ -1,6 +1,7 @@
 #include "post/histogram/HistogramComputeSharedAtomic.h"
 
 #include "gl/Debug.h"
+#include "shared/LocalExposure.h"
 #include "util/Log.h"
 
 #include <algorithm>
@@ -125,6 +126,12 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     CurveTarget* curve = targets.curve && targets.curve->kernel != 0 && targets.curve->curve && targets.curve->cdf
                              ? targets.curve
                              : nullptr;
+    // The local exposure's grid in the same read: the tile walk only, its blocks nesting in 64 x 64.
+    LocalExposureGridTarget* grid = targets.localExposureGrid && targets.localExposureGrid->grid &&
+                                            fovealVariant == 0 && !mTuning.strip && mTuning.pixels <= 4 &&
+                                            64 % (8 * mTuning.pixels) == 0
+                                        ? targets.localExposureGrid
+                                        : nullptr;
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -144,7 +151,8 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                               {"DISPLAY_TRANSFORM", std::to_string(apply ? apply->transform : 0u)},
                               {"CURVE_KERNEL", std::to_string(curve ? curve->kernel : 0u)},
                               {"CURVE_UNIFORMS", std::to_string(kCurveUniforms)},
-                              {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"}};
+                              {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"},
+                              {"LOCAL_EXPOSURE_GRID", grid ? "1" : "0"}};
     if (curve)
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
     std::string key;
@@ -152,11 +160,12 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         key += name + "=" + value + " ";
     gl::Program& program = mPrograms[key];
     if (!program)
-        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
-                                               (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
-                                               (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
-                                               (fovealKeys ? "keys." : "") + std::to_string(capacity),
-                                           "histogram/SharedAtomic.comp", defines);
+        program =
+            ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
+                                         (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
+                                         (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
+                                         (fovealKeys ? "keys." : "") + (grid ? "grid." : "") + std::to_string(capacity),
+                                     "histogram/SharedAtomic.comp", defines);
     mLastReplicas = replicas;
     mLastSubgroupVote = subgroupVote;
     if (image.size.x <= 0 || image.size.y <= 0) {
@@ -212,7 +221,11 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
             1)  // compiled in, not run (0), the scan alone (2), no samples (3): what each part costs
             program.set(kCurveGateUniform, mTuning.curveRuns);
     }
+    if (grid)
+        grid->grid->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureGrid);
     glDispatchCompute(mLastGroups, 1, 1);
+    if (grid)
+        grid->written = true;
     if (curve)
         curve->written = true;
     if (apply) {
