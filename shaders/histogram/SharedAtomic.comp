@@ -35,6 +35,8 @@
 //  - TILES 1 (a local tone operator's tile histograms; not with FOVEAL or APPLY): the workgroups walk
 //    the tile grid's blocks instead, tile by tile, and also add their bins into each tile's histogram
 //    (histogram/TileHistogramsInPass.glsl), in the same read of the frame.
+//  - LOCAL_EXPOSURE_GRID 1 (tiles only, 32 x 8*PIXELS blocks nesting in 64 x 64): the same read also
+//    builds the bilateral local exposure's grid (localexposure/BilateralGrid.glsl).
 // Range, bin count and policy come from the params buffer (they may be set by the GPU).
 // Factor experiments (`hdrlab bench histogram-factors`, docs/PERF.md; never set by the method, not
 // with FOVEAL): SOURCE 1 reads the frame with imageLoad, 2 from a storage buffer of packed RGBA16F
@@ -116,6 +118,18 @@ layout(location = 31) uniform uint uCurveGate;
 #endif
 #if TILES && (FOVEAL || APPLY || WORK || SOURCE == 2)
 #error "TILES walks the tile grid's blocks: not with FOVEAL, APPLY, WORK or SOURCE 2"
+#endif
+#ifndef LOCAL_EXPOSURE_GRID
+#define LOCAL_EXPOSURE_GRID 0
+#endif
+#if TILES && LOCAL_EXPOSURE_GRID
+#error "TILES and LOCAL_EXPOSURE_GRID are not built together (the local operators ignore local exposure)"
+#endif
+#if LOCAL_EXPOSURE_GRID
+#if FOVEAL || STRIP || WORK != 0 || (64 % (8 * PIXELS)) != 0 || PIXELS > 4
+#error "LOCAL_EXPOSURE_GRID needs the tiles of 32 x 8*PIXELS pixels nesting in the grid's 64 x 64"
+#endif
+#include "localexposure/BilateralGrid.glsl"
 #endif
 
 #if STRIP
@@ -293,6 +307,9 @@ void main()
 
     for (uint i = local; i < REPLICAS * kStride; i += kGroupSize)
         sHistogram[i] = 0u;
+#if LOCAL_EXPOSURE_GRID
+    leGridBegin(local, logMin, logMax);
+#endif
 #if FOVEAL_KEYS
     if (local < 2u)
         sKeys[local] = 0u;
@@ -441,6 +458,11 @@ void main()
             codeSum += code;
             continue;
 #endif
+#if LOCAL_EXPOSURE_GRID
+            if (code != kNoPixel)
+                leGridAdd(hdLuminanceWeighted(texel[k].r, texel[k].g, texel[k].b, weights.x, weights.y, weights.z),
+                          logMin);
+#endif
 #if APPLY
             if (code != kNoPixel)
                 applyPixel(pixel, texel[k], weights);
@@ -456,6 +478,9 @@ void main()
 #endif
             addPixel(copy, code);
         }
+#if LOCAL_EXPOSURE_GRID
+        leGridFlush(local, origin, size);
+#endif
     }
 #if WORK == 1 || WORK == 4
     if (readSum == -1234.5) // never true for a frame of the bench; keeps the reads alive

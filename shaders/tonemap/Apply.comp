@@ -60,6 +60,12 @@ layout(location = 3) uniform vec4 uHdr; // highlights' lookup scale (0: none), c
 #include "tonemap/DisplayTransform.glsl"
 #include "tonemap/ApplyPixel.glsl"
 #include "tonemap/TileCurveLookup.glsl"
+#ifndef LOCAL_EXPOSURE
+#define LOCAL_EXPOSURE 0 // 1 bilateral, 2 fusion (localexposure/LocalExposureApply.glsl), per build
+#endif
+#if LOCAL_EXPOSURE
+#include "localexposure/LocalExposureApply.glsl"
+#endif
 
 vec3 gWeights;     // the params' luminance weights, read once per invocation in main()
 float gCdPerUnit;  // the params' cd/m^2 per channel unit (per-channel curves)
@@ -117,6 +123,10 @@ void applyPixel(Curve c, ivec2 texel, vec3 rgb)
         if (!isnan(shiftEv))
             localShift = exp2(clamp(shiftEv, -kLocalAdaptationMaxShiftEv, kLocalAdaptationMaxShiftEv));
     }
+#if LOCAL_EXPOSURE
+    if (applyLocalExposure(c, texel, rgb, gWeights, localShift))
+        return; // a view of its terms was stored
+#endif
 #ifdef HDR10
     bool perChannel = isPerChannel(c);
     vec3 display = mapColour(c, rgb, perChannel, localShift, gWeights, gCdPerUnit, uTransform);

@@ -131,7 +131,8 @@ profiling::CaptureMetadata App::Impl::frameMetadata() const
                 metadata.emplace_back(
                     "probe_" + probeNames[i],
                     post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote()) +
-                        post::describeProbeTiles(probe->samples[i], pipeline->toneOperator()));
+                        post::describeProbeTiles(probe->samples[i], pipeline->toneOperator()) +
+                        pipeline->describeLocalExposureProbe(i));
     const post::ToneOperator& op = pipeline->toneOperator();
     metadata.emplace_back("key_value", std::string(op.keyValueName().empty() ? "none" : op.keyValueName()));
     if (const std::optional<double> flicker = runExposure.flickerEvPerSecond()) {
@@ -287,7 +288,8 @@ int App::Impl::finish(int renderedFrames)
             if (probeNames[i] != "mouse")
                 std::cout << "probe " << probeNames[i] << " at "
                           << post::describeProbeSample(probe->samples[i], pipeline->luminanceUnits().probeNote())
-                          << post::describeProbeTiles(probe->samples[i], pipeline->toneOperator()) << "\n";
+                          << post::describeProbeTiles(probe->samples[i], pipeline->toneOperator())
+                          << pipeline->describeLocalExposureProbe(i) << "\n";
     }
     for (const auto* path : {&options.screenshot, &options.screenshotExr, &options.capture, &options.captureCsv})
         if (*path && (renderedFrames > 0 || path == &options.capture || path == &options.captureCsv))

@@ -360,8 +360,10 @@ std::vector<std::string> frameFormatChoices()
 std::vector<std::string> viewModeChoices()
 {
     std::vector<std::string> names;
-    for (post::ViewMode mode : {post::ViewMode::ToneMapped, post::ViewMode::FalseColour, post::ViewMode::Metering,
-                                post::ViewMode::LocalGain, post::ViewMode::LocalTiles})
+    for (post::ViewMode mode :
+         {post::ViewMode::ToneMapped, post::ViewMode::FalseColour, post::ViewMode::Metering, post::ViewMode::LocalGain,
+          post::ViewMode::LocalTiles, post::ViewMode::LocalBase, post::ViewMode::LocalBlurred,
+          post::ViewMode::LocalDetail, post::ViewMode::LocalExposure})
         names.emplace_back(post::viewModeName(mode));
     return names;
 }

@@ -12,6 +12,14 @@ std::string_view viewModeName(ViewMode mode)
         return "local-gain";
     if (mode == ViewMode::LocalTiles)
         return "local-tiles";
+    if (mode == ViewMode::LocalBase)
+        return "local-base";
+    if (mode == ViewMode::LocalBlurred)
+        return "local-blurred";
+    if (mode == ViewMode::LocalDetail)
+        return "local-detail";
+    if (mode == ViewMode::LocalExposure)
+        return "local-exposure";
     return mode == ViewMode::FalseColour ? "false-colour" : "tonemapped";
 }
 
@@ -27,6 +35,9 @@ std::optional<ViewMode> parseViewMode(std::string_view text)
         return ViewMode::LocalGain;
     if (text == "local-tiles")
         return ViewMode::LocalTiles;
+    for (ViewMode mode : {ViewMode::LocalBase, ViewMode::LocalBlurred, ViewMode::LocalDetail, ViewMode::LocalExposure})
+        if (text == viewModeName(mode))
+            return mode;
     return std::nullopt;
 }
 

@@ -23,9 +23,22 @@ namespace post {
 /// (post/tonemap/MeteringMask.h; weight 0 tinted blue).
 /// LocalGain: the local histogram operators' log2(local / global display value) per pixel (grey ramp).
 /// LocalTiles: a local operator's picture with its tile grid drawn over it.
-enum class ViewMode { ToneMapped, FalseColour, Metering, LocalGain, LocalTiles };
+/// LocalBase, LocalBlurred, LocalDetail, LocalExposure: the bilateral local exposure's terms as grey
+/// (Unreal's "Visualize Local Exposure"; localexposure/LocalExposureApply.glsl).
+enum class ViewMode {
+    ToneMapped,
+    FalseColour,
+    Metering,
+    LocalGain,
+    LocalTiles,
+    LocalBase,
+    LocalBlurred,
+    LocalDetail,
+    LocalExposure
+};
 
-/// "tonemapped" / "false-colour" / "metering" / "local-gain" / "local-tiles" (the --view values).
+/// "tonemapped" / "false-colour" / "metering" / "local-gain" / "local-tiles" / "local-base" /
+/// "local-blurred" / "local-detail" / "local-exposure" (the --view values).
 std::string_view viewModeName(ViewMode mode);
 std::optional<ViewMode> parseViewMode(std::string_view text);
 

@@ -56,6 +56,48 @@ std::pair<std::uint64_t, std::uint64_t> registryVersions()
     return {toneOperatorRegistryVersion(), histogramMethodRegistryVersion()};
 }
 
+/// local_exposure.*: Unreal Engine 5's local exposure settings (tone/LocalExposureSettings.h), Unreal's defaults.
+void appendLocalExposureKeys(std::vector<PipelineKey>& k, const LocalExposureSettings& d)
+{
+    k.push_back(
+        {enumInfo("local_exposure.method", "Local exposure (Unreal Engine 5's; off: the global picture)",
+                  {"off", "bilateral", "fusion"}, std::string(toString(d.method))),
+         [](const PipelineSettings& s) { return ParameterValue(std::string(toString(s.localExposure.method))); },
+         [](PipelineSettings& s, const ParameterValue& v) {
+             s.localExposure.method =
+                 parseLocalExposureMethod(std::get<std::string>(v)).value_or(LocalExposureMethod::Off);
+         }});
+    k.push_back(
+        {enumInfo("local_exposure.structure",
+                  "Local exposure grid: in the histogram pass (fused) or a pass of its own (separate)",
+                  {"fused", "separate"}, std::string(toString(d.structure))),
+         [](const PipelineSettings& s) { return ParameterValue(std::string(toString(s.localExposure.structure))); },
+         [](PipelineSettings& s, const ParameterValue& v) {
+             s.localExposure.structure =
+                 parseLocalExposureStructure(std::get<std::string>(v)).value_or(LocalExposureStructure::Fused);
+         }});
+    const auto number = [&k](std::string key, std::string label, double min, double max, float value,
+                             float LocalExposureSettings::*field) {
+        k.push_back({numberInfo(std::move(key), std::move(label), ParameterType::Float, min, max, double(value)),
+                     [field](const PipelineSettings& s) { return ParameterValue(double(s.localExposure.*field)); },
+                     [field](PipelineSettings& s, const ParameterValue& v) {
+                         s.localExposure.*field = float(std::get<double>(v));
+                     }});
+    };
+    number("local_exposure.highlight_contrast_scale", "Local exposure: highlight contrast (base above middle grey)",
+           0.0, 1.0, d.highlightContrastScale, &LocalExposureSettings::highlightContrastScale);
+    number("local_exposure.shadow_contrast_scale", "Local exposure: shadow contrast (base below middle grey)", 0.0, 1.0,
+           d.shadowContrastScale, &LocalExposureSettings::shadowContrastScale);
+    number("local_exposure.detail_strength", "Local exposure: detail strength", 0.0, 4.0, d.detailStrength,
+           &LocalExposureSettings::detailStrength);
+    number("local_exposure.blurred_luminance_blend", "Local exposure: blurred luminance blend (0: bilateral)", 0.0, 1.0,
+           d.blurredLuminanceBlend, &LocalExposureSettings::blurredLuminanceBlend);
+    number("local_exposure.kernel_size_percent", "Local exposure: blur kernel (% of the view's width)", 1.0, 100.0,
+           d.kernelSizePercent, &LocalExposureSettings::kernelSizePercent);
+    number("local_exposure.middle_grey_bias", "Local exposure: middle grey bias (EV)", -15.0, 15.0, d.middleGreyBias,
+           &LocalExposureSettings::middleGreyBias);
+}
+
 std::vector<PipelineKey> makePipelineKeys()
 {
     return [] {
@@ -158,6 +200,7 @@ std::vector<PipelineKey> makePipelineKeys()
                         double(kMaxDisplayPeak), double(d.display.peak)),
              [](const PipelineSettings& s) { return ParameterValue(double(s.display.peak)); },
              [](PipelineSettings& s, const ParameterValue& v) { s.display.peak = float(std::get<double>(v)); }});
+        appendLocalExposureKeys(k, d.localExposure);
         return k;
     }();
 }

@@ -7,6 +7,7 @@
 #include "post/LuminanceUnits.h"
 #include "post/PostTypes.h"
 #include "tone/DisplayOutput.h"
+#include "tone/LocalExposureSettings.h"
 
 #include <array>
 #include <cstdint>
@@ -47,6 +48,9 @@ struct PipelineSettings
     AntiAliasing antiAliasing = AntiAliasing::Fxaa;
     /// display.target, display.peak: SDR (sRGB, RGBA8) or HDR10 (PQ, BT.2020) for a display of that peak.
     DisplaySettings display;
+    /// local_exposure.*: Unreal Engine 5's local exposure before the operator's display curve
+    /// (tone/LocalExposureSettings.h; off by default).
+    LocalExposureSettings localExposure;
 };
 
 /// Histogram and curve data for the view, read back asynchronously (frames late, never stalling).

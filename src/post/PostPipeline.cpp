@@ -193,6 +193,13 @@ void PostPipeline::pollProbe()
 {
     if (auto snapshot = mImpl->probe.poll())
         mImpl->latestProbe = std::move(*snapshot);
+    mImpl->localExposure.latestProbe();  // its records arrive with the probe's
+}
+
+std::string PostPipeline::describeLocalExposureProbe(std::size_t index) const
+{
+    const std::vector<LocalExposureProbe>& records = mImpl->localExposure.probeRecords();
+    return index < records.size() ? "; " + post::describeLocalExposureProbe(records[index]) : std::string();
 }
 
 void PostPipeline::setSharedAllocator(gl::SharedAllocator* allocator)
@@ -253,9 +260,15 @@ void PostPipeline::setToneOperator(std::unique_ptr<ToneOperator> op)
 PostPipeline::LastRun PostPipeline::lastRun() const
 {
     const Impl& p = *mImpl;
-    return {p.lastHdr,       p.lastHdrSize,     p.lastHistogramInput, p.lastHistogramInputSize,
-            p.lastLocalMean, p.lastFovYDegrees, p.lastDtSeconds,      p.fed.has_value(),
-            p.cdfFresh,      p.lastDisplay,     p.lastTiles,          p.lastTilesView};
+    return {p.lastHdr,           p.lastHdrSize,          p.lastHistogramInput, p.lastHistogramInputSize,
+            p.lastLocalMean,     p.lastFovYDegrees,      p.lastDtSeconds,      p.fed.has_value(),
+            p.cdfFresh,          p.lastDisplay,          p.lastTiles,          p.lastTilesView,
+            p.lastLocalExposure, p.lastLocalExposureView};
+}
+
+const BilateralLocalExposure& PostPipeline::localExposure() const
+{
+    return mImpl->localExposure;
 }
 
 const gl::Buffer& PostPipeline::localMeanBuffer() const

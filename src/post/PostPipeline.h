@@ -40,6 +40,8 @@ class SharedAllocator;
 
 namespace post {
 
+class BilateralLocalExposure;
+
 class PostPipeline
 {
 public:
@@ -78,15 +80,22 @@ public:
         bool usedLocalMean = false;  ///< the apply pass used the local mean (or showed it)
         float fovYDegrees = 60.0f;
         double dtSeconds = 1.0 / 60.0;
-        bool fedHistogram = false;  ///< the histogram came from setFedHistogram: nothing was measured
-        bool cdfFresh = true;       ///< the CDF buffer holds this frame's CDF (false: scan in-curve, none needed)
-        ApplyDisplay display{};     ///< the apply pass's display transform and HDR10 scaling
-        bool usedTiles = false;     ///< the apply pass blended the operator's tile curves (LocalTileCurves)
-        bool tilesView = false;     ///< ... and showed a view instead (local-gain, local-tiles)
+        bool fedHistogram = false;       ///< the histogram came from setFedHistogram: nothing was measured
+        bool cdfFresh = true;            ///< the CDF buffer holds this frame's CDF (false: scan in-curve, none needed)
+        ApplyDisplay display{};          ///< the apply pass's display transform and HDR10 scaling
+        bool usedTiles = false;          ///< the apply pass blended the operator's tile curves (LocalTileCurves)
+        bool tilesView = false;          ///< ... and showed a view instead (local-gain, local-tiles)
+        bool usedLocalExposure = false;  ///< the apply pass applied the bilateral local exposure (localExposure())
+        bool localExposureView = false;  ///< ... and showed one of its terms instead (local-base ... local-exposure)
     };
     LastRun lastRun() const;
     /// float[w*h]: the mean log2 L around each pixel of the last run (when LastRun::usedLocalMean).
     const gl::Buffer& localMeanBuffer() const;
+    /// The bilateral local exposure's grid and blur of the last run (when LastRun::usedLocalExposure).
+    const BilateralLocalExposure& localExposure() const;
+    /// "; local exposure +0.42 EV (log2 L ..., bilateral ..., ...)" for probe point `index` while local
+    /// exposure runs (its own probe pass, read back with the probe's records); empty otherwise.
+    std::string describeLocalExposureProbe(std::size_t index) const;
     const gl::Texture* sceneDepth() const;
     bool topDownRows() const;
     /// Runs the scan method's stand-alone scan of the histogram into the CDF buffer now (for the check

@@ -9,6 +9,7 @@
 #include "post/LocalAdaptationSource.h"
 #include "post/PostPipeline.h"
 #include "post/TonemapApply.h"
+#include "post/localexposure/BilateralLocalExposure.h"
 #include "post/tonemap/MeteringMask.h"
 #include "shared/LocalTiles.h"
 
@@ -75,6 +76,9 @@ struct PostPipeline::Impl
     std::optional<ProbeSnapshot> latestProbe;
     std::unique_ptr<LocalAdaptationSource> localSource;  ///< CUDA summed-area table, created on first use
     gl::Buffer localMean;                                ///< float[w*h] mean log2 L around each pixel
+    BilateralLocalExposure localExposure;                ///< local_exposure.method bilateral (and its views)
+    bool lastLocalExposure = false;      ///< the last run's apply pass applied local exposure (or showed a term)
+    bool lastLocalExposureView = false;  ///< ... and showed a term (--view local-*)
     std::optional<HistogramSnapshot> latest;
     /// The selected tile's histogram (at word 0) and tile-curve block (at kMaxHistogramBins).
     AsyncReadback tileReadback{"view.tile.readback", std::size_t(hd::kMaxHistogramBins) + hd::kTileCurveStride};

@@ -5,6 +5,7 @@
 #include "post/PostPipelineImpl.h"
 #include "post/histogram/TileHistogramTarget.h"
 #include "profiling/Profiler.h"
+#include "shared/LocalExposure.h"
 #include "util/Log.h"
 
 #include <algorithm>
@@ -29,6 +30,37 @@ std::optional<TileCurvesInput> tileCurvesFor(const ToneOperator& op, bool hdr, V
     if (!tiles || !tiles->curves || hdr)
         return std::nullopt;
     return TileCurvesInput{*tiles->curves, mode == ViewMode::LocalGain, mode == ViewMode::LocalTiles};
+}
+
+bool isLocalExposureView(ViewMode mode)
+{
+    return mode == ViewMode::LocalBase || mode == ViewMode::LocalBlurred || mode == ViewMode::LocalDetail ||
+           mode == ViewMode::LocalExposure;
+}
+
+/// The apply pass's local exposure (bilateral) from the settings, the view and the operator.
+LocalExposureInput localExposureInputFor(const BilateralLocalExposure& le,
+                                         const LocalExposureSettings& s,
+                                         ViewMode mode,
+                                         const ToneTraits& traits)
+{
+    LocalExposureInput in;
+    in.method = 1;
+    in.grid = &le.grid();
+    in.blur = &le.blurBuffer();
+    in.tiles = le.tiles();
+    in.view = mode == ViewMode::LocalBase       ? hd::kLocalExposureViewBase
+              : mode == ViewMode::LocalBlurred  ? hd::kLocalExposureViewBlurred
+              : mode == ViewMode::LocalDetail   ? hd::kLocalExposureViewDetail
+              : mode == ViewMode::LocalExposure ? hd::kLocalExposureViewExposure
+                                                : hd::kLocalExposureViewNone;
+    in.midSource = traits.curveCarriesExposure ? hd::kLocalExposureMidFromCurve : hd::kLocalExposureMidFromFrame;
+    in.highlightContrastScale = s.highlightContrastScale;
+    in.shadowContrastScale = s.shadowContrastScale;
+    in.detailStrength = s.detailStrength;
+    in.blurredLuminanceBlend = s.blurredLuminanceBlend;
+    in.middleGreyBias = s.middleGreyBias;
+    return in;
 }
 
 /// The tile under the first probe point inside the frame (top-left coordinates; the app's first point
@@ -206,10 +238,16 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
     // One pass: the histogram pass maps the frame through the previous frame's curve as it reads it.
     const int localRadius = p.tone->localAdaptationRadius();
+    // Local exposure (bilateral; its views also with the method off), not for the tiled operators.
+    const LocalExposureSettings& localExposure = p.settings.localExposure;
+    const bool localExposureRuns =
+        (localExposure.method == LocalExposureMethod::Bilateral || isLocalExposureView(p.viewMode)) &&
+        !p.tone->traits().localTiles;
+    LocalExposureGridTarget* localExposureGrid = nullptr;
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
                          p.settings.downsample <= 1 && localRadius < 0 && !p.settings.viewLocalMean &&
-                         !p.tone->traits().localTiles && !p.settings.display.hdr();
+                         !p.tone->traits().localTiles && !p.settings.display.hdr() && !localExposureRuns;
     if (onePass) {
         std::swap(p.curveBuffer, p.appliedCurve);  // appliedCurve: the last frame's; curveBuffer gets this one's
         const ToneTraits traits = p.tone->traits();
@@ -263,6 +301,12 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             auto* source = dynamic_cast<TileHistogramSource*>(p.tone.get());
             sink->offerTileHistograms(source ? source->tileHistogramTarget(hdr.size, histogramImage.size) : nullptr);
         }
+        // The local exposure's grid from the same read, where the method can build it (full frame).
+        if (localExposureRuns && localExposure.structure == LocalExposureStructure::Fused &&
+            p.settings.downsample <= 1 && p.histogram->buildsLocalExposureGrid()) {
+            localExposureGrid = &p.localExposure.fusedTarget(hdr.size);
+            targets.localExposureGrid = localExposureGrid;
+        }
         p.histogram->build(stageCtx, histogramImage, spec, targets);
     }
     if (fused) {
@@ -274,6 +318,15 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                                        p.settings.logMin, p.settings.logMax);
         }
         fused->endFrame();
+    }
+    if (localExposureRuns) {
+        // The separate pass (Unreal's structure), also where the histogram pass did not build the grid.
+        if (!localExposureGrid || !localExposureGrid->written) {
+            auto scope = p.profiler.scope("local-exposure/grid");
+            p.localExposure.buildSeparate(ctx, hdr, p.paramsBuffer);
+        }
+        auto scope = p.profiler.scope("local-exposure/blur");
+        p.localExposure.blur(ctx, p.paramsBuffer, hdr.size, localExposure.kernelSizePercent);
     }
     p.cdfFresh = !scanInCurve;
     if (!builtInCdf && !scanInCurve) {
@@ -289,6 +342,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     }
     p.lastOnePass = applyTarget.written;
     p.lastTiles = p.lastTilesView = false;
+    p.lastLocalExposure = p.lastLocalExposureView = false;
     // Local adaptation (percentile's option) and its view: the CUDA summed-area table of log2 L.
     std::optional<LocalMeanInput> local;
     if ((localRadius >= 0 || p.settings.viewLocalMean) && p.caps.cudaAvailable) {
@@ -328,8 +382,14 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             const std::optional<TileCurvesInput> tiles = tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode);
             p.lastTiles = tiles.has_value();
             p.lastTilesView = tiles && (tiles->viewGain || tiles->viewGrid);
+            std::optional<LocalExposureInput> exposure;
+            if (localExposureRuns && !tiles)
+                exposure = localExposureInputFor(p.localExposure, localExposure, p.viewMode, traits);
+            p.lastLocalExposure = exposure.has_value();
+            p.lastLocalExposureView = exposure && exposure->view != hd::kLocalExposureViewNone;
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
-                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr);
+                          p.lastDisplay.hdr ? &p.hdrOutput : nullptr, tiles ? &*tiles : nullptr,
+                          exposure ? &*exposure : nullptr);
         }
     }
     {
@@ -362,6 +422,12 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             p.lastTiles ? tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode) : std::nullopt;
         p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
                     p.topDownRows, tiles ? &tiles->tileCurves : nullptr);
+        if (p.lastLocalExposure)  // its terms at the same points
+            p.localExposure.probe(
+                ctx, hdr, p.paramsBuffer, p.curveBuffer, texels,
+                localExposureInputFor(p.localExposure, p.settings.localExposure, p.viewMode, p.tone->traits()));
+        else
+            p.localExposure.clearProbe();
     }
     if (p.viewMode == ViewMode::FalseColour) {
         auto scope = p.profiler.scope("view/false-colour");

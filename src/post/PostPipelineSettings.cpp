@@ -158,6 +158,13 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     else
         refusals.push_back(util::format("display peak {} cd/m^2 is outside {}..{}", wanted.display.peak,
                                         kMinDisplayPeak, kMaxDisplayPeak));
+    // Local exposure: the fusion method is a pass of its own not wired into the pipeline yet.
+    if (wanted.localExposure.method == LocalExposureMethod::Fusion)
+        refusals.push_back(
+            "local_exposure.method fusion: the exposure fusion pass is not wired into the "
+            "pipeline yet (use bilateral)");
+    else
+        next.localExposure = sanitize(wanted.localExposure);
     next.onePass = wanted.onePass;                    // a frame the histogram method cannot apply runs two passes
     next.curveInHistogram = wanted.curveInHistogram;  // where the method or operator cannot, the curve's dispatch
 
@@ -177,7 +184,7 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
                          next.autoRangeSpeed != p.settings.autoRangeSpeed || next.downsample != p.settings.downsample ||
                          next.viewLocalMean != p.settings.viewLocalMean || next.inputUnits != p.settings.inputUnits ||
                          next.cdPerUnit != p.settings.cdPerUnit || next.antiAliasing != p.settings.antiAliasing ||
-                         next.display != p.settings.display;
+                         next.display != p.settings.display || next.localExposure != p.settings.localExposure;
     if (next.rangeMode != p.settings.rangeMode || next.downsample != p.settings.downsample ||
         (newHistogram && (newHistogram->needsFusedProducer() || p.histogram->needsFusedProducer())))
         p.resetRange = true;  // (the fused method's auto range has its own state)

@@ -173,6 +173,16 @@ struct CurveTarget
     bool written = false;
 };
 
+/// The bilateral local exposure's grid (shared/LocalExposure.h), built in the histogram pass's read of
+/// the frame by a method that buildsLocalExposureGrid() (post/localexposure/BilateralLocalExposure.h):
+/// the grid is cleared for the frame; the method adds every pixel of the full frame and sets `written`.
+struct LocalExposureGridTarget
+{
+    gl::Buffer* grid = nullptr;  ///< uint[tiles * 32 * 2], zero
+    glm::ivec2 tiles{0};
+    bool written = false;
+};
+
 /// GPU buffers a histogram method writes. The pipeline owns them (sized for the largest bin count)
 /// so switching methods never reallocates.
 struct HistogramTargets
@@ -183,6 +193,7 @@ struct HistogramTargets
     FovealTarget* foveal = nullptr;    ///< filled too where the method fillsFovealImage()
     ApplyTarget* apply = nullptr;      ///< filled too where the method appliesCurve()
     CurveTarget* curve = nullptr;      ///< built too where the method buildsCurve()
+    LocalExposureGridTarget* localExposureGrid = nullptr;  ///< built too where the method buildsLocalExposureGrid()
 };
 
 }  // namespace post

@@ -1,6 +1,7 @@
 #include "post/TonemapApply.h"
 
 #include "post/tonemap/LocalTileSwitches.h"
+#include "shared/LocalExposure.h"
 #include "shared/LocalTiles.h"
 
 #include <algorithm>
@@ -13,6 +14,30 @@ namespace {
 constexpr int kApplyRows = 4;                            ///< pixels (8 rows apart) per invocation of Apply.comp
 constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp, minus its variant
 }  // namespace
+
+void bindLocalExposure(const gl::Program& program, const LocalExposureInput& in, glm::ivec2 size)
+{
+    if (in.method == 1 && (!in.grid || !in.blur))
+        throw std::invalid_argument("tonemap apply: bilateral local exposure needs its grid and blur buffers");
+    if (in.method == 2 && !in.adjustment)
+        throw std::invalid_argument("tonemap apply: fusion local exposure needs its adjustment texture");
+    program.set(40, in.view);
+    program.set(41, in.midSource);
+    glProgramUniform4f(program.id(), 42, in.highlightContrastScale, in.shadowContrastScale, in.detailStrength,
+                       in.blurredLuminanceBlend);
+    program.set(43, in.middleGreyBias);
+    glProgramUniform2i(program.id(), 44, in.tiles.x, in.tiles.y);
+    glProgramUniform2i(program.id(), 45, size.x, size.y);
+    if (in.method == 1) {
+        in.grid->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureGrid);
+        in.blur->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureBlur);
+    } else {
+        // The fusion pass's adjustment with the texture's own sampling (gl::Texture: linear, clamped to
+        // the edge), as its resolution may be lower than the frame's.
+        in.adjustment->bindUnit(hd::kTextureUnitLocalExposure);
+        glBindSampler(hd::kTextureUnitLocalExposure, 0);
+    }
+}
 
 gl::Buffer createCurveBuffer(std::string_view label)
 {
@@ -27,7 +52,8 @@ void TonemapApply::apply(PassContext& ctx,
                          const LocalMeanInput* local,
                          const ApplyDisplay& display,
                          gl::Texture* hdrOutput,
-                         const TileCurvesInput* tiles)
+                         const TileCurvesInput* tiles,
+                         const LocalExposureInput* localExposure)
 {
     if (tiles && display.hdr)
         tiles = nullptr;  // the tiled modes are SDR only: HDR10 shows the global curve
@@ -40,13 +66,17 @@ void TonemapApply::apply(PassContext& ctx,
     // One build per (target, transform): the SDR program without a transform has no HDR or transform
     // code at all, so its cost is the plain apply's (a uniform branch on the transform cost it 10 us at
     // 4K on the H200: the transforms' registers).
+    if (tiles)
+        localExposure = nullptr;  // the tiled operators are local already
+    // Local exposure is a build of its own (LOCAL_EXPOSURE), so without it the program is today's.
+    const std::uint32_t localMethod = localExposure ? localExposure->method : 0u;
     // The tiled modes: a program of their own (ApplyTiles.comp), or Apply.comp's (HDRLAB_LOCAL_TILES
     // apply=legacy, the path before it, for the benchmark's comparison).
     const std::uint32_t tileVariant = localTileSwitches().applyVariant;
     const bool tilesProgram = tiles && tileVariant != LocalTileSwitches::kApplyLegacy;
     // Its key in the program map (one per variant): no (target, transform) pair has these transform codes.
-    gl::Program& program = mPrograms[tilesProgram ? std::pair{false, kTilesProgramKey - tileVariant}
-                                                  : std::pair{display.hdr, display.transform}];
+    gl::Program& program = mPrograms[tilesProgram ? std::tuple{false, kTilesProgramKey - tileVariant, 0u}
+                                                  : std::tuple{display.hdr, display.transform, localMethod}];
     if (tilesProgram && !program) {
         const std::uint32_t stageFloats = localTileSwitches().stageFloats;
         const bool unstaged = tileVariant == LocalTileSwitches::kApplyUnstaged || stageFloats == 0;
@@ -61,8 +91,11 @@ void TonemapApply::apply(PassContext& ctx,
                                   {"DISPLAY_TRANSFORM", std::to_string(display.transform)}};
         if (display.hdr)
             defines.push_back({"HDR10", "1"});
+        if (localMethod != 0)
+            defines.push_back({"LOCAL_EXPOSURE", std::to_string(localMethod)});
         program = ctx.shaders.buildCompute(
-            std::string(display.hdr ? "tonemap.apply-hdr10." : "tonemap.apply.") + std::to_string(display.transform),
+            std::string(display.hdr ? "tonemap.apply-hdr10." : "tonemap.apply.") + std::to_string(display.transform) +
+                (localMethod != 0 ? ".local-exposure" + std::to_string(localMethod) : ""),
             "tonemap/Apply.comp", defines);
     }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
@@ -91,6 +124,8 @@ void TonemapApply::apply(PassContext& ctx,
                            display.peak);
         hdrOutput->bindImage(hd::kImageUnitHdrOutput, GL_WRITE_ONLY);
     }
+    if (localExposure)
+        bindLocalExposure(program, *localExposure, hdr.size);
     output.bindImage(hd::kImageUnitOutput, GL_WRITE_ONLY);
     const GLuint rowsPerGroup = 8 * kApplyRows;  // Apply.comp: 32x8 invocations, kApplyRows pixels each
     glDispatchCompute(GLuint((hdr.size.x + 31) / 32), GLuint((hdr.size.y + int(rowsPerGroup) - 1) / int(rowsPerGroup)),

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace post {
@@ -41,6 +42,29 @@ struct TileCurvesInput
     bool viewGrid = false;  ///< draw the tile grid's edges over the tone-mapped frame
 };
 
+/// Local exposure in the apply pass (localexposure/LocalExposureApply.glsl): bilateral (the grid and
+/// the blurred luminance of post::BilateralLocalExposure) or fusion (a log2 exposure adjustment texture,
+/// sampled bilinearly; post/localexposure/ExposureFusion). Not with the tiled modes.
+struct LocalExposureInput
+{
+    std::uint32_t method = 1;                 ///< Apply.comp's LOCAL_EXPOSURE: 1 bilateral, 2 fusion
+    const gl::Buffer* grid = nullptr;         ///< bilateral: uint[tiles * 32 * 2]
+    const gl::Buffer* blur = nullptr;         ///< bilateral: the blur buffer (GridBlur.comp)
+    glm::ivec2 tiles{0};                      ///< bilateral: the grid's tiles
+    const gl::Texture* adjustment = nullptr;  ///< fusion: R16F/R32F log2 adjustment, any size
+    std::uint32_t view = 0;                   ///< hd::kLocalExposureView*
+    std::uint32_t midSource = 0;              ///< hd::kLocalExposureMidFrom*
+    float highlightContrastScale = 1.0f;
+    float shadowContrastScale = 1.0f;
+    float detailStrength = 1.0f;
+    float blurredLuminanceBlend = 0.6f;
+    float middleGreyBias = 0.0f;
+};
+
+/// Sets LocalExposureApply.glsl's uniforms (locations 40..45) on `program` and binds the grid and blur
+/// (bilateral) or the adjustment texture (fusion), for a frame of `size`.
+void bindLocalExposure(const gl::Program& program, const LocalExposureInput& in, glm::ivec2 size);
+
 class TonemapApply
 {
 public:
@@ -60,13 +84,14 @@ public:
                const LocalMeanInput* local = nullptr,
                const ApplyDisplay& display = {},
                gl::Texture* hdrOutput = nullptr,
-               const TileCurvesInput* tiles = nullptr);
+               const TileCurvesInput* tiles = nullptr,
+               const LocalExposureInput* localExposure = nullptr);
     /// Counts the luma of `display` (RGBA8) into `bins` (uint[kDisplayBins], cleared here).
     void buildDisplayHistogram(PassContext& ctx, const gl::Texture& display, gl::Buffer& bins);
 
 private:
-    /// Apply.comp per (HDR10, DISPLAY_TRANSFORM)
-    std::map<std::pair<bool, std::uint32_t>, gl::Program> mPrograms;
+    /// Apply.comp per (HDR10, DISPLAY_TRANSFORM, LOCAL_EXPOSURE)
+    std::map<std::tuple<bool, std::uint32_t, std::uint32_t>, gl::Program> mPrograms;
     gl::Program mDisplayHistogram;
 };
 

@@ -162,13 +162,15 @@ std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      const float* localMean,
                                      const hd::LuminanceWeights& weights,
                                      float cdPerUnit,
-                                     const post::ApplyDisplay& display)
+                                     const post::ApplyDisplay& display,
+                                     const float* localExposureEv)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<std::uint8_t> out(pixels * 4, 0);
     for (std::size_t i = 0; i < pixels; ++i) {
-        const auto value =
-            displayPixel(rgba + i * 4, curveWords, localShiftOf(curveWords, localMean, i), weights, cdPerUnit, display);
+        const double shift =
+            localShiftOf(curveWords, localMean, i) * (localExposureEv ? std::exp2(double(localExposureEv[i])) : 1.0);
+        const auto value = displayPixel(rgba + i * 4, curveWords, shift, weights, cdPerUnit, display);
         std::uint8_t* o = out.data() + i * 4;
         for (int c = 0; c < 3; ++c)
             o[c] = toByte(display.hdr ? value[c] / double(post::kHdrReferenceWhite) : value[c]);
@@ -184,14 +186,16 @@ std::vector<float> applyCurveHdr(const float* rgba,
                                  const float* localMean,
                                  const hd::LuminanceWeights& weights,
                                  float cdPerUnit,
-                                 const post::ApplyDisplay& display)
+                                 const post::ApplyDisplay& display,
+                                 const float* localExposureEv)
 {
     const std::size_t pixels = std::size_t(width) * std::size_t(height);
     std::vector<float> out(pixels * 4, 1.0f);
     const Matrix3 toBt2020 = rec709ToBt2020();
     for (std::size_t i = 0; i < pixels; ++i) {
-        const auto nits =
-            displayPixel(rgba + i * 4, curveWords, localShiftOf(curveWords, localMean, i), weights, cdPerUnit, display);
+        const double shift =
+            localShiftOf(curveWords, localMean, i) * (localExposureEv ? std::exp2(double(localExposureEv[i])) : 1.0);
+        const auto nits = displayPixel(rgba + i * 4, curveWords, shift, weights, cdPerUnit, display);
         for (int r = 0; r < 3; ++r)
             out[i * 4 + r] = float(toBt2020[r][0] * nits[0] + toBt2020[r][1] * nits[1] + toBt2020[r][2] * nits[2]);
     }

@@ -38,6 +38,7 @@ double evaluateCurve(const float* curveWords, int channel, double Lw);
 /// `display`: an RGB transform (display.transform, a post::DisplayCurve code) maps the exposed colour
 /// (channel x cdPerUnit x the header's kCurveScale x shifts) instead of the ratio; with display.hdr
 /// the bytes are the SDR preview (cd/m^2 / 203) of applyCurveHdr's values before the BT.2020 matrix.
+/// With `localExposureEv` (float[w*h], ref::localExposureEv) the lookup is also shifted by 2^ev.
 std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      int width,
                                      int height,
@@ -45,7 +46,8 @@ std::vector<std::uint8_t> applyCurve(const float* rgba,
                                      const float* localMean = nullptr,
                                      const hd::LuminanceWeights& weights = {},
                                      float cdPerUnit = 1.0f,
-                                     const post::ApplyDisplay& display = {});
+                                     const post::ApplyDisplay& display = {},
+                                     const float* localExposureEv = nullptr);
 
 /// The apply pass's HDR10 output (display.hdr): RGBA float, linear BT.2020 cd/m^2 (alpha 1): the
 /// display value x nitsScale (+ nitsOffset where the pixel is lit), clamped to [0, peak], through
@@ -57,7 +59,8 @@ std::vector<float> applyCurveHdr(const float* rgba,
                                  const float* localMean,
                                  const hd::LuminanceWeights& weights,
                                  float cdPerUnit,
-                                 const post::ApplyDisplay& display);
+                                 const post::ApplyDisplay& display,
+                                 const float* localExposureEv = nullptr);
 
 /// The local adaptation map: per pixel, the mean of log2 L (L under `weights`, clamped to [logMin,
 /// logMax]; invalid pixels count as logMin, +Inf as logMax) over the (2r+1)^2 window clipped to the image.

@@ -29,3 +29,4 @@ set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/Clahe.cpp PROPERTIES COMPI
 target_sources(hdrlab_core PRIVATE reference/DisplayTransformRef.cpp)
 target_sources(hdrlab_core PRIVATE reference/HdrEncode.cpp)
 target_sources(hdrlab_core PRIVATE reference/PeerMeteringRef.cpp)
+target_sources(hdrlab_core PRIVATE reference/LocalExposureRef.cpp)

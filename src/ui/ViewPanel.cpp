@@ -125,7 +125,9 @@ std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input)
         "'probe' marker on the histogram). Metering weights: the percentile operator's metering mask on the "
         "picture, darker where a pixel counts less, blue where it does not count. Local gain: a local histogram "
         "operator's (clahe, ward-local) log2 of its tiled display value over its global curve's, mid-grey 0, "
-        "white +2 EV, black -2 EV. Tile grid: the local operator's picture with its tile grid's edges in yellow.");
+        "white +2 EV, black -2 EV. Tile grid: the local operator's picture with its tile grid's edges in yellow. "
+        "Local exposure (Unreal's bilateral, local_exposure.*): its base and blurred log2 L over the histogram's "
+        "range, its detail (log2 L - base) and its exposure around mid-grey over +-4 EV.");
     if (input.mode == post::ViewMode::FalseColour && input.hdr10) {
         // HDR10: the bands are of the display light (BT.2020 luminance of the HDR10 output), fixed range.
         textDisabledWrappedFormat("HDR10 output: display luminance, cd/m^2");

@@ -27,8 +27,9 @@ struct ViewPanelInput
 };
 
 /// The view combo's entries, in post::ViewMode order.
-inline constexpr std::array<const char*, 5> kViewModeLabels{"tone-mapped", "false colour (EV)", "metering weights",
-                                                            "local gain (tiles)", "tile grid"};
+inline constexpr std::array<const char*, 9> kViewModeLabels{
+    "tone-mapped",      "false colour (EV)",   "metering weights",   "local gain (tiles)", "tile grid",
+    "local exp.: base", "local exp.: blurred", "local exp.: detail", "local exposure"};
 
 /// Draws the panel into the current window; returns the view mode chosen in the combo, if changed.
 std::optional<post::ViewMode> drawViewPanel(const ViewPanelInput& input);

@@ -11,6 +11,7 @@
 #include "reference/ToneLocalRef.h"
 #include "reference/ToneReference.h"
 #include "util/Log.h"
+#include "verify/LocalExposureVerify.h"
 
 #include <algorithm>
 #include <bit>
@@ -149,14 +150,23 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
         tileWords = tiles->curves->readAll<float>(hd::kTileCurvesHeaderWords + std::size_t(tiles->tiles.x) *
                                                                                    std::size_t(tiles->tiles.y) *
                                                                                    hd::kTileCurveStride);
+    // Local exposure (bilateral): its grid and blur against the reference; the picture through the
+    // reference's own per-pixel exposure (or the reference's view of a term).
+    const LocalExposureCheck exposure =
+        last.usedLocalExposure
+            ? checkLocalExposure(pipeline, hdrPixels, last.hdrSize, params, appliedCurve[hd::kCurveScale])
+            : LocalExposureCheck{};
+    text << exposure.text;
+    const float* exposureEv = exposure.ev.empty() ? nullptr : exposure.ev.data();
     const std::vector<std::uint8_t> expected =
-        (pipeline.settings().viewLocalMean && last.usedLocalMean) || last.tilesView
+        last.localExposureView ? exposure.view
+        : (pipeline.settings().viewLocalMean && last.usedLocalMean) || last.tilesView
             ? pipeline.toneMappedTexture().readRgba8()
-        : !tileWords.empty()
-            ? ref::applyTileCurves(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, tileWords.data(),
-                                   appliedCurve.data(), weights, cdPerUnit)
-            : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
-                              last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display);
+        : !tileWords.empty() ? ref::applyTileCurves(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, tileWords.data(),
+                                                    appliedCurve.data(), weights, cdPerUnit)
+                             : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
+                                               last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit,
+                                               last.display, exposureEv);
     const std::vector<std::uint8_t> actual = pipeline.toneMappedTexture().readRgba8();
     int worst = 0;
     for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
@@ -166,16 +176,18 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
                              tiles->tiles.y, tileWords[hd::kTileStrength])
              << (last.tilesView ? ": a view shown (local-gain or local-tiles), not compared\n" : "\n");
     text << (onePass ? "one pass: the histogram pass's picture vs CPU reference (the previous frame's curve): "
-                     : "apply pass vs CPU reference (same curve): ")
+             : last.localExposureView ? "local exposure view vs CPU reference: "
+             : exposureEv             ? "apply pass with local exposure vs CPU reference (same curve): "
+                                      : "apply pass vs CPU reference (same curve): ")
          << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
     bool hdrOk = true;
-    if (last.display.hdr && pipeline.hdrOutputTexture()) {
+    if (last.display.hdr && pipeline.hdrOutputTexture() && !last.localExposureView) {
         // HDR10: the linear BT.2020 cd/m^2 against ref::applyCurveHdr, compared as the 16-bit PQ codes
         // the files store (tolerance kHdrToleranceCodes) and as relative luminance.
         const std::vector<float> gpuNits = pipeline.hdrOutputTexture()->readRgbaFloat();
-        const std::vector<float> cpuNits =
-            ref::applyCurveHdr(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, curve.data(),
-                               last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display);
+        const std::vector<float> cpuNits = ref::applyCurveHdr(
+            hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, curve.data(),
+            last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display, exposureEv);
         int worstCode = 0;
         for (std::size_t i = 0; i < cpuNits.size() && i < gpuNits.size(); ++i)
             if (i % 4 != 3)
@@ -235,7 +247,8 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
             text << line.text << "\n";
         }
 
-    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 && hdrOk && curveOk;
+    report.ok = cmp.gpuTotal == cmp.cpuTotal && cmp.countersEqual && binsOk && cdfOk && worst <= 1 && hdrOk &&
+                curveOk && exposure.ok;
     text << (report.ok ? "verify: OK\n" : "verify: FAILED\n");
     report.text = text.str();
     return report;

@@ -1,2 +1,3 @@
 # verify/: the pipeline's last frame against the CPU references (--verify); above post/ and reference/.
 target_sources(hdrlab_core PRIVATE verify/PipelineVerify.cpp)
+target_sources(hdrlab_core PRIVATE verify/LocalExposureVerify.cpp)

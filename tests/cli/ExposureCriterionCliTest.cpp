@@ -15,10 +15,11 @@
 // Ward's live sampling (frame), so each tile is the live pipeline's first frame, where the percentile
 // operator snaps to its target: converged adaptation (docs/TONE_OPERATORS.md, "Defaults"). The
 // photographs go through `tonemap` as a user runs it (auto range, Ward's pcond sampling), tiles 160
-// wide. The default scene is also run with the old percentile default (an unbounded highlight limit)
-// to show that the criterion fails it, and its figures are compared with the table docs/TONE_OPERATORS.md
-// quotes for it (issue 39: docs that cannot go stale): exposure within 0.02 EV, near black within 0.3 %,
-// median luma within 0.01 (llvmpipe against a GPU).
+// wide. A third sheet runs every operator with local exposure on (Unreal's template values; the unreal
+// preset turns it on too), held to the same criterion. The default scene is also run with the old
+// percentile default (an unbounded highlight limit) to show that the criterion fails it, and its figures
+// are compared with the table docs/TONE_OPERATORS.md quotes for it (issue 39: docs that cannot go
+// stale): exposure within 0.02 EV, near black within 0.3 %, median luma within 0.01 (llvmpipe against a GPU).
 #include "cli/CliTestSupport.h"
 #include "image/ImageIo.h"
 #include "post/tonemap/EnginePresets.h"
@@ -44,7 +45,11 @@ using cli_test::hdrlab;
 
 constexpr double kMaxNearBlack = 0.25;
 constexpr double kMinMedianLuma = 0.08;
-constexpr int kNearBlackLevel = 3;  ///< brightest 8-bit sRGB channel at or below this: near black
+constexpr int kNearBlackLevel = 3;
+/// Local exposure as Unreal Engine 5's new-project templates set it (the `unreal` preset's).
+constexpr const char* kLocalExposureFlags =
+    "--set local_exposure.method=bilateral --set local_exposure.highlight_contrast_scale=0.8 "
+    "--set local_exposure.shadow_contrast_scale=0.8";  ///< brightest 8-bit sRGB channel at or below this: near black
 /// Scenes that really are mostly dark (their descriptions say so): no operator can make them bright.
 const std::set<std::string> kMostlyDarkScenes = {"stress-almost-black"};
 /// Scene x engine preset pairs where the engine's own defaults, reproduced, miss the criterion.
@@ -225,6 +230,9 @@ protected:
         };
         run("--operator all", operatorFlags, "operators", "");
         run("--preset all", "", "presets", "percentile/");
+        // Every operator again with local exposure on, at Unreal's template values (issue 34).
+        run("--operator all", operatorFlags + " " + std::string(kLocalExposureFlags), "local-exposure",
+            "local-exposure/");
         return all;
     }
 
@@ -252,13 +260,15 @@ TEST_P(ExposureCriterionCli, WellExposedAtTheDefaults)
             << stem << " is exempt as mostly dark, so its description must say so: " << description;
     }
     const auto tiles = tonemapAll(hdr, operatorFlags);
-    EXPECT_EQ(tiles.size(), post::toneOperatorRegistry().size() + 1 + post::enginePresets().size())
-        << "every registered operator and the percentile operator with none and every engine preset";
+    EXPECT_EQ(tiles.size(), 2 * post::toneOperatorRegistry().size() + 1 + post::enginePresets().size())
+        << "every registered operator (without and with local exposure) and the percentile operator with none and "
+           "every engine preset";
     for (const auto& [id, e] : tiles) {
         std::printf("%-22s %-24s near black %5.1f %%  median luma %.3f  %s\n", input.name.c_str(), id.c_str(),
                     100.0 * e.nearBlack, e.medianLuma, e.keyValue.c_str());
         const bool enginePreset = id.rfind("percentile/", 0) == 0 && id != "percentile/none";
-        if (mostlyDark || (!input.scene && (id == "exposure" || enginePreset)) || kEngineExemptions.count({stem, id}))
+        const bool fixedExposure = id == "exposure" || id == "local-exposure/exposure";
+        if (mostlyDark || (!input.scene && (fixedExposure || enginePreset)) || kEngineExemptions.count({stem, id}))
             continue;
         EXPECT_LE(e.nearBlack, kMaxNearBlack) << id << " on " << input.name << ": too much near black";
         EXPECT_GE(e.medianLuma, kMinMedianLuma) << id << " on " << input.name << ": too dark a median";

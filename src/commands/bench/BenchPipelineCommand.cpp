@@ -472,6 +472,14 @@ private:
         }
         if (add("local-adaptation", {"local-adaptation/cuda-sat"}, {}))
             chainScopes.push_back("local-adaptation/cuda-sat");
+        // Local exposure (local_exposure.method bilateral): the grid's own pass (structure separate, or a
+        // histogram method that cannot build it; it reads the frame as the histogram does) and the blur.
+        if (add("local-exposure/grid", {"local-exposure/grid"}, post::histogramMinimumTraffic(shape))) {
+            chainScopes.push_back("local-exposure/grid");
+            chainTraffic += post::histogramMinimumTraffic(shape);
+        }
+        if (add("local-exposure/blur", {"local-exposure/blur"}, {}))
+            chainScopes.push_back("local-exposure/blur");
         const post::Traffic curveTraffic = pipeline.toneOperator().curveMinimumTraffic(shape);
         add("curve", {tonemap + "/curve"}, curveTraffic);
         addChildren("curve", tonemap + "/curve");

@@ -368,7 +368,8 @@ int tonemapHdr(const TonemapOptions& options,
             for (const post::ProbeSample& sample : probe->samples)
                 out << "probe " << &sample - probe->samples.data() + 1 << " at "
                     << post::describeProbeSample(sample, pipeline.luminanceUnits().probeNote())
-                    << post::describeProbeTiles(sample, pipeline.toneOperator()) << "\n";
+                    << post::describeProbeTiles(sample, pipeline.toneOperator())
+                    << pipeline.describeLocalExposureProbe(std::size_t(&sample - probe->samples.data())) << "\n";
     }
     if (options.verify) {
         verify::VerifyReport report = verify::verifyPipeline(pipeline);

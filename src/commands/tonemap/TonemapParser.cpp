@@ -95,7 +95,9 @@ void addOutputFlags(CLI::App& tonemap, Flags& f)
     tonemap
         .add_option("--view", f.view,
                     "Write the tone-mapped image (default), the false-colour EV view or the metering weights")
-        ->type_name("tonemapped|false-colour|metering|local-gain|local-tiles")
+        ->type_name(
+            "tonemapped|false-colour|metering|local-gain|local-tiles|local-base|local-blurred|local-detail|local-"
+            "exposure")
         ->check(CLI::IsMember(viewModeChoices()));
     tonemap.add_option("--probe", f.probes, "Print the pixel probe at X,Y (from the top-left; repeatable, up to 8)")
         ->type_name("X,Y")

@@ -178,7 +178,9 @@ void addPipelineFlags(CLI::App& cli, Flags& f)
     f.viewOption = cli.add_option("--view", f.viewMode,
                                   "Display: the tone-mapped image (default), the false-colour EV view (EV = "
                                   "log2 cd/m^2) or the percentile operator's metering weights (docs/USAGE.md)")
-                       ->type_name("tonemapped|false-colour|metering|local-gain|local-tiles")
+                       ->type_name(
+                           "tonemapped|false-colour|metering|local-gain|local-tiles|local-base|local-blurred|local-"
+                           "detail|local-exposure")
                        ->check(CLI::IsMember(viewModeChoices()));
 }
 

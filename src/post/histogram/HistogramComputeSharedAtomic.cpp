@@ -2,6 +2,7 @@
 
 #include "gl/Debug.h"
 #include "shared/TileHistogramsInPass.h"
+#include "shared/LocalExposure.h"
 #include "util/Log.h"
 
 #include <algorithm>
@@ -168,6 +169,13 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                              : nullptr;
     // A local operator's tile histograms (TILES 1): a walk of the tile grid's blocks, no foveal or apply.
     TileHistogramTarget* tileTarget = acceptedTiles(std::exchange(mTileTarget, nullptr), !foveal && !apply);
+    // The local exposure's grid in the same read: the tile walk only, its blocks nesting in 64 x 64.
+    // Not with a local operator's tiles (the operators are local already: the apply ignores the grid).
+    LocalExposureGridTarget* grid = targets.localExposureGrid && targets.localExposureGrid->grid && !tileTarget &&
+                                            fovealVariant == 0 && !mTuning.strip && mTuning.pixels <= 4 &&
+                                            64 % (8 * mTuning.pixels) == 0
+                                        ? targets.localExposureGrid
+                                        : nullptr;
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -188,7 +196,8 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
                               {"CURVE_KERNEL", std::to_string(curve ? curve->kernel : 0u)},
                               {"CURVE_UNIFORMS", std::to_string(kCurveUniforms)},
                               {"CURVE_GATE", curve && mTuning.curveRuns != 1 ? "1" : "0"},
-                              {"TILES", tileTarget ? "1" : "0"}};
+                              {"TILES", tileTarget ? "1" : "0"},
+                              {"LOCAL_EXPOSURE_GRID", grid ? "1" : "0"}};
     if (curve)
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
     gl::Program& program = mPrograms[definesKey(defines)];
@@ -196,7 +205,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
                                                (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
                                                (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
-                                               (fovealKeys ? "keys." : "") + (tileTarget ? "tiles." : "") +
+                                               (fovealKeys ? "keys." : "") + (tileTarget ? "tiles." : "") + (grid ? "grid." : "") +
                                                std::to_string(capacity),
                                            "histogram/SharedAtomic.comp", defines);
     mLastReplicas = replicas;
@@ -273,9 +282,13 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         program.set(hd::kTileBlockCountUniform, std::uint32_t(tileBlocks));
         tileTarget->histograms->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingTileHistograms);
     }
+    if (grid)
+        grid->grid->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureGrid);
     glDispatchCompute(mLastGroups, 1, 1);
     if (tileTarget)
         tileTarget->written = true;
+    if (grid)
+        grid->written = true;
     if (curve)
         curve->written = true;
     if (apply) {

@@ -66,7 +66,7 @@ public:
     std::string status() const override;
     HistogramTraits traits() const override
     {
-        return {.fillsFovealImage = true, .appliesCurve = true, .buildsCurve = true};
+        return {.fillsFovealImage = true, .appliesCurve = true, .buildsCurve = true, .buildsLocalExposureGrid = true};
     }
 
     void build(PassContext& ctx,

@@ -35,6 +35,8 @@ struct HistogramTraits
     /// method only where the app declares a producer (PostPipeline::setFusedHistogramProducer); tools and
     /// tests that build histograms of a texture leave it out, saying kNeedsFusedProducer.
     bool needsFusedProducer = false;
+    /// build() also adds the frame to HistogramTargets::localExposureGrid (the same read of the frame).
+    bool buildsLocalExposureGrid = false;
 };
 
 /// Capability of a method whose histogram a frame's producer bins (fused-lighting): the pipeline and
@@ -114,6 +116,7 @@ public:
     bool appliesCurve() const { return traits().appliesCurve; }
     bool buildsCurve() const { return traits().buildsCurve; }
     bool needsFusedProducer() const { return traits().needsFusedProducer; }
+    bool buildsLocalExposureGrid() const { return traits().buildsLocalExposureGrid; }
 };
 
 /// Why a method that needs a fused producer cannot run on this frame source.

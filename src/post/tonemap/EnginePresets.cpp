@@ -44,6 +44,11 @@ std::array<EnginePreset, 3> makePresets()
     ue.settings.compensationCurve = {};  // AutoExposureBiasCurve is unset by default: no compensation curve
     // UE's default tonemapper is its ACES-fitted filmic curve (per channel in AP1): the ACES fit stands in.
     ue.settings.display.curve = DisplayCurve::AcesFit;
+    // UE 5's new-project templates turn local exposure on: highlight and shadow contrast 0.8 (the
+    // post-process defaults are 1, 1: none).
+    ue.localExposure.method = LocalExposureMethod::Bilateral;
+    ue.localExposure.highlightContrastScale = 0.8f;
+    ue.localExposure.shadowContrastScale = 0.8f;
 
     // Unity HDRP (engines.md b): 128 bins (HISTOGRAM_BINS) over the exposure limits -1..14 EV100, the
     // 40th..90th percentile band (histogramPercentages), exposure 1 / (1.2 2^EV100) with K = 12.5, so
@@ -151,6 +156,7 @@ EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& se
     settings = sanitize(next);
     result.ok = true;
     result.histogram = preset->histogram;
+    result.localExposure = preset->localExposure;
     return result;
 }
 
@@ -159,7 +165,8 @@ EnginePresetResult applyEnginePreset(std::string_view id, PercentileSettings& se
     EnginePresetResult result = applyEnginePreset(id, settings);
     if (!result.ok)
         return result;
-    applyHistogramRequest({result.histogram.bins, result.histogram.logMin, result.histogram.logMax}, pipeline);
+    applyHistogramRequest(
+        {result.histogram.bins, result.histogram.logMin, result.histogram.logMax, result.localExposure}, pipeline);
     return result;
 }
 
@@ -170,6 +177,11 @@ void applyHistogramRequest(const HistogramRequest& request, PipelineSettings& pi
     pipeline.rangeMode = RangeMode::Manual;
     pipeline.logMin = request.logMin;
     pipeline.logMax = request.logMax;
+    if (request.localExposure) {  // the grid's structure is hdrlab's own choice: kept
+        const LocalExposureStructure structure = pipeline.localExposure.structure;
+        pipeline.localExposure = *request.localExposure;
+        pipeline.localExposure.structure = structure;
+    }
 }
 
 }  // namespace post

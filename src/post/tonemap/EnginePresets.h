@@ -41,6 +41,9 @@ struct EnginePreset
     EngineHistogram histogram;
     PercentileSettings
         settings;  ///< with the engine's default display curve; local adaptation at its default (not applied)
+    /// The engine's local exposure as its new projects have it (Unreal's templates: bilateral, highlight
+    /// and shadow contrast 0.8); off for the engines without one (HDRP, Bevy).
+    LocalExposureSettings localExposure;
 };
 
 /// The presets, in UI order.
@@ -55,6 +58,7 @@ struct EnginePresetResult
     bool ok = false;
     std::string error;  ///< one line naming the bad id and the valid ones when !ok
     EngineHistogram histogram;
+    LocalExposureSettings localExposure;  ///< the preset's (EnginePreset::localExposure)
 };
 
 /// Sets the preset's metering, percentiles, key, compensation, limits, adaptation and display curve

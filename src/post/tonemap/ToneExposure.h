@@ -25,7 +25,8 @@ public:
     {
         return {.usesHistogram = false,
                 .usesPipelineCdf = false,
-                .displayTransform = displayTransformCode(mSettings.display.curve)};
+                .displayTransform = displayTransformCode(mSettings.display.curve),
+                .curveCarriesExposure = true};
     }
 
     void computeCurve(PassContext& ctx, const ToneInputs& inputs, gl::Buffer& curve) override;

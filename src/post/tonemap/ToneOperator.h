@@ -13,6 +13,7 @@
 #include "post/StageTraffic.h"
 #include "post/tonemap/ToneCapabilities.h"
 #include "tone/DisplayOutput.h"
+#include "tone/LocalExposureSettings.h"
 #include "tone/ToneSettings.h"
 
 #include <functional>
@@ -60,6 +61,8 @@ struct HistogramRequest
     std::uint32_t bins = 0;
     float logMin = 0.0f;
     float logMax = 0.0f;
+    /// The engine's local exposure (Unreal's template values; off for engines that have none); empty: kept.
+    std::optional<LocalExposureSettings> localExposure;
 };
 
 /// What the pipeline plans a frame around (asked every frame; settings may change them).
@@ -84,6 +87,10 @@ struct ToneTraits
     /// The apply pass blends the operator's tile curves (localTiles(); clahe, ward-local), so the
     /// histogram pass cannot apply the curve in one pass.
     bool localTiles = false;
+    /// The curve is a display curve of the exposed luminance Lw x 2^E with 2^E in the header's kCurveScale
+    /// (exposure, percentile): local exposure's middle grey is then 0.18 / 2^E; otherwise the frame's
+    /// mean log2 L (shared/LocalExposure.h).
+    bool curveCarriesExposure = false;
 };
 
 /// A histogram-driven tone operator. The core is its identity, one work verb (computeCurve) and its

@@ -213,7 +213,8 @@ EnginePresetResult TonePercentile::applyPreset(std::string_view presetId)
 {
     EnginePresetResult result = applyEnginePreset(presetId, mSettings);
     if (result.ok) {
-        mHistogramRequest = HistogramRequest{result.histogram.bins, result.histogram.logMin, result.histogram.logMax};
+        mHistogramRequest = HistogramRequest{result.histogram.bins, result.histogram.logMin, result.histogram.logMax,
+                                             result.localExposure};
         mAppliedPreset = std::string(findEnginePreset(presetId)->label);
     }
     return result;
@@ -633,6 +634,7 @@ ToneTraits TonePercentile::traits() const
     traits.localAdaptationRadius = localAdaptationRadius();
     traits.meteringMask = mSettings.meteringMask;
     traits.displayTransform = displayTransformCode(mSettings.display.curve);
+    traits.curveCarriesExposure = true;
     return traits;
 }
 
