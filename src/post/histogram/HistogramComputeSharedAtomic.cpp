@@ -1,8 +1,8 @@
 #include "post/histogram/HistogramComputeSharedAtomic.h"
 
 #include "gl/Debug.h"
-#include "shared/TileHistogramsInPass.h"
 #include "shared/LocalExposure.h"
+#include "shared/TileHistogramsInPass.h"
 #include "util/Log.h"
 
 #include <algorithm>
@@ -134,6 +134,50 @@ TileHistogramTarget* acceptedTiles(TileHistogramTarget* offered, bool allowed)
                : nullptr;
 }
 
+ApplyTarget* acceptedApply(ApplyTarget* apply, glm::ivec2 imageSize, bool allowed)
+{
+    return allowed && apply && apply->curve && apply->output && apply->output->size() == imageSize &&
+                   apply->output->format() == GL_RGBA8
+               ? apply
+               : nullptr;
+}
+
+CurveTarget* acceptedCurve(CurveTarget* curve)
+{
+    return curve && curve->kernel != 0 && curve->curve && curve->cdf ? curve : nullptr;
+}
+
+/// The local exposure's grid in the same read: the tile walk only, its blocks nesting in 64 x 64.
+LocalExposureGridTarget* acceptedGrid(LocalExposureGridTarget* offered, bool allowed, bool strip, std::uint32_t pixels)
+{
+    return allowed && offered && offered->grid && !strip && pixels <= 4 && 64 % (8 * pixels) == 0 ? offered : nullptr;
+}
+
+/// The program's label: its variant's parts (apply, curve kernel, foveal shape, keys, tiles, grid) and capacity.
+std::string programLabel(const gl::ShaderDefines& defines, std::uint32_t capacity)
+{
+    const auto value = [&](const std::string& name) {
+        for (const auto& [key, v] : defines)
+            if (key == name)
+                return v;
+        return std::string("0");
+    };
+    std::string label = "histogram.compute-shared-atomic.";
+    if (value("APPLY") != "0")
+        label += "apply.";
+    if (value("CURVE_KERNEL") != "0")
+        label += "curve" + value("CURVE_KERNEL") + ".";
+    if (value("FOVEAL") != "0")
+        label += "foveal" + value("FOVEAL") + ".";
+    if (value("FOVEAL_KEYS") != "0")
+        label += "keys.";
+    if (value("TILES") != "0")
+        label += "tiles.";
+    if (value("LOCAL_EXPOSURE_GRID") != "0")
+        label += "grid.";
+    return label + std::to_string(capacity);
+}
+
 /// The program cache's key: every define, in order.
 std::string definesKey(const gl::ShaderDefines& defines)
 {
@@ -159,23 +203,14 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
     // workgroup per block (FOVEAL 1: 71 against 55 us at 4K on the H200, docs/PERF.md).
     const int fovealVariant = !foveal ? 0 : mTuning.fovealShape == 1 ? 1 : 2;
     const bool fovealKeys = foveal && foveal->rangeKeys && *foveal->rangeKeys;  // Ward's range keys too
-    ApplyTarget* apply = targets.apply && targets.apply->curve && targets.apply->output &&
-                                 targets.apply->output->size() == image.size &&
-                                 targets.apply->output->format() == GL_RGBA8 && fovealVariant != 1
-                             ? targets.apply
-                             : nullptr;
-    CurveTarget* curve = targets.curve && targets.curve->kernel != 0 && targets.curve->curve && targets.curve->cdf
-                             ? targets.curve
-                             : nullptr;
+    ApplyTarget* apply = acceptedApply(targets.apply, image.size, fovealVariant != 1);
+    CurveTarget* curve = acceptedCurve(targets.curve);
     // A local operator's tile histograms (TILES 1): a walk of the tile grid's blocks, no foveal or apply.
     TileHistogramTarget* tileTarget = acceptedTiles(std::exchange(mTileTarget, nullptr), !foveal && !apply);
     // The local exposure's grid in the same read: the tile walk only, its blocks nesting in 64 x 64.
     // Not with a local operator's tiles (the operators are local already: the apply ignores the grid).
-    LocalExposureGridTarget* grid = targets.localExposureGrid && targets.localExposureGrid->grid && !tileTarget &&
-                                            fovealVariant == 0 && !mTuning.strip && mTuning.pixels <= 4 &&
-                                            64 % (8 * mTuning.pixels) == 0
-                                        ? targets.localExposureGrid
-                                        : nullptr;
+    LocalExposureGridTarget* grid =
+        acceptedGrid(targets.localExposureGrid, !tileTarget && fovealVariant == 0, mTuning.strip, mTuning.pixels);
     const std::uint32_t capacity = kBinCapacities[variant];
     // Copies must fit the GL minimum of 32 KB shared memory (odd stride of capacity + counters + 1).
     const std::uint32_t fitting =
@@ -202,12 +237,7 @@ void HistogramComputeSharedAtomic::build(PassContext& ctx,
         defines.insert(defines.end(), curve->defines.begin(), curve->defines.end());
     gl::Program& program = mPrograms[definesKey(defines)];
     if (!program)
-        program = ctx.shaders.buildCompute("histogram.compute-shared-atomic." + std::string(apply ? "apply." : "") +
-                                               (curve ? "curve" + std::to_string(curve->kernel) + "." : "") +
-                                               (fovealVariant ? "foveal" + std::to_string(fovealVariant) + "." : "") +
-                                               (fovealKeys ? "keys." : "") + (tileTarget ? "tiles." : "") + (grid ? "grid." : "") +
-                                               std::to_string(capacity),
-                                           "histogram/SharedAtomic.comp", defines);
+        program = ctx.shaders.buildCompute(programLabel(defines, capacity), "histogram/SharedAtomic.comp", defines);
     mLastReplicas = replicas;
     mLastSubgroupVote = subgroupVote;
     if (image.size.x <= 0 || image.size.y <= 0) {
