@@ -2,8 +2,8 @@
 # perf-table.sh: the current-numbers table at the top of docs/PERF.md, in one run: `hdrlab bench
 # pipeline` at 1920x1080 and 3840x2160 for the percentile and Ward operators (every path the bench
 # runs: the GL path and each CUDA histogram and scan path), once per frame format given, and `hdrlab
-# bench clahe` (CLAHE per backend, 8- and 16-bit, at the same sizes), then scripts/perf_table.py turns
-# the CSVs and logs into the table.
+# bench clahe` (CLAHE per backend, 8- and 16-bit, at the same sizes) and `hdrlab bench fusion` (the fusion
+# local exposure at the same sizes), then scripts/perf_table.py turns the CSVs and logs into the table.
 #
 # Usage (repository root; on the GPU machine after `source .devrt/on-device.sh`):
 #   scripts/perf-table.sh [--bin DIR] [--update DOC.md] [FORMAT...]
@@ -14,13 +14,17 @@
 #   --update   also rewrite the table between the perf-table markers of DOC.md (docs/PERF.md)
 # Environment: OUT (default ./gpu-out), SIZES (default 1920x1080,3840x2160), OPERATORS (default
 #   "percentile ward"), BINS (default 256), FRAMES (timed frames per configuration, default 120),
-#   WARMUP (default 20), CLAHE_RUNS (timed runs of bench clahe, default 200; 0 skips it), PYTHON
+#   WARMUP (default 20), PEERS (default 1: the percentile run also times the engines' metering on the
+#   same frame and checks the engine presets against it, `bench pipeline --peers`; 0 leaves it out),
+#   CLAHE_RUNS (timed runs of bench clahe, default 200; 0 skips it), FUSION_RUNS (timed runs of bench
+#   fusion, default 200; 0 skips it), PYTHON
 #   (default python3; the table is skipped with a note without it).
-# Writes $OUT/perf-table/: environment.txt, pipeline-<format>-<operator>.{txt,csv}, clahe.{txt,csv}, perf-table.md,
+# Writes $OUT/perf-table/: environment.txt, pipeline-<format>-<operator>.{txt,csv}, clahe.{txt,csv}, fusion.{txt,csv},
+# perf-table.md,
 # packed into $OUT/perf-table.tar.gz (the device returns few files). To rebuild the table from
 # returned files elsewhere: copy the folder to docs/perf/<name>/ and run
 #   python3 scripts/perf_table.py --env docs/perf/<name>/environment.txt --log docs/perf/<name>/*.txt \
-#     --clahe docs/perf/<name>/clahe.csv --update docs/PERF.md docs/perf/<name>/pipeline-*.csv
+#     --clahe docs/perf/<name>/clahe.csv --fusion docs/perf/<name>/fusion.csv --update docs/PERF.md docs/perf/<name>/pipeline-*.csv
 # Exit status: 0, or 1 when a bench run failed (3 from the bench: a stage under its floor; the run's
 # log says which) or the table could not be made.
 set -uo pipefail
@@ -51,6 +55,8 @@ frames=${FRAMES:-120}
 warmup=${WARMUP:-20}
 python=${PYTHON:-python3}
 clahe_runs=${CLAHE_RUNS:-200}
+fusion_runs=${FUSION_RUNS:-200}
+peers=${PEERS:-1}
 status=0
 
 {
@@ -61,7 +67,7 @@ status=0
     echo "driver: ${gpu##*, }"
   fi
   commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null) && echo "commit: $commit"
-  echo "command: hdrlab bench pipeline --size $sizes --bins $bins --operator OP --frames $frames --warmup $warmup"
+  echo "command: hdrlab bench pipeline --size $sizes --bins $bins --operator OP --frames $frames --warmup $warmup$([[ "$peers" != 0 ]] && echo " (--peers with OP percentile)")"
 } >"$dir/environment.txt"
 
 [[ ${#formats[@]} -gt 0 ]] || formats=(default)
@@ -71,21 +77,24 @@ for format in "${formats[@]}"; do
   [[ "$format" == default ]] || flag=(--frame-format "$format")
   for op in $operators; do
     name="pipeline-$format-$op"
-    echo "==== $name: hdrlab bench pipeline --size $sizes --bins $bins --operator $op ${flag[*]}" | tee "$dir/$name.txt"
+    peer_flag=()
+    [[ "$op" == percentile && "$peers" != 0 ]] && peer_flag=(--peers)
+    echo "==== $name: hdrlab bench pipeline --size $sizes --bins $bins --operator $op ${flag[*]} ${peer_flag[*]}" | tee "$dir/$name.txt"
     timeout --signal=KILL 900 "$bin/hdrlab" bench pipeline --size "$sizes" --bins "$bins" --operator "$op" \
-      --frames "$frames" --warmup "$warmup" "${flag[@]}" --csv "$dir/$name.csv" >>"$dir/$name.txt" 2>&1
+      --frames "$frames" --warmup "$warmup" "${flag[@]}" "${peer_flag[@]}" --csv "$dir/$name.csv" >>"$dir/$name.txt" 2>&1
     rc=$?
     echo "==== exit $rc" >>"$dir/$name.txt"
     echo "$name: exit $rc$([[ $rc -eq 3 ]] && echo ' (a stage came in under its floor: see the log)')"
     [[ $rc -eq 0 ]] || status=1
     [[ $rc -eq 0 || $rc -eq 3 ]] || tail -n 3 "$dir/$name.txt"
-    grep -E "^(memory floors|device peak|floor check|FLOOR BROKEN|  [0-9]+x[0-9]+,)" "$dir/$name.txt" | cut -c1-200
+    grep -E "^(memory floors|device peak|floor check|FLOOR BROKEN|  [0-9]+x[0-9]+,|\| (unreal|unity-hdrp|bevy) \| )" \
+      "$dir/$name.txt" | cut -c1-200
     [[ -s "$dir/$name.csv" ]] && csvs+=("$dir/$name.csv")
     logs+=(--log "$dir/$name.txt")
   done
 done
 
-clahe=()
+sections=()  # --clahe / --fusion CSVs for perf_table.py
 if [[ "$clahe_runs" != 0 ]]; then
   echo "==== clahe: hdrlab bench clahe --size $sizes --repeat $clahe_runs" | tee "$dir/clahe.txt"
   timeout --signal=KILL 900 "$bin/hdrlab" bench clahe --size "$sizes" --repeat "$clahe_runs" \
@@ -95,7 +104,19 @@ if [[ "$clahe_runs" != 0 ]]; then
   echo "clahe: exit $rc$([[ $rc -eq 1 ]] && echo ' (a backend failed or differed from the CPU reference: see the log)')"
   [[ $rc -eq 0 ]] || status=1
   grep -E "^\| [0-9]+x[0-9]+ " "$dir/clahe.txt" | cut -c1-200
-  [[ -s "$dir/clahe.csv" ]] && clahe=(--clahe "$dir/clahe.csv")
+  [[ -s "$dir/clahe.csv" ]] && sections+=(--clahe "$dir/clahe.csv")
+fi
+
+if [[ "$fusion_runs" != 0 ]]; then
+  echo "==== fusion: hdrlab bench fusion --size $sizes --repeat $fusion_runs" | tee "$dir/fusion.txt"
+  timeout --signal=KILL 900 "$bin/hdrlab" bench fusion --size "$sizes" --repeat "$fusion_runs" \
+    --csv "$dir/fusion.csv" >>"$dir/fusion.txt" 2>&1
+  rc=$?
+  echo "==== exit $rc" >>"$dir/fusion.txt"
+  echo "fusion: exit $rc$([[ $rc -eq 1 ]] && echo ' (a size failed or differed from the CPU reference: see the log)')"
+  [[ $rc -eq 0 ]] || status=1
+  grep -E "^\| [0-9]+x[0-9]+ " "$dir/fusion.txt" | cut -c1-200
+  [[ -s "$dir/fusion.csv" ]] && sections+=(--fusion "$dir/fusion.csv")
 fi
 
 if [[ ${#csvs[@]} -eq 0 ]]; then
@@ -104,10 +125,10 @@ if [[ ${#csvs[@]} -eq 0 ]]; then
 elif ! command -v "$python" >/dev/null 2>&1; then
   echo "perf-table.sh: no $python here: make the table from the returned files (see the header of this script)"
 else
-  "$python" "$root/scripts/perf_table.py" --env "$dir/environment.txt" "${logs[@]}" "${clahe[@]}" \
+  "$python" "$root/scripts/perf_table.py" --env "$dir/environment.txt" "${logs[@]}" "${sections[@]}" \
     --output "$dir/perf-table.md" "${csvs[@]}" || status=1
   if [[ -n "$update" ]]; then
-    "$python" "$root/scripts/perf_table.py" --env "$dir/environment.txt" "${logs[@]}" "${clahe[@]}" \
+    "$python" "$root/scripts/perf_table.py" --env "$dir/environment.txt" "${logs[@]}" "${sections[@]}" \
       --update "$update" "${csvs[@]}" || status=1
   fi
   [[ -s "$dir/perf-table.md" ]] && echo "table: $dir/perf-table.md"

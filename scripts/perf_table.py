@@ -5,8 +5,9 @@ output (its --csv files, and optionally its printed logs for the device, build a
 One table of every stage of the GL path (median us / floor us and time / floor) per frame format and
 size, one of the frame time of the GL path and of each CUDA path, and the rates the floors used, under
 a header naming the device, driver, date and commit; with --clahe, also the CLAHE rows of `hdrlab bench
-clahe --csv` (each backend's passes per image size and bit depth, against issue 33's targets; such a
-CSV given among the positional ones counts as --clahe). Written
+clahe --csv` (each backend's passes per image size and bit depth, against issue 33's targets), with
+--fusion the fusion local exposure's rows of `hdrlab bench fusion --csv` (its sub-passes per frame size,
+against issue 34's target); such CSVs given among the positional ones count as --clahe / --fusion. Written
 to stdout, to --output, or with --update between the markers <!-- perf-table:begin --> and
 <!-- perf-table:end --> of a Markdown file.
 scripts/perf-table.sh runs the bench and this in one go.
@@ -14,7 +15,7 @@ scripts/perf-table.sh runs the bench and this in one go.
 Usage:
   perf_table.py [--env FILE] [--log LOG ...] [--device D] [--driver V] [--date D] [--commit C] [--peak P]
                 [--assume-frame-format F] [--bins N] [--operators a,b] [--note TEXT]
-                [--clahe CLAHE.csv ...] [--update DOC.md | --output FILE] CSV...
+                [--clahe CLAHE.csv ...] [--fusion FUSION.csv ...] [--update DOC.md | --output FILE] CSV...
 The facts come from, in order of precedence: the flags, --env (lines "key: value": device, driver,
 date, commit; scripts/perf-table.sh writes it), the logs ("hdrlab bench pipeline on ...", "build:
 ..., run at ...", "device peak: ..."); but a log's build revision beats --env's commit (it names the
@@ -36,66 +37,124 @@ REQUIRED = [
 FLOOR_TOLERANCE = 0.95  # commands/bench/BenchFloors.h kFloorTolerance
 CLAHE_REQUIRED = ["size", "bits", "backend", "histogram_us", "lut_us", "blend_us", "total_us", "exact", "target_us",
                   "error"]
+FUSION_REQUIRED = ["size", "format", "reduction", "levels", "map", "reduce_us", "pyramid_us", "collapse_us", "total_us",
+                   "exact", "target_us", "error"]
 
 
 class InputError(Exception):
     """Bad input: reported as one line, exit status 2."""
 
 
+def read_csv(path, required, kind):
+    """The rows of one CSV of `kind` (e.g. "bench clahe") as (line number, dict), after checking that
+    its header has every `required` column and each row every field; InputError otherwise."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in required if c not in (reader.fieldnames or [])]
+            if missing:
+                raise InputError("%s: not a `%s` CSV (no column %s)" % (path, kind, ", ".join(missing)))
+            rows = []
+            for line, row in enumerate(reader, start=2):
+                if None in row or any(row.get(c) is None for c in required):
+                    raise InputError("%s:%d: wrong number of fields" % (path, line))
+                rows.append((line, dict(row)))
+            return rows
+    except OSError as error:
+        raise InputError("%s: %s" % (path, error.strerror or error)) from None
+
+
+def to_floats(row, keys, path, line):
+    """`row`'s `keys` as floats in place (None where empty); InputError for anything else."""
+    try:
+        for key in keys:
+            row[key] = float(row[key]) if row[key] else None
+    except ValueError as error:
+        raise InputError("%s:%d: %s" % (path, line, error)) from None
+
+
 def read_rows(paths, assume_format):
     rows = []
     for path in paths:
-        try:
-            with open(path, newline="", encoding="utf-8") as handle:
-                reader = csv.DictReader(handle)
-                missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-                if missing:
-                    raise InputError("%s: not a `bench pipeline` CSV (no column %s)" % (path, ", ".join(missing)))
-                for line, row in enumerate(reader, start=2):
-                    if None in row or any(row.get(c) is None for c in REQUIRED):
-                        raise InputError("%s:%d: wrong number of fields" % (path, line))
-                    row = dict(row)
-                    row["frame_format"] = row.get("frame_format") or assume_format or "unknown"
-                    try:
-                        row["median"] = float(row["median_us"])
-                        row["floor"] = float(row["floor_us"]) if row["floor_us"] else None
-                        row["ratio"] = float(row["time_over_floor"]) if row["time_over_floor"] else None
-                    except ValueError as error:
-                        raise InputError("%s:%d: %s" % (path, line, error)) from None
-                    row["source_file"] = path
-                    rows.append(row)
-        except OSError as error:
-            raise InputError("%s: %s" % (path, error.strerror or error)) from None
+        for line, row in read_csv(path, REQUIRED, "bench pipeline"):
+            row["frame_format"] = row.get("frame_format") or assume_format or "unknown"
+            row["median"], row["floor"], row["ratio"] = row["median_us"], row["floor_us"], row["time_over_floor"]
+            to_floats(row, ("median", "floor", "ratio"), path, line)
+            if row["median"] is None:
+                raise InputError("%s:%d: no median_us" % (path, line))
+            row["source_file"] = path
+            check_peer_row(row, path, line)
+            rows.append(row)
     if not rows:
         raise InputError("no rows in %s" % ", ".join(paths))
     return rows
+
+
+def check_peer_row(row, path, line):
+    """An engine peer's row (`bench pipeline --peers`: path peer-<id>, stage metering or metering/<pass>)
+    carries the EV where the engine's adaptation settles on the frame; other rows leave it empty."""
+    row["peer"] = row["path"].startswith("peer-")
+    if not row["peer"]:
+        return
+    if not row["stage"].startswith("metering"):
+        raise InputError("%s:%d: a peer row's stage is metering or metering/<pass>, not %s" % (path, line, row["stage"]))
+    try:
+        row["ev"] = float(row.get("exposure_ev") or "")
+    except ValueError:
+        raise InputError("%s:%d: a peer row without its exposure_ev" % (path, line)) from None
+
+
+def peer_section(rows, peers, columns):
+    """Each engine peer's metering beside hdrlab's (histogram + scan + curve of the percentile operator's
+    GL path), median us, with the EV the peer settles on."""
+    head = "| %s |" + " %s |" * len(columns)
+    out = ["", "**Metering beside the engines' own** (median us on the same frame, GL timer queries; hdrlab: "
+           "histogram + scan + curve rows of the percentile operator, GL path (with the curve built in the histogram "
+           "pass there is no curve row); a peer: every pass its auto exposure "
+           "runs, with the EV it settles on; docs/PERF.md says what each peer follows and simplifies):", ""]
+    out.append(head % (("metering",) + tuple("%s %s" % (fmt, size_label(size)) for fmt, size in columns)))
+    out.append("|---|" + "---:|" * len(columns))
+    cells = []
+    for fmt, size in columns:
+        parts = {}
+        for row in rows:
+            if (row["frame_format"], row["size"], row["operator"], row["path"]) == (fmt, size, "percentile", "gl") \
+                    and row["stage"] in ("histogram", "scan", "curve"):
+                parts[row["stage"]] = row["median"]
+        # The curve may be built in the histogram pass's last workgroup: then there is no curve row.
+        cells.append(number(sum(parts.values())) if "histogram" in parts else "-")
+    out.append(head % (("hdrlab percentile",) + tuple(cells)))
+    for peer in unique(row["path"] for row in peers):
+        cells = []
+        for fmt, size in columns:
+            match = [row for row in peers if (row["frame_format"], row["size"], row["path"], row["stage"])
+                     == (fmt, size, peer, "metering")]
+            cells.append("%s (EV %.2f)" % (number(match[-1]["median"]), match[-1]["ev"]) if match else "-")
+        out.append(head % ((peer[len("peer-"):],) + tuple(cells)))
+    return out
 
 
 def read_clahe_rows(paths):
     """The rows of `hdrlab bench clahe --csv` files; a backend not available there is left out."""
     rows = []
     for path in paths or []:
-        try:
-            with open(path, newline="", encoding="utf-8") as handle:
-                reader = csv.DictReader(handle)
-                missing = [c for c in CLAHE_REQUIRED if c not in (reader.fieldnames or [])]
-                if missing:
-                    raise InputError("%s: not a `bench clahe` CSV (no column %s)" % (path, ", ".join(missing)))
-                for line, row in enumerate(reader, start=2):
-                    if None in row or any(row.get(c) is None for c in CLAHE_REQUIRED):
-                        raise InputError("%s:%d: wrong number of fields" % (path, line))
-                    row = dict(row)
-                    if row["error"].startswith("unavailable"):
-                        continue
-                    try:
-                        for key in ("histogram_us", "lut_us", "blend_us", "total_us", "target_us"):
-                            row[key] = float(row[key]) if row[key] else None
-                    except ValueError as error:
-                        raise InputError("%s:%d: %s" % (path, line, error)) from None
-                    row["source_file"] = path
-                    rows.append(row)
-        except OSError as error:
-            raise InputError("%s: %s" % (path, error.strerror or error)) from None
+        for line, row in read_csv(path, CLAHE_REQUIRED, "bench clahe"):
+            if row["error"].startswith("unavailable"):
+                continue
+            to_floats(row, ("histogram_us", "lut_us", "blend_us", "total_us", "target_us"), path, line)
+            row["source_file"] = path
+            rows.append(row)
+    return rows
+
+
+def read_fusion_rows(paths):
+    """The rows of `hdrlab bench fusion --csv` files."""
+    rows = []
+    for path in paths or []:
+        for line, row in read_csv(path, FUSION_REQUIRED, "bench fusion"):
+            to_floats(row, ("reduce_us", "pyramid_us", "collapse_us", "total_us", "target_us"), path, line)
+            row["source_file"] = path
+            rows.append(row)
     return rows
 
 
@@ -120,14 +179,44 @@ def clahe_section(rows):
     return out
 
 
-def is_clahe_csv(path):
-    """Whether `path` is a `bench clahe` CSV (its header), so that a folder's *.csv can be given whole."""
+def fusion_section(rows):
+    """The fusion local exposure rows: median us per sub-pass and total per frame, the target, exactness."""
+    out = ["", "**Fusion local exposure** (`hdrlab bench fusion`: exposure fusion as Unreal 5.5's Fusion method, "
+           "contrast scales 0.8/0.8, synthetic frame; median us per sub-pass; target: issue 34's):", "",
+           "| frame (base, levels) | reduce | pyramid | collapse | total | target | equal to the CPU reference |",
+           "|---|---:|---:|---:|---:|---:|---|"]
+    for row in sorted(rows, key=lambda r: pixels(r["size"])):
+        name = "%s %s (%s, %s)" % (size_label(row["size"]), row["format"], row["map"], row["levels"])
+        if row["error"]:
+            out.append("| %s | %s | | | | | |" % (name, row["error"]))
+            continue
+        target = "-"
+        if row["target_us"] is not None:
+            target = "%s (%s)" % (number(row["target_us"]), "met" if row["total_us"] <= row["target_us"] else "missed")
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            name, number(row["reduce_us"]), number(row["pyramid_us"]), number(row["collapse_us"]),
+            number(row["total_us"]), target, "yes" if row["exact"] == "1" else "**no**"))
+    return out
+
+
+def csv_header(path):
     try:
         with open(path, newline="", encoding="utf-8") as handle:
-            header = next(csv.reader(handle), [])
+            return next(csv.reader(handle), [])
     except OSError:
-        return False
+        return []
+
+
+def is_clahe_csv(path):
+    """Whether `path` is a `bench clahe` CSV (its header), so that a folder's *.csv can be given whole."""
+    header = csv_header(path)
     return "backend" in header and "bits" in header and "stage" not in header
+
+
+def is_fusion_csv(path):
+    """Whether `path` is a `bench fusion` CSV (its header)."""
+    header = csv_header(path)
+    return "reduce_us" in header and "collapse_us" in header
 
 
 def pixels(size):
@@ -220,7 +309,12 @@ def path_name(row):
     return "%s `%s`" % (row["path"], method)
 
 
-def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None, clahe_rows=None):
+def build_table(rows, facts, bins=None, operators=None, note=None, link_base=None, clahe_rows=None,
+                fusion_rows=None):
+    peers = [row for row in rows if row.get("peer")]
+    rows = [row for row in rows if not row.get("peer")]
+    if not rows:
+        raise InputError("only engine peer rows: no `bench pipeline` stage rows")
     all_bins = unique(row["bins"] for row in rows)
     if bins is None:
         bins = "256" if "256" in all_bins else sorted(all_bins, key=int)[0]
@@ -264,7 +358,7 @@ def build_table(rows, facts, bins=None, operators=None, note=None, link_base=Non
     out.append("| device peak | %s |" % fact("peak", "not printed by this bench run"))
     out.append("| configuration | default scene, %s bins, operators %s, frame formats %s |"
                % (bins, ", ".join(operators), ", ".join(formats)))
-    raw = unique([row["source_file"] for row in rows] + [row["source_file"] for row in clahe_rows or []])
+    raw = unique([row["source_file"] for row in rows + (clahe_rows or []) + (fusion_rows or [])])
     links = []
     for path in raw:
         target = os.path.relpath(path, link_base) if link_base else path
@@ -338,8 +432,12 @@ def build_table(rows, facts, bins=None, operators=None, note=None, link_base=Non
             rate = float(values[-1]) if values else None
             cells.append("-" if rate is None else number(rate, 0 if rate >= 100 else 2))
         out.append(head % ((label,) + tuple(cells)))
+    if peers:
+        out.extend(peer_section(rows, [row for row in peers if row["bins"] == str(bins)] or peers, columns))
     if clahe_rows:
         out.extend(clahe_section(clahe_rows))
+    if fusion_rows:
+        out.extend(fusion_section(fusion_rows))
     return "\n".join(out) + "\n"
 
 
@@ -372,6 +470,7 @@ def main(argv):
     parser.add_argument("--operators", help="comma list (default: every operator in the CSVs)")
     parser.add_argument("--note", help="a paragraph under the header")
     parser.add_argument("--clahe", action="append", default=[], help="bench clahe --csv files (repeatable)")
+    parser.add_argument("--fusion", action="append", default=[], help="bench fusion --csv files (repeatable)")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--update", help="Markdown file whose marked block is replaced")
     target.add_argument("--output", help="write the table here instead of stdout")
@@ -386,9 +485,11 @@ def main(argv):
         for key in ("device", "driver", "date", "commit", "peak"):
             if getattr(args, key):
                 facts[key] = getattr(args, key)
-        # A `bench clahe` CSV among the positional ones (a folder's *.csv) counts as --clahe.
+        # A `bench clahe` or `bench fusion` CSV among the positional ones (a folder's *.csv) counts as
+        # --clahe or --fusion.
         clahe_paths = args.clahe + [path for path in args.csv if is_clahe_csv(path)]
-        pipeline_paths = [path for path in args.csv if not is_clahe_csv(path)]
+        fusion_paths = args.fusion + [path for path in args.csv if is_fusion_csv(path)]
+        pipeline_paths = [path for path in args.csv if not is_clahe_csv(path) and not is_fusion_csv(path)]
         if not pipeline_paths:
             raise InputError("no `bench pipeline` CSV among %s" % ", ".join(args.csv))
         rows = read_rows(pipeline_paths, args.assume_frame_format)
@@ -397,7 +498,8 @@ def main(argv):
         if not (args.update or args.output):
             link_base = None
         clahe_rows = read_clahe_rows(clahe_paths)
-        table = build_table(rows, facts, args.bins, operators, args.note, link_base, clahe_rows)
+        fusion_rows = read_fusion_rows(fusion_paths)
+        table = build_table(rows, facts, args.bins, operators, args.note, link_base, clahe_rows, fusion_rows)
         if args.update:
             update_document(args.update, table)
         elif args.output:

@@ -275,8 +275,11 @@ App::Flicker App::flicker()
     Flicker out{a.runExposure.flickerEvPerSecond(), 0, a.cuts.size(), {}};
     for (const Impl::CutRecord& cut : a.cuts)
         out.cutFrames.push_back(cut.sourceFrame);
-    for (const post::ExposureHistory::Frame& f : a.runExposure.frames())
+    for (const post::ExposureHistory::Frame& f : a.runExposure.frames()) {
         out.framesWithKeyValue += f.keyEv ? 1 : 0;
+        if (f.keyEv)
+            out.lastKeyEv = *f.keyEv;
+    }
     return out;
 }
 

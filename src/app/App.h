@@ -70,6 +70,7 @@ public:
         std::size_t framesWithKeyValue = 0;
         std::size_t cuts = 0;              ///< cuts the tone operator found (percentile.cut_threshold_ev) or was given
         std::vector<long long> cutFrames;  ///< their frame numbers (a sequence's)
+        std::optional<double> lastKeyEv;   ///< the key value of the newest frame that has one
     };
     Flicker flicker();
     post::PostPipeline& pipeline();

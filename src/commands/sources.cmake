@@ -17,6 +17,7 @@ target_sources(hdrlab_core PRIVATE
   commands/clahe/ClaheBackends.cpp
   commands/bench/BenchCommand.cpp
   commands/bench/BenchPipelineCommand.cpp
+  commands/bench/BenchScopes.cpp
   commands/bench/BenchFloors.cpp
   commands/bench/BenchBandwidthGl.cpp
   commands/bench/BenchLatency.cpp
@@ -26,7 +27,14 @@ target_sources(hdrlab_core PRIVATE
   commands/bench/ReferenceChainCpu.cpp
   commands/bench/ReferenceBench.cpp
   commands/bench/WardFactors.cpp
-  commands/bench/ClaheBench.cpp)
+  commands/bench/ClaheBench.cpp
+  commands/bench/FusionBench.cpp
+  commands/bench/peers/PeerMetering.cpp
+  commands/bench/peers/PeerBench.cpp
+  commands/bench/peers/BevyPeer.cpp
+  commands/bench/peers/UnrealPeer.cpp
+  commands/bench/peers/HdrpPeer.cpp
+  commands/bench/peers/GodotPeer.cpp)
 if(HDRLAB_HAS_CUDA)
   target_sources(hdrlab_core PRIVATE
     commands/equalize8/Equalize8Cuda.cpp

@@ -21,8 +21,12 @@ set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/WardPcondRef.cpp
                             ${CMAKE_CURRENT_LIST_DIR}/../post/tonemap/WardPcondPlan.cpp
                             PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 target_sources(hdrlab_core PRIVATE reference/Clahe.cpp)
+# The fusion local exposure as its shaders compute it: separate float multiplies and adds, never fused.
+target_sources(hdrlab_core PRIVATE reference/ExposureFusion.cpp)
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/ExposureFusion.cpp PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 # OpenCV's CLAHE blend as its x86-64 builds compute it: separate float multiplies and adds, never fused.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/Clahe.cpp PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 target_sources(hdrlab_core PRIVATE reference/DisplayTransformRef.cpp)
 target_sources(hdrlab_core PRIVATE reference/HdrEncode.cpp)
 target_sources(hdrlab_core PRIVATE reference/LocalExposureRef.cpp)
+target_sources(hdrlab_core PRIVATE reference/PeerMeteringRef.cpp)

@@ -282,6 +282,8 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     auto benchChart = parse({"bench", "pipeline", "--bins", "64,256", "--chart", "b.svg"});
     ASSERT_EQ(benchChart.kind, CommandKind::Bench) << benchChart.error;
     EXPECT_EQ(benchChart.bench.chart, std::filesystem::path("b.svg"));
+    EXPECT_FALSE(benchChart.bench.peers);
+    EXPECT_TRUE(parse({"bench", "pipeline", "--peers"}).bench.peers);
 
     auto equalize = parse({"equalize8", "in.png", "-o", "out.png", "--scan", "cuda-blelloch", "--block", "512"});
     ASSERT_EQ(equalize.kind, CommandKind::Equalize8) << equalize.error;
@@ -310,6 +312,11 @@ TEST(CliTest, SubcommandsFillTheirOptions)
     ASSERT_EQ(benchClahe.kind, CommandKind::Bench) << benchClahe.error;
     EXPECT_EQ(benchClahe.bench.sizes, (std::vector<glm::ivec2>{{1920, 1080}, {3840, 2160}}));
     EXPECT_EQ(parse({"bench", "clahe", "--size", "64x36"}).bench.sizes, (std::vector<glm::ivec2>{{64, 36}}));
+    auto benchFusion = parse({"bench", "fusion", "--repeat", "200", "--csv", "fusion.csv"});
+    ASSERT_EQ(benchFusion.kind, CommandKind::Bench) << benchFusion.error;
+    EXPECT_EQ(benchFusion.bench.suite, "fusion");
+    EXPECT_EQ(benchFusion.bench.sizes, (std::vector<glm::ivec2>{{1920, 1080}, {3840, 2160}}));
+    EXPECT_EQ(parse({"bench", "fusion", "--size", "33x17"}).bench.sizes, (std::vector<glm::ivec2>{{33, 17}}));
 
     auto bench = parse({"bench", "scan", "--repeat", "7", "--log-level", "debug"});
     ASSERT_EQ(bench.kind, CommandKind::Bench) << bench.error;
@@ -346,6 +353,8 @@ TEST(CliTest, SubcommandsRefuseBadValues)
     expectRefused({"clahe", "in.png", "-o", "-"}, "binary image");
     expectRefused({"clahe", "in.png"}, "--output");
     expectRefused({"bench", "clahe", "--bins", "64"}, "--bins is an option of 'bench pipeline'");
+    expectRefused({"bench", "flicker", "--peers"}, "--peers is an option of 'bench pipeline'");
+    expectRefused({"bench", "clahe", "--peers"}, "--peers is an option of 'bench pipeline'");
 }
 
 TEST(CliTest, SequenceOptionsAreFilledInAndChecked)

@@ -25,7 +25,7 @@ const std::vector<std::string> kColumns = {
     "size",          "bins",        "operator",      "path",        "histogram_method", "scan_method",
     "stage",         "time_source", "median_us",     "bytes",       "floor_us",         "time_over_floor",
     "copy_gb_per_s", "frames",      "read_bytes",    "write_bytes", "read_gb_per_s",    "write_gb_per_s",
-    "frame_format",  "ref_us",      "time_over_ref", "ref_api"};
+    "frame_format",  "ref_us",      "time_over_ref", "ref_api",     "exposure_ev"};
 
 std::vector<std::string> splitCsv(const std::string& line)
 {
@@ -169,6 +169,42 @@ TEST(BenchPipelineTest, FrameFormatFlagSetsTheFrame)
         ASSERT_EQ(splitCsv(line).size(), kColumns.size()) << line;
         EXPECT_EQ(splitCsv(line)[18], std::string(format) == "rgba16f" ? "rgba16f" : "rgba32f") << line;
     }
+}
+
+TEST(BenchPipelineTest, PeersTimeEachEngineAndCheckThePresets)
+{
+    // --peers (commands/bench/peers/PeerBench.h): after the gl path's table, each engine peer's row with
+    // its passes and EV; CSV rows peer-<engine> with a finite exposure_ev; then the preset check.
+    const fs::path dir = testing_support::scratchDir("bench-pipeline-peers");
+    auto result = cli_test::runIn(
+        dir, hdrlab("bench pipeline --peers --size 48x27 --bins 64 --operator percentile --frames 2 --warmup 1 "
+                    "--csv p.csv"));
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    for (const char* text :
+         {"engine peers on the same frame (48x27, percentile;", "| hdrlab (histogram + scan + curve) |",
+          "| bevy (Bevy 0.14+", "| unreal (Unreal Engine 5", "| unity-hdrp (Unity HDRP", "| godot (Godot 4",
+          "preset check: ", "| unreal | 48x27 |", "| unity-hdrp | 48x27 |", "| bevy | 48x27 |"})
+        EXPECT_NE(result.output.find(text), std::string::npos) << text << " in\n" << result.output;
+    std::ifstream file(dir / "p.csv");
+    std::string line;
+    ASSERT_TRUE(std::getline(file, line));
+    std::map<std::string, std::set<std::string>> peerStages;
+    while (std::getline(file, line)) {
+        const std::vector<std::string> f = splitCsv(line);
+        ASSERT_EQ(f.size(), kColumns.size()) << line;
+        if (f[3].rfind("peer-", 0) != 0) {
+            EXPECT_EQ(f[22], "") << "only peer rows carry an EV: " << line;
+            continue;
+        }
+        peerStages[f[3]].insert(f[6]);
+        EXPECT_TRUE(std::isfinite(std::stod(f[22]))) << line;
+        EXPECT_GE(std::stod(f[8]), 0.0) << line;
+    }
+    EXPECT_EQ(peerStages.size(), 4u);  // one gl configuration: every peer once
+    EXPECT_TRUE(peerStages["peer-bevy"].count("metering/histogram")) << "the passes' rows";
+    EXPECT_TRUE(peerStages["peer-godot"].count("metering/reduce-1"));
+    EXPECT_TRUE(peerStages["peer-unreal"].count("metering/downsample"));
+    EXPECT_TRUE(peerStages["peer-unity-hdrp"].count("metering"));
 }
 
 TEST(BenchPipelineTest, BadOptionsGiveOneLineErrors)

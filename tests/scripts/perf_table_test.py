@@ -113,6 +113,25 @@ class Table(unittest.TestCase):
         with self.assertRaises(perf_table.InputError):
             perf_table.build_table(rows, {}, bins="64")
 
+    def test_peer_rows_sit_beside_hdrlabs_metering(self):
+        header = NEW_HEADER + ",ref_us,time_over_ref,ref_api,exposure_ev"
+        lines = [header] + [line + ",,,," for line in new_rows("rgba16f", "3840x2160", "55.9", "5960", "6310")]
+        peer = "3840x2160,256,percentile,peer-%s,%s,-,%s,gl-timer-query,%s,,,,,60,,,,,rgba16f,,,,%s"
+        lines += [peer % ("bevy", "bevy", "metering", "41.5", "-2.5000"),
+                  peer % ("bevy", "bevy", "metering/histogram", "40.0", "-2.5000"),
+                  peer % ("godot", "godot", "metering", "30.25", "-1.2500")]
+        rows = perf_table.read_rows([self.files.write("peers.csv", lines)], None)
+        table = perf_table.build_table(rows, {})
+        self.assertIn("**Metering beside the engines' own**", table)
+        self.assertIn("| hdrlab percentile | 80.9 |", table)  # histogram 55.9 + curve 25.0
+        self.assertIn("| bevy | 41.5 (EV -2.50) |", table)
+        self.assertIn("| godot | 30.2 (EV -1.25) |", table)
+        self.assertNotIn("peer-", table.split("**Metering beside")[0], "peers stay out of the stage tables")
+        # The one CSV check: a peer row needs its EV and a metering stage.
+        for bad in (peer % ("bevy", "bevy", "metering", "41.5", ""), peer % ("bevy", "bevy", "histogram", "1", "0")):
+            with self.assertRaises(perf_table.InputError):
+                perf_table.read_rows([self.files.write("bad.csv", [header, bad])], None)
+
     def test_update_replaces_only_the_marked_block(self):
         csv_path = self.files.write("new.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))
         doc = self.files.write("PERF.md", ["# Performance", "intro", perf_table.BEGIN, "stale table",
@@ -199,6 +218,40 @@ class Table(unittest.TestCase):
         self.assertEqual(bad.returncode, 2)
         self.assertIn("not a `bench clahe` CSV", bad.stderr)
 
+    def test_fusion_rows_follow_the_pipeline_tables_only_when_given(self):
+        pipeline_csv = self.files.write("p.csv", [NEW_HEADER] + new_rows("rgba32f", "3840x2160", "55.9", "5960", "6310"))
+        pipeline = perf_table.read_rows([pipeline_csv], None)
+        fusion_csv = self.files.write("fusion.csv", [
+            "size,format,reduction,levels,map,device,reduce_us,pyramid_us,collapse_us,total_us,min_total_us,runs,"
+            "exact,target_us,error",
+            "3840x2160,rgba16f,4,10,960x540,GL: NVIDIA H200,12.5,30.0,40.0,82.5,80.0,200,1,150.0,",
+            "1920x1080,rgba16f,4,9,480x270,GL: NVIDIA H200,4.0,20.0,25.0,49.0,47.0,200,0,,",
+            "7680x4320,rgba16f,4,0,0x0,GL: NVIDIA H200,,,,,,0,0,,failed: out of memory",
+        ])
+        fusion = perf_table.read_fusion_rows([fusion_csv])
+        table = perf_table.build_table(pipeline, {}, fusion_rows=fusion)
+        self.assertIn("**Fusion local exposure** (`hdrlab bench fusion`", table)
+        self.assertIn("| 4K rgba16f (960x540, 10) | 12.5 | 30.0 | 40.0 | 82.5 | 150.0 (met) | yes |", table)
+        self.assertIn("| 1080p rgba16f (480x270, 9) | 4.0 | 20.0 | 25.0 | 49.0 | - | **no** |", table)
+        self.assertIn("failed: out of memory |", table)
+        self.assertLess(table.index("| 1080p rgba16f"), table.index("| 4K rgba16f"))
+        self.assertIn("[`fusion.csv`]", table)
+        self.assertEqual(perf_table.build_table(pipeline, {}, fusion_rows=[]), perf_table.build_table(pipeline, {}))
+        result = run("--fusion", fusion_csv, pipeline_csv)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("| 4K rgba16f (960x540, 10) |", result.stdout)
+        mixed = run(pipeline_csv, fusion_csv)  # among the positional CSVs it is taken as --fusion
+        self.assertEqual(mixed.returncode, 0, mixed.stderr)
+        self.assertEqual(mixed.stdout, result.stdout)
+        bad = run("--fusion", self.files.write("bad.csv", ["size,format", "1x1,rgba16f"]), pipeline_csv)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("not a `bench fusion` CSV", bad.stderr)
+        short = run("--fusion", self.files.write("short.csv", [
+            "size,format,reduction,levels,map,reduce_us,pyramid_us,collapse_us,total_us,exact,target_us,error",
+            "1x1,rgba16f,4"]), pipeline_csv)
+        self.assertEqual(short.returncode, 2)
+        self.assertIn("short.csv:2: wrong number of fields", short.stderr)
+
     def test_the_h200_csv_in_the_repository(self):
         path = os.path.join(ROOT, "docs", "perf", "pipeline-all-h200-2026-11-23-env.csv")
         if not os.path.exists(path):
@@ -221,7 +274,7 @@ class Script(unittest.TestCase):
             with open(doc, "w", encoding="utf-8") as handle:
                 handle.write("# P\n%s\n%s\nrest\n" % (perf_table.BEGIN, perf_table.END))
             env = dict(os.environ, OUT=out, SIZES="64x36", FRAMES="2", WARMUP="1", CLAHE_RUNS="2",
-                       PYTHON=sys.executable)
+                       FUSION_RUNS="2", PYTHON=sys.executable)
             result = subprocess.run(["bash", os.path.join(ROOT, "scripts", "perf-table.sh"), "--bin", bin_dir,
                                      "--update", doc], env=env, capture_output=True, text=True, check=False)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
@@ -229,7 +282,7 @@ class Script(unittest.TestCase):
             with open(os.path.join(out, "perf-table", "perf-table.md"), encoding="utf-8") as handle:
                 table = handle.read()
             for text in ("| percentile / histogram |", "| ward / curve |", "| ward / frame |", "64x36",
-                         "| 8-bit 64x36 / gl |", "| 16-bit 64x36 / cpu |"):
+                         "| 8-bit 64x36 / gl |", "| 16-bit 64x36 / cpu |", "| 64x36 rgba16f (16x9, 4) |"):
                 self.assertIn(text, table)
             with open(doc, encoding="utf-8") as handle:
                 self.assertIn("| percentile / apply |", handle.read())

@@ -3,6 +3,7 @@
 #include "commands/bench/BenchCommand.h"
 
 #include "commands/bench/ClaheBench.h"
+#include "commands/bench/FusionBench.h"
 #include "commands/bench/HistogramFactors.h"
 #include "commands/bench/WardFactors.h"
 #include "post/tonemap/ToneOperator.h"
@@ -32,7 +33,7 @@ using Flags = BenchParser::Flags;
 /// Every suite: the GL benches, then the CUDA suites.
 std::vector<std::string> suiteNames()
 {
-    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors", "ward-factors", "clahe"};
+    std::vector<std::string> names{"pipeline", "flicker", "histogram-factors", "ward-factors", "clahe", "fusion"};
     names.insert(names.end(), kCudaBenchSuites.begin(), kCudaBenchSuites.end());
     return names;
 }
@@ -46,7 +47,7 @@ void addPipelineFlags(CLI::App& bench, Flags& f)
         f.chartOption,
         bench
             .add_option("--size", f.sizes,
-                        "pipeline: frame sizes (default 1920x1080); clahe: image sizes (default "
+                        "pipeline: frame sizes (default 1920x1080); clahe, fusion: image sizes (default "
                         "1920x1080,3840x2160)")
             ->type_name("WxH[,WxH...]"),
         bench.add_option("--bins", f.bins, "pipeline: bin counts, or all = 64,256,1024,4096 (default 256)")
@@ -62,7 +63,10 @@ void addPipelineFlags(CLI::App& bench, Flags& f)
             .add_option("--frame-format", f.frameFormat,
                         "pipeline, flicker: how the scene frame is stored (rgba16f|rgba32f|auto; default: the app's)")
             ->type_name("F")
-            ->check(CLI::IsMember(frameFormatChoices()))};
+            ->check(CLI::IsMember(frameFormatChoices())),
+        bench.add_flag("--peers", f.bound.peers,
+                       "pipeline: also time the auto-exposure metering of Bevy, Unreal Engine 5, Unity HDRP and "
+                       "Godot 4 on the same frame, and check the engine presets against them")};
 }
 
 /// --size, --bins, --operator, --range, --frames and --warmup into `bench`.
@@ -126,6 +130,7 @@ BenchParser::BenchParser(CLI::App& cli, CommonFlags& common) : mFlags(std::make_
             "histogram spends its time on, one factor at a time; --repeat runs), ward-factors (what Ward's curve "
             "fit spends its time on: the spread dispatches against the one-workgroup kernel, stage by stage, per "
             "ceiling loop; --repeat runs), clahe (CLAHE on every available backend, 8-bit and 16-bit, against "
+            "the CPU reference; --size, --repeat runs), fusion (the fusion local exposure's passes against "
             "the CPU reference; --size, --repeat runs), or the CUDA suites cuda, "
             "scan, integral, equalize8, all (default all: every CUDA suite)")
         ->check(CLI::IsMember(suiteNames()));
@@ -159,17 +164,17 @@ BenchOptions BenchParser::read() const
         options.csv = f.csv;
     // bench flicker takes the pipeline options that choose what runs (not --bins, --warmup, --chart).
     const bool flicker = options.suite == "flicker";
-    const bool clahe = options.suite == "clahe";
+    const bool imageSizes = options.suite == "clahe" || options.suite == "fusion";  // they take --size
     if (options.suite != "pipeline")
         for (const CLI::Option* option : f.pipelineOnly)
             if (option->count() &&
                 !(flicker && option->get_name() != "--bins" && option->get_name() != "--warmup" &&
-                  option != f.chartOption) &&
-                !(clahe && option->get_name() == "--size"))
+                  option->get_name() != "--peers" && option != f.chartOption) &&
+                !(imageSizes && option->get_name() == "--size"))
                 throw CliError(option->get_name() + " is an option of 'bench pipeline', not of 'bench " +
                                options.suite + "'");
     readPipelineFlags(f, options);
-    if (clahe && f.sizes.empty())
+    if (imageSizes && f.sizes.empty())
         options.sizes = {{1920, 1080}, {3840, 2160}};
     readSequenceFlags(f, options);
     if (f.chartOption->count())
@@ -214,6 +219,8 @@ int runBenchCommand(const CommonOptions& common, const BenchOptions& options)
         return runWardFactorsCommand(common.dataDir, int(options.repeat), options.csv);
     if (options.suite == "clahe")
         return runClaheBench(common, options.sizes, int(options.repeat), options.csv);
+    if (options.suite == "fusion")
+        return runFusionBench(common, options.sizes, int(options.repeat), options.csv);
     return runCudaBenchSuites(common, options);
 }
 

@@ -3,9 +3,9 @@
 // (BenchPipelineCommand.cpp: the app's frame stage by stage against the memory floor), `flicker`
 // (BenchFlickerCommand.cpp: the flicker figure per operator and preset), `histogram-factors`
 // (HistogramFactors.cpp: the default GL histogram one factor at a time), `ward-factors`
-// (WardFactors.cpp: Ward's curve fit stage by stage), `clahe` (ClaheBench.cpp: CLAHE per backend) or
-// the CUDA suites
-// (BenchCudaSuites.cpp; without the CUDA backend commands/CudaCommandsFallback.cpp says so).
+// (WardFactors.cpp: Ward's curve fit stage by stage), `clahe` (ClaheBench.cpp: CLAHE per backend), `fusion`
+// (FusionBench.cpp: the fusion local exposure) or the CUDA suites (BenchCudaSuites.cpp; without the CUDA backend
+// commands/CudaCommandsFallback.cpp says so).
 #pragma once
 
 #include "app/AppOptions.h"
@@ -28,7 +28,7 @@ namespace app {
 /// GL benches `pipeline`, `flicker`, `histogram-factors` and `ward-factors` come before them.
 inline constexpr std::array<const char*, 5> kCudaBenchSuites{"cuda", "scan", "integral", "equalize8", "all"};
 
-/// `hdrlab bench [pipeline|flicker|histogram-factors|ward-factors|clahe|cuda|scan|integral|equalize8|all] [--csv
+/// `hdrlab bench [pipeline|flicker|histogram-factors|ward-factors|clahe|fusion|cuda|scan|integral|equalize8|all] [--csv
 /// OUT.csv]`: GPU benchmarks. `pipeline` times the app's own frame stage by stage against the memory floor (every
 /// build, llvmpipe included); the other suites time the CUDA kernels alone with CUDA events ("all": every CUDA suite).
 struct BenchOptions
@@ -38,13 +38,14 @@ struct BenchOptions
     std::optional<std::filesystem::path> chart;  ///< pipeline: SVG of the chain's time against bins, per path
     unsigned repeat = 50;                        ///< CUDA suites: timed runs per case
     // bench pipeline
-    std::vector<glm::ivec2> sizes{{1920, 1080}};            ///< --size WxH[,WxH...] (clahe: default 1080p and 4K)
+    std::vector<glm::ivec2> sizes{{1920, 1080}};            ///< --size WxH[,WxH...] (clahe/fusion: 1080p, 4K)
     std::vector<unsigned> bins{hd::kDefaultHistogramBins};  ///< --bins N[,N...]
     std::optional<std::string> toneOperator;                ///< --operator ID (default: every operator)
     std::optional<RangeOption> range;                       ///< --range MIN:MAX|auto (default: the app's range)
     unsigned frames = 60;                                   ///< --frames: timed frames per configuration
     unsigned warmup = 20;                                   ///< --warmup: frames rendered before the timed ones
     std::optional<std::string> frameFormat;  ///< --frame-format auto|rgba32f|rgba16f (default: the app's)
+    bool peers = false;  ///< --peers: the engines' metering on the same frame (commands/bench/peers/PeerBench.h)
     // settings as data (post/PipelineParameters.h)
     std::optional<std::filesystem::path> settingsFile;  ///< --settings FILE.json (the app's settings to start from)
     std::vector<std::string> settingAssignments;        ///< --set KEY=VALUE (after --settings)
@@ -76,8 +77,8 @@ private:
     std::unique_ptr<Flags> mFlags;
 };
 
-/// Runs the suite: `pipeline`, `flicker`, `histogram-factors`, `ward-factors` and `clahe` here, the others through
-/// runCudaBenchSuites.
+/// Runs the suite: `pipeline`, `flicker`, `histogram-factors`, `ward-factors`, `clahe` and `fusion` here, the others
+/// through runCudaBenchSuites.
 int runBenchCommand(const CommonOptions& common, const BenchOptions& options);
 /// `hdrlab bench pipeline` (commands/bench/BenchPipelineCommand.cpp).
 int runBenchPipeline(const CommonOptions& common, const BenchOptions& options);

@@ -33,7 +33,9 @@
 #include "commands/bench/BenchCommand.h"
 #include "commands/bench/BenchFloors.h"
 #include "commands/bench/BenchLatency.h"
+#include "commands/bench/BenchScopes.h"
 #include "commands/bench/ReferenceBench.h"
+#include "commands/bench/peers/PeerBench.h"
 #include "gl/Gl.h"
 #include "platform/GlContext.h"
 #include "post/PostPipeline.h"
@@ -145,51 +147,6 @@ std::string timeSourceName(profiling::TimeSource source)
     return "unknown";
 }
 
-/// Per-frame sums of the named scopes, their median, and the weakest time source among them.
-struct ScopeTimes
-{
-    std::vector<double> perFrameMs;
-    profiling::TimeSource source = profiling::TimeSource::GlTimerQuery;
-    bool found = false;
-};
-
-ScopeTimes collect(const std::vector<profiling::FrameRecord>& frames, const std::vector<std::string>& scopes)
-{
-    ScopeTimes times;
-    for (const profiling::FrameRecord& frame : frames) {
-        double sum = 0.0;
-        bool any = false;
-        for (const profiling::PassRecord& pass : frame.passes) {
-            if (std::find(scopes.begin(), scopes.end(), pass.name) == scopes.end() || !pass.gpuMs)
-                continue;
-            sum += *pass.gpuMs;
-            any = true;
-            // Report the least precise source among the summed passes (GL < CUDA events < CPU fallback).
-            if (int(pass.source) > int(times.source))
-                times.source = pass.source;
-        }
-        if (any) {
-            times.perFrameMs.push_back(sum);
-            times.found = true;
-        }
-    }
-    return times;
-}
-
-/// The scopes nested under `parent` ("tonemap/ward/curve/foveal" under "tonemap/ward/curve"), in
-/// the order they first appear.
-std::vector<std::string> childScopes(const std::vector<profiling::FrameRecord>& frames, const std::string& parent)
-{
-    std::vector<std::string> children;
-    const std::string prefix = parent + "/";
-    for (const profiling::FrameRecord& frame : frames)
-        for (const profiling::PassRecord& pass : frame.passes)
-            if (pass.name.rfind(prefix, 0) == 0 &&
-                std::find(children.begin(), children.end(), pass.name) == children.end())
-                children.push_back(pass.name);
-    return children;
-}
-
 class PipelineBench
 {
 public:
@@ -274,7 +231,7 @@ public:
         std::ostringstream out;
         out << "size,bins,operator,path,histogram_method,scan_method,stage,time_source,median_us,bytes,floor_us,"
                "time_over_floor,copy_gb_per_s,frames,read_bytes,write_bytes,read_gb_per_s,write_gb_per_s,"
-               "frame_format,ref_us,time_over_ref,ref_api\n";
+               "frame_format,ref_us,time_over_ref,ref_api,exposure_ev\n";
         out << mCsv.str();
         return out.str();
     }
@@ -472,7 +429,7 @@ private:
         std::vector<StageRow> rows;
         post::Traffic chainTraffic;
         auto add = [&](const std::string& stage, const std::vector<std::string>& scopes, post::Traffic traffic) {
-            ScopeTimes times = collect(frames, scopes);
+            ScopeTimes times = collectScopes(frames, scopes);
             if (!times.found)
                 return false;
             rows.push_back({stage, timeSourceName(times.source), util::median(times.perFrameMs) * 1e3, traffic});
@@ -542,6 +499,16 @@ private:
                                          ? got.scanMethod + " (curve in the histogram pass)"
                                          : got.scanMethod;
         report(size, got.spec.binCount, op, path, got, scanText, rows, frames.size(), reference, referenceShape);
+        if (mOptions.peers && path.kind == "gl") {  // the engines' metering on the same frame
+            double meteringUs = 0.0;
+            for (const StageRow& row : rows)
+                meteringUs +=
+                    row.stage == "histogram" || row.stage == "scan" || row.stage == "curve" ? row.medianUs : 0.0;
+            runPeerRound(mApp, mPeers,
+                         {util::format("{}x{}", size.x, size.y), std::to_string(got.spec.binCount), op,
+                          frameFormatName(mApp.frameFormat()), mOptions.frames},
+                         meteringUs, int(std::min(mOptions.warmup, 10u)), mCsv);
+        }
     }
 
     void report(glm::ivec2 size,
@@ -585,7 +552,7 @@ private:
                 mCsv << significant(refUs) << ',' << significant(row.medianUs / refUs) << ',' << refApi;
             else
                 mCsv << ",,";
-            mCsv << '\n';
+            mCsv << ",\n";  // exposure_ev: the peer rows' (PeerBench.h)
         };
         for (const StageRow& row : rows) {
             const double floorUs = floorMicroseconds(row.traffic, rates);
@@ -666,6 +633,7 @@ private:
     bool mCpuFallback = false;
     GlReferenceChain mReferenceChain{mApp.shaders()};  ///< after mApp: built on its context
     ReferenceRounds mReferenceRounds;
+    PeerBench mPeers{mApp.shaders()};  ///< after mApp: built on its context
 };
 
 void validate(const BenchOptions& options)
@@ -690,20 +658,25 @@ int runBenchPipeline(const CommonOptions& common, const BenchOptions& options)
 {
     try {
         validate(options);
-        PipelineBench bench(common, options);
-        bench.printHeader();
-        bench.run();
-        bench.printReferenceTable();
-        if (options.csv) {
-            util::writeFileAtomically(*options.csv, bench.csv());
-            std::printf("\nwrote %s\n", options.csv->string().c_str());
+        std::vector<FloorViolation> violations;
+        {
+            PipelineBench bench(common, options);
+            bench.printHeader();
+            bench.run();
+            bench.printReferenceTable();
+            if (options.csv) {
+                util::writeFileAtomically(*options.csv, bench.csv());
+                std::printf("\nwrote %s\n", options.csv->string().c_str());
+            }
+            if (options.chart) {
+                util::writeFileAtomically(*options.chart, util::renderSvgChart(bench.chart()));
+                std::printf("wrote %s\n", options.chart->string().c_str());
+            }
+            violations = checkFloors(bench.floorRows());
+            bench.printFloorCheck(violations);
         }
-        if (options.chart) {
-            util::writeFileAtomically(*options.chart, util::renderSvgChart(bench.chart()));
-            std::printf("wrote %s\n", options.chart->string().c_str());
-        }
-        const std::vector<FloorViolation> violations = checkFloors(bench.floorRows());
-        bench.printFloorCheck(violations);
+        if (options.peers)  // after the bench's app is gone: one app per preset
+            comparePresetsWithPeers(common, options);
         return violations.empty() ? 0 : kExitFloorBroken;
     } catch (const std::exception& error) {
         return reportCommandError(std::cerr, error);
