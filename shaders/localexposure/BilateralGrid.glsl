@@ -32,13 +32,13 @@ void leGridFlush(uint local, uvec2 origin, uvec2 size)
 {
     barrier();
     if (local < kLocalExposureBins) {
-        const uint packed = sLeCells[local];
-        if (packed != 0u) {
+        const uint cellSum = sLeCells[local];
+        if (cellSum != 0u) {
             const uint tilesX = (size.x + uint(kLocalExposureTile) - 1u) / uint(kLocalExposureTile);
             const uvec2 tile = origin / uint(kLocalExposureTile);
             const uint cell = (tile.y * tilesX + tile.x) * kLocalExposureBins + local;
-            atomicAdd(leGrid[cell * 2u], packed >> 21u);
-            atomicAdd(leGrid[cell * 2u + 1u], packed & 0x1fffffu);
+            atomicAdd(leGrid[cell * 2u], cellSum >> 21u);
+            atomicAdd(leGrid[cell * 2u + 1u], cellSum & 0x1fffffu);
         }
         sLeCells[local] = 0u;
     }

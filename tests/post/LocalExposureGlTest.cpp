@@ -12,6 +12,7 @@
 #include "shared/LocalExposure.h"
 #include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "verify/LocalExposureVerify.h"
 #include "verify/PipelineVerify.h"
 
 #include <bit>
