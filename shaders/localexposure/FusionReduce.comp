@@ -14,19 +14,29 @@ layout(location = 2) uniform int uReduction;
 layout(location = 3) uniform vec3 uLuma;
 layout(location = 4) uniform float uEvOffset;
 layout(location = 5) uniform vec2 uBracket;  // highlight EV, shadow EV
+#ifdef EXPOSURE_FROM_BUFFER
+// In the pipeline: the exposure metered on the GPU (FusionMeter.comp); uEvOffset holds the middle grey
+// bias, and the offset is fusionEvOffset's (exposure - log2(0.18)) - bias, in the same order.
+layout(std430, binding = kBindingFusionExposure) readonly buffer Exposure { float fusionExposure[]; };
+#endif
 
 void main()
 {
     ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
     if (any(greaterThanEqual(texel, uBaseSize)))
         return;
+#ifdef EXPOSURE_FROM_BUFFER
+    precise float offset = (fusionExposure[0] - kFusionLog2MiddleGrey) - uEvOffset;
+#else
+    float offset = uEvOffset;
+#endif
     ivec2 begin = texel * uReduction;
     ivec2 end = min(begin + ivec2(uReduction), uFrameSize);
     precise float sum = 0.0;
     for (int y = begin.y; y < end.y; ++y)
         for (int x = begin.x; x < end.x; ++x) {
             vec4 p = texelFetch(uFrame, ivec2(x, y), 0);
-            sum = sum + hdFusionPixelEv(p.r, p.g, p.b, uLuma.r, uLuma.g, uLuma.b, uEvOffset);
+            sum = sum + hdFusionPixelEv(p.r, p.g, p.b, uLuma.r, uLuma.g, uLuma.b, offset);
         }
     ivec2 extent = end - begin;
     float ev = hdFusionMean(sum, float(extent.x * extent.y));

@@ -8,7 +8,8 @@
 //   the curve (so before the operator's display curve, after its exposure: the curve is applied to
 //   Lw x 2^E x the local exposure).
 //   LOCAL_EXPOSURE 2 (fusion): the log2 adjustment is sampled (bilinear, clamped) from the texture at
-//   kTextureUnitLocalExposure that the exposure fusion pass wrote; no base or detail.
+//   kTextureUnitLocalExposure that the exposure fusion pass wrote, as the CPU reference samples it
+//   (FusionSample.glsl, ref::sampleFusionAdjustment); no base or detail.
 // mid: log2(0.18 / 2^E) of the curve's exposure (kCurveScale) where the operator's curve has one
 // (uLeMid kLocalExposureMidFromCurve), else the frame's mean log2 L (the grid's); plus uLeBias.
 // The includer has included shared/HostDevice.h and declared `float curve[]` and `uint params[]`.
@@ -19,6 +20,8 @@ layout(std430, binding = kBindingLocalExposureGrid) readonly buffer LeGrid { uin
 layout(std430, binding = kBindingLocalExposureBlur) readonly buffer LeBlur { float leBlur[]; };
 #else
 layout(binding = kTextureUnitLocalExposure) uniform sampler2D uLeAdjust;
+layout(location = 46) uniform vec2 uLeUvScale; // ExposureFusion::uvScale
+#include "localexposure/FusionSample.glsl"
 #endif
 layout(location = 40) uniform uint uLeView;     // kLocalExposureView*
 layout(location = 41) uniform uint uLeMid;      // kLocalExposureMidFrom*
@@ -94,7 +97,7 @@ LocalExposureTerms localExposureTerms(ivec2 texel, float Lw, float curveScale)
             uLeBias;
     t.ev = hdLocalExposureEv(t.logL, t.base, t.mid, uLeSettings.x, uLeSettings.y, uLeSettings.z);
 #else
-    t.ev = textureLod(uLeAdjust, (vec2(texel) + 0.5) / vec2(uLeSize), 0.0).r;
+    t.ev = fusionExposureLog2(uLeAdjust, texel, vec2(uLeSize), uLeUvScale);
     t.base = t.blurred = t.bilateral = t.logL + t.ev;
 #endif
     if (isnan(t.ev) || isinf(t.ev))

@@ -1,7 +1,9 @@
 // Probe.comp: the bilateral local exposure's terms at up to kMaxProbes texels (the pixel probe's,
 // --probe), with the apply pass's own arithmetic (LocalExposureApply.glsl): per probe
 // kLocalExposureProbeWords floats: valid, log2 L, bilateral base, blurred, base, mid, local exposure EV.
-#define LOCAL_EXPOSURE 1
+#ifndef LOCAL_EXPOSURE
+#define LOCAL_EXPOSURE 1 // 2: fusion (its map sampled; log2 L and the exposure only)
+#endif
 #include "shared/HostDevice.h"
 
 layout(local_size_x = 8) in; // == kMaxProbes
@@ -36,5 +38,5 @@ void main()
     records[at + 4u] = t.base;
     records[at + 5u] = t.mid;
     records[at + 6u] = t.ev;
-    records[at + 7u] = 0.0;
+    records[at + 7u] = float(LOCAL_EXPOSURE);
 }

@@ -35,6 +35,9 @@ HD_CONST(float, kFusionDecodeMin, 5.96046448e-8f)    // 2^-24
 HD_CONST(float, kFusionDecodeMax, 0.99999994f)       // 1 - 2^-24
 HD_CONST(float, kFusionLog2MiddleGrey, -2.47393119f) // log2(0.18)
 HD_CONST(int, kFusionGroupSize, 8)           // every pass: 8 x 8 invocations, one output texel each
+// In the pipeline (FusionMeter.comp): the global exposure the reduce pass reads, metered on the GPU.
+HD_CONST(HD_UINT, kBindingFusionExposure, 22u)  // float[4]: exposureLog2, then unused
+HD_CONST(int, kFusionMeterGroupSize, 256)
 
 // A pixel's EV relative to middle grey: `offset` = exposureLog2 - log2(0.18) - middleGreyBias.
 HD_FUNC float hdFusionPixelEv(float r, float g, float b, float wr, float wg, float wb, float offset)

@@ -271,6 +271,11 @@ const BilateralLocalExposure& PostPipeline::localExposure() const
     return mImpl->localExposure;
 }
 
+const FusionLocalExposure& PostPipeline::fusionLocalExposure() const
+{
+    return mImpl->fusion;
+}
+
 const gl::Buffer& PostPipeline::localMeanBuffer() const
 {
     return mImpl->localMean;

@@ -41,6 +41,7 @@ class SharedAllocator;
 namespace post {
 
 class BilateralLocalExposure;
+class FusionLocalExposure;
 
 class PostPipeline
 {
@@ -93,6 +94,8 @@ public:
     const gl::Buffer& localMeanBuffer() const;
     /// The bilateral local exposure's grid and blur of the last run (when LastRun::usedLocalExposure).
     const BilateralLocalExposure& localExposure() const;
+    /// The fusion local exposure's meter and map of the last run (local_exposure.method fusion).
+    const FusionLocalExposure& fusionLocalExposure() const;
     /// "; local exposure +0.42 EV (log2 L ..., bilateral ..., ...)" for probe point `index` while local
     /// exposure runs (its own probe pass, read back with the probe's records); empty otherwise.
     std::string describeLocalExposureProbe(std::size_t index) const;

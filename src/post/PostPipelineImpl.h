@@ -10,6 +10,7 @@
 #include "post/PostPipeline.h"
 #include "post/TonemapApply.h"
 #include "post/localexposure/BilateralLocalExposure.h"
+#include "post/localexposure/FusionLocalExposure.h"
 #include "post/tonemap/MeteringMask.h"
 #include "shared/LocalTiles.h"
 
@@ -79,6 +80,9 @@ struct PostPipeline::Impl
     BilateralLocalExposure localExposure;                ///< local_exposure.method bilateral (and its views)
     bool lastLocalExposure = false;      ///< the last run's apply pass applied local exposure (or showed a term)
     bool lastLocalExposureView = false;  ///< ... and showed a term (--view local-*)
+    FusionLocalExposure fusion;          ///< local_exposure.method fusion
+    bool lastFusion = false;             ///< the last run's local exposure was fusion's
+    bool warnedFusionView = false;       ///< the views fusion has no term for were refused once
     std::optional<HistogramSnapshot> latest;
     /// The selected tile's histogram (at word 0) and tile-curve block (at kMaxHistogramBins).
     AsyncReadback tileReadback{"view.tile.readback", std::size_t(hd::kMaxHistogramBins) + hd::kTileCurveStride};

@@ -38,17 +38,32 @@ bool isLocalExposureView(ViewMode mode)
            mode == ViewMode::LocalExposure;
 }
 
-/// The apply pass's local exposure (bilateral) from the settings, the view and the operator.
+/// The views of the bilateral method's terms, which fusion does not have (only its exposure).
+bool isBilateralOnlyView(ViewMode mode)
+{
+    return mode == ViewMode::LocalBase || mode == ViewMode::LocalBlurred || mode == ViewMode::LocalDetail;
+}
+
+/// The apply pass's local exposure (bilateral, or fusion's map when `fusion`) from the settings, the view
+/// and the operator.
 LocalExposureInput localExposureInputFor(const BilateralLocalExposure& le,
                                          const LocalExposureSettings& s,
                                          ViewMode mode,
-                                         const ToneTraits& traits)
+                                         const ToneTraits& traits,
+                                         const ExposureFusion* fusion = nullptr)
 {
     LocalExposureInput in;
-    in.method = 1;
-    in.grid = &le.grid();
-    in.blur = &le.blurBuffer();
-    in.tiles = le.tiles();
+    in.method = fusion ? 2 : 1;
+    if (fusion) {
+        in.adjustment = &fusion->exposureLog2Texture();
+        in.uvScale = fusion->uvScale();
+        if (isBilateralOnlyView(mode))
+            mode = ViewMode::ToneMapped;  // refused in run(): fusion has no such term
+    } else {
+        in.grid = &le.grid();
+        in.blur = &le.blurBuffer();
+        in.tiles = le.tiles();
+    }
     in.view = mode == ViewMode::LocalBase       ? hd::kLocalExposureViewBase
               : mode == ViewMode::LocalBlurred  ? hd::kLocalExposureViewBlurred
               : mode == ViewMode::LocalDetail   ? hd::kLocalExposureViewDetail
@@ -240,9 +255,21 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
     const int localRadius = p.tone->localAdaptationRadius();
     // Local exposure (bilateral; its views also with the method off), not for the tiled operators.
     const LocalExposureSettings& localExposure = p.settings.localExposure;
-    const bool localExposureRuns =
-        (localExposure.method == LocalExposureMethod::Bilateral || isLocalExposureView(p.viewMode)) &&
+    // Fusion (local_exposure.method fusion): its pass runs after the curve (it meters the curve's exposure).
+    const bool fusionRuns = localExposure.method == LocalExposureMethod::Fusion && !p.tone->traits().localTiles;
+    const bool bilateralRuns =
+        (localExposure.method == LocalExposureMethod::Bilateral ||
+         (localExposure.method == LocalExposureMethod::Off && isLocalExposureView(p.viewMode))) &&
         !p.tone->traits().localTiles;
+    const bool localExposureRuns = bilateralRuns || fusionRuns;
+    if (fusionRuns && isBilateralOnlyView(p.viewMode) && !p.warnedFusionView) {
+        util::logWarning(
+            "--view {}: local_exposure.method fusion has no bilateral base, blurred luminance or "
+            "detail (its exposure is a pyramid blend of synthetic exposures); the picture is shown, "
+            "--view local-exposure shows fusion's exposure",
+            viewModeName(p.viewMode));
+        p.warnedFusionView = true;
+    }
     LocalExposureGridTarget* localExposureGrid = nullptr;
     ApplyTarget applyTarget;
     const bool onePass = p.settings.onePass && p.curveReady && !p.fed && p.histogram->appliesCurve() &&
@@ -302,8 +329,8 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             sink->offerTileHistograms(source ? source->tileHistogramTarget(hdr.size, histogramImage.size) : nullptr);
         }
         // The local exposure's grid from the same read, where the method can build it (full frame).
-        if (localExposureRuns && localExposure.structure == LocalExposureStructure::Fused &&
-            p.settings.downsample <= 1 && p.histogram->buildsLocalExposureGrid()) {
+        if (bilateralRuns && localExposure.structure == LocalExposureStructure::Fused && p.settings.downsample <= 1 &&
+            p.histogram->buildsLocalExposureGrid()) {
             localExposureGrid = &p.localExposure.fusedTarget(hdr.size);
             targets.localExposureGrid = localExposureGrid;
         }
@@ -319,7 +346,7 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         }
         fused->endFrame();
     }
-    if (localExposureRuns) {
+    if (bilateralRuns) {
         // The separate pass (Unreal's structure), also where the histogram pass did not build the grid.
         if (!localExposureGrid || !localExposureGrid->written) {
             auto scope = p.profiler.scope("local-exposure/grid");
@@ -375,6 +402,11 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
         p.lastCurveInHistogram = curveTarget.written;
         const ToneTraits traits = p.tone->traits();
         p.lastDisplay = applyDisplayFor(traits.displayTransform, traits.hdrScaling, p.settings.display);
+        if (fusionRuns && !p.lastOnePass) {  // its own row, before the apply pass that samples its map
+            auto fusionScope = p.profiler.scope("local-exposure/fusion");
+            p.fusion.run(ctx, hdr, p.histogramBuffer, p.paramsBuffer, p.curveBuffer,
+                         fusionSettingsFor(localExposure, spec.luminance), traits.curveCarriesExposure);
+        }
         if (!p.lastOnePass) {
             auto applyScope = p.profiler.scope(stage + "/apply");
             if (p.lastDisplay.hdr && (!p.hdrOutput || p.hdrOutput.size() != hdr.size))
@@ -384,7 +416,9 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             p.lastTilesView = tiles && (tiles->viewGain || tiles->viewGrid);
             std::optional<LocalExposureInput> exposure;
             if (localExposureRuns && !tiles)
-                exposure = localExposureInputFor(p.localExposure, localExposure, p.viewMode, traits);
+                exposure = localExposureInputFor(p.localExposure, localExposure, p.viewMode, traits,
+                                                 fusionRuns ? &p.fusion.fusion() : nullptr);
+            p.lastFusion = fusionRuns && exposure.has_value();
             p.lastLocalExposure = exposure.has_value();
             p.lastLocalExposureView = exposure && exposure->view != hd::kLocalExposureViewNone;
             p.apply.apply(ctx, hdr, p.paramsBuffer, p.curveBuffer, p.output, local ? &*local : nullptr, p.lastDisplay,
@@ -422,10 +456,10 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
             p.lastTiles ? tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode) : std::nullopt;
         p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
                     p.topDownRows, tiles ? &tiles->tileCurves : nullptr);
-        if (p.lastLocalExposure)  // its terms at the same points
-            p.localExposure.probe(
-                ctx, hdr, p.paramsBuffer, p.curveBuffer, texels,
-                localExposureInputFor(p.localExposure, p.settings.localExposure, p.viewMode, p.tone->traits()));
+        if (p.lastLocalExposure)  // its terms at the same points (fusion: its map's exposure)
+            p.localExposure.probe(ctx, hdr, p.paramsBuffer, p.curveBuffer, texels,
+                                  localExposureInputFor(p.localExposure, p.settings.localExposure, p.viewMode,
+                                                        p.tone->traits(), p.lastFusion ? &p.fusion.fusion() : nullptr));
         else
             p.localExposure.clearProbe();
     }

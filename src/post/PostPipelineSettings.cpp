@@ -158,15 +158,9 @@ bool PostPipeline::applySettings(const PipelineSettings& wanted, std::string* me
     else
         refusals.push_back(util::format("display peak {} cd/m^2 is outside {}..{}", wanted.display.peak,
                                         kMinDisplayPeak, kMaxDisplayPeak));
-    // Local exposure: the fusion method is a pass of its own not wired into the pipeline yet.
-    if (wanted.localExposure.method == LocalExposureMethod::Fusion)
-        refusals.push_back(
-            "local_exposure.method fusion: the exposure fusion pass is not wired into the "
-            "pipeline yet (use bilateral)");
-    else
-        next.localExposure = sanitize(wanted.localExposure);
-    next.onePass = wanted.onePass;                    // a frame the histogram method cannot apply runs two passes
-    next.curveInHistogram = wanted.curveInHistogram;  // where the method or operator cannot, the curve's dispatch
+    next.localExposure = sanitize(wanted.localExposure);  // bilateral or fusion (post/localexposure/)
+    next.onePass = wanted.onePass;                        // a frame the histogram method cannot apply runs two passes
+    next.curveInHistogram = wanted.curveInHistogram;      // where the method or operator cannot, the curve's dispatch
 
     const HistogramMethod& histogramAfter = newHistogram ? *newHistogram : *p.histogram;
     const ScanMethod& scanAfter = newScan ? *newScan : *p.scan;

@@ -35,6 +35,7 @@ void bindLocalExposure(const gl::Program& program, const LocalExposureInput& in,
         // The fusion pass's adjustment with the texture's own sampling (gl::Texture: linear, clamped to
         // the edge), as its resolution may be lower than the frame's.
         in.adjustment->bindUnit(hd::kTextureUnitLocalExposure);
+        glProgramUniform2f(program.id(), 46, in.uvScale.x, in.uvScale.y);
         glBindSampler(hd::kTextureUnitLocalExposure, 0);
     }
 }

@@ -52,6 +52,7 @@ struct LocalExposureInput
     const gl::Buffer* blur = nullptr;         ///< bilateral: the blur buffer (GridBlur.comp)
     glm::ivec2 tiles{0};                      ///< bilateral: the grid's tiles
     const gl::Texture* adjustment = nullptr;  ///< fusion: R16F/R32F log2 adjustment, any size
+    glm::vec2 uvScale{1.0f};                  ///< fusion: ExposureFusion::uvScale (FusionSample.glsl)
     std::uint32_t view = 0;                   ///< hd::kLocalExposureView*
     std::uint32_t midSource = 0;              ///< hd::kLocalExposureMidFrom*
     float highlightContrastScale = 1.0f;

@@ -19,6 +19,7 @@ target_sources(hdrlab_core PRIVATE post/Equalize8.cpp)
 target_sources(hdrlab_core PRIVATE post/clahe/ClaheGl.cpp)
 # The fusion local exposure (Mertens et al. 2007 as Unreal 5.5's Fusion method), outside the pipeline for now.
 target_sources(hdrlab_core PRIVATE post/localexposure/ExposureFusion.cpp)
+target_sources(hdrlab_core PRIVATE post/localexposure/FusionLocalExposure.cpp)
 target_sources(hdrlab_core PRIVATE post/MethodListing.cpp)
 target_sources(hdrlab_core PRIVATE post/StageTraffic.cpp)
 target_sources(hdrlab_core PRIVATE post/Parameter.cpp)

@@ -11,6 +11,7 @@
 #include "reference/ToneLocalRef.h"
 #include "reference/ToneReference.h"
 #include "util/Log.h"
+#include "verify/FusionVerify.h"
 #include "verify/LocalExposureVerify.h"
 
 #include <algorithm>
@@ -152,10 +153,12 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
                                                                                    hd::kTileCurveStride);
     // Local exposure (bilateral): its grid and blur against the reference; the picture through the
     // reference's own per-pixel exposure (or the reference's view of a term).
+    // Fusion: its exposure, its map and the map as the apply pass samples it (verify/FusionVerify).
+    const bool fusion = pipeline.settings().localExposure.method == post::LocalExposureMethod::Fusion;
     const LocalExposureCheck exposure =
-        last.usedLocalExposure
-            ? checkLocalExposure(pipeline, hdrPixels, last.hdrSize, params, appliedCurve[hd::kCurveScale])
-            : LocalExposureCheck{};
+        !last.usedLocalExposure ? LocalExposureCheck{}
+        : fusion ? checkFusionLocalExposure(pipeline, hdrPixels, last.hdrSize, params, gpuBins, curve[hd::kCurveScale])
+                 : checkLocalExposure(pipeline, hdrPixels, last.hdrSize, params, appliedCurve[hd::kCurveScale]);
     text << exposure.text;
     const float* exposureEv = exposure.ev.empty() ? nullptr : exposure.ev.data();
     const std::vector<std::uint8_t> expected =

@@ -484,6 +484,12 @@ private:
         add("curve", {tonemap + "/curve"}, curveTraffic);
         addChildren("curve", tonemap + "/curve");
         chainTraffic += curveTraffic;
+        // Local exposure (method fusion): its passes inside the tonemap stage, after the curve (already in
+        // the chain through the stage's scope); the reduce reads the frame once, as the histogram does.
+        if (add("local-exposure/fusion", {"local-exposure/fusion"}, post::histogramMinimumTraffic(shape))) {
+            addChildren("local-exposure/fusion", "local-exposure/fusion");
+            chainTraffic += post::histogramMinimumTraffic(shape);
+        }
         if (!onePass) {
             add("apply", {tonemap + "/apply"}, post::applyMinimumTraffic(shape));
             chainTraffic += post::applyMinimumTraffic(shape);

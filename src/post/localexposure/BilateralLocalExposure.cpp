@@ -26,6 +26,9 @@ std::string describeLocalExposureProbe(const LocalExposureProbe& p)
         return "local exposure: none (luminance not usable)";
     char exposure[32];
     std::snprintf(exposure, sizeof exposure, "%+.2f", double(p.ev));
+    if (p.method == 2)
+        return "local exposure " + std::string(exposure) + " EV (fusion; log2 L " + ev(p.logL) + ", fused log2 L " +
+               ev(p.logL + p.ev) + ")";
     return "local exposure " + std::string(exposure) + " EV (log2 L " + ev(p.logL) + ", bilateral " + ev(p.bilateral) +
            ", blurred " + ev(p.blurred) + ", base " + ev(p.base) + ", detail " + ev(p.logL - p.base) + ", mid " +
            ev(p.mid) + ")";
@@ -47,14 +50,18 @@ void BilateralLocalExposure::probe(PassContext& ctx,
     const int count = int(std::min<std::size_t>(texels.size(), hd::kMaxProbes));
     if (count == 0)
         return;
-    if (!mProbeProgram)
-        mProbeProgram = ctx.shaders.buildCompute("local-exposure.probe", "localexposure/Probe.comp");
+    const bool fusion = in.method == 2;  // the fusion method's map (FusionLocalExposure), same records
+    gl::Program& program = fusion ? mFusionProbeProgram : mProbeProgram;
+    if (!program)
+        program = fusion ? ctx.shaders.buildCompute("local-exposure.probe-fusion", "localexposure/Probe.comp",
+                                                    {{"LOCAL_EXPOSURE", "2"}})
+                         : ctx.shaders.buildCompute("local-exposure.probe", "localexposure/Probe.comp");
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
-    mProbeProgram.use();
-    glProgramUniform2i(mProbeProgram.id(), 0, hdr.size.x, hdr.size.y);
-    mProbeProgram.set(1, count);
-    glProgramUniform2iv(mProbeProgram.id(), 2, count, &texels[0].x);
-    bindLocalExposure(mProbeProgram, in, hdr.size);
+    program.use();
+    glProgramUniform2i(program.id(), 0, hdr.size.x, hdr.size.y);
+    program.set(1, count);
+    glProgramUniform2iv(program.id(), 2, count, &texels[0].x);
+    bindLocalExposure(program, in, hdr.size);
     hdr.texture.bindUnit(hd::kTextureUnitInput);
     glBindSampler(hd::kTextureUnitInput, 0);
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
@@ -75,8 +82,8 @@ const std::vector<LocalExposureProbe>& BilateralLocalExposure::latestProbe()
         };
         for (std::uint32_t i = 0; i < slot->tag[0] && i < hd::kMaxProbes; ++i) {
             const std::size_t at = std::size_t(i) * hd::kLocalExposureProbeWords;
-            mLatestProbe.push_back(
-                {word(at) != 0.0f, word(at + 1), word(at + 2), word(at + 3), word(at + 4), word(at + 5), word(at + 6)});
+            mLatestProbe.push_back({word(at) != 0.0f, word(at + 1), word(at + 2), word(at + 3), word(at + 4),
+                                    word(at + 5), word(at + 6), word(at + 7) == 2.0f ? 2 : 1});
         }
     }
     return mLatestProbe;

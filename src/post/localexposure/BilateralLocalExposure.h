@@ -39,6 +39,7 @@ struct LocalExposureProbe
     float base = 0.0f;
     float mid = 0.0f;
     float ev = 0.0f;  ///< the local exposure's log2
+    int method = 1;   ///< Probe.comp's LOCAL_EXPOSURE: 1 bilateral, 2 fusion (log2 L and ev only)
 };
 /// "local exposure +0.42 EV (log2 L 3.10, bilateral 2.95, blurred 2.40, base 2.62, mid 1.80)".
 std::string describeLocalExposureProbe(const LocalExposureProbe& probe);
@@ -91,7 +92,7 @@ private:
     LocalExposureGridTarget mTarget;
     gl::Program mBuildProgram;
     gl::Program mBlurProgram;
-    gl::Program mProbeProgram;
+    gl::Program mProbeProgram, mFusionProbeProgram;
     gl::Buffer mProbeRecords;
     AsyncReadback mProbeReadback;
     std::vector<LocalExposureProbe> mLatestProbe;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -59,6 +60,8 @@ void ExposureFusion::prepare(gl::ShaderLibrary& shaders,
                                     " texture it is said to be in");
     if (!mReduceProgram) {
         mReduceProgram = shaders.buildCompute("local-exposure.fusion.reduce", "localexposure/FusionReduce.comp");
+        mReduceMeteredProgram = shaders.buildCompute(
+            "local-exposure.fusion.reduce-metered", "localexposure/FusionReduce.comp", {{"EXPOSURE_FROM_BUFFER", "1"}});
         mPyramidProgram = shaders.buildCompute("local-exposure.fusion.pyramid", "localexposure/FusionPyramid.comp");
         mCollapseProgram = shaders.buildCompute("local-exposure.fusion.collapse", "localexposure/FusionCollapse.comp");
     }
@@ -86,18 +89,26 @@ void ExposureFusion::prepare(gl::ShaderLibrary& shaders,
     mOutput.setWrap(GL_CLAMP_TO_EDGE);
 }
 
-void ExposureFusion::dispatchReduce(const gl::Texture& frame, float exposureLog2, const FusionSettings& s)
+void ExposureFusion::dispatchReduce(const gl::Texture& frame,
+                                    float exposureLog2,
+                                    const FusionSettings& s,
+                                    const gl::Buffer* metered)
 {
     gl::DebugGroup group("local-exposure/fusion/reduce");
     const Level& base = mLevels.front();
     barrier();
-    mReduceProgram.use();
-    const GLuint id = mReduceProgram.id();
+    gl::Program& program = metered ? mReduceMeteredProgram : mReduceProgram;
+    program.use();
+    const GLuint id = program.id();
     glProgramUniform2i(id, 0, mFrameSize.x, mFrameSize.y);
     glProgramUniform2i(id, 1, base.display.size().x, base.display.size().y);
-    mReduceProgram.set(2, mReduction);
+    program.set(2, mReduction);
     glProgramUniform3f(id, 3, s.luminance.r, s.luminance.g, s.luminance.b);
-    mReduceProgram.set(4, fusionEvOffset(exposureLog2, s));
+    // Metered: the uniform holds the bias and the shader computes fusionEvOffset from the exposure it reads.
+    const float bias = std::isfinite(s.middleGreyBias) ? s.middleGreyBias : 0.0f;
+    program.set(4, metered ? bias : fusionEvOffset(exposureLog2, s));
+    if (metered)
+        metered->bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingFusionExposure);
     glProgramUniform2f(id, 5, mBracket.highlightEv, mBracket.shadowEv);
     bindTextures({&frame});
     base.display.bindImage(0, GL_WRITE_ONLY);
@@ -153,9 +164,28 @@ void ExposureFusion::run(PassContext& ctx,
                          const FusionSettings& s)
 {
     prepare(ctx.shaders, frame, size, s);
+    runPasses(ctx, frame, exposureLog2, s, nullptr);
+}
+
+void ExposureFusion::run(PassContext& ctx,
+                         const gl::Texture& frame,
+                         glm::ivec2 size,
+                         const gl::Buffer& exposureLog2,
+                         const FusionSettings& s)
+{
+    prepare(ctx.shaders, frame, size, s);
+    runPasses(ctx, frame, 0.0f, s, &exposureLog2);
+}
+
+void ExposureFusion::runPasses(PassContext& ctx,
+                               const gl::Texture& frame,
+                               float exposureLog2,
+                               const FusionSettings& s,
+                               const gl::Buffer* metered)
+{
     {
         auto scope = ctx.profiler.scope("local-exposure/fusion/reduce");
-        dispatchReduce(frame, exposureLog2, s);
+        dispatchReduce(frame, exposureLog2, s, metered);
     }
     {
         auto scope = ctx.profiler.scope("local-exposure/fusion/pyramid");

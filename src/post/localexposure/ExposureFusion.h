@@ -49,6 +49,13 @@ public:
     /// log2(0.18 / M)); each sub-pass in a profiler scope ("local-exposure/fusion/...").
     /// Throws std::invalid_argument for an empty size or one larger than the texture.
     void run(PassContext& ctx, const gl::Texture& frame, glm::ivec2 size, float exposureLog2, const FusionSettings& s);
+    /// As run(), with the global exposure read on the GPU from `exposureLog2` (float[0], hd::
+    /// kBindingFusionExposure: FusionMeter.comp's in the pipeline), so the host never waits for it.
+    void run(PassContext& ctx,
+             const gl::Texture& frame,
+             glm::ivec2 size,
+             const gl::Buffer& exposureLog2,
+             const FusionSettings& s);
 
     /// Runs the passes `runs` times back to back with GL timestamps around each sub-pass and waits
     /// for them (benchmarks, tests): no profiler.
@@ -75,11 +82,19 @@ private:
         gl::Texture display, weight, collapsed;  ///< collapsed: levels above the base only
     };
     void prepare(gl::ShaderLibrary& shaders, const gl::Texture& frame, glm::ivec2 size, const FusionSettings& s);
-    void dispatchReduce(const gl::Texture& frame, float exposureLog2, const FusionSettings& s);
+    void dispatchReduce(const gl::Texture& frame,
+                        float exposureLog2,
+                        const FusionSettings& s,
+                        const gl::Buffer* metered = nullptr);
+    void runPasses(PassContext& ctx,
+                   const gl::Texture& frame,
+                   float exposureLog2,
+                   const FusionSettings& s,
+                   const gl::Buffer* metered);
     void dispatchPyramid();
     void dispatchCollapse();
 
-    gl::Program mReduceProgram, mPyramidProgram, mCollapseProgram;
+    gl::Program mReduceProgram, mReduceMeteredProgram, mPyramidProgram, mCollapseProgram;
     std::vector<Level> mLevels;
     gl::Texture mOutput;
     glm::ivec2 mFrameSize{0};
