@@ -118,6 +118,19 @@ struct PostPipeline::Impl
     double lastDtSeconds = 1.0 / 60.0;
     ApplyDisplay lastDisplay;  ///< what the last apply pass was told (transform, HDR10 scaling)
 
+    // The steps of PostPipeline::run that stand on their own (PostPipelineRun.cpp).
+    /// The histogram's input (the frame, or its downsampled copy) and the run's last* fields.
+    ImageInput histogramInputFor(PassContext& ctx, const ImageInput& hdr, double dtSeconds, float fovYDegrees);
+    /// The frame's histogram spec (units folded in) and its params: a fed histogram's, the manual
+    /// range, or the automatic range's next step.
+    HistogramSpec writeRange(PassContext& ctx, const ImageInput& histogramImage, bool fusedFrame, double dtSeconds);
+    /// The panels' readbacks: histogram, curve, display bins, the probed tile's curves.
+    void enqueueReadbacks(PassContext& ctx, glm::ivec2 size);
+    /// The probe's values at probePoints (and the local exposure's terms there).
+    void runProbe(PassContext& ctx, const ImageInput& hdr);
+    /// What the run returns: the picture, or the false-colour, metering or anti-aliased view of it.
+    const gl::Texture& displayedPicture(PassContext& ctx, const ImageInput& hdr, const ImageInput& histogramImage);
+
     std::uint32_t effectiveBins(const HistogramMethod& method,
                                 const ScanMethod* scanMethod,
                                 std::uint32_t wanted,

@@ -141,6 +141,151 @@ TileSnapshot decodeTile(const AsyncReadback::Result& slot)
 
 }  // namespace
 
+ImageInput PostPipeline::Impl::histogramInputFor(PassContext& ctx,
+                                                 const ImageInput& hdr,
+                                                 double dtSeconds,
+                                                 float fovYDegrees)
+{
+    if (settings.downsample > 1) {
+        auto scope = profiler.scope("downsample");
+        const ImageInput reduced = downsample.run(ctx, hdr, settings.downsample);
+        lastHistogramInput = &downsample.texture();
+        lastHistogramInputSize = reduced.size;
+    } else {
+        lastHistogramInput = &hdr.texture;
+        lastHistogramInputSize = hdr.size;
+    }
+    lastHdr = &hdr.texture;
+    lastHdrSize = hdr.size;
+    lastFovYDegrees = fovYDegrees;
+    lastDtSeconds = dtSeconds;
+    return ImageInput{*lastHistogramInput, lastHistogramInputSize, hdr.preExposure};
+}
+
+HistogramSpec PostPipeline::Impl::writeRange(PassContext& ctx,
+                                             const ImageInput& histogramImage,
+                                             bool fusedFrame,
+                                             double dtSeconds)
+{
+    // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
+    // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
+    frameUnits = units;
+    frameUnits.preExposure = hdr.preExposure;
+    HistogramSpec spec = settings.spec;
+    spec.luminance = frameUnits.effectiveWeights();
+    spec.cdPerUnit = float(frameUnits.cdPerUnit());
+    spec.storedScale = frameUnits.storedScale();
+    if (fed) {  // a histogram from a file: its range and counts, no measurement
+        spec.binCount = std::uint32_t(fed->counts.size());
+        spec.outOfRange = OutOfRange::Clamp;
+        writeHistogramParams(paramsBuffer, fed->logMin, fed->logMax, spec, histogramImage.size);
+        std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
+        std::copy(fed->counts.begin(), fed->counts.end(), words.begin());
+        histogramBuffer.update(std::span<const std::uint32_t>(words));
+    } else if (fusedFrame) {
+        // Written by prepareFusedHistogram; the auto range's next step follows the histogram stage.
+    } else if (settings.rangeMode == RangeMode::Manual) {
+        writeHistogramParams(paramsBuffer, settings.logMin, settings.logMax, spec, histogramImage.size);
+    } else {
+        auto scope = profiler.scope("range/auto");
+        writeHistogramShape(paramsBuffer, spec, histogramImage.size);
+        // On footage a cut resets the range (the operator's cut threshold), so the cut is measured unclamped.
+        const ToneState* toneState = tone->state();
+        const float cutResetEv = footage && toneState != nullptr ? toneState->cutThresholdEv() : 0.0f;
+        autoRange.update(ctx, histogramImage, paramsBuffer, dtSeconds, settings.autoRangeSpeed, resetRange,
+                         settings.logMin, settings.logMax, cutResetEv);
+        resetRange = false;
+    }
+    return spec;
+}
+
+void PostPipeline::Impl::enqueueReadbacks(PassContext& ctx, glm::ivec2 size)
+{
+    {
+        auto scope = profiler.scope("view/readback");
+        tone->flushStateReadback();  // the operator's key value, asked for while it built the curve
+        apply.buildDisplayHistogram(ctx, output, displayBins);
+        ReadbackSources sources{histogramBuffer, paramsBuffer, curveBuffer, displayBins, TonemapApply::kDisplayBins};
+        readback.enqueue(sources, ctx.frameIndex, histogram->fillsCounters());
+        // A local operator's tile under the first probe point: its histogram and curve for the view.
+        const LocalTileCurves* tiles = lastTiles ? tone->localTiles() : nullptr;
+        const std::optional<glm::ivec2> tile =
+            tiles ? selectedTile(probePoints, size, topDownRows, *tiles) : std::nullopt;
+        tileSelected = tile.has_value();
+        if (tile) {
+            enqueueTileReadback(tileReadback, *tiles, *tile, ctx.frameIndex);
+        } else {
+            latestTile.reset();
+            if (latest)
+                latest->tile.reset();
+        }
+    }
+}
+
+void PostPipeline::Impl::runProbe(PassContext& ctx, const ImageInput& hdr)
+{
+    if (!probePoints.empty()) {
+        auto scope = profiler.scope("view/probe");
+        std::vector<glm::ivec2> texels;
+        for (const glm::ivec2 point : probePoints)
+            texels.push_back({point.x, topDownRows ? point.y : hdr.size.y - 1 - point.y});
+        // The tile curves' values where the tiled apply ran (clahe, ward-local; SDR).
+        const std::optional<TileCurvesInput> tiles =
+            lastTiles ? tileCurvesFor(*tone, lastDisplay.hdr, viewMode) : std::nullopt;
+        probe.run(ctx, hdr, output, paramsBuffer, lastOnePass ? appliedCurve : curveBuffer, texels, topDownRows,
+                  tiles ? &tiles->tileCurves : nullptr);
+        if (lastLocalExposure)  // its terms at the same points (fusion: its map's exposure)
+            localExposure.probe(ctx, hdr, paramsBuffer, curveBuffer, texels,
+                                localExposureInputFor(localExposure, settings.localExposure, viewMode, tone->traits(),
+                                                      lastFusion ? &fusion.fusion() : nullptr));
+        else
+            localExposure.clearProbe();
+    }
+}
+
+const gl::Texture& PostPipeline::Impl::displayedPicture(PassContext& ctx,
+                                                        const ImageInput& hdr,
+                                                        const ImageInput& histogramImage)
+{
+    if (viewMode == ViewMode::FalseColour) {
+        auto scope = profiler.scope("view/false-colour");
+        if (!falseColourOutput || falseColourOutput.size() != hdr.size)
+            falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
+        if (lastDisplay.hdr) {
+            // HDR10: the display light's luminance in cd/m^2 (BT.2020 weights) over a fixed range, so
+            // the HDR picture can be judged without an HDR display.
+            HistogramSpec view;
+            view.luminance = {kBt2020LumaR, kBt2020LumaG, kBt2020LumaB};
+            writeHistogramParams(hdrViewParams, kHdrViewLogMin, kHdrViewLogMax, view, hdr.size);
+            falseColour.run(ctx, ImageInput{hdrOutput, hdr.size}, hdrViewParams, falseColourOutput, legendStrip,
+                            topDownRows);
+        } else {
+            falseColour.run(ctx, hdr, paramsBuffer, falseColourOutput, legendStrip, topDownRows);
+        }
+        return falseColourOutput;
+    }
+    if (viewMode == ViewMode::Metering) {
+        auto scope = profiler.scope("view/metering");
+        if (!meteringOutput || meteringOutput.size() != hdr.size)
+            meteringOutput = gl::Texture("post.metering-view", GL_RGBA8, hdr.size);
+        // Other operators meter every pixel equally: their view is the image at full weight.
+        const MeteringSettings mask = tone->traits().meteringMask;
+        const MeteringFrame frame{hdr, histogramImage, paramsBuffer, sceneDepth, topDownRows};
+        meteringView.active(mask, frame);
+        meteringView.overlay(ctx, mask, frame, output, meteringOutput);
+        return meteringOutput;
+    }
+    if (settings.antiAliasing == AntiAliasing::Fxaa && sceneDepth) {
+        auto scope = profiler.scope("display/aa");
+        if (!antiAliasedOutput || antiAliasedOutput.size() != hdr.size)
+            antiAliasedOutput = gl::Texture("post.display-aa", GL_RGBA8, hdr.size);
+        antiAliasing.run(ctx, output, antiAliasedOutput);
+        lastAntiAliased = true;
+        return antiAliasedOutput;
+    }
+    return output;
+}
+
 FusedHistogramTarget* PostPipeline::prepareFusedHistogram(glm::ivec2 frameSize, float fovYDegrees, int preExposure)
 {
     Impl& p = *mImpl;
@@ -205,50 +350,9 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                          p.fusedPreparedPreExposure, hdr.preExposure));
     p.fusedPrepared = false;
 
-    if (p.settings.downsample > 1) {
-        auto scope = p.profiler.scope("downsample");
-        const ImageInput reduced = p.downsample.run(ctx, hdr, p.settings.downsample);
-        p.lastHistogramInput = &p.downsample.texture();
-        p.lastHistogramInputSize = reduced.size;
-    } else {
-        p.lastHistogramInput = &hdr.texture;
-        p.lastHistogramInputSize = hdr.size;
-    }
-    const ImageInput histogramImage{*p.lastHistogramInput, p.lastHistogramInputSize, hdr.preExposure};
-    p.lastHdr = &hdr.texture;
-    p.lastHdrSize = hdr.size;
-    p.lastFovYDegrees = fovYDegrees;
-    p.lastDtSeconds = dtSeconds;
+    const ImageInput histogramImage = p.histogramInputFor(ctx, hdr, dtSeconds, fovYDegrees);
 
-    // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
-    // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
-    p.frameUnits = p.units;
-    p.frameUnits.preExposure = hdr.preExposure;
-    HistogramSpec spec = p.settings.spec;
-    spec.luminance = p.frameUnits.effectiveWeights();
-    spec.cdPerUnit = float(p.frameUnits.cdPerUnit());
-    spec.storedScale = p.frameUnits.storedScale();
-    if (p.fed) {  // a histogram from a file: its range and counts, no measurement
-        spec.binCount = std::uint32_t(p.fed->counts.size());
-        spec.outOfRange = OutOfRange::Clamp;
-        writeHistogramParams(p.paramsBuffer, p.fed->logMin, p.fed->logMax, spec, histogramImage.size);
-        std::vector<std::uint32_t> words(hd::kHistogramBufferWords, 0u);
-        std::copy(p.fed->counts.begin(), p.fed->counts.end(), words.begin());
-        p.histogramBuffer.update(std::span<const std::uint32_t>(words));
-    } else if (fusedFrame) {
-        // Written by prepareFusedHistogram; the auto range's next step follows the histogram stage.
-    } else if (p.settings.rangeMode == RangeMode::Manual) {
-        writeHistogramParams(p.paramsBuffer, p.settings.logMin, p.settings.logMax, spec, histogramImage.size);
-    } else {
-        auto scope = p.profiler.scope("range/auto");
-        writeHistogramShape(p.paramsBuffer, spec, histogramImage.size);
-        // On footage a cut resets the range (the operator's cut threshold), so the cut is measured unclamped.
-        const ToneState* toneState = p.tone->state();
-        const float cutResetEv = p.footage && toneState != nullptr ? toneState->cutThresholdEv() : 0.0f;
-        p.autoRange.update(ctx, histogramImage, p.paramsBuffer, dtSeconds, p.settings.autoRangeSpeed, p.resetRange,
-                           p.settings.logMin, p.settings.logMax, cutResetEv);
-        p.resetRange = false;
-    }
+    const HistogramSpec spec = p.writeRange(ctx, histogramImage, fusedFrame, dtSeconds);
 
     const bool builtInCdf = p.histogram->producesCumulative() && !p.fed;
     // One pass: the histogram pass maps the frame through the previous frame's curve as it reads it.
@@ -426,80 +530,10 @@ const gl::Texture& PostPipeline::run(const ImageInput& hdr, double dtSeconds, fl
                           exposure ? &*exposure : nullptr);
         }
     }
-    {
-        auto scope = p.profiler.scope("view/readback");
-        p.tone->flushStateReadback();  // the operator's key value, asked for while it built the curve
-        p.apply.buildDisplayHistogram(ctx, p.output, p.displayBins);
-        ReadbackSources sources{p.histogramBuffer, p.paramsBuffer, p.curveBuffer, p.displayBins,
-                                TonemapApply::kDisplayBins};
-        p.readback.enqueue(sources, ctx.frameIndex, p.histogram->fillsCounters());
-        // A local operator's tile under the first probe point: its histogram and curve for the view.
-        const LocalTileCurves* tiles = p.lastTiles ? p.tone->localTiles() : nullptr;
-        const std::optional<glm::ivec2> tile =
-            tiles ? selectedTile(p.probePoints, hdr.size, p.topDownRows, *tiles) : std::nullopt;
-        p.tileSelected = tile.has_value();
-        if (tile) {
-            enqueueTileReadback(p.tileReadback, *tiles, *tile, ctx.frameIndex);
-        } else {
-            p.latestTile.reset();
-            if (p.latest)
-                p.latest->tile.reset();
-        }
-    }
-    if (!p.probePoints.empty()) {
-        auto scope = p.profiler.scope("view/probe");
-        std::vector<glm::ivec2> texels;
-        for (const glm::ivec2 point : p.probePoints)
-            texels.push_back({point.x, p.topDownRows ? point.y : hdr.size.y - 1 - point.y});
-        // The tile curves' values where the tiled apply ran (clahe, ward-local; SDR).
-        const std::optional<TileCurvesInput> tiles =
-            p.lastTiles ? tileCurvesFor(*p.tone, p.lastDisplay.hdr, p.viewMode) : std::nullopt;
-        p.probe.run(ctx, hdr, p.output, p.paramsBuffer, p.lastOnePass ? p.appliedCurve : p.curveBuffer, texels,
-                    p.topDownRows, tiles ? &tiles->tileCurves : nullptr);
-        if (p.lastLocalExposure)  // its terms at the same points (fusion: its map's exposure)
-            p.localExposure.probe(ctx, hdr, p.paramsBuffer, p.curveBuffer, texels,
-                                  localExposureInputFor(p.localExposure, p.settings.localExposure, p.viewMode,
-                                                        p.tone->traits(), p.lastFusion ? &p.fusion.fusion() : nullptr));
-        else
-            p.localExposure.clearProbe();
-    }
-    if (p.viewMode == ViewMode::FalseColour) {
-        auto scope = p.profiler.scope("view/false-colour");
-        if (!p.falseColourOutput || p.falseColourOutput.size() != hdr.size)
-            p.falseColourOutput = gl::Texture("post.false-colour", GL_RGBA8, hdr.size);
-        if (p.lastDisplay.hdr) {
-            // HDR10: the display light's luminance in cd/m^2 (BT.2020 weights) over a fixed range, so
-            // the HDR picture can be judged without an HDR display.
-            HistogramSpec view;
-            view.luminance = {kBt2020LumaR, kBt2020LumaG, kBt2020LumaB};
-            writeHistogramParams(p.hdrViewParams, kHdrViewLogMin, kHdrViewLogMax, view, hdr.size);
-            p.falseColour.run(ctx, ImageInput{p.hdrOutput, hdr.size}, p.hdrViewParams, p.falseColourOutput,
-                              p.legendStrip, p.topDownRows);
-        } else {
-            p.falseColour.run(ctx, hdr, p.paramsBuffer, p.falseColourOutput, p.legendStrip, p.topDownRows);
-        }
-        return p.falseColourOutput;
-    }
-    if (p.viewMode == ViewMode::Metering) {
-        auto scope = p.profiler.scope("view/metering");
-        if (!p.meteringOutput || p.meteringOutput.size() != hdr.size)
-            p.meteringOutput = gl::Texture("post.metering-view", GL_RGBA8, hdr.size);
-        // Other operators meter every pixel equally: their view is the image at full weight.
-        const MeteringSettings mask = p.tone->traits().meteringMask;
-        const MeteringFrame frame{hdr, histogramImage, p.paramsBuffer, p.sceneDepth, p.topDownRows};
-        p.meteringView.active(mask, frame);
-        p.meteringView.overlay(ctx, mask, frame, p.output, p.meteringOutput);
-        return p.meteringOutput;
-    }
-    if (p.settings.antiAliasing == AntiAliasing::Fxaa && p.sceneDepth) {
-        auto scope = p.profiler.scope("display/aa");
-        if (!p.antiAliasedOutput || p.antiAliasedOutput.size() != hdr.size)
-            p.antiAliasedOutput = gl::Texture("post.display-aa", GL_RGBA8, hdr.size);
-        p.antiAliasing.run(ctx, p.output, p.antiAliasedOutput);
-        p.lastAntiAliased = true;
-        return p.antiAliasedOutput;
-    }
-    return p.output;
+    p.enqueueReadbacks(ctx, hdr.size);
+    if (!p.probePoints.empty())
+        p.runProbe(ctx, hdr);
+    return p.displayedPicture(ctx, hdr, histogramImage);
 }
 
 }  // namespace post

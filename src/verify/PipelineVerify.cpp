@@ -46,6 +46,45 @@ std::optional<double> curveDifference(const std::vector<float>& gpuCurve,
     return worst;
 }
 
+int largestDifference(const std::vector<std::uint8_t>& expected, const std::vector<std::uint8_t>& actual)
+{
+    int worst = 0;
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
+        worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
+    return worst;
+}
+
+/// The HDR10 output: the linear BT.2020 cd/m^2 against ref::applyCurveHdr, compared as the 16-bit
+/// PQ codes the files store (tolerance kHdrToleranceCodes) and as relative luminance.
+struct Hdr10Inputs
+{
+    hd::LuminanceWeights weights;
+    float cdPerUnit;
+    const float* exposureEv;  ///< local exposure's per-pixel EV, or null
+};
+
+bool checkHdr10(post::PostPipeline& pipeline,
+                const post::PostPipeline::LastRun& last,
+                const std::vector<float>& hdrPixels,
+                const std::vector<float>& curve,
+                const std::vector<float>& localMean,
+                const Hdr10Inputs& in,
+                std::ostringstream& text)
+{
+    const std::vector<float> gpuNits = pipeline.hdrOutputTexture()->readRgbaFloat();
+    const std::vector<float> cpuNits = ref::applyCurveHdr(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y,
+                                                          curve.data(), last.usedLocalMean ? localMean.data() : nullptr,
+                                                          in.weights, in.cdPerUnit, last.display, in.exposureEv);
+    int worstCode = 0;
+    for (std::size_t i = 0; i < cpuNits.size() && i < gpuNits.size(); ++i)
+        if (i % 4 != 3)
+            worstCode =
+                std::max(worstCode, std::abs(int(image::pqCode16(gpuNits[i])) - int(image::pqCode16(cpuNits[i]))));
+    const bool ok = worstCode <= kHdrToleranceCodes;
+    text << "HDR10 output (peak " << last.display.peak << " cd/m^2) vs CPU reference: max difference " << worstCode
+         << " of 65535 PQ codes" << (ok ? "" : " (TOO LARGE)") << "\n";
+    return ok;
+}
 }  // namespace
 
 VerifyReport verifyPipeline(post::PostPipeline& pipeline)
@@ -170,10 +209,7 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
                              : ref::applyCurve(hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, appliedCurve.data(),
                                                last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit,
                                                last.display, exposureEv);
-    const std::vector<std::uint8_t> actual = pipeline.toneMappedTexture().readRgba8();
-    int worst = 0;
-    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i)
-        worst = std::max(worst, std::abs(int(expected[i]) - int(actual[i])));
+    const int worst = largestDifference(expected, pipeline.toneMappedTexture().readRgba8());
     if (!tileWords.empty())
         text << util::format("tiled apply ({}x{} tile curves blended per pixel, strength {})", tiles->tiles.x,
                              tiles->tiles.y, tileWords[hd::kTileStrength])
@@ -183,23 +219,10 @@ VerifyReport verifyPipeline(post::PostPipeline& pipeline)
              : exposureEv             ? "apply pass with local exposure vs CPU reference (same curve): "
                                       : "apply pass vs CPU reference (same curve): ")
          << "max difference " << worst << " LSB" << (worst <= 1 ? "" : " (TOO LARGE)") << "\n";
-    bool hdrOk = true;
-    if (last.display.hdr && pipeline.hdrOutputTexture() && !last.localExposureView) {
-        // HDR10: the linear BT.2020 cd/m^2 against ref::applyCurveHdr, compared as the 16-bit PQ codes
-        // the files store (tolerance kHdrToleranceCodes) and as relative luminance.
-        const std::vector<float> gpuNits = pipeline.hdrOutputTexture()->readRgbaFloat();
-        const std::vector<float> cpuNits = ref::applyCurveHdr(
-            hdrPixels.data(), last.hdrSize.x, last.hdrSize.y, curve.data(),
-            last.usedLocalMean ? localMean.data() : nullptr, weights, cdPerUnit, last.display, exposureEv);
-        int worstCode = 0;
-        for (std::size_t i = 0; i < cpuNits.size() && i < gpuNits.size(); ++i)
-            if (i % 4 != 3)
-                worstCode =
-                    std::max(worstCode, std::abs(int(image::pqCode16(gpuNits[i])) - int(image::pqCode16(cpuNits[i]))));
-        hdrOk = worstCode <= kHdrToleranceCodes;
-        text << "HDR10 output (peak " << last.display.peak << " cd/m^2) vs CPU reference: max difference " << worstCode
-             << " of 65535 PQ codes" << (hdrOk ? "" : " (TOO LARGE)") << "\n";
-    }
+    const bool hdrOk =
+        last.display.hdr && pipeline.hdrOutputTexture() && !last.localExposureView
+            ? checkHdr10(pipeline, last, hdrPixels, curve, localMean, {weights, cdPerUnit, exposureEv}, text)
+            : true;
     // The operator's curve against its CPU reference (reference/ToneReference.h, the row of its id),
     // from the same histogram and settings, then the reference's further checks of the operator's GPU
     // state. The operator fills in what its reference is given (post::ToneVerification).

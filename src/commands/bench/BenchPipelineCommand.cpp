@@ -364,6 +364,34 @@ private:
         return list;
     }
 
+    /// Renders the warm-up frames, then the timed ones with the profiler recording; the rendered frames'
+    /// records (not waitForTimings' empty harvest frames) and the wall time of the timed frames.
+    std::vector<profiling::FrameRecord> recordFrames(double& wallMs)
+    {
+        mApp.rewindCameraPath();
+        mApp.renderFrames(int(mOptions.warmup));
+        mApp.waitForTimings();
+        profiling::Profiler& profiler = mApp.profiler();
+        profiler.clearRecording();
+        profiler.startRecording();
+        const auto start = std::chrono::steady_clock::now();
+        mApp.renderFrames(int(mOptions.frames));
+        mApp.waitForTimings();
+        wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        // CUDA events can arrive a little after glFinish; a frame whose results are late stays
+        // pending, so harvest again a few times rather than lose it.
+        for (int retry = 0; retry < 4 && profiler.recordedFrames().size() <= mOptions.frames; ++retry)
+            mApp.waitForTimings();
+        profiler.stopRecording();
+        // waitForTimings' own harvest frames have no passes: keep the rendered frames only.
+        std::vector<profiling::FrameRecord> frames;
+        for (const profiling::FrameRecord& frame : profiler.recordedFrames())
+            if (!frame.passes.empty())
+                frames.push_back(frame);
+        profiler.clearRecording();
+        return frames;
+    }
+
     void measure(glm::ivec2 size, unsigned bins, const std::string& op, const Path& path)
     {
         post::PostPipeline& pipeline = mApp.pipeline();
@@ -384,28 +412,8 @@ private:
         }
         const bool builtInCdf = pipeline.histogramMethod().producesCumulative();
 
-        mApp.rewindCameraPath();
-        mApp.renderFrames(int(mOptions.warmup));
-        mApp.waitForTimings();
-        profiling::Profiler& profiler = mApp.profiler();
-        profiler.clearRecording();
-        profiler.startRecording();
-        const auto start = std::chrono::steady_clock::now();
-        mApp.renderFrames(int(mOptions.frames));
-        mApp.waitForTimings();
-        const double wallMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        // CUDA events can arrive a little after glFinish; a frame whose results are late stays
-        // pending, so harvest again a few times rather than lose it.
-        for (int retry = 0; retry < 4 && profiler.recordedFrames().size() <= mOptions.frames; ++retry)
-            mApp.waitForTimings();
-        profiler.stopRecording();
-        // waitForTimings' own harvest frames have no passes: keep the rendered frames only.
-        std::vector<profiling::FrameRecord> frames;
-        for (const profiling::FrameRecord& frame : profiler.recordedFrames())
-            if (!frame.passes.empty())
-                frames.push_back(frame);
-        profiler.clearRecording();
+        double wallMs = 0.0;
+        const std::vector<profiling::FrameRecord> frames = recordFrames(wallMs);
         // The reference chain on the frame just rendered, with the params the pipeline used for it.
         ReferenceRound reference;
         if (const post::PostPipeline::LastRun last = pipeline.lastRun(); last.hdr) {
