@@ -170,7 +170,7 @@ HistogramSpec PostPipeline::Impl::writeRange(PassContext& ctx,
     // The frame's units: the input's definition with the frame's pre-exposure folded in, so every
     // pass (histogram, range, curves, apply, probe, views, CUDA) sees the scene's own luminance.
     frameUnits = units;
-    frameUnits.preExposure = hdr.preExposure;
+    frameUnits.preExposure = histogramImage.preExposure;  // the frame's (the histogram input carries it)
     HistogramSpec spec = settings.spec;
     spec.luminance = frameUnits.effectiveWeights();
     spec.cdPerUnit = float(frameUnits.cdPerUnit());
