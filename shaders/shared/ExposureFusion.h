@@ -45,7 +45,8 @@ HD_FUNC float hdFusionPixelEv(float r, float g, float b, float wr, float wg, flo
     float luminance = hdLuminanceWeighted(r, g, b, wr, wg, wb);
     if (HD_IS_INF(luminance) && luminance > 0.0f)
         return kFusionMaxEv;
-    if (!(luminance >= kFusionMinLuminance) || HD_IS_INF(luminance))
+    // NaN named: a compiler may turn !(a >= b) into a < b (NVIDIA's GLSL did: NaN pixels reached the map).
+    if (HD_IS_NAN(luminance) || !(luminance >= kFusionMinLuminance) || HD_IS_INF(luminance))
         return -kFusionMaxEv;
     HD_PRECISE float ev = HD_ADD(hdLog2(luminance), offset);
     return ev < -kFusionMaxEv ? -kFusionMaxEv : (ev > kFusionMaxEv ? kFusionMaxEv : ev);

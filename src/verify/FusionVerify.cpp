@@ -62,7 +62,8 @@ LocalExposureCheck checkFusionLocalExposure(post::PostPipeline& pipeline,
     std::size_t differing = 0;
     double worst = 0.0;
     for (std::size_t i = 0; i < map.adjustment.size() && i * 4 < texels.size(); ++i)
-        if (std::bit_cast<std::uint32_t>(texels[i * 4]) != std::bit_cast<std::uint32_t>(map.adjustment[i])) {
+        // Equal values (a zero's sign aside: the bracket's clamp gives -0 or +0 by compiler), no NaN.
+        if (!(texels[i * 4] == map.adjustment[i])) {
             ++differing;
             worst = std::max(worst, std::abs(double(texels[i * 4]) - double(map.adjustment[i])));
         }

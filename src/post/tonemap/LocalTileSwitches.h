@@ -26,8 +26,10 @@ struct LocalTileSwitches
     bool histogramsInPass = true;
     static constexpr std::uint32_t kApplyLegacy = 3;    ///< Apply.comp's tiled modes (before ApplyTiles.comp)
     static constexpr std::uint32_t kApplyUnstaged = 4;  ///< ApplyTiles.comp, LUTs not staged (STAGE_LUTS 0)
-    std::uint32_t applyVariant =
-        0;  ///< ApplyTiles.comp's TILE_APPLY_VARIANT: 0 full, 1 single, 2 weights; or kApplyLegacy, kApplyUnstaged
+    /// ApplyTiles.comp's TILE_APPLY_VARIANT: 0 full, 1 single, 2 weights; or kApplyLegacy, kApplyUnstaged.
+    /// Legacy by default: on the H200 (2026-11-29, build c4f34c9, clahe at 4K) the apply took 158 us
+    /// legacy, 248 unstaged and 265 staged (docs/PERF.md); `apply=full` keeps ApplyTiles.comp selectable.
+    std::uint32_t applyVariant = kApplyLegacy;
     std::uint32_t stageFloats = 4608;  ///< ApplyTiles.comp's STAGE_FLOATS
 };
 
