@@ -36,6 +36,34 @@ xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" --size 1600x900 --frames 24
 # An engine preset: Unreal's histogram auto-exposure, with the panels drawn.
 "$bin/hdrlab" --headless --size 1600x900 --frames 24 --ui --set tonemap.operator=percentile \
   --set percentile.preset=unreal --screenshot "$out/engine-preset-unreal.png"
+# Local exposure (bilateral, Unreal's template contrasts): the picture and its four views in one sheet
+# (docs/USAGE.md's local exposure section; needs Debian's python3-pil).
+if /usr/bin/python3 -c 'import PIL' 2>/dev/null; then
+  tmp=$(mktemp -d)
+  for v in tonemapped local-base local-blurred local-detail local-exposure; do
+    "$bin/hdrlab" --headless --size 480x270 --frames 6 --set tonemap.operator=percentile \
+      --set local_exposure.method=bilateral --set local_exposure.highlight_contrast_scale=0.8 \
+      --set local_exposure.shadow_contrast_scale=0.8 --view "$v" --screenshot "$tmp/$v.png" >/dev/null
+  done
+  /usr/bin/python3 - "$tmp" "$out/local-exposure-views.png" <<'PY'
+import sys
+from PIL import Image, ImageDraw
+folder, target = sys.argv[1], sys.argv[2]
+views = ['tonemapped', 'local-base', 'local-blurred', 'local-detail', 'local-exposure']
+labels = ['picture (bilateral, 0.8/0.8)'] + ['--view ' + v for v in views[1:]]
+images = [Image.open(f'{folder}/{v}.png').convert('RGB') for v in views]
+w, h = images[0].size
+sheet = Image.new('RGB', (w * 3 + 8, (h + 20) * 2), (32, 32, 32))
+for k, (image, label) in enumerate(zip(images, labels)):
+    x, y = (k % 3) * (w + 4), (k // 3) * (h + 20)
+    sheet.paste(image, (x, y + 18))
+    ImageDraw.Draw(sheet).text((x + 4, y + 3), label, fill=(230, 230, 230))
+sheet.save(target, optimize=True)
+PY
+  rm -rf "$tmp"
+else
+  echo "docs-screenshots: python3-pil missing: local-exposure-views.png not remade"
+fi
 # Close-ups of the panels (at --ui-scale 1 the regions' places are fixed): the Pipeline panel at the
 # top of the settings column with a value set by --set, and the Exposure panel (right end of the
 # strip below the picture, the strip made taller by a settings file's layout key) after 150 frames of
