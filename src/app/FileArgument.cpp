@@ -75,7 +75,7 @@ std::filesystem::path resolveSceneFile(const std::filesystem::path& scene,
         throw std::runtime_error(scene.string() + " is an image, not a scene: open it with `hdrlab " + scene.string() +
                                  "` (or `hdrlab view " + scene.string() + "`)");
     std::error_code ec;
-    if (std::filesystem::is_regular_file(scene, ec) || scene.is_absolute())
+    if (std::filesystem::exists(scene, ec) || scene.is_absolute())  // a folder: the loader says what it is
         return scene;
     std::vector<std::filesystem::path> tried{std::filesystem::absolute(scene, ec)};
     std::filesystem::path root;

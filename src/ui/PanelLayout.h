@@ -100,7 +100,7 @@ struct PanelMetrics
     float stripMaxHeight = 200.0f;
     /// The strip's sections: Timings and Exposure default widths; Exposure takes this fraction of
     /// the strip's width within [its minimum, its default].
-    float timingsWidth = 420.0f;
+    float timingsWidth = 470.0f;  // the default pipeline's table with its one-line header: 466 (TimingsPanelTest)
     float exposureWidth = 300.0f;
     float exposureFraction = 0.22f;
     float sectionMinWidth = 160.0f;  ///< Timings and Exposure shrink to this before the Histogram

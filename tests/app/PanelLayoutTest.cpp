@@ -189,12 +189,12 @@ TEST(PanelLayoutTest, TheStripsSectionsGiveWayExposureFirst)
 {
     const ui::PanelMetrics m = ui::PanelMetrics::atScale(1.0f);
     // 900 wide: 884 for the sections; the Histogram keeps its 240, Exposure shrinks to its 160 and
-    // Timings gives the rest (884 - 240 - 160 = 484 > 420: Timings keeps its 420).
+    // Timings gives the rest (884 - 240 - 160 = 484 > 470: Timings keeps its default 470).
     ui::PanelRects r = ui::layOutPanels({900, 600}, {}, m, true);
     expectTiling(r, {900, 600});
-    EXPECT_EQ(r.timings.width, 420.0f);
+    EXPECT_EQ(r.timings.width, m.timingsWidth);
     EXPECT_GE(r.histogram.width, m.histogramMinWidth);
-    // 800 wide: 784 = 240 + 420 + 124: Exposure would be below its minimum, so Timings gives way.
+    // 800 wide: 784 = 240 + 470 + 74: Exposure would be below its minimum, so Timings gives way.
     r = ui::layOutPanels({800, 600}, {}, m, true);
     expectTiling(r, {800, 600});
     EXPECT_EQ(r.exposure.width, m.sectionMinWidth);

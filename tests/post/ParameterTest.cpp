@@ -144,8 +144,8 @@ TEST(Parameter, ValuesParseAndFormatBack)
 
 TEST(PipelineParameterList, KeysAreUniqueOwnedAndTheirDefaultsParse)
 {
-    std::set<std::string> owners{"histogram", "scan", "tonemap", "input",
-                                 "display"};  // the pipeline's own, the input's units, the display's anti-aliasing
+    // The pipeline's own, the input's units, the display's anti-aliasing, the local exposure (any operator).
+    std::set<std::string> owners{"histogram", "scan", "tonemap", "input", "display", "local_exposure"};
     for (const auto& e : post::toneOperatorRegistry())
         owners.insert(std::string(e.id));
     for (const auto& e : post::histogramMethodRegistry())

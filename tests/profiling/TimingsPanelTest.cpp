@@ -9,6 +9,7 @@
 #include "support/GlTestEnvironment.h"
 #include "support/ImGuiTestContext.h"
 #include "ui/ImGuiLayer.h"
+#include "ui/PanelLayout.h"
 #include "ui/TimingsPanel.h"
 
 #include <imgui.h>
@@ -97,18 +98,19 @@ class TimingsPanelTest : public testing_support::GlTest
 {
 };
 
-TEST_F(TimingsPanelTest, TheDefaultPipelinesTableFits420PxAtScaleOne)
+TEST_F(TimingsPanelTest, TheDefaultPipelinesTableFitsTheTimingsSectionAtScaleOne)
 {
     Profiler profiler(false);
     runDefaultPipeline(profiler, "compute-global-atomic");
-    const Drawn drawn = drawPanel(profiler, 1.0f, 420.0f);
+    const float width = ui::PanelMetrics{}.timingsWidth;  // the section's default width at UI scale 1
+    const Drawn drawn = drawPanel(profiler, 1.0f, width);
     EXPECT_EQ(drawn.rows, 17u);
-    EXPECT_LE(drawn.minimumWidth, 420.0f);
+    EXPECT_LE(drawn.minimumWidth, width);
     EXPECT_GT(drawn.minimumWidth, 200.0f) << "the width is measured, not a constant";
-    EXPECT_EQ(drawn.scrollMaxX, 0.0f) << "the panel scrolls sideways at 420 px";
+    EXPECT_EQ(drawn.scrollMaxX, 0.0f) << "the panel scrolls sideways at " << width << " px";
 
     // At UI scale 1.5 the same table needs about 1.5 times the width.
-    const Drawn larger = drawPanel(profiler, 1.5f, 630.0f);
+    const Drawn larger = drawPanel(profiler, 1.5f, 1.5f * width);
     EXPECT_NEAR(larger.minimumWidth, 1.5f * drawn.minimumWidth, 0.1f * drawn.minimumWidth);
     EXPECT_EQ(larger.scrollMaxX, 0.0f);
 }
