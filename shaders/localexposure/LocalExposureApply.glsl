@@ -42,14 +42,56 @@ struct LocalExposureTerms
 };
 
 #if LOCAL_EXPOSURE == 1
-void leAddCell(int tx, int ty, int bin, float weight, inout float count, inout float position)
+// The cell's pixel count and sum of bin positions (a float pair, as the blur's stage 0 reads them).
+vec2 leCellFromGrid(int tx, int ty, int bin)
 {
     const uint cell = (uint(ty * uLeTiles.x + tx) * kLocalExposureBins + uint(bin)) * 2u;
     const float n = float(leGrid[cell]);
-    const float p = n * float(bin) + (float(leGrid[cell + 1u]) + 0.5 * n) / kLocalExposureFractionSteps;
-    count += weight * n;
-    position += weight * p;
+    return vec2(n, n * float(bin) + (float(leGrid[cell + 1u]) + 0.5 * n) / kLocalExposureFractionSteps);
 }
+
+// The tiles whose centres surround the pixel (clamped at the borders) and the pixel's weights between them.
+void leTilesAround(ivec2 texel, out ivec2 t0, out ivec2 t1, out vec2 w)
+{
+    const vec2 f = vec2(hdLocalExposureTilePosition(texel.x), hdLocalExposureTilePosition(texel.y));
+    const vec2 below = floor(f);
+    t0 = max(ivec2(below), ivec2(0));
+    t1 = min(ivec2(below) + 1, uLeTiles - 1);
+    w = f - below;
+}
+
+#if LE_STAGED_CELLS
+// Apply.comp's blocks (32 x 8*ROWS pixels, aligned) never straddle a tile centre (centres 64 px apart
+// at 32 + 64k; TonemapApply.cpp asserts the sizes), so all of a block's pixels slice the same four
+// tiles: the workgroup loads their 4 x 32 cells once into shared memory. Each pixel reading its eight
+// cells from the grid in global memory, at bins that differ across a warp, made the apply 3.3x the
+// apply without local exposure on the H200 (docs/PERF.md).
+shared vec2 sLeCells[4 * kLocalExposureBins];
+
+// Every invocation of the workgroup calls it, before any returns (it has a barrier).
+void leStageCells(ivec2 blockOrigin, uint local)
+{
+    ivec2 t0, t1;
+    vec2 w;
+    leTilesAround(blockOrigin, t0, t1, w);
+    if (local < 4u * kLocalExposureBins) {
+        const int corner = int(local / kLocalExposureBins);
+        const int bin = int(local % kLocalExposureBins);
+        sLeCells[local] = leCellFromGrid((corner & 1) != 0 ? t1.x : t0.x, (corner & 2) != 0 ? t1.y : t0.y, bin);
+    }
+    barrier();
+}
+
+vec2 leCell(int corner, int tx, int ty, int bin)
+{
+    return sLeCells[uint(corner) * kLocalExposureBins + uint(bin)];
+}
+#else
+vec2 leCell(int corner, int tx, int ty, int bin)
+{
+    return leCellFromGrid(tx, ty, bin);
+}
+#endif
 #endif
 
 LocalExposureTerms localExposureTerms(ivec2 texel, float Lw, float curveScale)
@@ -65,11 +107,9 @@ LocalExposureTerms localExposureTerms(ivec2 texel, float Lw, float curveScale)
     const float scale = hdBinScale(logMin, uintBitsToFloat(params[kParamLogMax]), kLocalExposureBins);
     const float inverseScale = scale > 0.0 ? 1.0 / scale : 0.0;
     // Across: tile centres (clamped at the borders); in depth: bin centres.
-    const vec2 f = vec2(hdLocalExposureTilePosition(texel.x), hdLocalExposureTilePosition(texel.y));
-    const vec2 below = floor(f);
-    const ivec2 t0 = max(ivec2(below), ivec2(0));
-    const ivec2 t1 = min(ivec2(below) + 1, uLeTiles - 1);
-    const vec2 w = f - below;
+    ivec2 t0, t1;
+    vec2 w;
+    leTilesAround(texel, t0, t1, w);
     const float z = clamp((t.logL - logMin) * scale, 0.0, float(kLocalExposureBins)) - 0.5;
     const float zBelow = floor(z);
     const int b0 = clamp(int(zBelow), 0, int(kLocalExposureBins) - 1);
@@ -81,8 +121,12 @@ LocalExposureTerms localExposureTerms(ivec2 texel, float Lw, float curveScale)
         const int tx = (corner & 1) != 0 ? t1.x : t0.x;
         const int ty = (corner & 2) != 0 ? t1.y : t0.y;
         const float wxy = ((corner & 1) != 0 ? w.x : 1.0 - w.x) * ((corner & 2) != 0 ? w.y : 1.0 - w.y);
-        leAddCell(tx, ty, b0, wxy * (1.0 - wz), count, position);
-        leAddCell(tx, ty, b1, wxy * wz, count, position);
+        const vec2 cell0 = leCell(corner, tx, ty, b0);
+        const vec2 cell1 = leCell(corner, tx, ty, b1);
+        count += wxy * (1.0 - wz) * cell0.x;
+        position += wxy * (1.0 - wz) * cell0.y;
+        count += wxy * wz * cell1.x;
+        position += wxy * wz * cell1.y;
     }
     t.bilateral = count > 0.0 ? logMin + position / count * inverseScale : t.logL;
     const uint blurAt = kLocalExposureBlurHeaderWords;

@@ -64,6 +64,7 @@ layout(location = 3) uniform vec4 uHdr; // highlights' lookup scale (0: none), c
 #define LOCAL_EXPOSURE 0 // 1 bilateral, 2 fusion (localexposure/LocalExposureApply.glsl), per build
 #endif
 #if LOCAL_EXPOSURE
+#define LE_STAGED_CELLS 1 // the block's four tiles of the grid in shared memory (LocalExposureApply.glsl)
 #include "localexposure/LocalExposureApply.glsl"
 #endif
 
@@ -156,6 +157,9 @@ void main()
 {
     const ivec2 first = ivec2(gl_WorkGroupID.x * 32u + gl_LocalInvocationID.x,
                               gl_WorkGroupID.y * (8u * ROWS) + gl_LocalInvocationID.y);
+#if LOCAL_EXPOSURE == 1
+    leStageCells(ivec2(gl_WorkGroupID.xy * uvec2(32u, 8u * ROWS)), gl_LocalInvocationIndex);
+#endif
     if (first.x >= uSize.x || first.y >= uSize.y)
         return;
     vec3 rgb[ROWS];

@@ -11,7 +11,10 @@
 namespace post {
 
 namespace {
-constexpr int kApplyRows = 4;                            ///< pixels (8 rows apart) per invocation of Apply.comp
+constexpr int kApplyRows = 4;  ///< pixels (8 rows apart) per invocation of Apply.comp
+// Apply.comp's blocks (32 x 8 * kApplyRows pixels) must not straddle a local exposure tile centre:
+// the bilateral build stages the block's four tiles once (LocalExposureApply.glsl, LE_STAGED_CELLS).
+static_assert((hd::kLocalExposureTile / 2) % 32 == 0 && (hd::kLocalExposureTile / 2) % (8 * kApplyRows) == 0);
 constexpr std::uint32_t kTilesProgramKey = 0xffffffffu;  ///< mPrograms' key of ApplyTiles.comp, minus its variant
 }  // namespace
 

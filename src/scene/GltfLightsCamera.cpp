@@ -29,12 +29,19 @@ void GltfLightsCamera::importCamera(int index, const glm::mat4& world, const std
     float fov = glm::degrees(float(c.perspective.yfov));
     if (finite(fov) && fov > 0.0f && fov < 179.0f)
         camera.verticalFovDegrees = fov;
-    if (c.perspective.znear > 0.0 && std::isfinite(c.perspective.znear))
-        camera.nearPlane = float(c.perspective.znear);
-    if (c.perspective.zfar > c.perspective.znear && std::isfinite(c.perspective.zfar))
-        camera.farPlane = float(c.perspective.zfar);
-    if (!(camera.farPlane > camera.nearPlane))
-        camera.farPlane = camera.nearPlane * 1e4f;
+    // The planes are checked as the floats the renderer uses: a double znear of 1e-50 is 0 in float.
+    const float nearPlane = float(c.perspective.znear), farPlane = float(c.perspective.zfar);
+    if (finite(nearPlane) && nearPlane > 0.0f)
+        camera.nearPlane = nearPlane;
+    if (finite(farPlane) && farPlane > camera.nearPlane)
+        camera.farPlane = farPlane;
+    else if (finite(camera.nearPlane * 1e4f))
+        camera.farPlane = camera.nearPlane * 1e4f;  // glTF's infinite projection (no zfar), made finite
+    if (!(camera.farPlane > camera.nearPlane)) {
+        mImport.warn("camera " + std::to_string(index) + " has unusable clip planes; the defaults are used");
+        camera.nearPlane = Camera{}.nearPlane;
+        camera.farPlane = Camera{}.farPlane;
+    }
     camera.position = glm::vec3(world[3]);
     glm::vec3 forward = glm::mat3(world) * glm::vec3(0, 0, -1);
     if (glm::dot(forward, forward) > 1e-12f) {
@@ -55,25 +62,35 @@ void GltfLightsCamera::frameMeshes()
         }
     if (!(low.x <= high.x))
         return;  // no vertex: loadGltfScene refuses the file anyway
-    const glm::vec3 centre = 0.5f * (low + high);
+    // In double: the box of finite float vertices can be wider than the largest float (-3e38 .. 3e38).
+    const glm::dvec3 centre = 0.5 * (glm::dvec3(low) + glm::dvec3(high));
     // The bounding sphere of the box; a point or a flat line still gets a finite distance.
-    const float radius = std::max(0.5f * glm::length(high - low), 1e-3f);
+    const double radius = std::max(0.5 * glm::length(glm::dvec3(high) - glm::dvec3(low)), 1e-3);
     Camera& camera = mImport.scene.camera;
-    const float halfFov = glm::radians(0.5f * camera.verticalFovDegrees);
-    const float distance = 1.1f * radius / std::sin(halfFov);  // the sphere within the vertical view, 10 % margin
+    const double halfFov = glm::radians(0.5 * double(camera.verticalFovDegrees));
+    const double distance = 1.1 * radius / std::sin(halfFov);  // the sphere within the vertical view, 10 % margin
     constexpr float kFramingPitchDegrees = -20.0f;
+    const glm::dvec3 position = centre - distance * glm::dvec3(directionFromYawPitch(0.0f, kFramingPitchDegrees));
+    const float nearPlane = float(std::max(distance - 2.0 * radius, 1e-3 * distance));
+    const float farPlane = float(std::max(distance + 2.0 * radius, double(nearPlane) * 2.0));
+    const glm::vec3 floatPosition(position);
+    if (!(finite(floatPosition.x) && finite(floatPosition.y) && finite(floatPosition.z) && nearPlane > 0.0f &&
+          finite(farPlane) && farPlane > nearPlane)) {
+        mImport.warn("has no camera, and its bounds are too large to frame in float: the default camera is used");
+        return;
+    }
     camera.yawDegrees = 0.0f;
     camera.pitchDegrees = kFramingPitchDegrees;
-    camera.position = centre - distance * directionFromYawPitch(camera.yawDegrees, camera.pitchDegrees);
-    camera.nearPlane = std::max(distance - 2.0f * radius, 1e-3f * distance);
-    camera.farPlane = std::max(distance + 2.0f * radius, camera.nearPlane * 2.0f);
+    camera.position = floatPosition;
+    camera.nearPlane = nearPlane;
+    camera.farPlane = farPlane;
     mImport.scene.cameraPath = {};
     char text[200];
     std::snprintf(
         text, sizeof text,
         "has no camera: framed its bounds (centre %.3g %.3g %.3g, radius %.3g m) from %.3g m, looking along -Z "
         "20 degrees down",
-        double(centre.x), double(centre.y), double(centre.z), double(radius), double(distance));
+        centre.x, centre.y, centre.z, radius, distance);
     mImport.warn(text);
 }
 

@@ -127,24 +127,27 @@ TEST_F(LocalExposureGl, HistogramMethodsWithoutTheGridFallBackToTheSeparatePass)
 
 TEST_F(LocalExposureGl, BlurIsTheReferenceWithinItsTolerance)
 {
-    for (const float kernel : {1.0f, 10.0f, 50.0f, 100.0f}) {
-        SCOPED_TRACE(kernel);
-        setImage(twoZoneImage(333, 201, 9));
-        parameters->set("local_exposure.method", "bilateral");
-        parameters->set("local_exposure.kernel_size_percent", std::to_string(kernel));
-        run();
-        const auto p = params();
-        const float logMin = std::bit_cast<float>(p[hd::kParamLogMin]);
-        const float logMax = std::bit_cast<float>(p[hd::kParamLogMax]);
-        const ref::LocalExposureBlur blur = ref::localExposureBlur(cpuGrid(), image.width, kernel, logMin, logMax);
-        const std::vector<float> gpu = pipeline->localExposure().readBlur();
-        EXPECT_NEAR(gpu[hd::kLocalExposureFrameMean], blur.frameMean, verify::kLocalExposureBlurToleranceEv);
-        EXPECT_EQ(double(gpu[hd::kLocalExposureFrameCount]), blur.frameCount);
-        for (std::size_t t = 0; t < blur.blurred.size(); ++t)
-            ASSERT_NEAR(gpu[hd::kLocalExposureBlurHeaderWords + t], blur.blurred[t],
-                        verify::kLocalExposureBlurToleranceEv)
-                << "tile " << t;
-    }
+    // 6 x 4 tiles, and 19 x 18 = 342 tiles: more than one workgroup of GridBlur.comp's 256.
+    for (const glm::ivec2 size : {glm::ivec2(333, 201), glm::ivec2(1190, 1101)})
+        for (const float kernel : {1.0f, 10.0f, 50.0f, 100.0f}) {
+            SCOPED_TRACE(kernel);
+            SCOPED_TRACE(size.x);
+            setImage(twoZoneImage(size.x, size.y, 9));
+            parameters->set("local_exposure.method", "bilateral");
+            parameters->set("local_exposure.kernel_size_percent", std::to_string(kernel));
+            run();
+            const auto p = params();
+            const float logMin = std::bit_cast<float>(p[hd::kParamLogMin]);
+            const float logMax = std::bit_cast<float>(p[hd::kParamLogMax]);
+            const ref::LocalExposureBlur blur = ref::localExposureBlur(cpuGrid(), image.width, kernel, logMin, logMax);
+            const std::vector<float> gpu = pipeline->localExposure().readBlur();
+            EXPECT_NEAR(gpu[hd::kLocalExposureFrameMean], blur.frameMean, verify::kLocalExposureBlurToleranceEv);
+            EXPECT_EQ(double(gpu[hd::kLocalExposureFrameCount]), blur.frameCount);
+            for (std::size_t t = 0; t < blur.blurred.size(); ++t)
+                ASSERT_NEAR(gpu[hd::kLocalExposureBlurHeaderWords + t], blur.blurred[t],
+                            verify::kLocalExposureBlurToleranceEv)
+                    << "tile " << t;
+        }
 }
 
 TEST_F(LocalExposureGl, VerifiesForEveryGlobalOperatorBothStructuresAndHdr10)

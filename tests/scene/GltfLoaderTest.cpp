@@ -282,6 +282,36 @@ TEST_F(GltfLoaderTest, ASceneWithoutACameraFramesItsBounds)
     EXPECT_GT(top.y / top.w - bottom.y / bottom.w, 1.0f);
 }
 
+TEST_F(GltfLoaderTest, ExtremeBoundsAndClipPlanesKeepAUsableCamera)
+{
+    // Found by the gltf fuzzer: finite vertices 3e38 apart overflowed the float framing (NaN near
+    // plane); a znear of 1e-50 is 0 as a float; a zfar of 1e300 is infinite as one.
+    auto expectUsable = [](const scene::Camera& camera, const std::string& what) {
+        EXPECT_TRUE(std::isfinite(camera.position.x) && std::isfinite(camera.position.y) &&
+                    std::isfinite(camera.position.z))
+            << what;
+        EXPECT_GT(camera.nearPlane, 0.0f) << what;
+        EXPECT_TRUE(std::isfinite(camera.farPlane)) << what;
+        EXPECT_GT(camera.farPlane, camera.nearPlane) << what;
+    };
+    for (float extent : {3e38f, 1e-30f}) {
+        Builder b;
+        std::string primitive = addQuad(b, kUnsignedShort, extent);
+        auto path = write("extent.gltf", b.gltf(",\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+                                                "\"meshes\":[{\"primitives\":[" +
+                                                primitive + "]}],\"materials\":[{}]"));
+        expectUsable(scene::loadSceneFile(path).camera, "quad extent " + std::to_string(extent));
+    }
+    for (const char* planes : {"\"znear\":1e-50,\"zfar\":1e300", "\"znear\":1e300", "\"znear\":3e38,\"zfar\":3.1e38"}) {
+        auto path =
+            write("planes.gltf",
+                  quadFile("{}", "{\"mesh\":0,\"camera\":0}",
+                           std::string(",\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":0.8,") +
+                               planes + "}}]"));
+        expectUsable(scene::loadSceneFile(path).camera, planes);
+    }
+}
+
 TEST_F(GltfLoaderTest, BinaryGlbLoadsLikeText)
 {
     Builder b;

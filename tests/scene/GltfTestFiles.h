@@ -6,6 +6,7 @@
 #include "image/ImageIo.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -149,10 +150,15 @@ private:
 
 /// A quad x,y in [-1, 1] at z = 0 facing +Z, texture u left to right, v top to bottom; returns the
 /// primitive JSON (material 0).
-inline std::string addQuad(Builder& b, int indexComponentType = kUnsignedShort)
+/// A quad from -extent to extent in x and y (extent 1 unless a test needs extreme bounds).
+inline std::string addQuad(Builder& b, int indexComponentType = kUnsignedShort, float extent = 1.0f)
 {
-    int position = b.accessor(std::vector<float>{-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0}, kFloat, 4, "VEC3", false,
-                              ",\"min\":[-1,-1,0],\"max\":[1,1,0]");
+    const float e = extent;
+    char bounds[96];
+    std::snprintf(bounds, sizeof bounds, ",\"min\":[%.9g,%.9g,0],\"max\":[%.9g,%.9g,0]", double(-e), double(-e),
+                  double(e), double(e));
+    int position =
+        b.accessor(std::vector<float>{-e, -e, 0, e, -e, 0, e, e, 0, -e, e, 0}, kFloat, 4, "VEC3", false, bounds);
     int normal = b.accessor(std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1}, kFloat, 4, "VEC3");
     int texcoord = b.accessor(std::vector<float>{0, 1, 1, 1, 1, 0, 0, 0}, kFloat, 4, "VEC2");
     int indices = 0;

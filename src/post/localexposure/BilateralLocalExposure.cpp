@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstdio>
 
 namespace post {
@@ -145,8 +146,13 @@ void BilateralLocalExposure::blur(PassContext& ctx, const gl::Buffer& params, gl
     params.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingHistogramParams);
     mGrid.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureGrid);
     mBlur.bindBase(GL_SHADER_STORAGE_BUFFER, hd::kBindingLocalExposureBlur);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    // Three dispatches of one invocation per tile (GridBlur.comp's stages), each reading the last's output.
+    const GLuint groups = GLuint((std::int64_t(mTiles.x) * mTiles.y + 255) / 256);
+    for (int stage = 0; stage < 3; ++stage) {
+        glProgramUniform1i(mBlurProgram.id(), 2, stage);
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+    }
 }
 
 std::vector<std::uint32_t> BilateralLocalExposure::readGrid() const
