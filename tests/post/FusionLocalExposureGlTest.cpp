@@ -6,8 +6,8 @@
 #include "post/PostPipeline.h"
 #include "post/localexposure/BilateralLocalExposure.h"
 #include "post/localexposure/FusionLocalExposure.h"
-#include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/PipelineGlTest.h"
 #include "verify/PipelineVerify.h"
 
 #include <string>
@@ -16,42 +16,11 @@ namespace ts = testing_support;
 
 namespace {
 
-class FusionLocalExposureGl : public ts::GlTest
-{
-protected:
-    void SetUp() override
-    {
-        pipeline = std::make_unique<post::PostPipeline>(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
-        parameters = std::make_unique<post::PipelineParameters>(*pipeline);
-    }
-    void setImage(const ts::TestImage& source)
-    {
-        image = source;
-        texture = ts::uploadImage(image);
-    }
-    void run() { pipeline->run({texture, {image.width, image.height}}, 1.0 / 60.0, 60.0f); }
-    verify::VerifyReport verifyRun()
-    {
-        run();
-        return verify::verifyPipeline(*pipeline);
-    }
+using FusionLocalExposureGl = ts::PipelineGlTest;
 
-    std::unique_ptr<post::PostPipeline> pipeline;
-    std::unique_ptr<post::PipelineParameters> parameters;
-    ts::TestImage image;
-    gl::Texture texture;
-};
-
-/// A frame with a dark and a bright half (8 EV apart) and NaN/Inf/negative pixels.
 ts::TestImage twoZoneImage(int width, int height, std::uint32_t seed)
 {
-    ts::TestImage image = ts::randomHdrImage(width, height, -6.0f, 4.0f, seed);
-    for (int y = 0; y < height; ++y)
-        for (int x = width / 2; x < width; ++x)
-            for (int c = 0; c < 3; ++c)
-                image.rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4 + c] *= 256.0f;
-    ts::addSpecialPixels(image, 97);
-    return image;
+    return ts::twoZoneImage(width, height, seed, -6.0f, 4.0f);
 }
 
 void setFusion(post::PipelineParameters& parameters)

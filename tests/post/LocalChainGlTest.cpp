@@ -13,8 +13,8 @@
 #include "post/tonemap/LocalTileSwitches.h"
 #include "post/tonemap/ToneClahe.h"
 #include "reference/ToneLocalRef.h"
-#include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/PipelineGlTest.h"
 #include "verify/PipelineVerify.h"
 
 #include <bit>
@@ -25,27 +25,20 @@ namespace ts = testing_support;
 
 namespace {
 
-class LocalChainGl : public ts::GlTest
+class LocalChainGl : public ts::PipelineGlTest
 {
 protected:
+    void SetUp() override {}
     /// A pipeline whose compute-shared-atomic method is made with HDRLAB_SHARED_ATOMIC=`tuning`.
     void makePipeline(const char* tuning)
     {
         ::setenv("HDRLAB_SHARED_ATOMIC", tuning, 1);  // read when the method is made
-        parameters.reset();
-        pipeline = std::make_unique<post::PostPipeline>(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
-        parameters = std::make_unique<post::PipelineParameters>(*pipeline);
+        PipelineGlTest::makePipeline();
         parameters->set("histogram.method", "compute-shared-atomic");
         ::unsetenv("HDRLAB_SHARED_ATOMIC");
         parameters->set("tonemap.operator", "clahe");
         parameters->set("histogram.range", "manual");
     }
-    void setImage(const ts::TestImage& source)
-    {
-        image = source;
-        texture = ts::uploadImage(image);
-    }
-    void run() { pipeline->run({texture, {image.width, image.height}}, 1.0 / 60.0, 60.0f); }
     post::ToneClahe& clahe() { return static_cast<post::ToneClahe&>(pipeline->toneOperator()); }
     /// The CPU's tile histograms of the image for the grid the operator used.
     std::vector<std::uint32_t> cpuTileHistograms()
@@ -65,23 +58,11 @@ protected:
                                    std::bit_cast<float>(params[hd::kParamLogMax]), params[hd::kParamBinCount],
                                    params[hd::kParamOutOfRange], weights);
     }
-
-    std::unique_ptr<post::PostPipeline> pipeline;
-    std::unique_ptr<post::PipelineParameters> parameters;
-    ts::TestImage image;
-    gl::Texture texture;
 };
 
-/// Dark left half, bright right half (x 2^8), special pixels: tiles differ, some pixels in no bin.
 ts::TestImage twoZoneImage(int width, int height, std::uint32_t seed)
 {
-    ts::TestImage image = ts::randomHdrImage(width, height, -9.0f, 2.0f, seed);
-    for (int y = 0; y < height; ++y)
-        for (int x = width / 2; x < width; ++x)
-            for (int c = 0; c < 3; ++c)
-                image.rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4 + c] *= 256.0f;
-    ts::addSpecialPixels(image, 97);
-    return image;
+    return ts::twoZoneImage(width, height, seed, -9.0f, 2.0f);
 }
 
 TEST_F(LocalChainGl, TileHistogramsInTheHistogramPassEqualTheSeparatePassAndTheCpu)

@@ -10,8 +10,8 @@
 #include "post/localexposure/BilateralLocalExposure.h"
 #include "reference/LocalExposureRef.h"
 #include "shared/LocalExposure.h"
-#include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/PipelineGlTest.h"
 #include "verify/LocalExposureVerify.h"
 #include "verify/PipelineVerify.h"
 
@@ -25,29 +25,9 @@ namespace ts = testing_support;
 
 namespace {
 
-class LocalExposureGl : public ts::GlTest
+class LocalExposureGl : public ts::PipelineGlTest
 {
 protected:
-    void SetUp() override
-    {
-        pipeline = std::make_unique<post::PostPipeline>(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
-        parameters = std::make_unique<post::PipelineParameters>(*pipeline);
-    }
-    void setImage(const ts::TestImage& source)
-    {
-        image = source;
-        texture = ts::uploadImage(image);
-    }
-    void run() { pipeline->run({texture, {image.width, image.height}}, 1.0 / 60.0, 60.0f); }
-    verify::VerifyReport verifyRun()
-    {
-        run();
-        return verify::verifyPipeline(*pipeline);
-    }
-    std::vector<std::uint32_t> params() const
-    {
-        return pipeline->paramsBuffer().readAll<std::uint32_t>(hd::kHistogramParamsWords);
-    }
     ref::LocalExposureGrid cpuGrid() const
     {
         const auto p = params();
@@ -57,23 +37,11 @@ protected:
             {std::bit_cast<float>(p[hd::kParamLumaR]), std::bit_cast<float>(p[hd::kParamLumaG]),
              std::bit_cast<float>(p[hd::kParamLumaB])});
     }
-
-    std::unique_ptr<post::PostPipeline> pipeline;
-    std::unique_ptr<post::PipelineParameters> parameters;
-    ts::TestImage image;
-    gl::Texture texture;
 };
 
-/// A frame with a dark and a bright half (8 EV apart) and NaN/Inf/negative pixels.
 ts::TestImage twoZoneImage(int width, int height, std::uint32_t seed)
 {
-    ts::TestImage image = ts::randomHdrImage(width, height, -6.0f, 4.0f, seed);
-    for (int y = 0; y < height; ++y)
-        for (int x = width / 2; x < width; ++x)
-            for (int c = 0; c < 3; ++c)
-                image.rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4 + c] *= 256.0f;
-    ts::addSpecialPixels(image, 97);
-    return image;
+    return ts::twoZoneImage(width, height, seed, -6.0f, 4.0f);
 }
 
 TEST_F(LocalExposureGl, GridIsTheCpuGridWordForWordInBothStructures)

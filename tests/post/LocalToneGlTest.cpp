@@ -9,8 +9,8 @@
 #include "post/tonemap/ToneWardLocal.h"
 #include "reference/ToneLocalRef.h"
 #include "reference/ToneReference.h"
-#include "support/GlTestEnvironment.h"
 #include "support/HistogramTestSupport.h"
+#include "support/PipelineGlTest.h"
 #include "verify/PipelineVerify.h"
 
 #include <bit>
@@ -21,42 +21,11 @@ namespace ts = testing_support;
 
 namespace {
 
-class LocalToneGl : public ts::GlTest
-{
-protected:
-    void SetUp() override
-    {
-        pipeline = std::make_unique<post::PostPipeline>(ts::shaderLibrary(), ts::testProfiler(), ts::testGpuCaps());
-        parameters = std::make_unique<post::PipelineParameters>(*pipeline);
-    }
-    void setImage(const ts::TestImage& source)
-    {
-        image = source;
-        texture = ts::uploadImage(image);
-    }
-    void run() { pipeline->run({texture, {image.width, image.height}}, 1.0 / 60.0, 60.0f); }
-    verify::VerifyReport verifyRun()
-    {
-        run();
-        return verify::verifyPipeline(*pipeline);
-    }
+using LocalToneGl = ts::PipelineGlTest;
 
-    std::unique_ptr<post::PostPipeline> pipeline;
-    std::unique_ptr<post::PipelineParameters> parameters;
-    ts::TestImage image;
-    gl::Texture texture;
-};
-
-/// A frame with a dark and a bright half and some special pixels, so tiles differ.
 ts::TestImage twoZoneImage(int width, int height, std::uint32_t seed)
 {
-    ts::TestImage image = ts::randomHdrImage(width, height, -6.0f, 2.0f, seed);
-    for (int y = 0; y < height; ++y)
-        for (int x = width / 2; x < width; ++x)
-            for (int c = 0; c < 3; ++c)
-                image.rgba[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4 + c] *= 256.0f;
-    ts::addSpecialPixels(image, 97);
-    return image;
+    return ts::twoZoneImage(width, height, seed, -6.0f, 2.0f);
 }
 
 TEST_F(LocalToneGl, BothOperatorsAreRegisteredWithTheirReferences)
