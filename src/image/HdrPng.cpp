@@ -74,6 +74,36 @@ std::uint32_t units(double value, double unit)
     return std::uint32_t(std::clamp(std::lround(value / unit), 0L, long(0xffffffffL)));
 }
 
+/// The PNG signature and IHDR of a 16-bit image (deflate, adaptive filtering, no interlace).
+std::string png16Start(int width, int height, std::uint8_t colourType)
+{
+    std::string file("\x89PNG\r\n\x1a\n", 8);
+    std::vector<std::uint8_t> ihdr;
+    putU32(ihdr, std::uint32_t(width));
+    putU32(ihdr, std::uint32_t(height));
+    ihdr.insert(ihdr.end(), {16, colourType, 0, 0, 0});
+    putChunk(file, "IHDR", ihdr);
+    return file;
+}
+
+/// Deflates the scanlines (each led by its filter byte) into the IDAT chunk, ends the file and writes it.
+void finishPng(const std::filesystem::path& path, std::string& file, std::vector<std::uint8_t>& scanlines)
+{
+    int compressedSize = 0;
+    unsigned char* compressed = stbi_zlib_compress(scanlines.data(), int(scanlines.size()), &compressedSize, 8);
+    if (!compressed)
+        throw ImageError("cannot write '" + path.string() + "': PNG compression failed");
+    const std::vector<std::uint8_t> idat(compressed, compressed + compressedSize);
+    std::free(compressed);
+    putChunk(file, "IDAT", idat);
+    putChunk(file, "IEND", {});
+    try {
+        util::writeFileAtomically(path, file);
+    } catch (const std::exception& error) {
+        throw ImageError(error.what());
+    }
+}
+
 }  // namespace
 
 double pqEncode(double nits)
@@ -135,20 +165,8 @@ void writeHdr10Png(const std::filesystem::path& path, const ImageF& nits, const 
                 row[2 + std::size_t(x) * 6 + std::size_t(c) * 2] = std::uint8_t(code);
             }
     }
-    int compressedSize = 0;
-    unsigned char* compressed = stbi_zlib_compress(raw.data(), int(raw.size()), &compressedSize, 8);
-    if (!compressed)
-        throw ImageError("cannot write '" + path.string() + "': PNG compression failed");
-    const std::vector<std::uint8_t> idat(compressed, compressed + compressedSize);
-    std::free(compressed);
-
-    std::string file("\x89PNG\r\n\x1a\n", 8);
-    std::vector<std::uint8_t> ihdr;
-    putU32(ihdr, std::uint32_t(nits.width));
-    putU32(ihdr, std::uint32_t(nits.height));
-    ihdr.insert(ihdr.end(), {16, 2, 0, 0, 0});  // bit depth 16, RGB, deflate, adaptive filtering, no interlace
-    putChunk(file, "IHDR", ihdr);
-    putChunk(file, "cICP", {9, 16, 0, 1});  // BT.2020 primaries, PQ, RGB (no matrix), full range
+    std::string file = png16Start(nits.width, nits.height, 2);  // RGB
+    putChunk(file, "cICP", {9, 16, 0, 1});                      // BT.2020 primaries, PQ, RGB (no matrix), full range
     std::vector<std::uint8_t> mdcv;
     const double primaries[4][2] = {{0.708, 0.292}, {0.170, 0.797}, {0.131, 0.046}, {0.3127, 0.3290}};  // R G B white
     for (const auto& xy : primaries) {
@@ -162,13 +180,7 @@ void writeHdr10Png(const std::filesystem::path& path, const ImageF& nits, const 
     putU32(clli, units(metadata.maxContentLightLevel, 0.0001));
     putU32(clli, units(metadata.maxFrameAverageLightLevel, 0.0001));
     putChunk(file, "cLLI", clli);
-    putChunk(file, "IDAT", idat);
-    putChunk(file, "IEND", {});
-    try {
-        util::writeFileAtomically(path, file);
-    } catch (const std::exception& error) {
-        throw ImageError(error.what());
-    }
+    finishPng(path, file, raw);
 }
 
 std::vector<PngChunk> readPngChunks(const std::filesystem::path& path)
@@ -268,25 +280,8 @@ void writePng16(const std::filesystem::path& path, const Png16& image)
             row[2 + 2 * i] = std::uint8_t(sample);
         }
     }
-    int compressedSize = 0;
-    unsigned char* compressed = stbi_zlib_compress(raw.data(), int(raw.size()), &compressedSize, 8);
-    if (!compressed)
-        throw ImageError("cannot write '" + path.string() + "': PNG compression failed");
-    const std::vector<std::uint8_t> idat(compressed, compressed + compressedSize);
-    std::free(compressed);
-    std::string file("\x89PNG\r\n\x1a\n", 8);
-    std::vector<std::uint8_t> ihdr;
-    putU32(ihdr, std::uint32_t(image.width));
-    putU32(ihdr, std::uint32_t(image.height));
-    ihdr.insert(ihdr.end(), {16, colourTypes[image.channels], 0, 0, 0});  // 16 bits, deflate, adaptive, no interlace
-    putChunk(file, "IHDR", ihdr);
-    putChunk(file, "IDAT", idat);
-    putChunk(file, "IEND", {});
-    try {
-        util::writeFileAtomically(path, file);
-    } catch (const std::exception& error) {
-        throw ImageError(error.what());
-    }
+    std::string file = png16Start(image.width, image.height, colourTypes[image.channels]);
+    finishPng(path, file, raw);
 }
 
 }  // namespace image
