@@ -1,16 +1,33 @@
 #include "post/tonemap/LocalTileCurves.h"
 
 #include "post/HelpMarker.h"
+#include "post/tonemap/ToneCommon.h"
 #include "post/tonemap/ToneOperator.h"
 #include "util/Log.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace post {
+
+std::vector<KeyValueSample> tileMeanKeyValues(StateReadback* readback)
+{
+    std::vector<KeyValueSample> out;
+    if (!readback)
+        return out;
+    for (const StateReadback::Arrival& arrival : readback->takeArrived()) {
+        std::uint32_t words[2] = {};
+        std::memcpy(words, arrival.words.data(), sizeof(words));
+        if (words[1] > 0 && words[0] > 0)
+            out.push_back({arrival.frameIndex, float(std::log2(double(words[0]) / 1048576.0 / words[1]))});
+    }
+    return out;
+}
 
 void TileCurveBuffer::prepare(glm::ivec2 frame, const LocalTileSettings& settings, float gainViewRangeEv)
 {

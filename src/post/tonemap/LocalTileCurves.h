@@ -18,6 +18,13 @@
 
 namespace post {
 
+class StateReadback;
+
+/// The "tile mean" key values that arrived (the key value of both local operators for `bench flicker`):
+/// log2 of the mean over tiles of each tile curve's mean, from the uint[2] state ClaheCurves.comp and
+/// WardLocalSmooth.comp add to (the sum of round(mean x 2^20) over tiles, the tile count).
+std::vector<KeyValueSample> tileMeanKeyValues(StateReadback* readback);
+
 /// Two tile-curve buffers used in turn (ping-pong): each frame's curves go into the one not written
 /// last frame, so the previous frame's curves, which the temporal smoothing reads and --verify checks
 /// it against, stay where they are (no 1 MB copy per frame at 8x8 tiles).

@@ -177,16 +177,7 @@ bool ToneClahe::describeForReference(const ToneVerifyFrame& /*frame*/, ref::Tone
 
 std::vector<KeyValueSample> ToneClahe::takeKeyValues()
 {
-    std::vector<KeyValueSample> out;
-    if (!mReadback)
-        return out;
-    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
-        std::uint32_t words[2] = {};
-        std::memcpy(words, arrival.words.data(), sizeof(words));
-        if (words[1] > 0 && words[0] > 0)
-            out.push_back({arrival.frameIndex, float(std::log2(double(words[0]) / 1048576.0 / words[1]))});
-    }
-    return out;
+    return tileMeanKeyValues(mReadback.get());
 }
 
 std::string ToneClahe::status() const

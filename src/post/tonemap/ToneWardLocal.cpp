@@ -112,16 +112,7 @@ void ToneWardLocal::computeCurve(PassContext& ctx, const ToneInputs& inputs, gl:
 std::vector<KeyValueSample> ToneWardLocal::takeKeyValues()
 {
     static_cast<ToneState&>(mWard).takeKeyValues();  // Ward's log-average is not this operator's key value
-    std::vector<KeyValueSample> out;
-    if (!mReadback)
-        return out;
-    for (const StateReadback::Arrival& arrival : mReadback->takeArrived()) {
-        std::uint32_t words[2] = {};
-        std::memcpy(words, arrival.words.data(), sizeof(words));
-        if (words[1] > 0 && words[0] > 0)
-            out.push_back({arrival.frameIndex, float(std::log2(double(words[0]) / 1048576.0 / words[1]))});
-    }
-    return out;
+    return tileMeanKeyValues(mReadback.get());
 }
 
 std::string ToneWardLocal::status() const
