@@ -240,6 +240,8 @@ int App::run()
         a.reportResources(std::uint64_t(a.frame));
     if (a.storm)
         std::cout << a.storm->summary() << std::endl;
+    if (const std::string kept = a.describeKeptPictureRate(); !kept.empty())
+        util::logInfo("{}", kept);
     const int exitCode = a.finish(rendered);
     if (const std::string reason = a.source->stopReason(); !reason.empty())
         throw std::runtime_error(reason);  // after the outputs of the frames before it are written

@@ -117,6 +117,19 @@ struct App::Impl final : ui::PanelHost
     std::string keyValueOperator;  ///< the operator whose key values the two histories hold
     double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
     std::optional<std::chrono::steady_clock::time_point> lastExposureFrame;  ///< wall clock of the last one
+    /// Wall-clock intervals between back-to-back window frames of one kind: those that showed the kept
+    /// picture (the panels' own rate on a slow GPU) and those that rendered; printed when a window run
+    /// ends (describeKeptPictureRate).
+    struct WindowFrameRates
+    {
+        std::vector<double> keptMs, renderedMs;
+        std::optional<std::chrono::steady_clock::time_point> last;
+        bool lastKept = false;
+        void note(bool kept);
+    } windowFrameRates;
+    /// "kept picture while the panels were in use: N frames, median M ms apart (F fps); rendered
+    /// frames: ...", or "" if no kept picture was shown.
+    std::string describeKeptPictureRate() const;
     /// A cut the tone operator found (a frame that starts a new shot), as printed and recorded.
     struct CutRecord
     {

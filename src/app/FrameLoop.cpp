@@ -415,6 +415,7 @@ int App::Impl::runFrames(int count)
             a.presentKeptPicture(pathSeconds);
             a.writeWindowPngIfAsked();
             a.context->swapBuffers();
+            a.windowFrameRates.note(true);
             continue;
         }
         const glm::ivec2 viewportSize{a.viewport.z, a.viewport.w};
@@ -457,6 +458,7 @@ int App::Impl::runFrames(int count)
             }
             a.writeWindowPngIfAsked();
             a.context->swapBuffers();
+            a.windowFrameRates.note(false);
         }
         a.profiler->endFrame();
         a.pacer->endFrame();
@@ -467,6 +469,32 @@ int App::Impl::runFrames(int count)
                                      ": GL error: " + gl::lastErrorMessage());
     }
     return rendered;
+}
+
+void App::Impl::WindowFrameRates::note(bool kept)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (last && lastKept == kept)  // an interval between two kinds is neither rate
+        (kept ? keptMs : renderedMs).push_back(std::chrono::duration<double, std::milli>(now - *last).count());
+    last = now;
+    lastKept = kept;
+}
+
+std::string App::Impl::describeKeptPictureRate() const
+{
+    auto describe = [](std::vector<double> ms) {
+        std::sort(ms.begin(), ms.end());
+        const double median = ms[ms.size() / 2];
+        char text[96];
+        std::snprintf(text, sizeof text, "%zu intervals, median %.1f ms (%.1f fps)", ms.size(), median,
+                      median > 0.0 ? 1000.0 / median : 0.0);
+        return std::string(text);
+    };
+    const WindowFrameRates& rates = windowFrameRates;
+    if (rates.keptMs.empty())
+        return {};
+    return "kept picture while the panels were in use: " + describe(rates.keptMs) +
+           (rates.renderedMs.empty() ? std::string() : "; rendered frames: " + describe(rates.renderedMs));
 }
 
 post::ImageInput App::Impl::frameInput() const
