@@ -207,4 +207,14 @@ TEST(SettingsCli, PresetWithoutItsOperatorWarns)
     auto fromFile = cli_test::runIn(dir, hdrlab("--headless --size 32x18 --frames 1 --settings settings.json"));
     ASSERT_EQ(fromFile.exitCode, 0) << fromFile.output;
     EXPECT_EQ(fromFile.output.find("is kept for the"), std::string::npos) << fromFile.output;
+    // tonemap warns the same way; a contact sheet of every operator gives the preset to its operator's tile.
+    auto shot = cli_test::runIn(dir, hdrlab("--headless --size 32x18 --frames 1 --screenshot-exr in.exr"));
+    ASSERT_EQ(shot.exitCode, 0) << shot.output;
+    auto single = cli_test::runIn(dir, hdrlab("tonemap in.exr -o one.png --set percentile.preset=bevy"));
+    ASSERT_EQ(single.exitCode, 0) << single.output;
+    EXPECT_NE(single.output.find(warning), std::string::npos) << single.output;
+    auto sheet =
+        cli_test::runIn(dir, hdrlab("tonemap in.exr -o sheet.png --operator all --set percentile.preset=bevy"));
+    ASSERT_EQ(sheet.exitCode, 0) << sheet.output;
+    EXPECT_EQ(sheet.output.find("is kept for the"), std::string::npos) << sheet.output;
 }
