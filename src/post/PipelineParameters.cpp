@@ -368,8 +368,18 @@ std::vector<std::string> PipelineParameters::apply(const std::vector<SettingAssi
                     parameter.set(p.value);
                     touched = applied = true;
                 }
-        if (!applied)
+        if (!applied) {
             mPipeline.parkedParameters().store(p.info->key, formatParameterValue(*p.info, p.value));
+            // A preset asked for on the command line but kept for an operator not in use would otherwise
+            // be ignored without a word (issue 35): say which operator it waits for.
+            const std::string_view key = p.info->key;
+            if (p.assignment->origin.starts_with("--set") && key.ends_with(".preset")) {
+                const std::string owner(key.substr(0, key.find('.')));
+                warnings.push_back(p.assignment->origin + ": " + p.info->key + "=" + p.assignment->value +
+                                   " is kept for the " + owner + " operator, which is not in use (the operator is " +
+                                   std::string(mPipeline.toneOperator().id()) + "; add --operator " + owner + ")");
+            }
+        }
     }
     for (auto& [list, touched] : live)
         if (touched && list.commit)

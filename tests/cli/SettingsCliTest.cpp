@@ -186,3 +186,35 @@ TEST(SettingsCli, TonemapHistogramMethodIsThePipelinesDefaultAndItsFlagWinsOverT
 }
 
 }  // namespace
+
+// Issue 35: an engine preset given without its operator is kept for the percentile operator and
+// would change nothing; the run says so (once), and is quiet when the operator is the percentile one.
+TEST(SettingsCli, PresetWithoutItsOperatorWarns)
+{
+    const fs::path dir = testing_support::scratchDir("cli-preset-without-operator");
+    const std::string run = "--headless --size 32x18 --frames 1 --set percentile.preset=bevy";
+    auto alone = cli_test::runIn(dir, hdrlab(run));
+    ASSERT_EQ(alone.exitCode, 0) << alone.output;
+    const std::string warning = "percentile.preset=bevy is kept for the percentile operator, which is not in use";
+    EXPECT_NE(alone.output.find(warning), std::string::npos) << alone.output;
+    EXPECT_NE(alone.output.find("add --operator percentile"), std::string::npos) << alone.output;
+    auto withOperator = cli_test::runIn(dir, hdrlab(run + " --operator percentile"));
+    ASSERT_EQ(withOperator.exitCode, 0) << withOperator.output;
+    EXPECT_EQ(withOperator.output.find("is kept for the"), std::string::npos) << withOperator.output;
+    // A settings file stores every operator's keys, the parked ones too: loading one stays quiet.
+    const fs::path file = dir / "settings.json";
+    std::ofstream(file) << R"({ "percentile.preset": "bevy" })";
+    auto fromFile = cli_test::runIn(dir, hdrlab("--headless --size 32x18 --frames 1 --settings settings.json"));
+    ASSERT_EQ(fromFile.exitCode, 0) << fromFile.output;
+    EXPECT_EQ(fromFile.output.find("is kept for the"), std::string::npos) << fromFile.output;
+    // tonemap warns the same way; a contact sheet of every operator gives the preset to its operator's tile.
+    auto shot = cli_test::runIn(dir, hdrlab("--headless --size 32x18 --frames 1 --screenshot-exr in.exr"));
+    ASSERT_EQ(shot.exitCode, 0) << shot.output;
+    auto single = cli_test::runIn(dir, hdrlab("tonemap in.exr -o one.png --set percentile.preset=bevy"));
+    ASSERT_EQ(single.exitCode, 0) << single.output;
+    EXPECT_NE(single.output.find(warning), std::string::npos) << single.output;
+    auto sheet =
+        cli_test::runIn(dir, hdrlab("tonemap in.exr -o sheet.png --operator all --set percentile.preset=bevy"));
+    ASSERT_EQ(sheet.exitCode, 0) << sheet.output;
+    EXPECT_EQ(sheet.output.find("is kept for the"), std::string::npos) << sheet.output;
+}

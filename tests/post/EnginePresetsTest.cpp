@@ -118,7 +118,8 @@ TEST(EnginePresets, SetsTheEngineDisplayCurveAndThePipelineHistogram)
     EXPECT_EQ(s.display.curve, post::DisplayCurve::AcesFit);  // HDRP's ACES mode
     EXPECT_FLOAT_EQ(s.localBlend, 0.25f);
     ASSERT_TRUE(post::applyEnginePreset("bevy", s).ok);
-    EXPECT_EQ(s.display.curve, post::DisplayCurve::AgX);  // the stand-in for TonyMcMapface
+    EXPECT_EQ(s.display.curve, post::DisplayCurve::Reinhard);  // the stand-in for TonyMcMapface
+    EXPECT_EQ(s.display.reinhardWhite, 0.0f);                  // no white point: no hard clip
     ASSERT_TRUE(post::applyEnginePreset("unreal", s).ok);
     EXPECT_EQ(s.display.curve, post::DisplayCurve::AcesFit);
     EXPECT_EQ(pipeline.spec.binCount, 128u);

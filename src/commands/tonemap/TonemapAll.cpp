@@ -54,6 +54,12 @@ TonemapOptions runOptions(const TonemapOptions& options, const std::string& id)
     run.preset.reset();
     std::erase_if(run.flagAssignments, [](const std::string& text) { return keyOf(text) == "tonemap.operator"; });
     run.flagAssignments.push_back("tonemap.operator=" + id);
+    // Another operator's preset would only be parked in this tile's own pipeline (and warned about as
+    // not in use): the sheet applies it to its operator's tile alone.
+    std::erase_if(run.settingAssignments, [&](const std::string& text) {
+        const std::string key(keyOf(text));
+        return key.ends_with(".preset") && key.substr(0, key.find('.')) != id;
+    });
     return run;
 }
 

@@ -106,9 +106,12 @@ std::array<EnginePreset, 3> makePresets()
     bevy.settings.transitionEv = 1.5f;
     bevy.settings.adaptationCurve = AdaptationCurve::BevySteps;
     bevy.settings.compensationCurve = {};  // AutoExposureCompensationCurve::default(): flat 0
-    // Bevy's default is TonyMcMapface, a 3D LUT hdrlab does not ship; AgX (which Bevy also offers) stands
-    // in: like it, neutral, with bright colours desaturating toward white rather than skewing in hue.
-    bevy.settings.display.curve = DisplayCurve::AgX;
+    // Bevy's default is TonyMcMapface, a 3D LUT hdrlab does not ship. Plain Reinhard x / (1 + x) stands
+    // in: Tony's non-linearity "resembles Reinhard" (its README) and nears white without reaching it.
+    // AgX stood in before issue 35; its log encoding ends 4 EV above the key and clipped everything
+    // above to white (8 % of the default room under Bevy's key 1).
+    bevy.settings.display.curve = DisplayCurve::Reinhard;
+    bevy.settings.display.reinhardWhite = 0.0f;
 
     for (EnginePreset& preset : presets)
         preset.settings = sanitize(preset.settings);
