@@ -2,7 +2,8 @@
 # docs-screenshots.sh: remakes the screenshots of the panels and views in docs/images/ (llvmpipe is
 # enough: they show panels and pictures, not timings): a 1280x720 window with every panel open (the
 # layout), the false-colour view with probes in a window, the split view in a window (Xvfb), its
-# difference view, the metering view of a mask, and an engine preset in the panels (headless --ui).
+# difference view, the metering view of a mask, an engine preset in the panels (headless --ui), the
+# scene presets' thumbnails and the contact sheet of every operator on MtTamWest.exr.
 # Windows run on the fixed step (--fixed-step) as large as their Xvfb screen, whose pointer rests at
 # the centre, on the picture. The Pipeline and Exposure close-ups are crops of headless --ui runs
 # (Debian's python3-pil; skipped with a note without it). The false-colour strip and the compare
@@ -85,4 +86,19 @@ PY
   rm -rf "$tmp"
 else
   echo "docs-screenshots.sh: no python3-pil; the panel close-ups were not remade" >&2
+fi
+# The scene presets' thumbnails in OVERVIEW.md's table: each scene's third frame at 480x270 with the
+# app's defaults.
+for scene in scenes/*.json; do
+  "$bin/hdrlab" --headless --size 480x270 --frames 3 --scene "$scene" \
+    --screenshot "$out/presets/$(basename "$scene" .json).png" --log-level warning >/dev/null
+done
+# USAGE.md's contact sheet: every operator on MtTamWest.exr (../shared, or $HDRLAB_SHARED_DIR) with
+# the command USAGE.md quotes.
+shared=${HDRLAB_SHARED_DIR:-$root/../shared}
+if [ -f "$shared/exr/real/MtTamWest.exr" ]; then
+  "$bin/hdrlab" tonemap "$shared/exr/real/MtTamWest.exr" --operator all -o "$out/tonemap-sheet-mttamwest.png" \
+    --log-level warning >/dev/null
+else
+  echo "docs-screenshots: $shared/exr/real/MtTamWest.exr missing: tonemap-sheet-mttamwest.png not remade" >&2
 fi
