@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs-filmstrip.sh: remakes docs/images/sequence-filmstrip.png (docs/OVERVIEW.md) with the commands
+# docs-filmstrip.sh: remakes docs/images/sequence-filmstrip.png (docs/OVERVIEW.md, USAGE.md) and
+# docs/images/sequence-view.png (USAGE.md: the view window on the same frames) with the commands
 # OVERVIEW.md quotes: 10 s of the tunnel-exit camera path rendered at 480x270 (600 frames), tone-mapped
 # by `tonemap` at 60 fps with the percentile operator and with Ward; frames 0, 200, 330, 360, 380, 400
 # and 440 of each at half size, percentile above, Ward below, 4 px apart on black. It also prints the
@@ -20,6 +21,10 @@ repo=$PWD
     --hdr-sequence-out tunnel/t.%04d.exr --log-level warning >/dev/null
   "$bin/hdrlab" tonemap tunnel -o p.%04d.png --fps 60 --operator percentile | grep '^flicker:' | sed 's/^/percentile /'
   "$bin/hdrlab" tonemap tunnel -o w.%04d.png --fps 60 --operator ward | grep '^flicker:' | sed 's/^/ward /'
+  # USAGE.md's window: view on the sequence at 1600x900, frame 480 (just after the exit), fixed 1/60 s steps.
+  xvfb-run -a -s "-screen 0 1600x900x24" "$bin/hdrlab" view 'tunnel/t.%04d.exr' --fps 60 --operator percentile \
+    --size 1600x900 --frames 481 --vsync off --fixed-step --window-screenshot "$repo/docs/images/sequence-view.png" \
+    --log-level warning | grep '^wrote'
 )
 /usr/bin/python3 - "$work" docs/images/sequence-filmstrip.png <<'PY'
 import sys

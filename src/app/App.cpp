@@ -248,6 +248,11 @@ int App::run()
     return exitCode;
 }
 
+void App::setFrameObserver(FrameObserver observer)
+{
+    mImpl->frameObserver = std::move(observer);
+}
+
 void App::renderFrames(int count)
 {
     if (mImpl->isWindow)

@@ -15,6 +15,7 @@
 #include "app/AppOptions.h"
 #include "frames/FrameStoreStatus.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -56,6 +57,10 @@ public:
     void rewindCameraPath();
     /// Headless: resizes the scene targets (the pipeline follows on the next frame).
     void resizeFrame(glm::ivec2 size);
+    /// Called after each rendered frame with its number (a sequence's frame number, else the frame
+    /// count): a measurement tool's hook (`bench flicker`'s local exposure readback), empty by default.
+    using FrameObserver = std::function<void(long long frameNumber)>;
+    void setFrameObserver(FrameObserver observer);
     /// Waits for the GPU once (glFinish) and harvests the timings of every frame rendered so far.
     void waitForTimings();
     /// The flicker figure (post/ExposureHistory.h) of the frames rendered since the app started or the

@@ -117,6 +117,7 @@ struct App::Impl final : ui::PanelHost
     std::string keyValueOperator;  ///< the operator whose key values the two histories hold
     double clockSeconds = 0.0;     ///< the histories' time: sum of frame dt (headless: the fixed step)
     std::optional<std::chrono::steady_clock::time_point> lastExposureFrame;  ///< wall clock of the last one
+    App::FrameObserver frameObserver;  ///< App::setFrameObserver's (a measurement tool's), or empty
     /// Wall-clock intervals between back-to-back window frames of one kind: those that showed the kept
     /// picture (the panels' own rate on a slow GPU) and those that rendered; printed when a window run
     /// ends (describeKeptPictureRate).

@@ -449,6 +449,8 @@ int App::Impl::runFrames(int count)
         a.renderFrame(dt, pathSeconds, drawUi);
         a.writeSequenceOutputs();
         a.collectKeyValues();
+        if (a.frameObserver)
+            a.frameObserver(a.source->frameNumber().value_or(a.frame));
         ++a.frame;
         ++rendered;
         if (a.isWindow) {

@@ -2,3 +2,4 @@
 target_sources(hdrlab_core PRIVATE verify/PipelineVerify.cpp)
 target_sources(hdrlab_core PRIVATE verify/LocalExposureVerify.cpp)
 target_sources(hdrlab_core PRIVATE verify/FusionVerify.cpp)
+target_sources(hdrlab_core PRIVATE verify/LocalExposureMean.cpp)

@@ -104,4 +104,46 @@ TEST(FlickerCliTest, BenchFlickerIsDeterministicPerOperatorAndPreset)
     fs::remove_all(dir);
 }
 
+TEST(FlickerCliTest, BenchFlickerMeasuresTheLocalExposureOfBothMethods)
+{
+    // With local exposure on, every case gets the flicker of the frame's mean local exposure: 0 at
+    // Unreal's neutral defaults (contrast scales 1, detail 1: the target is log2 L itself, so the exposure
+    // is 0 at every pixel), above 0 at the template's 0.8 (the camera moves), the same on two runs;
+    // "off" where a preset turns it off; no column without local exposure (the other test).
+    const fs::path dir = testing_support::scratchDir("cli-flicker-local");
+    const std::string args =
+        "bench flicker --size 160x90 --frames 12 --operator percentile --set local_exposure.method=";
+    for (const char* method : {"bilateral", "fusion"}) {
+        SCOPED_TRACE(method);
+        const auto neutral = cli_test::runIn(dir, hdrlab(args + method + " --csv n.csv"));
+        ASSERT_EQ(neutral.exitCode, 0) << neutral.output;
+        const std::string compressed = args + method +
+                                       " --set local_exposure.highlight_contrast_scale=0.8"
+                                       " --set local_exposure.shadow_contrast_scale=0.8 --csv ";
+        const auto first = cli_test::runIn(dir, hdrlab(compressed + "a.csv"));
+        const auto second = cli_test::runIn(dir, hdrlab(compressed + "b.csv"));
+        ASSERT_EQ(first.exitCode, 0) << first.output;
+        ASSERT_EQ(second.exitCode, 0) << second.output;
+        EXPECT_NE(first.output.find("local EV/s"), std::string::npos) << first.output;
+        const auto read = [&](const char* name) {
+            std::ifstream in(dir / name);
+            return cli_test::lines(std::string(std::istreambuf_iterator<char>(in), {}));
+        };
+        const std::vector<std::string> rows = read("a.csv");
+        EXPECT_EQ(rows, read("b.csv")) << "two runs give the same figures";
+        ASSERT_EQ(rows.front(), "operator,preset,flicker_ev_per_s,frames,key_value,local_flicker_ev_per_s");
+        const auto localOf = [](const std::vector<std::string>& csv, const std::string& prefix) {
+            for (const std::string& row : csv)
+                if (row.rfind(prefix, 0) == 0)
+                    return row.substr(row.rfind(',') + 1);
+            return std::string("missing");
+        };
+        EXPECT_EQ(localOf(read("n.csv"), "percentile,app,"), "0.000000");
+        EXPECT_GT(std::stod(localOf(rows, "percentile,app,")), 0.0);
+        EXPECT_EQ(localOf(rows, "percentile,bevy,"), "") << "the bevy preset turns local exposure off";
+        EXPECT_NE(first.output.find(" off "), std::string::npos) << first.output;
+    }
+    fs::remove_all(dir);
+}
+
 }  // namespace

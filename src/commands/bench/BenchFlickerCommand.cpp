@@ -12,21 +12,29 @@
 // itself), and each percentile case runs twice: with the exposure snapping at cuts and without
 // (percentile.snap_at_cuts), so the table shows what the snap saves. The cuts column counts the shots'
 // cuts and the case's own, once each.
+// With local exposure on (--set local_exposure.method=bilateral|fusion) each case also gets the flicker
+// of the frame's mean local exposure (verify/LocalExposureMean.h: the CPU reference's per-pixel local
+// exposure on the frame's own inputs, read back after every frame; the same definition, within the same
+// shots), printed as "local EV/s" and written as `local_flicker_ev_per_s`.
 // Limits: one scene and camera path (the default's, or --settings/--set) or one sequence; the figure
 // measures the key value, not the displayed picture (a display curve's own changes are not seen).
 #include "app/App.h"
 #include "commands/bench/BenchCommand.h"
 #include "frames/FrameSequence.h"
+#include "post/ExposureHistory.h"
 #include "post/PostPipeline.h"
 #include "post/tonemap/EnginePresets.h"
 #include "post/tonemap/ToneOperator.h"
 #include "util/Log.h"
 #include "util/OutputFile.h"
+#include "verify/LocalExposureMean.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -88,6 +96,31 @@ AppOptions caseAppOptions(const CommonOptions& common,
     return app;
 }
 
+/// What one case measured: the key value's flicker and, with local exposure on, the mean local exposure's.
+struct CaseResult
+{
+    App::Flicker flicker;
+    bool localExposure = false;              ///< the case ran with local exposure on
+    std::optional<double> localEvPerSecond;  ///< the mean local exposure's flicker within the same shots
+};
+
+/// The flicker figure of the frames' mean local exposures (frame k at k x step seconds), a pair across a
+/// cut (a frame number in `cuts`) left out, as ExposureHistory takes the key value's.
+std::optional<double> localExposureFlicker(const std::vector<std::pair<long long, std::optional<double>>>& frames,
+                                           const std::set<long long>& cuts,
+                                           double stepSeconds)
+{
+    post::ExposureHistory history(std::numeric_limits<double>::infinity(), frames.size() + 1);
+    for (std::size_t k = 0; k < frames.size(); ++k) {
+        history.addFrame(k, double(k) * stepSeconds, 0.0);
+        if (frames[k].second)
+            history.setKeyValue(k, float(*frames[k].second));
+        if (cuts.count(frames[k].first))
+            history.markCut(k);
+    }
+    return history.flickerEvPerSecond();
+}
+
 /// Cuts of a case: the shots' and its own, each frame once (a preset that finds a shot's cut too
 /// reports it twice).
 std::size_t distinctCuts(std::vector<long long> frames)
@@ -127,54 +160,89 @@ int runBenchFlicker(const CommonOptions& common, const BenchOptions& options)
         }
         // On a sequence: the cuts found and, for the percentile operator, the figure without the snap.
         const bool shots = options.sequence.has_value();
-        if (shots)
-            std::printf("%-12s %-12s %14s %14s %5s %8s  %s\n", "operator", "preset", "flicker EV/s", "no snap EV/s",
-                        "cuts", "frames", "key value");
-        else
-            std::printf("%-12s %-12s %14s %8s  %s\n", "operator", "preset", "flicker EV/s", "frames", "key value");
+        const double stepSeconds = shots ? 1.0 / options.fps.value_or(kDefaultSequenceFps) : 1.0 / 60.0;
         std::ostringstream csv;
-        csv << "operator,preset,flicker_ev_per_s,frames,key_value" << (shots ? ",cuts,flicker_no_snap_ev_per_s" : "")
-            << "\n";
         std::vector<long long> cuts;  // on a sequence: where the percentile operator (app settings) finds cuts
         const auto runCase = [&](const FlickerCase& c, std::optional<bool> snap, std::string& keyName) {
             App runner(caseAppOptions(common, options, c, snap, cuts));
+            CaseResult result;
+            result.localExposure = runner.pipeline().settings().localExposure.active();
+            std::vector<std::pair<long long, std::optional<double>>> localFrames;
+            if (result.localExposure)
+                runner.setFrameObserver([&](long long frameNumber) {
+                    localFrames.emplace_back(frameNumber, verify::meanLocalExposureEv(runner.pipeline()));
+                });
             if (options.sequence && !options.framesGiven)
                 runner.renderToEnd();
             else
                 runner.renderFrames(int(options.frames));
             runner.waitForTimings();
             keyName = std::string(runner.pipeline().toneOperator().keyValueName());
-            return runner.flicker();
+            result.flicker = runner.flicker();
+            if (result.localExposure) {
+                std::set<long long> allCuts(cuts.begin(), cuts.end());
+                allCuts.insert(result.flicker.cutFrames.begin(), result.flicker.cutFrames.end());
+                result.localEvPerSecond = localExposureFlicker(localFrames, allCuts, stepSeconds);
+            }
+            return result;
         };
         if (shots) {
             std::string ignored;
-            cuts = runCase({"percentile", "app"}, std::nullopt, ignored).cutFrames;
+            cuts = runCase({"percentile", "app"}, std::nullopt, ignored).flicker.cutFrames;
         }
+        bool headerDone = false;
+        bool localColumn = false;
         for (const FlickerCase& c : flickerCases(options)) {
             const bool percentile = c.toneOperator == "percentile";
             std::string keyName;
-            const App::Flicker flicker =
+            const CaseResult result =
                 runCase(c, shots && percentile ? std::optional<bool>(true) : std::nullopt, keyName);
+            const App::Flicker& flicker = result.flicker;
+            if (!headerDone) {  // the local exposure column only where the settings turn it on
+                localColumn = result.localExposure;
+                const char* local = localColumn ? "   local EV/s" : "";
+                if (shots)
+                    std::printf("%-12s %-12s %14s %14s%s %5s %8s  %s\n", "operator", "preset", "flicker EV/s",
+                                "no snap EV/s", local, "cuts", "frames", "key value");
+                else
+                    std::printf("%-12s %-12s %14s%s %8s  %s\n", "operator", "preset", "flicker EV/s", local, "frames",
+                                "key value");
+                csv << "operator,preset,flicker_ev_per_s,frames,key_value"
+                    << (shots ? ",cuts,flicker_no_snap_ev_per_s" : "") << (localColumn ? ",local_flicker_ev_per_s" : "")
+                    << "\n";
+                headerDone = true;
+            }
             const std::string value = flicker.evPerSecond ? fixed6(*flicker.evPerSecond) : std::string("none");
             const std::string key = keyName.empty() ? "none" : keyName;
+            const std::string localValue = !result.localExposure     ? "off"  // a preset that turns it off
+                                           : result.localEvPerSecond ? fixed6(*result.localEvPerSecond)
+                                                                     : "none";
+            char localCellText[32] = "";
+            if (localColumn)
+                std::snprintf(localCellText, sizeof localCellText, " %13s", localValue.c_str());
+            const std::string localCell = localCellText;
             csv << c.toneOperator << ',' << c.preset << ',' << (flicker.evPerSecond ? value : std::string()) << ','
                 << flicker.framesWithKeyValue << ',' << key;
+            const std::string localCsv =
+                localColumn ? "," + (result.localEvPerSecond ? localValue : std::string()) : std::string();
             if (!shots) {
-                std::printf("%-12s %-12s %14s %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(), value.c_str(),
-                            flicker.framesWithKeyValue, key.c_str());
-                csv << '\n';
+                std::printf("%-12s %-12s %14s%s %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(), value.c_str(),
+                            localCell.c_str(), flicker.framesWithKeyValue, key.c_str());
+                csv << localCsv << '\n';
                 continue;
             }
             std::string noSnap = "-";
             if (percentile) {
                 std::string ignored;
-                const App::Flicker without = runCase(c, false, ignored);
+                const App::Flicker without = runCase(c, false, ignored).flicker;
                 noSnap = without.evPerSecond ? fixed6(*without.evPerSecond) : std::string("none");
             }
             const std::size_t cutCount = distinctCuts(flicker.cutFrames);
-            std::printf("%-12s %-12s %14s %14s %5zu %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(),
-                        value.c_str(), noSnap.c_str(), cutCount, flicker.framesWithKeyValue, key.c_str());
-            csv << ',' << cutCount << ',' << (noSnap == "-" || noSnap == "none" ? std::string() : noSnap) << '\n';
+            std::printf("%-12s %-12s %14s %14s%s %5zu %8zu  %s\n", c.toneOperator.c_str(), c.preset.c_str(),
+                        value.c_str(), noSnap.c_str(), localCell.c_str(), cutCount, flicker.framesWithKeyValue,
+                        key.c_str());
+            csv << ',' << cutCount << ',' << (noSnap == "-" || noSnap == "none" ? std::string() : noSnap) << localCsv
+                << '\n';
         }
         if (options.csv) {
             util::writeFileAtomically(*options.csv, csv.str());
