@@ -3,7 +3,8 @@
 # enough: they show panels and pictures, not timings): a 1280x720 window with every panel open (the
 # layout), the false-colour view with probes in a window, the split view in a window (Xvfb), its
 # difference view, the metering view of a mask, an engine preset in the panels (headless --ui), the
-# scene presets' thumbnails and the contact sheet of every operator on MtTamWest.exr.
+# scene presets' thumbnails, the contact sheet of every operator on MtTamWest.exr, README's clahe
+# tile grid and USAGE's streamed image (scripts/docs-filmstrip.sh makes the tunnel's pictures).
 # Windows run on the fixed step (--fixed-step) as large as their Xvfb screen, whose pointer rests at
 # the centre, on the picture. The Pipeline and Exposure close-ups are crops of headless --ui runs
 # (Debian's python3-pil; skipped with a note without it). The false-colour strip and the compare
@@ -102,3 +103,18 @@ if [ -f "$shared/exr/real/MtTamWest.exr" ]; then
 else
   echo "docs-screenshots: $shared/exr/real/MtTamWest.exr missing: tonemap-sheet-mttamwest.png not remade" >&2
 fi
+# README's clahe picture: the clahe operator's 8x8 tile grid over the default scene (view local-tiles)
+# with a probe in tile (4,3), the Histogram panel showing that tile's histogram and curve.
+"$bin/hdrlab" --headless --size 1280x720 --frames 10 --ui --operator clahe --view local-tiles --probe 530,230 \
+  --screenshot "$out/local-clahe-tiles.png" --log-level warning >/dev/null
+# USAGE.md's streamed image: scripts/tev_send.py streams a gradient in 64-pixel tiles to a headless
+# --listen run (a free port from the kernel, the client started once the server listens).
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bin/hdrlab" --headless --listen "127.0.0.1:$port" --listen-timeout 60 --ui --size 1280x720 --frames 6 \
+  --screenshot "$out/tev-streamed.png" --log-level warning >/dev/null &
+server=$!
+for _ in $(seq 50); do
+  /usr/bin/python3 "$root/scripts/tev_send.py" --port "$port" --name pbrt-like-render --tile 64 640x360 2>/dev/null && break
+  sleep 0.2
+done
+wait "$server"
