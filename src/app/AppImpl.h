@@ -56,17 +56,18 @@ struct App::Impl final : ui::PanelHost
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
-    std::unique_ptr<gl::FramePacer> pacer;    ///< at most two frames in flight, window or headless
-    post::CudaInterop cudaInterop;            ///< outlives the renderer and pipeline that allocate through it
-    std::unique_ptr<FrameSource> source;      ///< the scene renderer, or the image of `hdrlab view`
-    StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
-    SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
-    SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
-    TevFrameSource* tev = nullptr;            ///< `source` when it is the tev display server (--listen)
-    double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
-    std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
-    int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
-    std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
+    std::unique_ptr<gl::FramePacer> pacer;              ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;                      ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<FrameSource> source;                ///< the scene renderer, or the image of `hdrlab view`
+    StillImageSource* stillImage = nullptr;             ///< `source` when it is an image (dropped files replace it)
+    SceneFrameSource* sceneSource = nullptr;            ///< `source` when it is a scene (the scene combo replaces it)
+    SequenceSource* sequence = nullptr;                 ///< `source` when it is a sequence of frames
+    TevFrameSource* tev = nullptr;                      ///< `source` when it is the tev display server (--listen)
+    double fixedDt = kFixedDt;                          ///< headless time step: 1/60 s, or a sequence's 1/fps
+    std::vector<scene::ScenePreset> presets;            ///< the scene combo's entries (data root's scenes/)
+    int currentPreset = -1;                             ///< index into presets; -1: a scene file not listed
+    std::optional<int> requestedPreset;                 ///< chosen in the combo; loaded before the next frame
+    std::vector<std::filesystem::path> requestedOpens;  ///< the open row's paths; opened before the next frame
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
@@ -153,7 +154,14 @@ struct App::Impl final : ui::PanelHost
     /// The split view's side labels over the picture.
     void drawSplitLabels();
     ui::SplitPanelInput splitPanelInput();
+    /// Opens the files dropped on the window and those the open row asked for (openFile each).
     void openDroppedFiles();
+    /// Opens `path` as its kind says (app/FileArgument.h; a name without an extension as a scene name
+    /// in the data folder): a scene in the scene, an image in the image view; the outcome goes to the
+    /// status line (errors red) and the log, and a file that opened to the open row's recent files.
+    void openFile(const std::filesystem::path& path);
+    /// A file that opened joins the open row's recent files.
+    void noteOpened(const std::filesystem::path& path);
     /// A dropped image in a scene window: the window becomes the image view (the scene goes).
     void openImageInPlaceOfScene(const std::filesystem::path& path);
     void switchToRequestedPreset();
@@ -202,6 +210,7 @@ struct App::Impl final : ui::PanelHost
     void applySplit(const ui::SplitPanelActions& actions) override;
     void applyCapture(const ui::TimingsPanelActions& actions) override;
     void requestScenePreset(int index) override;
+    void requestOpenFile(const std::string& path) override;
 
     /// The window's key presses of this frame (app/AppKeys.cpp): the app's keys act; the others are
     /// returned as the frame source's taps (none while a text field has the keyboard).

@@ -283,8 +283,8 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     const float room = ImGui::GetContentRegionAvail().x - checkboxWidth - style.ItemSpacing.x;
     const float lateWidth = style.ItemSpacing.x + ImGui::CalcTextSize(late).x;
     std::string shown = full;
-    for (const std::string& shorter : {full, std::to_string(s.binCount) + " bins, " + range + " EV",
-                                       std::to_string(s.binCount) + " bins"}) {
+    for (const std::string& shorter :
+         {full, std::to_string(s.binCount) + " bins, " + range + " EV", std::to_string(s.binCount) + " bins"}) {
         shown = shorter;
         if (ImGui::CalcTextSize(shorter.c_str()).x <= room)
             break;

@@ -435,7 +435,8 @@ std::string describeCombosInSight(const std::vector<std::pair<std::string, std::
             continue;
         const ComboPlacement* placement = findComboShowing(name);
         if (placement)
-            tops += (tops.empty() ? "" : ", ") + role + " " + std::to_string(int(placement->frame.y + placement->scrollY));
+            tops +=
+                (tops.empty() ? "" : ", ") + role + " " + std::to_string(int(placement->frame.y + placement->scrollY));
         const bool inSight = placement && placement->visibleWithoutScrolling();
         std::string& list = inSight ? visible : hidden;
         list += (list.empty() ? "" : ", ") + role;

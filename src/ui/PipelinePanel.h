@@ -2,10 +2,10 @@
 // does: a combo over each stage's registry (methods that cannot run here are greyed out with the
 // reason as tooltip) with a help marker with the method's description, the three combos first and one
 // under the other (each as tall as its longest name, so choosing a method or operator moves none of
-// them), then a collapsing header per stage with an ID scope and the method's own ui(). Any change goes through PostPipeline::applySettings and restarts the
-// timing statistics. Also the histogram input settings (bins, range, out-of-range policy,
-// downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and the
-// settings file's Save / Load (ui/SettingsFileWidget.h).
+// them), then a collapsing header per stage with an ID scope and the method's own ui(). Any change goes through
+// PostPipeline::applySettings and restarts the timing statistics. Also the histogram input settings (bins, range,
+// out-of-range policy, downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and
+// the settings file's Save / Load (ui/SettingsFileWidget.h).
 #pragma once
 
 #include "post/PostPipeline.h"
