@@ -160,11 +160,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.panels = std::make_unique<ui::PanelSet>(a.caps, a.presets);
-        // The file the run opened starts the open row's recent files (a scene name: its resolved path).
-        if (options.viewImage && a.stillImage)
-            a.panels->recentFiles().add(options.viewImage->string());
-        else if (options.sceneFile && a.sceneSource)
-            a.panels->recentFiles().add(resolveSceneFile(*options.sceneFile, options.dataDir).string());
+        a.noteStartFile();
         if (options.settingsFile)
             for (const std::string& warning :
                  ui::applyLayoutKeys(post::readSettingsSection(*options.settingsFile, post::kLayoutKeyPrefix),

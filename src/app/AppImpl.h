@@ -162,6 +162,8 @@ struct App::Impl final : ui::PanelHost
     void openFile(const std::filesystem::path& path);
     /// A file that opened joins the open row's recent files.
     void noteOpened(const std::filesystem::path& path);
+    /// The file the run opened (`view FILE`, `--scene`) starts the recent files.
+    void noteStartFile();
     /// A dropped image in a scene window: the window becomes the image view (the scene goes).
     void openImageInPlaceOfScene(const std::filesystem::path& path);
     void switchToRequestedPreset();

@@ -308,6 +308,14 @@ void App::Impl::noteOpened(const std::filesystem::path& path)
         panels->recentFiles().add(path.string());
 }
 
+void App::Impl::noteStartFile()
+{
+    if (options.viewImage && stillImage)
+        noteOpened(*options.viewImage);
+    else if (options.sceneFile && sceneSource)
+        noteOpened(resolveSceneFile(*options.sceneFile, options.dataDir));  // a scene's name: its file
+}
+
 void App::Impl::openImageInPlaceOfScene(const std::filesystem::path& path)
 {
     try {

@@ -4,10 +4,12 @@
 #include "ui/Widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: a passed-on Enter ends the edit as ImGui's own does
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace ui {
 
@@ -49,6 +51,12 @@ std::optional<std::string> OpenFileRow::draw(const RecentFiles& recent)
     ImGui::SetNextItemWidth(field);
     bool open = ImGui::InputTextWithHint("##open-path", kHint, mPath.data(), mPath.size(),
                                          ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    mActive = ImGui::IsItemActive();
+    if (std::exchange(mSubmit, false) && mActive) {
+        open = true;
+        ImGui::ClearActiveID();  // as Enter ends the edit: the next Ctrl+O selects the whole path
+        mActive = false;
+    }
     showTooltipOnHover(
         "A path to an image (.exr .hdr .png .jpg ...) or a scene (.gltf .glb .json, or a scene's name): Enter or "
         "Open opens it as a dropped file would; what happened shows in the line above (errors red).");

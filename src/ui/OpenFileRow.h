@@ -42,6 +42,11 @@ public:
     std::optional<std::string> draw(const RecentFiles& recent);
     /// The next draw() gives the field the keyboard (Ctrl+O).
     void focusNextFrame() { mFocus = true; }
+    /// Whether the field had the keyboard in the last draw().
+    bool fieldActive() const { return mActive; }
+    /// The next draw() opens the field's path as Enter would: the app's own key events pass an Enter
+    /// on (Dear ImGui 1.86 polls keys once a frame and loses a tap between two slow frames).
+    void submitNextFrame() { mSubmit = true; }
     std::string text() const { return mPath.data(); }
 
     static constexpr const char* kHint = "image or scene file (Ctrl+O)";
@@ -49,6 +54,8 @@ public:
 private:
     std::array<char, 1024> mPath{};
     bool mFocus = false;
+    bool mActive = false;
+    bool mSubmit = false;
 };
 
 /// `text` without the spaces and the one pair of quotes around it (a path pasted from a shell).

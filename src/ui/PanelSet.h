@@ -53,6 +53,9 @@ public:
     RecentFiles& recentFiles() { return mRecentFiles; }
     /// Ctrl+O: opens the settings column and gives the open row's field the keyboard next frame.
     void focusOpenRow();
+    /// Whether the open row's field has the keyboard; an Enter press then opens its path (submitOpenRow).
+    bool openRowHasKeyboard() const { return mOpenRow.fieldActive(); }
+    void submitOpenRow() { mOpenRow.submitNextFrame(); }
 
 private:
     void drawRegion(PanelRegion region, const PanelContext& context);
