@@ -36,8 +36,7 @@ TEST(OpenRowWindowTest, CtrlOTypedPathsOpenAnImageAndShowAnErrorInRed)
         std::ofstream script(dir / "open.sh");
         // The keys come after the first frames; Esc ends the run (the timeout turns a lost key into a
         // failure, not a hang).
-        script << "timeout 150 "
-               << cli_test::hdrlab("--size 800x600 --frames 100000 --vsync off") << " &\n"
+        script << "timeout 150 " << cli_test::hdrlab("--size 800x600 --frames 100000 --vsync off") << " &\n"
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"
                   "sleep 4\n"
