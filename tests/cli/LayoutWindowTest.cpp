@@ -252,9 +252,10 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
     if (!haveXvfbRun() || testing_support::runCommand("command -v xdotool").exitCode != 0)
         GTEST_SKIP() << "needs xvfb-run and xdotool";
     const fs::path dir = testing_support::scratchDir("cli-layout-tab");
-    // The viewport the panels leave in a 640x360 window (headless --ui lays them out as the window).
+    // The viewport the panels leave in a 640x400 window (headless --ui lays them out as the window):
+    // 312 x 214, narrower than the window's aspect, so hidden panels leave bars at the sides.
     const auto shown =
-        cli_test::runIn(dir, cli_test::hdrlab("--headless --ui --size 640x360 --frames 2 --screenshot s.png"));
+        cli_test::runIn(dir, cli_test::hdrlab("--headless --ui --size 640x400 --frames 2 --screenshot s.png"));
     ASSERT_EQ(shown.exitCode, 0) << shown.output;
     const std::optional<cli_test::ReportedViewport> withPanels = cli_test::reportedViewport(shown.output);
     ASSERT_TRUE(withPanels) << shown.output;
@@ -263,7 +264,7 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
         // The key comes 3 s after the window shows, after the first frames; 180 frames outlast that even
         // at llvmpipe's 35 ms per frame under load.
         script << cli_test::hdrlab(
-                      "--size 640x360 --frames 180 --vsync off --fixed-step --operator ward --capture c.json "
+                      "--size 640x400 --frames 180 --vsync off --fixed-step --operator ward --capture c.json "
                       "--window-screenshot t.png")
                << " &\n"
                << "app=$!\n"
@@ -272,20 +273,20 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
                   "xdotool key Tab\n"
                   "wait $app\n";
     }
-    const auto result = cli_test::runIn(dir, "xvfb-run -a -s '-screen 0 640x360x24' bash tab.sh");
+    const auto result = cli_test::runIn(dir, "xvfb-run -a -s '-screen 0 640x400x24' bash tab.sh");
     ASSERT_EQ(result.exitCode, 0) << result.output;
     const std::optional<cli_test::ReportedViewport> viewport = cli_test::reportedViewport(result.output);
     ASSERT_TRUE(viewport) << result.output;
     EXPECT_EQ(viewport->x, 0) << result.output;
     EXPECT_EQ(viewport->y, 0) << result.output;
     EXPECT_EQ(viewport->width, 640) << result.output;
-    EXPECT_EQ(viewport->height, 360) << result.output;
+    EXPECT_EQ(viewport->height, 400) << result.output;
     // The picture: the shown viewport's aspect, the window's full height, letterboxed at the sides.
     const std::optional<ReportedPicture> picture = reportedPicture(result.output);
     ASSERT_TRUE(picture) << result.output;
-    EXPECT_EQ(picture->height, 360) << result.output;
+    EXPECT_EQ(picture->height, 400) << result.output;
     const double aspect = double(withPanels->width) / withPanels->height;
-    EXPECT_NEAR(double(picture->width) / picture->height, aspect, 1.0 / 360.0) << result.output << shown.output;
+    EXPECT_NEAR(double(picture->width) / picture->height, aspect, 1.0 / 400.0) << result.output << shown.output;
     EXPECT_LT(picture->width, 640);
     const image::Image8 shot = image::loadImage8(dir / "t.png", 3);
     EXPECT_LT(cli_test::countColour(shot, kTitleColour[0], kTitleColour[1], kTitleColour[2]), 20u)
@@ -305,7 +306,7 @@ TEST(LayoutWindowTest, TabHidesEveryPanelAndThePictureKeepsItsAspect)
         largestStep = std::max(largestStep, std::abs(keyEv[i] - keyEv[i - 1]));
     EXPECT_LT(largestStep, 0.15) << "the exposure jumped when the panels were hidden";
     // The bars beside the picture are the clear colour.
-    const std::uint8_t* corner = shot.at(1, 180);
+    const std::uint8_t* corner = shot.at(1, 200);
     for (int y = 0; y < shot.height; y += 7)
         EXPECT_TRUE(std::equal(corner, corner + 3, shot.at(1, y))) << "a letterbox bar at the left, row " << y;
 }
