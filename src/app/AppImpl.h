@@ -56,18 +56,20 @@ struct App::Impl final : ui::PanelHost
     post::GpuCaps caps;
     std::unique_ptr<gl::ShaderLibrary> shaders;
     std::unique_ptr<profiling::Profiler> profiler;
-    std::unique_ptr<gl::FramePacer> pacer;              ///< at most two frames in flight, window or headless
-    post::CudaInterop cudaInterop;                      ///< outlives the renderer and pipeline that allocate through it
-    std::unique_ptr<FrameSource> source;                ///< the scene renderer, or the image of `hdrlab view`
-    StillImageSource* stillImage = nullptr;             ///< `source` when it is an image (dropped files replace it)
-    SceneFrameSource* sceneSource = nullptr;            ///< `source` when it is a scene (the scene combo replaces it)
-    SequenceSource* sequence = nullptr;                 ///< `source` when it is a sequence of frames
-    TevFrameSource* tev = nullptr;                      ///< `source` when it is the tev display server (--listen)
-    double fixedDt = kFixedDt;                          ///< headless time step: 1/60 s, or a sequence's 1/fps
-    std::vector<scene::ScenePreset> presets;            ///< the scene combo's entries (data root's scenes/)
-    int currentPreset = -1;                             ///< index into presets; -1: a scene file not listed
-    std::optional<int> requestedPreset;                 ///< chosen in the combo; loaded before the next frame
-    std::vector<std::filesystem::path> requestedOpens;  ///< the open row's paths; opened before the next frame
+    std::unique_ptr<gl::FramePacer> pacer;    ///< at most two frames in flight, window or headless
+    post::CudaInterop cudaInterop;            ///< outlives the renderer and pipeline that allocate through it
+    std::unique_ptr<FrameSource> source;      ///< the scene renderer, or the image of `hdrlab view`
+    StillImageSource* stillImage = nullptr;   ///< `source` when it is an image (dropped files replace it)
+    SceneFrameSource* sceneSource = nullptr;  ///< `source` when it is a scene (the scene combo replaces it)
+    SequenceSource* sequence = nullptr;       ///< `source` when it is a sequence of frames
+    TevFrameSource* tev = nullptr;            ///< `source` when it is the tev display server (--listen)
+    double fixedDt = kFixedDt;                ///< headless time step: 1/60 s, or a sequence's 1/fps
+    std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
+    int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
+    std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
+
+    /// The open row's paths (ui/OpenFileRow.h), opened before the next frame.
+    std::vector<std::filesystem::path> requestedOpens;
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
