@@ -160,6 +160,7 @@ App::App(const AppOptions& options) : mImpl(std::make_unique<Impl>())
     if (a.isWindow || options.ui) {
         a.imgui = std::make_unique<ui::ImGuiLayer>(a.isWindow ? a.context->window() : nullptr);
         a.panels = std::make_unique<ui::PanelSet>(a.caps, a.presets);
+        a.noteStartFile();
         if (options.settingsFile)
             for (const std::string& warning :
                  ui::applyLayoutKeys(post::readSettingsSection(*options.settingsFile, post::kLayoutKeyPrefix),

@@ -67,6 +67,9 @@ struct App::Impl final : ui::PanelHost
     std::vector<scene::ScenePreset> presets;  ///< the scene combo's entries (data root's scenes/)
     int currentPreset = -1;                   ///< index into presets; -1: a scene file not listed
     std::optional<int> requestedPreset;       ///< chosen in the combo; loaded before the next frame
+
+    /// The open row's paths (ui/OpenFileRow.h), opened before the next frame.
+    std::vector<std::filesystem::path> requestedOpens;
     std::unique_ptr<post::PostPipeline> pipeline;
     std::unique_ptr<ui::ImGuiLayer> imgui;
     std::unique_ptr<WindowEvents> windowEvents;          ///< after imgui: chains to, and restores, its callbacks
@@ -167,7 +170,16 @@ struct App::Impl final : ui::PanelHost
     /// The split view's side labels over the picture.
     void drawSplitLabels();
     ui::SplitPanelInput splitPanelInput();
+    /// Opens the files dropped on the window and those the open row asked for (openFile each).
     void openDroppedFiles();
+    /// Opens `path` as its kind says (app/FileArgument.h; a name without an extension as a scene name
+    /// in the data folder): a scene in the scene, an image in the image view; the outcome goes to the
+    /// status line (errors red) and the log, and a file that opened to the open row's recent files.
+    void openFile(const std::filesystem::path& path);
+    /// A file that opened joins the open row's recent files.
+    void noteOpened(const std::filesystem::path& path);
+    /// The file the run opened (`view FILE`, `--scene`) starts the recent files.
+    void noteStartFile();
     /// A dropped image in a scene window: the window becomes the image view (the scene goes).
     void openImageInPlaceOfScene(const std::filesystem::path& path);
     void switchToRequestedPreset();
@@ -216,6 +228,7 @@ struct App::Impl final : ui::PanelHost
     void applySplit(const ui::SplitPanelActions& actions) override;
     void applyCapture(const ui::TimingsPanelActions& actions) override;
     void requestScenePreset(int index) override;
+    void requestOpenFile(const std::string& path) override;
 
     /// The window's key presses of this frame (app/AppKeys.cpp): the app's keys act; the others are
     /// returned as the frame source's taps (none while a text field has the keyboard).

@@ -47,6 +47,12 @@ std::vector<int> App::Impl::handleKeys(const std::vector<WindowEvents::KeyPress>
             windowPngRequested = true;
         } else if (press.key == GLFW_KEY_R && ctrl && !alt) {
             resetPipelineToDefaults();
+        } else if (press.key == GLFW_KEY_O && ctrl && !alt && panels) {
+            showUi = true;  // the open row is at the settings column's top
+            panels->focusOpenRow();
+        } else if ((press.key == GLFW_KEY_ENTER || press.key == GLFW_KEY_KP_ENTER) && panels &&
+                   panels->openRowHasKeyboard()) {
+            panels->submitOpenRow();  // ImGui may lose the tap between two slow frames
         } else if (!keyboardFree || ctrl || alt) {
             continue;  // a text field has the keyboard, or a shortcut that is not ours
         } else if (press.key == GLFW_KEY_TAB) {

@@ -125,6 +125,11 @@ void App::Impl::requestScenePreset(int index)
     requestedPreset = index;
 }
 
+void App::Impl::requestOpenFile(const std::string& path)
+{
+    requestedOpens.emplace_back(path);
+}
+
 void App::Impl::say(ui::MessageKind kind, std::string text)
 {
     lastMessage = {std::move(text), kind};
@@ -175,11 +180,11 @@ std::string App::Impl::describeLayout() const
 
 std::string App::Impl::describeCombos() const
 {
-    // The Pipeline panel's combos, found by the name each shows now (the scan's is "built in", no
-    // combo of names, when the histogram method makes the cumulative histogram itself).
+    // The Pipeline panel's combos, found by the name each shows now (the scan's shows "built in",
+    // greyed, when the histogram method makes the cumulative histogram itself).
     const post::ScanMethod* scan = pipeline->scanMethod();
     return ui::describeCombosInSight({{"method", std::string(pipeline->histogramMethod().label())},
-                                      {"scan", scan ? std::string(scan->label()) : std::string()},
+                                      {"scan", scan ? std::string(scan->label()) : std::string("built in")},
                                       {"operator", std::string(pipeline->toneOperator().label())}});
 }
 

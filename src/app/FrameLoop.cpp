@@ -228,50 +228,92 @@ void App::Impl::renderFrame(double dt, double pathSeconds, bool drawUi)
 
 void App::Impl::openDroppedFiles()
 {
-    // A dropped file opens as its kind says (app/FileArgument.h): a scene in the scene, an image in
-    // the image view (a scene window becomes one); the outcome goes to the status line.
-    for (const std::filesystem::path& path : windowEvents->takeDroppedFiles()) {
-        const FileKind kind = fileKindOf(path);
-        if (kind == FileKind::Scene && sceneSource) {
-            const SceneFrameSource::ReplaceResult result = sceneSource->replaceWith(path);
-            sourceStatus = result.message;
-            if (result.replaced) {
-                currentPreset = -1;
-                util::logInfo("{}", result.message);
-                say(ui::MessageKind::Success, result.message);
-                profiler->resetStats();
-            } else {
-                util::logError("{}", result.message);
-                say(ui::MessageKind::Error, result.message);
-            }
-            continue;
+    std::vector<std::filesystem::path> paths = windowEvents->takeDroppedFiles();
+    paths.insert(paths.end(), requestedOpens.begin(), requestedOpens.end());
+    requestedOpens.clear();
+    for (const std::filesystem::path& path : paths)
+        openFile(path);
+}
+
+void App::Impl::openFile(const std::filesystem::path& given)
+{
+    // A dropped or typed file opens as its kind says (app/FileArgument.h): a scene in the scene, an
+    // image in the image view (a scene window becomes one); the outcome goes to the status line.
+    std::filesystem::path path = given;
+    FileKind kind = fileKindOf(path);
+    std::error_code error;
+    if (kind == FileKind::Other && !path.has_extension() && sceneSource) {
+        try {  // a scene's name ("tunnel-exit") or a path under the data folder
+            path = resolveSceneFile(path, options.dataDir);
+            kind = FileKind::Scene;
+        } catch (const std::exception&) {
         }
-        if (kind == FileKind::Image && sceneSource) {
-            openImageInPlaceOfScene(path);
-            continue;
-        }
-        if (!stillImage || kind == FileKind::Scene) {
-            sourceStatus = path.filename().string() + ": " +
-                           (kind == FileKind::Scene ? std::string("scenes open in a scene window: hdrlab FILE.json")
-                                                    : std::string("dropped images open in a scene or image window; "
-                                                                  "this window shows a ") +
-                                                          (sequence ? "sequence" : "tev display server's images"));
-            util::logWarning("{}", sourceStatus);
-            say(ui::MessageKind::Warning, sourceStatus);
-            continue;
-        }
-        StillImageSource::ReplaceResult result = stillImage->replaceWith(path);
+    }
+    if (kind == FileKind::Other || !std::filesystem::is_regular_file(path, error)) {
+        sourceStatus = given.string() + (kind == FileKind::Other
+                                             ? ": not an image (.exr .hdr .png .jpg ...) or a scene (.gltf .glb "
+                                               ".json, or a scene's name)"
+                                             : ": no such file");
+        util::logError("{}", sourceStatus);
+        say(ui::MessageKind::Error, sourceStatus);
+        return;
+    }
+    if (kind == FileKind::Scene && sceneSource) {
+        const SceneFrameSource::ReplaceResult result = sceneSource->replaceWith(path);
         sourceStatus = result.message;
         if (result.replaced) {
-            pipeline->setInputRadiance(stillImage->radiance());
-            util::logInfo("{}; {}", result.message, pipeline->luminanceUnits().describe());
+            currentPreset = -1;
+            noteOpened(path);
+            util::logInfo("{}", result.message);
             say(ui::MessageKind::Success, result.message);
             profiler->resetStats();
         } else {
             util::logError("{}", result.message);
             say(ui::MessageKind::Error, result.message);
         }
+        return;
     }
+    if (kind == FileKind::Image && sceneSource) {
+        openImageInPlaceOfScene(path);
+        return;
+    }
+    if (!stillImage || kind == FileKind::Scene) {
+        sourceStatus = path.filename().string() + ": " +
+                       (kind == FileKind::Scene ? std::string("scenes open in a scene window: hdrlab FILE.json")
+                                                : std::string("dropped images open in a scene or image window; "
+                                                              "this window shows a ") +
+                                                      (sequence ? "sequence" : "tev display server's images"));
+        util::logWarning("{}", sourceStatus);
+        say(ui::MessageKind::Warning, sourceStatus);
+        return;
+    }
+    StillImageSource::ReplaceResult result = stillImage->replaceWith(path);
+    sourceStatus = result.message;
+    if (result.replaced) {
+        pipeline->setInputRadiance(stillImage->radiance());
+        util::logInfo("{}; {}", result.message, pipeline->luminanceUnits().describe());
+        say(ui::MessageKind::Success, result.message);
+        profiler->resetStats();
+    } else {
+        util::logError("{}", result.message);
+        say(ui::MessageKind::Error, result.message);
+    }
+    if (result.replaced)
+        noteOpened(path);
+}
+
+void App::Impl::noteOpened(const std::filesystem::path& path)
+{
+    if (panels)
+        panels->recentFiles().add(path.string());
+}
+
+void App::Impl::noteStartFile()
+{
+    if (options.viewImage && stillImage)
+        noteOpened(*options.viewImage);
+    else if (options.sceneFile && sceneSource)
+        noteOpened(resolveSceneFile(*options.sceneFile, options.dataDir));  // a scene's name: its file
 }
 
 void App::Impl::openImageInPlaceOfScene(const std::filesystem::path& path)
@@ -285,6 +327,7 @@ void App::Impl::openImageInPlaceOfScene(const std::filesystem::path& path)
         currentPreset = -1;
         pipeline->setInputRadiance(stillImage->radiance());
         sourceStatus = "showing " + path.filename().string();
+        noteOpened(path);
         util::logInfo("{}; {}", sourceStatus, pipeline->luminanceUnits().describe());
         say(ui::MessageKind::Success, sourceStatus);
         profiler->resetStats();

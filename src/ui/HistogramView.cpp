@@ -270,18 +270,34 @@ void HistogramView::draw(const std::optional<post::HistogramSnapshot>& snapshot,
     }
     const post::HistogramSnapshot& s = *snapshot;
     const std::string range = formatAxisRange(s.logMin, s.logMax);
-    textWrapped(std::to_string(s.binCount) + " bins, log2 L " + range + " EV");
     char late[64];
     std::snprintf(late, sizeof late, "(frame %llu, %llu late)", (unsigned long long)s.frame,
                   (unsigned long long)(currentFrame >= s.frame ? currentFrame - s.frame : 0));
-    sameLineIfRoom(ImGui::CalcTextSize(late).x);
-    textDisabled("%s", late);
-    // On this line where it fits, else on the next.
+    // One line whatever the width (the plot's height counts on it): the numbers, the readback's lag and
+    // the check box where they fit; in a narrow pane shorter numbers and the lag on hover.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float checkboxWidth = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
                                 ImGui::CalcTextSize("log counts").x + style.ItemSpacing.x +
                                 ImGui::CalcTextSize("(?)").x;
-    sameLineIfRoom(checkboxWidth);
+    const std::string full = std::to_string(s.binCount) + " bins, log2 L " + range + " EV";
+    const float room = ImGui::GetContentRegionAvail().x - checkboxWidth - style.ItemSpacing.x;
+    const float lateWidth = style.ItemSpacing.x + ImGui::CalcTextSize(late).x;
+    std::string shown = full;
+    for (const std::string& shorter :
+         {full, std::to_string(s.binCount) + " bins, " + range + " EV", std::to_string(s.binCount) + " bins"}) {
+        shown = shorter;
+        if (ImGui::CalcTextSize(shorter.c_str()).x <= room)
+            break;
+    }
+    const bool lateFits = ImGui::CalcTextSize(shown.c_str()).x + lateWidth <= room;
+    textUnformatted(shown);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s %s", full.c_str(), late);
+    if (lateFits) {
+        ImGui::SameLine();
+        textDisabled("%s", late);
+    }
+    ImGui::SameLine();
     ImGui::Checkbox("log counts", &mLogCounts);
     checkItemFits("log counts");
     helpMarker(

@@ -26,7 +26,7 @@ void drawKeyHelp(const LayoutRect& viewport, bool& open)
             }
             ImGui::EndTable();
         }
-        ImGui::TextDisabled("Files: drop an image or a scene on the window, or name it: hdrlab FILE");
+        ImGui::TextDisabled("Files: drop an image or a scene on the window, type its path (Ctrl+O), or hdrlab FILE");
     }
     ImGui::End();
 }

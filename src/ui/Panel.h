@@ -47,6 +47,9 @@ public:
     virtual void applyCapture(const TimingsPanelActions& actions) = 0;
     /// The scene combo's choice (an index into PanelContext::presets), loaded before the next frame.
     virtual void requestScenePreset(int index) = 0;
+    /// The open row's path (ui/OpenFileRow.h), opened before the next frame as a dropped file is; the
+    /// outcome goes to the status line. A host that opens no files ignores it.
+    virtual void requestOpenFile(const std::string& /*path*/) {}
 };
 
 /// This frame, as the panels see it (the app fills it before drawing them: app/AppPanels.cpp).

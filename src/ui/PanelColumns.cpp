@@ -429,11 +429,14 @@ std::vector<std::string> takeNamesCutShort()
 
 std::string describeCombosInSight(const std::vector<std::pair<std::string, std::string>>& roleAndName)
 {
-    std::string visible, hidden;
+    std::string visible, hidden, tops;
     for (const auto& [role, name] : roleAndName) {
         if (name.empty())
             continue;
         const ComboPlacement* placement = findComboShowing(name);
+        if (placement)
+            tops +=
+                (tops.empty() ? "" : ", ") + role + " " + std::to_string(int(placement->frame.y + placement->scrollY));
         const bool inSight = placement && placement->visibleWithoutScrolling();
         std::string& list = inSight ? visible : hidden;
         list += (list.empty() ? "" : ", ") + role;
@@ -448,7 +451,7 @@ std::string describeCombosInSight(const std::vector<std::pair<std::string, std::
     std::string text = "combos visible without scrolling: " + (visible.empty() ? std::string("none") : visible);
     if (!hidden.empty())
         text += "; combos not visible without scrolling: " + hidden;
-    return text;
+    return text + "; combo tops (y): " + (tops.empty() ? std::string("none") : tops);
 }
 
 bool beginPanel(const char* title, bool* visible)

@@ -111,7 +111,9 @@ const ComboPlacement* findComboShowing(const std::string& name);
 
 /// "combos visible without scrolling: method, scan, operator", then "; combos not visible without
 /// scrolling: ..." with where each is, or "(not drawn)": each entry is a combo's role and the name it
-/// shows (found with findComboShowing; an empty name is skipped).
+/// shows (found with findComboShowing; an empty name is skipped); then "; combo tops (y): method 142,
+/// scan 201, operator 260", each frame's top with its window scrolled to the top (the layout tests
+/// check a choice moves none of them).
 std::string describeCombosInSight(const std::vector<std::pair<std::string, std::string>>& roleAndName);
 
 /// Begins a panel in the current region: a header like a window's title bar, collapsible (open at

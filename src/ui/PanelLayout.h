@@ -96,7 +96,9 @@ struct PanelMetrics
     /// (65 %): the Timings header and the pipeline's passes, the Histogram's plot with its numbers and
     /// counters and both Exposure plots show without scrolling (ui/InView.h).
     float stripFraction = 0.247f;
-    float stripMinHeight = 150.0f;
+    /// The minimum is 1280x720's height: below it (800x600) the Timings rows of a window's passes (the
+    /// scene folded) and the Histogram's counters would drop out of view (LayoutWindowTest).
+    float stripMinHeight = 178.0f;
     float stripMaxHeight = 200.0f;
     /// The strip's sections: Timings and Exposure default widths; Exposure takes this fraction of
     /// the strip's width within [its minimum, its default].

@@ -3,6 +3,8 @@
 #include "ui/PipelinePanel.h"
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace ui {
@@ -35,6 +37,12 @@ PanelSet::PanelSet(const post::GpuCaps& caps, const std::vector<scene::ScenePres
 
 PanelSet::~PanelSet() = default;
 
+void PanelSet::focusOpenRow()
+{
+    mColumns->state().settingsOpen = true;
+    mOpenRow.focusNextFrame();
+}
+
 void PanelSet::draw(const PanelContext& context)
 {
     for (PanelRegion region :
@@ -45,8 +53,13 @@ void PanelSet::draw(const PanelContext& context)
 
 void PanelSet::drawRegion(PanelRegion region, const PanelContext& context)
 {
-    // The settings column's top lines stay in view: the status line (ui/StatusLine.h).
-    const std::function<void()> status = [&context] { drawStatusLine(context.status); };
+    // The settings column's top lines stay in view: the status line (ui/StatusLine.h) and the open
+    // row (ui/OpenFileRow.h).
+    const std::function<void()> status = [this, &context] {
+        drawStatusLine(context.status);
+        if (std::optional<std::string> path = mOpenRow.draw(mRecentFiles))
+            context.host.requestOpenFile(*path);
+    };
     if (!mColumns->beginRegion(region, region == PanelRegion::Settings ? status : std::function<void()>()))
         return;
     for (const std::unique_ptr<Panel>& panel : mPanels) {

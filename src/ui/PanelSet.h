@@ -1,13 +1,14 @@
 // PanelSet.h: the live app's panels and their composition. createPanels lists every panel once, in
 // drawing order (the one line a new panel adds); PanelSet owns them with the layout (ui/PanelColumns.h)
-// and draws each frame: region by region (the settings column, then the strip's Histogram, Timings
-// and Exposure sections), each panel of the region framed as its place() says (a column section, a
-// strip header, a closable panel) around its draw(), then the splitter bars.
+// and draws each frame: region by region (the settings column, under its status line and open row,
+// then the strip's Histogram, Timings and Exposure sections), each panel of the region framed as its place() says (a
+// column section, a strip header, a closable panel) around its draw(), then the splitter bars.
 #pragma once
 
 #include "post/PostPipeline.h"
 #include "scene/ScenePresets.h"
 #include "ui/LivePanels.h"
+#include "ui/OpenFileRow.h"
 #include "ui/Panel.h"
 #include "ui/PanelColumns.h"
 
@@ -48,11 +49,20 @@ public:
     void add(std::unique_ptr<Panel> panel) { mPanels.push_back(std::move(panel)); }
     /// Draws every shown panel in the regions arranged this frame, then the splitter bars.
     void draw(const PanelContext& context);
+    /// The files opened this session (the app adds each that opened), listed by the open row.
+    RecentFiles& recentFiles() { return mRecentFiles; }
+    /// Ctrl+O: opens the settings column and gives the open row's field the keyboard next frame.
+    void focusOpenRow();
+    /// Whether the open row's field has the keyboard; an Enter press then opens its path (submitOpenRow).
+    bool openRowHasKeyboard() const { return mOpenRow.fieldActive(); }
+    void submitOpenRow() { mOpenRow.submitNextFrame(); }
 
 private:
     void drawRegion(PanelRegion region, const PanelContext& context);
 
     CompareSweep mCompareSweep;
+    RecentFiles mRecentFiles;
+    OpenFileRow mOpenRow;
     std::unique_ptr<PanelColumns> mColumns;
     std::vector<std::unique_ptr<Panel>> mPanels;
 };

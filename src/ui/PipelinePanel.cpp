@@ -135,6 +135,39 @@ void drawLimitsInTwoLines(const std::string& limits)
 }
 }  // namespace
 
+bool PipelinePanel::drawMethodCombos(post::PostPipeline& pipeline, post::PipelineSettings& wanted) const
+{
+    bool changed = false;
+    // A fused method is greyed out where this frame's source cannot bin for it (not the scene's
+    // deferred lighting: forward lighting, an image, a sequence, split view B).
+    std::vector<Entry> methods = mHistogramMethods;
+    for (Entry& entry : methods)
+        if (entry.available && entry.needsFusedProducer && !pipeline.hasFusedHistogramProducer()) {
+            entry.available = false;
+            entry.reason = std::string(post::kNeedsFusedProducer);
+        }
+    changed |= drawMethodCombo("histogram method", "##histogram-method", methods, wanted.histogramMethod,
+                               pipeline.histogramMethod().description());
+    if (const post::ScanMethod* scan = pipeline.scanMethod()) {
+        changed |= drawMethodCombo("scan", "##scan-method", mScanMethods, wanted.scanMethod, scan->description());
+    } else {
+        // The same height as the scan combo (its names and "built in"), so the operator's stays put.
+        textUnformatted("scan");
+        helpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        std::vector<std::string> names{"built in"};
+        for (const Entry& entry : mScanMethods)
+            names.push_back(entry.label);
+        ImGui::BeginDisabled();
+        if (beginNameCombo("##scan-method", "built in", names))
+            ImGui::EndCombo();
+        ImGui::EndDisabled();
+    }
+    changed |= drawMethodCombo("tone operator", "##tone-operator", mToneOperators, wanted.toneOperator,
+                               pipeline.toneOperator().description());
+    return changed;
+}
+
 PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling::Profiler& profiler)
 {
     PipelinePanelActions actions;
@@ -142,18 +175,12 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     post::PipelineSettings wanted = pipeline.settings();
     bool changed = false;
 
+    // The three method combos first, each as tall as its longest name: a method's own widgets (below,
+    // under the stage headers) never move them, whichever method or operator is chosen.
+    changed |= drawMethodCombos(pipeline, wanted);
+
     if (ImGui::CollapsingHeader("Histogram", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::HistogramMethod& method = pipeline.histogramMethod();
-        // A fused method is greyed out where this frame's source cannot bin for it (not the scene's
-        // deferred lighting: forward lighting, an image, a sequence, split view B).
-        std::vector<Entry> methods = mHistogramMethods;
-        for (Entry& entry : methods)
-            if (entry.available && entry.needsFusedProducer && !pipeline.hasFusedHistogramProducer()) {
-                entry.available = false;
-                entry.reason = std::string(post::kNeedsFusedProducer);
-            }
-        changed |=
-            drawMethodCombo("method", "##histogram-method", methods, wanted.histogramMethod, method.description());
         drawLimitsInTwoLines(method.limits());
 
         int bins = int(wanted.spec.binCount);
@@ -218,15 +245,8 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
     if (ImGui::CollapsingHeader("Scan", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::ScanMethod* scan = pipeline.scanMethod();
         if (!scan) {
-            textUnformatted("method");
-            helpMarker("The histogram method produces the cumulative histogram itself, so no scan runs.");
-            ImGui::BeginDisabled();
-            ImGui::SetNextItemWidth(-FLT_MIN);
-            if (ImGui::BeginCombo("##scan-method", "built in", ImGuiComboFlags_NoArrowButton))
-                ImGui::EndCombo();
-            ImGui::EndDisabled();
+            TextDisabledWrapped("built in: the histogram method makes the cumulative histogram");
         } else {
-            changed |= drawMethodCombo("method", "##scan-method", mScanMethods, wanted.scanMethod, scan->description());
             drawMethodUi(*scan, profiler);
             drawCudaInteropLine(*scan, pipeline.caps());
             if (scan->fusedIntoCurve()) {
@@ -244,8 +264,6 @@ PipelinePanelActions PipelinePanel::draw(post::PostPipeline& pipeline, profiling
 
     if (ImGui::CollapsingHeader("Tone operator", ImGuiTreeNodeFlags_DefaultOpen)) {
         post::ToneOperator& tone = pipeline.toneOperator();
-        changed |=
-            drawMethodCombo("operator", "##tone-operator", mToneOperators, wanted.toneOperator, tone.description());
         drawMethodUi(tone, profiler);
         if (std::optional<post::HistogramRequest> request = tone.takeHistogramRequest()) {
             // An operator preset (percentile's engine presets) brings the histogram it was tuned for.

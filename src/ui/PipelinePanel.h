@@ -1,10 +1,11 @@
 // PipelinePanel.h: the "Pipeline" panel. The host frames each stage the way Falcor's render-graph UI
-// does: a collapsing header, a combo over the stage's registry (methods that cannot run here are
-// greyed out with the reason as tooltip), a help marker with the method's description, an ID scope,
-// then the method's own ui(). Any change goes through PostPipeline::applySettings and restarts the
-// timing statistics. Also the histogram input settings (bins, range, out-of-range policy,
-// downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and the
-// settings file's Save / Load (ui/SettingsFileWidget.h).
+// does: a combo over each stage's registry (methods that cannot run here are greyed out with the
+// reason as tooltip) with a help marker with the method's description, the three combos first and one
+// under the other (each as tall as its longest name, so choosing a method or operator moves none of
+// them), then a collapsing header per stage with an ID scope and the method's own ui(). Any change goes through
+// PostPipeline::applySettings and restarts the timing statistics. Also the histogram input settings (bins, range,
+// out-of-range policy, downsampling), the pipeline's notice, the Verify / Compare all buttons (run by the host), and
+// the settings file's Save / Load (ui/SettingsFileWidget.h).
 #pragma once
 
 #include "post/PostPipeline.h"
@@ -51,6 +52,10 @@ public:
     };
 
 private:
+    /// The histogram method, scan and tone operator combos, one under the other (each as tall as its
+    /// longest name); true when one was changed in `wanted`.
+    bool drawMethodCombos(post::PostPipeline& pipeline, post::PipelineSettings& wanted) const;
+
     std::vector<Entry> mHistogramMethods;
     std::vector<Entry> mScanMethods;
     std::vector<Entry> mToneOperators;

@@ -175,7 +175,9 @@ void TimingsPanel::drawPassTable(const profiling::Profiler& profiler)
         "pass's CPU time stands in because the GPU's timers measure nothing here (a software renderer). "
         "'cached': the pass reused an earlier frame's result (a shadow map when nothing moved). Hover a name "
         "for its full name and last time.");
-    ImGui::TextDisabled("%s", legend.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    textWrapped(legend);  // on two lines in a narrow pane (800x600)
+    ImGui::PopStyleColor();
 }
 
 bool TimingsPanel::folded(const std::string& name) const
@@ -205,7 +207,7 @@ void TimingsPanel::drawRow(const profiling::TimingRow& row,
             ImGui::TreeNodeEx(row.name.c_str(), ImGuiTreeNodeFlags_NoTreePushOnOpen, "%s", row.label.c_str());
         mFolded[row.name] = !open;
     } else {
-        ImGui::TextUnformatted(row.label.c_str());
+        textElided(row.label);  // a narrow pane (800x600) shortens the name; the whole name is on hover
     }
     if (ImGui::IsItemHovered()) {
         std::string tip = row.name;
