@@ -1,7 +1,7 @@
 #include "verify/LocalExposureMean.h"
 
-#include "tone/LocalExposureSettings.h"
 #include "shared/HostDevice.h"
+#include "tone/LocalExposureSettings.h"
 #include "verify/FusionVerify.h"
 #include "verify/LocalExposureVerify.h"
 

@@ -219,16 +219,17 @@ TEST(LayoutWindowTest, DraggingABarResizesItsColumnAndClickingItsArrowCollapsesI
     // 1000x600: the settings column is 320 wide (its widest labelled name), its bar 320..328 from the
     // top to the strip's bar; the strip is 178 high, its bar 414..422 across the window with the
     // arrow about x = 500. The column's bar is dragged from x = 324 to 450, then the strip's arrow
-    // clicked. The script waits for the first frames (shaders compile after the window is mapped; a
-    // press before the panels exist belongs to no panel) and holds each step long enough for a frame
-    // on a loaded machine (about 0.1 s alone); 250 frames outlast it.
+    // clicked. The script waits 10 s for the first frames (shaders compile after the window is mapped;
+    // a press before the panels exist belongs to no panel: with 3 s the drag was lost on the loaded
+    // 2-core machine, frames at 0.7 s) and holds each step long enough for a frame on a loaded machine
+    // (about 0.1 s alone); 250 frames outlast it.
     {
         std::ofstream script(dir / "drag.sh");
         script << cli_test::hdrlab("--size 1000x600 --frames 250 --vsync off --fixed-step --window-screenshot d.png")
                << " &\n"
                << "app=$!\n"
                   "xdotool search --sync --onlyvisible --name hdrlab >/dev/null\n"
-                  "sleep 3\n"
+                  "sleep 10\n"
                   "xdotool mousemove 324 100 sleep 1 mousedown 1 sleep 1 mousemove 380 100 sleep 1 "
                   "mousemove 450 100 sleep 1 mouseup 1 sleep 1 mousemove 500 418 sleep 1 mousedown 1 sleep 0.5 "
                   "mouseup 1\n"
