@@ -31,8 +31,13 @@ step() { # step NAME SECONDS COMMAND...: runs with a time limit, tees into $OUT/
 } | tee "$OUT/summary.log"
 
 step cuda-tests 240 "$bin/hdrlab_tests_cuda" --gtest_brief=1
+# The GL tests with full gtest output (no --gtest_brief): a program that crashes leaves its last
+# "[ RUN ]" line, which names the test (the GL program's exit 139 on the H200 on 2026-11-29 could not
+# be named); the summary repeats that line.
 if [[ "${SKIP_GL_TESTS:-0}" != 1 ]]; then
-  step gl-tests 240 "$bin/hdrlab_tests_gl" --gtest_brief=1
+  step gl-tests 300 "$bin/hdrlab_tests_gl"
+  { grep -h '^\[ RUN      \]' "$OUT/gl-tests.log" || true; } | tail -1 | sed 's/^/gl-tests: last test started: /' |
+    tee -a "$OUT/summary.log"
 fi
 step list 60 "$bin/hdrlab" --list
 if [[ "${SKIP_BENCH:-0}" != 1 ]]; then
