@@ -126,13 +126,14 @@ struct App::Impl final : ui::PanelHost
     /// ends (describeKeptPictureRate).
     struct WindowFrameRates
     {
-        std::vector<double> keptMs, renderedMs;
+        static constexpr std::size_t kKeptIntervals = 1u << 14;  ///< the newest of each kind (a window may run for hours)
+        std::deque<double> keptMs, renderedMs;
         std::optional<std::chrono::steady_clock::time_point> last;
         bool lastKept = false;
         void note(bool kept);
     } windowFrameRates;
-    /// "kept picture while the panels were in use: N frames, median M ms apart (F fps); rendered
-    /// frames: ...", or "" if no kept picture was shown.
+    /// "kept picture while the panels were in use: N intervals, median M ms (F fps); rendered frames:
+    /// ...", or "" if no kept picture was shown.
     std::string describeKeptPictureRate() const;
     /// A cut the tone operator found (a frame that starts a new shot), as printed and recorded.
     struct CutRecord

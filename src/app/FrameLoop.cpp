@@ -519,15 +519,20 @@ int App::Impl::runFrames(int count)
 void App::Impl::WindowFrameRates::note(bool kept)
 {
     const auto now = std::chrono::steady_clock::now();
-    if (last && lastKept == kept)  // an interval between two kinds is neither rate
-        (kept ? keptMs : renderedMs).push_back(std::chrono::duration<double, std::milli>(now - *last).count());
+    if (last && lastKept == kept) {  // an interval between two kinds is neither rate
+        std::deque<double>& intervals = kept ? keptMs : renderedMs;
+        intervals.push_back(std::chrono::duration<double, std::milli>(now - *last).count());
+        if (intervals.size() > kKeptIntervals)
+            intervals.pop_front();
+    }
     last = now;
     lastKept = kept;
 }
 
 std::string App::Impl::describeKeptPictureRate() const
 {
-    auto describe = [](std::vector<double> ms) {
+    auto describe = [](const std::deque<double>& intervals) {
+        std::vector<double> ms(intervals.begin(), intervals.end());
         std::sort(ms.begin(), ms.end());
         const double median = ms[ms.size() / 2];
         char text[96];
