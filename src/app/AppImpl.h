@@ -126,7 +126,8 @@ struct App::Impl final : ui::PanelHost
     /// ends (describeKeptPictureRate).
     struct WindowFrameRates
     {
-        static constexpr std::size_t kKeptIntervals = 1u << 14;  ///< the newest of each kind (a window may run for hours)
+        static constexpr std::size_t kKeptIntervals = 1u
+                                                      << 14;  ///< the newest of each kind (a window may run for hours)
         std::deque<double> keptMs, renderedMs;
         std::optional<std::chrono::steady_clock::time_point> last;
         bool lastKept = false;
